@@ -1,0 +1,43 @@
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '.e2e-tmp/**', 'bench/out/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'import-x/no-cycle': 'off',
+    },
+  },
+  {
+    // Features never import each other: shared pieces live in src/api, src/ui, src/commands, src/panes.
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './src/features/auth', from: './src/features', except: ['./auth'] },
+            { target: './src/features/admin-users', from: './src/features', except: ['./admin-users'] },
+            { target: './src/features/notifications', from: './src/features', except: ['./notifications'] },
+            { target: './src/features/workbench-panes', from: './src/features', except: ['./workbench-panes'] },
+            { target: './src/api', from: './src/features' },
+            { target: './src/ui', from: './src/features' },
+            { target: './src/commands', from: './src/features' },
+            { target: './src', from: './server' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [{ target: './server', from: './src', except: ['./api/contracts', './api/fakes'] }] }],
+    },
+  },
+);

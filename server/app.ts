@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import type { Db } from './db/index';
+import type { DirectorConfig } from './config';
+import { SESSION_COOKIE, SessionStore, type ActiveSession } from './auth/sessions';
+import { SignInThrottle } from './auth/throttle';
+import { HttpError, forbidden, unauthorized } from './http-errors';
+import type { Permission } from '../src/api/contracts/permissions';
+import { usersRoutes } from './routes/users';
+import { environmentRoutes } from './routes/environment';
+import { backgroundRoutes } from './routes/background';
+import { settingsRoutes } from './routes/settings';
+import { adminUsersRoutes } from './routes/admin-users';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    session: ActiveSession | null;
+  }
+  interface FastifyInstance {
+    db: Db;
+    config: DirectorConfig;
+    sessions: SessionStore;
+    throttle: SignInThrottle;
+  }
+}
+
+/** Paths that may be posted without a session's CSRF token (there is no session yet). */
+const CSRF_EXEMPT = new Set(['/users/sign_in.json', '/users/sign_in']);
+/** Background polls must not keep a session alive. */
+const NO_TOUCH = new Set(['/users/verify_user_session', '/check_completed_background_processes', '/settings/content_service.json']);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function requireUser(req: FastifyRequest): ActiveSession {
+  if (!req.session) throw unauthorized();
+  return req.session;
+}
+
+export function requirePermission(req: FastifyRequest, permission: Permission): ActiveSession {
+  const session = requireUser(req);
+  if (!session.user.permissions.includes(permission)) throw forbidden(`Your role (${session.user.role}) does not allow this: ${permission}.`);
+  return session;
+}
+
+function wantsHtml(req: FastifyRequest): boolean {
+  if (req.method !== 'GET' || req.headers['x-requested-with']) return false;
+  if (/\.(json|csv|js|css|map|png|svg|ico|txt|pcap|pcapng)$/.test(req.url.split('?')[0] ?? '')) return false;
+  return (req.headers.accept ?? '').includes('text/html');
+}
+
+export interface BuildAppOptions {
+  db: Db;
+  config: DirectorConfig;
+  logger?: boolean;
+  throttle?: SignInThrottle;
+}
+
+export async function buildApp({ db, config, logger = false, throttle }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({ logger, bodyLimit: 1024 * 1024 * 1024, trustProxy: false });
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.decorate('sessions', new SessionStore(db, config.sessionTimeoutMin * 60_000));
+  app.decorate('throttle', throttle ?? new SignInThrottle(db));
+  app.decorateRequest('session', null);
+
+  await app.register(cookie);
+  await app.register(formbody);
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    if (err instanceof HttpError) return reply.status(err.statusCode).send({ error: err.message, ...err.body });
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message =
+        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
+          ? 'The request body is not valid JSON.'
+          : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'Unsupported content type.'
+            : err.message;
+      return reply.status(status).send({ error: message });
+    }
+    req.log.error(err);
+    return reply.status(500).send({ error: 'An internal error occurred. It has been logged.' });
+  });
+
+  // Session lookup, CSRF check, and session extension on activity, in that order, for every request.
+  app.addHook('onRequest', async (req) => {
+    req.session = await app.sessions.find(req.cookies[SESSION_COOKIE]);
+  });
+  app.addHook('preHandler', async (req) => {
+    const urlPath = req.url.split('?')[0] ?? '';
+    if (!SAFE_METHODS.has(req.method) && !CSRF_EXEMPT.has(urlPath)) {
+      const body = req.body as Record<string, unknown> | undefined;
+      const sent = req.headers['x-csrf-token'] ?? (body && typeof body === 'object' ? body.authenticity_token : undefined);
+      if (!req.session || typeof sent !== 'string' || sent !== req.session.csrfToken) {
+        throw new HttpError(403, 'Invalid or missing CSRF token. Reload the page and try again.');
+      }
+    }
+    if (req.session && !NO_TOUCH.has(urlPath) && req.headers['x-background-task'] !== 'true') {
+      await app.sessions.touch(req.session);
+    }
+  });
+
+  await app.register(usersRoutes);
+  await app.register(environmentRoutes);
+  await app.register(backgroundRoutes);
+  await app.register(settingsRoutes);
+  await app.register(adminUsersRoutes);
+
+  const staticDir = config.staticDir;
+  const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;
+  const hasSpa = indexPath !== undefined && fs.existsSync(indexPath);
+  if (hasSpa && staticDir) {
+    await app.register(fastifyStatic, {
+      root: staticDir,
+      index: false,
+      wildcard: true,
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  const sendIndex = (req: FastifyRequest, reply: FastifyReply) => {
+    if (!hasSpa || !indexPath) return reply.status(503).type('text/plain').send('The workbench is not built. Run `npm run build` and restart the director.');
+    const html = fs.readFileSync(indexPath, 'utf8').replace('<meta name="csrf-token" content="" />', `<meta name="csrf-token" content="${req.session?.csrfToken ?? ''}" />`);
+    return reply.type('text/html').header('Cache-Control', 'no-store').send(html);
+  };
+  app.get('/', sendIndex);
+
+  app.setNotFoundHandler((req, reply) => {
+    if (wantsHtml(req)) return sendIndex(req, reply);
+    return reply.status(404).send({ error: `No route for ${req.method} ${req.url.split('?')[0]}` });
+  });
+
+  // A spec route (e.g. /jobs/12) is both a page of the workbench and, for calls, a director path.
+  app.addHook('onRequest', async (req, reply) => {
+    const p = req.url.split('?')[0] ?? '';
+    if (wantsHtml(req) && p !== '/' && !p.startsWith('/assets/')) return sendIndex(req, reply);
+    return undefined;
+  });
+
+  return app;
+}

@@ -1,0 +1,81 @@
+import crypto from 'node:crypto';
+import type { Db } from '../db/index';
+import { isRole, permissionsOf } from '../../src/api/contracts/permissions';
+import type { SessionUser } from '../../src/api/contracts/session';
+
+export const SESSION_COOKIE = 'vigil_session';
+
+export interface ActiveSession {
+  id: string;
+  user: SessionUser;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+
+interface UserDbRow {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+}
+
+export function toSessionUser(row: UserDbRow): SessionUser {
+  const role = isRole(row.role) ? row.role : 'viewer';
+  return { id: row.id, email: row.email, first_name: row.first_name, last_name: row.last_name, role, permissions: permissionsOf(role) };
+}
+
+export class SessionStore {
+  constructor(private db: Db, private timeoutMs: number) {}
+
+  async create(userId: number): Promise<{ cookie: string; csrfToken: string }> {
+    const cookie = crypto.randomBytes(32).toString('base64url');
+    const csrfToken = crypto.randomBytes(32).toString('base64url');
+    await this.db.query('insert into sessions (id, user_id, csrf_token, expires_at) values ($1, $2, $3, $4)', [
+      sha256(cookie),
+      userId,
+      csrfToken,
+      new Date(Date.now() + this.timeoutMs),
+    ]);
+    return { cookie, csrfToken };
+  }
+
+  /** The live session for a cookie value, or null when unknown or expired. */
+  async find(cookie: string | undefined): Promise<ActiveSession | null> {
+    if (!cookie) return null;
+    const rows = await this.db.query<UserDbRow & { sid: string; csrf_token: string; expires_at: Date | string }>(
+      `select s.id as sid, s.csrf_token, s.expires_at, u.id, u.email, u.first_name, u.last_name, u.role
+         from sessions s join users u on u.id = s.user_id where s.id = $1`,
+      [sha256(cookie)],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const expiresAt = new Date(row.expires_at);
+    if (expiresAt.getTime() <= Date.now()) {
+      await this.db.query('delete from sessions where id = $1', [row.sid]);
+      return null;
+    }
+    return { id: row.sid, user: toSessionUser(row), csrfToken: row.csrf_token, expiresAt };
+  }
+
+  async touch(session: ActiveSession): Promise<Date> {
+    const expiresAt = new Date(Date.now() + this.timeoutMs);
+    await this.db.query('update sessions set expires_at = $2 where id = $1', [session.id, expiresAt]);
+    session.expiresAt = expiresAt;
+    return expiresAt;
+  }
+
+  async destroy(session: ActiveSession): Promise<void> {
+    await this.db.query('delete from sessions where id = $1', [session.id]);
+  }
+
+  async destroyForUser(userId: number): Promise<void> {
+    await this.db.query('delete from sessions where user_id = $1', [userId]);
+  }
+
+  async purgeExpired(): Promise<void> {
+    await this.db.query('delete from sessions where expires_at < now()');
+  }
+}

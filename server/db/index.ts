@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The one database interface of the director: PGlite by default, PostgreSQL when DATABASE_URL is set. */
+export interface Db {
+  readonly kind: 'pglite' | 'postgres';
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs several statements (no parameters), as migrations need. */
+  exec(sql: string): Promise<void>;
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function openPglite(dataDir: string | undefined): Promise<Db> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  let dir: string | undefined;
+  if (dataDir) {
+    dir = path.join(dataDir, 'pglite');
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  const pg = dir ? new PGlite(dir) : new PGlite();
+  await pg.waitReady;
+  const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }): Omit<Db, 'transaction' | 'close' | 'kind'> => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const res = await q.query<T>(sql, params);
+      return res.rows;
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
+    },
+  });
+  const db: Db = {
+    kind: 'pglite',
+    ...wrap(pg),
+    transaction: (fn) => pg.transaction((tx) => fn({ kind: 'pglite', ...wrap(tx), transaction: (inner) => inner(db), close: async () => {} })),
+    close: () => pg.close(),
+  };
+  return db;
+}
+
+export async function openPostgres(url: string): Promise<Db> {
+  const { default: pg } = await import('pg');
+  // Keep bigint ids and counts as JS numbers: they stay far below 2^53 here.
+  pg.types.setTypeParser(20, (v: string) => Number(v));
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  await pool.query('select 1');
+  type Client = { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }> };
+  const wrap = (c: Client) => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      return (await c.query(sql, params)).rows as T[];
+    },
+    async exec(sql: string) {
+      await c.query(sql);
+    },
+  });
+  const db: Db = {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const inner: Db = { kind: 'postgres', ...wrap(client), transaction: (f) => f(inner), close: async () => {} };
+        const out = await fn(inner);
+        await client.query('commit');
+        return out;
+      } catch (e) {
+        await client.query('rollback');
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+  return db;
+}
+
+export function openDb(opts: { databaseUrl?: string | undefined; dataDir?: string | undefined }): Promise<Db> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir);
+}

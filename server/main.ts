@@ -1,0 +1,44 @@
+import { readConfig, ConfigError } from './config';
+import { openDb } from './db/index';
+import { migrate } from './db/migrate';
+import { buildApp } from './app';
+import { ensureAdmin, ensureDemoUsers, type CreatedCredential } from './seed/users';
+import { seedDemo } from './seed/demo';
+
+async function main() {
+  const config = readConfig();
+  const db = await openDb(config);
+  await migrate(db);
+  const created: CreatedCredential[] = await ensureAdmin(db, config.adminEmail, config.adminPassword);
+  const isFreshInstall = created.length > 0;
+  if (config.seed === 'demo' && isFreshInstall) {
+    created.push(...(await ensureDemoUsers(db, process.env.DEMO_USER_PASSWORD || undefined)));
+    const summary = await seedDemo(db);
+    console.log(`Seeded demo content: ${summary}`);
+  }
+  const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1' });
+  const url = await app.listen({ port: config.port, host: config.host });
+  const shown = url.replace('127.0.0.1', 'localhost');
+  console.log('');
+  console.log(`Vigil director is running on ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`}.`);
+  console.log(`Open ${shown}`);
+  if (created.length) {
+    console.log('Sign in with (shown once; only password hashes are stored):');
+    for (const c of created) console.log(`  ${c.role.padEnd(8)} ${c.email}  ${c.password}`);
+  } else {
+    console.log(`Sign in as ${config.adminEmail} with the password printed on the first start (or ADMIN_PASSWORD).`);
+  }
+  const stop = async () => {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((e) => {
+  if (e instanceof ConfigError) console.error(`Configuration error: ${e.message}`);
+  else console.error(e);
+  process.exit(1);
+});

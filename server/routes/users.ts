@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { SESSION_COOKIE, toSessionUser } from '../auth/sessions';
+import { verifyPassword } from '../auth/passwords';
+import { HttpError, validate } from '../http-errors';
+import { requireUser } from '../app';
+import { signInSchema, type SignInAnswer, type VerifySessionAnswer } from '../../src/api/contracts/session';
+import { THROTTLE_WINDOW_MIN } from '../auth/throttle';
+
+// A fixed hash to compare against when the email is unknown, so both cases take the same time.
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(64).toString('base64');
+
+export async function usersRoutes(app: FastifyInstance) {
+  app.post('/users/sign_in.json', async (req, reply): Promise<SignInAnswer> => {
+    const { email, password } = validate(signInSchema, req.body);
+    const failures = await app.throttle.recentFailures(email);
+    if (app.throttle.isLocked(failures)) {
+      throw new HttpError(429, `Too many failed sign-in attempts. Try again in ${THROTTLE_WINDOW_MIN} minutes.`);
+    }
+    await app.throttle.slowDown(failures);
+    const rows = await app.db.query<{ id: number; email: string; first_name: string; last_name: string; role: string; password_hash: string }>(
+      'select id, email, first_name, last_name, role, password_hash from users where lower(email) = lower($1)',
+      [email],
+    );
+    const row = rows[0];
+    const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
+    if (!row || !ok) {
+      await app.throttle.recordFailure(email, req.ip);
+      throw new HttpError(401, 'Invalid email or password.');
+    }
+    await app.throttle.clear(email);
+    const { cookie, csrfToken } = await app.sessions.create(row.id);
+    reply.setCookie(SESSION_COOKIE, cookie, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
+    return { csrf_token: csrfToken, user: toSessionUser(row) };
+  });
+
+  app.delete('/users/sign_out', async (req, reply) => {
+    if (req.session) await app.sessions.destroy(req.session);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return { signed_out: true };
+  });
+
+  app.get('/users/verify_user_session', async (req): Promise<VerifySessionAnswer> => {
+    const session = requireUser(req);
+    return { time_left: Math.max(0, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000)) };
+  });
+
+  app.get('/users/reset_user_session_timeout', async (req): Promise<VerifySessionAnswer> => {
+    const session = requireUser(req);
+    const expiresAt = await app.sessions.touch(session);
+    return { time_left: Math.floor((expiresAt.getTime() - Date.now()) / 1000) };
+  });
+}

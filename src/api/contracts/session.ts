@@ -1,0 +1,90 @@
+import * as yup from 'yup';
+import { ROLES, type Permission, type Role } from './permissions';
+
+/** Shapes of the session calls, shared by the director and the workbench. */
+export interface SessionUser {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  permissions: Permission[];
+}
+
+export interface SignInAnswer {
+  csrf_token: string;
+  user: SessionUser;
+}
+
+export interface VerifySessionAnswer {
+  time_left: number;
+}
+
+export const signInSchema = yup
+  .object({
+    email: yup.string().trim().required('Email is required').email('Email is not a valid address'),
+    password: yup.string().required('Password is required'),
+  })
+  .noUnknown()
+  .strict();
+export type SignInInput = yup.InferType<typeof signInSchema>;
+
+export interface Environment {
+  csrfToken: string;
+  timeZone: string;
+  utcOffset: number;
+  userTimeZone: string;
+  orgUuid: string;
+  orgId: number;
+  plannerVersion: string;
+  licensed_features: string[];
+  user_rights: Permission[];
+  preferences: { hide_modal_on_click: boolean; flash_notice_time: number };
+  user: SessionUser;
+  session_timeout_min: number;
+}
+
+export const userCreateSchema = yup
+  .object({
+    email: yup.string().trim().required('Email is required').email('Email is not a valid address'),
+    first_name: yup.string().trim().max(100).default(''),
+    last_name: yup.string().trim().max(100).default(''),
+    role: yup.string().oneOf([...ROLES], 'Role must be one of admin, approver, operator, viewer').required('Role is required'),
+    password: yup.string().required('Password is required').min(8, 'Password must be at least 8 characters'),
+  })
+  .noUnknown();
+
+export const userUpdateSchema = yup
+  .object({
+    role: yup.string().oneOf([...ROLES], 'Role must be one of admin, approver, operator, viewer'),
+    first_name: yup.string().trim().max(100),
+    last_name: yup.string().trim().max(100),
+    password: yup.string().min(8, 'Password must be at least 8 characters'),
+  })
+  .noUnknown();
+
+export interface UserRow {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  created_at: string;
+}
+
+export interface BackgroundProcessNotice {
+  id: number;
+  result: string;
+  updated_at: string;
+}
+
+export interface BackgroundProcessesAnswer {
+  failed: BackgroundProcessNotice[];
+  completed: BackgroundProcessNotice[];
+}
+
+export type ContentServiceState = 'CONNECTED' | 'DISCONNECTED' | 'RECONNECTING';
+export interface ContentServiceAnswer {
+  content_service_state: ContentServiceState;
+  content_service_last_success: string | null;
+}
