@@ -1,5 +1,10 @@
+import fs from 'node:fs';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
+
+// One zone per feature folder: a feature may import only from itself and the shared folders.
+const features = fs.existsSync('src/features') ? fs.readdirSync('src/features', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [];
+const featureZones = features.map((f) => ({ target: `./src/features/${f}`, from: './src/features', except: [`./${f}`] }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '.e2e-tmp/**', 'bench/out/**'] },
@@ -21,10 +26,7 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './src/features/auth', from: './src/features', except: ['./auth'] },
-            { target: './src/features/admin-users', from: './src/features', except: ['./admin-users'] },
-            { target: './src/features/notifications', from: './src/features', except: ['./notifications'] },
-            { target: './src/features/workbench-panes', from: './src/features', except: ['./workbench-panes'] },
+            ...featureZones,
             { target: './src/api', from: './src/features' },
             { target: './src/ui', from: './src/features' },
             { target: './src/commands', from: './src/features' },
