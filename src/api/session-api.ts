@@ -1,0 +1,26 @@
+import { http } from './http';
+import { setCsrfToken } from './csrf';
+import type { Environment, SignInAnswer, SignInInput, VerifySessionAnswer } from './contracts/session';
+
+/** Calls of the session that every part of the workbench shares. */
+export async function fetchEnvironment(): Promise<Environment> {
+  const env = await http.get<Environment>('/environment.json');
+  setCsrfToken(env.csrfToken);
+  return env;
+}
+
+export async function signIn(input: SignInInput): Promise<SignInAnswer> {
+  const answer = await http.post<SignInAnswer>('/users/sign_in.json', input);
+  setCsrfToken(answer.csrf_token);
+  return answer;
+}
+
+export async function signOut(): Promise<void> {
+  await http.delete('/users/sign_out');
+  setCsrfToken(null);
+}
+
+export const verifySession = () => http.get<VerifySessionAnswer>('/users/verify_user_session', { background: true });
+export const resetSessionTimeout = () => http.get<VerifySessionAnswer>('/users/reset_user_session_timeout');
+
+export const environmentQueryKey = ['environment'] as const;

@@ -1,0 +1,105 @@
+import { useState, type FormEvent } from 'react';
+import * as yup from 'yup';
+import type { AnyCommand } from './types';
+
+interface FieldDesc {
+  name: string;
+  label: string;
+  type: string;
+  required: boolean;
+  oneOf: unknown[];
+}
+
+/** The fields a command's yup object schema asks for, for prompting in the palette. */
+export function argFields(command: AnyCommand): FieldDesc[] {
+  if (!command.args) return [];
+  const d = command.args.describe() as yup.SchemaObjectDescription;
+  if (!d.fields) return [];
+  return Object.entries(d.fields).map(([name, f]) => {
+    const fd = f as yup.SchemaDescription;
+    return {
+      name,
+      label: fd.label ?? name,
+      type: fd.type,
+      required: !fd.optional,
+      oneOf: fd.oneOf ?? [],
+    };
+  });
+}
+
+export function ArgsForm({ command, onSubmit, onCancel }: { command: AnyCommand; onSubmit: (args: Record<string, unknown>) => Promise<void>; onCancel: () => void }) {
+  const fields = argFields(command);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const raw: Record<string, unknown> = {};
+    for (const f of fields) {
+      const v = values[f.name];
+      if (v !== undefined && v !== '') raw[f.name] = f.type === 'number' ? Number(v) : v;
+    }
+    try {
+      command.args?.validateSync(raw, { abortEarly: false });
+    } catch (err) {
+      setError(err instanceof yup.ValidationError ? err.errors.join(' ') : String(err));
+      return;
+    }
+    setBusy(true);
+    try {
+      await onSubmit(raw);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), onCancel())} className="flex flex-col gap-2 p-3" aria-label={`Arguments for ${command.title}`}>
+      <div className="text-xs text-muted">
+        {command.category}: <span className="font-semibold text-ink">{command.title}</span>
+      </div>
+      {fields.map((f, i) => (
+        <label key={f.name} className="flex flex-col gap-1 text-xs">
+          <span>
+            {f.label}
+            {f.required && <span className="text-red-400"> *</span>}
+          </span>
+          {f.oneOf.length > 0 ? (
+            <select autoFocus={i === 0} className="rounded border border-line bg-surface px-2 py-1 text-sm" value={values[f.name] ?? ''} onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}>
+              <option value="">Choose…</option>
+              {f.oneOf.filter((o) => o !== undefined && o !== null).map((o) => (
+                <option key={String(o)} value={String(o)}>
+                  {String(o)}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input
+              autoFocus={i === 0}
+              type={f.type === 'number' ? 'number' : 'text'}
+              className="rounded border border-line bg-surface px-2 py-1 text-sm"
+              value={values[f.name] ?? ''}
+              onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}
+            />
+          )}
+        </label>
+      ))}
+      {error && (
+        <div role="alert" className="text-xs text-red-400">
+          {error}
+        </div>
+      )}
+      <div className="flex justify-end gap-2">
+        <button type="button" className="rounded border border-line px-2 py-1 text-xs" onClick={onCancel}>
+          Back
+        </button>
+        <button type="submit" disabled={busy} className="rounded bg-accent px-2 py-1 text-xs font-semibold text-slate-950 disabled:opacity-50">
+          Run
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,29 @@
+import { eventToHotkey } from './hotkey-format';
+import type { CommandRegistry } from './registry';
+
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || !!target.closest('.cm-editor');
+}
+
+/**
+ * One keydown listener for every command hotkey. While typing in a field only chords with mod or alt
+ * fire, so plain letters keep working in inputs.
+ */
+export function bindHotkeys(registry: CommandRegistry, activePaneKind: () => string | null, target: Window = window): () => void {
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.defaultPrevented || e.isComposing) return;
+    const hotkey = eventToHotkey(e);
+    if (!hotkey) return;
+    if (isTyping(e.target) && !/(^|\+)(mod|alt)\+/.test(hotkey)) return;
+    const command = registry.commandForHotkey(hotkey, activePaneKind());
+    if (!command) return;
+    const ctx = registry.context();
+    if (command.when && !command.when(ctx)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    void registry.execute(command.id, undefined, 'hotkey').catch(() => undefined);
+  };
+  target.addEventListener('keydown', onKeyDown, true);
+  return () => target.removeEventListener('keydown', onKeyDown, true);
+}

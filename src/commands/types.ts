@@ -1,0 +1,48 @@
+import type * as yup from 'yup';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Permission } from '../api/contracts/permissions';
+import type { SessionUser } from '../api/contracts/session';
+
+/** Where a command was started from; errors are shown as toasts only for interactive sources. */
+export type CommandSource = 'palette' | 'hotkey' | 'menu' | 'button' | 'script' | 'test' | 'url';
+
+/** What the workbench offers commands; a headless runner provides the same without `dock`. */
+export interface DockControl {
+  openUrl(url: string): void;
+  focusNext(step: 1 | -1): void;
+  moveActive(direction: 'left' | 'right'): void;
+  closeActive(): void;
+  resetLayout(): void;
+}
+
+export interface CommandContext {
+  user: SessionUser | null;
+  permissions: ReadonlySet<Permission>;
+  licensedFeatures: ReadonlySet<string>;
+  /** The focused pane's kind and params, when a workbench is present. */
+  activePane: { kind: string; params: Record<string, string> } | null;
+  dock: DockControl | null;
+  queryClient: QueryClient | null;
+  confirm(message: string): Promise<boolean>;
+}
+
+export interface Command<A = void, R = unknown> {
+  id: `${string}.${string}`;
+  title: string;
+  category: string;
+  keywords?: string[];
+  /** 'mod+k', 'alt+shift+]': shown in the palette from this same field. */
+  hotkey?: string | string[];
+  /** Hotkeys of a pane kind fire only while that pane kind is focused; default 'global'. */
+  hotkeyContext?: string;
+  /** Needs the workbench (opens panes, moves focus): refused by a terminal runner. */
+  needsWorkbench?: boolean;
+  when?(ctx: CommandContext): boolean;
+  enabled?(ctx: CommandContext, args?: A): boolean;
+  args?: yup.Schema<A>;
+  run(args: A, ctx: CommandContext): R | Promise<R>;
+}
+
+// The registry stores commands of every argument type side by side.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a heterogeneous list needs the widest argument type
+export type AnyCommand = Command<any, unknown>;

@@ -1,0 +1,165 @@
+import { useForm } from 'react-hook-form';
+import { useState } from 'react';
+import { ROLES, ROLE_LABELS, type Role } from '../../api/contracts/permissions';
+import { userCreateSchema, type UserRow } from '../../api/contracts/session';
+import { commands } from '../../commands/registry';
+import { Button } from '../../ui/button';
+import { Field } from '../../ui/field';
+import { Modal } from '../../ui/modal';
+import { flash } from '../../ui/toasts';
+import { yupResolver } from '../../ui/yup-resolver';
+import { useUsers, type NewUser } from './api';
+
+function AddUserForm({ onDone }: { onDone: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<NewUser>({ resolver: yupResolver<NewUser>(userCreateSchema), defaultValues: { email: '', first_name: '', last_name: '', role: 'operator', password: '' } });
+  const submit = handleSubmit(async (values) => {
+    setError(null);
+    try {
+      await commands.execute('users.add', values, 'button');
+      flash('notice', `User ${values.email} was added.`);
+      onDone();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-3" aria-label="Add user">
+      {error && (
+        <div role="alert" className="rounded border border-red-500/60 bg-red-500/10 px-3 py-2 text-sm">
+          {error}
+        </div>
+      )}
+      <Field label="Email" autoFocus {...register('email')} error={errors.email?.message} />
+      <div className="grid grid-cols-2 gap-2">
+        <Field label="First name" {...register('first_name')} error={errors.first_name?.message} />
+        <Field label="Last name" {...register('last_name')} error={errors.last_name?.message} />
+      </div>
+      <label className="flex flex-col gap-1 text-xs font-medium text-muted">
+        Role
+        <select className="rounded border border-line bg-surface px-2 py-1.5 text-sm text-ink" {...register('role')}>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABELS[r]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Field label="Password" type="password" autoComplete="new-password" {...register('password')} error={errors.password?.message} />
+      <div className="flex justify-end gap-2">
+        <Button onClick={onDone}>Cancel</Button>
+        <Button type="submit" variant="primary" disabled={isSubmitting}>
+          Add User
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function ResetPassword({ user, onDone }: { user: UserRow; onDone: () => void }) {
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="flex flex-col gap-3"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        try {
+          await commands.execute('users.resetPassword', { id: user.id, password }, 'button');
+          flash('notice', `The password of ${user.email} was reset.`);
+          onDone();
+        } catch (err) {
+          setError(err instanceof Error ? err.message : String(err));
+        }
+      }}
+    >
+      <Field label="New password" type="password" autoFocus autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error ?? undefined} />
+      <div className="flex justify-end gap-2">
+        <Button onClick={onDone}>Cancel</Button>
+        <Button type="submit" variant="primary">
+          Reset Password
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Administration of users: list, add, set a role, reset a password. */
+export function UsersPane() {
+  const { data: users, isLoading, error } = useUsers();
+  const [adding, setAdding] = useState(false);
+  const [resetting, setResetting] = useState<UserRow | null>(null);
+
+  const changeRole = async (user: UserRow, role: Role) => {
+    try {
+      await commands.execute('users.setRole', { id: user.id, role }, 'button');
+      flash('notice', `${user.email} is now ${ROLE_LABELS[role]}.`);
+    } catch {
+      // The command's error is already shown as a toast.
+    }
+  };
+
+  return (
+    <div className="p-4">
+      <div className="mb-3 flex items-center justify-between">
+        <h2 className="text-base font-semibold">Users</h2>
+        <Button variant="primary" onClick={() => setAdding(true)}>
+          Add User
+        </Button>
+      </div>
+      {isLoading && <div className="text-muted">Loading users…</div>}
+      {error && <div role="alert">{error.message}</div>}
+      {users && (
+        <table className="w-full text-left text-sm">
+          <thead className="border-b border-line text-2xs text-muted uppercase">
+            <tr>
+              <th className="py-1 pr-2">ID</th>
+              <th className="py-1 pr-2">Email</th>
+              <th className="py-1 pr-2">Name</th>
+              <th className="py-1 pr-2">Role</th>
+              <th className="py-1" />
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.id} className="border-b border-line/50">
+                <td className="py-1 pr-2 font-mono text-2xs">{u.id}</td>
+                <td className="py-1 pr-2">{u.email}</td>
+                <td className="py-1 pr-2">{`${u.first_name} ${u.last_name}`.trim()}</td>
+                <td className="py-1 pr-2">
+                  <select
+                    aria-label={`Role of ${u.email}`}
+                    className="rounded border border-line bg-surface px-1 py-0.5"
+                    value={u.role}
+                    onChange={(e) => void changeRole(u, e.target.value as Role)}
+                  >
+                    {ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {ROLE_LABELS[r]}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td className="py-1 text-right">
+                  <Button variant="ghost" onClick={() => setResetting(u)} aria-label={`Reset password of ${u.email}`}>
+                    Reset password
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Modal open={adding} title="Add User" onClose={() => setAdding(false)}>
+        {adding && <AddUserForm onDone={() => setAdding(false)} />}
+      </Modal>
+      <Modal open={!!resetting} title={`Reset password of ${resetting?.email ?? ''}`} onClose={() => setResetting(null)} size="sm">
+        {resetting && <ResetPassword user={resetting} onDone={() => setResetting(null)} />}
+      </Modal>
+    </div>
+  );
+}

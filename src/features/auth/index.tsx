@@ -1,0 +1,12 @@
+import type { FeatureModule } from '../../panes/feature-module';
+import { authCommands } from './commands';
+import { SessionTimeout } from './session-timeout';
+
+export { SignInPage } from './sign-in-page';
+export { UserMenu } from './user-menu';
+
+export const authFeature: FeatureModule = {
+  id: 'auth',
+  commands: authCommands,
+  globals: [() => <SessionTimeout />],
+};

@@ -1,0 +1,59 @@
+import { Suspense, useCallback } from 'react';
+import type { IDockviewPanelProps } from 'dockview-react';
+import { ErrorBoundary } from '../ui/error-boundary';
+import { NOT_FOUND_KIND, START_KIND, type PanelParams } from './dock-controller';
+import { useWorkbench } from './pane-context';
+import { StartPane } from './start-pane';
+import type { PaneParams } from './types';
+
+function NotBuiltPane({ title, url }: { title: string; url: string }) {
+  return (
+    <div className="p-6">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <p className="mt-2 text-muted" role="status">
+        This pane is not built yet.
+      </p>
+      <p className="mt-1 text-2xs text-muted">
+        The specification names <code className="font-mono">{url}</code>; its feature has not landed in this version of Vigil.
+      </p>
+    </div>
+  );
+}
+
+function NotFoundPane({ path }: { path: string }) {
+  return (
+    <div className="p-6">
+      <h2 className="text-lg font-semibold">Not Found</h2>
+      <p className="mt-2 text-muted" role="status">
+        Nothing in Vigil lives at <code className="font-mono">{path}</code>. Press Ctrl+K to find what you need.
+      </p>
+    </div>
+  );
+}
+
+/** The one dockview component: looks up the pane kind and renders it, or says it is not built. */
+export function PaneHost(props: IDockviewPanelProps<PanelParams>) {
+  const { panes, controller } = useWorkbench();
+  const { kind: kindId, params } = props.params;
+  const panelId = props.api.id;
+  const setParams = useCallback((next: PaneParams) => controller.updateParams(panelId, next), [controller, panelId]);
+  let content;
+  if (kindId === START_KIND) content = <StartPane />;
+  else if (kindId === NOT_FOUND_KIND) content = <NotFoundPane path={params.path ?? ''} />;
+  else {
+    const kind = panes.get(kindId);
+    const Component = kind?.component;
+    content = Component ? (
+      <Component params={params} setParams={setParams} />
+    ) : (
+      <NotBuiltPane title={controller.titleFor({ kind: kindId, params })} url={controller.urlFor({ kind: kindId, params })} />
+    );
+  }
+  return (
+    <div className="h-full overflow-auto bg-panel text-ink" data-pane-kind={kindId}>
+      <ErrorBoundary>
+        <Suspense fallback={<div className="p-4 text-muted">Loading…</div>}>{content}</Suspense>
+      </ErrorBoundary>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import type { PaneKind } from './types';
+
+/**
+ * Every route the specifications name, as pane kinds. A feature that builds one of these supplies a
+ * pane with the same id and a component; until then the workbench opens a pane that says it is not
+ * built yet. Titles use the specs' words.
+ */
+export const SPEC_PANES: PaneKind[] = [
+  { id: 'jobs', title: 'Jobs', routes: ['/jobs'], query: ['vid'], identity: ['vid'], description: 'Job results: live list, steps and actions' },
+  { id: 'job', title: 'Job {id}', routes: ['/jobs/:id'], description: 'One job: steps, actions and results', listed: false },
+  { id: 'job-summary-report', title: 'Job Summary Report', routes: ['/reports/summary'], query: ['job_ids'], identity: ['job_ids'], description: 'Summary report of one or more jobs' },
+  { id: 'suspect-events', title: 'Suspicious Events', routes: ['/suspect_events'], query: ['job_action_id'], identity: ['job_action_id'], listed: false },
+  { id: 'actions', title: 'Actions', routes: ['/manage_sims/actions', '/manage_sims/action/:vid'], identity: [], description: 'The Action library' },
+  { id: 'actions-queue', title: 'Queue', routes: ['/manage_sims/actions/queue'], description: 'Simulations queued from the library' },
+  {
+    id: 'action-new',
+    title: 'Add Action',
+    routes: ['/manage_sims/actions/unified_action/new'],
+    query: ['action_type', 'domain', 'dns_name', 'dns_desc'],
+    identity: [],
+    permission: 'create_action_permission',
+    description: 'Create an Action',
+  },
+  { id: 'action-edit', title: 'Edit Action {id}', routes: ['/manage_sims/actions/:id/edit', '/manage_sims/actions/cloud_action/:id/edit'], listed: false },
+  { id: 'action-clone', title: 'Clone Action {id}', routes: ['/manage_sims/actions/:id/clone'], permission: 'create_action_permission', listed: false },
+  { id: 'pcap-inspect', title: 'Packet View {id}', routes: ['/manage_sims/pcaps/inspect/:id'], listed: false },
+  { id: 'simulations', title: 'Simulations', routes: ['/simulations'], query: ['sim_type'], identity: ['sim_type'], description: 'Sequences and Evaluations' },
+  { id: 'simulation', title: 'Simulation {vid}', routes: ['/simulation/:vid'], query: ['sim_type'], listed: false },
+  { id: 'select-nodes', title: 'Assign Actors', routes: ['/simulations/select_nodes'], query: ['sim_id'], identity: ['sim_id'], permission: 'simulations.select_nodes', listed: false },
+  { id: 'network-map', title: 'Network Map', routes: ['/topology'], description: 'Zones, actors and devices' },
+  { id: 'node-edit', title: 'Actor {id}', routes: ['/topology/nodes/:id/edit'], listed: false },
+  { id: 'monitor-stats', title: 'Monitor Stats', routes: ['/monitor'], description: 'Active security monitors and alerts on the map' },
+  { id: 'monitors', title: 'Monitors', routes: ['/monitors'], description: 'Scheduled repeating checks' },
+  { id: 'actors', title: 'Actors', routes: ['/actors'], description: 'Actors, bulk tokens and installers' },
+  { id: 'action-user-profiles', title: 'Run-as User Profiles', routes: ['/action_user_profiles'], description: 'Profiles actions run as on actors' },
+  { id: 'mitre', title: 'MITRE ATT&CK', routes: ['/analyze/mitre'], query: ['active_tactics', 'start', 'end'], identity: [], description: 'Results by tactic' },
+  { id: 'operational-status', title: 'Operational Status', routes: ['/operational_status'], query: ['tabIndex'], identity: [], description: 'Director and content-service status' },
+  { id: 'help', title: 'Help: {file}', routes: ['/help/:file'], listed: false },
+  { id: 'scripts', title: 'Scripts', routes: ['/scripts'], description: 'Scripted command sequences' },
+];

@@ -1,0 +1,36 @@
+import type { ComponentType } from 'react';
+import type { Permission } from '../api/contracts/permissions';
+
+export type PaneParams = Record<string, string>;
+
+export interface PaneProps {
+  params: PaneParams;
+  /** Replace this pane's params (and so its URL), e.g. when a selection changes. */
+  setParams(next: PaneParams): void;
+}
+
+/** A kind of pane: where it lives in the URL space and what it shows. */
+export interface PaneKind {
+  id: string;
+  /** Title in its tab; `{name}` placeholders read from params. */
+  title: string;
+  /** Spec route patterns, e.g. '/jobs/:id'. The first one is used to build the pane's URL. */
+  routes: string[];
+  /** Query parameters the pane reads from its URL. */
+  query?: string[];
+  /** Params that make two panes of this kind different (default: every path param). */
+  identity?: string[];
+  /** Opening this pane needs this permission. */
+  permission?: Permission;
+  /** Absent while the pane's feature is not built: the workbench says so plainly. */
+  component?: ComponentType<PaneProps>;
+  /** One line for the start pane and the palette. */
+  description?: string;
+  /** Hidden from the palette's open-pane commands (e.g. it needs params). */
+  listed?: boolean;
+}
+
+export interface PaneRef {
+  kind: string;
+  params: PaneParams;
+}

@@ -1,0 +1,75 @@
+import * as yup from 'yup';
+import { defineCommand } from '../commands/registry';
+import { openPalette } from '../commands/palette-store';
+import type { AnyCommand, CommandContext } from '../commands/types';
+import { pathParamNames, paneUrl } from './route-match';
+import type { PaneKind } from './types';
+
+const hasDock = (ctx: CommandContext) => ctx.dock !== null;
+
+function dock(ctx: CommandContext) {
+  if (!ctx.dock) throw new Error('This command needs the workbench');
+  return ctx.dock;
+}
+
+/** Commands of the workbench itself: palette, focus and layout. */
+export function workbenchCommands(): AnyCommand[] {
+  return [
+    defineCommand({
+      id: 'palette.open',
+      title: 'Show Command Palette',
+      category: 'Workbench',
+      hotkey: ['mod+k', 'mod+shift+p'],
+      needsWorkbench: true,
+      run: () => openPalette(),
+    }),
+    defineCommand({ id: 'pane.next', title: 'Focus Next Pane', category: 'Workbench', hotkey: 'alt+]', needsWorkbench: true, when: hasDock, run: (_a, ctx) => dock(ctx).focusNext(1) }),
+    defineCommand({ id: 'pane.previous', title: 'Focus Previous Pane', category: 'Workbench', hotkey: 'alt+[', needsWorkbench: true, when: hasDock, run: (_a, ctx) => dock(ctx).focusNext(-1) }),
+    defineCommand({ id: 'pane.moveRight', title: 'Move Pane Right', category: 'Workbench', hotkey: 'alt+shift+]', needsWorkbench: true, when: hasDock, run: (_a, ctx) => dock(ctx).moveActive('right') }),
+    defineCommand({ id: 'pane.moveLeft', title: 'Move Pane Left', category: 'Workbench', hotkey: 'alt+shift+[', needsWorkbench: true, when: hasDock, run: (_a, ctx) => dock(ctx).moveActive('left') }),
+    defineCommand({ id: 'pane.close', title: 'Close Pane', category: 'Workbench', hotkey: 'alt+w', needsWorkbench: true, when: hasDock, run: (_a, ctx) => dock(ctx).closeActive() }),
+    defineCommand({ id: 'layout.reset', title: 'Reset Layout', category: 'Workbench', keywords: ['default', 'panes'], needsWorkbench: true, when: hasDock, run: (_a, ctx) => dock(ctx).resetLayout() }),
+    defineCommand({
+      id: 'theme.toggle',
+      title: 'Toggle Dark and Light Theme',
+      category: 'Workbench',
+      keywords: ['dark', 'light', 'appearance'],
+      needsWorkbench: true,
+      run: () => {
+        const dark = !document.documentElement.classList.contains('dark');
+        document.documentElement.classList.toggle('dark', dark);
+        localStorage.setItem('vigil.theme', dark ? 'dark' : 'light');
+        return { theme: dark ? 'dark' : 'light' };
+      },
+    }),
+    defineCommand<{ url: string }>({
+      id: 'pane.openUrl',
+      title: 'Go to URL…',
+      category: 'Workbench',
+      keywords: ['route', 'link', 'navigate'],
+      needsWorkbench: true,
+      when: hasDock,
+      args: yup.object({ url: yup.string().trim().required('Enter a path such as /jobs/12').matches(/^\//, 'The path must start with /') }),
+      run: ({ url }, ctx) => dock(ctx).openUrl(url),
+    }),
+  ];
+}
+
+/** `pane.open.<id>` for every pane kind; kinds whose route has path params ask for them. */
+export function paneOpenCommands(kinds: readonly PaneKind[]): AnyCommand[] {
+  return kinds.map((kind) => {
+    const names = pathParamNames(kind).filter((n) => (kind.identity ?? pathParamNames(kind)).includes(n));
+    const shape: Record<string, yup.StringSchema> = {};
+    for (const n of names) shape[n] = yup.string().trim().required(`${n} is required`).label(n);
+    return defineCommand<Record<string, string>>({
+      id: `pane.open.${kind.id}`,
+      title: `Open ${kind.title.replace(/ ?\{\w+\}/g, '').trim()}${names.length ? '…' : ''}`,
+      category: 'Panes',
+      keywords: [kind.id, ...kind.routes],
+      needsWorkbench: true,
+      when: (ctx) => ctx.dock !== null && (!kind.permission || ctx.permissions.has(kind.permission)),
+      ...(names.length ? { args: yup.object(shape) as unknown as yup.Schema<Record<string, string>> } : {}),
+      run: (args, ctx) => dock(ctx).openUrl(paneUrl(kind, args ?? {})),
+    });
+  });
+}

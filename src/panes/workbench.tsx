@@ -1,0 +1,181 @@
+import { DockviewReact, themeDark, themeLight, type DockviewApi, type DockviewReadyEvent, type DockviewTheme } from 'dockview-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import type { Environment } from '../api/contracts/session';
+import type { Permission } from '../api/contracts/permissions';
+import { bindHotkeys } from '../commands/hotkeys';
+import { CommandPalette } from '../commands/palette';
+import { openPalette } from '../commands/palette-store';
+import { commands } from '../commands/registry';
+import { confirmDialog, ConfirmHost } from '../ui/confirm';
+import { flash } from '../ui/toasts';
+import { DockController, PANE_COMPONENT, START_KIND, type UrlHistory } from './dock-controller';
+import type { FeatureModule } from './feature-module';
+import { layoutKey, loadLayout, saveLayout } from './layout-storage';
+import { PaneHost } from './pane-host';
+import { WorkbenchContext } from './pane-context';
+import { PaneRegistry } from './registry';
+import { SPEC_PANES } from './spec-routes';
+import { paneOpenCommands, workbenchCommands } from './workbench-commands';
+
+const components = { [PANE_COMPONENT]: PaneHost };
+
+function Watermark() {
+  return (
+    <div className="flex h-full items-center justify-center text-muted">
+      <div className="text-center">
+        <div className="text-base">No panes are open.</div>
+        <button type="button" className="mt-2 text-accent underline" onClick={() => openPalette()}>
+          Press Ctrl+K to open the command palette
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export const LAYOUT_RESTORE_FAILED = 'The saved layout could not be restored, so the default layout is shown.';
+
+export interface WorkbenchProps {
+  env: Environment;
+  features: readonly FeatureModule[];
+  history: UrlHistory & { subscribe(cb: () => void): () => void };
+  /** Shown at the right of the top bar (user menu etc.). */
+  TopBarEnd?: ComponentType;
+}
+
+/** The dockable workbench: panes, palette, hotkeys, and the URL kept in step with the focused pane. */
+export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps) {
+  const queryClient = useQueryClient();
+  const [dark, setDark] = useState(() => document.documentElement.classList.contains('dark'));
+  const panes = useMemo(() => {
+    const registry = new PaneRegistry(SPEC_PANES);
+    features.forEach((f) => f.panes?.forEach((p) => registry.add(p)));
+    return registry;
+  }, [features]);
+  const controller = useMemo(() => new DockController(panes, history), [panes, history]);
+  const apiRef = useRef<DockviewApi | null>(null);
+  const storageKey = layoutKey(env.user.id);
+
+  // Commands: the workbench's own, one per pane kind, and every feature's.
+  useEffect(() => {
+    const permissions = new Set<Permission>(env.user_rights);
+    const licensed = new Set(env.licensed_features);
+    commands.setContextProvider(() => ({
+      user: env.user,
+      permissions,
+      licensedFeatures: licensed,
+      activePane: controller.activeRef(),
+      dock: controller,
+      queryClient,
+      confirm: (message) => confirmDialog(message),
+    }));
+    commands.setErrorReporter((message) => flash('alert', message));
+    const disposers = [
+      commands.registerAll(workbenchCommands()),
+      commands.registerAll(paneOpenCommands(panes.list())),
+      ...features.map((f) => commands.registerAll(f.commands ?? [])),
+    ];
+    const unbind = bindHotkeys(commands, () => controller.activeRef()?.kind ?? null);
+    (window as unknown as { vigil?: unknown }).vigil = { commands, execute: commands.execute.bind(commands), openUrl: (u: string) => controller.openUrl(u) };
+    return () => {
+      unbind();
+      disposers.forEach((d) => d());
+      commands.setErrorReporter(null);
+    };
+  }, [env, panes, features, controller, queryClient]);
+
+  // In-app links open panes instead of reloading the page (plain clicks on same-origin links only).
+  useEffect(() => {
+    const onClick = (e: MouseEvent) => {
+      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      const a = (e.target as HTMLElement | null)?.closest?.('a');
+      if (!a || a.target || a.hasAttribute('download')) return;
+      const url = new URL(a.href, window.location.href);
+      if (url.origin !== window.location.origin) return;
+      e.preventDefault();
+      controller.openUrl(`${url.pathname}${url.search}`);
+    };
+    document.addEventListener('click', onClick);
+    return () => document.removeEventListener('click', onClick);
+  }, [controller]);
+
+  // Browser back/forward (and any navigation) open or focus the pane of the new URL.
+  useEffect(() => history.subscribe(() => apiRef.current && controller.openUrl(history.current())), [history, controller]);
+
+  useEffect(() => {
+    const observer = new MutationObserver(() => setDark(document.documentElement.classList.contains('dark')));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+    return () => observer.disconnect();
+  }, []);
+
+  const applyDefaultLayout = (api: DockviewApi) => {
+    api.clear();
+    controller.open({ kind: START_KIND, params: {} });
+  };
+
+  const onReady = (event: DockviewReadyEvent) => {
+    const api = event.api;
+    // Read the deep link first: restoring the layout moves the focus, and focus writes the URL.
+    const deepLink = history.current();
+    apiRef.current = api;
+    controller.attach(api);
+    controller.onLayoutReset = () => {
+      applyDefaultLayout(api);
+      flash('notice', 'The layout was reset to the default.');
+    };
+    controller.quietly(() => {
+      const saved = loadLayout(storageKey);
+      if (saved.status === 'ok') {
+        try {
+          api.fromJSON(saved.layout);
+          if (api.panels.some((p) => !(p.params as { kind?: unknown } | undefined)?.kind)) throw new Error('unknown panels');
+        } catch {
+          applyDefaultLayout(api);
+          flash('info', LAYOUT_RESTORE_FAILED);
+        }
+      } else {
+        if (saved.status === 'corrupt') flash('info', LAYOUT_RESTORE_FAILED);
+        applyDefaultLayout(api);
+      }
+    });
+    // A deep link wins over the restored focus.
+    if (deepLink !== '/' || api.panels.length === 0) controller.openUrl(deepLink);
+    else controller.syncUrl();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    api.onDidLayoutChange(() => {
+      clearTimeout(timer);
+      timer = setTimeout(() => saveLayout(storageKey, api.toJSON()), 250);
+    });
+    // Save at once too, so a reload straight after a change keeps it.
+    window.addEventListener('beforeunload', () => saveLayout(storageKey, api.toJSON()));
+  };
+
+  const theme: DockviewTheme = { ...(dark ? themeDark : themeLight), className: `${(dark ? themeDark : themeLight).className} vigil-dock` };
+
+  return (
+    <WorkbenchContext.Provider value={{ panes, controller }}>
+      <div className="flex h-full flex-col">
+        <header className="flex h-9 shrink-0 items-center gap-3 border-b border-line bg-raised px-3">
+          <span className="font-semibold tracking-wide text-accent">Vigil</span>
+          <button
+            type="button"
+            onClick={() => openPalette()}
+            className="flex w-80 items-center justify-between rounded border border-line bg-surface px-2 py-0.5 text-left text-muted hover:border-accent"
+            aria-label="Open command palette"
+          >
+            <span>Search commands…</span>
+            <kbd className="font-mono text-2xs">Ctrl K</kbd>
+          </button>
+          <div className="flex-1" />
+          {TopBarEnd && <TopBarEnd />}
+        </header>
+        <main className="min-h-0 flex-1">
+          <DockviewReact components={components} onReady={onReady} theme={theme} watermarkComponent={Watermark} />
+        </main>
+      </div>
+      <CommandPalette registry={commands} />
+      <ConfirmHost />
+      {features.flatMap((f) => (f.globals ?? []).map((G, i) => <G key={`${f.id}-${i}`} />))}
+    </WorkbenchContext.Provider>
+  );
+}

@@ -1,0 +1,47 @@
+import { proxy } from 'valtio';
+
+/** Flash messages: alert, info and notice map to error, info and success toasts (spec). */
+export type ToastKind = 'error' | 'info' | 'success';
+export type FlashType = 'alert' | 'info' | 'notice';
+
+export interface Toast {
+  id: number;
+  kind: ToastKind;
+  title?: string;
+  message: string;
+  /** Shown under the message, e.g. a relative time. */
+  detail?: string;
+  durationMs: number;
+}
+
+export const DEFAULT_TOAST_MS = 5000;
+export const INTEGRATION_ERROR_TOAST_MS = 10000;
+
+export const toastStore = proxy<{ toasts: Toast[] }>({ toasts: [] });
+let nextId = 1;
+const timers = new Map<number, ReturnType<typeof setTimeout>>();
+
+export function dismissToast(id: number): void {
+  const t = timers.get(id);
+  if (t) clearTimeout(t);
+  timers.delete(id);
+  const i = toastStore.toasts.findIndex((x) => x.id === id);
+  if (i >= 0) toastStore.toasts.splice(i, 1);
+}
+
+export function showToast(kind: ToastKind, message: string, opts: { title?: string; detail?: string; durationMs?: number } = {}): number {
+  const id = nextId++;
+  const durationMs = opts.durationMs ?? DEFAULT_TOAST_MS;
+  toastStore.toasts.push({ id, kind, message, durationMs, ...(opts.title ? { title: opts.title } : {}), ...(opts.detail ? { detail: opts.detail } : {}) });
+  if (durationMs > 0) timers.set(id, setTimeout(() => dismissToast(id), durationMs));
+  return id;
+}
+
+const FLASH_KIND: Record<FlashType, ToastKind> = { alert: 'error', info: 'info', notice: 'success' };
+export function flash(type: FlashType, message: string, opts?: { title?: string; detail?: string; durationMs?: number }): number {
+  return showToast(FLASH_KIND[type], message, opts);
+}
+
+export function clearToasts(): void {
+  for (const t of [...toastStore.toasts]) dismissToast(t.id);
+}
