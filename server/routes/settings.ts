@@ -10,7 +10,11 @@ const STATES: ContentServiceState[] = ['CONNECTED', 'DISCONNECTED', 'RECONNECTIN
 const contentServiceSchema = yup
   .object({
     content_service_state: yup.string().oneOf(STATES, `content_service_state must be one of ${STATES.join(', ')}`).required('content_service_state is required'),
-    content_service_last_success: yup.string().nullable().default(null),
+    content_service_last_success: yup
+      .string()
+      .datetime({ allowOffset: true, message: 'content_service_last_success must be an ISO 8601 date and time' })
+      .nullable()
+      .default(null),
     authenticity_token: yup.string(),
   })
   .noUnknown();
@@ -27,7 +31,7 @@ export async function settingsRoutes(app: FastifyInstance) {
     const input = validate(contentServiceSchema, req.body);
     const value: ContentServiceAnswer = {
       content_service_state: input.content_service_state as ContentServiceState,
-      content_service_last_success: input.content_service_last_success ?? null,
+      content_service_last_success: input.content_service_last_success ? new Date(input.content_service_last_success).toISOString() : null,
     };
     await putSetting(app.db, 'content_service', value);
     return value;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE, toSessionUser } from '../auth/sessions';
 import { verifyPassword } from '../auth/passwords';
-import { HttpError, validate } from '../http-errors';
+import { HttpError, bodyFields, validate } from '../http-errors';
 import { requireUser } from '../app';
 import { signInSchema, type SignInAnswer, type VerifySessionAnswer } from '../../src/api/contracts/session';
 import { THROTTLE_WINDOW_MIN } from '../auth/throttle';
@@ -11,7 +11,7 @@ const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(6
 
 export async function usersRoutes(app: FastifyInstance) {
   app.post('/users/sign_in.json', async (req, reply): Promise<SignInAnswer> => {
-    const { email, password } = validate(signInSchema, req.body);
+    const { email, password } = validate(signInSchema, bodyFields(req.body));
     const failures = await app.throttle.recentFailures(email);
     if (app.throttle.isLocked(failures)) {
       throw new HttpError(429, `Too many failed sign-in attempts. Try again in ${THROTTLE_WINDOW_MIN} minutes.`);

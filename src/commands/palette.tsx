@@ -62,6 +62,8 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
     getScrollElement: () => listRef.current,
     estimateSize: (i) => (rows[i]?.type === 'header' ? HEADER_HEIGHT : ROW_HEIGHT),
     overscan: 8,
+    // Render the first rows in the first frame, before the list has been measured.
+    initialRect: { width: 640, height: 480 },
   });
 
   useEffect(() => setActive(0), [query]);

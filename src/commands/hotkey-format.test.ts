@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { eventToHotkey, hotkeyLabel, normalizeHotkey } from './hotkey-format';
+
+const ev = (key: string, code: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey', boolean>> = {}) => ({
+  key,
+  code,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  shiftKey: false,
+  ...mods,
+});
+
+describe('hotkeys', () => {
+  it('normalizes modifier order and case', () => {
+    expect(normalizeHotkey('Shift+Mod+K')).toBe('mod+shift+k');
+    expect(() => normalizeHotkey('mod+shift')).toThrow();
+  });
+
+  it('reads Ctrl as mod off a Mac and Cmd as mod on a Mac', () => {
+    expect(eventToHotkey(ev('k', 'KeyK', { ctrlKey: true }), false)).toBe('mod+k');
+    expect(eventToHotkey(ev('k', 'KeyK', { metaKey: true }), true)).toBe('mod+k');
+  });
+
+  it('reads punctuation from the physical key so alt+shift+] survives the shifted character', () => {
+    expect(eventToHotkey(ev('}', 'BracketRight', { altKey: true, shiftKey: true }), false)).toBe('alt+shift+]');
+    expect(eventToHotkey(ev('Shift', 'ShiftLeft', { shiftKey: true }), false)).toBeNull();
+  });
+
+  it('labels hotkeys for the palette', () => {
+    expect(hotkeyLabel('mod+shift+p', false)).toEqual(['Ctrl', 'Shift', 'P']);
+    expect(hotkeyLabel('mod+k', true)).toEqual(['⌘', 'K']);
+  });
+});

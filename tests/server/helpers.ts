@@ -1,0 +1,201 @@
+/**
+ * A director on a fresh database for one test FILE.
+ *
+ * - PGlite in memory by default (opening costs about 4 s, so one instance per file, shared by its tests);
+ * - PostgreSQL when TEST_DATABASE_URL is set: a new uniquely named schema per file, used through
+ *   search_path and dropped at the end, so runs and files never see each other's rows.
+ *
+ * Users of every role exist with known passwords; sign-in failures never really sleep (the throttle's
+ * requested delays are recorded in `sleeps` instead).
+ */
+import crypto from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../server/app';
+import type { DirectorConfig } from '../../server/config';
+import { openPglite, openPostgres, type Db } from '../../server/db/index';
+import { migrate } from '../../server/db/migrate';
+import { SignInThrottle } from '../../server/auth/throttle';
+import { SESSION_COOKIE } from '../../server/auth/sessions';
+import { ensureAdmin, ensureDemoUsers } from '../../server/seed/users';
+import { hashPassword } from '../../server/auth/passwords';
+import type { Role } from '../../src/api/contracts/permissions';
+import type { SignInAnswer } from '../../src/api/contracts/session';
+
+export const PASSWORD = 'correct horse battery staple';
+
+export const EMAILS: Record<Role, string> = {
+  admin: 'admin@example.com',
+  approver: 'approver@example.com',
+  operator: 'operator@example.com',
+  viewer: 'viewer@example.com',
+};
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+/** A signed-in browser: the Cookie header to send and the session's CSRF token. */
+export interface Session {
+  cookie: string;
+  csrfToken: string;
+  answer: SignInAnswer;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface CallOptions {
+  /** Send this session's cookie (and, for non-GET calls, its CSRF token in X-CSRF-Token). */
+  as?: Session;
+  /** A JSON body (an object) or a raw string body (sent as application/json unless `contentType` says otherwise). */
+  body?: unknown;
+  /** `false` sends no token; a string sends that token instead of the session's. */
+  csrf?: string | false;
+  /** Send `body` form-encoded, with the token as the `authenticity_token` field instead of the header. */
+  form?: boolean;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Call another app (e.g. one built with a different config) on the same database. */
+  app?: FastifyInstance;
+}
+
+export interface TestServer {
+  db: Db;
+  app: FastifyInstance;
+  config: DirectorConfig;
+  /** Delays the sign-in throttle asked for, in ms, in order. */
+  sleeps: number[];
+  credentials(role: Role): Credentials;
+  signIn(who: Role | Credentials, app?: FastifyInstance): Promise<Session>;
+  call(method: Method, url: string, opts?: CallOptions): Promise<LightMyRequestResponse>;
+  /** Inserts a user directly (faster than the admin API; for test setup). */
+  createUser(email: string, role: Role, password?: string): Promise<number>;
+  /** Another app on the same database, with config overrides (e.g. a tiny session timeout). */
+  buildOtherApp(overrides: Partial<DirectorConfig>): Promise<FastifyInstance>;
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Partial<DirectorConfig> = {}): DirectorConfig {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: '/nonexistent-test-data-dir',
+    databaseUrl: undefined,
+    seed: 'none',
+    adminEmail: EMAILS.admin,
+    adminPassword: PASSWORD,
+    sessionTimeoutMin: 30,
+    staticDir: undefined,
+    ...overrides,
+  };
+}
+
+async function openTestDb(): Promise<{ db: Db; dispose: () => Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const db = await openPglite(undefined);
+    return { db, dispose: () => db.close() };
+  }
+  const schema = `vigil_test_${Date.now().toString(36)}_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = await openPostgres(url);
+  await admin.exec(`create schema ${schema}`);
+  await admin.close();
+  // search_path through the startup options, so every pooled connection uses the fresh schema.
+  const scoped = new URL(url);
+  scoped.searchParams.set('options', `-c search_path=${schema}`);
+  const db = await openPostgres(scoped.toString());
+  return {
+    db,
+    dispose: async () => {
+      await db.exec(`drop schema ${schema} cascade`);
+      await db.close();
+    },
+  };
+}
+
+function cookieHeader(res: LightMyRequestResponse): string {
+  const c = res.cookies.find((x) => x.name === SESSION_COOKIE);
+  if (!c) throw new Error(`sign-in answered ${res.statusCode} without a ${SESSION_COOKIE} cookie: ${res.body}`);
+  return `${c.name}=${c.value}`;
+}
+
+export async function startTestServer(configOverrides: Partial<DirectorConfig> = {}): Promise<TestServer> {
+  const { db, dispose } = await openTestDb();
+  await migrate(db);
+  await ensureAdmin(db, EMAILS.admin, PASSWORD);
+  await ensureDemoUsers(db, PASSWORD);
+  const [{ n } = { n: 0 }] = await db.query<{ n: number }>('select count(*)::int as n from users');
+  if (n !== 4) throw new Error(`expected one user per role in a fresh database, found ${n}`);
+
+  const sleeps: number[] = [];
+  const throttle = new SignInThrottle(db, async (ms) => {
+    sleeps.push(ms);
+  });
+  const config = testConfig(configOverrides);
+  const app = await buildApp({ db, config, throttle });
+  const others: FastifyInstance[] = [];
+
+  const credentials = (role: Role): Credentials => ({ email: EMAILS[role], password: PASSWORD });
+
+  const call = async (method: Method, url: string, opts: CallOptions = {}): Promise<LightMyRequestResponse> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.as) headers.cookie = opts.as.cookie;
+    const token = opts.csrf === false ? undefined : (opts.csrf ?? opts.as?.csrfToken);
+    let payload: string | undefined;
+    if (opts.form) {
+      const fields = new URLSearchParams();
+      for (const [k, v] of Object.entries((opts.body ?? {}) as Record<string, unknown>)) fields.set(k, String(v));
+      if (token !== undefined) fields.set('authenticity_token', token);
+      payload = fields.toString();
+      headers['content-type'] = opts.contentType ?? 'application/x-www-form-urlencoded';
+    } else {
+      if (token !== undefined && method !== 'GET') headers['x-csrf-token'] = token;
+      if (opts.body !== undefined) {
+        payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+        headers['content-type'] = opts.contentType ?? 'application/json';
+      }
+    }
+    return (opts.app ?? app).inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });
+  };
+
+  const signIn = async (who: Role | Credentials, onApp: FastifyInstance = app): Promise<Session> => {
+    const creds = typeof who === 'string' ? credentials(who) : who;
+    const res = await call('POST', '/users/sign_in.json', { body: creds, app: onApp });
+    if (res.statusCode !== 200) throw new Error(`sign-in of ${creds.email} answered ${res.statusCode}: ${res.body}`);
+    const answer = res.json<SignInAnswer>();
+    return { cookie: cookieHeader(res), csrfToken: answer.csrf_token, answer };
+  };
+
+  const createUser = async (email: string, role: Role, password = PASSWORD): Promise<number> => {
+    const [row] = await db.query<{ id: number }>('insert into users (email, role, password_hash) values ($1, $2, $3) returning id', [
+      email,
+      role,
+      await hashPassword(password),
+    ]);
+    if (!row) throw new Error('insert returned no row');
+    return row.id;
+  };
+
+  const buildOtherApp = async (overrides: Partial<DirectorConfig>) => {
+    const other = await buildApp({ db, config: testConfig(overrides), throttle });
+    others.push(other);
+    return other;
+  };
+
+  return {
+    db,
+    app,
+    config,
+    sleeps,
+    credentials,
+    signIn,
+    call,
+    createUser,
+    buildOtherApp,
+    async close() {
+      for (const o of others) await o.close();
+      await app.close();
+      await dispose();
+    },
+  };
+}
