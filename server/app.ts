@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -30,6 +31,13 @@ declare module 'fastify' {
 
 /** Paths that may be posted without a session's CSRF token (there is no session yet). */
 const CSRF_EXEMPT = new Set(['/users/sign_in.json', '/users/sign_in']);
+
+function tokensMatch(sent: unknown, expected: string): boolean {
+  if (typeof sent !== 'string') return false;
+  const a = Buffer.from(sent);
+  const b = Buffer.from(expected);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
 /** Background polls must not keep a session alive. */
 const NO_TOUCH = new Set(['/users/verify_user_session', '/check_completed_background_processes', '/settings/content_service.json']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -94,7 +102,9 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
     if (!SAFE_METHODS.has(req.method) && !CSRF_EXEMPT.has(urlPath)) {
       const body = req.body as Record<string, unknown> | undefined;
       const sent = req.headers['x-csrf-token'] ?? (body && typeof body === 'object' ? body.authenticity_token : undefined);
-      if (!req.session || typeof sent !== 'string' || sent !== req.session.csrfToken) {
+      // Signing out without a live session changes nothing, so it needs no token.
+      const harmless = urlPath === '/users/sign_out' && !req.session;
+      if (!harmless && (!req.session || !tokensMatch(sent, req.session.csrfToken))) {
         throw new HttpError(403, 'Invalid or missing CSRF token. Reload the page and try again.');
       }
     }

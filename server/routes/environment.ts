@@ -25,6 +25,8 @@ export async function environmentRoutes(app: FastifyInstance) {
       orgUuid: org.uuid,
       orgId: org.id,
       plannerVersion: '1',
+      nistControls: true,
+      mitreMitigations: true,
       licensed_features: LICENSED_FEATURES,
       user_rights: session.user.permissions,
       preferences: { hide_modal_on_click: false, flash_notice_time: 2.5 },

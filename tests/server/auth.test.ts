@@ -219,6 +219,12 @@ describe('sign out', () => {
     expect((await t.call('GET', '/users/verify_user_session', { as: s })).statusCode).toBe(200);
   });
 
+  it('answers sign-out without a live session quietly, clearing the cookie', async () => {
+    const out = await t.call('DELETE', '/users/sign_out', { csrf: false });
+    expect(out.statusCode).toBe(200);
+    expect(out.cookies.find((c) => c.name === SESSION_COOKIE)?.value).toBe('');
+  });
+
   it('ends only the session signed out, not the same user’s other sessions', async () => {
     const a = await t.signIn('approver');
     const b = await t.signIn('approver');

@@ -18,7 +18,7 @@ afterAll(async () => {
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
 describe('environment.json', () => {
-  it('MON-055: answers csrfToken, timeZone, utcOffset, userTimeZone, licensed features, user_rights and preferences', async () => {
+  it('MON-055: answers csrfToken, timeZone, utcOffset, userTimeZone, orgUuid, orgId, nistControls, mitreMitigations, plannerVersion, licensed features, user_rights and preferences', async () => {
     const res = await t.call('GET', '/environment.json', { as: viewer });
     expect(res.statusCode).toBe(200);
     const env = res.json<Environment>();
@@ -30,6 +30,8 @@ describe('environment.json', () => {
       orgUuid: expect.any(String),
       orgId: expect.any(Number),
       plannerVersion: expect.any(String),
+      nistControls: expect.any(Boolean),
+      mitreMitigations: expect.any(Boolean),
       user_rights: permissionsOf('viewer'),
       preferences: { hide_modal_on_click: expect.any(Boolean), flash_notice_time: expect.any(Number) },
       user: viewer.answer.user,

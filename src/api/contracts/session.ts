@@ -37,6 +37,8 @@ export interface Environment {
   orgUuid: string;
   orgId: number;
   plannerVersion: string;
+  nistControls: boolean;
+  mitreMitigations: boolean;
   licensed_features: string[];
   user_rights: Permission[];
   preferences: { hide_modal_on_click: boolean; flash_notice_time: number };
