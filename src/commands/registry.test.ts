@@ -78,3 +78,13 @@ describe('command registry', () => {
     expect(r.list()).toHaveLength(0);
   });
 });
+
+describe('menus', () => {
+  it('list the visible commands that name the menu', () => {
+    const r = new CommandRegistry(ctxWith(['jobs.cancel']));
+    r.register({ id: 'jobs.cancel', title: 'Cancel', category: 'Jobs', menus: ['row/job'], when: (c) => c.permissions.has('jobs.cancel'), run: () => 1 });
+    r.register({ id: 'jobs.destroy', title: 'Delete', category: 'Jobs', menus: ['row/job'], when: (c) => c.permissions.has('jobs.destroy'), run: () => 1 });
+    r.register({ id: 'jobs.view', title: 'View', category: 'Jobs', run: () => 1 });
+    expect(r.forMenu('row/job').map((c) => c.id)).toEqual(['jobs.cancel']);
+  });
+});

@@ -90,6 +90,11 @@ export class CommandRegistry {
     return this.list().filter((c) => !c.when || c.when(ctx));
   }
 
+  /** Visible commands of one menu, in registration order. */
+  forMenu(menuId: string, ctx: CommandContext = this.context()): AnyCommand[] {
+    return this.visible(ctx).filter((c) => c.menus?.includes(menuId));
+  }
+
   /** The command bound to a hotkey: the focused pane's context wins over global. */
   commandForHotkey(hotkey: string, paneKind: string | null): AnyCommand | undefined {
     const id = (paneKind && this.hotkeys.get(`${paneKind}:${hotkey}`)) || this.hotkeys.get(`global:${hotkey}`);

@@ -33,6 +33,8 @@ export interface Command<A = void, R = unknown> {
   keywords?: string[];
   /** 'mod+k', 'alt+shift+]': shown in the palette from this same field. */
   hotkey?: string | string[];
+  /** Menus that list this command, e.g. 'pane/tab' (a pane tab's context menu) or 'row/job'. */
+  menus?: string[];
   /** Hotkeys of a pane kind fire only while that pane kind is focused; default 'global'. */
   hotkeyContext?: string;
   /** Needs the workbench (opens panes, moves focus): refused by a terminal runner. */

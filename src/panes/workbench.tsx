@@ -170,7 +170,24 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
           {TopBarEnd && <TopBarEnd />}
         </header>
         <main className="min-h-0 flex-1">
-          <DockviewReact components={components} onReady={onReady} theme={theme} watermarkComponent={Watermark} />
+          <DockviewReact
+            components={components}
+            onReady={onReady}
+            theme={theme}
+            watermarkComponent={Watermark}
+            getTabContextMenuItems={({ panel }) => [
+              ...commands.forMenu('pane/tab').map((c) => ({
+                label: c.title,
+                action: () => {
+                  panel.api.setActive();
+                  void commands.execute(c.id, undefined, 'menu').catch(() => undefined);
+                },
+              })),
+              'separator' as const,
+              'closeOthers' as const,
+              'maximize' as const,
+            ]}
+          />
         </main>
       </div>
       <CommandPalette registry={commands} />
