@@ -1,11 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
+import { ApiError } from '../api/http';
 import { Toaster } from '../ui/toaster';
 import { ErrorBoundary } from '../ui/error-boundary';
 import { router } from './router';
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } },
+  // A 4xx answer will not change on retry: show it at once.
+  defaultOptions: { queries: { refetchOnWindowFocus: false, retry: (n, e) => !(e instanceof ApiError && e.status >= 400 && e.status < 500) && n < 1 } },
 });
 
 export function App() {

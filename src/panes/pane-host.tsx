@@ -1,5 +1,6 @@
 import { Suspense, useCallback } from 'react';
 import type { IDockviewPanelProps } from 'dockview-react';
+import { commands } from '../commands/registry';
 import { ErrorBoundary } from '../ui/error-boundary';
 import { NOT_FOUND_KIND, START_KIND, type PanelParams } from './dock-controller';
 import { useWorkbench } from './pane-context';
@@ -16,6 +17,18 @@ function NotBuiltPane({ title, url }: { title: string; url: string }) {
       <p className="mt-1 text-2xs text-muted">
         The specification names <code className="font-mono">{url}</code>; its feature has not landed in this version of Vigil.
       </p>
+    </div>
+  );
+}
+
+function NoPermissionPane({ title }: { title: string }) {
+  return (
+    <div className="p-6">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <p className="mt-2 text-muted" role="alert">
+        You don't have permission to open {title}.
+      </p>
+      <p className="mt-1 text-2xs text-muted">Ask an administrator for a role that allows it.</p>
     </div>
   );
 }
@@ -43,10 +56,12 @@ export function PaneHost(props: IDockviewPanelProps<PanelParams>) {
   else {
     const kind = panes.get(kindId);
     const Component = kind?.component;
-    content = Component ? (
+    const title = controller.titleFor({ kind: kindId, params });
+    if (kind?.permission && !commands.context().permissions.has(kind.permission)) content = <NoPermissionPane title={title} />;
+    else content = Component ? (
       <Component params={params} setParams={setParams} />
     ) : (
-      <NotBuiltPane title={controller.titleFor({ kind: kindId, params })} url={controller.urlFor({ kind: kindId, params })} />
+      <NotBuiltPane title={title} url={controller.urlFor({ kind: kindId, params })} />
     );
   }
   return (

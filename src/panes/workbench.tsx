@@ -54,6 +54,7 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
   }, [features]);
   const controller = useMemo(() => new DockController(panes, history), [panes, history]);
   const apiRef = useRef<DockviewApi | null>(null);
+  const unloadSaver = useRef<(() => void) | null>(null);
   const storageKey = layoutKey(env.user.id);
 
   // Commands: the workbench's own, one per pane kind, and every feature's.
@@ -83,6 +84,13 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
       commands.setErrorReporter(null);
     };
   }, [env, panes, features, controller, queryClient]);
+
+  useEffect(
+    () => () => {
+      if (unloadSaver.current) window.removeEventListener('beforeunload', unloadSaver.current);
+    },
+    [],
+  );
 
   // In-app links open panes instead of reloading the page (plain clicks on same-origin links only).
   useEffect(() => {
@@ -147,7 +155,9 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
       timer = setTimeout(() => saveLayout(storageKey, api.toJSON()), 250);
     });
     // Save at once too, so a reload straight after a change keeps it.
-    window.addEventListener('beforeunload', () => saveLayout(storageKey, api.toJSON()));
+    if (unloadSaver.current) window.removeEventListener('beforeunload', unloadSaver.current);
+    unloadSaver.current = () => saveLayout(storageKey, api.toJSON());
+    window.addEventListener('beforeunload', unloadSaver.current);
   };
 
   const theme: DockviewTheme = { ...(dark ? themeDark : themeLight), className: `${(dark ? themeDark : themeLight).className} vigil-dock` };

@@ -16,11 +16,15 @@ export interface SessionTimeoutProps {
   reload?: () => void;
 }
 
+// Module-level so the default is one stable function: an inline default would be a new `reload` on every
+// render, changing `check` and re-running the poll effect (an extra session check on every render).
+const reloadPage = () => window.location.reload();
+
 /**
  * Checks the session once a minute; at 120 s or less left shows the Session Timeout modal (no close
  * button). A 401, or 5 failures in a row, reloads the page at its current path.
  */
-export function SessionTimeout({ pollMs = SESSION_POLL_MS, reload = () => window.location.reload() }: SessionTimeoutProps) {
+export function SessionTimeout({ pollMs = SESSION_POLL_MS, reload = reloadPage }: SessionTimeoutProps) {
   const [warning, setWarning] = useState(false);
   const [extending, setExtending] = useState(false);
   const failures = useRef(0);

@@ -1,0 +1,35 @@
+// Browser helpers shared by the e2e tests and the benchmarks: no test-runner imports here.
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** Debian's Chromium (never a downloaded browser); CHROMIUM_PATH overrides the path. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+}
+
+/** A fresh context (own cookies and localStorage) and page whose relative URLs resolve against baseUrl. */
+export async function openPage(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1400, height: 900 } });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** The top bar's palette button: present only when the workbench is shown (signed in). */
+export const workbenchReady = (page: Page) => page.getByRole('button', { name: 'Open command palette' });
+
+/** Fills and submits the sign-in form on the current page. */
+export async function submitSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Opens `path` (default '/'), signs in and waits for the workbench. */
+export async function signIn(page: Page, email: string, password: string, at = '/'): Promise<void> {
+  await page.goto(at);
+  await submitSignIn(page, email, password);
+  await workbenchReady(page).waitFor({ state: 'visible' });
+}
+
