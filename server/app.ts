@@ -16,6 +16,7 @@ import { environmentRoutes } from './routes/environment';
 import { backgroundRoutes } from './routes/background';
 import { settingsRoutes } from './routes/settings';
 import { adminUsersRoutes } from './routes/admin-users';
+import { scriptsRoutes } from './routes/scripts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -118,6 +119,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   await app.register(backgroundRoutes);
   await app.register(settingsRoutes);
   await app.register(adminUsersRoutes);
+  await app.register(scriptsRoutes);
 
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;

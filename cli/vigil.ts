@@ -1,0 +1,128 @@
+/**
+ * Vigil's terminal runner: `npm run vigil -- run FILE [--director URL] [--continue] [--dry-run]`.
+ * Signs in with VIGIL_EMAIL / VIGIL_PASSWORD, then runs the script's steps through the same command
+ * registry as the workbench, with no dock: commands that open panes are refused with a message.
+ */
+import fs from 'node:fs';
+import { setCsrfToken } from '../src/api/csrf';
+import { ApiError, configureHttp, http } from '../src/api/http';
+import type { Environment, SignInAnswer } from '../src/api/contracts/session';
+import type { Permission } from '../src/api/contracts/permissions';
+import { headlessCommands } from '../src/app/headless-commands';
+import { commands } from '../src/commands/registry';
+import { parseScript } from '../src/commands/script/parse';
+import { formatTranscript, runScript } from '../src/commands/script/run';
+
+const USAGE = `Usage: npm run vigil -- run FILE [--director URL] [--continue] [--dry-run]
+  Credentials come from VIGIL_EMAIL and VIGIL_PASSWORD; the director URL from --director or
+  VIGIL_DIRECTOR_URL (default http://localhost:3000).`;
+
+interface Options {
+  file: string;
+  director: string;
+  continueOnError: boolean;
+  dryRun: boolean;
+}
+
+function parseArgs(argv: string[]): Options | string {
+  const [verb, ...rest] = argv;
+  if (verb !== 'run') return verb ? `Unknown verb "${verb}".` : 'Nothing to do.';
+  let file: string | undefined;
+  let director = process.env.VIGIL_DIRECTOR_URL ?? 'http://localhost:3000';
+  let continueOnError = false;
+  let dryRun = false;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a === '--director') {
+      const v = rest[++i];
+      if (!v) return '--director needs a URL.';
+      director = v;
+    } else if (a.startsWith('--director=')) director = a.slice('--director='.length);
+    else if (a === '--continue') continueOnError = true;
+    else if (a === '--dry-run') dryRun = true;
+    else if (a.startsWith('--')) return `Unknown option ${a}.`;
+    else if (!file) file = a;
+    else return `Only one script file may be given (got "${file}" and "${a}").`;
+  }
+  if (!file) return 'A script FILE is required.';
+  return { file, director: director.replace(/\/$/, ''), continueOnError, dryRun };
+}
+
+async function signIn(director: string, email: string, password: string): Promise<{ cookie: string; answer: SignInAnswer }> {
+  let res: Response;
+  try {
+    res = await fetch(`${director}/users/sign_in.json`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+      body: JSON.stringify({ email, password }),
+    });
+  } catch {
+    throw new Error(`The director at ${director} could not be reached.`);
+  }
+  const body = (await res.json().catch(() => ({}))) as SignInAnswer & { error?: string };
+  if (res.status !== 200) throw new Error(`Sign-in failed: ${body.error ?? `status ${res.status}`}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
+  return { cookie, answer: body };
+}
+
+export async function main(argv: string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
+  const opts = parseArgs(argv);
+  if (typeof opts === 'string') {
+    err(`${opts}\n${USAGE}`);
+    return 2;
+  }
+  const email = process.env.VIGIL_EMAIL;
+  const password = process.env.VIGIL_PASSWORD;
+  if (!email || !password) {
+    err(`Set VIGIL_EMAIL and VIGIL_PASSWORD to sign in.\n${USAGE}`);
+    return 2;
+  }
+  let source: string;
+  try {
+    source = fs.readFileSync(opts.file, 'utf8');
+  } catch {
+    err(`Cannot read the script file "${opts.file}".`);
+    return 2;
+  }
+  let env: Environment;
+  try {
+    const { cookie, answer } = await signIn(opts.director, email, password);
+    configureHttp({ baseUrl: opts.director, headers: { Cookie: cookie } });
+    setCsrfToken(answer.csrf_token);
+    env = await http.get<Environment>('/environment.json');
+  } catch (e) {
+    err(e instanceof ApiError || e instanceof Error ? e.message : String(e));
+    return 2;
+  }
+  const permissions = new Set<Permission>(env.user_rights);
+  const licensed = new Set(env.licensed_features);
+  commands.setContextProvider(() => ({
+    user: env.user,
+    permissions,
+    licensedFeatures: licensed,
+    activePane: null,
+    dock: null,
+    queryClient: null,
+    // The script states what it wants done; a terminal run answers its confirmations with yes.
+    confirm: async () => true,
+  }));
+  commands.registerAll(headlessCommands());
+  out(`Running ${opts.file} on ${opts.director} as ${env.user.email}${opts.dryRun ? ' (dry run)' : ''}`);
+  const result = await runScript(commands, parseScript(source), { headless: true, continueOnError: opts.continueOnError, dryRun: opts.dryRun });
+  out(formatTranscript(result));
+  return result.outcome === 'ok' ? 0 : 1;
+}
+
+const invokedDirectly = process.argv[1] && /vigil\.ts$/.test(process.argv[1]);
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      console.error(e instanceof Error ? e.message : String(e));
+      process.exit(2);
+    },
+  );
+}

@@ -1,0 +1,88 @@
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { signIn, useBrowser } from './browser';
+import { eventually, groupTabs, runCommand, waitForFocused, waitForPath } from './workbench';
+
+const baseUrl = inject('baseUrl');
+
+async function typeScript(page: Page, lines: string[]) {
+  const editor = page.locator('.cm-content');
+  await editor.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
+  // Completion popups would take Enter: type each line and close any popup before the newline.
+  for (const line of lines) {
+    await page.keyboard.type(line);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+  }
+}
+
+const transcriptRows = (page: Page) => page.getByRole('table', { name: 'Transcript' }).locator('tbody tr');
+
+describe('scripted command sequences', () => {
+  const b = useBrowser(() => baseUrl);
+
+  it('a script written in the Scripts pane opens two panes side by side, is saved, runs with a transcript and a history, and runs again from the palette', async () => {
+    const { page } = b;
+    await signIn(page, inject('adminEmail'), inject('adminPassword'));
+    await runCommand(page, 'New Script');
+    await waitForFocused(page, 'Scripts');
+    await typeScript(page, [
+      '# two panes side by side',
+      'pane.open.jobs',
+      'pane.moveRight',
+      'pane.open.admin-users',
+      'let hello = script.echo text="tiled"',
+      'script.echo text="panes ${hello}"',
+    ]);
+    await page.getByLabel('Script name').fill('Tile jobs and users');
+    await page.keyboard.press('Control+s');
+    await page.getByRole('status').filter({ hasText: 'Saved script "Tile jobs and users".' }).waitFor();
+    await eventually(() => page.url().includes('/scripts?id='), true, 'the saved script is in the URL');
+
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    // The script moved the focus to the Users pane; both panes sit side by side.
+    await waitForFocused(page, 'Users');
+    await waitForPath(page, '/admin/users');
+    await eventually(async () => (await groupTabs(page)).length, 2, 'two groups side by side');
+    const layout = await groupTabs(page);
+    expect(layout.flat()).toEqual(expect.arrayContaining(['Jobs', 'Users', 'Scripts']));
+
+    // Back in the Scripts pane the transcript shows every step.
+    await page.getByRole('tab', { name: 'Scripts', exact: true }).click();
+    await eventually(async () => (await transcriptRows(page).allInnerTexts()).length, 5, 'five transcript rows');
+    const rows = await transcriptRows(page).allInnerTexts();
+    expect(rows.map((r) => r.split('\t')[0])).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(rows[4]).toContain('panes tiled');
+    await page.getByRole('status').filter({ hasText: 'Script finished' }).waitFor();
+    await eventually(async () => page.getByRole('table', { name: 'Run history' }).locator('tr').count(), 1, 'one run in the history');
+    expect(await page.getByRole('table', { name: 'Run history' }).innerText()).toMatch(/ok\s+admin@example\.com\s+workbench/);
+
+    // The saved script is in the palette.
+    await runCommand(page, 'Run script: Tile jobs and users');
+    await eventually(async () => page.getByRole('table', { name: 'Run history' }).locator('tr').count(), 2, 'a second run in the history');
+  });
+
+  it('unknown commands and invalid arguments are marked while typing, a dry run runs nothing, and a failure stops the script', async () => {
+    const { page } = b;
+    await signIn(page, inject('adminEmail'), inject('adminPassword'), '/scripts');
+    await waitForFocused(page, 'Scripts');
+    await typeScript(page, ['script.echo text=one', 'nope.command', 'script.wait ms=-5', 'script.echo text=never']);
+    await eventually(async () => page.locator('.cm-lintRange-error').count(), 2, 'two lint marks');
+
+    await page.getByRole('button', { name: 'Dry Run' }).click();
+    await eventually(async () => (await transcriptRows(page).allInnerTexts()).length, 4, 'four dry-run rows');
+    expect((await transcriptRows(page).allInnerTexts()).map((r) => r.split('\t')[0])).toEqual(['ok', 'failed', 'skipped', 'skipped']);
+
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Script failed' }).waitFor();
+    const rows = await transcriptRows(page).allInnerTexts();
+    expect(rows.map((r) => r.split('\t')[0])).toEqual(['ok', 'failed', 'skipped', 'skipped']);
+    expect(rows[1]).toContain('Unknown command "nope.command"');
+
+    await page.getByLabel('Continue after a failure').check();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await eventually(async () => (await transcriptRows(page).allInnerTexts()).map((r) => r.split('\t')[0]).join(','), 'ok,failed,failed,ok', 'every step ran');
+  });
+});

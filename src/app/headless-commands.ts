@@ -1,0 +1,15 @@
+import type { AnyCommand } from '../commands/types';
+import { adminUsersCommands } from '../features/admin-users/commands';
+import { authCommands } from '../features/auth/commands';
+import { scriptCommands } from '../features/scripts/commands';
+import { scriptPaneCommands } from '../features/scripts/pane-commands';
+import { SPEC_PANES } from '../panes/spec-routes';
+import { paneOpenCommands, workbenchCommands } from '../panes/workbench-commands';
+
+/**
+ * Every command, imported from the features' command modules only (no React), for runners without a
+ * browser: the terminal script runner. Keep it in step with src/app/features.ts.
+ */
+export function headlessCommands(): AnyCommand[] {
+  return [...workbenchCommands(), ...paneOpenCommands(SPEC_PANES), ...authCommands, ...adminUsersCommands, ...scriptCommands, ...scriptPaneCommands];
+}

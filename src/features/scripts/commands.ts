@@ -1,0 +1,81 @@
+import * as yup from 'yup';
+import { defineCommand } from '../../commands/registry';
+import { parseScript } from '../../commands/script/parse';
+import { runScript } from '../../commands/script/run';
+import type { AnyCommand, CommandContext } from '../../commands/types';
+import { commands } from '../../commands/registry';
+import { getScript, getScripts, recordScriptRun, scriptsQueryKey } from './api';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function findScript(ref: string) {
+  const byId = /^\d+$/.test(ref) ? Number(ref) : null;
+  if (byId) return getScript(byId);
+  const all = await getScripts();
+  const match = all.find((s) => s.name.toLowerCase() === ref.trim().toLowerCase());
+  if (!match) throw new Error(`No saved script is named "${ref}"`);
+  return match;
+}
+
+function openScripts(ctx: CommandContext, query = '') {
+  if (!ctx.dock) throw new Error('This command needs the workbench');
+  ctx.dock.openUrl(`/scripts${query}`);
+}
+
+/** Commands of the Scripts feature, and helpers that scripts use (wait, echo). None reaches into React. */
+export const scriptCommands: AnyCommand[] = [
+  defineCommand({
+    id: 'scripts.new',
+    title: 'New Script',
+    category: 'Scripts',
+    keywords: ['sequence', 'automation', 'command script'],
+    needsWorkbench: true,
+    run: (_a, ctx) => openScripts(ctx, '?id=new'),
+  }),
+  defineCommand<{ script: string }>({
+    id: 'scripts.open',
+    title: 'Open Script…',
+    category: 'Scripts',
+    needsWorkbench: true,
+    args: yup.object({ script: yup.string().trim().required('Name or id of the script').label('script (name or id)') }),
+    run: async ({ script }, ctx) => {
+      const found = await findScript(script);
+      openScripts(ctx, `?id=${found.id}`);
+      return { id: found.id, name: found.name };
+    },
+  }),
+  defineCommand<{ script: string; continue?: boolean }>({
+    id: 'scripts.run',
+    title: 'Run Saved Script…',
+    category: 'Scripts',
+    args: yup.object({ script: yup.string().trim().required('Name or id of the script'), continue: yup.boolean().default(false) }),
+    run: async ({ script, continue: continueOnError }, ctx) => {
+      const found = await findScript(script);
+      const startedAt = new Date();
+      const result = await runScript(commands, parseScript(found.body), { continueOnError, headless: !ctx.dock });
+      await recordScriptRun(found.id, result, startedAt, ctx.dock ? 'workbench' : 'terminal', false).catch(() => undefined);
+      await ctx.queryClient?.invalidateQueries({ queryKey: scriptsQueryKey });
+      if (result.outcome !== 'ok') throw new Error(`Script "${found.name}" ${result.outcome}: ${result.steps.find((s) => s.status === 'failed')?.error ?? 'stopped'}`);
+      return { id: found.id, outcome: result.outcome, steps: result.steps.length };
+    },
+  }),
+  defineCommand<{ ms: number }>({
+    id: 'script.wait',
+    title: 'Wait',
+    category: 'Scripts',
+    keywords: ['sleep', 'pause'],
+    args: yup.object({ ms: yup.number().integer().min(0).max(3_600_000, 'At most one hour').required('ms is required') }),
+    run: async ({ ms }) => {
+      await sleep(ms);
+      return { waited_ms: ms };
+    },
+  }),
+  defineCommand<{ text: string }>({
+    id: 'script.echo',
+    title: 'Echo',
+    category: 'Scripts',
+    keywords: ['print', 'log'],
+    args: yup.object({ text: yup.string().defined('text is required') }),
+    run: ({ text }) => text,
+  }),
+];

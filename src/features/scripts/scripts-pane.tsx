@@ -1,0 +1,285 @@
+import CodeMirror from '@uiw/react-codemirror';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatDistanceToNow } from 'date-fns';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { SavedScript } from '../../api/contracts/scripts';
+import { commands } from '../../commands/registry';
+import { parseScript } from '../../commands/script/parse';
+import { runScript, type RunResult, type TranscriptStep } from '../../commands/script/run';
+import type { PaneProps } from '../../panes/types';
+import { Button } from '../../ui/button';
+import { confirmDialog } from '../../ui/confirm';
+import { flash } from '../../ui/toasts';
+import { createScript, deleteScript, getScript, recordScriptRun, scriptRunsQuery, scriptsQuery, scriptsQueryKey, updateScript } from './api';
+import { scriptsPaneBridge } from './pane-bridge';
+import { scriptLanguage } from './script-language';
+import { Transcript } from './transcript';
+
+const TEMPLATE = `# One command per line: command.id name=value …
+# Bind a result with: let job = some.command …   and use it as $job.id
+script.echo text="Hello from Vigil"
+`;
+
+interface Draft {
+  name: string;
+  body: string;
+  shared: boolean;
+}
+
+function RunHistory({ scriptId }: { scriptId: number }) {
+  const { data, isLoading } = useQuery(scriptRunsQuery(scriptId));
+  if (isLoading) return <div className="px-3 py-2 text-muted">Loading history…</div>;
+  if (!data?.length) return <div className="px-3 py-2 text-muted">This script has not been run yet.</div>;
+  return (
+    <table className="w-full text-left text-xs" aria-label="Run history">
+      <tbody>
+        {data.map((r) => (
+          <tr key={r.id} className="border-t border-line/50">
+            <td className={`px-2 py-1 font-semibold ${r.outcome === 'ok' ? 'text-emerald-400' : 'text-red-400'}`}>
+              {r.dry_run ? 'dry run ' : ''}
+              {r.outcome}
+            </td>
+            <td className="px-2 py-1">{r.user_email ?? 'deleted user'}</td>
+            <td className="px-2 py-1 text-muted">{r.source}</td>
+            <td className="px-2 py-1 text-muted" title={r.started_at}>
+              {formatDistanceToNow(new Date(r.started_at), { addSuffix: true })}
+            </td>
+            <td className="px-2 py-1 text-muted">
+              {r.steps_total} steps{r.steps_failed ? `, ${r.steps_failed} failed` : ''}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Write, save, run (or dry-run) scripts of workbench commands, and read their transcripts. */
+export function ScriptsPane({ params, setParams }: PaneProps) {
+  const queryClient = useQueryClient();
+  const { data: scripts } = useQuery(scriptsQuery());
+  const scriptId = params.id && params.id !== 'new' ? Number(params.id) : null;
+  const [draft, setDraft] = useState<Draft>({ name: '', body: TEMPLATE, shared: false });
+  const [loadedId, setLoadedId] = useState<number | null>(null);
+  const [steps, setSteps] = useState<TranscriptStep[]>([]);
+  const [running, setRunning] = useState(false);
+  const [continueOnError, setContinueOnError] = useState(false);
+  const [lastOutcome, setLastOutcome] = useState<RunResult['outcome'] | null>(null);
+  const abortRef = useRef<AbortController | null>(null);
+  const extensions = useMemo(() => scriptLanguage(commands), []);
+  const autoRan = useRef(false);
+
+  // Load the script named by the pane's params (once per id, keeping unsaved edits otherwise).
+  useEffect(() => {
+    if (scriptId === null) {
+      if (loadedId !== null) {
+        setDraft({ name: '', body: TEMPLATE, shared: false });
+        setLoadedId(null);
+      }
+      return;
+    }
+    if (scriptId === loadedId) return;
+    let cancelled = false;
+    getScript(scriptId)
+      .then((s) => {
+        if (cancelled) return;
+        setDraft({ name: s.name, body: s.body, shared: s.shared });
+        setLoadedId(s.id);
+        setSteps([]);
+        setLastOutcome(null);
+      })
+      .catch((e: Error) => flash('alert', e.message));
+    return () => {
+      cancelled = true;
+    };
+  }, [scriptId, loadedId]);
+
+  const current: SavedScript | undefined = scripts?.find((s) => s.id === loadedId);
+
+  const execute = useCallback(
+    async (dryRun: boolean) => {
+      if (running) return;
+      const controller = new AbortController();
+      abortRef.current = controller;
+      setRunning(true);
+      setSteps([]);
+      setLastOutcome(null);
+      const startedAt = new Date();
+      try {
+        const result = await runScript(commands, parseScript(draft.body), {
+          dryRun,
+          continueOnError,
+          signal: controller.signal,
+          onStep: (s) => setSteps((prev) => [...prev, s]),
+        });
+        setLastOutcome(result.outcome);
+        if (loadedId !== null) {
+          await recordScriptRun(loadedId, result, startedAt, 'workbench', dryRun).catch(() => undefined);
+          await queryClient.invalidateQueries({ queryKey: [...scriptsQueryKey, loadedId, 'runs'] });
+        }
+        return result;
+      } finally {
+        abortRef.current = null;
+        setRunning(false);
+      }
+    },
+    [running, draft.body, continueOnError, loadedId, queryClient],
+  );
+
+  const save = useCallback(async () => {
+    const input = { name: draft.name.trim(), body: draft.body, shared: draft.shared };
+    if (!input.name) {
+      flash('alert', 'Give the script a name before saving it.');
+      return;
+    }
+    try {
+      const saved = loadedId !== null ? await updateScript(loadedId, input) : await createScript(input);
+      await queryClient.invalidateQueries({ queryKey: scriptsQueryKey });
+      setLoadedId(saved.id);
+      if (String(saved.id) !== params.id) setParams({ id: String(saved.id) });
+      flash('notice', `Saved script "${saved.name}".`);
+      return saved;
+    } catch (e) {
+      flash('alert', e instanceof Error ? e.message : String(e));
+    }
+  }, [draft, loadedId, params.id, queryClient, setParams]);
+
+  const remove = async () => {
+    if (loadedId === null || !(await confirmDialog(`Delete the script "${draft.name}"? This cannot be undone.`, { confirmLabel: 'Delete' }))) return;
+    try {
+      await deleteScript(loadedId);
+      await queryClient.invalidateQueries({ queryKey: scriptsQueryKey });
+      setParams({ id: 'new' });
+      flash('notice', 'Script deleted.');
+    } catch (e) {
+      flash('alert', e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  // Pane-local commands (Ctrl+Enter, Ctrl+S, …) act on this pane while it exists.
+  useEffect(() => {
+    scriptsPaneBridge.run = () => execute(false);
+    scriptsPaneBridge.dryRun = () => execute(true);
+    scriptsPaneBridge.save = save;
+    return () => {
+      scriptsPaneBridge.run = null;
+      scriptsPaneBridge.dryRun = null;
+      scriptsPaneBridge.save = null;
+    };
+  }, [execute, save]);
+  useEffect(() => {
+    scriptsPaneBridge.stop = running ? () => abortRef.current?.abort() : null;
+  }, [running]);
+
+  // 'Run script: …' from the palette opens the pane with run=1: run once the script is loaded.
+  useEffect(() => {
+    if (params.run === '1' && loadedId !== null && loadedId === scriptId && !autoRan.current) {
+      autoRan.current = true;
+      setParams({ id: String(loadedId) });
+      void execute(false);
+    }
+  }, [params.run, loadedId, scriptId, execute, setParams]);
+
+  return (
+    <div className="flex h-full min-h-0">
+      <nav aria-label="Saved scripts" className="w-56 shrink-0 overflow-y-auto border-r border-line">
+        <div className="flex items-center justify-between px-3 py-2">
+          <span className="text-2xs font-semibold tracking-wider text-muted uppercase">Saved scripts</span>
+          <Button variant="ghost" className="px-1.5 py-0 text-xs" onClick={() => setParams({ id: 'new' })}>
+            New
+          </Button>
+        </div>
+        {!scripts?.length && <div className="px-3 text-xs text-muted">No saved scripts yet.</div>}
+        <ul>
+          {scripts?.map((s) => (
+            <li key={s.id}>
+              <button
+                type="button"
+                aria-current={s.id === loadedId ? 'true' : undefined}
+                className={`block w-full truncate px-3 py-1 text-left text-sm ${s.id === loadedId ? 'bg-accent/20' : 'hover:bg-raised'}`}
+                onClick={() => setParams({ id: String(s.id) })}
+                title={`${s.name} (${s.owner_email}${s.shared ? ', shared' : ''})`}
+              >
+                {s.name}
+                {s.shared && <span className="ml-1 text-2xs text-muted">shared</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <section className="flex min-w-0 flex-1 flex-col">
+        <div className="flex flex-wrap items-center gap-2 border-b border-line px-3 py-2">
+          <label className="flex items-center gap-1 text-xs text-muted">
+            Name
+            <input
+              aria-label="Script name"
+              className="w-56 rounded border border-line bg-surface px-2 py-1 text-sm text-ink"
+              value={draft.name}
+              placeholder="e.g. Cancel stale jobs"
+              onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+            />
+          </label>
+          <label className="flex items-center gap-1 text-xs">
+            <input type="checkbox" checked={draft.shared} onChange={(e) => setDraft({ ...draft, shared: e.target.checked })} />
+            Shared with everyone
+          </label>
+          <Button onClick={() => void save()} title="Ctrl+S">
+            Save
+          </Button>
+          {loadedId !== null && (current === undefined || current.user_id === commands.context().user?.id || commands.context().user?.role === 'admin') && (
+            <Button variant="ghost" onClick={() => void remove()}>
+              Delete
+            </Button>
+          )}
+          <div className="flex-1" />
+          <label className="flex items-center gap-1 text-xs">
+            <input type="checkbox" checked={continueOnError} onChange={(e) => setContinueOnError(e.target.checked)} />
+            Continue after a failure
+          </label>
+          <Button onClick={() => void execute(true)} disabled={running} title="Ctrl+Shift+Enter">
+            Dry Run
+          </Button>
+          {running ? (
+            <Button variant="danger" onClick={() => abortRef.current?.abort()} title="Ctrl+.">
+              Stop
+            </Button>
+          ) : (
+            <Button variant="primary" onClick={() => void execute(false)} title="Ctrl+Enter">
+              Run
+            </Button>
+          )}
+        </div>
+        <div className="min-h-40 flex-[3] overflow-auto border-b border-line" data-testid="script-editor">
+          <CodeMirror
+            value={draft.body}
+            onChange={(body) => setDraft((d) => ({ ...d, body }))}
+            extensions={extensions}
+            theme={document.documentElement.classList.contains('dark') ? 'dark' : 'light'}
+            basicSetup={{ tabSize: 2, autocompletion: false }}
+            aria-label="Script"
+            height="100%"
+            style={{ height: '100%', fontSize: 13 }}
+          />
+        </div>
+        <div className="min-h-24 flex-[2] overflow-auto" aria-live="polite">
+          <div className="flex items-center gap-2 border-b border-line px-3 py-1 text-2xs font-semibold tracking-wider text-muted uppercase">
+            Transcript
+            {lastOutcome && (
+              <span role="status" className={lastOutcome === 'ok' ? 'text-emerald-400' : 'text-red-400'}>
+                {lastOutcome === 'ok' ? 'Script finished' : lastOutcome === 'stopped' ? 'Script stopped' : 'Script failed'}
+              </span>
+            )}
+          </div>
+          <Transcript steps={steps} running={running} />
+          {loadedId !== null && (
+            <>
+              <div className="border-y border-line px-3 py-1 text-2xs font-semibold tracking-wider text-muted uppercase">History</div>
+              <RunHistory scriptId={loadedId} />
+            </>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}
+

@@ -1,0 +1,31 @@
+import type { TranscriptStep } from '../../commands/script/run';
+
+const STATUS_STYLE = { ok: 'text-emerald-400', failed: 'text-red-400', skipped: 'text-muted' } as const;
+
+export function Transcript({ steps, running }: { steps: readonly TranscriptStep[]; running: boolean }) {
+  if (steps.length === 0) return <div className="px-3 py-2 text-muted">{running ? 'Running…' : 'Run the script to see its transcript here.'}</div>;
+  return (
+    <table className="w-full text-left text-xs" aria-label="Transcript">
+      <thead className="sticky top-0 bg-panel text-2xs text-muted uppercase">
+        <tr>
+          <th className="px-2 py-1">Status</th>
+          <th className="px-2 py-1">Line</th>
+          <th className="px-2 py-1">Step</th>
+          <th className="px-2 py-1 text-right">Time</th>
+          <th className="px-2 py-1">Result or error</th>
+        </tr>
+      </thead>
+      <tbody>
+        {steps.map((s) => (
+          <tr key={s.index} className="border-t border-line/50 align-top">
+            <td className={`px-2 py-1 font-semibold ${STATUS_STYLE[s.status]}`}>{s.status}</td>
+            <td className="px-2 py-1 font-mono">{s.line}</td>
+            <td className="px-2 py-1 font-mono break-all">{s.source || '(syntax error)'}</td>
+            <td className="px-2 py-1 text-right font-mono whitespace-nowrap">{Math.round(s.durationMs)} ms</td>
+            <td className={`px-2 py-1 font-mono break-all ${s.error ? 'text-red-300' : ''}`}>{s.error ?? s.result ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

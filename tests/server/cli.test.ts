@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMAILS, PASSWORD, startTestServer, type TestServer } from './helpers';
+
+const run = promisify(execFile);
+let t: TestServer;
+let url: string;
+let dir: string;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-cli-'));
+});
+afterAll(async () => {
+  await t?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function vigil(script: string, email: string, extra: string[] = []) {
+  const file = path.join(dir, `s-${Math.random().toString(36).slice(2)}.vgl`);
+  fs.writeFileSync(file, script);
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'cli/vigil.ts', 'run', file, '--director', url, ...extra], {
+      env: { ...process.env, VIGIL_EMAIL: email, VIGIL_PASSWORD: PASSWORD },
+      cwd: path.resolve(__dirname, '../..'),
+    });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+describe('the terminal runner', () => {
+  it('runs a script against the director, through the same commands and permissions, and prints the transcript', async () => {
+    const out = await vigil(
+      ['# add a user, then make them an approver', 'let u = users.add email=cli.user@example.com role=operator password="a long password"', 'users.setRole id=$u.id role=approver', 'script.echo text="done with ${u.email}"'].join('\n'),
+      EMAILS.admin,
+    );
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^OK +line +2 {2}let u = users\.add/m);
+    expect(out.stdout).toMatch(/^OK +line +4 .* -> done with cli\.user@example\.com$/m);
+    expect(out.stdout.trim().split('\n').at(-1)).toBe('Script finished: 3 ok, 0 failed, 0 skipped');
+    const [row] = await t.db.query<{ role: string }>('select role from users where email = $1', ['cli.user@example.com']);
+    expect(row?.role).toBe('approver');
+  });
+
+  it('fails cleanly, exit code 1, on a command the user lacks permission for', async () => {
+    const out = await vigil('script.echo text=first\nusers.add email=nope@example.com role=viewer password="a long password"\nscript.echo text=never', EMAILS.viewer);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toMatch(/^FAILED +line +2 .* -> "Add User" is not available to you here$/m);
+    expect(out.stdout).toMatch(/^SKIPPED +line +3 /m);
+    expect(out.stdout.trim().split('\n').at(-1)).toBe('Script failed: 1 ok, 1 failed, 1 skipped');
+    expect(await t.db.query('select 1 from users where email = $1', ['nope@example.com'])).toEqual([]);
+  });
+
+  it('refuses commands that need the workbench, with a clear message', async () => {
+    const out = await vigil('pane.open.jobs', EMAILS.operator);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain('pane.open.jobs only works in the workbench (it opens, focuses or moves panes); a terminal runner cannot do it');
+  });
+
+  it('reports a bad sign-in or a missing file with exit code 2 and a message', async () => {
+    const bad = await run(process.execPath, ['--import', 'tsx', 'cli/vigil.ts', 'run', path.join(dir, 'missing.vgl'), '--director', url], {
+      env: { ...process.env, VIGIL_EMAIL: EMAILS.admin, VIGIL_PASSWORD: PASSWORD },
+      cwd: path.resolve(__dirname, '../..'),
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Cannot read the script file');
+    const wrong = await vigil('script.echo text=x', EMAILS.admin).then(() => vigil('script.echo text=x', 'nobody@example.com'));
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('Sign-in failed: Invalid email or password.');
+  });
+
+  it('a dry run checks every step without running any', async () => {
+    const out = await vigil('users.add email=dry@example.com role=viewer password="a long password"\nusers.setRole id=abc role=viewer', EMAILS.admin, ['--dry-run', '--continue']);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toMatch(/^OK +line +1 /m);
+    expect(out.stdout).toMatch(/^FAILED +line +2 .* -> id: /m);
+    expect(await t.db.query('select 1 from users where email = $1', ['dry@example.com'])).toEqual([]);
+  });
+});
