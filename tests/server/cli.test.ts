@@ -70,7 +70,10 @@ describe('the terminal runner', () => {
     const bad = await run(process.execPath, ['--import', 'tsx', 'cli/vigil.ts', 'run', path.join(dir, 'missing.vgl'), '--director', url], {
       env: { ...process.env, VIGIL_EMAIL: EMAILS.admin, VIGIL_PASSWORD: PASSWORD },
       cwd: path.resolve(__dirname, '../..'),
-    }).catch((e: { code: number; stderr: string }) => e);
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Cannot read the script file');
     const wrong = await vigil('script.echo text=x', EMAILS.admin).then(() => vigil('script.echo text=x', 'nobody@example.com'));
