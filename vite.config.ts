@@ -12,7 +12,7 @@ export default defineConfig({
   server: {
     // In development the SPA is served by Vite and every non-asset call goes to the director.
     proxy: Object.fromEntries(
-      ['/users', '/environment.json', '/check_completed_background_processes', '/settings', '/manage_sims', '/jobs', '/api', '/admin']
+      ['/users', '/environment.json', '/check_completed_background_processes', '/settings', '/manage_sims', '/jobs', '/reports', '/api', '/admin']
         .map((p) => [p, { target: directorUrl, changeOrigin: false, bypass: (req: { headers: { accept?: string } }) => (req.headers.accept?.includes('text/html') ? '/index.html' : undefined) }]),
     ),
   },

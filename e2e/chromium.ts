@@ -30,6 +30,7 @@ export async function submitSignIn(page: Page, email: string, password: string):
 export async function signIn(page: Page, email: string, password: string, at = '/'): Promise<void> {
   await page.goto(at);
   await submitSignIn(page, email, password);
-  await workbenchReady(page).waitFor({ state: 'visible' });
+  // A director started moments ago answers its first sign-in slowly on a loaded 2-core machine.
+  await workbenchReady(page).waitFor({ state: 'visible', timeout: 30_000 });
 }
 

@@ -80,6 +80,8 @@ export async function startDirector(env: Record<string, string> = {}): Promise<D
       DEMO_USER_PASSWORD,
       STATIC_DIR: path.join(REPO_ROOT, 'dist'),
       DATABASE_URL: '',
+      // No local actors unless a test asks for them (LOCAL_ACTORS: '1').
+      LOCAL_ACTORS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,7 +16,16 @@ import { environmentRoutes } from './routes/environment';
 import { backgroundRoutes } from './routes/background';
 import { settingsRoutes } from './routes/settings';
 import { adminUsersRoutes } from './routes/admin-users';
+import { jobsRoutes } from './routes/jobs';
+import { actorsRoutes } from './routes/actors';
+import { runRoutes } from './routes/run';
+import { integrationsEventsRoutes } from './routes/integrations-events';
+import { actionFormRoutes } from './routes/action-form';
+import { fileLibraryRoutes } from './routes/file-library';
+import { libraryRoutes } from './routes/library';
 import { scriptsRoutes } from './routes/scripts';
+import { uploadRoutes } from './routes/upload';
+import { filtersRoutes } from './routes/filters';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,6 +41,8 @@ declare module 'fastify' {
 
 /** Paths that may be posted without a session's CSRF token (there is no session yet). */
 const CSRF_EXEMPT = new Set(['/users/sign_in.json', '/users/sign_in']);
+/** Calls authenticated by a bearer credential and never by the session cookie: the actor API and integration event webhooks. */
+const CSRF_EXEMPT_BEARER = /^\/api\/actor\/|^\/integrations\/\d+\/events$/;
 
 function tokensMatch(sent: unknown, expected: string): boolean {
   if (typeof sent !== 'string') return false;
@@ -100,7 +111,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   });
   app.addHook('preHandler', async (req) => {
     const urlPath = req.url.split('?')[0] ?? '';
-    if (!SAFE_METHODS.has(req.method) && !CSRF_EXEMPT.has(urlPath)) {
+    if (!SAFE_METHODS.has(req.method) && !CSRF_EXEMPT.has(urlPath) && !CSRF_EXEMPT_BEARER.test(urlPath)) {
       const body = req.body as Record<string, unknown> | undefined;
       const sent = req.headers['x-csrf-token'] ?? (body && typeof body === 'object' ? body.authenticity_token : undefined);
       // Signing out without a live session changes nothing, so it needs no token.
@@ -119,7 +130,16 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   await app.register(backgroundRoutes);
   await app.register(settingsRoutes);
   await app.register(adminUsersRoutes);
+  await app.register(jobsRoutes);
+  await app.register(actorsRoutes);
+  await app.register(runRoutes);
+  await app.register(integrationsEventsRoutes);
+  await app.register(actionFormRoutes);
+  await app.register(fileLibraryRoutes);
+  await app.register(libraryRoutes);
   await app.register(scriptsRoutes);
+  await app.register(uploadRoutes);
+  await app.register(filtersRoutes);
 
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;

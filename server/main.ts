@@ -4,6 +4,7 @@ import { migrate } from './db/migrate';
 import { buildApp } from './app';
 import { ensureAdmin, ensureDemoUsers, type CreatedCredential } from './seed/users';
 import { seedDemo } from './seed/demo';
+import { startEngine, startLocalActors } from './engine/index';
 
 async function main() {
   const config = readConfig();
@@ -19,6 +20,8 @@ async function main() {
   const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1' });
   const url = await app.listen({ port: config.port, host: config.host });
   const shown = url.replace('127.0.0.1', 'localhost');
+  startEngine(app);
+  if (config.seed === 'demo' && process.env.LOCAL_ACTORS !== '0') await startLocalActors(app, url);
   console.log('');
   console.log(`Vigil director is running on ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`}.`);
   console.log(`Open ${shown}`);

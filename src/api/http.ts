@@ -18,6 +18,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Marks polls so they do not keep the session alive. */
   background?: boolean;
+  /** Sends the CSRF token on a GET too (a spec GET that changes state, e.g. /jobs/{id}/cancel.json). */
+  csrf?: boolean;
   /** 'json' (default) parses the answer; 'text' returns it raw. */
   parse?: 'json' | 'text';
   signal?: AbortSignal;
@@ -66,7 +68,7 @@ export async function request<T = unknown>(method: Method, path: string, opts: R
     Accept: opts.parse === 'text' ? 'text/plain, */*' : 'application/json',
     ...extraHeaders,
   };
-  if (method !== 'GET') headers['X-CSRF-Token'] = getCsrfToken();
+  if (method !== 'GET' || opts.csrf) headers['X-CSRF-Token'] = getCsrfToken();
   if (opts.background) headers['X-Background-Task'] = 'true';
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData || opts.body instanceof URLSearchParams) body = opts.body;

@@ -1,6 +1,11 @@
 import type { AnyCommand } from '../commands/types';
 import { adminUsersCommands } from '../features/admin-users/commands';
 import { authCommands } from '../features/auth/commands';
+import { actionFormCommands } from '../features/action-form/commands';
+import { libraryCommands } from '../features/action-library/commands';
+import { jobsCommands } from '../features/jobs/commands';
+import { pcapCommands } from '../features/pcap-inspect/commands';
+import { runCommands } from '../features/run/commands';
 import { scriptCommands } from '../features/scripts/commands';
 import { scriptPaneCommands } from '../features/scripts/pane-commands';
 import { SPEC_PANES } from '../panes/spec-routes';
@@ -11,5 +16,17 @@ import { paneOpenCommands, workbenchCommands } from '../panes/workbench-commands
  * browser: the terminal script runner. Keep it in step with src/app/features.ts.
  */
 export function headlessCommands(): AnyCommand[] {
-  return [...workbenchCommands(), ...paneOpenCommands(SPEC_PANES), ...authCommands, ...adminUsersCommands, ...scriptCommands, ...scriptPaneCommands];
+  return [
+    ...workbenchCommands(),
+    ...paneOpenCommands(SPEC_PANES),
+    ...authCommands,
+    ...adminUsersCommands,
+    ...scriptCommands,
+    ...scriptPaneCommands,
+    ...actionFormCommands,
+    ...libraryCommands,
+    ...jobsCommands,
+    ...pcapCommands,
+    ...runCommands,
+  ];
 }

@@ -15,7 +15,10 @@ export function bindHotkeys(registry: CommandRegistry, activePaneKind: () => str
     if (e.defaultPrevented || e.isComposing) return;
     const hotkey = eventToHotkey(e);
     if (!hotkey) return;
-    if (isTyping(e.target) && !/(^|\+)(mod|alt)\+/.test(hotkey)) return;
+    const chord = /(^|\+)(mod|alt)\+/.test(hotkey);
+    if (isTyping(e.target) && !chord) return;
+    // A dialog or an open menu owns plain keys (arrows, letters): only chords reach the commands then.
+    if (!chord && target.document.querySelector('[role="dialog"], [role="menu"]')) return;
     const command = registry.commandForHotkey(hotkey, activePaneKind());
     if (!command) return;
     const ctx = registry.context();

@@ -50,7 +50,8 @@ export class CommandRegistry {
   /** Registers one command; throws on a duplicate id or a hotkey already bound in the same context. */
   register<A, R>(command: Command<A, R>): () => void {
     if (this.commands.has(command.id)) throw new Error(`Command "${command.id}" is already registered`);
-    const keys = hotkeysOf(command).map((h) => `${command.hotkeyContext ?? 'global'}:${h}`);
+    const contexts = Array.isArray(command.hotkeyContext) ? command.hotkeyContext : [command.hotkeyContext ?? 'global'];
+    const keys = hotkeysOf(command).flatMap((h) => contexts.map((c) => `${c}:${h}`));
     for (const k of keys) {
       const other = this.hotkeys.get(k);
       if (other) throw new Error(`Hotkey conflict: "${k}" is bound to both "${other}" and "${command.id}"`);

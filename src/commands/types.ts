@@ -9,6 +9,8 @@ export type CommandSource = 'palette' | 'hotkey' | 'menu' | 'button' | 'script' 
 /** What the workbench offers commands; a headless runner provides the same without `dock`. */
 export interface DockControl {
   openUrl(url: string): void;
+  /** Opens the pane of a URL in a new group beside the focused pane (or focuses it when already open). */
+  openBeside?(url: string): void;
   focusNext(step: 1 | -1): void;
   moveActive(direction: 'left' | 'right'): void;
   closeActive(): void;
@@ -35,8 +37,8 @@ export interface Command<A = void, R = unknown> {
   hotkey?: string | string[];
   /** Menus that list this command, e.g. 'pane/tab' (a pane tab's context menu) or 'row/job'. */
   menus?: string[];
-  /** Hotkeys of a pane kind fire only while that pane kind is focused; default 'global'. */
-  hotkeyContext?: string;
+  /** Hotkeys of a pane kind fire only while that pane kind is focused (one kind or several); default 'global'. */
+  hotkeyContext?: string | string[];
   /** Needs the workbench (opens panes, moves focus): refused by a terminal runner. */
   needsWorkbench?: boolean;
   when?(ctx: CommandContext): boolean;

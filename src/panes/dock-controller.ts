@@ -94,6 +94,23 @@ export class DockController implements DockControl {
     this.open(this.refFor(url));
   }
 
+  /** Opens the pane of a URL in a new group to the right of the focused pane, or focuses it when already open. */
+  openBeside(url: string): void {
+    const api = this.api;
+    const ref = this.refFor(url);
+    if (!api || api.getPanel(this.keyFor(ref)) || !api.activePanel) {
+      this.open(ref);
+      return;
+    }
+    api.addPanel<PanelParams>({
+      id: this.keyFor(ref),
+      component: PANE_COMPONENT,
+      title: this.titleFor(ref),
+      params: { kind: ref.kind, params: ref.params },
+      position: { referenceGroup: api.activePanel.group, direction: 'right' },
+    });
+  }
+
   /** Opens the pane, or focuses it (with its new params) when its key is already open. */
   open(ref: PaneRef): IDockviewPanel | null {
     const api = this.api;

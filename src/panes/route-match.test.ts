@@ -43,6 +43,8 @@ describe('spec routes as panes', () => {
     expect(paneKey(job, { id: '812' })).toBe('job:812');
     const actions = registry.get('actions')!;
     expect(paneKey(actions, { vid: 'A1' })).toBe('actions');
+    expect(paneUrl(actions, { vid: 'A100-123' })).toBe('/manage_sims/action/A100-123');
+    expect(paneUrl(actions, {})).toBe('/manage_sims/actions');
     const edit = registry.get('action-edit')!;
     expect(paneUrl(edit, { id: '42', cloud: 'true' })).toBe('/manage_sims/actions/cloud_action/42/edit');
     const sims = registry.get('simulations')!;

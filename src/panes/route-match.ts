@@ -53,7 +53,7 @@ export class RouteTable {
 
 /** The URL of a pane: its first route with path params filled, query params appended. */
 export function paneUrl(kind: PaneKind, params: PaneParams): string {
-  const pattern = params.cloud === 'true' ? (kind.routes.find((r) => r.includes('cloud_action')) ?? kind.routes[0]!) : kind.routes[0]!;
+  const pattern = params.cloud === 'true' ? (kind.routes.find((r) => r.includes('cloud_action')) ?? kind.routes[0]!) : routeForParams(kind, params);
   const used = new Set<string>();
   const path = pattern.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
     used.add(name);
@@ -66,6 +66,17 @@ export function paneUrl(kind: PaneKind, params: PaneParams): string {
   }
   const s = qs.toString();
   return s ? `${path}?${s}` : path;
+}
+
+/**
+ * The route that carries the most of the given path params, among those whose params are all given
+ * (e.g. '/manage_sims/action/:vid' once a vid is selected, '/manage_sims/actions' before); the first
+ * route when none fits. Cloud-only routes are left to the `cloud` param.
+ */
+function routeForParams(kind: PaneKind, params: PaneParams): string {
+  const names = (r: string) => r.split('/').filter((s) => s.startsWith(':')).length;
+  const usable = kind.routes.filter((r) => !r.includes('cloud_action') && r.split('/').every((s) => !s.startsWith(':') || !!params[s.slice(1)]));
+  return [...usable].sort((a, b) => names(b) - names(a))[0] ?? kind.routes[0]!;
 }
 
 export function pathParamNames(kind: PaneKind): string[] {

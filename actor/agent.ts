@@ -1,0 +1,321 @@
+/**
+ * The Vigil actor agent: registers with a bulk token, keeps a heartbeat, long-polls the director for
+ * work signed for it, performs it (actor/perform.ts) and reports results. Usable in-process (tests,
+ * local actors) or from the CLI (actor/main.ts).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import {
+  ACTOR_API,
+  ACTOR_VERSION,
+  type PollAnswer,
+  type RegisterAnswer,
+  type SignedWork,
+  type WorkPayload,
+} from '../src/api/contracts/engine';
+import { Incompatible, runSource, startTarget, type Outcome, type PerformOptions, type TargetHandle } from './perform';
+
+export interface ActorOptions {
+  director: string;
+  /** A bulk registration token (used when no saved credential exists). */
+  bulkToken?: string | undefined;
+  name: string;
+  address: string;
+  allowHostCli?: boolean;
+  /** A JSON file keeping the actor's credential across restarts. */
+  stateFile?: string | undefined;
+  log?: (line: string) => void;
+  tamper?: PerformOptions['tamper'];
+  pollWaitMs?: number;
+}
+
+interface Credential {
+  node_id: number;
+  token: string;
+  signing_key: string;
+  heartbeat_ms: number;
+  director: string;
+}
+
+export class ActorError extends Error {}
+
+const BASE_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'dns', 'sleep'];
+
+export class ActorAgent {
+  readonly session = crypto.randomBytes(12).toString('hex');
+  private cred: Credential | null = null;
+  private running = new Map<number, { abort: AbortController; target?: TargetHandle }>();
+  private stopped = false;
+  private pollAbort = new AbortController();
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private loopDone: Promise<void> | null = null;
+  private tls: PerformOptions['tls'];
+  readonly capabilities: string[];
+  /** Test hook: an in-path device altering what this actor serves as a target. */
+  tamper: PerformOptions['tamper'];
+
+  constructor(private readonly opts: ActorOptions) {
+    this.capabilities = [...BASE_TYPES, ...(opts.allowHostCli ? ['host_cli'] : [])];
+    this.tamper = opts.tamper;
+  }
+
+  /** Work ids this actor is performing now. */
+  get holding(): number[] {
+    return [...this.running.keys()];
+  }
+
+  get nodeId(): number | null {
+    return this.cred?.node_id ?? null;
+  }
+
+  private log(line: string) {
+    (this.opts.log ?? ((l: string) => console.log(l)))(`[actor ${this.opts.name}] ${line}`);
+  }
+
+  /** One keep-alive agent per actor, destroyed on stop so no connection outlives it. */
+  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 4 });
+
+  private call<T>(path: string, body: unknown, auth = true, signal?: AbortSignal): Promise<T> {
+    const url = new URL(`${this.opts.director}${ACTOR_API}${path}`);
+    const payload = Buffer.from(JSON.stringify(body));
+    const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': payload.length };
+    if (auth && this.cred) headers.authorization = `Bearer ${this.cred.token}`;
+    const lib = url.protocol === 'https:' ? https : http;
+    return new Promise<T>((resolve, reject) => {
+      const req = lib.request(url, { method: 'POST', headers, agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent, signal, timeout: 30_000 });
+      req.on('timeout', () => req.destroy(new Error('the director did not answer in time')));
+      req.on('error', reject);
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status >= 300) {
+            let message = text;
+            try {
+              message = (JSON.parse(text) as { error?: string }).error ?? text;
+            } catch {
+              /* keep the text */
+            }
+            reject(Object.assign(new ActorError(`${path} answered ${status}: ${message}`), { status }));
+            return;
+          }
+          try {
+            resolve(JSON.parse(text) as T);
+          } catch {
+            reject(new ActorError(`${path} answered with something that is not JSON`));
+          }
+        });
+      });
+      req.end(payload);
+    });
+  }
+
+  /** Registers (or reuses the saved credential) and starts the heartbeat and the poll loop. */
+  async start(): Promise<void> {
+    this.tls = makeTls();
+    const saved = this.readState();
+    if (saved && saved.director === this.opts.director) {
+      this.cred = saved;
+      try {
+        await this.call('/heartbeat', { session: this.session });
+      } catch (e) {
+        if ((e as { status?: number }).status !== 401) throw e;
+        this.log('the saved credential was refused; registering again');
+        this.cred = null;
+      }
+    }
+    if (!this.cred) {
+      if (!this.opts.bulkToken) throw new ActorError('No saved credential and no --token (bulk registration token) given.');
+      const answer = await this.call<RegisterAnswer>(
+        '/register',
+        {
+          bulk_token: this.opts.bulkToken,
+          name: this.opts.name,
+          version: ACTOR_VERSION,
+          os: `${os.type()} ${os.release()} ${os.arch()}`,
+          addresses: [this.opts.address],
+          capabilities: this.capabilities,
+        },
+        false,
+      );
+      this.cred = { ...answer, director: this.opts.director };
+      this.writeState();
+      this.log(`registered as actor ${answer.node_id} on ${this.opts.address}`);
+    }
+    const hb = this.cred.heartbeat_ms;
+    this.heartbeatTimer = setInterval(() => {
+      this.call('/heartbeat', { session: this.session }).catch((e: Error) => this.log(`heartbeat failed: ${e.message}`));
+    }, hb);
+    this.heartbeatTimer.unref();
+    this.loopDone = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.pollAbort.abort();
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    for (const r of this.running.values()) {
+      r.abort.abort();
+      await r.target?.close();
+    }
+    await this.loopDone?.catch(() => {});
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+
+  private readState(): Credential | null {
+    if (!this.opts.stateFile || !fs.existsSync(this.opts.stateFile)) return null;
+    try {
+      return JSON.parse(fs.readFileSync(this.opts.stateFile, 'utf8')) as Credential;
+    } catch {
+      return null;
+    }
+  }
+
+  private writeState() {
+    if (!this.opts.stateFile || !this.cred) return;
+    fs.writeFileSync(this.opts.stateFile, JSON.stringify(this.cred), { mode: 0o600 });
+  }
+
+  private async loop(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        const answer = await this.call<PollAnswer>(
+          '/poll',
+          { session: this.session, holding: [...this.running.keys()], wait_ms: this.opts.pollWaitMs ?? 5000 },
+          true,
+          this.pollAbort.signal,
+        );
+        failures = 0;
+        for (const id of answer.abort) this.abort(id);
+        for (const w of answer.work) this.accept(w);
+      } catch (e) {
+        if (this.stopped) return;
+        const status = (e as { status?: number }).status;
+        if (status === 401) {
+          this.log(`the director refused this actor's credential: ${(e as Error).message}`);
+          this.stopped = true;
+          return;
+        }
+        failures++;
+        if (failures === 1 || failures % 10 === 0) this.log(`poll failed (${(e as Error).message}); retrying`);
+        await new Promise((r) => setTimeout(r, Math.min(250 * failures, 2000)));
+      }
+    }
+  }
+
+  private abort(id: number) {
+    const r = this.running.get(id);
+    if (!r) return;
+    r.abort.abort();
+    this.running.delete(id);
+    void r.target?.close();
+  }
+
+  /** Checks the signature, the addressee and the expiry before doing anything. */
+  private verify(w: SignedWork): WorkPayload | null {
+    if (!this.cred) return null;
+    const ok = crypto.verify(null, Buffer.from(w.payload), this.cred.signing_key, Buffer.from(w.signature, 'base64'));
+    if (!ok) {
+      this.log(`refused work ${w.id}: bad signature`);
+      return null;
+    }
+    const p = JSON.parse(w.payload) as WorkPayload;
+    if (p.work_id !== w.id || p.node_id !== this.cred.node_id || Date.parse(p.expires_at) < Date.now()) {
+      this.log(`refused work ${w.id}: not for this actor or expired`);
+      return null;
+    }
+    if (p.local_address !== this.opts.address) {
+      this.log(`refused work ${w.id}: address ${p.local_address} is not this actor's`);
+      return null;
+    }
+    return p;
+  }
+
+  private accept(w: SignedWork) {
+    if (this.running.has(w.id)) return;
+    const p = this.verify(w);
+    if (!p) {
+      void this.report(w.id, { outcome: 'errored', blocked: null, message: 'The actor refused the work: its signature or addressee did not check out.', evidence: {} });
+      return;
+    }
+    const abort = new AbortController();
+    const entry: { abort: AbortController; target?: TargetHandle } = { abort };
+    this.running.set(w.id, entry);
+    const timer = setTimeout(() => abort.abort(), Math.min(Math.max(p.timeout_ms, 1000), 300_000));
+    const perf: PerformOptions = { allowHostCli: this.opts.allowHostCli === true, tls: this.tls, tamper: this.tamper };
+    const run = async () => {
+      if (p.role === 'target') {
+        try {
+          entry.target = await startTarget(p, perf);
+        } catch (e) {
+          this.running.delete(w.id);
+          clearTimeout(timer);
+          const incompatible = e instanceof Incompatible;
+          await this.report(w.id, { outcome: incompatible ? 'incompatible' : 'errored', blocked: null, message: (e as Error).message, evidence: {} });
+          return;
+        }
+        if (abort.signal.aborted) return void entry.target.close();
+        abort.signal.addEventListener('abort', () => void entry.target?.close(), { once: true });
+        await this.send(`/work/${w.id}/ready`, { session: this.session, port_map: entry.target.port_map, port_failures: entry.target.port_failures });
+        return;
+      }
+      let outcome: Outcome;
+      try {
+        outcome = await runSource(p, abort.signal, perf);
+      } catch (e) {
+        if (abort.signal.aborted && !this.running.has(w.id)) return; // aborted by the director
+        const incompatible = e instanceof Incompatible;
+        outcome = { outcome: incompatible ? 'incompatible' : 'errored', blocked: null, message: abort.signal.aborted ? 'The action timed out on the actor.' : (e as Error).message, evidence: {} };
+      } finally {
+        clearTimeout(timer);
+      }
+      this.running.delete(w.id);
+      await this.report(w.id, outcome);
+    };
+    void run().catch((e: Error) => this.log(`work ${w.id} failed: ${e.message}`));
+  }
+
+  private async report(id: number, o: Outcome) {
+    await this.send(`/work/${id}/result`, { session: this.session, outcome: o.outcome, blocked: o.blocked, message: o.message, evidence: o.evidence });
+  }
+
+  /** Posts with retries (the director may be restarting); 4xx answers are final. */
+  private async send(path: string, body: unknown) {
+    for (let attempt = 0; attempt < 60 && !this.stopped; attempt++) {
+      try {
+        await this.call(path, body);
+        return;
+      } catch (e) {
+        const status = (e as { status?: number }).status ?? 0;
+        if (status >= 400 && status < 500) {
+          this.log(`${path} refused: ${(e as Error).message}`);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
+}
+
+/** A self-signed certificate for https websites, made with openssl when it is installed. */
+function makeTls(): PerformOptions['tls'] {
+  try {
+    const dir = fs.mkdtempSync(`${os.tmpdir()}/vigil-actor-tls-`);
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '30', '-subj', '/CN=vigil-actor', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`], { stdio: 'ignore', timeout: 10_000 });
+    const tls = { key: fs.readFileSync(`${dir}/key.pem`, 'utf8'), cert: fs.readFileSync(`${dir}/cert.pem`, 'utf8') };
+    fs.rmSync(dir, { recursive: true, force: true });
+    return tls;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The job engine under load: one sequence of 500 actions (250 port_scan, 250 socket) between two
+ * actor processes on 127.0.0.2 and 127.0.0.3, run by an in-process director (PGlite in memory, or
+ * BENCH_DATABASE_URL). Prints actions per second, the time from scheduled (work created) to running
+ * (claimed by the actor, and for two-actor actions, the source claiming after the target is ready),
+ * and the director's RSS. Nothing is asserted.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { buildApp } from '../server/app';
+import { readConfig } from '../server/config';
+import { openDb } from '../server/db/index';
+import { migrate } from '../server/db/migrate';
+import { ensureAdmin } from '../server/seed/users';
+import { startEngine } from '../server/engine/index';
+import { createJob } from '../server/engine/jobs';
+import { createBulkToken } from '../server/engine/secrets';
+import { REPO_ROOT } from '../e2e/director';
+import { printTable, summarize, percentile } from './stats';
+
+const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 500);
+
+async function main() {
+  const config = { ...readConfig({ ...process.env, SEED: 'none', STATIC_DIR: 'none' }), databaseUrl: process.env.BENCH_DATABASE_URL || undefined, port: 0 };
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: undefined });
+  await migrate(db);
+  await ensureAdmin(db, 'bench@example.com', 'bench-password-123');
+  const app = await buildApp({ db, config });
+  startEngine(app, { tickMs: 100 });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const { token } = await createBulkToken(db, { name: 'bench' });
+  const actors: ChildProcess[] = ['127.0.0.2', '127.0.0.3'].map((address, i) =>
+    spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'actor', 'main.ts'), '--director', url, '--token', token, '--name', `bench-${i + 1}`, '--address', address, '--exit-with-stdin'], {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'ignore', 'inherit'],
+    }),
+  );
+  try {
+    let nodes: { id: number }[] = [];
+    for (let i = 0; i < 300 && nodes.length < 2; i++) {
+      nodes = await db.query<{ id: number }>(`select id from nodes where status = 'online' and token_hash is not null order by id`);
+      if (nodes.length < 2) await new Promise((r) => setTimeout(r, 100));
+    }
+    if (nodes.length < 2) throw new Error('The two actors did not register.');
+
+    const [sim] = await db.query<{ id: number }>(`insert into simulations (vid, name, simulation_type) values ('S-BENCH', 'Engine bench', 'sequence') returning id`);
+    const [step] = await db.query<{ id: number }>(`insert into simulation_steps (simulation_id, position, name) values ($1, 1, 'all') returning id`, [sim?.id]);
+    const [scan] = await db.query<{ id: number }>(
+      `insert into actions (vid, name, action_type, approved, details) values ('A-BENCH-1', 'bench scan', 'port_scan', true, $1) returning id`,
+      [JSON.stringify({ ports_list: '48001,48002,#48003', sleep_timer: 0, randomize_scan: false })],
+    );
+    const [sock] = await db.query<{ id: number }>(
+      `insert into actions (vid, name, action_type, approved, details) values ('A-BENCH-2', 'bench socket', 'socket', true, $1) returning id`,
+      [JSON.stringify({ comm_type: 'tcp', server_port: 48010, steps: [{ data_type: 'ascii', request: 'hello', response: 'world' }] })],
+    );
+    await db.query(
+      `insert into simulation_step_actions (step_id, action_id, position) select $1, case when g % 2 = 0 then $2::int else $3::int end, g from generate_series(1, $4::int) g`,
+      [step?.id, scan?.id, sock?.id, ACTIONS],
+    );
+    const t0 = performance.now();
+    const job = await createJob(db, { kind: 'sequence', id: sim?.id ?? 0, sourceId: nodes[0]?.id ?? 0, targetId: nodes[1]?.id ?? 0, userId: null });
+    let rssMax = 0;
+    let status = '';
+    for (;;) {
+      rssMax = Math.max(rssMax, process.memoryUsage().rss);
+      const [j] = await db.query<{ status: string }>('select status from jobs where id = $1', [job.job_id]);
+      status = j?.status ?? '';
+      if (['completed', 'errored', 'cancelled'].includes(status)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const work = await db.query<{ role: string; job_action_id: number; wait_ms: number; created_ms: number; claimed_ms: number }>(
+      `select role, job_action_id, extract(epoch from (claimed_at - created_at)) * 1000 as wait_ms,
+              extract(epoch from created_at) * 1000 as created_ms, extract(epoch from claimed_at) * 1000 as claimed_ms
+         from engine_work where job_id = $1 and claimed_at is not null`,
+      [job.job_id],
+    );
+    const byAction = new Map<number, { created: number; sourceClaimed: number }>();
+    for (const w of work) {
+      const e = byAction.get(w.job_action_id) ?? { created: Infinity, sourceClaimed: 0 };
+      e.created = Math.min(e.created, Number(w.created_ms));
+      if (w.role === 'source') e.sourceClaimed = Number(w.claimed_ms);
+      byAction.set(w.job_action_id, e);
+    }
+    const firstClaim = work.map((w) => Number(w.wait_ms));
+    const toSource = [...byAction.values()].filter((e) => e.sourceClaimed).map((e) => e.sourceClaimed - e.created);
+    const results = await db.query<{ status: string; blocked: boolean | null; n: number }>(
+      `select status, blocked, count(*)::int as n from job_actions where job_id = $1 group by 1, 2 order by 1, 2`,
+      [job.job_id],
+    );
+    if (process.env.BENCH_TIMELINE) {
+      const tl = await db.query<Record<string, number>>(
+        `select ja.id, extract(epoch from ja.started_at) * 1000 as started, extract(epoch from ja.finished_at) * 1000 as finished,
+                extract(epoch from t.claimed_at) * 1000 as t_claim, extract(epoch from t.ready_at) * 1000 as t_ready,
+                extract(epoch from s.claimed_at) * 1000 as s_claim, extract(epoch from s.finished_at) * 1000 as s_done
+           from job_actions ja left join engine_work t on t.job_action_id = ja.id and t.role = 'target' left join engine_work s on s.job_action_id = ja.id and s.role = 'source'
+          where ja.job_id = $1 order by ja.id limit 8`,
+        [job.job_id],
+      );
+      let prev = 0;
+      for (const r of tl) {
+        const b = Number(r.started);
+        console.log(`  action ${r.id}: gap ${prev ? (b - prev).toFixed(0) : '-'} | t_claim +${(Number(r.t_claim) - b).toFixed(0)} ready +${(Number(r.t_ready) - b).toFixed(0)} s_claim +${(Number(r.s_claim) - b).toFixed(0)} s_done +${(Number(r.s_done) - b).toFixed(0)} finished +${(Number(r.finished) - b).toFixed(0)}`);
+        prev = Number(r.finished);
+      }
+    }
+    console.log(`Engine bench: ${ACTIONS} actions (port_scan and socket) between two actor processes on ${db.kind}`);
+    console.log(`  job ${job.job_id} ${status} in ${seconds.toFixed(1)} s: ${(ACTIONS / seconds).toFixed(1)} actions/s`);
+    console.log(`  results: ${results.map((r) => `${r.status}${r.blocked === null ? '' : r.blocked ? '/blocked' : '/not blocked'} ${r.n}`).join(', ')}`);
+    printTable('Scheduled to running', [
+      ['work created -> first claim', summarize(firstClaim)],
+      ['action scheduled -> source running', summarize(toSource)],
+    ]);
+    console.log(`  p99 scheduled -> source running: ${percentile([...toSource].sort((a, b) => a - b), 99).toFixed(1)} ms`);
+    console.log(`  director RSS: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB now, ${(rssMax / 1048576).toFixed(0)} MB max while running`);
+  } finally {
+    for (const a of actors) a.kill('SIGTERM');
+    await app.close();
+    await db.close();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

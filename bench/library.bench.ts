@@ -1,0 +1,307 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openPglite, type Db } from '../server/db/index';
+import { migrate } from '../server/db/migrate';
+import { ensureAdmin } from '../server/seed/users';
+import { seedDemo } from '../server/seed/demo';
+import { launchBrowser, openPage, signIn } from '../e2e/chromium';
+import { REPO_ROOT, freePort } from '../e2e/director';
+import { percentile } from './stats';
+
+/**
+ * The Action library at 100,000 Actions on the embedded database (PGlite in a temporary directory):
+ *  - director: p50/p95/p99 latency of the list, filter and legacy page calls under concurrent load
+ *    (a closed loop of CONCURRENCY clients over real HTTP), and the same calls one at a time;
+ *  - reference: what a plain SQL substring search costs on the same data (why the list filters in memory);
+ *  - browser (Chromium, the built workbench): time to first rows of the library pane, per-keystroke
+ *    input-to-frame time in the search box, and debounce-end-to-rows time of a search.
+ * Figures are printed; nothing is asserted.
+ */
+
+const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 100_000);
+const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '4,10').split(',').map(Number);
+const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const EMAIL = 'bench-admin@example.com';
+const PASSWORD = 'bench-Passw0rd-library';
+const SEARCHES = ['mimikatz', 'variant 4217', 'finance hosts', 'T1059', 'cobalt', 'zzzz-no-match', 'a501-', 'powershell'];
+
+async function seed(db: Db): Promise<void> {
+  await migrate(db);
+  await ensureAdmin(db, EMAIL, PASSWORD);
+  await seedDemo(db, { jobs: 400 });
+  const [{ n: base } = { n: 0 }] = await db.query<{ n: number }>('select count(*)::int as n from actions');
+  const extra = ACTIONS - base;
+  // Clones of the demo Actions (template = ((id - 1) % base) + 1), in bulk statements.
+  await db.query(
+    `insert into actions (vid, name, description, orig_description, notes, action_type, version, approved, disabled, decommissioned,
+                          require_protected, approve_anywhere, monitor_connections, timeout_ms, uac, details, event_filter_rules, created_at, updated_at)
+     select 'A5' || lpad((g / 1000)::text, 2, '0') || '-' || lpad((g % 1000)::text, 3, '0'),
+            t.name || ' (variant ' || g || ')',
+            t.description || ' Variant ' || g || ' targets ' || (array['finance', 'hr', 'engineering', 'sales', 'ops'])[g % 5 + 1] || ' hosts.',
+            t.description, t.notes, t.action_type, 1 + g % 4, g % 9 <> 0, false, false,
+            t.require_protected, t.approve_anywhere, t.monitor_connections, t.timeout_ms, t.uac, t.details, t.event_filter_rules,
+            now() - ((g % 900) * interval '1 day'), now() - ((g % 300) * interval '1 day')
+       from generate_series(0, $1::int - 1) g join actions t on t.id = (g % $2::int) + 1`,
+    [extra, base],
+  );
+  await db.query(`insert into action_tags (action_id, tag_id) select a.id, at.tag_id from actions a join action_tags at on at.action_id = ((a.id - 1) % $1::int) + 1 where a.id > $1::int`, [base]);
+  await db.query(
+    `insert into action_tags (action_id, tag_id) select a.id, t.id from actions a cross join (select id from tags where name = 'Priority:High') t
+      where a.id > $1::int and a.id % 7 = 0 on conflict do nothing`,
+    [base],
+  );
+  await db.query(
+    `insert into action_dimensions (action_id, dimension_type, dimension_id)
+     select a.id, ad.dimension_type, ad.dimension_id from actions a join action_dimensions ad on ad.action_id = ((a.id - 1) % $1::int) + 1 where a.id > $1::int`,
+    [base],
+  );
+  await db.query(
+    `insert into job_actions (job_step_id, job_id, action_id, position, sim_action_vid, name, action_type, status)
+     select ja.job_step_id, ja.job_id, a.id, 99, a.vid, a.name, a.action_type, ja.status
+       from actions a join lateral (select * from job_actions x where x.action_id = ((a.id - 1) % $1::int) + 1 order by x.id limit 1) ja on true
+      where a.id > $1::int and a.id % 5 = 0`,
+    [base],
+  );
+  await db.query('analyze');
+}
+
+interface Sample {
+  name: string;
+  ms: number;
+  status: number;
+}
+
+function row(name: string, xs: number[]): string {
+  const s = [...xs].sort((a, b) => a - b);
+  const f = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-').padStart(8);
+  return `${name.padEnd(46)} ${String(s.length).padStart(6)} ${f(percentile(s, 50))} ${f(percentile(s, 95))} ${f(percentile(s, 99))} ${f(s[s.length - 1] ?? NaN)}`;
+}
+const HEAD = `${'measure (ms)'.padEnd(46)} ${'n'.padStart(6)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'p99'.padStart(8)} ${'max'.padStart(8)}`;
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'index.html'))) {
+    console.log('dist/ is missing: building it (npm run build)…');
+    if (spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
+  }
+  // BENCH_DATA_DIR keeps the seeded database between runs (seeding 100,000 Actions takes a while).
+  const keep = process.env.BENCH_DATA_DIR;
+  const dataDir = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-library-'));
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = await openPglite(dataDir);
+  let t0 = Date.now();
+  const seeded = keep && (await db.query<{ n: number }>(`select count(*)::int as n from pg_tables where tablename = 'actions'`))[0]?.n
+    ? ((await db.query<{ n: number }>('select count(*)::int as n from actions'))[0]?.n ?? 0) >= ACTIONS
+    : false;
+  if (!seeded) await seed(db);
+  const [{ n } = { n: 0 }] = await db.query<{ n: number }>('select count(*)::int as n from actions');
+  const [{ t } = { t: 0 }] = await db.query<{ t: number }>('select count(*)::int as t from action_tags');
+  console.log(`${seeded ? 'reused' : 'seeded'} ${n.toLocaleString('en-US')} Actions (${t.toLocaleString('en-US')} tag links) in ${((Date.now() - t0) / 1000).toFixed(1)} s on PGlite in ${dataDir}`);
+  if (process.env.BENCH_SEED_ONLY) {
+    await db.close();
+    return;
+  }
+
+  // Reference: the substring search done in SQL (what the in-memory index replaces).
+  const sqlTimes: number[] = [];
+  for (const term of SEARCHES) {
+    const s = performance.now();
+    await db.query(`select count(*) from actions where not disabled and position($1 in lower(vid || ' ' || name || ' ' || description || ' ' || action_type)) > 0`, [term]);
+    sqlTimes.push(performance.now() - s);
+  }
+
+  const dimIds = (await db.query<{ id: number }>(`select id from dimensions where type = 'behavior_type' and parent_id is not null order by id limit 6`)).map((d) => d.id);
+  // The director runs in its own process (as in production), so the load generator does not share its CPU.
+  await db.close();
+  const director = await startDirectorOn(dataDir);
+  const base = director.url;
+  const browser = await launchBrowser();
+  try {
+    const signInRes = await fetch(`${base}/users/sign_in.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+    const cookie = (signInRes.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const { csrf_token: csrf } = (await signInRes.json()) as { csrf_token: string };
+    const headers = { cookie, 'x-requested-with': 'XMLHttpRequest', accept: 'application/json' };
+
+    // The index is built in the background at start: wait for the legacy call to stop answering 204.
+    t0 = Date.now();
+    while ((await fetch(`${base}/manage_sims/library_actions_list.json?page=1&size=10`, { headers })).status === 204) await new Promise((r) => setTimeout(r, 100));
+    console.log(`library index ready ${((Date.now() - t0) / 1000).toFixed(1)} s after start`);
+
+    const tags = (await (await fetch(`${base}/manage_sims/v2/actions/filters`, { headers })).json()) as { tag_groups: { tags: { id: number }[] }[] };
+    const tagIds = tags.tag_groups.flatMap((g) => g.tags.map((x) => x.id));
+    // Tree node ids come from the seeded dimension trees (read above).
+    let k = 0;
+    const pick = <T>(xs: readonly T[]) => xs[k++ % xs.length]!;
+    const L = '/manage_sims/v2/actions/library_actions_list';
+    const calls: { name: string; next: () => { url: string; init?: RequestInit } }[] = [
+      { name: 'list: first page, default sort', next: () => ({ url: `${L}?page_size=100` }) },
+      { name: 'list: page 200 sorted by Last Run', next: () => ({ url: `${L}?page_size=100&page_number=200&sort=last_run` }) },
+      { name: 'list: search (literal, 8 terms)', next: () => ({ url: `${L}?page_size=100&search=${encodeURIComponent(pick(SEARCHES))}` }) },
+      { name: 'list: search + sort + type', next: () => ({ url: `${L}?page_size=100&search=${encodeURIComponent(pick(SEARCHES))}&sort=${pick(['vid', 'updated', 'total_runs', 'modified'])}&action_types[]=${pick(['host_cli', 'dns', 'cloud'])}` }) },
+      { name: 'list: 2 tags AND / OR', next: () => ({ url: `${L}?page_size=100&tags[]=${pick(tagIds)}&tags[]=${pick(tagIds)}&tag_mode=${pick(['and', 'or'])}` }) },
+      { name: 'list: status Pending Files', next: () => ({ url: `${L}?page_size=100&status=pending_files` }) },
+      { name: 'filters (GET /manage_sims/v2/actions/filters)', next: () => ({ url: '/manage_sims/v2/actions/filters' }) },
+      { name: 'legacy page (size 1000)', next: () => ({ url: `/manage_sims/library_actions_list.json?page=${1 + (k++ % 100)}&size=1000` }) },
+      {
+        name: 'tree filter (POST library_actions_filter.json)',
+        next: () => ({
+          url: '/manage_sims/library_actions_filter.json',
+          init: { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify({ behavior_type: [pick(dimIds)] }) },
+        }),
+      },
+    ];
+
+    const one = async (c: (typeof calls)[number]): Promise<Sample> => {
+      const { url, init } = c.next();
+      const s = performance.now();
+      const res = await fetch(`${base}${url}`, { headers, ...init });
+      await res.arrayBuffer();
+      return { name: c.name, ms: performance.now() - s, status: res.status };
+    };
+
+    // Warm-up: every call kind once (fills the sort orders).
+    for (const c of calls) await one(c);
+
+    // One at a time.
+    const serial: Sample[] = [];
+    for (let i = 0; i < 30; i++) for (const c of calls) serial.push(await one(c));
+
+    console.log(`\nDirector, ${n.toLocaleString('en-US')} Actions. One at a time (30 of each):`);
+    console.log(HEAD);
+    for (const c of calls) console.log(row(c.name, serial.filter((s) => s.name === c.name).map((s) => s.ms)));
+
+    // Concurrent closed loops: each client sends its next call as soon as the previous one answered.
+    for (const clients of CONCURRENCY) {
+      const loaded: Sample[] = [];
+      const until = Date.now() + LOAD_SECONDS * 1000;
+      let turn = 0;
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          while (Date.now() < until) loaded.push(await one(calls[turn++ % calls.length]!));
+        }),
+      );
+      const bad = loaded.filter((s) => s.status !== 200);
+      console.log(`\nUnder load: ${clients} concurrent clients for ${LOAD_SECONDS} s, ${loaded.length} requests (${(loaded.length / LOAD_SECONDS).toFixed(0)}/s)${bad.length ? `, ${bad.length} non-200` : ''}:`);
+      console.log(HEAD);
+      for (const c of calls) console.log(row(c.name, loaded.filter((s) => s.name === c.name).map((s) => s.ms)));
+      console.log(row('all list and filter calls', loaded.map((s) => s.ms)));
+    }
+    console.log(`\nReference: the same substring search in SQL (count of matches, ${SEARCHES.length} terms):`);
+    console.log(HEAD);
+    console.log(row('SQL position(term in lower(...)) over actions', sqlTimes));
+
+    // ---- Browser ----
+    const { page } = await openPage(browser, base);
+    await page.addInitScript(RECORDER);
+    await signIn(page, EMAIL, PASSWORD);
+    const firstRows: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await page.goto('/manage_sims/actions');
+      firstRows.push(await page.evaluate(() => (window as unknown as BenchWindow).__lib.firstRows));
+    }
+    const keystrokes: number[] = [];
+    const applied: number[] = [];
+    const search = page.getByRole('searchbox', { name: 'Search Actions' });
+    for (const term of SEARCHES) {
+      await search.fill('');
+      await page.waitForTimeout(700);
+      const before = await page.getByTestId('library-count').innerText();
+      await page.evaluate(() => ((window as unknown as BenchWindow).__lib.keys = []));
+      for (const ch of term) {
+        await page.keyboard.type(ch);
+        await page.waitForTimeout(40);
+      }
+      await page.waitForFunction(
+        (prev) => {
+          const el = document.querySelector('[data-testid="library-count"]');
+          const footer = el?.parentElement?.textContent ?? '';
+          return !!el && !footer.includes('Filtering') && el.textContent !== prev;
+        },
+        before,
+        { timeout: 15_000 },
+      ).catch(() => undefined);
+      const [doneAt, lastInput] = await page.evaluate(() => [performance.now(), (window as unknown as BenchWindow).__lib.lastInput]);
+      applied.push(doneAt - lastInput - 500);
+      keystrokes.push(...(await page.evaluate(() => (window as unknown as BenchWindow).__lib.keys)));
+    }
+    console.log(`\nBrowser (Chromium ${browser.version()}), library pane over ${n.toLocaleString('en-US')} Actions:`);
+    console.log(HEAD);
+    console.log(row('navigation start -> first rows painted', firstRows));
+    console.log(row('search keystroke: input -> next frame', keystrokes));
+    console.log(row('search: 500 ms debounce end -> new rows shown', applied));
+  } finally {
+    await browser.close();
+    await director.stop();
+    if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** `node --import tsx server/main.ts` on the seeded DATA_DIR (no demo seed, no local actors). */
+async function startDirectorOn(dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED: 'none', ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD, STATIC_DIR: path.join(REPO_ROOT, 'dist'), DATABASE_URL: '', LOCAL_ACTORS: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the director did not start:\n${out}`)), 120_000);
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('Open http')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the director exited (${code}):\n${out}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+interface BenchWindow {
+  __lib: { firstRows: Promise<number> | number; keys: number[]; lastInput: number };
+}
+
+/** Installed before the workbench runs on every page: first rows painted, and search keystroke frames. */
+const RECORDER = `(() => {
+  const ready = () => !!document.querySelector('[role="listbox"][aria-label="Actions"] [role="option"][data-vid]');
+  const lib = { keys: [], lastInput: 0 };
+  lib.firstRows = new Promise((resolve) => {
+    const start = () => {
+      const o = new MutationObserver(() => {
+        if (!ready()) return;
+        o.disconnect();
+        requestAnimationFrame(() => resolve(performance.now()));
+      });
+      o.observe(document, { childList: true, subtree: true, attributes: true });
+    };
+    start();
+  });
+  window.__lib = lib;
+  document.addEventListener('input', (e) => {
+    if (!(e.target instanceof HTMLInputElement) || e.target.getAttribute('aria-label') !== 'Search Actions') return;
+    const t0 = e.timeStamp;
+    lib.lastInput = t0;
+    requestAnimationFrame(() => lib.keys.push(performance.now() - t0));
+  }, true);
+})();`;
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

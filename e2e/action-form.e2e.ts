@@ -1,0 +1,550 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { signIn, useBrowser } from './browser';
+import { DEMO_USERS, REPO_ROOT } from './director';
+import { eventually, paletteInput, pathOf, waitForFocused, waitForPath } from './workbench';
+import { buildZip } from '../server/actions/zip';
+import type { LoadedAction, PickerAction } from '../src/api/contracts/action-form';
+
+const baseUrl = inject('baseUrl');
+const NEW_URL = '/manage_sims/actions/unified_action/new';
+const MSG_SAVE_FAILED = 'Warning! Validation errors kept this Action from saving successfully. Please see below.';
+const MSG_SELECT_TYPE = 'Warning! Validation errors kept this Action from saving successfully. Select an Action Type.';
+
+type Who = 'admin' | 'operator' | 'approver';
+const signInAs = (page: Page, who: Who, at = '/') =>
+  who === 'admin' ? signIn(page, inject('adminEmail'), inject('adminPassword'), at) : signIn(page, DEMO_USERS[who], inject('demoUserPassword'), at);
+
+const api = async <T>(page: Page, path: string): Promise<T> => {
+  const res = await page.request.get(path, { headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' } });
+  expect(res.status(), `GET ${path}`).toBe(200);
+  return (await res.json()) as T;
+};
+const csrf = (page: Page) => page.evaluate(() => document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '');
+
+const form = (page: Page, kind = 'action-new') => page.locator(`[data-pane-kind="${kind}"]`);
+const toast = (page: Page, text: string | RegExp) => page.locator('[aria-live="polite"]').getByText(text).first();
+const fieldError = (scope: Locator) => scope.locator('[data-field-error]');
+
+async function openNew(page: Page, type?: string): Promise<Locator> {
+  await page.goto(type ? `${NEW_URL}?action_type=${type}` : NEW_URL);
+  const f = form(page);
+  await f.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
+  if (await f.getByRole('button', { name: 'Discard Draft' }).count()) await f.getByRole('button', { name: 'Discard Draft' }).click();
+  return f;
+}
+
+/** The hidden key combination: fills test values for the chosen type. */
+async function fillTestValues(page: Page, f: Locator, type: string): Promise<void> {
+  await f.getByLabel('Name', { exact: true }).click();
+  await page.keyboard.press('Control+Alt+Shift+KeyT');
+  await toast(page, `Test values for a ${type} Action were filled in.`).waitFor();
+}
+
+async function idOf(page: Page, name: string): Promise<PickerAction> {
+  let found: PickerAction | undefined;
+  await eventually(async () => {
+    found = (await api<{ data: PickerAction[] }>(page, '/manage_sims/actions/picker.json')).data.find((a) => a.name === name);
+    return !!found;
+  }, true, `the Action "${name}" is listed`);
+  return found!;
+}
+
+async function saveAndLeave(page: Page, verb: 'created' | 'updated'): Promise<void> {
+  await page.keyboard.press('Control+s');
+  await toast(page, new RegExp(`Action A\\d{3}-\\d+ was successfully ${verb}\\.`)).waitFor();
+  await waitForPath(page, '/manage_sims/actions');
+  await waitForFocused(page, 'Actions');
+}
+
+async function gotoStep(f: Locator, title: string): Promise<void> {
+  await f.getByRole('navigation', { name: 'Steps' }).getByRole('button', { name: new RegExp(title) }).click();
+}
+
+const codeText = (f: Locator, name: string) => f.locator(`[data-code-editor="${name}"] .cm-content`).innerText();
+
+/** One field per type that shows the saved test value in step 2. */
+const TYPE_CHECKS: Record<string, { read: (f: Locator) => Promise<string>; expected: string }> = {
+  dns: { read: (f) => f.getByLabel('Domain', { exact: true }).inputValue(), expected: 'test-c2.example-bad.com' },
+  captive_dns: { read: (f) => f.getByLabel('Query', { exact: true }).inputValue(), expected: 'captive-test.example-bad.net' },
+  captive_ioc_url: { read: async (f) => (await f.getByLabel('URLs').inputValue()).split('\n')[0] ?? '', expected: 'http://ioc-test.example-bad.org/payload.bin' },
+  email: { read: (f) => f.getByLabel('Subject', { exact: true }).inputValue(), expected: 'Test invoice - please review' },
+  file_transfer: { read: (f) => f.getByLabel('DNS Domain', { exact: true }).inputValue(), expected: 'tunnel.example-bad.com' },
+  socket: { read: (f) => f.getByLabel('Server Port', { exact: true }).inputValue(), expected: '4444' },
+  website: { read: (f) => f.getByLabel('Server Port', { exact: true }).inputValue(), expected: '8080' },
+  host_cli: { read: async (f) => ((await codeText(f, 'host_cli_action.raw_text')).includes('whoami /all') ? 'whoami /all' : ''), expected: 'whoami /all' },
+  port_scan: { read: (f) => f.getByLabel('Ports', { exact: true }).inputValue(), expected: '22,80,443,8000-8010,#3389' },
+  cloud: { read: (f) => f.getByLabel('Input 1 name').inputValue(), expected: 'region' },
+  web_request: { read: (f) => f.getByLabel('Host', { exact: true }).inputValue(), expected: 'shop.test.example.com' },
+  sleep: { read: (f) => f.getByLabel('Sleep Duration (ms)').inputValue(), expected: '30000' },
+};
+
+async function saveCloudToQueue(page: Page): Promise<void> {
+  await page.keyboard.press('Control+s');
+  const modal = page.getByRole('dialog', { name: 'Save Cloud Action' });
+  await modal.getByRole('checkbox').waitFor();
+  expect(await modal.getByRole('button', { name: 'Add to Approval Queue' }).isDisabled()).toBe(true);
+  await modal.getByRole('checkbox').check();
+  await modal.getByRole('button', { name: 'Add to Approval Queue' }).click();
+}
+
+describe('Action form: create and edit every type', () => {
+  const b = useBrowser(() => baseUrl);
+
+  it.each(Object.keys(TYPE_CHECKS))('ACT-094 ACT-062 ACT-015 creates a %s Action in the wizard, then edits it after a reload', async (type) => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openNew(page, type);
+    await fillTestValues(page, f, type);
+    const name = `E2E ${type} ${crypto.randomBytes(3).toString('hex')}`;
+    await f.getByLabel('Name', { exact: true }).fill(name);
+    if (type === 'cloud') {
+      await saveCloudToQueue(page);
+      await toast(page, /was successfully created/).waitFor();
+      await waitForPath(page, '/manage_sims/actions');
+    } else await saveAndLeave(page, 'created');
+    expect(await form(page).count()).toBe(0);
+
+    const created = await idOf(page, name);
+    expect(created.action_type).toBe(type);
+    const editUrl = type === 'cloud' ? `/manage_sims/actions/cloud_action/${created.id}/edit` : `/manage_sims/actions/${created.id}/edit`;
+    await page.goto(editUrl);
+    await page.reload();
+    const e = form(page, 'action-edit');
+    await e.getByRole('heading', { name: `Edit Action ${created.vid}`, level: 2 }).waitFor();
+    await waitForFocused(page, `Edit Action ${created.vid}`);
+    expect(await e.getByLabel('Name', { exact: true }).inputValue()).toBe(name);
+    await gotoStep(e, 'Action Details');
+    const check = TYPE_CHECKS[type]!;
+    await eventually(() => check.read(e), check.expected, `the saved ${type} field is in the form`);
+
+    await gotoStep(e, 'Name/Description');
+    await e.getByLabel('Name', { exact: true }).fill(`${name} edited`);
+    if (type === 'cloud') {
+      await saveCloudToQueue(page);
+      await toast(page, /was successfully updated/).waitFor();
+      await waitForPath(page, '/manage_sims/actions');
+    } else await saveAndLeave(page, 'updated');
+
+    const loaded = await api<LoadedAction>(page, `/manage_sims/actions/${created.id}/form.json`);
+    expect(loaded.version).toBe(2);
+    expect(loaded.values.sim_action.name).toBe(`${name} edited`);
+    const preview = await page.request.get(`/library/actions.json?id=${created.id}`, { headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' } });
+    expect(preview.status()).toBe(200);
+    const body = await preview.text();
+    if (type !== 'sleep' && type !== 'cloud') expect(body).toContain(check.expected.split('\n')[0]!.replace(/^#/, ''));
+    if (type === 'cloud') expect(body).toContain('region');
+  });
+});
+
+describe('Action form: the wizard shell', () => {
+  const b = useBrowser(() => baseUrl);
+
+  it('ACT-011 ACT-012 ACT-013 ACT-071 starts as a wizard at step 1 without brt_auth; Save and Reset wait for name, description and type', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator', NEW_URL);
+    const f = form(page);
+    await f.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
+    await waitForFocused(page, 'Add Action');
+    expect(await f.getByRole('navigation', { name: 'Steps' }).getByRole('button', { name: /Name\/Description/ }).getAttribute('aria-current')).toBe('step');
+    expect(await f.getByLabel('VID Override').count()).toBe(0);
+    const save = f.getByRole('group', { name: 'Form actions' }).getByRole('button', { name: 'Save' });
+    const reset = f.getByRole('group', { name: 'Form actions' }).getByRole('button', { name: 'Reset' });
+    expect(await save.isDisabled()).toBe(true);
+    expect(await reset.isDisabled()).toBe(true);
+    await f.getByLabel('Name', { exact: true }).fill('Shell test');
+    await f.getByLabel('Description', { exact: true }).fill('A description');
+    expect(await save.isDisabled()).toBe(true);
+    await f.getByLabel('Action Type').selectOption('dns');
+    expect(await save.isDisabled()).toBe(false);
+    expect(await reset.isDisabled()).toBe(false);
+
+    // Continue / Previous, clickable step numbers, and the toggle.
+    await f.getByRole('button', { name: 'Continue' }).click();
+    await f.getByLabel('Domain', { exact: true }).waitFor();
+    expect(await f.getByLabel('Name', { exact: true }).count()).toBe(0);
+    await f.getByRole('button', { name: 'Continue' }).click();
+    await f.getByRole('button', { name: /^Attack Vector/ }).waitFor();
+    await f.getByRole('button', { name: 'Previous' }).click();
+    await f.getByLabel('Domain', { exact: true }).waitFor();
+    await gotoStep(f, 'Name/Description');
+    await f.getByLabel('Name', { exact: true }).waitFor();
+    await f.getByRole('button', { name: 'Show All Steps' }).click();
+    await f.getByRole('button', { name: 'Show As Wizard' }).waitFor();
+    expect(await f.getByLabel('Name', { exact: true }).isVisible()).toBe(true);
+    expect(await f.getByLabel('Domain', { exact: true }).isVisible()).toBe(true);
+    expect(await f.getByRole('button', { name: 'Continue' }).count()).toBe(0);
+
+    // Description preview: rendered Markdown, markup shown as text.
+    await f.getByLabel('Description', { exact: true }).fill('# Title\n\n**bold** and <script>window.hacked=1</script> [x](javascript:alert(1))');
+    await f.getByRole('button', { name: 'Preview description' }).click();
+    const preview = page.getByRole('dialog', { name: 'Description Preview' });
+    await preview.getByRole('heading', { name: 'Title' }).waitFor();
+    expect(await preview.locator('strong').innerText()).toBe('bold');
+    expect(await preview.getByText('<script>window.hacked=1</script>', { exact: false }).count()).toBe(1);
+    expect(await preview.locator('a').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
+    await preview.getByRole('button', { name: 'OK' }).click();
+    await preview.waitFor({ state: 'hidden' });
+  });
+
+  it('ACT-013 ACT-086 with brt_auth the form starts with all steps and offers the VID override; a taken VID is a server error on the field', async () => {
+    const { page } = b;
+    await signInAs(page, 'admin', `${NEW_URL}?action_type=sleep`);
+    const f = form(page);
+    await f.getByRole('button', { name: 'Show As Wizard' }).waitFor();
+    await fillTestValues(page, f, 'sleep');
+    const [taken] = (await api<{ data: PickerAction[] }>(page, '/manage_sims/actions/picker.json')).data;
+    await f.getByLabel('VID Override').fill(taken!.vid);
+    await page.keyboard.press('Control+s');
+    await toast(page, MSG_SAVE_FAILED).waitFor();
+    const vidField = f.getByLabel('VID Override').locator('xpath=..');
+    expect(await fieldError(vidField).innerText()).toBe('has already been taken');
+    expect(pathOf(page)).toContain(NEW_URL);
+  });
+
+  it('ACT-072 ACT-073 ACT-106 shows the spec texts: no type, must be filled, port syntax, host_cli syntax inline', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openNew(page);
+    await f.getByLabel('Name', { exact: true }).fill('Validation test');
+    await f.getByLabel('Description', { exact: true }).fill('Checks messages');
+    await page.keyboard.press('Control+s');
+    await toast(page, MSG_SELECT_TYPE).waitFor();
+    expect(await f.getByText('Select an Action Type.').isVisible()).toBe(true);
+
+    await f.getByLabel('Action Type').selectOption('port_scan');
+    await gotoStep(f, 'Action Details');
+    await f.getByLabel('Ports', { exact: true }).fill('22,,80-70');
+    await page.keyboard.press('Control+s');
+    await toast(page, MSG_SAVE_FAILED).waitFor();
+    // The wizard moves to the first step with an error: step 2 here (the dimensions of step 3 too).
+    const portsField = f.getByLabel('Ports', { exact: true }).locator('xpath=..');
+    expect(await fieldError(portsField).innerText()).toMatch(/empty entry/);
+    await f.getByLabel('Ports', { exact: true }).fill('1,2,3,5-9,11,#3389');
+    await eventually(() => fieldError(portsField).count(), 0, 'the ports error clears as the user types');
+    await gotoStep(f, 'Tags/Dimensions');
+    const covert = f.getByText('Covert', { exact: true }).locator('xpath=..');
+    expect(await fieldError(covert).innerText()).toBe('must be filled');
+    expect(await f.getByTestId('error-summary').isVisible()).toBe(true);
+
+    // host_cli: inline diagnostics as the user types, then the field error on save.
+    await gotoStep(f, 'Name/Description');
+    await f.getByLabel('Action Type').selectOption('host_cli');
+    await gotoStep(f, 'Action Details');
+    const editor = f.locator('[data-code-editor="host_cli_action.raw_text"] .cm-content');
+    await editor.click();
+    await page.keyboard.type('whoami\n  auto 4 maybe 60\n');
+    await f.locator('.cm-lintRange-error').first().waitFor();
+    await page.keyboard.press('Control+s');
+    await toast(page, MSG_SAVE_FAILED).waitFor();
+    await eventually(async () => (await f.locator('[data-code-editor="host_cli_action.raw_text"]').locator('xpath=..').locator('[data-field-error]').innerText()).startsWith('line 2: check_logs_boolean must be true or false'), true, 'the script error names the line');
+  });
+
+  it('ACT-062 changing the type resets the type fields and applies the type default dimensions; Reset restores the loaded values', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openNew(page, 'dns');
+    await gotoStep(f, 'Action Details');
+    await f.getByLabel('Domain', { exact: true }).fill('keep.example.com');
+    await gotoStep(f, 'Name/Description');
+    await f.getByLabel('Action Type').selectOption('captive_dns');
+    await f.getByLabel('Action Type').selectOption('dns');
+    await gotoStep(f, 'Action Details');
+    expect(await f.getByLabel('Domain', { exact: true }).inputValue()).toBe('');
+    await gotoStep(f, 'Name/Description');
+    await f.getByLabel('Action Type').selectOption('port_scan');
+    await gotoStep(f, 'Tags/Dimensions');
+    expect(await f.getByRole('button', { name: /^Attack Vector/ }).innerText()).toContain('Network Reconnaissance');
+
+    // Reset of an edited Action: back to what was loaded.
+    const [vendorless] = (await api<{ data: PickerAction[] }>(page, '/manage_sims/actions/picker.json')).data.filter((a) => !a.vendor && a.action_type === 'dns');
+    await page.goto(`/manage_sims/actions/${vendorless!.id}/edit`);
+    const e = form(page, 'action-edit');
+    await e.getByRole('heading', { name: `Edit Action ${vendorless!.vid}` }).waitFor();
+    const original = await e.getByLabel('Name', { exact: true }).inputValue();
+    await e.getByLabel('Name', { exact: true }).fill('Changed name');
+    await e.getByRole('group', { name: 'Form actions' }).getByRole('button', { name: 'Reset' }).click();
+    expect(await e.getByLabel('Name', { exact: true }).inputValue()).toBe(original);
+  });
+
+  it('ACT-067 website steps: add, never remove the last, reorder only when collapsed, a collapsed step with errors is marked invalid', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openNew(page, 'website');
+    await fillTestValues(page, f, 'website');
+    await gotoStep(f, 'Action Details');
+    const steps = f.getByRole('group', { name: 'Steps' });
+    expect(await steps.getByRole('button', { name: 'Remove Step 1' }).isDisabled()).toBe(true);
+    await steps.getByRole('button', { name: '+ Add Step' }).click();
+    expect(await steps.getByRole('button', { name: 'Remove Step 1' }).isDisabled()).toBe(false);
+    await f.getByLabel('Request', { exact: true }).nth(0).fill('GET /first HTTP/1.1');
+    expect(await steps.getByRole('button', { name: 'Move Step 1 down' }).count()).toBe(0);
+    await steps.getByRole('button', { name: 'Collapse All' }).click();
+    await steps.getByRole('button', { name: 'Move Step 1 down' }).click();
+    await page.keyboard.press('Control+s');
+    await toast(page, MSG_SAVE_FAILED).waitFor();
+    // The new (empty) step is now first: collapsed, with errors, marked invalid.
+    const first = steps.locator('li[data-step-index="0"]');
+    await first.getByText('Invalid').waitFor();
+    expect(await steps.locator('li[data-step-index="1"]').getByText('Invalid').count()).toBe(0);
+    await steps.getByRole('button', { name: 'Expand All' }).click();
+    expect(await f.getByLabel('Request', { exact: true }).nth(1).inputValue()).toBe('GET /first HTTP/1.1');
+  });
+
+  it('a draft survives a reload, is offered back, restored, and dropped after the save', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openNew(page, 'captive_dns');
+    await fillTestValues(page, f, 'captive_dns');
+    const name = `Draft ${crypto.randomBytes(3).toString('hex')}`;
+    await f.getByLabel('Name', { exact: true }).fill(name);
+    await page.waitForTimeout(700);
+    await page.reload();
+    const again = form(page);
+    await again.getByTestId('draft-offer').waitFor();
+    expect(await again.getByLabel('Name', { exact: true }).inputValue()).toBe('');
+    await again.getByRole('button', { name: 'Restore Draft' }).click();
+    expect(await again.getByLabel('Name', { exact: true }).inputValue()).toBe(name);
+    await saveAndLeave(page, 'created');
+    await page.goto(`${NEW_URL}?action_type=captive_dns`);
+    await form(page).getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
+    await page.waitForTimeout(300);
+    expect(await form(page).getByTestId('draft-offer').count()).toBe(0);
+  });
+
+  it('the whole flow by keyboard alone: palette, form, save', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    await page.keyboard.press('Control+k');
+    await paletteInput(page).fill('New Action');
+    await page.keyboard.press('Enter');
+    const f = form(page);
+    await f.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
+    if (await f.getByRole('button', { name: 'Discard Draft' }).count()) await f.getByRole('button', { name: 'Discard Draft' }).click();
+    await f.getByLabel('Name', { exact: true }).focus();
+    const name = `Keyboard ${crypto.randomBytes(3).toString('hex')}`;
+    await page.keyboard.type(name);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('DNS Query');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Made with the keyboard only.');
+    await page.keyboard.press('Alt+KeyN');
+    await eventually(() => page.evaluate(() => document.activeElement?.tagName), 'SELECT', 'step 2 puts the focus on its first field');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('keyboard.example-bad.com');
+    await page.keyboard.press('Alt+KeyN');
+    // Step 3: Tags, User Tags, then the dimension pickers; pick the first value where none is set.
+    for (let i = 0; i < 20; i++) {
+      await page.keyboard.press('Tab');
+      const label = await page.evaluate(() => document.activeElement?.getAttribute('aria-haspopup') === 'tree' ? (document.activeElement as HTMLElement).innerText : null);
+      if (label && label.includes('Select…')) {
+        await page.keyboard.press('Enter');
+        await page.keyboard.press('Enter');
+      }
+    }
+    await page.keyboard.press('Control+s');
+    await toast(page, /was successfully created/).waitFor();
+    await waitForPath(page, '/manage_sims/actions');
+    const created = await idOf(page, name);
+    const loaded = await api<LoadedAction>(page, `/manage_sims/actions/${created.id}/form.json`);
+    expect(loaded.values.dns_action?.domain).toBe('keyboard.example-bad.com');
+    expect(loaded.values.trees.every((t) => t.id !== null)).toBe(true);
+  });
+});
+
+describe('Action form: palette picker and help pages', () => {
+  const b = useBrowser(() => baseUrl);
+
+  it('Edit Action… opens a fuzzy action picker; Enter opens the form titled with the VID', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const [target] = (await api<{ data: PickerAction[] }>(page, '/manage_sims/actions/picker.json')).data.filter((a) => !a.vendor && a.action_type === 'port_scan');
+    await page.keyboard.press('Control+k');
+    await paletteInput(page).fill('Edit Action…');
+    await page.getByRole('option', { name: /^Edit Action…/ }).click();
+    const picker = page.getByRole('combobox', { name: 'Action to edit' });
+    await picker.waitFor();
+    await picker.fill(target!.vid);
+    await page.getByRole('listbox', { name: 'Actions' }).getByText(target!.name).waitFor();
+    await picker.press('Enter');
+    await waitForFocused(page, `Edit Action ${target!.vid}`);
+    await waitForPath(page, `/manage_sims/actions/${target!.id}/edit`);
+  });
+
+  it('ACT-020 Need Help opens the host_cli help in a new tab, the python help for the python shell', async () => {
+    const { page, context } = b;
+    await signInAs(page, 'operator');
+    const f = await openNew(page, 'host_cli');
+    await gotoStep(f, 'Action Details');
+    const [help] = await Promise.all([context.waitForEvent('page'), f.getByRole('link', { name: 'Need Help?' }).click()]);
+    await help.getByRole('heading', { name: 'Host CLI command syntax' }).waitFor();
+    expect(new URL(help.url()).pathname).toBe('/manage_sims/actions/host_cli_help_info');
+    await f.getByLabel('Shell', { exact: true }).selectOption('python');
+    expect(await f.getByRole('link', { name: 'Need Help?' }).getAttribute('href')).toBe('/manage_sims/actions/host_cli_python_help_info');
+    expect(await f.getByRole('link', { name: 'Need Help?' }).getAttribute('target')).toBe('_blank');
+  });
+});
+
+describe('Action form: files', () => {
+  const b = useBrowser(() => baseUrl);
+
+  async function uploadThroughModal(page: Page, f: Locator, file: { name: string; buffer: Buffer }, opts: { restriction: string; zipPassword?: string }) {
+    await f.getByRole('button', { name: '+ Add File' }).click();
+    const modal = page.getByRole('dialog', { name: 'Add File Attachment' });
+    await modal.getByRole('tab', { name: 'File Upload' }).click();
+    await modal.getByLabel('File', { exact: true }).setInputFiles({ name: file.name, mimeType: 'application/octet-stream', buffer: file.buffer });
+    await modal.getByLabel('File Restrictions').selectOption(opts.restriction);
+    if (opts.zipPassword !== undefined) {
+      await modal.getByLabel('Zip file: list and hash its entries').check();
+      await modal.getByLabel('Zip Password').fill(opts.zipPassword);
+    }
+    await modal.getByRole('button', { name: 'Upload and Attach' }).click();
+    return modal;
+  }
+
+  it('ACT-018 ACT-019 ACT-070 ACT-074 ACT-101 uploads a file (sha256 shown), refuses a second attach with the spec text, unattaches', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openNew(page, 'email');
+    await gotoStep(f, 'Action Details');
+    const content = crypto.randomBytes(4096);
+    const sha = crypto.createHash('sha256').update(content).digest('hex');
+    const modal = await uploadThroughModal(page, f, { name: 'e2e-upload.bin', buffer: content }, { restriction: 'none' });
+    await toast(page, 'Successfully uploaded and attached file').waitFor();
+    await modal.waitFor({ state: 'hidden' });
+    const table = f.getByRole('table', { name: 'Email attachments' });
+    await table.getByText('e2e-upload.bin').waitFor();
+    expect(await table.getByText(sha).count()).toBe(1);
+    expect(await table.getByRole('img', { name: 'Pending Approval' }).count()).toBe(1);
+
+    // The library tab: search, sort by id ascending, attach an attached file again -> refused.
+    await f.getByRole('button', { name: '+ Add File' }).click();
+    const lib = page.getByRole('dialog', { name: 'Add File Attachment' });
+    await lib.getByRole('tab', { name: 'File Library', selected: true }).waitFor();
+    const ids = await lib.getByRole('table', { name: 'File Library' }).locator('tbody tr td:nth-child(2)').allInnerTexts();
+    expect(ids.map(Number)).toEqual([...ids.map(Number)].sort((x, y) => x - y));
+    expect(await lib.getByRole('img', { name: 'Restricted Malicious' }).count()).toBeGreaterThan(0);
+    await lib.getByLabel('Search files').fill('e2e-upload');
+    await eventually(() => lib.getByRole('table', { name: 'File Library' }).locator('tbody tr').count(), 1, 'the search narrows the list');
+    await lib.getByLabel('Select e2e-upload.bin').check();
+    await lib.getByRole('button', { name: 'Attach Selected' }).click();
+    await toast(page, 'Cannot attach a file that is already attached to the Action').waitFor();
+    await lib.getByLabel('Search files').fill('eicar.com');
+    await lib.getByLabel('Select eicar.com').waitFor();
+    await lib.getByLabel('Select eicar.com').check();
+    await lib.getByRole('button', { name: 'Attach Selected' }).click();
+    await toast(page, 'Successfully attached file').waitFor();
+    await table.getByText('eicar.com').waitFor();
+    await table.getByRole('row').filter({ hasText: 'eicar.com' }).getByRole('button', { name: 'Remove' }).click();
+    await toast(page, 'Successfully unattached file').waitFor();
+    expect(await table.getByText('eicar.com').count()).toBe(0);
+  });
+
+  it('ACT-109 an upload without a file says An error occurred. with can\'t be blank; a password-protected zip lists its entries', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openNew(page, 'host_cli');
+    await gotoStep(f, 'Action Details');
+    await f.getByRole('button', { name: '+ Add File' }).click();
+    const modal = page.getByRole('dialog', { name: 'Add File Attachment' });
+    await modal.getByRole('tab', { name: 'File Upload' }).click();
+    await modal.getByRole('button', { name: 'Upload and Attach' }).click();
+    await modal.getByText('An error occurred.').waitFor();
+    expect(await modal.locator('[data-field-error]').allInnerTexts()).toEqual(["can't be blank", "can't be blank"]);
+    await modal.getByRole('button', { name: 'Cancel' }).click();
+
+    const inner = Buffer.from('inside the locked zip\n');
+    const zip = buildZip([{ name: 'readme.txt', content: inner }], { password: 'infected' });
+    const wrong = await uploadThroughModal(page, f, { name: 'locked.zip', buffer: zip }, { restriction: 'restricted_malicious', zipPassword: 'nope' });
+    await wrong.getByText('The zip password is wrong').waitFor();
+    await wrong.getByLabel('Zip Password').fill('infected');
+    await wrong.getByRole('button', { name: 'Upload and Attach' }).click();
+    await toast(page, 'Successfully uploaded and attached file').waitFor();
+    const entries = wrong.getByRole('table', { name: 'Zip entries' });
+    await entries.getByText('readme.txt').waitFor();
+    expect(await entries.getByText(crypto.createHash('sha256').update(inner).digest('hex')).count()).toBe(1);
+    await wrong.getByRole('button', { name: 'Done' }).click();
+    const files = f.getByRole('table', { name: 'Host CLI files' });
+    await files.getByText('locked.zip').waitFor();
+    expect(await files.getByLabel('Destination Directory').inputValue()).toBe('C:/users/public/documents/');
+    // A malicious file forces Require Protected Theater.
+    const protectedGroup = f.getByRole('group', { name: 'Protected actor' });
+    await eventually(() => protectedGroup.getByRole('radio', { name: 'Yes' }).first().isChecked(), true, 'Require Protected Theater is set');
+    expect(await protectedGroup.getByRole('radio', { name: 'Yes' }).first().isDisabled()).toBe(true);
+  });
+
+  it('ACT-064 cloud save modal: Approve Now waits for no pending file; a malicious file makes the Action ineligible', async () => {
+    const { page } = b;
+    await signInAs(page, 'approver');
+    const f = await openNew(page, 'cloud');
+    await fillTestValues(page, f, 'cloud');
+    const name = `Cloud modal ${crypto.randomBytes(3).toString('hex')}`;
+    await f.getByLabel('Name', { exact: true }).fill(name);
+    await gotoStep(f, 'Action Details');
+    await uploadThroughModal(page, f, { name: 'cloud-helper.py', buffer: Buffer.from('print(1)\n') }, { restriction: 'pending_approval' });
+    await toast(page, 'Successfully uploaded and attached file').waitFor();
+    await page.keyboard.press('Control+s');
+    const modal = page.getByRole('dialog', { name: 'Save Cloud Action' });
+    await modal.getByRole('checkbox').waitFor();
+    await modal.getByText('A file attached to this action is in a Pending status and requires approval by a user with permission before this action can be run.').waitFor();
+    const queue = modal.getByRole('button', { name: 'Add to Approval Queue' });
+    const approveNow = modal.getByRole('button', { name: 'Approve Now' });
+    expect([await queue.isDisabled(), await approveNow.isDisabled()]).toEqual([true, true]);
+    await modal.getByRole('checkbox').check();
+    expect([await queue.isDisabled(), await approveNow.isDisabled()]).toEqual([false, true]);
+    await queue.click();
+    await toast(page, /was successfully created/).waitFor();
+
+    // The approver restricts the pending file as malicious; the Action is no longer eligible.
+    const created = await idOf(page, name);
+    const loaded = await api<LoadedAction>(page, `/manage_sims/actions/${created.id}/form.json`);
+    const pendingFile = loaded.files.find((x) => x.orig_file_name === 'cloud-helper.py')!;
+    const res = await page.request.put(`/manage_sims/actions/${created.id}/files/${pendingFile.id}/restrict.json`, { headers: { 'X-Requested-With': 'XMLHttpRequest', 'X-CSRF-Token': await csrf(page) } });
+    expect(res.status()).toBe(200);
+    await page.goto(`/manage_sims/actions/cloud_action/${created.id}/edit`);
+    const e = form(page, 'action-edit');
+    await e.getByRole('heading', { name: `Edit Action ${created.vid}` }).waitFor();
+    await page.keyboard.press('Control+s');
+    const m2 = page.getByRole('dialog', { name: 'Save Cloud Action' });
+    await m2.getByText('This Action is not eligible for approval because it has a file attached that is restricted as malicious.').waitFor();
+    await m2.getByRole('checkbox').check();
+    expect([await m2.getByRole('button', { name: 'Add to Approval Queue' }).isDisabled(), await m2.getByRole('button', { name: 'Approve Now' }).isDisabled()]).toEqual([true, true]);
+    await m2.getByRole('button', { name: 'Cancel' }).click();
+  });
+});
+
+describe('Action form: PCAP upload step', () => {
+  const b = useBrowser(() => baseUrl);
+  const fixture = (name: string) => path.join(REPO_ROOT, 'tests', 'fixtures', 'pcap', name);
+
+  it('ACT-023 ACT-069 ACT-095 a chosen capture is uploaded, polled and listed; the first conversation fills the addresses; Save creates the PCAP Action', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openNew(page, 'pcap');
+    await fillTestValues(page, f, 'pcap');
+    const name = `E2E pcap ${crypto.randomBytes(3).toString('hex')}`;
+    await f.getByLabel('Name', { exact: true }).fill(name);
+    await gotoStep(f, 'Action Details');
+    await f.getByLabel('PCAP File').setInputFiles(fixture('two-ips-tcp.pcap'));
+    const table = f.getByRole('table', { name: 'Conversations' });
+    await table.getByRole('button', { name: /^Remove conversation/ }).first().waitFor({ timeout: 30_000 });
+    expect(await f.getByLabel('Attacker IP').inputValue()).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(await f.getByLabel('Destination IP').inputValue()).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    await saveAndLeave(page, 'created');
+    const created = await idOf(page, name);
+    expect(created.action_type).toBe('pcap');
+  });
+
+  it('ACT-108 a capture with more than two addresses fails with the red bar and the flash, and clears the upload', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openNew(page, 'pcap');
+    await gotoStep(f, 'Action Details');
+    await f.getByLabel('PCAP File').setInputFiles(fixture('three-ips.pcap'));
+    await f.getByText('Error - 100%').waitFor({ timeout: 30_000 });
+    await toast(page, /^Warning! Validation errors kept this Action from saving successfully\. Error: More than two unique IPs/).waitFor();
+  });
+});

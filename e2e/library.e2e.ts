@@ -1,0 +1,276 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { signIn, useBrowser } from './browser';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, startDirector, type Director } from './director';
+import { eventually, pathOf, paletteInput, paletteOption, openPalette, waitForPath } from './workbench';
+import { ACTION_TYPE_LABELS, LIBRARY_ACTION_TYPES, type LibraryListAnswer } from '../src/api/contracts/library';
+
+/**
+ * The Action library against its own director (SEED=demo), because these tests approve, reject and
+ * rename Actions: other browser tests keep the shared director's demo data untouched.
+ */
+let director: Director;
+beforeAll(async () => {
+  director = await startDirector({ LOCAL_ACTORS: '0' });
+});
+afterAll(async () => {
+  await director?.stop();
+});
+afterEach((ctx) => {
+  // The director's own account of a failure (an answer of 500 is logged there, not in the page).
+  if (ctx.task.result?.state === 'fail') console.error(`director output (tail):\n${director?.output().slice(-4000)}`);
+});
+
+const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
+
+async function api(page: Page, query: string): Promise<LibraryListAnswer> {
+  const res = await page.request.get(`/manage_sims/v2/actions/library_actions_list?${query}`, { headers: XHR });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as LibraryListAnswer;
+}
+
+const list = (page: Page) => page.getByRole('listbox', { name: 'Actions' });
+const row = (page: Page, vid: string) => list(page).locator(`[role=option][data-vid="${vid}"]`);
+const search = (page: Page) => page.getByRole('searchbox', { name: 'Search Actions' });
+const count = (page: Page) => page.getByTestId('library-count').innerText();
+const detailHeading = (page: Page) => page.locator('article h2');
+const preview = (page: Page) => page.getByTestId('action-preview');
+const openUrl = (page: Page, url: string) => page.evaluate((u) => (window as unknown as { vigil: { openUrl(u: string): void } }).vigil.openUrl(u), url);
+
+async function openLibrary(page: Page, who: 'admin' | keyof typeof DEMO_USERS, at = '/manage_sims/actions'): Promise<void> {
+  if (who === 'admin') await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, at);
+  else await signIn(page, DEMO_USERS[who], DEMO_USER_PASSWORD, at);
+  await list(page).waitFor();
+}
+
+async function openPreviewOf(page: Page, vid: string): Promise<void> {
+  await openUrl(page, `/manage_sims/action/${vid}`);
+  await eventually(async () => (await detailHeading(page).count()) > 0 && (await page.locator('article').getAttribute('aria-label')), `Action ${vid}`, `the detail shows ${vid}`);
+  await page.locator('article').getByRole('button', { name: 'Preview' }).click();
+  await preview(page).waitFor();
+  await page.getByText('Loading Details').waitFor({ state: 'detached' });
+}
+
+describe('the Action library', () => {
+  const b = useBrowser(() => director.url);
+
+  it('JOB-017 JOB-047 ACT-006 finds an Action by search and by tag filter', async () => {
+    const { page } = b;
+    await openLibrary(page, 'admin');
+    const all = await api(page, 'page_size=1');
+    await eventually(() => count(page), `${all.total_count} Actions`, 'the library shows every enabled Action');
+    await search(page).fill('MIMIKATZ');
+    const found = await api(page, 'search=mimikatz&page_size=100');
+    await eventually(() => count(page), `${found.total_count} Actions`, 'the search narrows the list');
+    expect(found.total_count).toBeGreaterThan(0);
+    await expect.poll(() => list(page).getByRole('option').count()).toBe(found.total_count);
+    for (const a of found.actions) expect(await row(page, a.vid).isVisible()).toBe(true);
+
+    await page.getByRole('button', { name: /^Tags and dimensions/ }).click();
+    await page.getByRole('textbox', { name: 'Find a tag or dimension' }).fill('Threat Actor:APT29');
+    await page.getByRole('checkbox', { name: /Threat Actor:APT29/ }).check();
+    await page.keyboard.press('Escape');
+    const tagId = found.actions.flatMap((a) => a.tags).find((t) => t.name === 'Threat Actor:APT29')?.id;
+    const both = await api(page, `search=mimikatz&tags[]=${tagId}`);
+    expect(both.total_count).toBeLessThan(found.total_count);
+    await eventually(() => count(page), `${both.total_count} Action${both.total_count === 1 ? '' : 's'}`, 'the tag filter narrows the list further');
+    expect(await row(page, both.actions[0]!.vid).isVisible()).toBe(true);
+  });
+
+  it('JOB-059 selects one row by click, a range with shift, and toggles with ctrl', async () => {
+    const { page } = b;
+    await openLibrary(page, 'admin');
+    const first = await api(page, 'page_size=6');
+    const vids: (string | null)[] = first.actions.map((a) => a.vid);
+    await row(page, vids[0]!).click();
+    await waitForPath(page, `/manage_sims/action/${vids[0]}`);
+    await row(page, vids[3]!).click({ modifiers: ['Shift'] });
+    const selected = () => list(page).locator('[role=option][aria-selected=true]').evaluateAll((els) => els.map((e) => e.getAttribute('data-vid')));
+    await eventually(selected, vids.slice(0, 4), 'shift-click selects the range');
+    await page.getByText('4 selected').waitFor();
+    await row(page, vids[1]!).click({ modifiers: ['Control'] });
+    await eventually(selected, [vids[0], vids[1], vids[2], vids[3]], 'ctrl-click on a selected row keeps it shown while it leaves the set');
+    await eventually(() => page.getByText(/\d+ selected/).innerText(), '· 3 selected', 'three rows stay in the selection');
+    await row(page, vids[5]!).click({ modifiers: ['Control'] });
+    await eventually(() => page.getByText(/\d+ selected/).innerText(), '· 4 selected', 'ctrl-click adds a row');
+    await waitForPath(page, `/manage_sims/action/${vids[5]}`);
+    await row(page, vids[2]!).click();
+    await eventually(selected, [vids[2]], 'a plain click selects one row');
+    // Keyboard: down moves the selection, shift+down extends it.
+    await page.keyboard.press('ArrowDown');
+    await waitForPath(page, `/manage_sims/action/${vids[3]}`);
+    await page.keyboard.press('Shift+ArrowDown');
+    await eventually(selected, [vids[3], vids[4]], 'shift+down extends the selection');
+  });
+
+  it('ACT-001 ACT-102 edits the name in place and it persists after a reload', async () => {
+    const { page } = b;
+    await openLibrary(page, 'admin');
+    const target = (await api(page, 'action_types[]=port_scan&page_size=20')).actions.find((a) => !a.vendor)!;
+    await openUrl(page, `/manage_sims/action/${target.vid}`);
+    await eventually(() => detailHeading(page).innerText(), target.name, 'the detail shows the Action');
+    await page.getByRole('button', { name: 'Edit name' }).click();
+    const input = page.getByRole('textbox', { name: 'Name' });
+    await input.fill('Port Scan - Renamed in the Library');
+    await input.press('Enter');
+    await eventually(() => detailHeading(page).innerText(), 'Port Scan - Renamed in the Library', 'the new name is shown');
+    await page.getByRole('button', { name: 'Edit notes' }).click();
+    await page.getByRole('textbox', { name: 'Notes' }).fill('Checked by the e2e suite.');
+    await page.getByRole('textbox', { name: 'Notes' }).press('Control+Enter');
+    await page.getByText('Checked by the e2e suite.').waitFor();
+    await page.reload();
+    await list(page).waitFor();
+    expect(pathOf(page)).toBe(`/manage_sims/action/${target.vid}`);
+    await eventually(() => detailHeading(page).innerText(), 'Port Scan - Renamed in the Library', 'the name persists after a reload');
+    expect(await page.getByText('Checked by the e2e suite.').isVisible()).toBe(true);
+    await eventually(() => row(page, target.vid).getAttribute('aria-label'), `${target.vid} Port Scan - Renamed in the Library`, 'the list row shows the new name');
+  });
+
+  it('ACT-007 ACT-008 ACT-044..ACT-051 opens the preview of one Action of every type', async () => {
+    const { page } = b;
+    await openLibrary(page, 'admin');
+    for (const type of LIBRARY_ACTION_TYPES) {
+      const [a] = (await api(page, `action_types[]=${type}&page_size=1`)).actions;
+      expect(a, type).toBeTruthy();
+      await openPreviewOf(page, a!.vid);
+      const content = preview(page).locator('[data-action-type]');
+      expect(await content.getAttribute('data-action-type'), type).toBe(type);
+      expect(await page.getByRole('dialog').getByRole('heading', { name: 'Action Details' }).isVisible()).toBe(true);
+      if (type === 'sleep') {
+        expect(await preview(page).getByText('No preview available for Sleep Actions.').isVisible()).toBe(true);
+        expect(await preview(page).getByText('Common Detection Alerts').count()).toBe(0);
+      } else {
+        expect(await preview(page).getByRole('heading', { name: `${ACTION_TYPE_LABELS[type]} Details` }).isVisible(), type).toBe(true);
+        expect(await preview(page).getByRole('heading', { name: 'Common Detection Alerts' }).count(), type).toBe(1);
+      }
+      if (type === 'pcap') expect(await preview(page).getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(`/manage_sims/actions/download/${a!.id}.pcap`);
+      if (type === 'dns') expect(await preview(page).getByText('DNS server').isVisible()).toBe(true);
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).last().click();
+      await preview(page).waitFor({ state: 'detached' });
+    }
+  });
+
+  it('ACT-058 ACT-082 approves an Action as an approver; the detail records who approved which version', async () => {
+    const { page } = b;
+    await openLibrary(page, 'approver');
+    const target = (await api(page, 'status=unapproved&action_types[]=dns&page_size=5')).actions.find((a) => !a.require_protected)!;
+    await openPreviewOf(page, target.vid);
+    const approval = preview(page).getByRole('group', { name: 'Approval' });
+    expect(await approval.getByRole('button', { name: 'Approve and Require Protected Theater' }).isVisible()).toBe(true);
+    await approval.getByRole('button', { name: 'Approve and Allow Anywhere' }).click();
+    await page.getByText(`${target.vid} was approved to run anywhere.`).waitFor();
+    await preview(page).getByText('Approved (anywhere)').waitFor();
+    expect(await preview(page).getByRole('group', { name: 'Approval' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.locator('article').getByRole('table', { name: 'Approval History' }).getByText('Approved and allowed anywhere').waitFor();
+    expect((await api(page, `content_uuids[]=${target.vid}`)).actions[0]?.approved).toBe(true);
+  });
+
+  it('refuses an approval when the Action changed after the approver opened it, and says why', async () => {
+    const { page } = b;
+    await openLibrary(page, 'approver');
+    const target = (await api(page, 'status=unapproved&action_types[]=socket&page_size=5')).actions.find((a) => !a.require_protected)!;
+    await openPreviewOf(page, target.vid);
+    const version = Number(await preview(page).getByText('Version').locator('xpath=following-sibling::dd[1]').innerText());
+    // Someone else edits the notes meanwhile (here: the same user from another tab).
+    const detail = (await (await page.request.get(`/manage_sims/v2/actions/detail.json?vid=${target.vid}`, { headers: XHR })).json()) as { action: { id: number; auth_token: string; brt_license: string } };
+    const { csrfToken: csrf } = (await (await page.request.get('/environment.json', { headers: XHR })).json()) as { csrfToken: string };
+    const edit = await page.request.post('/manage_sims/actions/update_from_library.json', {
+      headers: { ...XHR, 'X-CSRF-Token': csrf },
+      data: { id: detail.action.id, param_name: 'notes', new_value: 'Changed in another tab.', brt_license: detail.action.brt_license, auth_token: detail.action.auth_token },
+    });
+    expect(edit.status()).toBe(200);
+    await preview(page).getByRole('group', { name: 'Approval' }).getByRole('button', { name: 'Approve and Allow Anywhere' }).click();
+    // The toast sits outside the open dialog, which hides the rest of the page from the accessibility tree.
+    await page.locator('[data-kind="error"]').filter({ hasText: `you reviewed version ${version}; it is now version ${version + 1}` }).waitFor();
+    expect((await api(page, `content_uuids[]=${target.vid}`)).actions[0]?.approved).toBe(false);
+  });
+
+  it('ACT-082 ACT-085 shows no approval controls and no approval commands to an operator', async () => {
+    const { page } = b;
+    await openLibrary(page, 'operator');
+    const target = (await api(page, 'status=unapproved&page_size=1')).actions[0]!;
+    await openPreviewOf(page, target.vid);
+    expect(await preview(page).getByText('Awaiting Approval').isVisible()).toBe(true);
+    expect(await preview(page).getByRole('group', { name: 'Approval' }).count()).toBe(0);
+    expect(await preview(page).getByRole('button', { name: /^Approve/ }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Shift+A');
+    await page.waitForTimeout(300);
+    expect((await api(page, `content_uuids[]=${target.vid}`)).actions[0]?.approved).toBe(false);
+    await openPalette(page);
+    await paletteInput(page).fill('Approve and Allow Anywhere');
+    expect(await paletteOption(page, 'Approve and Allow Anywhere').count()).toBe(0);
+    await paletteInput(page).fill('Reject Action');
+    expect(await paletteOption(page, 'Reject Action').count()).toBe(0);
+  });
+
+  it('ACT-059 ACT-010 rejects with the confirmation and returns to the list with the selection cleared', async () => {
+    const { page } = b;
+    await openLibrary(page, 'approver');
+    const target = (await api(page, 'status=unapproved&action_types[]=port_scan&page_size=1')).actions[0]!;
+    await openPreviewOf(page, target.vid);
+    await preview(page).getByRole('group', { name: 'Approval' }).getByRole('button', { name: 'Reject' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Please confirm' });
+    await confirm.getByText('Are you sure you want to reject this Action?').waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect((await api(page, `content_uuids[]=${target.vid}`)).total_count).toBe(1);
+    await preview(page).getByRole('group', { name: 'Approval' }).getByRole('button', { name: 'Reject' }).click();
+    await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'OK' }).click();
+    await page.getByText(new RegExp(`^${target.vid} was rejected and deleted`)).waitFor();
+    await waitForPath(page, '/manage_sims/actions');
+    await preview(page).waitFor({ state: 'detached' });
+    await page.getByText('Select an Action to see its details.').waitFor();
+    expect(await list(page).locator('[role=option][aria-selected=true]').count()).toBe(0);
+    expect((await api(page, `content_uuids[]=${target.vid}`)).total_count).toBe(0);
+    expect(await row(page, target.vid).count()).toBe(0);
+  });
+
+  it('ACT-060 ACT-061 decides pending cloud files: approve as safe then approve the Action; restrict as malicious makes it ineligible', async () => {
+    const { page } = b;
+    await openLibrary(page, 'approver');
+    const pending = (await api(page, 'status=pending_files&action_types[]=cloud&page_size=10')).actions.filter((a) => !a.approved);
+    expect(pending.length).toBeGreaterThanOrEqual(2);
+    const [safe, bad] = pending as [(typeof pending)[0], (typeof pending)[0]];
+
+    await openPreviewOf(page, safe.vid);
+    const approve = preview(page).getByRole('group', { name: 'Approval' }).getByRole('button', { name: 'Approve', exact: true });
+    expect(await approve.isDisabled()).toBe(true);
+    await preview(page).getByText('A file attached to this action is in a Pending status and requires approval by a user with permission before this action can be run.').waitFor();
+    await preview(page).getByRole('button', { name: /as safe$/ }).first().click();
+    await page.getByText(/was approved as safe\.$/).waitFor();
+    await eventually(() => approve.isDisabled(), false, 'the Action becomes eligible once its file is approved');
+    await approve.click();
+    await page.getByText(`${safe.vid} was approved.`).waitFor();
+    await page.keyboard.press('Escape');
+
+    await openPreviewOf(page, bad.vid);
+    await preview(page).getByRole('button', { name: /as malicious$/ }).first().click();
+    await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'OK' }).click();
+    const group = preview(page).getByRole('group', { name: 'Approval' });
+    await group.getByText('This Action is not eligible for approval because it has a file attached that is restricted as malicious.').waitFor();
+    expect(await group.getByRole('button').allInnerTexts()).toEqual(['Edit']);
+    expect(await preview(page).getByRole('img', { name: 'Restricted Malicious' }).count()).toBeGreaterThan(0);
+  });
+
+  it('JOB-019 browser back and forward restore the selected Action', async () => {
+    const { page } = b;
+    await openLibrary(page, 'admin');
+    const [a, , c] = (await api(page, 'page_size=3')).actions;
+    await row(page, a!.vid).click();
+    await waitForPath(page, `/manage_sims/action/${a!.vid}`);
+    await eventually(() => detailHeading(page).innerText(), a!.name, 'the first Action is shown');
+    await row(page, c!.vid).click();
+    await waitForPath(page, `/manage_sims/action/${c!.vid}`);
+    await eventually(() => detailHeading(page).innerText(), c!.name, 'the second Action is shown');
+    await page.goBack();
+    await waitForPath(page, `/manage_sims/action/${a!.vid}`);
+    await eventually(() => detailHeading(page).innerText(), a!.name, 'back shows the first Action again');
+    await eventually(() => row(page, a!.vid).getAttribute('aria-selected'), 'true', 'back selects its row');
+    await page.goForward();
+    await waitForPath(page, `/manage_sims/action/${c!.vid}`);
+    await eventually(() => detailHeading(page).innerText(), c!.name, 'forward shows the second Action again');
+    await eventually(() => row(page, c!.vid).getAttribute('aria-selected'), 'true', 'forward selects its row');
+  });
+});

@@ -1,0 +1,433 @@
+/**
+ * The job engine: a loop with timers inside the director. Its state lives in the database
+ * (engine_jobs, engine_work), so a restarted director resumes, and work is claimed with
+ * `for update skip locked` so two directors on one PostgreSQL never hand out the same work twice.
+ */
+import { EventEmitter } from 'node:events';
+import type { Db } from '../db/index';
+import { SINGLE_ACTOR_TYPES, type WorkPayload } from '../../src/api/contracts/engine';
+import { matchEventsForAction } from './detection';
+
+export interface EngineOptions {
+  tickMs: number;
+  /** An actor without a heartbeat for this long is offline and its work errored. */
+  offlineAfterMs: number;
+  heartbeatMs: number;
+  /** How long after an action events still count for it. */
+  detectionWindowMs: number;
+  /** Default action timeout when the action has none. */
+  defaultTimeoutMs: number;
+}
+
+export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): EngineOptions {
+  const n = (k: string, d: number) => (env[k] && Number(env[k]) > 0 ? Number(env[k]) : d);
+  return {
+    tickMs: n('ENGINE_TICK_MS', 250),
+    offlineAfterMs: n('ENGINE_OFFLINE_AFTER_MS', 20_000),
+    heartbeatMs: n('ENGINE_HEARTBEAT_MS', 5_000),
+    detectionWindowMs: n('DETECTION_WINDOW_MS', 30_000),
+    defaultTimeoutMs: n('ENGINE_ACTION_TIMEOUT_MS', 60_000),
+  };
+}
+
+const OPEN = `('held', 'queued', 'claimed', 'ready')`;
+
+interface ActionState {
+  id: number;
+  job_step_id: number;
+  group_order: number;
+  position: number;
+  status: string;
+  action_type: string;
+  name: string;
+  action_id: number | null;
+  source_node_id: number | null;
+  destination_node_id: number | null;
+  blocked_msg: string | null;
+}
+
+interface NodeState {
+  id: number;
+  name: string;
+  status: string;
+  sim_address: string;
+  capabilities: { types?: string[]; addresses?: string[] };
+}
+
+export class Engine {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private ticking: Promise<void> | null = null;
+  private again = false;
+  private readonly events = new EventEmitter();
+  stopped = false;
+
+  constructor(
+    readonly db: Db,
+    readonly opts: EngineOptions,
+  ) {
+    this.events.setMaxListeners(0);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.stopped = false;
+    const loop = () => {
+      if (!this.running) return;
+      this.timer = setTimeout(() => void this.tick().finally(loop), this.opts.tickMs);
+    };
+    void this.tick().finally(loop);
+  }
+
+  private stopHooks: (() => void)[] = [];
+
+  /** Runs when the engine stops (the director closes), e.g. to end local actor processes. */
+  onStop(fn: () => void): void {
+    this.stopHooks.push(fn);
+  }
+
+  private inflight = 0;
+
+  /** Runs an actor call's handler so that stop() waits for it (a handler may outlive its client's connection). */
+  async track<T>(fn: () => Promise<T>): Promise<T> {
+    this.inflight++;
+    try {
+      return await fn();
+    } finally {
+      this.inflight--;
+    }
+  }
+
+  async stop(): Promise<void> {
+    for (const fn of this.stopHooks.splice(0)) fn();
+    this.running = false;
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.events.emit('wake-all');
+    await this.ticking?.catch(() => {});
+    for (let i = 0; i < 500 && this.inflight > 0; i++) {
+      this.events.emit('wake-all');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  /** Runs a tick soon (after results or new jobs). */
+  kick(): void {
+    if (!this.running) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    void this.tick();
+  }
+
+  private readonly news = new Map<number, number>();
+  private lastSweep = 0;
+  private readonly pendingNews = new Set<number>();
+
+  private later(nodeId: number): void {
+    this.pendingNews.add(nodeId);
+  }
+  /** The last actor process (session) seen per node, so a restart is noticed once. */
+  readonly sessions = new Map<number, string>();
+
+  notify(nodeId: number): void {
+    this.news.set(nodeId, (this.news.get(nodeId) ?? 0) + 1);
+    this.events.emit(`node:${nodeId}`);
+  }
+
+  /** A counter of the node's news: pass it to waitFor so news in between is not missed. */
+  newsOf(nodeId: number): number {
+    return this.news.get(nodeId) ?? 0;
+  }
+
+  /** Resolves when there may be news for the node (since `since`), or after ms. */
+  waitFor(nodeId: number, ms: number, since?: number): Promise<void> {
+    if (since !== undefined && this.newsOf(nodeId) !== since) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        this.events.off(`node:${nodeId}`, done);
+        this.events.off('wake-all', done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      this.events.once(`node:${nodeId}`, done);
+      this.events.once('wake-all', done);
+    });
+  }
+
+  /** One pass: offline actors, timed-out work, cancelled jobs, scheduling. Never overlaps itself. */
+  tick(): Promise<void> {
+    if (this.ticking) {
+      this.again = true;
+      return this.ticking;
+    }
+    this.ticking = (async () => {
+      do {
+        this.again = false;
+        try {
+          if (Date.now() - this.lastSweep >= 1000) {
+            this.lastSweep = Date.now();
+            await this.sweepOffline();
+            await this.sweepDeadlines();
+          }
+          await this.schedule();
+        } catch (e) {
+          if (!this.stopped) console.error('engine tick failed:', e);
+        }
+      } while (this.again && this.running);
+    })().finally(() => {
+      this.ticking = null;
+    });
+    return this.ticking;
+  }
+
+  private async sweepOffline(): Promise<void> {
+    const gone = await this.db.query<{ id: number; name: string }>(
+      `update nodes set status = 'offline', status_details = 'No heartbeat since ' || last_heartbeat_at::text, updated_at = now()
+        where status = 'online' and token_hash is not null and last_heartbeat_at < now() - ($1::text || ' milliseconds')::interval
+        returning id, name`,
+      [String(this.opts.offlineAfterMs)],
+    );
+    for (const n of gone) {
+      await this.failOpenWork(`node_id = $1`, [n.id], `Actor ${n.name} went offline (no heartbeat for ${Math.round(this.opts.offlineAfterMs / 1000)} s).`);
+    }
+  }
+
+  private async sweepDeadlines(): Promise<void> {
+    await this.failOpenWork(`status in ('claimed', 'ready') and deadline_at < now()`, [], 'The actor did not report a result in time (timed out).');
+  }
+
+  /** Ends open work matching `where` as errored, with its job action errored with the reason. */
+  async failOpenWork(where: string, params: unknown[], reason: string): Promise<void> {
+    const rows = await this.db.query<{ job_action_id: number }>(
+      `update engine_work set status = 'errored', error = $${params.length + 1}, finished_at = now() where status in ${OPEN} and ${where} returning job_action_id`,
+      [...params, reason],
+    );
+    const ids = [...new Set(rows.map((r) => r.job_action_id))];
+    if (!ids.length) return;
+    await this.endActions(ids, 'errored', reason);
+  }
+
+  /** Sets job actions finished (only those still pending/running) and aborts their other open work. */
+  async endActions(ids: number[], status: string, reason: string | null): Promise<void> {
+    const peers = await this.db.query<{ node_id: number }>(
+      `update engine_work set status = 'aborted', finished_at = now(), error = coalesce(error, $2) where job_action_id = any($1::int[]) and status in ${OPEN} returning node_id`,
+      [ids, reason],
+    );
+    const jobs = await this.db.query<{ job_id: number }>(
+      `update job_actions set status = $2, blocked_msg = coalesce($3, blocked_msg), finished_at = now()
+        where id = any($1::int[]) and status in ('pending', 'running', 'waiting') returning job_id`,
+      [ids, status, reason],
+    );
+    for (const p of peers) this.notify(p.node_id);
+    await this.updateProgress([...new Set(jobs.map((j) => j.job_id))]);
+    this.again = true;
+  }
+
+  async updateProgress(jobIds: number[]): Promise<void> {
+    if (!jobIds.length) return;
+    await this.db.query(
+      `update jobs j set progress = p.pct, updated_at = now()
+         from (select job_id, (100 * count(*) filter (where status not in ('pending', 'running', 'waiting')) / greatest(count(*), 1))::int as pct
+                 from job_actions where job_id = any($1::int[]) group by job_id) p
+        where j.id = p.job_id and j.progress <> p.pct`,
+      [jobIds],
+    );
+  }
+
+  private async schedule(): Promise<void> {
+    const active = await this.db.query<{ job_id: number; kind: string; status: string }>(
+      `select e.job_id, e.kind, j.status from engine_jobs e join jobs j on j.id = e.job_id where e.active order by e.job_id limit 500`,
+    );
+    if (!active.length) return;
+    const busyRows = await this.db.query<{ node_id: number }>(`select distinct node_id from engine_work where status in ${OPEN}`);
+    const busy = new Set(busyRows.map((r) => r.node_id));
+    const nodeCache = new Map<number, NodeState | null>();
+    const node = async (tx: Db, id: number | null): Promise<NodeState | null> => {
+      if (id === null) return null;
+      if (!nodeCache.has(id)) {
+        const [n] = await tx.query<NodeState>('select id, name, status, sim_address, capabilities from nodes where id = $1', [id]);
+        nodeCache.set(id, n ?? null);
+      }
+      return nodeCache.get(id) ?? null;
+    };
+    for (const job of active) {
+      if (this.stopped) return;
+      await this.db.transaction(async (tx) => {
+        // Another director may be scheduling this job: skip it rather than wait.
+        const [locked] = await tx.query<{ job_id: number }>(`select job_id from engine_jobs where job_id = $1 and active for update skip locked`, [job.job_id]);
+        if (!locked) return;
+        await this.scheduleJob(tx, job, busy, node);
+      });
+      // Actors hear of new work only once it is committed.
+      for (const id of this.pendingNews) this.notify(id);
+      this.pendingNews.clear();
+    }
+  }
+
+  private async scheduleJob(
+    tx: Db,
+    job: { job_id: number; kind: string; status: string },
+    busy: Set<number>,
+    node: (tx: Db, id: number | null) => Promise<NodeState | null>,
+  ): Promise<void> {
+    const jobId = job.job_id;
+    if (job.status === 'cancelled' || job.status === 'errored' || job.status === 'completed') {
+      // Cancelled from the Jobs pane (or ended elsewhere): abort open work, the actors stop it at their next poll.
+      const aborted = await tx.query<{ node_id: number }>(
+        `update engine_work set status = 'aborted', error = 'The job was cancelled.', finished_at = now() where job_id = $1 and status in ${OPEN} returning node_id`,
+        [jobId],
+      );
+      for (const a of aborted) {
+        busy.delete(a.node_id);
+        this.later(a.node_id);
+      }
+      await tx.query(`update job_actions set status = 'cancelled', finished_at = now() where job_id = $1 and status in ('pending', 'running', 'waiting')`, [jobId]);
+      await tx.query(`update jobs set finished_at = coalesce(finished_at, now()), updated_at = now() where id = $1`, [jobId]);
+      await tx.query(`update engine_jobs set active = false where job_id = $1`, [jobId]);
+      return;
+    }
+    const actions = await tx.query<ActionState>(
+      `select ja.id, ja.job_step_id, s.group_order, ja.position, ja.status, ja.action_type, ja.name, ja.action_id, s.source_node_id, s.destination_node_id, ja.blocked_msg
+         from job_actions ja join job_steps s on s.id = ja.job_step_id
+        where ja.job_id = $1 order by s.group_order, ja.position, ja.id`,
+      [jobId],
+    );
+    if (actions.some((a) => a.status === 'running')) return;
+    for (const a of actions) {
+      if (a.status !== 'pending') continue;
+      // Sequences stop at the first errored step; evaluations run every step.
+      if (job.kind === 'sequence') {
+        const failed = actions.find((x) => x.status === 'errored' && x.group_order < a.group_order);
+        if (failed) {
+          await tx.query(`update job_actions set status = 'not run', finished_at = now() where job_id = $1 and status = 'pending'`, [jobId]);
+          await this.finishJob(tx, jobId, 'errored', `Step ${failed.group_order} errored: ${failed.blocked_msg ?? failed.name}`);
+          return;
+        }
+      }
+      const verdict = await this.dispatch(tx, jobId, a, busy, node);
+      if (verdict === 'dispatched' || verdict === 'wait') {
+        if (verdict === 'wait' && job.status === 'pending') await tx.query(`update jobs set status = 'waiting', updated_at = now() where id = $1`, [jobId]);
+        return;
+      }
+      a.status = verdict;
+    }
+    const errored = actions.some((a) => a.status === 'errored');
+    const firstError = actions.find((a) => a.status === 'errored');
+    const status = job.kind === 'sequence' && errored ? 'errored' : 'completed';
+    await this.finishJob(tx, jobId, status, status === 'errored' ? `Step ${firstError?.group_order ?? '?'} errored: ${firstError?.blocked_msg ?? ''}` : null);
+  }
+
+  private async finishJob(tx: Db, jobId: number, status: string, reason: string | null): Promise<void> {
+    await tx.query(
+      `update jobs set status = $2, status_reason = $3, progress = 100, started_at = coalesce(started_at, now()), finished_at = now(), updated_at = now() where id = $1`,
+      [jobId, status, reason],
+    );
+    await tx.query(`update engine_jobs set active = false where job_id = $1`, [jobId]);
+  }
+
+  /** Creates the work of one job action, or ends it (incompatible, errored), or says to wait. */
+  private async dispatch(
+    tx: Db,
+    jobId: number,
+    a: ActionState,
+    busy: Set<number>,
+    node: (tx: Db, id: number | null) => Promise<NodeState | null>,
+  ): Promise<'dispatched' | 'wait' | 'incompatible' | 'errored'> {
+    const end = async (status: 'incompatible' | 'errored', reason: string) => {
+      await tx.query(`update job_actions set status = $2, blocked_msg = $3, started_at = coalesce(started_at, now()), finished_at = now() where id = $1`, [a.id, status, reason]);
+      await tx.query(`update jobs set status = 'running', started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting')`, [jobId]);
+      await this.updateProgressTx(tx, jobId);
+      return status;
+    };
+    const two = !SINGLE_ACTOR_TYPES.includes(a.action_type);
+    const src = await node(tx, a.source_node_id);
+    const dst = two ? await node(tx, a.destination_node_id) : null;
+    if (!src) return end('errored', 'The source actor no longer exists.');
+    if (two && !dst) return end('incompatible', `${a.action_type} needs a destination actor, and this step has none.`);
+    for (const n of [src, dst]) {
+      if (!n) continue;
+      if (!(n.capabilities.types ?? []).includes(a.action_type)) return end('incompatible', `Actor ${n.name} cannot perform ${a.action_type} actions.`);
+      if (n.status !== 'online') return end('errored', `Actor ${n.name} is ${n.status}.`);
+    }
+    if (busy.has(src.id) || (dst && busy.has(dst.id))) return 'wait';
+    const [action] = await tx.query<{ details: Record<string, unknown>; timeout_ms: number | null }>('select details, timeout_ms from actions where id = $1', [a.action_id]);
+    if (!action) return end('errored', 'The action no longer exists.');
+    const timeout = Math.min(Math.max(action.timeout_ms ?? this.opts.defaultTimeoutMs, 5_000), 300_000);
+    const base = {
+      job_id: jobId,
+      job_action_id: a.id,
+      action_type: a.action_type,
+      name: a.name,
+      details: action.details,
+      timeout_ms: timeout,
+    };
+    const expires = new Date(Date.now() + timeout + 60_000).toISOString();
+    const payload = (n: NodeState, role: 'source' | 'target', peer: NodeState | null): Omit<WorkPayload, 'work_id' | 'issued_at'> => ({
+      ...base,
+      node_id: n.id,
+      role,
+      local_address: n.sim_address,
+      ...(peer ? { peer_address: peer.sim_address } : {}),
+      expires_at: expires,
+    });
+    if (dst) {
+      await tx.query(`insert into engine_work (job_action_id, job_id, node_id, role, status, payload) values ($1, $2, $3, 'target', 'queued', $4)`, [
+        a.id,
+        jobId,
+        dst.id,
+        JSON.stringify(payload(dst, 'target', src)),
+      ]);
+      await tx.query(`insert into engine_work (job_action_id, job_id, node_id, role, status, payload) values ($1, $2, $3, 'source', 'held', $4)`, [
+        a.id,
+        jobId,
+        src.id,
+        JSON.stringify(payload(src, 'source', dst)),
+      ]);
+      busy.add(dst.id);
+      this.later(dst.id);
+    } else {
+      await tx.query(`insert into engine_work (job_action_id, job_id, node_id, role, status, payload) values ($1, $2, $3, 'source', 'queued', $4)`, [
+        a.id,
+        jobId,
+        src.id,
+        JSON.stringify(payload(src, 'source', null)),
+      ]);
+      this.later(src.id);
+    }
+    busy.add(src.id);
+    await tx.query(`update job_actions set status = 'running', started_at = now() where id = $1`, [a.id]);
+    await tx.query(`update jobs set status = 'running', started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting')`, [jobId]);
+    return 'dispatched';
+  }
+
+  private async updateProgressTx(tx: Db, jobId: number) {
+    await tx.query(
+      `update jobs set progress = (select (100 * count(*) filter (where status not in ('pending', 'running', 'waiting')) / greatest(count(*), 1))::int from job_actions where job_id = $1) where id = $1`,
+      [jobId],
+    );
+  }
+
+  /** After a job action ends: match events already received, and schedule the next action. */
+  async afterAction(jobActionId: number): Promise<void> {
+    await matchEventsForAction(this.db, jobActionId, this.opts.detectionWindowMs).catch((e: Error) => console.error('event matching failed:', e.message));
+    this.kick();
+  }
+}
+
+const engines = new WeakMap<Db, Engine>();
+
+/** The engine of a database (one per director process and database). */
+export function engineFor(db: Db, opts?: Partial<EngineOptions>): Engine {
+  let e = engines.get(db);
+  if (!e) {
+    e = new Engine(db, { ...engineOptionsFromEnv(), ...opts });
+    engines.set(db, e);
+  } else if (opts) {
+    Object.assign(e.opts, opts);
+  }
+  return e;
+}

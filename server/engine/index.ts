@@ -1,0 +1,52 @@
+/** Starting the engine with the director, and the two local actors of a demo install. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { engineFor, type Engine, type EngineOptions } from './engine';
+import { createBulkToken } from './secrets';
+import { EveTail, parseEveConfig } from './eve-tail';
+
+export { engineFor } from './engine';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const LOCAL_ACTOR_ADDRESSES = ['127.0.0.2', '127.0.0.3'];
+
+/** Starts the engine loop of the app's database; it stops when the app closes. */
+export function startEngine(app: FastifyInstance, opts?: Partial<EngineOptions>): Engine {
+  const engine = engineFor(app.db, opts);
+  engine.start();
+  for (const source of parseEveConfig(process.env.SURICATA_EVE)) {
+    const tail = new EveTail(app.db, source, () => engine.opts.detectionWindowMs);
+    tail.start();
+    engine.onStop(() => tail.stop());
+  }
+  return engine;
+}
+
+/**
+ * Starts two actor processes on 127.0.0.2 and 127.0.0.3 that register with a fresh bulk token and
+ * keep their credential in DATA_DIR/local-actors, so a restarted director finds the same actors.
+ * They end with the director (their stdin is its pipe).
+ */
+export async function startLocalActors(app: FastifyInstance, directorUrl: string): Promise<ChildProcess[]> {
+  const dir = path.join(app.config.dataDir, 'local-actors');
+  fs.mkdirSync(dir, { recursive: true });
+  const { token } = await createBulkToken(app.db, { name: 'local actors', hours: 1 });
+  const children = LOCAL_ACTOR_ADDRESSES.map((address, i) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO_ROOT, 'actor', 'main.ts'), '--director', directorUrl, '--token', token, '--name', `local-actor-${i + 1}`, '--address', address,
+        '--state', path.join(dir, `${address}.json`), '--exit-with-stdin'],
+      { cwd: REPO_ROOT, stdio: ['pipe', 'inherit', 'inherit'] },
+    );
+    child.on('error', (e) => console.error(`local actor ${address} failed: ${e.message}`));
+    return child;
+  });
+  engineFor(app.db).onStop(() => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  });
+  console.log(`Started local actors on ${LOCAL_ACTOR_ADDRESSES.join(' and ')} (LOCAL_ACTORS=0 disables them).`);
+  return children;
+}

@@ -1,0 +1,116 @@
+/** Creating jobs: an action, a sequence or an evaluation between a source and a destination actor. */
+import type { Db } from '../db/index';
+import { HttpError, badRequest, notFound } from '../http-errors';
+import { SINGLE_ACTOR_TYPES } from '../../src/api/contracts/engine';
+
+export type JobKind = 'action' | 'sequence' | 'evaluation';
+
+export interface CreateJobInput {
+  kind: JobKind;
+  id: number;
+  sourceId: number;
+  targetId: number;
+  userId: number | null;
+}
+
+interface NodeRow {
+  id: number;
+  name: string;
+  status: string;
+  token_hash: string | null;
+}
+
+interface ActionRow {
+  id: number;
+  vid: string;
+  name: string;
+  action_type: string;
+  disabled: boolean;
+}
+
+async function actorOf(db: Db, id: number, label: string): Promise<NodeRow> {
+  const [n] = await db.query<NodeRow>('select id, name, status, token_hash from nodes where id = $1', [id]);
+  if (!n) throw notFound(`${label} ${id} does not exist.`);
+  if (!n.token_hash) throw badRequest(`${label} ${n.name} has never connected to this director, so it cannot run actions.`);
+  if (n.status !== 'online') throw badRequest(`${label} ${n.name} is ${n.status}.`);
+  return n;
+}
+
+/** Creates the job, its steps and job actions (status pending); the engine schedules it. */
+export async function createJob(db: Db, input: CreateJobInput): Promise<{ job_id: number; name: string; status: string }> {
+  const source = await actorOf(db, input.sourceId, 'Source Actor');
+  const target = await actorOf(db, input.targetId, 'Destination Actor');
+  if (source.id === target.id) throw badRequest('Source Actor and Destination Actor must be different actors.');
+
+  let name: string;
+  let simulationId: number | null = null;
+  let actionId: number | null = null;
+  const steps: { step_id: number | null; name: string; actions: ActionRow[] }[] = [];
+  if (input.kind === 'action') {
+    const [a] = await db.query<ActionRow & { decommissioned: boolean }>('select id, vid, name, action_type, disabled, decommissioned from actions where id = $1', [input.id]);
+    if (!a) throw notFound(`Action ${input.id} does not exist.`);
+    if (a.disabled || a.decommissioned) throw badRequest(`Action ${a.name} is disabled and cannot run.`);
+    name = a.name;
+    actionId = a.id;
+    steps.push({ step_id: null, name: '', actions: [a] });
+  } else {
+    const [s] = await db.query<{ id: number; name: string; simulation_type: string; disabled: boolean }>(
+      'select id, name, simulation_type, disabled from simulations where id = $1',
+      [input.id],
+    );
+    const wanted = input.kind === 'sequence' ? 'sequence' : 'eval';
+    if (!s || s.simulation_type !== wanted) throw notFound(`${input.kind === 'sequence' ? 'Sequence' : 'Evaluation'} ${input.id} does not exist.`);
+    if (s.disabled) throw badRequest(`${s.name} is disabled and cannot run.`);
+    name = s.name;
+    simulationId = s.id;
+    const rows = await db.query<ActionRow & { step_id: number; step_name: string }>(
+      `select st.id as step_id, st.name as step_name, a.id, a.vid, a.name, a.action_type, (a.disabled or a.decommissioned) as disabled
+         from simulation_steps st
+         join simulation_step_actions sa on sa.step_id = st.id
+         join actions a on a.id = sa.action_id
+        where st.simulation_id = $1
+        order by st.position, sa.position`,
+      [s.id],
+    );
+    for (const r of rows) {
+      let step = steps.at(-1);
+      if (!step || step.step_id !== r.step_id) steps.push((step = { step_id: r.step_id, name: r.step_name, actions: [] }));
+      step.actions.push(r);
+    }
+  }
+  if (!steps.length) throw badRequest(`${name} has no actions to run.`);
+
+  return db.transaction(async (tx) => {
+    const [job] = await tx.query<{ id: number }>(
+      `insert into jobs (name, status, progress, simulation_id, action_id, user_id) values ($1, 'pending', 0, $2, $3, $4) returning id`,
+      [name, simulationId, actionId, input.userId],
+    );
+    if (!job) throw new HttpError(500, 'The job could not be created.');
+    await tx.query(`insert into engine_jobs (job_id, kind) values ($1, $2)`, [job.id, input.kind]);
+    for (const [i, step] of steps.entries()) {
+      // Steps holding a DNS, host CLI or cloud action run on a single actor (sequence assignment rule).
+      const single = step.actions.some((a) => SINGLE_ACTOR_TYPES.includes(a.action_type) && a.action_type !== 'sleep');
+      const [js] = await tx.query<{ id: number }>(
+        `insert into job_steps (job_id, step_id, group_order, name, source_node_id, destination_node_id) values ($1, $2, $3, $4, $5, $6) returning id`,
+        [job.id, step.step_id, i + 1, step.name, source.id, single ? null : target.id],
+      );
+      if (!js) throw new HttpError(500, 'The job step could not be created.');
+      await tx.query(
+        `insert into job_actions (job_step_id, job_id, action_id, position, sim_action_vid, name, action_type, status, disabled)
+         select $1, $2, u.action_id, u.pos, u.vid, u.name, u.action_type, case when u.disabled then 'not run' else 'pending' end, u.disabled
+           from unnest($3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::boolean[]) as u(action_id, pos, vid, name, action_type, disabled)`,
+        [
+          js.id,
+          job.id,
+          step.actions.map((a) => a.id),
+          step.actions.map((_, p) => p + 1),
+          step.actions.map((a) => a.vid),
+          step.actions.map((a) => a.name),
+          step.actions.map((a) => a.action_type),
+          step.actions.map((a) => a.disabled),
+        ],
+      );
+    }
+    return { job_id: job.id, name, status: 'pending' };
+  });
+}

@@ -1,0 +1,480 @@
+import crypto from 'node:crypto';
+import type { Db } from '../db/index';
+import { notFound } from '../http-errors';
+import type { ActiveSession } from '../auth/sessions';
+import {
+  DIMENSION_TYPES,
+  LIBRARY_MESSAGES,
+  isVendorVid,
+  type ActionLibraryDetail,
+  type ApprovalEvent,
+  type AttachedFile,
+  type DetectionAlert,
+  type FileCleanupResult,
+  type FileRestriction,
+  type HostCommand,
+  type JobSummary,
+  type LibraryActionType,
+  type LibraryDimensionType,
+  type LibraryTag,
+  type PreviewDetail,
+  type PreviewDetailByType,
+  type PreviewFile,
+  type PreviewProps,
+  type Signature,
+  type SimulationRef,
+} from '../../src/api/contracts/library';
+import type { Permission } from '../../src/api/contracts/permissions';
+
+/** The licence the detail panel sends back with in-place edits (actions.md section 6). */
+export const DEFAULT_BRT_LICENSE = 'VIGIL-COMMUNITY';
+export const LATEST_JOBS_SHOWN = 5;
+
+export interface ActionRecord {
+  id: number;
+  vid: string;
+  name: string;
+  description: string;
+  orig_description: string;
+  notes: string;
+  action_type: LibraryActionType;
+  version: number;
+  approved: boolean;
+  disabled: boolean;
+  decommissioned: boolean;
+  require_protected: boolean;
+  approve_anywhere: boolean;
+  monitor_connections: boolean;
+  timeout_ms: number | null;
+  details: Record<string, unknown>;
+  event_filter_rules: unknown[];
+  created_at: string;
+  updated_at: string;
+  modified_at: string;
+}
+
+const ACTION_COLUMNS = `id, vid, name, description, orig_description, notes, action_type, version, approved, disabled, decommissioned,
+  require_protected, approve_anywhere, monitor_connections, timeout_ms, details, event_filter_rules,
+  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
+  to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at,
+  to_char(coalesce(modified_at, updated_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as modified_at`;
+
+const isoCol = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+export async function findAction(db: Db, ref: { id?: number | undefined; vid?: string | undefined }, lock = false): Promise<ActionRecord> {
+  const rows =
+    ref.id !== undefined
+      ? await db.query<ActionRecord>(`select ${ACTION_COLUMNS} from actions where id = $1${lock ? ' for update' : ''}`, [ref.id])
+      : await db.query<ActionRecord>(`select ${ACTION_COLUMNS} from actions where vid = $1 or vid = upper($1)${lock ? ' for update' : ''}`, [ref.vid ?? '']);
+  const row = rows[0];
+  if (!row) throw notFound(ref.id !== undefined ? `Action ${ref.id} was not found.` : `Action ${ref.vid ?? ''} was not found.`);
+  return row;
+}
+
+/** Proof that an in-place edit is based on this version of the Action, for this session. */
+export function authTokenFor(session: ActiveSession, actionId: number, version: number): string {
+  return crypto.createHmac('sha256', session.csrfToken).update(`action:${actionId}:v${version}`).digest('base64url');
+}
+
+export function authTokenMatches(session: ActiveSession, actionId: number, version: number, sent: string): boolean {
+  const expected = Buffer.from(authTokenFor(session, actionId, version));
+  const got = Buffer.from(sent);
+  return expected.length === got.length && crypto.timingSafeEqual(expected, got);
+}
+
+const has = (session: ActiveSession, p: Permission) => session.user.permissions.includes(p);
+
+export function approvalPermissions(session: ActiveSession) {
+  return { approve: has(session, 'approve'), endpointApproval: has(session, 'endpointApproval'), cloudApproval: has(session, 'cloudApproval') };
+}
+
+/** approve plus endpointApproval, or cloudApproval for cloud Actions (actions.md sections 5 and 6). */
+export function mayDecide(session: ActiveSession, actionType: string): boolean {
+  const p = approvalPermissions(session);
+  return p.approve && (actionType === 'cloud' ? p.cloudApproval : p.endpointApproval);
+}
+
+async function loadFiles(db: Db, actionId: number): Promise<AttachedFile[]> {
+  return db.query<AttachedFile>(
+    `select f.id, f.orig_file_name, f.sha256sum, f.file_restrictions, af.variable_name, af.details
+       from action_files af join file_library f on f.id = af.file_id where af.action_id = $1 order by af.position, af.id`,
+    [actionId],
+  );
+}
+
+async function loadTagsOf(db: Db, actionId: number): Promise<LibraryTag[]> {
+  const tags = await db.query<{ id: number; name: string; tag_type: string }>(
+    'select t.id, t.name, t.tag_type from action_tags at join tags t on t.id = at.tag_id where at.action_id = $1 order by t.tag_type, t.name',
+    [actionId],
+  );
+  const dims = await db.query<{ id: number; name: string; dimension_type: LibraryDimensionType }>(
+    'select d.id, d.name, ad.dimension_type from action_dimensions ad join dimensions d on d.id = ad.dimension_id where ad.action_id = $1',
+    [actionId],
+  );
+  dims.sort((a, b) => DIMENSION_TYPES.indexOf(a.dimension_type) - DIMENSION_TYPES.indexOf(b.dimension_type));
+  return [
+    ...tags.map((t) => ({ id: t.id, name: t.name, tagType: t.tag_type })),
+    ...dims.map((d) => ({ id: d.id, name: d.name, tagType: 'dimensions', dimension: d.dimension_type })),
+  ];
+}
+
+export async function latestJobs(db: Db, actionId: number): Promise<{ latest_jobs: JobSummary[]; total_jobs: number }> {
+  const rows = await db.query<{ id: number; name: string; created_at: string; status: string; first_name: string | null; last_name: string | null; has_user: boolean }>(
+    `select j.id, j.name, ${isoCol('j.created_at')} as created_at, j.status, u.first_name, u.last_name, (u.id is not null) as has_user
+       from jobs j left join users u on u.id = j.user_id
+      where j.id in (select distinct job_id from job_actions where action_id = $1 order by job_id desc limit ${LATEST_JOBS_SHOWN})
+      order by j.id desc`,
+    [actionId],
+  );
+  const [count] = await db.query<{ n: number }>('select count(distinct job_id)::int as n from job_actions where action_id = $1', [actionId]);
+  return {
+    latest_jobs: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      created_at: r.created_at,
+      status: r.status,
+      user: r.has_user ? { first_name: r.first_name ?? '', last_name: r.last_name ?? '' } : null,
+    })),
+    total_jobs: count?.n ?? 0,
+  };
+}
+
+async function loadAlerts(db: Db, actionId: number): Promise<DetectionAlert[]> {
+  return db.query<DetectionAlert>('select source, message, source_identifier from detection_alerts where action_id = $1 order by id', [actionId]);
+}
+
+async function loadSignatures(db: Db, actionId: number): Promise<Signature[]> {
+  return db.query<Signature>('select id, text from signatures where action_id = $1 order by id', [actionId]);
+}
+
+async function loadSimulations(db: Db, actionId: number): Promise<SimulationRef[]> {
+  return db.query<SimulationRef>(
+    `select distinct s.id, s.vid, s.name, ${isoCol('s.created_at')} as created_at, s.simulation_type
+       from simulation_step_actions ssa join simulation_steps st on st.id = ssa.step_id join simulations s on s.id = st.simulation_id
+      where ssa.action_id = $1 order by s.vid`,
+    [actionId],
+  );
+}
+
+export async function loadHistory(db: Db, actionId: number): Promise<ApprovalEvent[]> {
+  const rows = await db.query<ApprovalEvent & { first_name: string | null; last_name: string | null }>(
+    `select e.id, e.event, e.action_id, e.action_vid, e.action_version, e.file_id, e.file_name, e.user_email, u.first_name, u.last_name,
+            ${isoCol('e.created_at')} as created_at
+       from action_approval_events e left join users u on u.id = e.user_id where e.action_id = $1 order by e.id desc limit 100`,
+    [actionId],
+  );
+  return rows.map(({ first_name, last_name, ...e }) => ({ ...e, user_name: `${first_name ?? ''} ${last_name ?? ''}`.trim() || e.user_email }));
+}
+
+export async function buildDetail(db: Db, session: ActiveSession, action: ActionRecord, brtLicense: string): Promise<ActionLibraryDetail> {
+  const [tags, jobs, detection_alerts, verodin_signatures, simulations, files, history] = [
+    await loadTagsOf(db, action.id),
+    await latestJobs(db, action.id),
+    await loadAlerts(db, action.id),
+    await loadSignatures(db, action.id),
+    await loadSimulations(db, action.id),
+    await loadFiles(db, action.id),
+    await loadHistory(db, action.id),
+  ];
+  const vendor = isVendorVid(action.vid);
+  const counts = fileCounts(files);
+  const reason = ineligibleReason(action, counts);
+  return {
+    id: action.id,
+    vid: action.vid,
+    name: action.name,
+    description: action.description,
+    orig_description: action.orig_description,
+    notes: action.notes,
+    version: action.version,
+    date_created: action.created_at,
+    date_modified: action.modified_at,
+    action_type: action.action_type,
+    approved: action.approved,
+    disabled: action.disabled,
+    decommissioned: action.decommissioned,
+    require_protected: needsProtected(action, counts.malicious),
+    approve_anywhere: action.approve_anywhere,
+    monitor_connections: action.monitor_connections,
+    vendor,
+    vendor_logo: vendor ? '/favicon.svg' : null,
+    tags,
+    latest_jobs: jobs.latest_jobs,
+    total_jobs: jobs.total_jobs,
+    detection_alerts,
+    verodin_signatures,
+    simulations,
+    files,
+    history,
+    pending_files: counts.pending,
+    malicious_files: counts.malicious,
+    eligible_for_approval: reason === null,
+    ineligible_reason: reason,
+    auth_token: authTokenFor(session, action.id, action.version),
+    brt_license: brtLicense,
+    userPermissions: { edit: has(session, 'create_action_permission'), ...approvalPermissions(session) },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preview
+
+/** Parses host_cli commands: a command line, an indented prompt/sleep/logs/timeout line, then indented conditions. */
+export function parseHostCommands(raw: string): HostCommand[] {
+  const out: (HostCommand & { sawParams: boolean })[] = [];
+  let current: (HostCommand & { sawParams: boolean }) | null = null;
+  for (const line of raw.split(/\r?\n/)) {
+    if (!line.trim()) continue;
+    if (!/^\s/.test(line)) {
+      current = { command: line, prompt: null, sleep_seconds: null, check_logs: null, max_timeout_seconds: null, conditions: [], sawParams: false };
+      out.push(current);
+      continue;
+    }
+    if (!current) {
+      current = { command: line.trim(), prompt: null, sleep_seconds: null, check_logs: null, max_timeout_seconds: null, conditions: [], sawParams: true };
+      out.push(current);
+      continue;
+    }
+    const text = line.trim();
+    const parts = text.split(/\s+/);
+    if (!current.sawParams && parts.length >= 3 && /^\d+(\.\d+)?$/.test(parts[1] ?? '') && /^(true|false)$/i.test(parts[2] ?? '')) {
+      current.prompt = parts[0] ?? null;
+      current.sleep_seconds = Number(parts[1]);
+      current.check_logs = /^true$/i.test(parts[2] ?? '');
+      current.max_timeout_seconds = parts[3] !== undefined && /^\d+$/.test(parts[3]) ? Number(parts[3]) : null;
+      current.sawParams = true;
+    } else {
+      current.sawParams = true;
+      current.conditions.push(text);
+    }
+  }
+  return out.map(({ sawParams: _s, ...c }) => c);
+}
+
+const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : v === null || v === undefined ? fallback : String(v));
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const bool = (v: unknown): boolean => v === true;
+const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+
+function previewFile(f: AttachedFile): PreviewFile {
+  return { id: f.id, orig_file_name: f.orig_file_name, sha256sum: f.sha256sum, file_restrictions: f.file_restrictions };
+}
+
+async function latestEvidence(db: Db, actionId: number, key: string): Promise<unknown> {
+  const [row] = await db.query<{ value: unknown }>(
+    `select evidence -> $2 as value from job_actions where action_id = $1 and evidence ? $2 order by job_id desc, id desc limit 1`,
+    [actionId, key],
+  );
+  return row ? row.value : undefined;
+}
+
+async function pcapPreview(db: Db, a: ActionRecord): Promise<PreviewDetailByType['pcap']> {
+  const d = a.details;
+  const name = str(d.file);
+  const [stored] = name
+    ? await db.query<{ id: number }>('select id from file_library where orig_file_name = $1 and content is not null order by id desc limit 1', [name])
+    : [];
+  const upload = num(d.upload);
+  return {
+    file: { sim_id: a.id, name, preview_link: upload !== null ? `/manage_sims/pcaps/inspect/${upload}` : null, stored: Boolean(stored) },
+    has_hex: Boolean(stored),
+    has_http_traffic: /http/i.test(name) || /http/i.test(a.name),
+    attacker_ip: str(d.attacker_ip),
+    destination_ip: str(d.destination_ip),
+    anonymized_ip: bool(d.anonymized_ip),
+    anonymized_mac: bool(d.anonymized_mac),
+  };
+}
+
+/** The type-specific detail of the preview (actions.md section 3 "Preview detail by type"). */
+export async function previewDetail(db: Db, a: ActionRecord, files: AttachedFile[]): Promise<PreviewDetail> {
+  const d = a.details;
+  switch (a.action_type) {
+    case 'captive_dns':
+      return { action_type: a.action_type, detail: { query: str(d.query), query_type: str(d.query_type), response: str(d.response) } };
+    case 'captive_ioc_url':
+      return { action_type: a.action_type, detail: { urls: list<string>(d.urls).map((u) => str(u)) } };
+    case 'dns':
+      return { action_type: a.action_type, detail: { query_type: str(d.query_type), domain: str(d.domain), domain_server: d.dns_server_id === null || d.dns_server_id === undefined ? '' : str(d.dns_server_id) } };
+    case 'email':
+      return {
+        action_type: a.action_type,
+        detail: {
+          subject: str(d.subject),
+          body: str(d.body),
+          mime_text_type: str(d.mime_text_type),
+          file_attachments: files.map((f) => ({
+            ...previewFile(f),
+            attachment_encoding: typeof f.details.attachment_encoding === 'string' ? f.details.attachment_encoding : null,
+            ignore_if_missing: typeof f.details.ignore_if_missing === 'boolean' ? f.details.ignore_if_missing : null,
+          })),
+        },
+      };
+    case 'file_transfer': {
+      const libId = num(d.file_transfer_library_id);
+      const [file] = libId !== null
+        ? await db.query<PreviewFile & { md5sum: string; sha1sum: string }>(
+            'select id, orig_file_name, sha256sum, sha1sum, md5sum, file_restrictions from file_library where id = $1',
+            [libId],
+          )
+        : [];
+      const method = str(d.method, 'GET');
+      return {
+        action_type: a.action_type,
+        detail: {
+          file: file ? { id: file.id, orig_file_name: file.orig_file_name, sha256sum: file.sha256sum, file_restrictions: file.file_restrictions } : null,
+          direction: method === 'GET' ? 'Download' : 'Upload',
+          request_domain: d.dns_domain === null || d.dns_domain === undefined ? null : str(d.dns_domain),
+          forward_DNS: d.dns_server_ip === null || d.dns_server_ip === undefined ? null : str(d.dns_server_ip),
+          cidr: d.tunnel_cidr === null || d.tunnel_cidr === undefined ? null : str(d.tunnel_cidr),
+          encoding: str(d.content_encoding),
+          md5sum: file?.md5sum ?? null,
+          sha1sum: file?.sha1sum ?? null,
+          sha256sum: file?.sha256sum ?? null,
+          method,
+          app_layer: str(d.app_layer),
+          target_port: num(d.target_port),
+          tunnel_protocol: str(d.tunnel_protocol, 'none'),
+          user_agent: str(d.user_agent),
+        },
+      };
+    }
+    case 'host_cli': {
+      const profileId = num(d.action_user_profile_id);
+      const [profile] = profileId !== null ? await db.query<{ friendly_name: string }>('select friendly_name from action_user_profiles where id = $1', [profileId]) : [];
+      const cleanup = await latestEvidence(db, a.id, 'file_cleanup');
+      const raw = str(d.raw_text);
+      const cleanupRaw = str(d.cleanup_raw_text);
+      return {
+        action_type: a.action_type,
+        detail: {
+          commands: { shell_type: str(d.shell, 'cmd'), commands: parseHostCommands(raw), cleanup: parseHostCommands(cleanupRaw), raw_text: raw, cleanup_raw_text: cleanupRaw },
+          files: {
+            file_list: files.map((f) => ({
+              ...previewFile(f),
+              destination_directory: str(f.details.destination_directory),
+              destination_name: str(f.details.destination_name),
+              file_owner: str(f.details.file_owner),
+            })),
+            automatic_file_cleanup: bool(d.automatic_file_cleanup),
+            delivery_wait_time: num(d.delivery_wait_time),
+            delivery_failed_result: d.delivery_failed_result === undefined ? null : str(d.delivery_failed_result),
+            destination_exists_result: d.destination_exists_result === undefined ? null : str(d.destination_exists_result),
+          },
+          file_cleanup: list<Record<string, unknown>>(cleanup).map((r): FileCleanupResult => ({ filename: str(r.filename), removed: r.removed === true, result: str(r.result) })),
+          run_as: profile?.friendly_name ?? null,
+        },
+      };
+    }
+    case 'pcap':
+      return { action_type: a.action_type, detail: await pcapPreview(db, a) };
+    case 'captive_ioc_pcap':
+      return { action_type: a.action_type, detail: await pcapPreview(db, a) };
+    case 'port_scan':
+      return { action_type: a.action_type, detail: { ports_list: str(d.ports_list), sleep_timer: num(d.sleep_timer) ?? 0, randomize_scan: bool(d.randomize_scan) } };
+    case 'socket':
+      return {
+        action_type: a.action_type,
+        detail: {
+          comm_type: str(d.comm_type),
+          server_port: num(d.server_port) ?? 0,
+          steps: list<Record<string, unknown>>(d.steps).map((s) => ({ data_type: str(s.data_type), request: str(s.request), response: str(s.response) })),
+        },
+      };
+    case 'website':
+      return {
+        action_type: a.action_type,
+        detail: {
+          use_https: bool(d.use_https),
+          server_port: num(d.server_port) ?? 0,
+          http_ver: str(d.http_ver),
+          steps: list<Record<string, unknown>>(d.steps).map((s) => ({
+            request: str(s.request),
+            req_headers: str(s.req_headers),
+            request_body: str(s.request_body),
+            resp_code: num(s.resp_code) ?? 0,
+            resp_headers: str(s.resp_headers),
+            response: str(s.response),
+          })),
+        },
+      };
+    case 'web_request':
+      // Passed as stored: the preview shows '--' for whatever is missing.
+      return { action_type: a.action_type, detail: d as PreviewDetailByType['web_request'] };
+    case 'cloud': {
+      const logs = await latestEvidence(db, a.id, 'logs');
+      return {
+        action_type: a.action_type,
+        detail: {
+          inputs: list<Record<string, unknown>>(d.inputs).map((i) => ({ name: str(i.name), default_value: str(i.default_value) })),
+          outputs: list<Record<string, unknown>>(d.outputs).map((o) => ({ name: str(o.name) })),
+          files: { file_list: files.map((f) => ({ ...previewFile(f), variable_name: f.variable_name })) },
+          scripts: list<Record<string, unknown>>(d.scripts).map((s, i) => ({
+            id: i + 1,
+            name: str(s.name),
+            script_text: str(s.script_text),
+            script_type: s.script_type === null || s.script_type === undefined ? null : str(s.script_type),
+            timeout: num(s.timeout),
+          })),
+          logs: logs === undefined ? null : logs,
+        },
+      };
+    }
+    case 'sleep':
+      return { action_type: a.action_type, detail: {} };
+  }
+}
+
+export function fileCounts(files: readonly { file_restrictions: FileRestriction }[]) {
+  return {
+    pending: files.filter((f) => f.file_restrictions === 'pending_approval').length,
+    malicious: files.filter((f) => f.file_restrictions === 'restricted_malicious').length,
+  };
+}
+
+/** A host_cli Action with network monitoring or a malicious file must run in a Protected Theater. */
+export function needsProtected(a: Pick<ActionRecord, 'require_protected' | 'monitor_connections' | 'action_type'>, maliciousFiles: number): boolean {
+  return a.require_protected || (a.action_type === 'host_cli' && (a.monitor_connections || maliciousFiles > 0));
+}
+
+/** Why an Action cannot be approved now, or null. */
+export function ineligibleReason(a: Pick<ActionRecord, 'action_type'>, counts: { pending: number; malicious: number }): string | null {
+  if (a.action_type === 'cloud' && counts.malicious > 0) return LIBRARY_MESSAGES.maliciousIneligible;
+  if (a.action_type === 'cloud' && counts.pending > 0) return LIBRARY_MESSAGES.pendingFile;
+  return null;
+}
+
+export async function buildPreview(db: Db, session: ActiveSession, a: ActionRecord): Promise<PreviewProps> {
+  const files = await loadFiles(db, a.id);
+  const counts = fileCounts(files);
+  const sleep = a.action_type === 'sleep';
+  const reason = ineligibleReason(a, counts);
+  const common = {
+    id: a.id,
+    vid: a.vid,
+    sim_name: a.name,
+    description: a.description,
+    approved: a.approved,
+    version: a.version,
+    disabled: a.disabled,
+    decommissioned: a.decommissioned,
+    require_protected: needsProtected(a, counts.malicious),
+    approve_anywhere: a.approve_anywhere,
+    monitor_connections: a.monitor_connections,
+    vendor: isVendorVid(a.vid),
+    timeout_ms: a.timeout_ms,
+    date_created: a.created_at,
+    date_modified: a.modified_at,
+    event_filter_rules: Array.isArray(a.event_filter_rules) ? a.event_filter_rules : [],
+    detection_alerts: sleep ? [] : await loadAlerts(db, a.id),
+    simulations: sleep ? [] : await loadSimulations(db, a.id),
+    verodin_signatures: sleep ? [] : await loadSignatures(db, a.id),
+    files,
+    pending_files: counts.pending,
+    malicious_files: counts.malicious,
+    eligible_for_approval: reason === null,
+    ineligible_reason: reason,
+    userPermissions: approvalPermissions(session),
+  };
+  return { ...common, ...(await previewDetail(db, a, files)) };
+}

@@ -1,0 +1,317 @@
+import type { Db } from '../db/index';
+import {
+  ACTION_TYPE_LABELS,
+  DEFAULT_DIRECTION,
+  DIMENSION_LABELS,
+  DIMENSION_TYPES,
+  LIBRARY_ACTION_TYPES,
+  LIBRARY_STATUSES,
+  SORT_LABELS,
+  LIBRARY_SORTS,
+  STATUS_LABELS,
+  TAG_TYPE_LABELS,
+  type LatestJob,
+  type LibraryFiltersAnswer,
+  type LibraryItem,
+  type LibraryTag,
+  type SimulationLibraryItem,
+  type TreeNode,
+} from '../../src/api/contracts/library';
+import { ChangeFeed, STALE_AFTER_MS } from './change-feed';
+import { SortedIndex, matchesStatus, type IndexEntry } from './sorted-index';
+import { loadActionEntries, loadDimensions, loadSimulationEntries, loadTags, type ActionEntry, type DimensionInfo, type SimulationEntry, type TagInfo } from './sources';
+
+const PRUNE_EVERY_MS = 10 * 60_000;
+/** Above this many changed Actions a refresh reloads everything. */
+const FULL_RELOAD_ABOVE = 20_000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The library's in-memory index of Actions and simulations. PGlite (and PostgreSQL without extensions)
+ * has no index for case-insensitive substring search, and counting 100,000 matches costs tens of
+ * milliseconds, so list calls filter and sort here; pages are slices of cached results. The index is
+ * kept in step with the database through library_changes (migration 005), whoever writes.
+ */
+export class LibraryService {
+  readonly actions = new SortedIndex<ActionEntry>();
+  private readonly sims = new SortedIndex<SimulationEntry>();
+  private tags = new Map<number, TagInfo>();
+  private dimensions: DimensionInfo[] = [];
+  private dimensionChildren = new Map<number, number[]>();
+  private feed: ChangeFeed;
+  private built = false;
+  private building: Promise<void> | null = null;
+  private running: Promise<void> = Promise.resolve();
+  private pendingRefresh: Promise<void> | null = null;
+  private simsStale = true;
+  private lastPrune = Date.now();
+  private facetsCache = new Map<string, LibraryFiltersAnswer>();
+
+  constructor(
+    private db: Db,
+    private onError: (e: unknown) => void = () => undefined,
+  ) {
+    this.feed = new ChangeFeed(db);
+  }
+
+  get ready(): boolean {
+    return this.built;
+  }
+
+  /** Starts building in the background (the legacy list answers 204 until it is done). */
+  warm(): void {
+    if (this.built || this.building) return;
+    this.building = this.build()
+      .catch((e) => this.onError(e))
+      .finally(() => (this.building = null));
+  }
+
+  /** Brings the index up to date with everything committed before this call. */
+  async fresh(): Promise<void> {
+    if (!this.built) {
+      await (this.building ??= this.build().finally(() => (this.building = null)));
+      return;
+    }
+    // One refresh runs at a time; callers arriving meanwhile share the next one, which starts after it.
+    if (this.pendingRefresh) return this.pendingRefresh;
+    const next = this.running.then(() => {
+      this.pendingRefresh = null;
+      return this.refresh();
+    });
+    this.pendingRefresh = next;
+    this.running = next.catch(() => undefined);
+    return next;
+  }
+
+  private async build(): Promise<void> {
+    await this.feed.start();
+    await this.loadReferenceData();
+    const { entries } = await loadActionEntries(this.db, null, this.tags);
+    this.actions.replaceAll(entries);
+    this.simsStale = true;
+    this.facetsCache.clear();
+    this.built = true;
+  }
+
+  private async refresh(): Promise<void> {
+    if (Date.now() - this.feed.lastPollAt > STALE_AFTER_MS) {
+      await this.build();
+      return;
+    }
+    const batch = await this.feed.poll();
+    if (batch.count === 0) return;
+    await this.loadReferenceData();
+    if (batch.actionIds.size > FULL_RELOAD_ABOVE) {
+      const { entries } = await loadActionEntries(this.db, null, this.tags);
+      this.actions.replaceAll(entries);
+    } else if (batch.actionIds.size) {
+      const { entries, missing } = await loadActionEntries(this.db, [...batch.actionIds], this.tags);
+      this.actions.apply(entries, missing);
+    }
+    this.simsStale = true;
+    this.facetsCache.clear();
+    if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
+      this.lastPrune = Date.now();
+      await this.feed.prune();
+    }
+  }
+
+  private async loadReferenceData(): Promise<void> {
+    this.tags = await loadTags(this.db);
+    this.dimensions = await loadDimensions(this.db);
+    this.dimensionChildren = new Map();
+    for (const d of this.dimensions) {
+      if (d.parent_id === null) continue;
+      const list = this.dimensionChildren.get(d.parent_id) ?? [];
+      list.push(d.id);
+      this.dimensionChildren.set(d.parent_id, list);
+    }
+  }
+
+  async simulations(): Promise<SortedIndex<SimulationEntry>> {
+    await this.fresh();
+    if (this.simsStale) {
+      this.sims.replaceAll(await loadSimulationEntries(this.db, this.tags));
+      this.simsStale = false;
+    }
+    return this.sims;
+  }
+
+  hasTag(id: number): boolean {
+    return this.tags.has(id);
+  }
+
+  /**
+   * Selected tree nodes as per-dimension allowed sets: a node stands for itself and its descendants;
+   * nodes of one tree are alternatives (or), trees combine with and. Unknown ids are returned apart.
+   */
+  expandDimensions(ids: readonly number[]): { groups: { position: number; ids: Set<number> }[]; unknown: number[] } {
+    const byId = new Map(this.dimensions.map((d) => [d.id, d]));
+    const groups = new Map<number, Set<number>>();
+    const unknown: number[] = [];
+    for (const id of ids) {
+      const node = byId.get(id);
+      if (!node) {
+        unknown.push(id);
+        continue;
+      }
+      const position = (DIMENSION_TYPES as readonly string[]).indexOf(node.type);
+      const set = groups.get(position) ?? new Set<number>();
+      const stack = [id];
+      while (stack.length) {
+        const n = stack.pop()!;
+        if (set.has(n)) continue;
+        set.add(n);
+        stack.push(...(this.dimensionChildren.get(n) ?? []));
+      }
+      groups.set(position, set);
+    }
+    return { groups: [...groups].map(([position, set]) => ({ position, ids: set })), unknown };
+  }
+
+  tagsOf(entry: IndexEntry): LibraryTag[] {
+    const out: LibraryTag[] = [];
+    for (const id of entry.tags) {
+      const t = this.tags.get(id);
+      if (t) out.push({ id: t.id, name: t.name, tagType: t.tag_type });
+    }
+    return out;
+  }
+
+  async actionItems(entries: readonly ActionEntry[]): Promise<LibraryItem[]> {
+    const latest = await this.latestJobsOfActions(entries.map((e) => e.id));
+    return entries.map((e) => ({
+      id: e.id,
+      vid: e.vid,
+      name: e.name,
+      desc: e.desc,
+      action_type: e.type,
+      approved: e.approved,
+      tags: this.tagsOf(e),
+      disabled: e.disabled,
+      decommissioned: e.decommissioned,
+      updated_at: iso(e.updated),
+      date_modified: iso(e.modified),
+      last_added: iso(e.created),
+      last_run: e.lastRun ? iso(e.lastRun) : null,
+      total_runs: e.totalRuns,
+      latest_job: latest.get(e.id) ?? null,
+      require_protected: e.requireProtected,
+      monitor_connections: e.monitorConnections,
+      pending_files: e.pendingFiles,
+      malicious_files: e.maliciousFiles,
+      vendor: e.vendor,
+    }));
+  }
+
+  async simulationItems(entries: readonly SimulationEntry[]): Promise<SimulationLibraryItem[]> {
+    const ids = entries.map((e) => e.id);
+    const rows = ids.length
+      ? await this.db.query<{ simulation_id: number; id: number; status: string }>(
+          'select distinct on (simulation_id) simulation_id, id, status from jobs where simulation_id = any($1::int[]) order by simulation_id, id desc',
+          [ids],
+        )
+      : [];
+    const latest = new Map(rows.map((r) => [r.simulation_id, { id: r.id, status: r.status }]));
+    return entries.map((e) => ({
+      id: e.id,
+      vid: e.vid,
+      name: e.name,
+      desc: e.desc,
+      simulation_type: e.type,
+      approved: e.approved,
+      tags: this.tagsOf(e),
+      action_vids: e.actionVids,
+      group_names: e.groupNames,
+      sim_actions: e.simActions,
+      disabled: e.disabled,
+      decommissioned: e.decommissioned,
+      updated_at: iso(e.updated),
+      last_added: iso(e.created),
+      last_run: e.lastRun ? iso(e.lastRun) : null,
+      total_runs: e.totalRuns,
+      latest_job: latest.get(e.id) ?? null,
+    }));
+  }
+
+  /** The newest job each Action ran in, read fresh (its status moves while the job runs). */
+  async latestJobsOfActions(ids: readonly number[]): Promise<Map<number, LatestJob>> {
+    if (!ids.length) return new Map();
+    // Two plain index lookups plan and run faster on PGlite than one distinct-on join.
+    const latest = await this.db.query<{ action_id: number; job_id: number }>(
+      'select action_id, max(job_id) as job_id from job_actions where action_id = any($1::int[]) group by action_id',
+      [ids],
+    );
+    if (!latest.length) return new Map();
+    const jobs = await this.db.query<{ id: number; status: string }>('select id, status from jobs where id = any($1::int[])', [latest.map((r) => r.job_id)]);
+    const status = new Map(jobs.map((j) => [j.id, j.status]));
+    const out = new Map<number, LatestJob>();
+    for (const r of latest) {
+      const s = status.get(r.job_id);
+      if (s) out.set(r.action_id, { id: r.job_id, status: s });
+    }
+    return out;
+  }
+
+  /** Filter definitions with counts over the live entries (disabled ones only when asked). */
+  filters(kind: 'actions' | 'simulations', index: SortedIndex<IndexEntry>, includeDisabled: boolean): LibraryFiltersAnswer {
+    const cacheKey = `${kind}:${includeDisabled}:${index.version}`;
+    const hit = this.facetsCache.get(cacheKey);
+    if (hit) return hit;
+    const typeCounts = new Map<string, number>();
+    const tagCounts = new Map<number, number>();
+    const statusCounts = new Map<string, number>();
+    let total = 0;
+    for (const e of index.live()) {
+      if (!includeDisabled && (e.disabled || e.decommissioned)) continue;
+      total++;
+      typeCounts.set(e.type, (typeCounts.get(e.type) ?? 0) + 1);
+      for (const t of e.tags) tagCounts.set(t, (tagCounts.get(t) ?? 0) + 1);
+      for (const s of LIBRARY_STATUSES) if (matchesStatus(e, s)) statusCounts.set(s, (statusCounts.get(s) ?? 0) + 1);
+    }
+    const groups = new Map<string, { id: number; name: string; count: number }[]>();
+    for (const [id, count] of tagCounts) {
+      const t = this.tags.get(id);
+      if (!t) continue;
+      const list = groups.get(t.tag_type) ?? [];
+      list.push({ id, name: t.name, count });
+      groups.set(t.tag_type, list);
+    }
+    const typeOrder = Object.keys(TAG_TYPE_LABELS);
+    const tagGroups = [...groups]
+      .sort(([a], [b]) => (typeOrder.indexOf(a) + 1 || 99) - (typeOrder.indexOf(b) + 1 || 99) || a.localeCompare(b))
+      .map(([tag_type, tags]) => ({ tag_type, label: TAG_TYPE_LABELS[tag_type] ?? tag_type, tags: tags.sort((a, b) => a.name.localeCompare(b.name)) }));
+    const types =
+      kind === 'actions'
+        ? LIBRARY_ACTION_TYPES.map((t) => ({ value: t, label: ACTION_TYPE_LABELS[t], count: typeCounts.get(t) ?? 0 }))
+        : [
+            { value: 'sequence', label: 'Sequence', count: typeCounts.get('sequence') ?? 0 },
+            { value: 'eval', label: 'Evaluation', count: typeCounts.get('eval') ?? 0 },
+          ];
+    const statuses = (kind === 'actions' ? LIBRARY_STATUSES : (['approved', 'unapproved'] as const)).map((s) => ({ value: s, label: STATUS_LABELS[s], count: statusCounts.get(s) ?? 0 }));
+    const answer: LibraryFiltersAnswer = {
+      total_count: total,
+      sort_options: LIBRARY_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s], direction: DEFAULT_DIRECTION[s] })),
+      default_sort: 'name',
+      types,
+      statuses,
+      tag_groups: tagGroups,
+      tag_modes: ['or', 'and'],
+      trees: kind === 'actions' ? this.trees() : [],
+    };
+    this.facetsCache.set(cacheKey, answer);
+    return answer;
+  }
+
+  private trees(): LibraryFiltersAnswer['trees'] {
+    const nodes = new Map<number, TreeNode>(this.dimensions.map((d) => [d.id, { id: d.id, name: d.name, param_name: d.param_name, children: [] }]));
+    const roots = new Map<string, TreeNode[]>();
+    for (const d of this.dimensions) {
+      const node = nodes.get(d.id)!;
+      if (d.parent_id === null) roots.set(d.type, [...(roots.get(d.type) ?? []), node]);
+      else nodes.get(d.parent_id)?.children.push(node);
+    }
+    return DIMENSION_TYPES.map((type) => ({ type, label: DIMENSION_LABELS[type], nodes: roots.get(type) ?? [] }));
+  }
+}

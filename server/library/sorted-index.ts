@@ -1,0 +1,360 @@
+import type { LibrarySort, LibraryStatus, SortDirection } from '../../src/api/contracts/library';
+
+/** What the library filters and sorts on; one entry per Action or simulation. */
+export interface IndexEntry {
+  id: number;
+  vid: string;
+  /** Lowercased VID and name, the sort keys. */
+  vidKey: string;
+  nameKey: string;
+  /** Lowercased searchable text: the spec's searchable fields, separated by \u0001. */
+  hay: string;
+  type: string;
+  approved: boolean;
+  disabled: boolean;
+  decommissioned: boolean;
+  /** Tag ids, ascending. */
+  tags: Int32Array;
+  /** One selected tree node per dimension type (DIMENSION_TYPES order), 0 when none. */
+  dims: Int32Array | null;
+  created: number;
+  updated: number;
+  modified: number;
+  /** 0 when never run. */
+  lastRun: number;
+  totalRuns: number;
+  pendingFiles: number;
+  maliciousFiles: number;
+}
+
+export interface IndexFilter {
+  search: string;
+  tags: readonly number[];
+  tagMode: 'and' | 'or';
+  types: readonly string[];
+  status: LibraryStatus | '';
+  /** Per dimension position, the allowed node ids (a selected node and its descendants). */
+  dimensions: readonly { position: number; ids: ReadonlySet<number> }[];
+  /** VIDs (lowercased) or ids as strings. */
+  contentIds: readonly string[];
+  includeDisabled: boolean;
+}
+
+type Compare<E> = (a: E, b: E) => number;
+const byNumber = <E extends IndexEntry>(key: (e: E) => number): Compare<E> => (a, b) => key(a) - key(b) || a.id - b.id;
+const byString = <E extends IndexEntry>(key: (e: E) => string): Compare<E> => (a, b) => {
+  const x = key(a);
+  const y = key(b);
+  return x < y ? -1 : x > y ? 1 : a.id - b.id;
+};
+
+const COMPARATORS: Record<LibrarySort, Compare<IndexEntry>> = {
+  name: byString((e) => e.nameKey),
+  vid: byString((e) => e.vidKey),
+  updated: byNumber((e) => e.updated),
+  modified: byNumber((e) => e.modified),
+  added: byNumber((e) => e.created),
+  last_run: byNumber((e) => e.lastRun),
+  total_runs: byNumber((e) => e.totalRuns),
+};
+
+export function matchesStatus(e: IndexEntry, status: LibraryStatus | ''): boolean {
+  switch (status) {
+    case 'approved':
+      return e.approved;
+    case 'unapproved':
+      return !e.approved;
+    case 'pending_files':
+      return e.pendingFiles > 0;
+    case 'malicious_files':
+      return e.maliciousFiles > 0;
+    default:
+      return true;
+  }
+}
+
+function isEmptyFilter(f: IndexFilter): boolean {
+  return !f.search && !f.tags.length && !f.types.length && !f.status && !f.dimensions.length && !f.contentIds.length && f.includeDisabled;
+}
+
+const CACHE_SIZE = 32;
+
+// Per-slot flags, so the walk over a sort order reads one byte per entry instead of the entry object.
+const F_LIVE = 1;
+const F_HIDDEN = 2; // disabled or decommissioned
+const F_APPROVED = 4;
+const F_PENDING = 8;
+const F_MALICIOUS = 16;
+
+function flagsOf(e: IndexEntry): number {
+  return F_LIVE | (e.disabled || e.decommissioned ? F_HIDDEN : 0) | (e.approved ? F_APPROVED : 0) | (e.pendingFiles > 0 ? F_PENDING : 0) | (e.maliciousFiles > 0 ? F_MALICIOUS : 0);
+}
+
+function statusMask(status: LibraryStatus | ''): [mask: number, want: number] {
+  switch (status) {
+    case 'approved':
+      return [F_APPROVED, F_APPROVED];
+    case 'unapproved':
+      return [F_APPROVED, 0];
+    case 'pending_files':
+      return [F_PENDING, F_PENDING];
+    case 'malicious_files':
+      return [F_MALICIOUS, F_MALICIOUS];
+    default:
+      return [0, 0];
+  }
+}
+
+/**
+ * Entries kept in memory with one ascending order per sort key (built lazily, kept up to date on
+ * small changes by binary insertion), per-slot columns (flags, type) and per-tag postings for the
+ * cheap filters, and a small cache of filtered results, so a page of a filtered and sorted list of
+ * 100,000 entries is a slice of a cached array. A search reads each entry's text once per new term;
+ * a longer term reuses the result of a shorter one it contains.
+ */
+export class SortedIndex<E extends IndexEntry> {
+  private entries: (E | undefined)[] = [];
+  private slotOf = new Map<number, number>();
+  private orders = new Map<LibrarySort, number[]>();
+  private cache = new Map<string, number[]>();
+  private liveCount = 0;
+  private flags = new Uint8Array(0);
+  private typeOf = new Uint8Array(0);
+  private typeCodes = new Map<string, number>();
+  private postings: Map<number, number[]> | null = null;
+  private vidSlots: Map<string, number> | null = null;
+  /** Moves on every change; results cached before are dropped. */
+  version = 0;
+
+  get size(): number {
+    return this.liveCount;
+  }
+
+  replaceAll(entries: readonly E[]): void {
+    this.entries = [...entries];
+    this.slotOf = new Map(entries.map((e, i) => [e.id, i]));
+    this.liveCount = entries.length;
+    this.flags = new Uint8Array(Math.max(16, entries.length));
+    this.typeOf = new Uint8Array(Math.max(16, entries.length));
+    entries.forEach((e, i) => this.setColumns(i, e));
+    this.orders.clear();
+    this.changed();
+  }
+
+  private setColumns(slot: number, e: E | undefined): void {
+    if (slot >= this.flags.length) {
+      const grow = (a: Uint8Array) => {
+        const b = new Uint8Array(Math.max(slot + 1, a.length * 2));
+        b.set(a);
+        return b;
+      };
+      this.flags = grow(this.flags);
+      this.typeOf = grow(this.typeOf);
+    }
+    if (!e) {
+      this.flags[slot] = 0;
+      return;
+    }
+    this.flags[slot] = flagsOf(e);
+    let code = this.typeCodes.get(e.type);
+    if (code === undefined) this.typeCodes.set(e.type, (code = this.typeCodes.size + 1));
+    this.typeOf[slot] = code;
+  }
+
+  /** Inserts or replaces entries and removes ids. */
+  apply(upserts: readonly E[], removedIds: readonly number[]): void {
+    if (!upserts.length && !removedIds.length) return;
+    const touched = new Set<number>();
+    for (const id of removedIds) {
+      const slot = this.slotOf.get(id);
+      if (slot === undefined) continue;
+      this.entries[slot] = undefined;
+      this.setColumns(slot, undefined);
+      this.slotOf.delete(id);
+      this.liveCount--;
+      touched.add(slot);
+    }
+    for (const e of upserts) {
+      let slot = this.slotOf.get(e.id);
+      if (slot === undefined) {
+        slot = this.entries.length;
+        this.entries.push(e);
+        this.slotOf.set(e.id, slot);
+        this.liveCount++;
+      } else this.entries[slot] = e;
+      this.setColumns(slot, e);
+      touched.add(slot);
+    }
+    if (touched.size > 2000) this.orders.clear();
+    else {
+      for (const [key, order] of this.orders) {
+        const cmp = COMPARATORS[key] as Compare<E>;
+        const kept = order.filter((s) => !touched.has(s));
+        for (const slot of touched) {
+          const e = this.entries[slot];
+          if (!e) continue;
+          let lo = 0;
+          let hi = kept.length;
+          while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            if (cmp(this.entries[kept[mid]!]!, e) < 0) lo = mid + 1;
+            else hi = mid;
+          }
+          kept.splice(lo, 0, slot);
+        }
+        this.orders.set(key, kept);
+      }
+    }
+    this.changed();
+  }
+
+  get(slot: number): E | undefined {
+    return this.entries[slot];
+  }
+
+  byId(id: number): E | undefined {
+    const slot = this.slotOf.get(id);
+    return slot === undefined ? undefined : this.entries[slot];
+  }
+
+  live(): E[] {
+    return this.entries.filter((e): e is E => e !== undefined);
+  }
+
+  /** Slots carrying a tag (built on first use after a change). */
+  private tagSlots(tag: number): number[] {
+    if (!this.postings) {
+      const p = new Map<number, number[]>();
+      this.entries.forEach((e, slot) => {
+        if (!e) return;
+        for (const t of e.tags) {
+          const list = p.get(t);
+          if (list) list.push(slot);
+          else p.set(t, [slot]);
+        }
+      });
+      this.postings = p;
+    }
+    return this.postings.get(tag) ?? [];
+  }
+
+  /**
+   * The entries a filter keeps apart from the cheap per-slot columns: null when no such condition
+   * applies, otherwise a byte per slot (1 = keep). Search text is read here, in slot order.
+   */
+  private selectiveMask(f: IndexFilter, term: string, within: readonly number[] | null): Uint8Array | null {
+    const n = this.entries.length;
+    let mask: Uint8Array | null = null;
+    const narrow = (keep: (slot: number) => boolean) => {
+      const next = new Uint8Array(n);
+      if (mask) {
+        for (let s = 0; s < n; s++) if (mask[s] && keep(s)) next[s] = 1;
+      } else if (within) {
+        for (const s of within) if (keep(s)) next[s] = 1;
+      } else for (let s = 0; s < n; s++) if (this.flags[s] && keep(s)) next[s] = 1;
+      mask = next;
+    };
+    if (f.contentIds.length) {
+      if (!this.vidSlots) {
+        this.vidSlots = new Map();
+        this.entries.forEach((e, slot) => e && this.vidSlots!.set(e.vidKey, slot));
+      }
+      const wanted = new Uint8Array(n);
+      for (const c of f.contentIds) {
+        const key = c.toLowerCase();
+        const slot = this.vidSlots.get(key) ?? (/^\d+$/.test(key) ? this.slotOf.get(Number(key)) : undefined);
+        if (slot !== undefined) wanted[slot] = 1;
+      }
+      mask = wanted;
+    }
+    if (f.tags.length) {
+      const counts = new Uint8Array(n);
+      for (const t of new Set(f.tags)) for (const s of this.tagSlots(t)) counts[s] = counts[s]! + 1;
+      const need = f.tagMode === 'and' ? new Set(f.tags).size : 1;
+      narrow((s) => counts[s]! >= need);
+    }
+    for (const d of f.dimensions) narrow((s) => !!this.entries[s]?.dims && d.ids.has(this.entries[s]!.dims![d.position] ?? 0));
+    if (term) narrow((s) => this.entries[s]!.hay.includes(term));
+    return mask;
+  }
+
+  /** Slots of the entries that pass the filter, in the requested order. The array must not be changed. */
+  query(f: IndexFilter, sort: LibrarySort, direction: SortDirection): number[] {
+    // Control characters separate the searchable fields: a term holding one matches nothing.
+    const term = f.search.trim().toLowerCase();
+    const rest = JSON.stringify([f.tags, f.tagMode, f.types, f.status, f.dimensions.map((d) => [d.position, [...d.ids]]), f.contentIds, f.includeDisabled, sort, direction]);
+    const key = `${rest}\u0000${term}`;
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit;
+    }
+    let out: number[];
+    // Typing narrows a search: the result of a shorter term contained in this one is a superset, in the
+    // same order, so only its entries need checking.
+    const narrower = term ? this.bestPrefixResult(rest, term) : null;
+    if (/[\u0000-\u0002]/.test(term)) out = [];
+    else if (narrower) out = narrower.filter((s) => this.entries[s]!.hay.includes(term));
+    else {
+      const order = this.order(sort);
+      if (isEmptyFilter(f)) out = direction === 'asc' ? order : [...order].reverse();
+      else {
+        const mask = this.selectiveMask(f, term, null);
+        const types = f.types.length ? new Set(f.types.map((t) => this.typeCodes.get(t) ?? -1)) : null;
+        const [sm, sw] = statusMask(f.status);
+        const hidden = f.includeDisabled ? 0 : F_HIDDEN;
+        const flags = this.flags;
+        const typeOf = this.typeOf;
+        const keep = (s: number) => {
+          const fl = flags[s]!;
+          return (fl & F_LIVE) !== 0 && (fl & hidden) === 0 && (fl & sm) === sw && (!mask || mask[s] === 1) && (!types || types.has(typeOf[s]!));
+        };
+        out = [];
+        if (direction === 'asc') {
+          for (let i = 0; i < order.length; i++) if (keep(order[i]!)) out.push(order[i]!);
+        } else {
+          for (let i = order.length - 1; i >= 0; i--) if (keep(order[i]!)) out.push(order[i]!);
+        }
+      }
+    }
+    this.cache.set(key, out);
+    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+    return out;
+  }
+
+  /** The cached result of the same filter with the longest search term contained in `term`. */
+  private bestPrefixResult(rest: string, term: string): number[] | null {
+    let best: number[] | null = null;
+    let bestLength = -1;
+    for (const [key, slots] of this.cache) {
+      const at = key.indexOf('\u0000');
+      if (key.slice(0, at) !== rest) continue;
+      const cached = key.slice(at + 1);
+      if (cached.length > bestLength && cached.length < term.length && term.includes(cached)) {
+        best = slots;
+        bestLength = cached.length;
+      }
+    }
+    return best;
+  }
+
+  private order(sort: LibrarySort): number[] {
+    let order = this.orders.get(sort);
+    if (!order) {
+      const cmp = COMPARATORS[sort] as Compare<E>;
+      order = [];
+      for (let s = 0; s < this.entries.length; s++) if (this.entries[s]) order.push(s);
+      order.sort((a, b) => cmp(this.entries[a]!, this.entries[b]!));
+      this.orders.set(sort, order);
+    }
+    return order;
+  }
+
+  private changed(): void {
+    this.version++;
+    this.cache.clear();
+    this.postings = null;
+    this.vidSlots = null;
+  }
+}

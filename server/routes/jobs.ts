@@ -1,0 +1,190 @@
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requirePermission, requireUser } from '../app';
+import { HttpError, badRequest, bodyFields, validate } from '../http-errors';
+import {
+  EVENTS_FILTERS,
+  JOBS_EXPORT_NAME,
+  JOB_ACTIONS_EXPORT_NAME,
+  MAX_IDS,
+  MAX_SUMMARY_JOBS,
+  csvFilename,
+  exportOptionsSchema,
+  publishSchema,
+  type CsvSeparator,
+  type EventsFilter,
+  type JobListAnswer,
+} from '../../src/api/contracts/jobs';
+import { listJobs, parseListQuery } from '../jobs/list-query';
+import { cancelJob, deleteJob, getActionEvents, getJob, getStepActions, publishJobs, summaryReport, type EventsKind } from '../jobs/service';
+import { checkIds, jobActionsCsv, jobsCsv, type ExportScope } from '../jobs/csv';
+
+/**
+ * The jobs calls (jobs-simulations-network-map.md section 7, documented in docs/api.md "Jobs"):
+ * list, one job with its steps, the actions of steps, cancel, delete, publish, events of a job action,
+ * the Job Summary Report and the CSV exports.
+ */
+
+type Query = Record<string, unknown>;
+
+/** A path id ("12" or "12.json"); anything else answers 400. */
+function pathId(raw: string | undefined, what = 'Job id'): number {
+  const s = (raw ?? '').replace(/\.json$/, '');
+  if (!/^\d{1,9}$/.test(s) || Number(s) < 1) throw badRequest(`${what} must be a positive whole number, got "${raw ?? ''}"`);
+  return Number(s);
+}
+
+/** Ids from `name[]=1&name[]=2`, `name=1,2` or repeated `name=`. */
+function queryIds(q: Query, name: string, max: number): number[] {
+  const raw = q[`${name}[]`] ?? q[name];
+  if (raw === undefined || raw === '') throw badRequest(`${name} is required`);
+  const list = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+  if (!list.length) throw badRequest(`${name} is required`);
+  if (!list.every((v) => /^\d{1,9}$/.test(v) && Number(v) > 0)) throw badRequest(`${name} must hold positive whole numbers`);
+  const ids = [...new Set(list.map(Number))];
+  if (ids.length > max) throw badRequest(`${name} may hold at most ${max} ids`);
+  return ids;
+}
+
+function eventsParam(q: Query): EventsFilter | null {
+  const v = q.events;
+  if (v === undefined || v === '') return null;
+  if (typeof v !== 'string' || !(EVENTS_FILTERS as readonly string[]).includes(v)) throw badRequest(`events must be one of ${EVENTS_FILTERS.join(', ')}`);
+  return v as EventsFilter;
+}
+
+function tokensMatch(sent: unknown, expected: string): boolean {
+  if (typeof sent !== 'string') return false;
+  const a = Buffer.from(sent);
+  const b = Buffer.from(expected);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
+const EXPORT_KEYS = ['separator', 'delivery', 'all_events', 'regex', 'filename'];
+
+interface ExportRequest {
+  opts: ReturnType<typeof validate<typeof exportOptionsSchema>>;
+  listQuery: Query;
+  jobIds: number[] | null;
+}
+
+function exportFromBody(body: unknown): ExportRequest {
+  const opts = validate(exportOptionsSchema, bodyFields(body));
+  const props = opts.props as Query;
+  if (props === null || typeof props !== 'object' || Array.isArray(props)) throw badRequest('props must be an object');
+  const { job_ids: jobIds, 'job_ids[]': jobIdsBracket, ...listQuery } = props;
+  const ids = jobIds ?? jobIdsBracket;
+  return { opts, listQuery, jobIds: ids === undefined ? null : checkIds(ids) };
+}
+
+function exportFromQuery(q: Query): ExportRequest {
+  const optsIn: Query = {};
+  const listQuery: Query = {};
+  let ids: unknown;
+  for (const [k, v] of Object.entries(q)) {
+    if (k === 'job_ids' || k === 'job_ids[]') ids = v;
+    else if (EXPORT_KEYS.includes(k)) optsIn[k] = v;
+    else listQuery[k] = v;
+  }
+  const opts = validate(exportOptionsSchema, optsIn);
+  return { opts, listQuery, jobIds: ids === undefined ? null : checkIds(ids) };
+}
+
+async function sendCsv(app: FastifyInstance, reply: FastifyReply, req: ExportRequest, kind: 'jobs' | 'job_actions') {
+  const q = parseListQuery(req.listQuery);
+  const format = { separator: req.opts.separator as CsvSeparator, quotes: req.opts.regex as 'double' | 'single' };
+  let scope: ExportScope;
+  if (req.opts.all_events === 'all') scope = { all: true };
+  else if (req.jobIds) scope = { ids: req.jobIds };
+  else {
+    const page: JobListAnswer = await listJobs(app.db, q);
+    scope = { ids: (page.jobs ?? page.filtered_jobs ?? []).map((j) => j.id) };
+  }
+  const filename = csvFilename(req.opts.filename, kind === 'jobs' ? JOBS_EXPORT_NAME : JOB_ACTIONS_EXPORT_NAME);
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_');
+  const body = Readable.from(kind === 'jobs' ? jobsCsv(app.db, q, scope, format) : jobActionsCsv(app.db, q, scope, format));
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`)
+    .header('cache-control', 'no-store')
+    .send(body);
+}
+
+export async function jobsRoutes(app: FastifyInstance) {
+  // The jobs list (results list): one page with totals and keyset cursors.
+  app.get('/jobs/list_page_data.json', async (req) => {
+    requireUser(req);
+    return listJobs(app.db, parseListQuery(req.query as Query));
+  });
+
+  // CSV exports: POST with the export options as JSON (spec), or GET with them in the query.
+  app.post('/jobs/list_page_data.csv', async (req, reply) => {
+    requireUser(req);
+    return sendCsv(app, reply, exportFromBody(req.body), 'jobs');
+  });
+  app.get('/jobs/list_page_data.csv', async (req, reply) => {
+    requireUser(req);
+    return sendCsv(app, reply, exportFromQuery(req.query as Query), 'jobs');
+  });
+  app.post('/jobs/job_actions_data.csv', async (req, reply) => {
+    requireUser(req);
+    return sendCsv(app, reply, exportFromBody(req.body), 'job_actions');
+  });
+  app.get('/jobs/job_actions_data.csv', async (req, reply) => {
+    requireUser(req);
+    return sendCsv(app, reply, exportFromQuery(req.query as Query), 'job_actions');
+  });
+
+  // The actions of expanded steps, keyed by step id.
+  const stepActions = async (req: FastifyRequest) => {
+    requireUser(req);
+    const q = req.query as Query;
+    return getStepActions(app.db, queryIds(q, 'job_step_ids', MAX_IDS), eventsParam(q));
+  };
+  app.get('/jobs/list_page_job_actions', stepActions);
+  app.get('/jobs/list_page_job_actions.json', stepActions);
+
+  // Publish (ours to define, see docs/api.md): finished jobs to a pipeline.
+  app.post('/jobs/publish.json', async (req) => {
+    requirePermission(req, 'jobs.publish');
+    const input = validate(publishSchema, bodyFields(req.body));
+    return { ...(await publishJobs(app.db, input.job_ids, input.pipeline)), multisite_reporting: input.multisite_reporting };
+  });
+
+  // Events of one job action: detected (default), suspicious or all.
+  app.get('/jobs/job_actions/:id/events.json', async (req) => {
+    requirePermission(req, 'integrationEvents.all');
+    const id = pathId((req.params as { id?: string }).id, 'Job action id');
+    const kind = (req.query as Query).kind ?? 'detected';
+    if (kind !== 'detected' && kind !== 'suspicious' && kind !== 'all') throw badRequest('kind must be detected, suspicious or all');
+    return getActionEvents(app.db, id, kind as EventsKind);
+  });
+
+  app.get('/reports/summary.json', async (req) => {
+    requireUser(req);
+    return summaryReport(app.db, queryIds(req.query as Query, 'job_ids', MAX_SUMMARY_JOBS));
+  });
+
+  // One job with its steps (the actions of a step come from list_page_job_actions).
+  app.get('/jobs/:id', async (req) => {
+    requireUser(req);
+    return getJob(app.db, pathId((req.params as { id?: string }).id));
+  });
+
+  // Cancel is a GET in the spec; it changes state, so it still needs the session's CSRF token.
+  app.get('/jobs/:id/cancel.json', async (req) => {
+    const session = requirePermission(req, 'jobs.cancel');
+    if (!tokensMatch(req.headers['x-csrf-token'], session.csrfToken)) throw new HttpError(403, 'Invalid or missing CSRF token. Reload the page and try again.');
+    const id = pathId((req.params as { id?: string }).id);
+    const by = `${session.user.first_name} ${session.user.last_name}`.trim() || session.user.email;
+    return cancelJob(app.db, id, by);
+  });
+
+  app.delete('/jobs/:id', async (req) => {
+    requirePermission(req, 'jobs.destroy');
+    const id = pathId((req.params as { id?: string }).id);
+    await deleteJob(app.db, id);
+    return { id, deleted: true };
+  });
+}

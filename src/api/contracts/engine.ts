@@ -1,0 +1,146 @@
+/**
+ * Shapes of the engine calls, shared by the director, the actor agent and the workbench:
+ * the actor API (register, heartbeat, poll, ready, results), the run calls and integration events.
+ */
+import * as yup from 'yup';
+
+/** Every actor call lives under this prefix; it authenticates with `Authorization: Bearer <token>`, never a cookie. */
+export const ACTOR_API = '/api/actor';
+export const ACTOR_VERSION = '1.0.0';
+
+/** Action types the actor agent can perform (host_cli only when started with --allow-host-cli). */
+export const NETWORK_TYPES = ['port_scan', 'socket', 'website', 'web_request'] as const;
+export const ACTOR_TYPES = [...NETWORK_TYPES, 'dns', 'sleep', 'host_cli'] as const;
+export type ActorActionType = (typeof ACTOR_TYPES)[number];
+/** Types performed by one actor (the step has no destination). */
+export const SINGLE_ACTOR_TYPES: readonly string[] = ['dns', 'host_cli', 'cloud', 'sleep', 'captive_dns', 'captive_ioc_url', 'captive_ioc_pcap'];
+
+/** Limits the director enforces on actor input. */
+export const MAX_RESULT_BYTES = 256 * 1024;
+export const MAX_ADDRESSES = 16;
+
+const ipv4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
+
+export const registerSchema = yup
+  .object({
+    bulk_token: yup.string().trim().required('bulk_token is required').max(200),
+    name: yup.string().trim().required('name is required').max(100),
+    version: yup.string().trim().max(40).default(''),
+    os: yup.string().trim().max(100).default(''),
+    addresses: yup
+      .array(yup.string().required().matches(ipv4, 'addresses must be IPv4 addresses'))
+      .min(1, 'addresses needs at least one address')
+      .max(MAX_ADDRESSES)
+      .required('addresses is required'),
+    capabilities: yup.array(yup.string().required().max(40)).max(40).required('capabilities is required'),
+  })
+  .noUnknown();
+export type RegisterRequest = yup.InferType<typeof registerSchema>;
+
+export interface RegisterAnswer {
+  node_id: number;
+  /** The actor's own credential; only its hash is stored. */
+  token: string;
+  /** Ed25519 public key (PEM) the actor checks every work item's signature with. */
+  signing_key: string;
+  heartbeat_ms: number;
+}
+
+export const pollSchema = yup
+  .object({
+    /** A random id per actor process: work claimed by an earlier process of the same actor is ended. */
+    session: yup.string().trim().required('session is required').max(64),
+    /** Work ids the actor is performing now; the answer's `abort` lists the ones to stop. */
+    holding: yup.array(yup.number().integer().positive().required()).max(100).default([]),
+    wait_ms: yup.number().integer().min(0).max(20000).default(5000),
+  })
+  .noUnknown();
+export type PollRequest = yup.InferType<typeof pollSchema>;
+
+export interface WorkPayload {
+  work_id: number;
+  node_id: number;
+  job_id: number;
+  job_action_id: number;
+  role: 'source' | 'target';
+  action_type: string;
+  name: string;
+  details: Record<string, unknown>;
+  timeout_ms: number;
+  /** The address this actor uses. */
+  local_address: string;
+  /** The other actor's address (absent for single-actor work). */
+  peer_address?: string;
+  /** For the source: where the target actually serves each requested port ("445" -> 445 or another port). */
+  port_map?: Record<string, number>;
+  /** Ports the target could not open, with the reason. */
+  port_failures?: Record<string, string>;
+  issued_at: string;
+  expires_at: string;
+}
+
+export interface SignedWork {
+  id: number;
+  /** JSON of WorkPayload, exactly as signed. */
+  payload: string;
+  /** base64 Ed25519 signature of `payload`. */
+  signature: string;
+}
+
+export interface PollAnswer {
+  work: SignedWork[];
+  abort: number[];
+}
+
+export const readySchema = yup
+  .object({
+    session: yup.string().trim().required().max(64),
+    port_map: yup.object().default({}),
+    port_failures: yup.object().default({}),
+  })
+  .noUnknown();
+
+export const resultSchema = yup
+  .object({
+    session: yup.string().trim().required().max(64),
+    outcome: yup.string().oneOf(['ran', 'errored', 'incompatible', 'aborted']).required('outcome is required'),
+    blocked: yup.boolean().nullable().default(null),
+    message: yup.string().max(2000).nullable().default(null),
+    evidence: yup.object().default({}),
+  })
+  .noUnknown();
+export type ResultRequest = yup.InferType<typeof resultSchema>;
+
+export const heartbeatSchema = yup.object({ session: yup.string().trim().required().max(64) }).noUnknown();
+
+// ---- running jobs (the Run All Actions form) ----
+
+export const runSchema = yup
+  .object({
+    attack_node_id_1: yup.number().typeError('Source Actor must be chosen').integer().positive().required('Source Actor must be chosen'),
+    target_node_id_1: yup.number().typeError('Destination Actor must be chosen').integer().positive().required('Destination Actor must be chosen'),
+    force_unlock: yup.boolean().default(false),
+  })
+  .noUnknown();
+export type RunRequest = yup.InferType<typeof runSchema>;
+
+export interface RunAnswer {
+  job_id: number;
+  name: string;
+  status: string;
+  url: string;
+}
+
+export interface RunActor {
+  id: number;
+  name: string;
+  status: string;
+  sim_address: string;
+  security_zone_id: number | null;
+  zone_name: string | null;
+  capabilities: string[];
+}
+
+// ---- integration events ----
+
+export const MAX_EVENTS_PER_POST = 1000;

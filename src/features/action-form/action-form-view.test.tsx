@@ -1,0 +1,115 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { API, useMswServer } from '../../../tests/msw';
+import { DIMENSION_TYPES, FORM_LIMITS, MSG, type ActionFormPayload, type FormDefinition, type TagsAnswer } from '../../api/contracts/action-form';
+import type { Permission } from '../../api/contracts/permissions';
+import { commands, emptyContext } from '../../commands/registry';
+import { Toaster } from '../../ui/toaster';
+import { clearToasts } from '../../ui/toasts';
+import { NewActionPane } from './action-form-pane';
+import { actionFormCommands } from './commands';
+
+const server = useMswServer();
+
+const tree = (type: string, id: number) => ({ id, name: type, param_name: type, children: [{ id: id + 1, name: `${type} one`, param_name: 'one', children: [] }] });
+const DEF: FormDefinition = {
+  action_types: [
+    { value: 'dns', label: 'DNS Query' },
+    { value: 'sleep', label: 'Sleep' },
+  ],
+  dimension_trees: DIMENSION_TYPES.map((type, i) => ({ type, label: type, required: true, tree: tree(type, i * 10 + 1) })),
+  dimension_defaults: {},
+  dns_servers: [],
+  action_user_profiles: [],
+  web_request_profiles: [],
+  limits: FORM_LIMITS,
+  execution_plan: false,
+  flags: { brt_auth: false, protected_theater: false },
+  pcap_upload: false,
+};
+const TAGS: TagsAnswer = { tags: [{ id: 1, name: 'Lab Only', class_name: 'user', tag_type: 'user', code: null, editable: true, field: 'user_tags' }] };
+
+function setPermissions(perms: Permission[]) {
+  commands.setContextProvider(() => ({ ...emptyContext(), user: { id: 9, email: 'a@b.c', first_name: '', last_name: '', role: 'operator', permissions: perms }, permissions: new Set(perms), activePane: { kind: 'action-new', params: {} } }));
+}
+
+let dispose: () => void = () => undefined;
+beforeEach(() => {
+  localStorage.clear();
+  dispose = commands.registerAll(actionFormCommands);
+  server.use(
+    http.get(`${API}/manage_sims/actions/form_definition.json`, () => HttpResponse.json(DEF)),
+    http.get(`${API}/manage_sims/actions/get_tags.json`, () => HttpResponse.json(TAGS)),
+  );
+});
+afterEach(() => {
+  dispose();
+  clearToasts();
+  commands.setContextProvider(() => emptyContext());
+});
+
+function renderPane(params: Record<string, string> = {}) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <NewActionPane params={params} setParams={() => undefined} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+}
+
+describe('the Add Action form', () => {
+  it('ACT-083 without create_action_permission there are no Cancel, Reset and Save buttons', async () => {
+    setPermissions([]);
+    renderPane({ action_type: 'dns' });
+    await screen.findByRole('heading', { name: 'Add Action' });
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reset' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
+
+  it('ACT-094 ACT-106 posts the payload and maps the server errors onto the fields', async () => {
+    setPermissions(['create_action_permission']);
+    let sent: ActionFormPayload | null = null;
+    server.use(
+      http.post(`${API}/manage_sims/actions.json`, async ({ request }) => {
+        sent = (await request.json()) as ActionFormPayload;
+        return HttpResponse.json({ error: MSG.saveFailed, errors: { 'dns_action.domain': ['is on the deny list'], 'sim_action.name': ['has already been taken'] } }, { status: 400 });
+      }),
+    );
+    renderPane({ action_type: 'dns', domain: 'c2.example-bad.com', dns_name: 'Lookup', dns_desc: 'Looks it up' });
+    await screen.findByRole('heading', { name: 'Add Action' });
+    // The dimension pickers: choose the one value of each tree.
+    await userEvent.click(screen.getByRole('button', { name: /Tags\/Dimensions/ }));
+    for (const type of DIMENSION_TYPES) {
+      await userEvent.click(screen.getByRole('button', { name: new RegExp(`^${type}`) }));
+      await userEvent.click(await screen.findByRole('treeitem', { name: `${type} one` }));
+    }
+    await userEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]!);
+    await waitFor(() => expect(sent).not.toBeNull());
+    expect(sent!.sim_action).toMatchObject({ name: 'Lookup', desc: 'Looks it up', action_type: 'dns' });
+    expect(sent!.dns_action).toEqual({ query_type: 'A', domain: 'c2.example-bad.com', dns_server_id: null });
+    expect(sent!.trees.map((t) => t.id)).toEqual(DIMENSION_TYPES.map((_, i) => i * 10 + 2));
+    expect(Object.keys(sent!)).not.toContain('sleep_action');
+    expect(await screen.findByText(MSG.saveFailed)).toBeTruthy();
+    // The wizard moves to the first step with an error (step 1: the name), then step 2 shows the domain error.
+    expect(await screen.findByText('has already been taken')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: /Action Details/ }));
+    expect(await screen.findByText('is on the deny list')).toBeTruthy();
+  });
+
+  it('ACT-072 Save with no type says Select an Action Type (the Save button itself stays disabled)', async () => {
+    setPermissions(['create_action_permission']);
+    renderPane();
+    await screen.findByRole('heading', { name: 'Add Action' });
+    await userEvent.type(screen.getByLabelText('Name'), 'n');
+    await userEvent.type(screen.getByLabelText('Description'), 'd');
+    expect((screen.getAllByRole('button', { name: 'Save' })[0] as HTMLButtonElement).disabled).toBe(true);
+    await commands.execute('action-new.save', undefined, 'hotkey');
+    expect(await screen.findByText(MSG.selectType)).toBeTruthy();
+    expect(screen.getByText('Select an Action Type.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,69 @@
+/** Attached files of email, host_cli, cloud and file_transfer Actions: the name cell and the Add File button. */
+import { useState } from 'react';
+import { MSG, type ActionType, type FileDisplay } from '../../api/contracts/action-form';
+import { Button } from '../../ui/button';
+import { flash } from '../../ui/toasts';
+import { FileLibraryModal, RestrictionIcon } from './file-library-modal';
+import { useFormEnv } from './form-env';
+
+export function FileLabel({ fileId }: { fileId: number }) {
+  const { knownFiles } = useFormEnv();
+  const f = knownFiles[fileId];
+  return (
+    <span className="flex flex-col">
+      <span className="inline-flex items-center gap-1">
+        {f && <RestrictionIcon restriction={f.file_restrictions} />}
+        <span className="font-medium">{f?.orig_file_name ?? `File ${fileId}`}</span>
+        {f?.file_restrictions === 'restricted_malicious' && <span className="text-2xs text-red-500">Restricted Malicious</span>}
+        {f?.file_restrictions === 'pending_approval' && <span className="text-2xs text-amber-600">Pending Approval</span>}
+      </span>
+      {f && (
+        <span className="max-w-56 truncate font-mono text-2xs text-muted" title={f.sha256sum}>
+          {f.sha256sum}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** 'Add File' and its modal; attaching refuses files already attached with the spec's text. */
+export function AddFileButton({ type, attachedIds, onAttach, disabled, disabledReason }: { type: ActionType; attachedIds: number[]; onAttach(files: FileDisplay[]): void; disabled?: boolean; disabledReason?: string }) {
+  const env = useFormEnv();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <div className="flex items-center gap-2">
+        <Button onClick={() => setOpen(true)} disabled={disabled || !env.canCreate} aria-describedby={disabledReason ? 'add-file-reason' : undefined}>
+          + Add File
+        </Button>
+        {disabledReason && (
+          <span id="add-file-reason" className="text-2xs text-muted">
+            {disabledReason}
+          </span>
+        )}
+      </div>
+      <FileLibraryModal
+        open={open}
+        onClose={() => setOpen(false)}
+        actionType={type}
+        attachedIds={attachedIds}
+        onAttach={(files) => {
+          const fresh = files.filter((f) => !attachedIds.includes(f.id));
+          if (fresh.length < files.length) flash('alert', MSG.duplicateAttach);
+          if (!fresh.length) return 0;
+          env.rememberFiles(fresh);
+          onAttach(fresh);
+          return fresh.length;
+        }}
+      />
+    </>
+  );
+}
+
+export function unattachedNotice() {
+  flash('notice', MSG.unattached);
+}
+
+export const tableClass = 'w-full text-left text-xs';
+export const thClass = 'px-2 py-1 text-2xs font-medium text-muted uppercase';
+export const tdClass = 'px-2 py-1 align-top';

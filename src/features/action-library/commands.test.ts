@@ -1,0 +1,129 @@
+import { QueryClient } from '@tanstack/react-query';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { API, useMswServer } from '../../../tests/msw';
+import { permissionsOf, type Role } from '../../api/contracts/permissions';
+import { LIBRARY_MESSAGES } from '../../api/contracts/library';
+import { CommandRegistry, emptyContext } from '../../commands/registry';
+import type { CommandContext } from '../../commands/types';
+import { clearToasts, toastStore } from '../../ui/toasts';
+import { libraryCommands } from './commands';
+import { clearSelection, libraryStore } from './store';
+
+const server = useMswServer();
+
+function registryAs(role: Role, confirm: (m: string) => Promise<boolean> = async () => true) {
+  const openUrl = vi.fn();
+  const ctx: CommandContext = {
+    ...emptyContext(),
+    permissions: new Set(permissionsOf(role)),
+    queryClient: new QueryClient(),
+    confirm,
+    dock: { openUrl, focusNext: vi.fn(), moveActive: vi.fn(), closeActive: vi.fn(), resetLayout: vi.fn() },
+    activePane: { kind: 'actions', params: { vid: 'A201-807' } },
+  };
+  const registry = new CommandRegistry(() => ctx);
+  registry.registerAll(libraryCommands);
+  return { registry, openUrl, ctx };
+}
+
+beforeEach(() => {
+  libraryStore.current = { id: 2, vid: 'A201-807', name: 'ProcDump', action_type: 'host_cli', approved: false, require_protected: false, vendor: false };
+  libraryStore.seenVersions = { 2: 3 };
+});
+afterEach(() => {
+  clearSelection();
+  clearToasts();
+});
+
+describe('library commands', () => {
+  it('ACT-085 hides approval commands from an operator and offers them to an approver', () => {
+    const operator = registryAs('operator').registry;
+    expect(operator.visible().map((c) => c.id)).not.toContain('actions.approveAnywhere');
+    expect(operator.visible().map((c) => c.id)).not.toContain('actions.reject');
+    const approver = registryAs('approver').registry;
+    expect(approver.visible().map((c) => c.id)).toEqual(expect.arrayContaining(['actions.approveAnywhere', 'actions.approveProtected', 'actions.approveCloud', 'actions.reject']));
+  });
+
+  it('ACT-103 approves the selected Action with required= and the version the user reviewed', async () => {
+    const seen: string[] = [];
+    server.use(
+      http.put(`${API}/manage_sims/actions/2/approve`, ({ request }) => {
+        seen.push(new URL(request.url).search);
+        return HttpResponse.json({ data: { id: 2, vid: 'A201-807', approved: true } });
+      }),
+    );
+    const { registry } = registryAs('approver');
+    await registry.execute('actions.approveProtected', undefined, 'hotkey');
+    expect(seen).toEqual(['?required=true&version=3']);
+    expect(toastStore.toasts.at(-1)?.message).toBe('A201-807 was approved and requires a Protected Theater.');
+  });
+
+  it('ACT-111 reports an approval failure from the response field error', async () => {
+    server.use(http.put(`${API}/manage_sims/actions/2/approve`, () => HttpResponse.json({ error: LIBRARY_MESSAGES.staleVersion(3, 4) }, { status: 409 })));
+    const { registry } = registryAs('approver');
+    await expect(registry.execute('actions.approveAnywhere', undefined, 'test')).rejects.toThrow(LIBRARY_MESSAGES.staleVersion(3, 4));
+  });
+
+  it("ACT-059 asks 'Are you sure you want to reject this Action?', deletes, and returns to the list with the selection cleared", async () => {
+    const confirm = vi.fn(async () => true);
+    let deleted = false;
+    server.use(
+      http.delete(`${API}/manage_sims/actions/2.json`, () => {
+        deleted = true;
+        return HttpResponse.json({ data: { id: 2, vid: 'A201-807', removed_from: [], deleted: true } });
+      }),
+    );
+    const { registry, openUrl } = registryAs('approver', confirm);
+    await registry.execute('actions.reject', undefined, 'button');
+    expect(confirm).toHaveBeenCalledWith('Are you sure you want to reject this Action?');
+    expect(deleted).toBe(true);
+    expect(openUrl).toHaveBeenCalledWith('/manage_sims/actions');
+    expect(libraryStore.current).toBeNull();
+  });
+
+  it('ACT-111 does nothing when the rejection is cancelled, and reports a failure from the response field base', async () => {
+    const { registry } = registryAs('approver', async () => false);
+    expect(await registry.execute('actions.reject', undefined, 'test')).toEqual({ cancelled: true });
+    server.use(http.delete(`${API}/manage_sims/actions/2.json`, () => HttpResponse.json({ error: 'x', base: 'Only Actions awaiting approval can be rejected.' }, { status: 409 })));
+    const again = registryAs('approver').registry;
+    await expect(again.execute('actions.reject', undefined, 'test')).rejects.toThrow('Only Actions awaiting approval can be rejected.');
+  });
+
+  it('refuses the cloud approval for an endpoint Action, and edits cloud Actions at their cloud route', async () => {
+    const { registry, openUrl } = registryAs('approver');
+    await expect(registry.execute('actions.approveCloud', undefined, 'test')).rejects.toThrow(/is not a cloud Action/);
+    libraryStore.current = { id: 64, vid: 'A250-866', name: 'S3', action_type: 'cloud', approved: true, require_protected: false, vendor: false };
+    await registry.execute('actions.edit', undefined, 'test');
+    expect(openUrl).toHaveBeenLastCalledWith('/manage_sims/actions/cloud_action/64/edit');
+    await registry.execute('actions.clone', { id: 64 }, 'test');
+    expect(openUrl).toHaveBeenLastCalledWith('/manage_sims/actions/64/clone');
+    await registry.execute('actions.viewRuns', undefined, 'test');
+    expect(openUrl).toHaveBeenLastCalledWith('/jobs?vid=A250-866');
+    libraryStore.current = { id: 9, vid: 'A101-1', name: 'Vendor', action_type: 'dns', approved: true, require_protected: false, vendor: true };
+    await expect(registry.execute('actions.edit', undefined, 'test')).rejects.toThrow(/vendor content/);
+  });
+
+  it('JOB-090 the export fetches every page of the legacy list, waiting 5 s after a 204', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const pages: string[] = [];
+    let calls = 0;
+    server.use(
+      http.get(`${API}/manage_sims/library_actions_list.json`, ({ request }) => {
+        calls++;
+        if (calls === 1) return new HttpResponse(null, { status: 204 });
+        const page = Number(new URL(request.url).searchParams.get('page'));
+        pages.push(new URL(request.url).search);
+        return HttpResponse.json({ data: [{ id: page, vid: `A000-${page}`, name: `n${page}`, action_type: 'dns', approved: true, tags: [], last_run: null, total_runs: 0, updated_at: '' }], meta: { total_count: 2, total_pages: 2, page, size: 1000 } });
+      }),
+    );
+    const createObjectURL = vi.fn(() => 'blob:x');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const { registry } = registryAs('viewer');
+    const done = registry.execute<{ count: number }>('actions.exportCsv', undefined, 'test');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(await done).toEqual({ count: 2 });
+    expect(pages).toEqual(['?page=1&size=1000', '?page=2&size=1000']);
+    vi.useRealTimers();
+  });
+});

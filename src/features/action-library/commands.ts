@@ -1,0 +1,341 @@
+import * as yup from 'yup';
+import { APPROVE_LABELS, EDITABLE_PARAMS, LIBRARY_MESSAGES, type ActionLibraryDetail, type EditableParam, type LibraryActionType } from '../../api/contracts/library';
+import { defineCommand } from '../../commands/registry';
+import type { AnyCommand, CommandContext } from '../../commands/types';
+import { ApiError } from '../../api/http';
+import { flash } from '../../ui/toasts';
+import { approveAction, decideFile, fetchAllLibraryPages, fetchDetail, fetchPreview, libraryKeys, rejectAction, updateFromLibrary, type FileDecision } from './api';
+import { csvField } from './format';
+import { clearSelection, libraryStore, paneHandlers } from './store';
+
+export const LIBRARY_PANE = 'actions';
+export const PREVIEW_PANE = 'action-preview';
+/** Keys acting on one Action work in the library and in a preview pane. */
+const ACTION_PANES = [LIBRARY_PANE, PREVIEW_PANE];
+
+interface Target {
+  id: number;
+  vid?: string;
+  action_type?: LibraryActionType;
+  vendor?: boolean;
+}
+
+const idArgs = yup.object({ id: yup.number().integer().positive().label('Action id').optional() });
+type IdArgs = { id?: number | undefined };
+
+/** The Action a command acts on: its id argument, else the open preview, else the library's selected row. */
+export function resolveTarget(args: IdArgs | undefined, ctx: CommandContext): Target {
+  if (args?.id) {
+    const current = libraryStore.current;
+    return current?.id === args.id ? { ...current } : { id: args.id };
+  }
+  if (libraryStore.previewId !== null) {
+    const current = libraryStore.current;
+    return current?.id === libraryStore.previewId ? { ...current } : { id: libraryStore.previewId };
+  }
+  if (ctx.activePane?.kind === PREVIEW_PANE && ctx.activePane.params.id) return { id: Number(ctx.activePane.params.id) };
+  if (libraryStore.current) return { ...libraryStore.current };
+  throw new Error('Select an Action in the library first.');
+}
+
+/** Fills in what a command needs to know about the Action (its type, VID) when only the id is known. */
+async function withInfo(t: Target): Promise<Required<Target>> {
+  if (t.vid !== undefined && t.action_type !== undefined && t.vendor !== undefined) return t as Required<Target>;
+  const p = await fetchPreview(t.id);
+  return { id: p.id, vid: p.vid, action_type: p.action_type, vendor: p.vendor };
+}
+
+const refresh = async (ctx: CommandContext) => {
+  await ctx.queryClient?.invalidateQueries({ queryKey: libraryKeys.all });
+};
+
+const dock = (ctx: CommandContext) => {
+  if (!ctx.dock) throw new Error('This command needs the workbench.');
+  return ctx.dock;
+};
+
+const has = (ctx: CommandContext, ...p: Parameters<CommandContext['permissions']['has']>[0][]) => p.every((x) => ctx.permissions.has(x));
+const canApproveEndpoint = (ctx: CommandContext) => has(ctx, 'approve', 'endpointApproval');
+const canApproveCloud = (ctx: CommandContext) => has(ctx, 'approve', 'cloudApproval');
+const canDecide = (ctx: CommandContext) => canApproveEndpoint(ctx) || canApproveCloud(ctx);
+
+function approveCommand(variant: 'anywhere' | 'protected' | 'cloud', hotkey: string): AnyCommand {
+  return defineCommand<IdArgs & { version?: number | undefined }>({
+    id: `actions.approve${variant === 'anywhere' ? 'Anywhere' : variant === 'protected' ? 'Protected' : 'Cloud'}`,
+    title: variant === 'cloud' ? 'Approve Cloud Action' : APPROVE_LABELS[variant],
+    category: 'Actions',
+    keywords: ['approval', 'approve', variant === 'protected' ? 'protected theater' : variant === 'cloud' ? 'cloud' : 'anywhere'],
+    hotkey,
+    hotkeyContext: ACTION_PANES,
+    when: variant === 'cloud' ? canApproveCloud : canApproveEndpoint,
+    args: idArgs.shape({ version: yup.number().integer().positive().optional() }),
+    run: async (args, ctx) => {
+      const t = await withInfo(resolveTarget(args, ctx));
+      if (variant === 'cloud' && t.action_type !== 'cloud') throw new Error(`${t.vid} is not a cloud Action: use ${APPROVE_LABELS.anywhere} or ${APPROVE_LABELS.protected}.`);
+      if (variant !== 'cloud' && t.action_type === 'cloud') throw new Error(`${t.vid} is a cloud Action: use Approve.`);
+      const version = args?.version ?? libraryStore.seenVersions[t.id];
+      try {
+        await approveAction(t.id, variant === 'protected', version);
+      } catch (e) {
+        // A newer version or a new state: show it, so the approver reviews what is there now.
+        if (e instanceof ApiError && e.status === 409) await refresh(ctx);
+        throw e;
+      }
+      flash('notice', `${t.vid} was approved${variant === 'protected' ? ' and requires a Protected Theater' : variant === 'anywhere' ? ' to run anywhere' : ''}.`);
+      await refresh(ctx);
+      return { id: t.id, approved: true };
+    },
+  });
+}
+
+function fileCommand(decision: FileDecision, title: string, question?: (file: string) => string): AnyCommand {
+  return defineCommand<{ id: number; file_id: number; file_name?: string | undefined }>({
+    id: `actions.file${decision === 'approve' ? 'Approve' : decision === 'restrict' ? 'Restrict' : 'Remove'}`,
+    title,
+    category: 'Actions',
+    keywords: ['file', 'pending', 'approval'],
+    when: canDecide,
+    args: yup.object({
+      id: yup.number().integer().positive().label('Action id').required('Action id is required'),
+      file_id: yup.number().integer().positive().label('File id').required('File id is required'),
+      file_name: yup.string().optional(),
+    }),
+    run: async ({ id, file_id, file_name }, ctx) => {
+      const label = file_name ?? `file ${file_id}`;
+      if (question && !(await ctx.confirm(question(label)))) return { cancelled: true };
+      await decideFile(id, file_id, decision);
+      flash('notice', decision === 'approve' ? `${label} was approved as safe.` : decision === 'restrict' ? `${label} was restricted as malicious.` : `${label} was removed from the Action; it stays in the File Library.`);
+      await refresh(ctx);
+      return { id, file_id, decision };
+    },
+  });
+}
+
+function downloadText(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export const libraryCommands: AnyCommand[] = [
+  defineCommand({
+    id: 'actions.openLibrary',
+    title: 'Open Action Library',
+    category: 'Actions',
+    keywords: ['library', 'actions', 'browse'],
+    hotkey: 'alt+shift+l',
+    needsWorkbench: true,
+    run: (_a, ctx) => dock(ctx).openUrl(libraryStore.current ? `/manage_sims/action/${encodeURIComponent(libraryStore.current.vid)}` : '/manage_sims/actions'),
+  }),
+  defineCommand({
+    id: 'actions.focusSearch',
+    title: 'Search the Action Library',
+    category: 'Actions',
+    keywords: ['find', 'filter', 'search'],
+    hotkey: '/',
+    hotkeyContext: LIBRARY_PANE,
+    needsWorkbench: true,
+    run: (_a, ctx) => {
+      if (ctx.activePane?.kind !== LIBRARY_PANE || !paneHandlers.focusSearch) {
+        libraryStore.focusSearchPending = true;
+        dock(ctx).openUrl(libraryStore.current ? `/manage_sims/action/${encodeURIComponent(libraryStore.current.vid)}` : '/manage_sims/actions');
+      }
+      paneHandlers.focusSearch?.();
+    },
+  }),
+  defineCommand({
+    id: 'actions.next',
+    title: 'Next Action',
+    category: 'Actions',
+    hotkey: 'j',
+    hotkeyContext: LIBRARY_PANE,
+    needsWorkbench: true,
+    run: () => {
+      if (!paneHandlers.move) throw new Error('Open the Action library first.');
+      paneHandlers.move(1);
+    },
+  }),
+  defineCommand({
+    id: 'actions.previous',
+    title: 'Previous Action',
+    category: 'Actions',
+    hotkey: 'k',
+    hotkeyContext: LIBRARY_PANE,
+    needsWorkbench: true,
+    run: () => {
+      if (!paneHandlers.move) throw new Error('Open the Action library first.');
+      paneHandlers.move(-1);
+    },
+  }),
+  defineCommand<IdArgs>({
+    id: 'actions.preview',
+    title: 'Preview Action',
+    category: 'Actions',
+    keywords: ['details', 'preview'],
+    hotkey: 'p',
+    hotkeyContext: LIBRARY_PANE,
+    args: idArgs,
+    run: (args, ctx) => {
+      const t = resolveTarget(args, ctx);
+      libraryStore.previewId = t.id;
+      return { id: t.id };
+    },
+  }),
+  defineCommand<IdArgs>({
+    id: 'actions.previewPane',
+    title: 'Open Action Preview in a Pane',
+    category: 'Actions',
+    keywords: ['details', 'preview', 'pane', 'side by side'],
+    hotkey: 'alt+p',
+    hotkeyContext: LIBRARY_PANE,
+    needsWorkbench: true,
+    args: idArgs,
+    run: (args, ctx) => {
+      const t = resolveTarget(args, ctx);
+      libraryStore.previewId = null;
+      const d = dock(ctx);
+      const url = `/manage_sims/actions/${t.id}/preview`;
+      if (d.openBeside) d.openBeside(url);
+      else d.openUrl(url);
+    },
+  }),
+  approveCommand('anywhere', 'shift+a'),
+  approveCommand('protected', 'shift+t'),
+  approveCommand('cloud', 'shift+c'),
+  defineCommand<IdArgs>({
+    id: 'actions.reject',
+    title: 'Reject Action',
+    category: 'Actions',
+    keywords: ['approval', 'delete', 'decline'],
+    hotkey: 'shift+r',
+    hotkeyContext: ACTION_PANES,
+    when: canDecide,
+    args: idArgs,
+    run: async (args, ctx) => {
+      const t = await withInfo(resolveTarget(args, ctx));
+      if (!(await ctx.confirm(LIBRARY_MESSAGES.rejectConfirm))) return { cancelled: true };
+      const answer = await rejectAction(t.id);
+      flash('notice', `${t.vid} was rejected and deleted${answer.removed_from.length ? `; it was removed from ${answer.removed_from.join(', ')}` : ''}.`);
+      libraryStore.previewId = null;
+      clearSelection();
+      ctx.queryClient?.removeQueries({ queryKey: libraryKeys.preview(t.id) });
+      ctx.queryClient?.removeQueries({ queryKey: libraryKeys.detail(t.vid) });
+      ctx.dock?.openUrl('/manage_sims/actions');
+      await refresh(ctx);
+      return { id: t.id, rejected: true };
+    },
+  }),
+  defineCommand<IdArgs>({
+    id: 'actions.edit',
+    title: 'Edit Action',
+    category: 'Actions',
+    hotkey: 'e',
+    hotkeyContext: ACTION_PANES,
+    needsWorkbench: true,
+    when: (ctx) => ctx.permissions.has('create_action_permission'),
+    args: idArgs,
+    run: async (args, ctx) => {
+      const t = await withInfo(resolveTarget(args, ctx));
+      if (t.vendor) throw new Error(`${t.vid} is vendor content and cannot be edited: clone it instead.`);
+      libraryStore.previewId = null;
+      dock(ctx).openUrl(t.action_type === 'cloud' ? `/manage_sims/actions/cloud_action/${t.id}/edit` : `/manage_sims/actions/${t.id}/edit`);
+    },
+  }),
+  defineCommand<IdArgs>({
+    id: 'actions.clone',
+    title: 'Clone Action',
+    category: 'Actions',
+    keywords: ['copy', 'duplicate'],
+    hotkey: 'c',
+    hotkeyContext: ACTION_PANES,
+    needsWorkbench: true,
+    when: (ctx) => ctx.permissions.has('create_action_permission'),
+    args: idArgs,
+    run: (args, ctx) => {
+      const t = resolveTarget(args, ctx);
+      libraryStore.previewId = null;
+      dock(ctx).openUrl(`/manage_sims/actions/${t.id}/clone`);
+    },
+  }),
+  defineCommand<IdArgs>({
+    id: 'actions.copyVid',
+    title: 'Copy Action VID',
+    category: 'Actions',
+    keywords: ['clipboard', 'vid'],
+    hotkey: 'y',
+    hotkeyContext: ACTION_PANES,
+    args: idArgs,
+    run: async (args, ctx) => {
+      const many = !args?.id && libraryStore.selectedVids.length > 1 ? [...libraryStore.selectedVids] : null;
+      const text = many ? many.join('\n') : (await withInfo(resolveTarget(args, ctx))).vid;
+      await navigator.clipboard.writeText(text);
+      flash('notice', many ? `Copied ${many.length} VIDs.` : `Copied ${text}.`);
+      return { text };
+    },
+  }),
+  defineCommand<IdArgs>({
+    id: 'actions.viewRuns',
+    title: 'View All Runs of Action',
+    category: 'Actions',
+    keywords: ['jobs', 'history', 'runs'],
+    hotkey: 'r',
+    hotkeyContext: ACTION_PANES,
+    needsWorkbench: true,
+    args: idArgs,
+    run: async (args, ctx) => {
+      const t = await withInfo(resolveTarget(args, ctx));
+      libraryStore.previewId = null;
+      dock(ctx).openUrl(`/jobs?vid=${encodeURIComponent(t.vid)}`);
+    },
+  }),
+  defineCommand<{ id: number; param_name: EditableParam; new_value: string; auth_token?: string | undefined; brt_license?: string | undefined }>({
+    id: 'actions.updateField',
+    title: 'Edit Action Name, Description or Notes',
+    category: 'Actions',
+    keywords: ['rename', 'describe', 'notes', 'edit in place'],
+    when: (ctx) => ctx.permissions.has('create_action_permission'),
+    args: yup.object({
+      id: yup.number().integer().positive().label('Action id').required('Action id is required'),
+      param_name: yup.string<EditableParam>().oneOf([...EDITABLE_PARAMS]).label('Field (name, description or notes)').required('Field is required'),
+      new_value: yup.string().defined().label('New value').required('New value is required'),
+      auth_token: yup.string().optional(),
+      brt_license: yup.string().optional(),
+    }),
+    run: async (args, ctx) => {
+      // The detail panel sends the token of the version it shows; a script without one edits the current version.
+      const known = args.auth_token && args.brt_license ? { auth_token: args.auth_token, brt_license: args.brt_license } : await fetchDetail({ id: args.id });
+      const data = await updateFromLibrary({ id: args.id, param_name: args.param_name, new_value: args.new_value, auth_token: known.auth_token, brt_license: known.brt_license });
+      ctx.queryClient?.setQueriesData<ActionLibraryDetail>({ queryKey: libraryKeys.details }, (old) =>
+        old && old.id === data.id ? { ...old, [data.param_name]: data.value, version: data.version, auth_token: data.auth_token, date_modified: data.date_modified } : old,
+      );
+      libraryStore.seenVersions[data.id] = data.version;
+      await ctx.queryClient?.invalidateQueries({ queryKey: libraryKeys.lists });
+      await ctx.queryClient?.invalidateQueries({ queryKey: libraryKeys.preview(data.id) });
+      return data;
+    },
+  }),
+  fileCommand('approve', 'Approve Pending File as Safe'),
+  fileCommand('restrict', 'Restrict Pending File as Malicious', (f) => `Restrict ${f} as malicious? It can then run only in Protected Theater Host CLI, Malicious File Transfer and Email Theater Actions, never in cloud Actions.`),
+  fileCommand('remove', 'Remove Pending File from Action', (f) => `Remove ${f} from this Action? It stays in the File Library.`),
+  defineCommand({
+    id: 'actions.exportCsv',
+    title: 'Export Action Library to CSV',
+    category: 'Actions',
+    keywords: ['download', 'csv', 'export'],
+    run: async () => {
+      flash('info', 'Preparing the library export…');
+      const items = await fetchAllLibraryPages();
+      const head = ['id', 'vid', 'name', 'action_type', 'approved', 'tags', 'last_run', 'total_runs', 'updated_at'];
+      const rows = items.map((i) => [i.id, i.vid, i.name, i.action_type, i.approved, i.tags.map((t) => t.name).join('; '), i.last_run ?? '', i.total_runs, i.updated_at].map(csvField).join(','));
+      downloadText('action-library.csv', [head.join(','), ...rows].join('\r\n'), 'text/csv');
+      flash('notice', `Exported ${items.length} Actions.`);
+      return { count: items.length };
+    },
+  }),
+];

@@ -1,0 +1,140 @@
+import { QueryClient } from '@tanstack/react-query';
+import { http, HttpResponse } from 'msw';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { API, useMswServer } from '../../../tests/msw';
+import { CANCEL_CONFIRM, deleteConfirmText, type JobListItem } from '../../api/contracts/jobs';
+import { permissionsOf, type Role } from '../../api/contracts/permissions';
+import { CommandRegistry, emptyContext } from '../../commands/registry';
+import type { CommandContext } from '../../commands/types';
+import { clearToasts, toastStore } from '../../ui/toasts';
+import { jobsCommands } from './commands';
+import { dialogs } from './dialogs';
+import { jobsPaneState, resetPaneStates, setRows } from './pane-state';
+import { workbenchCommands } from '../../panes/workbench-commands';
+
+const server = useMswServer();
+
+const job = (id: number, status: JobListItem['job_status']): JobListItem => ({
+  id,
+  job_id: id,
+  job_name: `Job ${id}`,
+  job_status: status,
+  job_user: 'Ada Admin',
+  job_time: new Date().toISOString(),
+  progress: 0,
+  published_status: 0,
+  latest_published_time: null,
+  latest_published_pipeline: null,
+  assessment_name: null,
+  simulation: null,
+  action: null,
+});
+
+let confirm: ReturnType<typeof vi.fn<(m: string) => Promise<boolean>>>;
+let invalidate: ReturnType<typeof vi.spyOn>;
+
+function registry(role: Role, pane: CommandContext['activePane'] = { kind: 'jobs', params: {} }) {
+  const qc = new QueryClient();
+  invalidate = vi.spyOn(qc, 'invalidateQueries');
+  const r = new CommandRegistry(() => ({ ...emptyContext(), permissions: new Set(permissionsOf(role)), activePane: pane, queryClient: qc, confirm }));
+  r.registerAll(jobsCommands);
+  return r;
+}
+
+beforeEach(() => {
+  resetPaneStates();
+  clearToasts();
+  confirm = vi.fn(async () => true);
+  dialogs.publish = null;
+});
+
+describe('jobs commands', () => {
+  it('register without hotkey conflicts, beside the workbench commands, in the jobs and job panes', () => {
+    const r = new CommandRegistry();
+    expect(() => r.registerAll([...workbenchCommands(), ...jobsCommands])).not.toThrow();
+    expect(r.commandForHotkey('c', 'jobs')?.id).toBe('jobs.cancel');
+    expect(r.commandForHotkey('c', 'job')?.id).toBe('jobs.cancel');
+    expect(r.commandForHotkey('c', 'actions')).toBeUndefined();
+    expect(r.commandForHotkey('x', 'job')).toBeUndefined();
+  });
+
+  it('JOB-102 JOB-087 cancel asks the exact question, sends the CSRF token with the GET, and refreshes every query', async () => {
+    const s = jobsPaneState('', 1);
+    s.pageJobs = [job(5, 'running')];
+    setRows(s, [{ kind: 'job', key: 'job:5', level: 1, parentKey: null, jobId: 5, job: job(5, 'running'), expanded: false }]);
+    s.activeKey = 'job:5';
+    const token = vi.fn();
+    server.use(
+      http.get(`${API}/jobs/5/cancel.json`, ({ request }) => {
+        token(request.headers.get('x-csrf-token'));
+        return HttpResponse.json({ id: 5, status: 'cancelled', stopped_actions: 2 });
+      }),
+    );
+    const r = registry('operator');
+    await expect(r.execute('jobs.cancel')).resolves.toMatchObject({ status: 'cancelled' });
+    expect(confirm).toHaveBeenCalledWith(CANCEL_CONFIRM);
+    expect(token).toHaveBeenCalledWith(expect.any(String));
+    expect(invalidate).toHaveBeenCalledWith();
+    confirm.mockResolvedValueOnce(false);
+    await expect(r.execute('jobs.cancel', { id: 5 })).resolves.toEqual({ cancelled: false });
+    expect(token).toHaveBeenCalledTimes(1);
+  });
+
+  it('JOB-104 a failed cancel or delete reports the server text, else "Error", and still refreshes', async () => {
+    server.use(
+      http.get(`${API}/jobs/7/cancel.json`, () => HttpResponse.json({ error: 'Job 7 is completed and can no longer be cancelled.' }, { status: 409 })),
+      http.delete(`${API}/jobs/8`, () => new HttpResponse('', { status: 500 })),
+    );
+    const r = registry('admin');
+    await expect(r.execute('jobs.cancel', { id: 7 })).rejects.toThrow('Job 7 is completed and can no longer be cancelled.');
+    expect(invalidate).toHaveBeenCalled();
+    await expect(r.execute('jobs.delete', { job_ids: [8] })).rejects.toThrow(/^Error$/);
+  });
+
+  it('JOB-103 JOB-088 delete confirms with the count and deletes each selected job with its own call', async () => {
+    const s = jobsPaneState('', 1);
+    s.filter.selected_jobs = [3, 4, 9];
+    const deleted: string[] = [];
+    server.use(http.delete(`${API}/jobs/:id`, ({ params }) => (deleted.push(String(params.id)), HttpResponse.json({ id: Number(params.id), deleted: true }))));
+    const r = registry('approver');
+    await expect(r.execute('jobs.delete')).resolves.toEqual({ deleted: [3, 4, 9] });
+    expect(confirm).toHaveBeenCalledWith(deleteConfirmText(3));
+    expect(deleted).toEqual(['3', '4', '9']);
+    expect(s.filter.selected_jobs).toEqual([]);
+    expect(toastStore.toasts.map((t) => t.message)).toContain('3 job result(s) deleted.');
+  });
+
+  it('JOB-073 publish opens the publish modal from the workbench, and publishes directly with a pipeline', async () => {
+    const body = vi.fn();
+    server.use(http.post(`${API}/jobs/publish.json`, async ({ request }) => (body(await request.json()), HttpResponse.json({ published: [2], pipeline: 'Splunk HEC', latest_published_time: new Date().toISOString(), multisite_reporting: false }))));
+    const r = registry('operator');
+    await expect(r.execute('jobs.publish', { job_ids: [2], pipeline: 'Splunk HEC' })).resolves.toMatchObject({ published: [2] });
+    expect(body).toHaveBeenCalledWith({ job_ids: [2], pipeline: 'Splunk HEC', multisite_reporting: false });
+    expect(dialogs.publish).toBeNull();
+  });
+
+  it('JOB-073 JOB-074 JOB-075 a viewer has no cancel, delete, publish or events commands', async () => {
+    const r = registry('viewer');
+    const ids = r.visible().map((c) => c.id);
+    for (const id of ['jobs.cancel', 'jobs.delete', 'jobs.publish', 'jobs.showEvents']) expect(ids).not.toContain(id);
+    await expect(r.execute('jobs.cancel', { id: 1 })).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(ids).toContain('jobs.export');
+  });
+
+  it('row commands move the focus and expand through the pane state', async () => {
+    const s = jobsPaneState('', 1);
+    setRows(s, [
+      { kind: 'job', key: 'job:2', level: 1, parentKey: null, jobId: 2, job: job(2, 'completed'), expanded: false },
+      { kind: 'job', key: 'job:1', level: 1, parentKey: null, jobId: 1, job: job(1, 'completed'), expanded: false },
+    ]);
+    const r = registry('viewer');
+    await r.execute('jobs.nextRow');
+    expect(s.activeKey).toBe('job:2');
+    await r.execute('jobs.nextRow');
+    await r.execute('jobs.nextRow');
+    expect(s.activeKey).toBe('job:1');
+    await r.execute('jobs.toggleSelect');
+    expect(s.filter.selected_jobs).toEqual([1]);
+    await expect(r.execute('jobs.cancel')).rejects.toMatchObject({ kind: 'unavailable' });
+  });
+});

@@ -1,0 +1,161 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { ref, useSnapshot } from 'valtio';
+import { STEPS_POLL_DONE_MS, STEPS_POLL_MS, type JobDetail } from '../../../api/contracts/jobs';
+import { commands } from '../../../commands/registry';
+import { useWorkbench } from '../../../panes/pane-context';
+import type { PaneProps } from '../../../panes/types';
+import { Button } from '../../../ui/button';
+import { getJob, jobsKeys } from '../api';
+import { jobPaneState, setRows } from '../pane-state';
+import { cancelAllowed, deleteAllowed, mayCancel, mayDelete, mayPublish, publishAllowed, simulationUrl, summaryUrl } from '../predicates';
+import { usePolling } from '../polling';
+import { repollTree, useJobRows } from '../tree-rows';
+import { StatusCell, TimeCell } from './badges';
+import { ActionCells, JOB_COLUMNS, NoteCells, StepCells, type RowEnv } from './rows';
+import { TreeGrid } from './tree-grid';
+import { treeKeys } from './jobs-pane';
+
+const exec = (id: string, args?: unknown) => void commands.execute(id, args, 'button').catch(() => undefined);
+
+/** Steps poll every 60 s once the job errored or was cancelled or all its actions are complete (JOB-055). */
+export const stepsDone = (j: JobDetail) => j.status === 'errored' || j.status === 'cancelled' || (j.steps.length > 0 && j.steps.every((s) => s.completed_count >= s.action_count));
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-2xs tracking-wide text-muted uppercase">{label}</dt>
+      <dd className="truncate">{children}</dd>
+    </div>
+  );
+}
+
+/** A job (/jobs/{id}): its facts, operations and the steps with their actions. */
+export function JobPane({ params }: PaneProps) {
+  const id = Number(params.id);
+  const valid = Number.isInteger(id) && id > 0;
+  const s = useMemo(() => jobPaneState(valid ? id : 0), [id, valid]);
+  const snap = useSnapshot(s);
+  const qc = useQueryClient();
+  const { controller } = useWorkbench();
+  const perms = commands.context().permissions;
+  const detail = useQuery({ queryKey: jobsKeys.detail(id), queryFn: () => getJob(id), enabled: valid });
+  const job = detail.data;
+  const { rows, openSteps } = useJobRows(id, detail);
+
+  useEffect(() => {
+    setRows(s, rows);
+    if (s.job !== (job ?? null)) s.job = job ? ref(job) : null;
+  });
+
+  const poller = usePolling(job && stepsDone(job) ? STEPS_POLL_DONE_MS : STEPS_POLL_MS, () => repollTree(qc, [id], openSteps, ''), valid && !!job);
+  const restartRef = useRef(poller.restart);
+  restartRef.current = poller.restart;
+  const refreshTick = snap.refreshTick;
+  useEffect(() => {
+    if (refreshTick) restartRef.current();
+  }, [refreshTick]);
+
+  if (!valid) return <div className="p-6 text-muted">“{params.id}” is not a job id.</div>;
+  if (detail.isPending) return <div className="p-6 text-muted" role="status">Loading Job {id}…</div>;
+  if (detail.isError || !job)
+    return (
+      <div className="m-4 rounded border border-red-500/60 bg-red-500/10 p-3" role="alert">
+        {detail.error?.message ?? 'Error'}
+      </div>
+    );
+
+  const env: RowEnv = { permissions: perms, openUrl: (url) => controller.openUrl(url), activate: (key) => void (s.activeKey = key) };
+  const sim = simulationUrl(job);
+  const totals = job.steps.reduce((t, st) => ({ actions: t.actions + st.action_count, blocked: t.blocked + st.blocked, detected: t.detected + st.detected }), { actions: 0, blocked: 0, detected: 0 });
+  const pub = job.publish_job_pipeline;
+
+  return (
+    <div className="flex h-full min-h-0 flex-col" data-testid="job-pane">
+      <header className="shrink-0 border-b border-line px-4 py-3">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="min-w-0">
+            <h2 className="truncate text-base font-semibold" title={job.name}>
+              <span className="font-mono text-muted">#{job.id}</span> {job.name}
+            </h2>
+            <p className="text-xs text-muted">
+              {job.simulation ? `${job.simulation.sim_type === 'eval' ? 'Evaluation' : 'Sequence'} ${job.simulation.vid}` : job.action ? `Action ${job.action.vid}` : 'No simulation'}
+              {' · '}
+              {totals.actions} actions · Blocked {totals.blocked} · Detected {totals.detected}
+            </p>
+          </div>
+          <div className="flex flex-wrap gap-1.5" role="toolbar" aria-label="Job operations">
+            <Button onClick={() => controller.openUrl(summaryUrl([job.id]))}>Job Summary Report</Button>
+            {sim && <Button onClick={() => controller.openUrl(sim)}>{job.simulation ? 'Open Simulation' : 'Open Action'}</Button>}
+            {mayPublish(perms) && (
+              <Button disabled={!publishAllowed(perms, job.status)} title={publishAllowed(perms, job.status) ? 'Publish (P)' : 'Only finished jobs can be published.'} onClick={() => exec('jobs.publish', { job_ids: [job.id] })}>
+                Publish Job Result
+              </Button>
+            )}
+            {mayCancel(perms) && (
+              <Button disabled={!cancelAllowed(perms, job.status)} title={cancelAllowed(perms, job.status) ? 'Cancel (C)' : 'This job can no longer be cancelled.'} onClick={() => exec('jobs.cancel', { id: job.id })}>
+                Cancel
+              </Button>
+            )}
+            {mayDelete(perms) && (
+              <Button variant="danger" disabled={!deleteAllowed(perms, job.status)} title={deleteAllowed(perms, job.status) ? 'Delete' : 'Only finished jobs can be deleted.'} onClick={() => exec('jobs.delete', { job_ids: [job.id] })}>
+                Delete
+              </Button>
+            )}
+            <Button onClick={() => exec('jobs.refresh')} title="Refresh (R)">
+              ↻
+            </Button>
+          </div>
+        </div>
+        <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-3 lg:grid-cols-6">
+          <Fact label="Status">
+            <StatusCell status={job.status} progress={job.progress} />
+          </Fact>
+          <Fact label="Progress">{job.progress}%</Fact>
+          <Fact label="Ran By">{job.job_user}</Fact>
+          <Fact label="Time Started">
+            <TimeCell iso={job.job_time} />
+          </Fact>
+          <Fact label="Finished">
+            <TimeCell iso={job.finished_at} />
+          </Fact>
+          <Fact label="Published">
+            {pub.latest_published_status === 2 ? (
+              <span title={pub.latest_published_time ?? ''}>
+                {pub.latest_published_pipeline ?? 'Yes'} <TimeCell iso={pub.latest_published_time} />
+              </span>
+            ) : pub.latest_published_status === 1 ? (
+              'Publishing…'
+            ) : (
+              'Not published'
+            )}
+          </Fact>
+          {job.assessment.assessment_name && <Fact label="Assessment">{job.assessment.assessment_name}</Fact>}
+        </dl>
+        {poller.stopped && <p className="mt-2 text-xs text-amber-600 dark:text-amber-300">Polling stopped. Press R to refresh.</p>}
+      </header>
+      <TreeGrid
+        label={`Steps of job ${job.id}`}
+        rows={rows}
+        activeKey={snap.activeKey}
+        onActivate={(key) => void (s.activeKey = key)}
+        columns={JOB_COLUMNS}
+        onKey={(e, row) => treeKeys(e, row, s, env.openUrl)}
+        header={
+          <>
+            <div role="columnheader" className="col-span-2">
+              Step / Action
+            </div>
+            <div role="columnheader">Blocked / Result</div>
+            <div role="columnheader">Actors / Events</div>
+            <div role="columnheader">Run As / Type</div>
+            <div role="columnheader">
+              <span className="sr-only">Row actions</span>
+            </div>
+          </>
+        }
+        renderRow={(row) => (row.kind === 'step' ? <StepCells row={row} /> : row.kind === 'action' ? <ActionCells row={row} env={env} /> : row.kind === 'note' ? <NoteCells row={row} /> : null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import {
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_SORT,
+  EVENTS_FILTERS,
+  PAGE_SIZES,
+  SORT_COLUMNS,
+  type EventsFilter,
+  type SortColumn,
+  type SortDirection,
+} from '../../api/contracts/jobs';
+
+/** The stored job-list filter (JOB-033), kept in browser storage per user and per ?vid= scope. */
+export interface StoredFilter {
+  /** One-based in the UI (zero-based on the wire). */
+  page_number: number;
+  page_size: number;
+  sort: { by: SortColumn; direction: SortDirection };
+  filter_value: string;
+  /** The wire's filterRange ("start,end", ISO), or ''. */
+  filter_range: string;
+  selected_jobs: number[];
+  structured_filter: { events: EventsFilter | '' };
+}
+
+export const defaultFilter = (): StoredFilter => ({
+  page_number: 1,
+  page_size: DEFAULT_PAGE_SIZE,
+  sort: { by: DEFAULT_SORT.by, direction: DEFAULT_SORT.direction },
+  filter_value: '',
+  filter_range: '',
+  selected_jobs: [],
+  structured_filter: { events: '' },
+});
+
+export const filterStorageKey = (userId: number | string, vid: string) => `vigil.jobs.filter.v1:${userId}:${vid || '-'}`;
+
+/** Reads a stored filter, keeping only valid fields (anything unreadable falls back to the defaults). */
+export function parseStoredFilter(raw: string | null): StoredFilter {
+  const d = defaultFilter();
+  if (!raw) return d;
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return d;
+  }
+  if (!v || typeof v !== 'object') return d;
+  const o = v as Partial<Record<keyof StoredFilter, unknown>>;
+  const int = (x: unknown, min: number) => (typeof x === 'number' && Number.isInteger(x) && x >= min ? x : null);
+  const sort = o.sort as { by?: unknown; direction?: unknown } | undefined;
+  const events = (o.structured_filter as { events?: unknown } | undefined)?.events;
+  return {
+    page_number: int(o.page_number, 1) ?? d.page_number,
+    page_size: (PAGE_SIZES as readonly number[]).includes(o.page_size as number) ? (o.page_size as number) : d.page_size,
+    sort: {
+      by: (SORT_COLUMNS as readonly unknown[]).includes(sort?.by) ? (sort!.by as SortColumn) : d.sort.by,
+      direction: sort?.direction === 'asc' || sort?.direction === 'desc' ? sort.direction : d.sort.direction,
+    },
+    filter_value: typeof o.filter_value === 'string' ? o.filter_value.slice(0, 200) : '',
+    filter_range: typeof o.filter_range === 'string' && /^[^,]*,[^,]*$/.test(o.filter_range) ? o.filter_range : '',
+    selected_jobs: Array.isArray(o.selected_jobs) ? o.selected_jobs.filter((x): x is number => int(x, 1) !== null).slice(0, 1000) : [],
+    structured_filter: { events: (EVENTS_FILTERS as readonly unknown[]).includes(events) ? (events as EventsFilter) : '' },
+  };
+}
+
+export function loadFilter(key: string): StoredFilter {
+  try {
+    return parseStoredFilter(localStorage.getItem(key));
+  } catch {
+    return defaultFilter();
+  }
+}
+
+export function saveFilter(key: string, f: StoredFilter): void {
+  try {
+    localStorage.setItem(key, JSON.stringify(f));
+  } catch {
+    // Storage full or disabled: the filter lives for this page only.
+  }
+}
+
+/** What one list call asks for (the query key of the list). */
+export interface ListRequest {
+  size: number;
+  page: number;
+  sortCol: SortColumn;
+  sortDir: SortDirection;
+  filterVal: string;
+  filterRange: string;
+  vid: string;
+  events: EventsFilter | '';
+  after: string;
+  before: string;
+  /** Sent for pruning, never part of the cache key (see listKeyOf). */
+  selected: number[];
+}
+
+export function toListRequest(f: StoredFilter, vid: string, cursor: { after?: string; before?: string } | null): ListRequest {
+  return {
+    size: f.page_size,
+    page: Math.max(0, f.page_number - 1),
+    sortCol: f.sort.by,
+    sortDir: f.sort.direction,
+    filterVal: f.filter_value.trim(),
+    filterRange: f.filter_range,
+    vid,
+    events: f.structured_filter.events,
+    after: cursor?.after ?? '',
+    before: cursor?.before ?? '',
+    selected: [],
+  };
+}
+
+export const isFiltered = (f: StoredFilter) => !!(f.filter_value.trim() || f.filter_range || f.structured_filter.events);

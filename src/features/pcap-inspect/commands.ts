@@ -1,0 +1,108 @@
+import * as yup from 'yup';
+import { defineCommand } from '../../commands/registry';
+import type { AnyCommand, CommandContext } from '../../commands/types';
+import { conversationsKey, destroyConversations } from './api';
+import { packetViewBridge } from './bridge';
+
+const inPane = () => packetViewBridge.goTo !== null;
+const canEdit = (ctx: CommandContext) => ctx.permissions.has('create_action_permission');
+
+function pane<K extends 'goTo' | 'move'>(key: K) {
+  const fn = packetViewBridge[key];
+  if (!fn) throw new Error('Open a Packet View first');
+  return fn;
+}
+
+/** Packet View and PCAP conversation commands (plain fetchers; no React inside run). */
+export const pcapCommands: AnyCommand[] = [
+  defineCommand<{ id: number }>({
+    id: 'pcap.openPacketView',
+    title: 'Open Packet View…',
+    category: 'PCAP',
+    keywords: ['pcap', 'packets', 'capture', 'inspect', 'hex', 'wireshark'],
+    needsWorkbench: true,
+    args: yup.object({ id: yup.number().typeError('id must be a number').integer().min(1).required('The capture (pcap_library_id) to open').label('capture id') }),
+    run: ({ id }, ctx) => {
+      if (!ctx.dock) throw new Error('This command needs the workbench');
+      ctx.dock.openUrl(`/manage_sims/pcaps/inspect/${id}`);
+    },
+  }),
+  defineCommand<{ no: number }>({
+    id: 'pcap.goToPacket',
+    title: 'Packet View: Go to Packet…',
+    category: 'PCAP',
+    keywords: ['jump', 'frame', 'number'],
+    hotkey: 'mod+g',
+    hotkeyContext: 'pcap-inspect',
+    needsWorkbench: true,
+    when: inPane,
+    args: yup.object({ no: yup.number().typeError('must be a number').integer().min(1).required('Packet number') }),
+    run: ({ no }) => pane('goTo')(no),
+  }),
+  defineCommand({
+    id: 'pcap.nextPacket',
+    title: 'Packet View: Next Packet',
+    category: 'PCAP',
+    hotkey: 'j',
+    hotkeyContext: 'pcap-inspect',
+    needsWorkbench: true,
+    when: inPane,
+    run: () => pane('move')(1),
+  }),
+  defineCommand({
+    id: 'pcap.previousPacket',
+    title: 'Packet View: Previous Packet',
+    category: 'PCAP',
+    hotkey: 'k',
+    hotkeyContext: 'pcap-inspect',
+    needsWorkbench: true,
+    when: inPane,
+    run: () => pane('move')(-1),
+  }),
+  defineCommand({
+    id: 'pcap.copyPacketHex',
+    title: 'Packet View: Copy Packet as Hex',
+    category: 'PCAP',
+    hotkey: 'mod+shift+c',
+    hotkeyContext: 'pcap-inspect',
+    needsWorkbench: true,
+    when: () => packetViewBridge.copyHex !== null,
+    run: async () => {
+      const hex = await packetViewBridge.copyHex!();
+      await navigator.clipboard?.writeText(hex).catch(() => undefined);
+      return { bytes: hex.length / 2 };
+    },
+  }),
+  defineCommand<{ upload_id: number; conv_id: number[] }>({
+    id: 'pcap.removeConversation',
+    title: 'Remove PCAP Conversation…',
+    category: 'PCAP',
+    keywords: ['conversation', 'delete', 'pcap upload'],
+    when: canEdit,
+    args: yup.object({
+      upload_id: yup.number().typeError('must be a number').integer().min(1).required('Upload id'),
+      conv_id: yup.array(yup.number().integer().min(1).required()).min(1, 'At least one conversation id').required('Conversation ids'),
+    }),
+    run: async ({ upload_id, conv_id }, ctx) => {
+      const d = await destroyConversations({ upload_id, conv_id });
+      await ctx.queryClient?.invalidateQueries({ queryKey: conversationsKey(upload_id) });
+      return { remaining: d.conversations.length };
+    },
+  }),
+  defineCommand<{ upload_id: number; protocol: 'tcp' | 'udp' }>({
+    id: 'pcap.removeProtocol',
+    title: 'Remove All TCP or All UDP PCAP Conversations…',
+    category: 'PCAP',
+    keywords: ['conversation', 'delete', 'tcp', 'udp', 'pcap upload'],
+    when: canEdit,
+    args: yup.object({
+      upload_id: yup.number().typeError('must be a number').integer().min(1).required('Upload id'),
+      protocol: yup.string().oneOf(['tcp', 'udp'], 'tcp or udp').required('tcp or udp') as yup.Schema<'tcp' | 'udp'>,
+    }),
+    run: async ({ upload_id, protocol }, ctx) => {
+      const d = await destroyConversations({ upload_id, remove_tcp_or_udp: protocol });
+      await ctx.queryClient?.invalidateQueries({ queryKey: conversationsKey(upload_id) });
+      return { remaining: d.conversations.length };
+    },
+  }),
+];

@@ -1,0 +1,112 @@
+/** Shared setup of the engine tests: a listening director with the engine, two in-process actors on loopback. */
+import type { Db } from '../../server/db/index';
+import { startEngine } from '../../server/engine/index';
+import type { Engine } from '../../server/engine/engine';
+import { createBulkToken } from '../../server/engine/secrets';
+import { ActorAgent, type ActorOptions } from '../../actor/agent';
+import { startTestServer, type Session, type TestServer } from './helpers';
+
+export interface EngineWorld {
+  server: TestServer;
+  engine: Engine;
+  url: string;
+  bulkToken: string;
+  operator: Session;
+  src: ActorAgent;
+  dst: ActorAgent;
+  close(): Promise<void>;
+}
+
+export async function startEngineWorld(actorOpts: Partial<ActorOptions> = {}): Promise<EngineWorld> {
+  const server = await startTestServer();
+  const engine = startEngine(server.app, { tickMs: 50, offlineAfterMs: 3000, heartbeatMs: 500, detectionWindowMs: 5000, defaultTimeoutMs: 20_000 });
+  const url = await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const { token } = await createBulkToken(server.db, { name: 'test' });
+  const quiet = () => {};
+  const src = new ActorAgent({ director: url, bulkToken: token, name: 'src', address: '127.0.0.2', log: quiet, pollWaitMs: 2000, ...actorOpts });
+  const dst = new ActorAgent({ director: url, bulkToken: token, name: 'dst', address: '127.0.0.3', log: quiet, pollWaitMs: 2000, ...actorOpts });
+  await src.start();
+  await dst.start();
+  const operator = await server.signIn('operator');
+  return {
+    server,
+    engine,
+    url,
+    bulkToken: token,
+    operator,
+    src,
+    dst,
+    async close() {
+      const t = (what: string) => process.env.ENGINE_TEST_DEBUG && console.log(`close: ${what} at ${Date.now() % 100000}`);
+      t('start');
+      await src.stop();
+      t('src stopped');
+      await dst.stop();
+      t('dst stopped');
+      await server.app.close();
+      t('app closed');
+      await server.close().catch(() => {});
+      t('server closed');
+    },
+  };
+}
+
+let vid = 0;
+export async function insertAction(db: Db, type: string, details: Record<string, unknown>, name = `${type} test`, timeoutMs: number | null = null): Promise<number> {
+  vid++;
+  const [row] = await db.query<{ id: number }>(
+    `insert into actions (vid, name, action_type, approved, details, timeout_ms) values ($1, $2, $3, true, $4, $5) returning id`,
+    [`A900-${Date.now().toString(36)}-${vid}`, name, type, JSON.stringify(details), timeoutMs],
+  );
+  if (!row) throw new Error('no action');
+  return row.id;
+}
+
+export async function insertSimulation(db: Db, type: 'sequence' | 'eval', steps: number[][]): Promise<number> {
+  vid++;
+  const [sim] = await db.query<{ id: number }>(`insert into simulations (vid, name, simulation_type) values ($1, $2, $3) returning id`, [
+    `S900-${Date.now().toString(36)}-${vid}`,
+    `${type} test ${vid}`,
+    type,
+  ]);
+  if (!sim) throw new Error('no simulation');
+  for (const [i, actions] of steps.entries()) {
+    const [st] = await db.query<{ id: number }>(`insert into simulation_steps (simulation_id, position, name) values ($1, $2, $3) returning id`, [sim.id, i + 1, `Step ${i + 1}`]);
+    if (!st) throw new Error('no step');
+    for (const [p, a] of actions.entries()) await db.query(`insert into simulation_step_actions (step_id, action_id, position) values ($1, $2, $3)`, [st.id, a, p + 1]);
+  }
+  return sim.id;
+}
+
+export interface JobActionRow {
+  id: number;
+  name: string;
+  action_type: string;
+  status: string;
+  blocked: boolean | null;
+  blocked_msg: string | null;
+  detected_msg: string | null;
+  events: number;
+  alerted: boolean;
+  evidence: Record<string, unknown>;
+}
+
+export async function waitForJob(db: Db, jobId: number, statuses = ['completed', 'errored', 'cancelled'], timeoutMs = 25_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [job] = await db.query<{ status: string; progress: number; status_reason: string | null; started_at: string | null; finished_at: string | null }>(
+      'select status, progress, status_reason, started_at::text, finished_at::text from jobs where id = $1',
+      [jobId],
+    );
+    if (job && statuses.includes(job.status)) {
+      const actions = await db.query<JobActionRow>(
+        `select ja.id, ja.name, ja.action_type, ja.status, ja.blocked, ja.blocked_msg, ja.detected_msg, ja.events, ja.alerted, ja.evidence
+           from job_actions ja join job_steps s on s.id = ja.job_step_id where ja.job_id = $1 order by s.group_order, ja.position`,
+        [jobId],
+      );
+      return { job, actions };
+    }
+    if (Date.now() > deadline) throw new Error(`job ${jobId} is still ${job?.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,191 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../../server/seed/demo';
+import { putSetting } from '../../server/settings-store';
+import { buildZip } from '../../server/actions/zip';
+import { DEFAULT_FILE_LIMITS } from '../../server/routes/file-library';
+import { MSG, type FileLibraryEntry, type FileUploadAnswer } from '../../src/api/contracts/action-form';
+import { startTestServer, type Session, type TestServer } from './helpers';
+
+let t: TestServer;
+let operator: Session;
+let viewer: Session;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  await seedDemo(t.db, { jobs: 2 });
+  [operator, viewer] = await Promise.all([t.signIn('operator'), t.signIn('viewer')]);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Field = string | string[];
+interface UploadFile {
+  name: string;
+  content: Buffer;
+}
+
+function multipart(fields: Record<string, Field>, file?: UploadFile): { payload: Buffer; contentType: string } {
+  const boundary = `----vigil${crypto.randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    for (const item of Array.isArray(v) ? v : [v]) {
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${Array.isArray(v) ? `${k}[]` : k}"\r\n\r\n${item}\r\n`));
+    }
+  }
+  if (file) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file_upload"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    parts.push(file.content, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function upload(fields: Record<string, Field>, file?: UploadFile, as: Session = operator) {
+  const { payload, contentType } = multipart(fields, file);
+  return t.app.inject({ method: 'POST', url: '/manage_sims/file_transfer_libraries.json', payload, headers: { cookie: as.cookie, 'x-csrf-token': as.csrfToken, 'content-type': contentType } });
+}
+
+const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+const list = async (q = '') => (await t.call('GET', `/manage_sims/file_transfer_libraries.json${q}`, { as: operator })).json<{ data: FileLibraryEntry[] }>().data;
+
+describe('listing the library', () => {
+  it('ACT-019 ACT-101 lists entries by id ascending with name, tags, sha256 and notes', async () => {
+    const data = await list();
+    expect(data.length).toBeGreaterThanOrEqual(25);
+    expect(data.map((f) => f.id)).toEqual([...data.map((f) => f.id)].sort((a, b) => a - b));
+    expect(data.find((f) => f.orig_file_name === 'eicar.com')).toMatchObject({
+      sha256sum: '275a021bbfb6489e54d471899f7db9d1663fc695ec2fe2a2c4538aabf651fd0f',
+      verodin_tags: ['File:Test File'],
+      file_restrictions: 'none',
+    });
+  });
+
+  it('ACT-056 the list for cloud Actions excludes restricted_malicious files', async () => {
+    const all = await list();
+    const cloud = await list('?action_type=cloud');
+    expect(all.some((f) => f.file_restrictions === 'restricted_malicious')).toBe(true);
+    expect(cloud.some((f) => f.file_restrictions === 'restricted_malicious')).toBe(false);
+    expect(cloud.length).toBe(all.filter((f) => f.file_restrictions !== 'restricted_malicious').length);
+    expect((await t.call('GET', '/manage_sims/file_transfer_libraries.json?action_type=nope', { as: operator })).statusCode).toBe(400);
+  });
+});
+
+describe('uploading', () => {
+  it('ACT-055 ACT-101 stores the bytes with their sha256; None means pending approval; os_tree_id and file attributes are kept', async () => {
+    const content = crypto.randomBytes(5000);
+    const [os] = await t.db.query<{ id: number }>(`select id from dimensions where type = 'os_platform' and name = 'Windows'`);
+    const attribs = await t.db.query<{ id: number; name: string }>(`select id, name from tags where tag_type = 'file_attachment' order by id limit 2`);
+    const res = await upload({ file_restrictions: 'none', file_notes: 'a test upload', os_tree_id: String(os!.id), file_attrib_ids: attribs.map((a) => String(a.id)) }, { name: 'tool.exe', content });
+    expect(res.statusCode, res.body).toBe(201);
+    const answer = res.json<FileUploadAnswer>();
+    expect(answer).toMatchObject({ orig_file_name: 'tool.exe', sha256sum: sha256(content), file_restrictions: 'pending_approval', size: 5000, file_notes: 'a test upload', os_tree_id: os!.id });
+    expect(answer.verodin_tags.sort()).toEqual(attribs.map((a) => a.name).sort());
+    const [stored] = await t.db.query<{ content: Uint8Array }>('select content from file_library where id = $1', [answer.id]);
+    expect(sha256(Buffer.from(stored!.content))).toBe(sha256(content));
+    expect((await list()).some((f) => f.id === answer.id)).toBe(true);
+  });
+
+  it('restricted_malicious stays restricted; file_transfer cannot ask for pending approval, cloud cannot ask for malicious', async () => {
+    const mal = await upload({ file_restrictions: 'restricted_malicious', action_type: 'file_transfer' }, { name: 'm.bin', content: Buffer.from('x') });
+    expect(mal.json<FileUploadAnswer>().file_restrictions).toBe('restricted_malicious');
+    const ft = await upload({ file_restrictions: 'pending_approval', action_type: 'file_transfer' }, { name: 'p.bin', content: Buffer.from('x') });
+    expect(ft.statusCode).toBe(400);
+    expect(ft.json<{ errors: Record<string, string[]> }>().errors.file_restrictions).toEqual(['is not offered for file_transfer Actions']);
+    const cl = await upload({ file_restrictions: 'restricted_malicious', action_type: 'cloud' }, { name: 'c.bin', content: Buffer.from('x') });
+    expect(cl.statusCode).toBe(400);
+  });
+
+  it('ACT-073 ACT-109 without a file or a restriction: An error occurred. with can\'t be blank on the field', async () => {
+    const res = await upload({ file_notes: 'no file' });
+    expect(res.statusCode).toBe(400);
+    const body = res.json<{ error: string; errors: Record<string, string[]> }>();
+    expect(body.error).toBe(MSG.uploadFailed);
+    expect(body.errors.file_upload).toEqual([MSG.cantBeBlank]);
+    expect(body.errors.file_restrictions).toEqual([MSG.cantBeBlank]);
+  });
+
+  it('a viewer cannot upload; a body that is not multipart is refused', async () => {
+    expect((await upload({ file_restrictions: 'none' }, { name: 'a', content: Buffer.from('a') }, viewer)).statusCode).toBe(403);
+    const res = await t.call('POST', '/manage_sims/file_transfer_libraries.json', { as: operator, body: { file_restrictions: 'none' } });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('an oversized file is refused with the limit, and nothing is stored', async () => {
+    await putSetting(t.db, 'file_library_limits', { max_upload_bytes: 1000 });
+    try {
+      const before = (await list()).length;
+      const res = await upload({ file_restrictions: 'none' }, { name: 'big.bin', content: crypto.randomBytes(5000) });
+      expect(res.statusCode).toBe(413);
+      const body = res.json<{ error: string; errors: Record<string, string[]> }>();
+      expect(body.error).toBe(MSG.uploadFailed);
+      expect(body.errors.file_upload?.[0]).toMatch(/larger than the limit of 1000 bytes/);
+      expect((await list()).length).toBe(before);
+    } finally {
+      await putSetting(t.db, 'file_library_limits', DEFAULT_FILE_LIMITS);
+    }
+  });
+});
+
+describe('zip files (zipfile_check)', () => {
+  const a = Buffer.from('hello from inside the zip\n');
+  const b = crypto.randomBytes(20000);
+
+  it('lists the entries of a plain zip with their sha256', async () => {
+    const zip = buildZip([
+      { name: 'docs/readme.txt', content: a },
+      { name: 'payload.bin', content: b },
+    ]);
+    const res = await upload({ file_restrictions: 'none', zipfile_check: 'true' }, { name: 'bundle.zip', content: zip });
+    expect(res.statusCode, res.body).toBe(201);
+    const answer = res.json<FileUploadAnswer>();
+    expect(answer.zip_entries).toEqual([
+      { name: 'docs/readme.txt', size: a.length, sha256sum: sha256(a), encrypted: false },
+      { name: 'payload.bin', size: b.length, sha256sum: sha256(b), encrypted: false },
+    ]);
+    const one = (await t.call('GET', `/manage_sims/file_transfer_libraries/${answer.id}.json`, { as: operator })).json<FileUploadAnswer>();
+    expect(one.zip_entries).toEqual(answer.zip_entries);
+    expect(one.zip_entry_count).toBe(2);
+  });
+
+  it.each(['zipcrypto', 'aes256'] as const)('reads a password-protected zip (%s) with zipfile_password, and refuses a wrong or missing password', async (encryption) => {
+    const zip = buildZip([{ name: 'secret.txt', content: a }], { password: 'infected', encryption });
+    const ok = await upload({ file_restrictions: 'none', zipfile_check: 'true', zipfile_password: 'infected' }, { name: 'locked.zip', content: zip });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json<FileUploadAnswer>().zip_entries).toEqual([{ name: 'secret.txt', size: a.length, sha256sum: sha256(a), encrypted: true }]);
+    const wrong = await upload({ file_restrictions: 'none', zipfile_check: 'true', zipfile_password: 'nope' }, { name: 'locked.zip', content: zip });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json<{ errors: Record<string, string[]> }>().errors.zipfile_password).toEqual(['The zip password is wrong']);
+    const missing = await upload({ file_restrictions: 'none', zipfile_check: 'true' }, { name: 'locked.zip', content: zip });
+    expect(missing.json<{ errors: Record<string, string[]> }>().errors.zipfile_password?.[0]).toMatch(/password protected/);
+  });
+
+  it('refuses a zip bomb (headers that lie about the size) and too many entries, without a crash', async () => {
+    await putSetting(t.db, 'file_library_limits', { max_zip_expanded_bytes: 1_000_000, max_zip_entries: 3 });
+    try {
+      const bomb = buildZip([{ name: 'bomb.bin', content: Buffer.alloc(20_000_000), declaredSize: 100 }]);
+      expect(bomb.length).toBeLessThan(100_000);
+      const res = await upload({ file_restrictions: 'none', zipfile_check: 'true' }, { name: 'bomb.zip', content: bomb });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ errors: Record<string, string[]> }>().errors.file_upload?.[0]).toMatch(/expands beyond the limit/);
+      const honest = buildZip([{ name: 'big.bin', content: Buffer.alloc(2_000_000) }]);
+      expect((await upload({ file_restrictions: 'none', zipfile_check: 'true' }, { name: 'big.zip', content: honest })).json<{ errors: Record<string, string[]> }>().errors.file_upload?.[0]).toMatch(/more than the limit/);
+      const many = buildZip(['1', '2', '3', '4'].map((n) => ({ name: n, content: Buffer.from(n) })));
+      const res2 = await upload({ file_restrictions: 'none', zipfile_check: 'true' }, { name: 'many.zip', content: many });
+      expect(res2.json<{ errors: Record<string, string[]> }>().errors.file_upload?.[0]).toMatch(/4 entries, more than the limit of 3/);
+    } finally {
+      await putSetting(t.db, 'file_library_limits', DEFAULT_FILE_LIMITS);
+    }
+  });
+
+  it('a file that is not a zip, or a damaged zip, is refused when zipfile_check is on', async () => {
+    const res = await upload({ file_restrictions: 'none', zipfile_check: 'true' }, { name: 'not.zip', content: Buffer.from('plain text') });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ errors: Record<string, string[]> }>().errors.file_upload?.[0]).toMatch(/is not a zip file/);
+    const zip = buildZip([{ name: 'x', content: crypto.randomBytes(3000) }]);
+    const damaged = Buffer.concat([zip.subarray(0, 100), Buffer.alloc(500), zip.subarray(600)]);
+    const res2 = await upload({ file_restrictions: 'none', zipfile_check: 'true' }, { name: 'damaged.zip', content: damaged });
+    expect(res2.statusCode).toBe(400);
+  });
+});
