@@ -1,9 +1,10 @@
 /**
- * Vigil's terminal runner: `npm run vigil -- run FILE [--director URL] [--continue] [--dry-run]`.
+ * Vigil's terminal runner: `npm run vigil -- run FILE [--director URL] [--continue] [--dry-run] [--out DIR]`.
  * Signs in with VIGIL_EMAIL / VIGIL_PASSWORD, then runs the script's steps through the same command
  * registry as the workbench, with no dock: commands that open panes are refused with a message.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { setCsrfToken } from '../src/api/csrf';
 import { ApiError, configureHttp, http } from '../src/api/http';
 import type { Environment, SignInAnswer } from '../src/api/contracts/session';
@@ -13,15 +14,17 @@ import { commands } from '../src/commands/registry';
 import { parseScript } from '../src/commands/script/parse';
 import { formatTranscript, runScript } from '../src/commands/script/run';
 
-const USAGE = `Usage: npm run vigil -- run FILE [--director URL] [--continue] [--dry-run]
+const USAGE = `Usage: npm run vigil -- run FILE [--director URL] [--continue] [--dry-run] [--out DIR]
   Credentials come from VIGIL_EMAIL and VIGIL_PASSWORD; the director URL from --director or
-  VIGIL_DIRECTOR_URL (default http://localhost:3000).`;
+  VIGIL_DIRECTOR_URL (default http://localhost:3000). --out saves the files that steps export
+  (jobs.export) into DIR.`;
 
 interface Options {
   file: string;
   director: string;
   continueOnError: boolean;
   dryRun: boolean;
+  out: string | null;
 }
 
 function parseArgs(argv: string[]): Options | string {
@@ -31,6 +34,7 @@ function parseArgs(argv: string[]): Options | string {
   let director = process.env.VIGIL_DIRECTOR_URL ?? 'http://localhost:3000';
   let continueOnError = false;
   let dryRun = false;
+  let out: string | null = null;
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a === '--director') {
@@ -40,12 +44,24 @@ function parseArgs(argv: string[]): Options | string {
     } else if (a.startsWith('--director=')) director = a.slice('--director='.length);
     else if (a === '--continue') continueOnError = true;
     else if (a === '--dry-run') dryRun = true;
+    else if (a === '--out') {
+      const v = rest[++i];
+      if (!v) return '--out needs a directory.';
+      out = v;
+    } else if (a.startsWith('--out=')) out = a.slice('--out='.length);
     else if (a.startsWith('--')) return `Unknown option ${a}.`;
     else if (!file) file = a;
     else return `Only one script file may be given (got "${file}" and "${a}").`;
   }
   if (!file) return 'A script FILE is required.';
-  return { file, director: director.replace(/\/$/, ''), continueOnError, dryRun };
+  return { file, director: director.replace(/\/$/, ''), continueOnError, dryRun, out };
+}
+
+/** A step's result that is an exported file: { filename, csv }. */
+function exportedFile(result: unknown): { filename: string; csv: string } | null {
+  if (!result || typeof result !== 'object') return null;
+  const { filename, csv } = result as Record<string, unknown>;
+  return typeof filename === 'string' && typeof csv === 'string' && filename ? { filename, csv } : null;
 }
 
 async function signIn(director: string, email: string, password: string): Promise<{ cookie: string; answer: SignInAnswer }> {
@@ -111,8 +127,18 @@ export async function main(argv: string[], out: (line: string) => void = console
   }));
   commands.registerAll(headlessCommands());
   out(`Running ${opts.file} on ${opts.director} as ${env.user.email}${opts.dryRun ? ' (dry run)' : ''}`);
-  const result = await runScript(commands, parseScript(source), { headless: true, continueOnError: opts.continueOnError, dryRun: opts.dryRun });
+  const saved: string[] = [];
+  const saveExport = (_step: unknown, result: unknown) => {
+    const file = exportedFile(result);
+    if (!file || !opts.out) return;
+    fs.mkdirSync(opts.out, { recursive: true });
+    const target = path.join(opts.out, path.basename(file.filename));
+    fs.writeFileSync(target, file.csv);
+    saved.push(target);
+  };
+  const result = await runScript(commands, parseScript(source), { headless: true, continueOnError: opts.continueOnError, dryRun: opts.dryRun, onResult: saveExport });
   out(formatTranscript(result));
+  for (const f of saved) out(`Saved ${f}`);
   return result.outcome === 'ok' ? 0 : 1;
 }
 

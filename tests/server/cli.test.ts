@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../../server/seed/demo';
 import { EMAILS, PASSWORD, startTestServer, type TestServer } from './helpers';
 
 const run = promisify(execFile);
@@ -13,6 +14,7 @@ let dir: string;
 
 beforeAll(async () => {
   t = await startTestServer();
+  await seedDemo(t.db);
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-cli-'));
 });
@@ -87,5 +89,29 @@ describe('the terminal runner', () => {
     expect(out.stdout).toMatch(/^OK +line +1 /m);
     expect(out.stdout).toMatch(/^FAILED +line +2 .* -> id: /m);
     expect(await t.db.query('select 1 from users where email = $1', ['dry@example.com'])).toEqual([]);
+  });
+
+  it('waits for a finished job, exports it and every job a filter matches to CSV files in --out, and times out on a job still running', async () => {
+    const [done] = await t.db.query<{ id: number; name: string }>("select id, name from jobs where status = 'completed' order by id limit 1");
+    const [busy] = await t.db.query<{ id: number }>("select id from jobs where status in ('running', 'pending', 'waiting', 'preparing', 'sleeping') order by id limit 1");
+    expect(done && busy).toBeTruthy();
+    const word = done!.name.split(/\s+/).find((w) => w.length > 3) ?? done!.name;
+    const [{ n: matching } = { n: 0 }] = await t.db.query<{ n: number }>('select count(*)::int as n from jobs where name ilike $1', [`%${word}%`]);
+    const outDir = path.join(dir, 'exports');
+    const out = await vigil(
+      [`let job = jobs.wait id=${done!.id} timeout_s=5`, 'jobs.export job_ids=$job.id filename=one', `jobs.export filter="${word}" filename=matches`, `jobs.wait id=${busy!.id} timeout_s=1`].join('\n'),
+      EMAILS.operator,
+      ['--out', outDir],
+    );
+    expect(out.code).toBe(1);
+    expect(out.stdout).toMatch(new RegExp(`^OK +line +1 .* -> \\{"id":${done!.id},"name":.*"status":"completed"`, 'm'));
+    expect(out.stdout).toMatch(/^OK +line +2 .* -> \{"filename":"one\.csv","rows":1,/m);
+    expect(out.stdout).toMatch(new RegExp(`^FAILED +line +4 .* -> Job ${busy!.id} is still \\w+ \\(\\d+%\\) after 1 s\\.$`, 'm'));
+    expect(out.stdout).toContain(`Saved ${path.join(outDir, 'one.csv')}`);
+    const one = fs.readFileSync(path.join(outDir, 'one.csv'), 'utf8').trim().split('\r\n');
+    expect(one).toHaveLength(2);
+    expect(one[1]).toContain(done!.name);
+    const matches = fs.readFileSync(path.join(outDir, 'matches.csv'), 'utf8').trim().split('\r\n');
+    expect(matches.length - 1).toBe(matching);
   });
 });

@@ -377,6 +377,12 @@ export interface PageFilterItem {
   /** The stateKey of an item that must have a value before this one applies. */
   requires?: string;
   excludeFromSummary?: boolean;
+  /** The rule condition the item's value stands for (a checkbox's when checked). */
+  condition?: { match_object: string; match_field: string; operator: FilterOperator };
+  /** A checkbox that, when checked, changes the operator of the item with this stateKey. */
+  modifies?: { stateKey: string; operator: FilterOperator };
+  /** A select whose options are the children of this default dimension type (GET dimension_children). */
+  dimension?: string;
 }
 
 export type PageFilterValues = Record<string, string>;
@@ -384,6 +390,53 @@ export type PageFilterValues = Record<string, string>;
 /** The checkbox treats these strings as true (section 5). */
 export const CHECKBOX_TRUE = ['true', 'yes', 'on', 'checked', 'selected', 'cleanup', 'setup'] as const;
 export const isCheckboxTrue = (v: string | undefined | null): boolean => !!v && (CHECKBOX_TRUE as readonly string[]).includes(v.trim().toLowerCase());
+
+/** Whether an item applies: its `requires` item has a value (a checked checkbox, a non-empty text). */
+export function itemActive(items: readonly PageFilterItem[], values: PageFilterValues, item: PageFilterItem): boolean {
+  const v = values[item.stateKey] ?? item.defaultValue ?? '';
+  if (item.type === 'checkbox' ? !isCheckboxTrue(v) : !v.trim()) return false;
+  if (!item.requires) return true;
+  const req = items.find((i) => i.stateKey === item.requires);
+  return !!req && itemActive(items, values, req);
+}
+
+/** The page filter's values as rule conditions (one 'and' group), for the items that map to one. */
+export function pageToNodes(target: FilterTarget, items: readonly PageFilterItem[], values: PageFilterValues): FilterNode[] {
+  const conditions: FilterCondition[] = [];
+  for (const item of items) {
+    if (!item.condition || !itemActive(items, values, item)) continue;
+    const field = findField(target, item.condition.match_object, item.condition.match_field);
+    if (!field) continue;
+    const raw = item.type === 'checkbox' ? 'yes' : (values[item.stateKey] ?? item.defaultValue ?? '').trim();
+    const modifier = items.find((m) => m.modifies?.stateKey === item.stateKey && itemActive(items, values, m));
+    conditions.push({ ...item.condition, operator: modifier?.modifies?.operator ?? item.condition.operator, value: isListSelector(field.selector_type) ? [raw] : raw });
+  }
+  return conditions.length ? [{ operator: 'and', conditions }] : [];
+}
+
+/** The one-line summary of the active page filter (items marked excludeFromSummary left out). */
+export function pageSummary(items: readonly PageFilterItem[], values: PageFilterValues, labelOf: (item: PageFilterItem, value: string) => string = (_i, v) => v): string {
+  return items
+    .filter((i) => !i.excludeFromSummary && itemActive(items, values, i))
+    .map((i) => (i.type === 'checkbox' ? i.label : `${i.label}: ${labelOf(i, (values[i.stateKey] ?? i.defaultValue ?? '').trim())}`))
+    .join(' · ');
+}
+
+/** The one-line summary of builder rules: 'Job Name contains x and … or …'. */
+export function rulesSummary(target: FilterTarget, rule: BuilderRule): string {
+  return rule.conditions
+    .map((g) =>
+      g.conditions
+        .map((c) => {
+          const f = findField(target, c.match_object, c.match_field);
+          const v = Array.isArray(c.value) ? c.value.filter((x) => x.trim()).join(', ') : c.value;
+          return `${f?.label ?? c.match_field} ${c.operator} ${v}`;
+        })
+        .join(' and '),
+    )
+    .filter(Boolean)
+    .join(' or ');
+}
 
 export interface Dimension {
   id: number;

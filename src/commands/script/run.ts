@@ -24,6 +24,8 @@ export interface RunOptions {
   /** A terminal runner: commands that need the workbench are refused. */
   headless?: boolean;
   onStep?(step: TranscriptStep): void;
+  /** Each successful step's whole result (the transcript keeps only a summary). */
+  onResult?(step: TranscriptStep, result: unknown): void;
 }
 
 export interface RunResult {
@@ -107,7 +109,9 @@ export async function runScript(registry: CommandRegistry, parsed: ParsedScript,
       const result = await registry.execute(step.commandId, command?.args ? args : Object.keys(args).length ? args : undefined, 'script');
       if (step.bind) vars.set(step.bind, result);
       const summary = summarize(result);
-      push({ ...base, status: 'ok', durationMs: performance.now() - started, ...(summary !== undefined ? { result: summary } : {}) });
+      const done: TranscriptStep = { ...base, status: 'ok', durationMs: performance.now() - started, ...(summary !== undefined ? { result: summary } : {}) };
+      push(done);
+      opts.onResult?.(done, result);
     } catch (e) {
       failed++;
       push({ ...base, status: 'failed', durationMs: performance.now() - started, error: e instanceof Error ? e.message : String(e) });

@@ -8,6 +8,7 @@ import {
   CSV_QUOTES,
   CSV_SEPARATORS,
   EVENTS_FILTERS,
+  FINISHED_STATUSES,
   JOBS_EXPORT_NAME,
   JOB_ACTIONS_EXPORT_NAME,
   PAGE_SIZES,
@@ -18,11 +19,12 @@ import {
   formatFilterRange,
   type EventsFilter,
   type JobAction,
+  type JobStatus,
   type SortColumn,
   type SortDirection,
 } from '../../api/contracts/jobs';
 import { flash } from '../../ui/toasts';
-import { cancelJob, deleteJob, exportCsv, listParams, publishJobs, serverMessage } from './api';
+import { cancelJob, deleteJob, exportCsv, getJob, listParams, publishJobs, serverMessage } from './api';
 import { deliverCsv } from './csv-delivery';
 import { dialogs } from './dialogs';
 import { setJobOpen, setStepOpen } from './expanded';
@@ -82,7 +84,15 @@ function focusedAction(ctx: CommandContext): JobAction {
 }
 
 const idArg = yup.object({ id: yup.number().integer().positive().label('Job id') });
-const idsArg = yup.object({ job_ids: yup.array(yup.number().integer().positive().required()).max(1000).label('Job ids') });
+/** Job ids as a list, or in a script as `job_ids=12,14` or one id (`job_ids=$job.id`). */
+const jobIdList = yup
+  .array(yup.number().typeError('Job ids must be numbers').integer().positive().required())
+  .transform((value: unknown, original: unknown) =>
+    typeof original === 'string' ? original.split(',').map((x) => x.trim()).filter(Boolean).map(Number) : typeof original === 'number' ? [original] : value,
+  )
+  .max(1000)
+  .label('Job ids');
+const idsArg = yup.object({ job_ids: jobIdList });
 const actionArg = yup.object({ job_action_id: yup.number().integer().positive().label('Job action id') });
 
 type ExportArgs = {
@@ -92,20 +102,77 @@ type ExportArgs = {
   regex?: 'double' | 'single';
   filename?: string;
   job_action_report?: boolean;
+  /** Without a Jobs pane (scripts): the jobs to export, or the list's filter text to export every match of. */
+  job_ids?: number[];
+  filter?: string;
 };
 
+/** What jobs.export gives a script: the file's name, its data rows and its text. */
+export interface ExportResult {
+  filename: string;
+  rows: number;
+  csv: string;
+}
+
 /** Runs an export of a jobs pane's filter: visible rows (or the job pane's job) or all matches. */
-export async function runExport(s: PaneState | null, a: Required<Omit<ExportArgs, 'filename'>> & { filename: string }): Promise<string> {
-  const props: Record<string, unknown> = s?.kind === 'jobs' ? listParams(toListRequest(s.filter, s.vid, null)) : {};
+type ExportChoice = Required<Omit<ExportArgs, 'filename' | 'job_ids' | 'filter'>> & Pick<ExportArgs, 'job_ids' | 'filter'> & { filename: string };
+
+/** Which rows an export covers: given ids, a filter's every match, the pane's visible rows, or the job pane's job. */
+function exportScope(s: PaneState | null, a: ExportChoice): { props: Record<string, unknown>; allEvents: 'visible' | 'all' } {
+  if (a.job_ids?.length) return { props: { job_ids: [...new Set(a.job_ids)] }, allEvents: 'visible' };
+  if (a.filter !== undefined && s?.kind !== 'jobs') return { props: { filterVal: a.filter.trim() }, allEvents: 'all' };
+  if (!s) throw new Error('Focus a Jobs pane, or give job_ids or filter.');
+  const props: Record<string, unknown> = s.kind === 'jobs' ? listParams(toListRequest(s.filter, s.vid, null)) : {};
   for (const k of ['after', 'before', 'selected_jobs[]']) delete props[k];
   for (const [k, v] of Object.entries(props)) if (v === undefined) delete props[k];
   // A job pane exports its own job whatever the rows choice.
-  const allEvents = s?.kind === 'job' ? 'visible' : a.all_events;
-  if (allEvents === 'visible') props.job_ids = s ? (s.kind === 'job' ? (s.jobId ? [s.jobId] : []) : s.pageJobs.map((j) => j.id)) : [];
+  const allEvents = s.kind === 'job' ? 'visible' : a.all_events;
+  if (allEvents === 'visible') props.job_ids = s.kind === 'job' ? (s.jobId ? [s.jobId] : []) : s.pageJobs.map((j) => j.id);
+  return { props, allEvents };
+}
+
+/** Runs an export of given jobs, of a filter, or of a jobs pane's filter: visible rows (or the job pane's job) or all matches. */
+export async function runExport(s: PaneState | null, a: ExportChoice): Promise<ExportResult> {
+  const { props, allEvents } = exportScope(s, a);
   const filename = csvFilename(a.filename, a.job_action_report ? JOB_ACTIONS_EXPORT_NAME : JOBS_EXPORT_NAME);
-  const text = await exportCsv({ separator: a.separator, delivery: a.delivery, all_events: allEvents, regex: a.regex, filename, props, job_action_report: a.job_action_report }).catch(fail);
-  deliverCsv(text, filename, a.delivery);
-  return text;
+  const csv = await exportCsv({ separator: a.separator, delivery: a.delivery, all_events: allEvents, regex: a.regex, filename, props, job_action_report: a.job_action_report }).catch(fail);
+  deliverCsv(csv, filename, a.delivery);
+  return { filename, rows: csvRowCount(csv), csv };
+}
+
+/** Data rows of a CSV text: records after the header, counting quoted line breaks as part of their field. */
+export function csvRowCount(csv: string): number {
+  let records = 0;
+  let quoted = false;
+  for (let i = 0; i < csv.length; i++) {
+    const c = csv[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === '\n' && !quoted) records++;
+  }
+  if (csv.length && !csv.endsWith('\n')) records++;
+  return Math.max(0, records - 1);
+}
+
+/** What jobs.wait gives a script once the job has finished. */
+export interface JobOutcome {
+  id: number;
+  name: string;
+  status: JobStatus;
+  progress: number;
+  finished_at: string | null;
+}
+
+const WAIT_POLL_MS = 2000;
+
+/** Polls a job until it is errored, cancelled or completed; fails when the timeout passes first. */
+export async function waitForJob(id: number, timeoutMs: number, pollMs = WAIT_POLL_MS): Promise<JobOutcome> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await getJob(id, { background: true }).catch(fail);
+    if (FINISHED_STATUSES.includes(job.status)) return { id: job.id, name: job.name, status: job.status, progress: job.progress, finished_at: job.finished_at };
+    if (Date.now() + pollMs > deadline) throw new Error(`Job ${id} is still ${job.status} (${job.progress}%) after ${Math.round(timeoutMs / 1000)} s.`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
 }
 
 export const jobsCommands: AnyCommand[] = [
@@ -210,6 +277,14 @@ export const jobsCommands: AnyCommand[] = [
       }
     },
   }),
+  defineCommand<{ id?: number; timeout_s?: number }>({
+    id: 'jobs.wait',
+    title: 'Wait for Job to Finish',
+    category: 'Jobs',
+    keywords: ['await', 'until', 'complete', 'script'],
+    args: idArg.shape({ timeout_s: yup.number().integer().min(1).max(86_400).label('Timeout (seconds, default 900)') }),
+    run: async ({ id, timeout_s }, ctx) => waitForJob(focusedJob(ctx, id), (timeout_s ?? 900) * 1000),
+  }),
   defineCommand<{ job_ids?: number[] }>({
     id: 'jobs.delete',
     title: 'Delete Job Results',
@@ -279,8 +354,9 @@ export const jobsCommands: AnyCommand[] = [
     keywords: ['csv', 'download', 'spreadsheet', 'job action report'],
     hotkey: 'e',
     hotkeyContext: PANES,
-    when: inJobsPane,
     args: yup.object({
+      job_ids: jobIdList,
+      filter: yup.string().max(500).label('Filter text (exports every matching job)'),
       separator: yup.string<keyof typeof CSV_SEPARATORS>().oneOf(Object.keys(CSV_SEPARATORS) as (keyof typeof CSV_SEPARATORS)[]).label('Separator'),
       delivery: yup.string<'download' | 'popup'>().oneOf([...CSV_DELIVERIES]).label('Delivery'),
       all_events: yup.string<'visible' | 'all'>().oneOf([...CSV_ALL_EVENTS]).label('Rows'),
@@ -296,6 +372,8 @@ export const jobsCommands: AnyCommand[] = [
         return { dialog: true };
       }
       return runExport(s, {
+        job_ids: a?.job_ids,
+        filter: a?.filter,
         separator: a?.separator ?? 'comma',
         delivery: a?.delivery ?? 'download',
         all_events: a?.all_events ?? 'visible',
