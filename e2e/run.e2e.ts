@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { DEMO_USERS, DEMO_USER_PASSWORD, startDirector, type Director } from './director';
 import { eventually, pathOf, runCommand, waitForFocused } from './workbench';
+import { typeScript, transcriptRows } from './scripts-pane';
 
 // A director of its own, with the two local actors (127.0.0.2, 127.0.0.3) the demo install starts.
 let director: Director;
@@ -90,4 +91,44 @@ describe('running a sequence from the palette', () => {
     expect(await source(page).inputValue()).toBe('');
     expect(await destination(page).inputValue()).toBe('');
   });
+
+  it('a script run in the Scripts pane runs a sequence between the two actors, waits for the job and downloads its results as CSV', async () => {
+    const { page } = b;
+    await signIn(page, DEMO_USERS.operator, DEMO_USER_PASSWORD, '/scripts');
+    await waitForFocused(page, 'Scripts');
+    let actors: { id: number; name: string; status: string }[] = [];
+    await eventually(
+      async () => {
+        const res = await page.request.get('/run/actors.json', { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+        actors = ((await res.json()) as { data: typeof actors }).data;
+        return ['local-actor-1', 'local-actor-2'].every((n) => actors.some((a) => a.name === n && a.status === 'online'));
+      },
+      true,
+      'both local actors are online',
+      30_000,
+    );
+    const id = (name: string) => actors.find((a) => a.name === name)!.id;
+    await typeScript(page, [
+      `let job = run.sequence id=${SEQUENCE_ID} attack_node_id_1=${id('local-actor-1')} target_node_id_1=${id('local-actor-2')}`,
+      'let done = jobs.wait id=$job.job_id timeout_s=120',
+      'script.echo text="job ${done.id} ${done.status}"',
+      'jobs.export job_ids=$done.id filename=sequence-results',
+    ]);
+    const download = page.waitForEvent('download', { timeout: 150_000 });
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('sequence-results.csv');
+    const csv = (await file.createReadStream().then((st) => new Response(st as unknown as ReadableStream).text())).replace(/^\uFEFF/, '');
+    const [header, row, ...rest] = csv.trim().split('\r\n');
+    expect(rest).toEqual([]);
+    expect(header).toContain('Job Id');
+
+    await page.getByRole('tab', { name: 'Scripts', exact: true }).click();
+    await eventually(async () => (await transcriptRows(page).allInnerTexts()).length, 4, 'four transcript rows');
+    const rows = await transcriptRows(page).allInnerTexts();
+    expect(rows.map((r) => r.split('\t')[0])).toEqual(['ok', 'ok', 'ok', 'ok']);
+    const jobId = /job (\d+) completed/.exec(rows[2] ?? '')?.[1];
+    expect(jobId, rows[2]).toBeTruthy();
+    expect(row?.startsWith(`${jobId},`) || row?.startsWith(`"${jobId}",`)).toBe(true);
+  }, 180_000);
 });

@@ -1,24 +1,9 @@
 import { describe, expect, inject, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { eventually, groupTabs, runCommand, waitForFocused, waitForPath } from './workbench';
+import { typeScript, transcriptRows } from './scripts-pane';
 
 const baseUrl = inject('baseUrl');
-
-async function typeScript(page: Page, lines: string[]) {
-  const editor = page.locator('.cm-content');
-  await editor.click();
-  await page.keyboard.press('Control+a');
-  await page.keyboard.press('Delete');
-  // Completion popups would take Enter: type each line and close any popup before the newline.
-  for (const line of lines) {
-    await page.keyboard.type(line);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Enter');
-  }
-}
-
-const transcriptRows = (page: Page) => page.getByRole('table', { name: 'Transcript' }).locator('tbody tr');
 
 describe('scripted command sequences', () => {
   const b = useBrowser(() => baseUrl);
