@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { DEMO_USERS, DEMO_USER_PASSWORD, startDirector, type Director } from './director';
-import { eventually, pathOf, runCommand, waitForFocused } from './workbench';
+import { eventually, groupTabs, panel, pathOf, runCommand, waitForFocused } from './workbench';
 import { typeScript, transcriptRows } from './scripts-pane';
 
 // A director of its own, with the two local actors (127.0.0.2, 127.0.0.3) the demo install starts.
@@ -92,7 +92,7 @@ describe('running a sequence from the palette', () => {
     expect(await destination(page).inputValue()).toBe('');
   });
 
-  it('a script run in the Scripts pane runs a sequence between the two actors, waits for the job and downloads its results as CSV', async () => {
+  it('a script run in the Scripts pane opens the Jobs pane beside it, runs a sequence between the two actors, waits for the job and downloads its results as CSV', async () => {
     const { page } = b;
     await signIn(page, DEMO_USERS.operator, DEMO_USER_PASSWORD, '/scripts');
     await waitForFocused(page, 'Scripts');
@@ -109,6 +109,8 @@ describe('running a sequence from the palette', () => {
     );
     const id = (name: string) => actors.find((a) => a.name === name)!.id;
     await typeScript(page, [
+      'pane.open.jobs',
+      'pane.moveRight',
       `let job = run.sequence id=${SEQUENCE_ID} attack_node_id_1=${id('local-actor-1')} target_node_id_1=${id('local-actor-2')}`,
       'let done = jobs.wait id=$job.job_id timeout_s=120',
       'script.echo text="job ${done.id} ${done.status}"',
@@ -124,11 +126,16 @@ describe('running a sequence from the palette', () => {
     expect(header).toContain('Job Id');
 
     await page.getByRole('tab', { name: 'Scripts', exact: true }).click();
-    await eventually(async () => (await transcriptRows(page).allInnerTexts()).length, 4, 'four transcript rows');
+    await eventually(async () => (await transcriptRows(page).allInnerTexts()).length, 6, 'six transcript rows');
     const rows = await transcriptRows(page).allInnerTexts();
-    expect(rows.map((r) => r.split('\t')[0])).toEqual(['ok', 'ok', 'ok', 'ok']);
-    const jobId = /job (\d+) completed/.exec(rows[2] ?? '')?.[1];
-    expect(jobId, rows[2]).toBeTruthy();
+    expect(rows.map((r) => r.split('\t')[0])).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
+    const jobId = /job (\d+) completed/.exec(rows[4] ?? '')?.[1];
+    expect(jobId, rows[4]).toBeTruthy();
+    // The Jobs pane sits beside the Scripts pane, with the job the script ran opened next to it; the
+    // job pane follows the job to its final results.
+    expect(await groupTabs(page)).toEqual([['Start', 'Scripts'], ['Jobs', `Job ${jobId}`]]);
+    await page.getByRole('tab', { name: `Job ${jobId}`, exact: true }).click();
+    await panel(page, `Job ${jobId}`).getByText('Completed', { exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
     expect(row?.startsWith(`${jobId},`) || row?.startsWith(`"${jobId}",`)).toBe(true);
   }, 180_000);
 });
