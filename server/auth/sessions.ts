@@ -60,7 +60,13 @@ export class SessionStore {
     return { id: row.sid, user: toSessionUser(row), csrfToken: row.csrf_token, expiresAt };
   }
 
-  async touch(session: ActiveSession): Promise<Date> {
+  /**
+   * Extends a session to a full timeout. Activity extends it at most once per step (a tenth of the
+   * timeout, at most a minute), so a burst of requests costs one write; `force` (Extend Session) always writes.
+   */
+  async touch(session: ActiveSession, force = false): Promise<Date> {
+    const step = Math.min(60_000, this.timeoutMs / 10);
+    if (!force && session.expiresAt.getTime() > Date.now() + this.timeoutMs - step) return session.expiresAt;
     const expiresAt = new Date(Date.now() + this.timeoutMs);
     await this.db.query('update sessions set expires_at = $2 where id = $1', [session.id, expiresAt]);
     session.expiresAt = expiresAt;

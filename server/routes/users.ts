@@ -46,7 +46,7 @@ export async function usersRoutes(app: FastifyInstance) {
 
   app.get('/users/reset_user_session_timeout', async (req): Promise<VerifySessionAnswer> => {
     const session = requireUser(req);
-    const expiresAt = await app.sessions.touch(session);
+    const expiresAt = await app.sessions.touch(session, true);
     return { time_left: Math.floor((expiresAt.getTime() - Date.now()) / 1000) };
   });
 }

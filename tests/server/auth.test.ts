@@ -280,6 +280,18 @@ describe('session timeout', () => {
     expect(await expiresAt(t.db, s)).toBeGreaterThan(before + 60_000);
   });
 
+  it('a burst of ordinary calls right after an extension writes the session once: it is extended again only after a step of the timeout', async () => {
+    const s = await t.signIn('viewer');
+    const fresh = await expiresAt(t.db, s);
+    for (let i = 0; i < 5; i++) expect((await t.call('GET', '/environment.json', { as: s })).statusCode).toBe(200);
+    expect(await expiresAt(t.db, s)).toBe(fresh);
+    // A minute (the step for a 30-minute timeout) later, the next call extends it to a full timeout again.
+    await t.db.query(`update sessions set expires_at = expires_at - interval '61 seconds' where csrf_token = $1`, [s.csrfToken]);
+    const aged = await expiresAt(t.db, s);
+    expect((await t.call('GET', '/environment.json', { as: s })).statusCode).toBe(200);
+    expect(await expiresAt(t.db, s)).toBeGreaterThan(aged + 60_000);
+  });
+
   it('answers 401 once the session has expired, and forgets the expired session', async () => {
     const quick = await t.buildOtherApp({ sessionTimeoutMin: 0.001 }); // 60 ms
     const s = await t.signIn('operator', quick);
