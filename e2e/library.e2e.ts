@@ -110,7 +110,7 @@ describe('the Action library', () => {
     await openUrl(page, `/manage_sims/action/${target.vid}`);
     await eventually(() => detailHeading(page).innerText(), target.name, 'the detail shows the Action');
     await page.getByRole('button', { name: 'Edit name' }).click();
-    const input = page.getByRole('textbox', { name: 'Name' });
+    const input = page.locator('article').getByRole('textbox', { name: 'Name' });
     await input.fill('Port Scan - Renamed in the Library');
     await input.press('Enter');
     await eventually(() => detailHeading(page).innerText(), 'Port Scan - Renamed in the Library', 'the new name is shown');

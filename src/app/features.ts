@@ -8,6 +8,7 @@ import { actionLibraryFeature } from '../features/action-library';
 import { runFeature } from '../features/run';
 import { jobsFeature } from '../features/jobs';
 import { pcapInspectFeature } from '../features/pcap-inspect';
+import { filtersFeature } from '../features/filters';
 
 /** Every feature of the workbench; the only place that knows them all. */
-export const FEATURES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature];
+export const FEATURES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature];

@@ -3,6 +3,7 @@ import { adminUsersCommands } from '../features/admin-users/commands';
 import { authCommands } from '../features/auth/commands';
 import { actionFormCommands } from '../features/action-form/commands';
 import { libraryCommands } from '../features/action-library/commands';
+import { filterCommands } from '../features/filters/commands';
 import { jobsCommands } from '../features/jobs/commands';
 import { pcapCommands } from '../features/pcap-inspect/commands';
 import { runCommands } from '../features/run/commands';
@@ -28,5 +29,6 @@ export function headlessCommands(): AnyCommand[] {
     ...jobsCommands,
     ...pcapCommands,
     ...runCommands,
+    ...filterCommands,
   ];
 }

@@ -222,7 +222,7 @@ describe('GET /jobs/list_page_data.json', () => {
     ['structuredFilter that is a list', `filter=adhoc&structuredFilter=${encodeURIComponent('[1]')}`, /structuredFilter must be a JSON object/],
     ['unknown structuredFilter field', `filter=adhoc&structuredFilter=${encodeURIComponent('{"evil":1}')}`, /unknown field: evil/],
     ['unknown events value', `filter=adhoc&structuredFilter=${encodeURIComponent('{"events":"many"}')}`, /events must be one of present, suspicious, none/],
-    ['rules without a rule compiler', `filter=adhoc&structuredFilter=${encodeURIComponent('{"rules":[{"operator":"or","conditions":[]}]}')}`, /rule filters on jobs are not available/],
+    ['an empty rule (issue 8 installs the rule compiler)', `filter=adhoc&structuredFilter=${encodeURIComponent('{"rules":[{"operator":"or","conditions":[]}]}')}`, /Rule must have at least one condition\./],
     ['structuredFilter without filter=adhoc', `structuredFilter=${encodeURIComponent('{"events":"present"}')}`, /needs filter=adhoc/],
     ['filter other than adhoc', 'filter=saved', /filter must be adhoc/],
     ['malformed date range', 'filterRange=yesterday', /filterRange must be two ISO 8601 times/],

@@ -381,8 +381,10 @@ export interface PageFilterItem {
   condition?: { match_object: string; match_field: string; operator: FilterOperator };
   /** A checkbox that, when checked, changes the operator of the item with this stateKey. */
   modifies?: { stateKey: string; operator: FilterOperator };
-  /** A select whose options are the children of this default dimension type (GET dimension_children). */
+  /** A select whose options are the children of this default dimension type label (GET dimension_children). */
   dimension?: string;
+  /** A select whose options are the [id,label] pairs of this object of the filter source. */
+  source?: string;
 }
 
 export type PageFilterValues = Record<string, string>;

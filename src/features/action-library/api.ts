@@ -15,6 +15,7 @@ import {
   type SortDirection,
   type UpdateFromLibraryAnswer,
 } from '../../api/contracts/library';
+import type { FilterNode } from '../../api/contracts/filters';
 
 /** Plain fetchers of the Action library (commands and components share them). */
 
@@ -28,6 +29,8 @@ export interface ListFilter {
   sort: LibrarySort;
   direction: SortDirection;
   include_disabled: boolean;
+  /** A rule tree over Actions (filter-rule builder and page filters), evaluated by the director. */
+  rules?: FilterNode[];
 }
 
 export const libraryKeys = {
@@ -52,6 +55,7 @@ function listParams(f: ListFilter, page: number, size: number) {
     sort: f.sort,
     direction: f.direction,
     include_disabled: f.include_disabled || undefined,
+    rules: f.rules?.length ? JSON.stringify(f.rules) : undefined,
     page_number: page,
     page_size: size,
   };

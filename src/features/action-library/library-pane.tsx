@@ -9,6 +9,10 @@ import { FilterBar, type FilterState } from './filter-bar';
 import { LibraryList } from './library-list';
 import { libraryStore, paneHandlers } from './store';
 import { useLibraryPages } from './use-library-pages';
+import { FilterPanel, loadPanelFilter, savePanelFilter } from '../../ui/filters/filter-panel';
+import { registerFilterHost } from '../../ui/filters/bridge';
+import type { SavedFilterBody } from '../../api/contracts/filters';
+import { LIBRARY_PAGE_FILTERS, libraryRulesOf } from './page-filters';
 
 const INITIAL: FilterState = {
   searchText: '',
@@ -22,6 +26,8 @@ const INITIAL: FilterState = {
   include_disabled: false,
 };
 const STORAGE_KEY = 'vigil.library.filter.v1';
+const PANEL_KEY = 'vigil.library.panel.v1';
+const LIBRARY_PANE_KIND = 'actions';
 
 function loadFilter(): FilterState {
   try {
@@ -50,9 +56,40 @@ export function LibraryPane({ params, setParams }: PaneProps) {
   const vid = params.vid && LIBRARY_VID_PATTERN.test(params.vid) ? params.vid : undefined;
   const [f, setF] = useState<FilterState>(loadFilter);
   const search = useDebounced(f.searchText, LIBRARY_LIMITS.searchDebounceMs);
+  // The filter panel persists to local storage unless a structured filter (a saved one) was supplied.
+  const [panel, setPanel] = useState<SavedFilterBody>(() => loadPanelFilter(PANEL_KEY));
+  const [supplied, setSupplied] = useState(false);
+  const [panelOpen, setPanelOpen] = useState(false);
+  const [panelTicks, setPanelTicks] = useState({ focus: 0, apply: 0 });
+  useEffect(() => {
+    if (!supplied) savePanelFilter(PANEL_KEY, panel);
+  }, [panel, supplied]);
+  const panelRef = useRef(panel);
+  panelRef.current = panel;
+  useEffect(
+    () =>
+      registerFilterHost(LIBRARY_PANE_KIND, {
+        target: 'actions',
+        url: '/manage_sims/actions',
+        focus: () => setPanelTicks((t) => ({ ...t, focus: t.focus + 1 })),
+        clear: () => {
+          setSupplied(false);
+          setPanel({ rules: [], page: {} });
+        },
+        apply: () => setPanelTicks((t) => ({ ...t, apply: t.apply + 1 })),
+        load: (b) => {
+          setSupplied(true);
+          setPanelOpen(true);
+          setPanel(b);
+        },
+        current: () => panelRef.current,
+      }),
+    [],
+  );
+  const rules = useMemo(() => libraryRulesOf(panel.rules, panel.page), [panel]);
   const filter: ListFilter = useMemo(
-    () => ({ search: search.trim(), tags: f.tags, tag_mode: f.tag_mode, action_types: f.action_types, status: f.status, dimensions: f.dimensions, sort: f.sort, direction: f.direction, include_disabled: f.include_disabled }),
-    [search, f.tags, f.tag_mode, f.action_types, f.status, f.dimensions, f.sort, f.direction, f.include_disabled],
+    () => ({ search: search.trim(), tags: f.tags, tag_mode: f.tag_mode, action_types: f.action_types, status: f.status, dimensions: f.dimensions, sort: f.sort, direction: f.direction, include_disabled: f.include_disabled, rules }),
+    [search, f.tags, f.tag_mode, f.action_types, f.status, f.dimensions, f.sort, f.direction, f.include_disabled, rules],
   );
   const pages = useLibraryPages(filter);
   const [selectedIds, setSelectedIds] = useState<Set<number>>(new Set());
@@ -230,7 +267,22 @@ export function LibraryPane({ params, setParams }: PaneProps) {
 
   const typing = f.searchText.trim() !== search;
   return (
-    <div className="flex h-full min-h-0" data-testid="action-library">
+    <div className="flex h-full min-h-0 flex-col" data-testid="action-library">
+      <FilterPanel
+        target="actions"
+        label="Action filters"
+        items={LIBRARY_PAGE_FILTERS}
+        value={panel}
+        onApply={(b) => {
+          setSupplied(false);
+          setPanel(b);
+        }}
+        open={panelOpen}
+        onOpenChange={setPanelOpen}
+        focusTick={panelTicks.focus}
+        applyTick={panelTicks.apply}
+      />
+      <div className="flex min-h-0 flex-1">
       <div className="flex w-[27rem] max-w-[48%] min-w-[18rem] shrink-0 flex-col border-r border-line">
         <FilterBar ref={searchRef} f={f} onChange={onChange} onSearchKeyDown={onSearchKeyDown} />
         {pages.error && !pages.total ? (
@@ -279,6 +331,7 @@ export function LibraryPane({ params, setParams }: PaneProps) {
       </div>
       <div className="min-w-0 flex-1 overflow-auto">
         <DetailPanel vid={vid} />
+      </div>
       </div>
     </div>
   );

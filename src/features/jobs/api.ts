@@ -30,7 +30,8 @@ export const getJobs = (req: ListRequest, opts: { background?: boolean; signal?:
 
 /** The list call's query from a list request (arrays as `name[]`). */
 export function listParams(req: ListRequest): Record<string, string | number | (string | number)[] | undefined> {
-  const structured = req.events ? JSON.stringify({ events: req.events }) : '';
+  const structured =
+    req.events || req.rules ? JSON.stringify({ ...(req.events ? { events: req.events } : {}), ...(req.rules ? { rules: JSON.parse(req.rules) as unknown } : {}) }) : '';
   return {
     size: req.size,
     page: req.page,

@@ -510,7 +510,7 @@ export const jobsCommands: AnyCommand[] = [
     keywords: ['present', 'suspicious', 'none', 'detected'],
     when: inList,
     args: yup.object({ events: yup.string<EventsFilter | ''>().oneOf(['', ...EVENTS_FILTERS]).label('Events (present, suspicious, none)') }) as yup.Schema<{ events?: EventsFilter | '' }>,
-    run: ({ events }, ctx) => changeFilter(listPane(ctx), (f) => void (f.structured_filter = { events: events ?? '' })),
+    run: ({ events }, ctx) => changeFilter(listPane(ctx), (f) => void (f.structured_filter.events = events ?? '')),
   }),
   defineCommand<{ preset?: DatePreset }>({
     id: 'jobs.dateRange',

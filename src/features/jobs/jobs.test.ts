@@ -123,7 +123,7 @@ describe('date range (JOB-009)', () => {
 
 describe('the stored job-list filter (JOB-033)', () => {
   it('reads what it wrote and falls back field by field on anything else', () => {
-    const f = { ...defaultFilter(), page_number: 3, page_size: 30, sort: { by: 'job_name' as const, direction: 'asc' as const }, filter_value: 'dns', selected_jobs: [4, 5], structured_filter: { events: 'present' as const } };
+    const f = { ...defaultFilter(), page_number: 3, page_size: 30, sort: { by: 'job_name' as const, direction: 'asc' as const }, filter_value: 'dns', selected_jobs: [4, 5], structured_filter: { events: 'present' as const, rules: [], page: {} } };
     expect(parseStoredFilter(JSON.stringify(f))).toEqual(f);
     expect(parseStoredFilter('{not json')).toEqual(defaultFilter());
     expect(parseStoredFilter(JSON.stringify({ page_size: 25, sort: { by: 'password', direction: 'up' }, selected_jobs: [1, 'x', -2], structured_filter: { events: 'many' } }))).toEqual(

@@ -37,6 +37,10 @@ export interface PaneState {
   refreshTick: number;
   /** Bumped to ask the pane to focus its filter box. */
   focusFilterTick: number;
+  /** The filter panel (page filters and rule builder): open, and ticks the filter commands bump. */
+  panelOpen: boolean;
+  panelFocusTick: number;
+  panelApplyTick: number;
 }
 
 const states = new Map<string, PaneState>();
@@ -76,6 +80,9 @@ function create(key: string, kind: 'jobs' | 'job', vid: string, jobId: number | 
     pageCount: 1,
     refreshTick: 0,
     focusFilterTick: 0,
+    panelOpen: false,
+    panelFocusTick: 0,
+    panelApplyTick: 0,
   });
   states.set(key, s);
   return s;

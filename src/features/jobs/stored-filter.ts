@@ -8,6 +8,8 @@ import {
   type SortColumn,
   type SortDirection,
 } from '../../api/contracts/jobs';
+import type { FilterNode, PageFilterValues } from '../../api/contracts/filters';
+import { jobRulesOf, rangeWithStart } from './page-filters';
 
 /** The stored job-list filter (JOB-033), kept in browser storage per user and per ?vid= scope. */
 export interface StoredFilter {
@@ -19,7 +21,8 @@ export interface StoredFilter {
   /** The wire's filterRange ("start,end", ISO), or ''. */
   filter_range: string;
   selected_jobs: number[];
-  structured_filter: { events: EventsFilter | '' };
+  /** The events filter, plus the filter-rule builder's rules and the page filter's values (issue 8). */
+  structured_filter: { events: EventsFilter | ''; rules: FilterNode[]; page: PageFilterValues };
 }
 
 export const defaultFilter = (): StoredFilter => ({
@@ -29,7 +32,7 @@ export const defaultFilter = (): StoredFilter => ({
   filter_value: '',
   filter_range: '',
   selected_jobs: [],
-  structured_filter: { events: '' },
+  structured_filter: { events: '', rules: [], page: {} },
 });
 
 export const filterStorageKey = (userId: number | string, vid: string) => `vigil.jobs.filter.v1:${userId}:${vid || '-'}`;
@@ -48,7 +51,9 @@ export function parseStoredFilter(raw: string | null): StoredFilter {
   const o = v as Partial<Record<keyof StoredFilter, unknown>>;
   const int = (x: unknown, min: number) => (typeof x === 'number' && Number.isInteger(x) && x >= min ? x : null);
   const sort = o.sort as { by?: unknown; direction?: unknown } | undefined;
-  const events = (o.structured_filter as { events?: unknown } | undefined)?.events;
+  const structured = o.structured_filter as { events?: unknown; rules?: unknown; page?: unknown } | undefined;
+  const events = structured?.events;
+  const page = structured?.page && typeof structured.page === 'object' && !Array.isArray(structured.page) ? (structured.page as Record<string, unknown>) : {};
   return {
     page_number: int(o.page_number, 1) ?? d.page_number,
     page_size: (PAGE_SIZES as readonly number[]).includes(o.page_size as number) ? (o.page_size as number) : d.page_size,
@@ -59,7 +64,12 @@ export function parseStoredFilter(raw: string | null): StoredFilter {
     filter_value: typeof o.filter_value === 'string' ? o.filter_value.slice(0, 200) : '',
     filter_range: typeof o.filter_range === 'string' && /^[^,]*,[^,]*$/.test(o.filter_range) ? o.filter_range : '',
     selected_jobs: Array.isArray(o.selected_jobs) ? o.selected_jobs.filter((x): x is number => int(x, 1) !== null).slice(0, 1000) : [],
-    structured_filter: { events: (EVENTS_FILTERS as readonly unknown[]).includes(events) ? (events as EventsFilter) : '' },
+    structured_filter: {
+      events: (EVENTS_FILTERS as readonly unknown[]).includes(events) ? (events as EventsFilter) : '',
+      // The director checks the tree; an unreadable one answers 400 and Reset Filter clears it.
+      rules: Array.isArray(structured?.rules) ? (structured.rules as FilterNode[]) : [],
+      page: Object.fromEntries(Object.entries(page).filter((e): e is [string, string] => typeof e[1] === 'string')),
+    },
   };
 }
 
@@ -89,6 +99,8 @@ export interface ListRequest {
   filterRange: string;
   vid: string;
   events: EventsFilter | '';
+  /** The rule tree sent (builder and page filter), as JSON; '' without one. */
+  rules: string;
   after: string;
   before: string;
   /** Sent for pruning, never part of the cache key (see listKeyOf). */
@@ -102,13 +114,19 @@ export function toListRequest(f: StoredFilter, vid: string, cursor: { after?: st
     sortCol: f.sort.by,
     sortDir: f.sort.direction,
     filterVal: f.filter_value.trim(),
-    filterRange: f.filter_range,
+    filterRange: rangeWithStart(f.filter_range, f.structured_filter.page),
     vid,
     events: f.structured_filter.events,
+    rules: rulesJson(f),
     after: cursor?.after ?? '',
     before: cursor?.before ?? '',
     selected: [],
   };
 }
 
-export const isFiltered = (f: StoredFilter) => !!(f.filter_value.trim() || f.filter_range || f.structured_filter.events);
+function rulesJson(f: StoredFilter): string {
+  const rules = jobRulesOf(f.structured_filter.rules, f.structured_filter.page);
+  return rules.length ? JSON.stringify(rules) : '';
+}
+
+export const isFiltered = (f: StoredFilter) => !!(f.filter_value.trim() || f.filter_range || f.structured_filter.events || rulesJson(f) || f.structured_filter.page.started_from);

@@ -31,6 +31,10 @@ import { DateRangePicker } from './date-range-picker';
 import { ActionMenu } from './menu';
 import { ActionCells, JOB_COLUMNS, JobCells, NoteCells, StepCells, jobIsDone, type RowEnv } from './rows';
 import { TreeGrid } from './tree-grid';
+import { FilterPanel } from '../../../ui/filters/filter-panel';
+import { registerFilterHost } from '../../../ui/filters/bridge';
+import type { SavedFilterBody } from '../../../api/contracts/filters';
+import { JOB_PAGE_FILTERS } from '../page-filters';
 
 const exec = (id: string, args?: unknown) => void commands.execute(id, args, 'hotkey').catch(() => undefined);
 
@@ -238,6 +242,35 @@ export function JobsPane({ params }: PaneProps) {
     if (refreshTick) restartRef.current();
   }, [refreshTick]);
 
+  // The filter panel: the builder's rules and page filter values live in the stored filter.
+  const applyPanel = (b: SavedFilterBody) =>
+    changeFilter(s, (f) => {
+      f.structured_filter.rules = b.rules;
+      f.structured_filter.page = b.page;
+    });
+  const applyRef = useRef(applyPanel);
+  applyRef.current = applyPanel;
+  useEffect(
+    () =>
+      registerFilterHost('jobs', {
+        target: 'jobs',
+        url: '/jobs',
+        focus: () => void (s.panelFocusTick += 1),
+        clear: () => applyRef.current({ rules: [], page: {} }),
+        apply: () => void (s.panelApplyTick += 1),
+        load: (b) => {
+          s.panelOpen = true;
+          applyRef.current(b);
+        },
+        current: () => ({ rules: [...s.filter.structured_filter.rules], page: { ...s.filter.structured_filter.page } }),
+      }),
+    [s],
+  );
+  const panelValue = useMemo(
+    () => ({ rules: snap.filter.structured_filter.rules as SavedFilterBody['rules'], page: snap.filter.structured_filter.page as SavedFilterBody['page'] }),
+    [snap.filter.structured_filter.rules, snap.filter.structured_filter.page],
+  );
+
   const env: RowEnv = {
     permissions: perms,
     openUrl: (url) => controller.openUrl(url),
@@ -292,7 +325,7 @@ export function JobsPane({ params }: PaneProps) {
             aria-label="Filter job actions by events"
             className="rounded border border-line bg-surface px-1.5 py-1 text-sm text-ink"
             value={events}
-            onChange={(e) => changeFilter(s, (f) => void (f.structured_filter = { events: e.target.value as EventsFilter | '' }))}
+            onChange={(e) => changeFilter(s, (f) => void (f.structured_filter.events = e.target.value as EventsFilter | ''))}
           >
             <option value="">All</option>
             {EVENTS_FILTERS.map((ev) => (
@@ -327,6 +360,17 @@ export function JobsPane({ params }: PaneProps) {
           ↻ Refresh
         </Button>
       </div>
+      <FilterPanel
+        target="jobs"
+        label="Job filters"
+        items={JOB_PAGE_FILTERS}
+        value={panelValue}
+        onApply={applyPanel}
+        open={snap.panelOpen}
+        onOpenChange={(o) => void (s.panelOpen = o)}
+        focusTick={snap.panelFocusTick}
+        applyTick={snap.panelApplyTick}
+      />
       <TreeGrid
         label="Jobs"
         rows={rows}

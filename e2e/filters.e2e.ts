@@ -1,0 +1,153 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { signIn, useBrowser } from './browser';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, REPO_ROOT, startDirector, type Director } from './director';
+import { eventually, runCommand, waitForFocused } from './workbench';
+import { INVALID_INPUT, PLEASE_ENTER_VALUE, RULE_NEEDS_CONDITION, type DimensionChildren, type FilterNode } from '../src/api/contracts/filters';
+import type { JobListAnswer } from '../src/api/contracts/jobs';
+
+// A director of its own (demo seed, 320 jobs).
+let director: Director | null = null;
+beforeAll(async () => {
+  director = await startDirector({ STATIC_DIR: process.env.VIGIL_E2E_STATIC_DIR || path.join(REPO_ROOT, 'dist') });
+});
+afterAll(async () => {
+  await director?.stop();
+});
+
+const footer = (page: Page) => page.locator('footer[aria-label="Pagination"] [role=status]');
+const filters = (page: Page) => page.getByRole('region', { name: 'Job filters' });
+const summary = (page: Page) => filters(page).getByTestId('filter-summary');
+
+async function api<T>(page: Page, url: string): Promise<T> {
+  const res = await page.request.get(url, { headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' } });
+  expect(res.status(), `${url}: ${await res.text()}`).toBe(200);
+  return (await res.json()) as T;
+}
+const totalOf = async (page: Page, rules: FilterNode[]) =>
+  (await api<JobListAnswer>(page, `/jobs/list_page_data.json?filter=adhoc&structuredFilter=${encodeURIComponent(JSON.stringify({ rules }))}`)).total_filtered_jobs;
+
+/** Presses Tab until the focused element matches (by its accessible label or text). */
+async function tabTo(page: Page, matches: RegExp, back = false): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    const here = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return `${el?.getAttribute('aria-label') ?? ''}|${el?.innerText ?? ''}`;
+    });
+    if (matches.test(here)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`No focusable element matching ${matches}`);
+}
+const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+
+const asAdmin = (page: Page) => signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/jobs');
+
+describe('filters on the Jobs pane', () => {
+  const b = useBrowser(() => {
+    if (!director) throw new Error('The filters director did not start');
+    return director.url;
+  });
+
+  it('JOB-016 JOB-063 JOB-064 JOB-065 builds a two-rule filter by keyboard, with the validation texts in place; the list narrows and the filter survives a reload', async () => {
+    const { page } = b;
+    await asAdmin(page);
+    await waitForFocused(page, 'Jobs');
+    await eventually(async () => (await footer(page).innerText()).trim(), 'Showing 1–10 of 320 jobs', 'the unfiltered list');
+
+    await runCommand(page, 'Focus Filter');
+    await tabTo(page, /\+ Add rule/);
+    await page.keyboard.press('Enter');
+    // The new rule's first condition has the focus: its match object.
+    expect(await focusedLabel(page)).toBe('Match object, rule 1, condition 1');
+    await page.keyboard.type('Job');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Job Id');
+    await tabTo(page, /Update Filter/);
+    await page.keyboard.press('Enter');
+    await filters(page).getByText(PLEASE_ENTER_VALUE).waitFor();
+
+    // While typing a range only digits, commas, hyphens and spaces are taken, and no doubled separator.
+    await tabTo(page, /^Value, rule 1, condition 1/, true);
+    await page.keyboard.type('300--x');
+    expect(await page.getByRole('textbox', { name: 'Value, rule 1, condition 1' }).inputValue()).toBe('300-');
+    await tabTo(page, /Update Filter/);
+    await page.keyboard.press('Enter');
+    await filters(page).getByText(INVALID_INPUT).waitFor();
+    await tabTo(page, /^Value, rule 1, condition 1/, true);
+    await page.keyboard.press('End');
+    await page.keyboard.type('320');
+
+    // A second rule, emptied: 'Rule must have at least one condition.'
+    await tabTo(page, /\+ Add rule/);
+    await page.keyboard.press('Enter');
+    await tabTo(page, /Remove condition 1 of rule 2/);
+    await page.keyboard.press('Enter');
+    await tabTo(page, /Update Filter/);
+    await page.keyboard.press('Enter');
+    await filters(page).getByText(RULE_NEEDS_CONDITION).waitFor();
+
+    // Fill rule 2: Job Name contains the name of job 5.
+    const name = (await api<{ name: string }>(page, '/jobs/5.json')).name;
+    await tabTo(page, /Add condition/, true);
+    await page.keyboard.press('Enter');
+    expect(await focusedLabel(page)).toBe('Match object, rule 2, condition 1');
+    await page.keyboard.type('Job');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Job Name');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(name);
+    await tabTo(page, /Update Filter/);
+    await page.keyboard.press('Enter');
+
+    const rules: FilterNode[] = [
+      {
+        operator: 'or',
+        conditions: [
+          { operator: 'and', conditions: [{ match_object: 'job', match_field: 'id', operator: 'in', value: '300-320' }] },
+          { operator: 'and', conditions: [{ match_object: 'job', match_field: 'name', operator: 'contains', value: name }] },
+        ],
+      },
+    ];
+    const total = await totalOf(page, rules);
+    expect(total).toBeGreaterThan(20);
+    expect(total).toBeLessThan(320);
+    const shown = `Showing 1–10 of ${total} jobs`;
+    await eventually(async () => (await footer(page).innerText()).trim(), shown, 'the list narrows to the two rules');
+    expect(await summary(page).innerText()).toBe(`Job Id in 300-320 or Job Name contains ${name}`);
+    expect(await filters(page).getByRole('alert').count()).toBe(0);
+
+    await page.reload();
+    await eventually(async () => (await footer(page).innerText()).trim(), shown, 'the filter survives a reload');
+    expect(await summary(page).innerText()).toBe(`Job Id in 300-320 or Job Name contains ${name}`);
+
+    await runCommand(page, 'Clear Filter');
+    await eventually(async () => (await footer(page).innerText()).trim(), 'Showing 1–10 of 320 jobs', 'Clear Filter shows every job again');
+  });
+
+  it('JOB-015 JOB-083 a page filter by a dimension child narrows the list; Reset Filter clears it', async () => {
+    const { page } = b;
+    await asAdmin(page);
+    await waitForFocused(page, 'Jobs');
+    await runCommand(page, 'Focus Filter');
+    const select = filters(page).getByLabel('Attack Vector', { exact: true });
+    const children = await api<DimensionChildren>(page, `/reports/dimension_children.json?type=${encodeURIComponent('Attack Vector')}`);
+    const phishing = children.find(([label]) => label === 'Phishing')!;
+    await eventually(async () => (await select.locator('option').allInnerTexts()).includes('Phishing / Spearphishing Link'), true, 'the children of Attack Vector are offered');
+    await select.focus();
+    await page.keyboard.type('Phishing');
+    expect(await select.inputValue()).toBe(String(phishing[1]));
+    await tabTo(page, /Update Filter/);
+    await page.keyboard.press('Enter');
+    const total = await totalOf(page, [{ operator: 'and', conditions: [{ match_object: 'job_action', match_field: 'attack_vector', operator: 'in', value: [String(phishing[1])] }] }]);
+    expect(total).toBeGreaterThan(0);
+    expect(total).toBeLessThan(320);
+    await eventually(async () => (await footer(page).innerText()).trim(), `Showing 1–10 of ${total} jobs`, 'the list narrows to Phishing');
+    expect(await summary(page).innerText()).toBe('Attack Vector: Phishing');
+    await filters(page).getByRole('button', { name: 'Reset Filter' }).click();
+    await eventually(async () => (await footer(page).innerText()).trim(), 'Showing 1–10 of 320 jobs', 'Reset Filter clears it');
+    expect(await summary(page).innerText()).toBe('No filter');
+  });
+});

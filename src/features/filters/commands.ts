@@ -1,0 +1,96 @@
+import * as yup from 'yup';
+import { defineCommand } from '../../commands/registry';
+import type { AnyCommand, CommandContext } from '../../commands/types';
+import type { SavedFilter } from '../../api/contracts/filters';
+import { deleteSavedFilter, filterKeys, saveFilter } from '../../ui/filters/api';
+import { TARGET_URLS, filterHostFor, filterHostOfTarget, loadWhenMounted, type FilterHost } from '../../ui/filters/bridge';
+
+/** Filter commands: they act on the filter panel of the focused pane (Jobs, Action library). */
+
+const CATEGORY = 'Filters';
+
+function host(ctx: CommandContext): FilterHost {
+  const h = filterHostFor(ctx.activePane);
+  if (!h) throw new Error('Focus the Jobs pane or the Action library first.');
+  return h;
+}
+const hasHost = (ctx: CommandContext) => !!filterHostFor(ctx.activePane);
+
+export const filterCommands: AnyCommand[] = [
+  defineCommand({
+    id: 'filters.focus',
+    title: 'Focus Filter',
+    category: CATEGORY,
+    keywords: ['filter', 'rules', 'page filter', 'builder'],
+    needsWorkbench: true,
+    when: hasHost,
+    run: (_a, ctx) => host(ctx).focus(),
+  }),
+  defineCommand({
+    id: 'filters.clear',
+    title: 'Clear Filter',
+    category: CATEGORY,
+    keywords: ['reset filter', 'remove rules'],
+    needsWorkbench: true,
+    when: hasHost,
+    run: (_a, ctx) => host(ctx).clear(),
+  }),
+  defineCommand({
+    id: 'filters.apply',
+    title: 'Apply Filter',
+    category: CATEGORY,
+    keywords: ['update filter', 'rules'],
+    needsWorkbench: true,
+    when: hasHost,
+    run: (_a, ctx) => host(ctx).apply(),
+  }),
+  defineCommand<{ name: string }>({
+    id: 'filters.save',
+    title: 'Save Filter As…',
+    category: CATEGORY,
+    keywords: ['name', 'saved filter'],
+    needsWorkbench: true,
+    when: hasHost,
+    args: yup.object({ name: yup.string().trim().required().max(80).label('Filter name') }),
+    run: async ({ name }, ctx) => {
+      const h = host(ctx);
+      const saved = await saveFilter(h.target, name, h.current());
+      await ctx.queryClient?.invalidateQueries({ queryKey: filterKeys.saved });
+      return { id: saved.id, name: saved.name };
+    },
+  }),
+  defineCommand<{ id: number }>({
+    id: 'filters.deleteSaved',
+    title: 'Delete Saved Filter',
+    category: CATEGORY,
+    args: yup.object({ id: yup.number().integer().positive().required().label('Filter id') }),
+    run: async ({ id }, ctx) => {
+      await deleteSavedFilter(id);
+      await ctx.queryClient?.invalidateQueries({ queryKey: filterKeys.saved });
+      return { deleted: id };
+    },
+  }),
+];
+
+/** The palette entry of one saved filter: loads it into its pane (opening the pane when needed). */
+export function applySavedCommand(f: SavedFilter): AnyCommand {
+  return defineCommand({
+    id: `filters.applySaved.${f.id}`,
+    title: `Apply filter: ${f.name}`,
+    category: CATEGORY,
+    keywords: [f.target === 'jobs' ? 'jobs' : 'actions library'],
+    needsWorkbench: true,
+    run: (_a, ctx) => {
+      const focused = filterHostFor(ctx.activePane);
+      const h = focused?.target === f.target ? focused : filterHostOfTarget(f.target);
+      if (!h || h !== focused) {
+        loadWhenMounted(f.target, f.filter);
+        ctx.dock?.openUrl(TARGET_URLS[f.target]);
+        if (h) h.load(f.filter);
+        return { applied: f.id };
+      }
+      h.load(f.filter);
+      return { applied: f.id };
+    },
+  });
+}
