@@ -32,18 +32,19 @@ function load(): Record<string, Entry> {
 
 export const expandedStore = proxy<{ jobs: Record<string, Entry> }>({ jobs: typeof localStorage === 'undefined' ? {} : load() });
 
-let timer: ReturnType<typeof setTimeout> | undefined;
+// Written at once (valtio already batches a burst of changes into one notification), so a reload
+// right after a click keeps what was expanded.
 subscribe(expandedStore, () => {
-  clearTimeout(timer);
-  timer = setTimeout(() => {
-    const entries = Object.entries(expandedStore.jobs).sort((a, b) => b[1].at - a[1].at);
+  const entries = Object.entries(expandedStore.jobs).sort((a, b) => b[1].at - a[1].at);
+  if (entries.length > MAX_JOBS) {
     for (const [k] of entries.slice(MAX_JOBS)) delete expandedStore.jobs[k];
-    try {
-      localStorage.setItem(EXPANDED_STORAGE_KEY, JSON.stringify(expandedStore.jobs));
-    } catch {
-      // storage unavailable: remembered for this page only
-    }
-  }, 50);
+    return; // the deletions notify again, and that pass writes
+  }
+  try {
+    localStorage.setItem(EXPANDED_STORAGE_KEY, JSON.stringify(expandedStore.jobs));
+  } catch {
+    // storage unavailable: remembered for this page only
+  }
 });
 
 function entry(jobId: number): Entry {
