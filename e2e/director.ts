@@ -29,8 +29,11 @@ export interface Director {
 }
 
 /** Throws a clear error when the SPA has not been built. */
+/** The built workbench the browser tests serve: VIGIL_E2E_STATIC_DIR, else dist/. */
+export const STATIC_DIR = process.env.VIGIL_E2E_STATIC_DIR || path.join(REPO_ROOT, 'dist');
+
 export function requireBuiltSpa(): void {
-  const index = path.join(REPO_ROOT, 'dist', 'index.html');
+  const index = path.join(STATIC_DIR, 'index.html');
   if (!fs.existsSync(index)) throw new Error(`${index} is missing: run npm run build first.`);
 }
 
@@ -78,7 +81,7 @@ export async function startDirector(env: Record<string, string> = {}): Promise<D
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       DEMO_USER_PASSWORD,
-      STATIC_DIR: path.join(REPO_ROOT, 'dist'),
+      STATIC_DIR,
       DATABASE_URL: '',
       // No local actors unless a test asks for them (LOCAL_ACTORS: '1').
       LOCAL_ACTORS: '0',

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, REPO_ROOT, startDirector, type Director } from './director';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './director';
 import { eventually, runCommand, waitForFocused } from './workbench';
 import { INVALID_INPUT, PLEASE_ENTER_VALUE, RULE_NEEDS_CONDITION, type DimensionChildren, type FilterNode } from '../src/api/contracts/filters';
 import type { JobListAnswer } from '../src/api/contracts/jobs';
@@ -10,7 +9,7 @@ import type { JobListAnswer } from '../src/api/contracts/jobs';
 // A director of its own (demo seed, 320 jobs).
 let director: Director | null = null;
 beforeAll(async () => {
-  director = await startDirector({ STATIC_DIR: process.env.VIGIL_E2E_STATIC_DIR || path.join(REPO_ROOT, 'dist') });
+  director = await startDirector();
 });
 afterAll(async () => {
   await director?.stop();

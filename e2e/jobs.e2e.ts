@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, REPO_ROOT, startDirector, type Director } from './director';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, startDirector, type Director } from './director';
 import { eventually, groups, panel, pathOf, tabs, waitForFocused } from './workbench';
 import {
   CANCEL_CONFIRM,
@@ -24,7 +23,7 @@ import {
 // VIGIL_E2E_STATIC_DIR runs them against another build of the workbench.
 let director: Director | null = null;
 beforeAll(async () => {
-  director = await startDirector({ STATIC_DIR: process.env.VIGIL_E2E_STATIC_DIR || path.join(REPO_ROOT, 'dist') });
+  director = await startDirector();
 });
 afterAll(async () => {
   await director?.stop();
