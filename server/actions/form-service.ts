@@ -177,6 +177,16 @@ export async function validateAction(db: Db, body: unknown, user: SessionUser, o
     seen.add(f.file_id);
   });
 
+  // host_cli: the randomize file column is brt_auth's; others may only keep what a file already had.
+  if (type === 'host_cli' && !perms.has('brt_auth') && files.some((f) => f.details.randomize_file === true)) {
+    const kept = opts.existingId
+      ? new Set((await db.query<{ file_id: number }>(`select file_id from action_files where action_id = $1 and details->>'randomize_file' = 'true'`, [opts.existingId])).map((r) => r.file_id))
+      : new Set<number>();
+    files.forEach((f, i) => {
+      if (f.details.randomize_file === true && !kept.has(f.file_id)) addError(errors, `host_cli_action.files.${i}.randomize_file`, 'can only be set by a user with brt_auth');
+    });
+  }
+
   // Cloud: Approve Now needs the permission and an eligible Action.
   if (type === 'cloud' && payload.cloud_action?.approve_anywhere) {
     if (!(perms.has('approve_action_permission') && perms.has('approve') && perms.has('cloudApproval'))) {

@@ -1,14 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
 import { requirePermission, requireUser } from '../app';
 import { badRequest, bodyFields } from '../http-errors';
 import { LICENSED_FEATURES } from './environment';
-import { createAction, findActionId, isVendorVid, loadActionForm, updateAction } from '../actions/form-service';
+import { ActionValidationError, createAction, findActionId, isVendorVid, loadActionForm, updateAction } from '../actions/form-service';
+import { FormBodyError, decodeActionForm, isFormContentType, type FormFields } from '../../src/api/contracts/action-form-body';
 import {
   ACTION_TYPES,
   ACTION_TYPE_LABELS,
   DIMENSION_LABELS,
   DIMENSION_TYPES,
   FORM_LIMITS,
+  MSG,
   type ActionType,
   type DimensionTree,
   type DimensionTreeNode,
@@ -29,6 +32,17 @@ const WEB_REQUEST_PROFILES = [
   'Googlebot 2.1',
 ];
 
+/** A save body: the JSON payload, or the spec's form data (urlencoded or multipart) decoded into the same shape. */
+function saveBody(req: FastifyRequest): unknown {
+  if (!isFormContentType(req.headers['content-type'])) return bodyFields(req.body);
+  try {
+    return decodeActionForm((req.body ?? {}) as FormFields);
+  } catch (e) {
+    if (e instanceof FormBodyError) throw new ActionValidationError(MSG.saveFailed, { base: [e.message] });
+    throw e;
+  }
+}
+
 function parseId(raw: string): number {
   const id = Number(raw);
   if (!Number.isInteger(id) || id <= 0) throw badRequest(`"${raw}" is not an Action id.`);
@@ -41,6 +55,9 @@ function parseId(raw: string): number {
  * Action into the form, and saving (POST /manage_sims/actions.json, PUT /manage_sims/actions/{id}.json).
  */
 export async function actionFormRoutes(app: FastifyInstance) {
+  // Saves may be posted as multipart form data: its text fields become the body (no files are taken).
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { files: 0, fields: 2000, fieldSize: 1024 * 1024 } });
+
   app.get('/manage_sims/actions/form_definition.json', async (req): Promise<FormDefinition> => {
     const session = requireUser(req);
     const nodes = await app.db.query<{ id: number; type: DimensionType; parent_id: number | null; name: string; param_name: string }>(
@@ -102,12 +119,12 @@ export async function actionFormRoutes(app: FastifyInstance) {
 
   app.post('/manage_sims/actions.json', async (req, reply) => {
     const session = requirePermission(req, 'create_action_permission');
-    const answer = await createAction(app.db, bodyFields(req.body), session.user);
+    const answer = await createAction(app.db, saveBody(req), session.user);
     return reply.status(201).send(answer);
   });
 
   app.put<{ Params: { id: string } }>('/manage_sims/actions/:id.json', async (req) => {
     const session = requirePermission(req, 'create_action_permission');
-    return updateAction(app.db, parseId(req.params.id), bodyFields(req.body), session.user);
+    return updateAction(app.db, parseId(req.params.id), saveBody(req), session.user);
   });
 }

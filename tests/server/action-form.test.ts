@@ -317,6 +317,29 @@ describe('permissions, VIDs, protection and approval', () => {
     expect(errorsOf(await create({ ...body, system_override: { vid: 'X1' } }, admin)).errors.vid).toEqual(['must look like A000-1234']);
   });
 
+  it('ACT-076 ACT-086 randomize_file on a host_cli file needs brt_auth; an edit by others keeps what the file had', async () => {
+    const withRandom = () => withType('host_cli', (d) => (d.files = [{ file_id: files[1]!.id, destination_directory: 'C:/temp/', destination_name: '', file_owner: 'match_action', randomize_file: true }]));
+    expect(errorsOf(await create(withRandom())).errors['host_cli_action.files.0.randomize_file']).toEqual(['can only be set by a user with brt_auth']);
+    const ok = await create(withRandom(), admin);
+    expect(ok.statusCode, ok.body).toBe(201);
+    const saved = ok.json<SaveAnswer>();
+    const loaded = await load(saved.id);
+    expect(loaded.values.host_cli_action?.files[0]?.randomize_file).toBe(true);
+    const keep = await update(saved.id, { ...loaded.values, sim_action: { ...loaded.values.sim_action, name: 'kept by operator' } });
+    expect(keep.statusCode, keep.body).toBe(200);
+    const second = { file_id: files[0]!.id, destination_directory: 'C:/temp/', destination_name: '', file_owner: 'match_action', randomize_file: true };
+    const add = await update(saved.id, { ...loaded.values, host_cli_action: { ...loaded.values.host_cli_action!, files: [...loaded.values.host_cli_action!.files, second] } });
+    expect(errorsOf(add).errors['host_cli_action.files.1.randomize_file']).toEqual(['can only be set by a user with brt_auth']);
+  });
+
+  it('ACT-068 file_transfer app layer: a known layer or a port number standing for itself', async () => {
+    const port = await create(withType('file_transfer', (d) => ((d.app_layer = '8080'), (d.target_port = 8080))));
+    expect(port.statusCode, port.body).toBe(201);
+    expect((await load(port.json<SaveAnswer>().id)).values.file_transfer_action).toMatchObject({ app_layer: '8080', target_port: 8080 });
+    const bad = errorsOf(await create(withType('file_transfer', (d) => (d.app_layer = 'gopher'))));
+    expect(bad.errors['file_transfer_action.app_layer']).toEqual(['must be one of http, https, ftp, scp or a port number']);
+  });
+
   it('vendor content (A1xx) cannot be edited without brt_auth', async () => {
     const [vendor] = await t.db.query<{ id: number }>(`select id from actions where vid like 'A1%' and action_type = 'dns' limit 1`);
     const loaded = await load(vendor!.id);

@@ -105,9 +105,14 @@ export type Limit = { min: number; max: number; step: number };
 
 /** The app layer's port: ftp 21, http 80, https 443, scp 25, otherwise the value itself. */
 export function appLayerPort(appLayer: string): number | null {
-  if (appLayer in APP_LAYER_PORTS) return APP_LAYER_PORTS[appLayer]!;
-  const n = Number(appLayer);
-  return appLayer !== '' && Number.isInteger(n) ? n : null;
+  if (Object.hasOwn(APP_LAYER_PORTS, appLayer)) return APP_LAYER_PORTS[appLayer]!;
+  return /^\d{1,5}$/.test(appLayer) ? Number(appLayer) : null;
+}
+
+/** A known app layer, or a port number (1-65535) standing for itself. */
+export function isAppLayer(value: string): boolean {
+  if ((APP_LAYERS as readonly string[]).includes(value)) return true;
+  return /^\d{1,5}$/.test(value) && Number(value) >= FORM_LIMITS.server_port.min && Number(value) <= FORM_LIMITS.server_port.max;
 }
 
 /** Tunnel protocols offered for an app layer (ssh is not offered for scp). */
@@ -535,7 +540,7 @@ const fileTransferSchema = strictObject({
   }),
   user_agent: text().max(1000, 'must be at most 1000 characters'),
   method: oneOf(TRANSFER_METHODS),
-  app_layer: oneOf(APP_LAYERS),
+  app_layer: filled().test('app-layer', `must be one of ${APP_LAYERS.join(', ')} or a port number`, (v) => !v?.trim() || isAppLayer(v.trim())),
   target_port: num(FORM_LIMITS.server_port),
   tunnel_protocol: oneOf(TUNNEL_PROTOCOLS).test('scp-ssh', 'ssh is not offered when the app layer is scp', function (v) {
     return !(v === 'ssh' && (this.parent as { app_layer?: string }).app_layer === 'scp');
@@ -931,17 +936,3 @@ export const fileUploadFieldsSchema = strictObject({
   /** The Action type the upload is for (applies that type's restriction rule). */
   action_type: yup.string().oneOf([...ACTION_TYPES, ''], 'is not an action type').default(''),
 });
-
-// ---------------------------------------------------------------------------------------------
-// quick_action_ids.
-
-export const quickActionIdsSchema = yup
-  .object({
-    search: yup.string().default(''),
-    action_types: yup.array(yup.string().oneOf([...ACTION_TYPES]).defined()).default([]),
-    tags: yup.array(yup.string().defined()).default([]),
-    approved: yup.boolean().nullable().default(null),
-    pending_files: yup.boolean().default(false),
-    include_disabled: yup.boolean().default(false),
-  })
-  .noUnknown('has unknown fields: ${unknown}');

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import { DIMENSION_TYPES, FORM_LIMITS, MSG, type ActionFormPayload, type FormDefinition, type TagsAnswer } from '../../api/contracts/action-form';
+import { DIMENSION_TYPES, FORM_LIMITS, MSG, actionFormSchema, type ActionFormPayload, type FormDefinition, type TagsAnswer } from '../../api/contracts/action-form';
+import { decodeActionForm, formFieldsOf } from '../../api/contracts/action-form-body';
 import type { Permission } from '../../api/contracts/permissions';
 import { commands, emptyContext } from '../../commands/registry';
 import { Toaster } from '../../ui/toaster';
@@ -76,7 +77,8 @@ describe('the Add Action form', () => {
     let sent: ActionFormPayload | null = null;
     server.use(
       http.post(`${API}/manage_sims/actions.json`, async ({ request }) => {
-        sent = (await request.json()) as ActionFormPayload;
+        // The spec's form data, read back as the director does (decoded, then cast by the same schema).
+        sent = actionFormSchema('dns').cast(decodeActionForm(formFieldsOf(new URLSearchParams(await request.text())))) as ActionFormPayload;
         return HttpResponse.json({ error: MSG.saveFailed, errors: { 'dns_action.domain': ['is on the deny list'], 'sim_action.name': ['has already been taken'] } }, { status: 400 });
       }),
     );

@@ -11,6 +11,7 @@ import type {
   SaveAnswer,
   TagsAnswer,
 } from '../../api/contracts/action-form';
+import { encodeActionForm } from '../../api/contracts/action-form-body';
 
 export const actionFormKeys = {
   definition: ['action-form', 'definition'] as const,
@@ -27,10 +28,12 @@ export const getPickerActions = async () => (await http.get<{ data: PickerAction
 export const getLibraryFiles = async (type: ActionType | '') =>
   (await http.get<{ data: FileLibraryEntry[] }>('/manage_sims/file_transfer_libraries.json', { params: type ? { action_type: type } : {} })).data;
 
-export const createAction = (payload: ActionFormPayload) => http.post<SaveAnswer>('/manage_sims/actions.json', payload);
+/** Saves post the spec's form data (actions.md section 7). */
+const formData = (payload: ActionFormPayload) => new URLSearchParams(encodeActionForm(payload));
+export const createAction = (payload: ActionFormPayload) => http.post<SaveAnswer>('/manage_sims/actions.json', formData(payload));
 export const createPcapAction = (type: 'pcap' | 'captive_ioc_pcap', payload: ActionFormPayload) =>
   http.post<SaveAnswer>('/manage_sims/upload/create_pcap_action', payload, { params: type === 'captive_ioc_pcap' ? { action_type: type } : {} });
-export const updateAction = (id: number, payload: ActionFormPayload) => http.put<SaveAnswer>(`/manage_sims/actions/${id}.json`, payload);
+export const updateAction = (id: number, payload: ActionFormPayload) => http.put<SaveAnswer>(`/manage_sims/actions/${id}.json`, formData(payload));
 export const uploadLibraryFile = (form: FormData) => http.post<FileUploadAnswer>('/manage_sims/file_transfer_libraries.json', form);
 
 export const definitionQuery = () => queryOptions({ queryKey: actionFormKeys.definition, queryFn: getFormDefinition, staleTime: 5 * 60_000 });

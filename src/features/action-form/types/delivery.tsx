@@ -157,29 +157,36 @@ export function FileTransferForm() {
             control={control}
             name="file_transfer_action.app_layer"
             render={({ field }) => (
-              <select
-                id="ft-app-layer"
-                ref={field.ref}
-                disabled={ro}
-                className={inputClass(!!appError)}
-                aria-invalid={!!appError}
-                value={field.value}
-                onBlur={field.onBlur}
-                onChange={(e) => {
-                  const v = e.target.value;
-                  field.onChange(v);
-                  const port = appLayerPort(v);
-                  if (port !== null) setValue('file_transfer_action.target_port', port, { shouldDirty: true, shouldValidate: true });
-                  if (v === 'scp' && getValues('file_transfer_action.tunnel_protocol') === 'ssh') setValue('file_transfer_action.tunnel_protocol', 'none', { shouldDirty: true });
-                }}
-              >
-                <option value="">Select…</option>
-                {APP_LAYERS.map((a) => (
-                  <option key={a} value={a}>
-                    {a.toUpperCase()}
-                  </option>
-                ))}
-              </select>
+              <>
+                {/* A known layer from the list, or a port number typed in ("otherwise the value itself"). */}
+                <input
+                  id="ft-app-layer"
+                  ref={field.ref}
+                  list="ft-app-layers"
+                  disabled={ro}
+                  className={inputClass(!!appError)}
+                  aria-invalid={!!appError}
+                  aria-describedby="ft-app-layer-hint"
+                  placeholder="https"
+                  value={field.value}
+                  onBlur={field.onBlur}
+                  onChange={(e) => {
+                    const v = e.target.value.trim();
+                    field.onChange(v);
+                    const port = appLayerPort(v);
+                    if (port !== null) setValue('file_transfer_action.target_port', port, { shouldDirty: true, shouldValidate: true });
+                    if (v === 'scp' && getValues('file_transfer_action.tunnel_protocol') === 'ssh') setValue('file_transfer_action.tunnel_protocol', 'none', { shouldDirty: true });
+                  }}
+                />
+                <datalist id="ft-app-layers">
+                  {APP_LAYERS.map((a) => (
+                    <option key={a} value={a} />
+                  ))}
+                </datalist>
+                <span id="ft-app-layer-hint" className="text-2xs text-muted">
+                  {APP_LAYERS.join(', ')} or a port number.
+                </span>
+              </>
             )}
           />
           <ErrorText id="ft-app-layer-error" message={appError} />
