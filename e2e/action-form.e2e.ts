@@ -6,7 +6,7 @@ import { signIn, useBrowser } from './browser';
 import { DEMO_USERS, REPO_ROOT } from './director';
 import { eventually, paletteInput, pathOf, waitForFocused, waitForPath } from './workbench';
 import { buildZip } from '../server/actions/zip';
-import type { LoadedAction, PickerAction } from '../src/api/contracts/action-form';
+import { typeKey, type ActionType, type FormDefinition, type LoadedAction, type PickerAction } from '../src/api/contracts/action-form';
 
 const baseUrl = inject('baseUrl');
 const NEW_URL = '/manage_sims/actions/unified_action/new';
@@ -43,6 +43,14 @@ async function fillTestValues(page: Page, f: Locator, type: string): Promise<voi
   await toast(page, `Test values for a ${type} Action were filled in.`).waitFor();
 }
 
+/** A new form of the type with its test values, at step 2 (Action Details). */
+async function openFilledDetails(page: Page, type: string): Promise<Locator> {
+  const f = await openNew(page, type);
+  await fillTestValues(page, f, type);
+  await gotoStep(f, 'Action Details');
+  return f;
+}
+
 async function idOf(page: Page, name: string): Promise<PickerAction> {
   let found: PickerAction | undefined;
   await eventually(async () => {
@@ -59,27 +67,113 @@ async function saveAndLeave(page: Page, verb: 'created' | 'updated'): Promise<vo
   await waitForFocused(page, 'Actions');
 }
 
+/** The draft texts kept in browser storage for the signed-in user (actions.md: a draft is never lost). */
+const draftTexts = (page: Page) =>
+  page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('vigil.actionDraft.v1:')).map((k) => localStorage.getItem(k) ?? ''));
+const waitForDraftWith = (page: Page, text: string) =>
+  eventually(async () => (await draftTexts(page)).some((d) => d.includes(text)), true, `a draft holding "${text}" is in browser storage`);
+
 async function gotoStep(f: Locator, title: string): Promise<void> {
   await f.getByRole('navigation', { name: 'Steps' }).getByRole('button', { name: new RegExp(title) }).click();
 }
 
-const codeText = (f: Locator, name: string) => f.locator(`[data-code-editor="${name}"] .cm-content`).innerText();
 
-/** One field per type that shows the saved test value in step 2. */
-const TYPE_CHECKS: Record<string, { read: (f: Locator) => Promise<string>; expected: string }> = {
-  dns: { read: (f) => f.getByLabel('Domain', { exact: true }).inputValue(), expected: 'test-c2.example-bad.com' },
-  captive_dns: { read: (f) => f.getByLabel('Query', { exact: true }).inputValue(), expected: 'captive-test.example-bad.net' },
-  captive_ioc_url: { read: async (f) => (await f.getByLabel('URLs').inputValue()).split('\n')[0] ?? '', expected: 'http://ioc-test.example-bad.org/payload.bin' },
-  email: { read: (f) => f.getByLabel('Subject', { exact: true }).inputValue(), expected: 'Test invoice - please review' },
-  file_transfer: { read: (f) => f.getByLabel('DNS Domain', { exact: true }).inputValue(), expected: 'tunnel.example-bad.com' },
-  socket: { read: (f) => f.getByLabel('Server Port', { exact: true }).inputValue(), expected: '4444' },
-  website: { read: (f) => f.getByLabel('Server Port', { exact: true }).inputValue(), expected: '8080' },
-  host_cli: { read: async (f) => ((await codeText(f, 'host_cli_action.raw_text')).includes('whoami /all') ? 'whoami /all' : ''), expected: 'whoami /all' },
-  port_scan: { read: (f) => f.getByLabel('Ports', { exact: true }).inputValue(), expected: '22,80,443,8000-8010,#3389' },
-  cloud: { read: (f) => f.getByLabel('Input 1 name').inputValue(), expected: 'region' },
-  web_request: { read: (f) => f.getByLabel('Host', { exact: true }).inputValue(), expected: 'shop.test.example.com' },
-  sleep: { read: (f) => f.getByLabel('Sleep Duration (ms)').inputValue(), expected: '30000' },
+/** Every step at once, so a snapshot sees every field. */
+async function showAllSteps(f: Locator): Promise<void> {
+  const toggle = f.getByRole('button', { name: 'Show All Steps' });
+  if (await toggle.count()) await toggle.click();
+  await f.getByRole('button', { name: 'Show As Wizard' }).waitFor();
+}
+
+/**
+ * What the form shows, by label: every input, select and text area (checked state for checkboxes and
+ * radios), every code editor's text, every dimension picker's value, every table (attached files) and
+ * the removable chips (tags). Repeated labels are numbered in document order.
+ */
+function formSnapshot(f: Locator): Promise<Record<string, string>> {
+  return f.evaluate((root) => {
+    const out: Record<string, string> = {};
+    const seen: Record<string, number> = {};
+    const add = (key: string, value: string) => {
+      const n = (seen[key] = (seen[key] ?? 0) + 1);
+      out[n > 1 ? `${key} #${n}` : key] = value;
+    };
+    const labelOf = (el: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement) =>
+      (el.labels?.[0]?.innerText ?? el.getAttribute('aria-label') ?? el.name ?? el.id).replace(/\s*\*$/, '').trim();
+    const chips: string[] = [];
+    for (const el of root.querySelectorAll<HTMLElement>('input, select, textarea, [data-code-editor], button[aria-haspopup="tree"], table, button[aria-label^="Remove "]')) {
+      if (el.closest('[data-code-editor]') && !el.matches('[data-code-editor]')) continue;
+      if (el instanceof HTMLInputElement) {
+        if (['file', 'hidden', 'search'].includes(el.type) || el.getAttribute('role') === 'combobox') continue;
+        add(`${el.type} ${labelOf(el)}`, el.type === 'checkbox' || el.type === 'radio' ? String(el.checked) : el.value);
+      } else if (el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) add(`${el.tagName.toLowerCase()} ${labelOf(el)}`, el.value);
+      else if (el.matches('[data-code-editor]')) add(`code ${el.getAttribute('data-code-editor')}`, el.querySelector<HTMLElement>('.cm-content')?.innerText ?? '');
+      else if (el.matches('button[aria-haspopup="tree"]')) {
+        const [labelId, valueId] = (el.getAttribute('aria-labelledby') ?? '').split(' ');
+        const textOf = (id: string | undefined) => (id ? (document.getElementById(id)?.innerText.trim() ?? '') : '');
+        add(`tree ${textOf(labelId)}`, textOf(valueId));
+      }
+      else if (el instanceof HTMLTableElement) add(`table ${el.getAttribute('aria-label') ?? ''}`, el.innerText.trim());
+      else chips.push(el.getAttribute('aria-label')!);
+    }
+    add('removable', chips.sort().join(' | '));
+    return out;
+  });
+}
+
+/**
+ * The library preview's detail (actions.md section 3 "Preview detail by type") for saved type fields:
+ * the same name unless renamed here; null marks a field the preview does not show.
+ */
+const PREVIEW_FIELDS: Partial<Record<ActionType, Record<string, string | null>>> = {
+  dns: { dns_server_id: null },
+  captive_ioc_url: { timeout_ms: null },
+  email: { files: 'file_attachments', block_matching_scheme: null },
+  file_transfer: {
+    file_transfer_library_id: 'file.id',
+    content_encoding: 'encoding',
+    dns_domain: 'request_domain',
+    dns_server_ip: 'forward_DNS',
+    tunnel_cidr: 'cidr',
+    compare_transfer: null,
+    keep_after_compare: null,
+  },
+  host_cli: {
+    shell: 'commands.shell_type',
+    raw_text: 'commands.raw_text',
+    cleanup_raw_text: 'commands.cleanup_raw_text',
+    files: 'files.file_list',
+    automatic_file_cleanup: 'files.automatic_file_cleanup',
+    delivery_wait_time: 'files.delivery_wait_time',
+    delivery_failed_result: 'files.delivery_failed_result',
+    destination_exists_result: 'files.destination_exists_result',
+    action_user_profile_id: null,
+    require_run_as_interactive: null,
+    monitor_connections: null,
+    require_protected: null,
+    approve_anywhere: null,
+    separate_cleanup_shell: null,
+    execution_plan: null,
+  },
+  cloud: { files: 'files.file_list', approve_anywhere: null },
 };
+
+/** The preview detail expected for saved type fields (file links compare by id). */
+function expectedPreview(type: ActionType, fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    const target = PREVIEW_FIELDS[type]?.[key] === undefined ? key : PREVIEW_FIELDS[type]![key];
+    if (target === null) continue;
+    const v = key === 'files' ? (value as { file_id: number; randomize_file?: boolean }[]).map(({ file_id, randomize_file: _r, ...rest }) => ({ id: file_id, ...rest })) : value;
+    const parts = target.split('.');
+    let node = out;
+    for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    node[parts.at(-1)!] = v;
+  }
+  return out;
+}
+
+const TYPES: ActionType[] = ['dns', 'captive_dns', 'captive_ioc_url', 'email', 'file_transfer', 'socket', 'website', 'host_cli', 'port_scan', 'cloud', 'web_request', 'sleep'];
 
 async function saveCloudToQueue(page: Page): Promise<void> {
   await page.keyboard.press('Control+s');
@@ -93,13 +187,17 @@ async function saveCloudToQueue(page: Page): Promise<void> {
 describe('Action form: create and edit every type', () => {
   const b = useBrowser(() => baseUrl);
 
-  it.each(Object.keys(TYPE_CHECKS))('ACT-094 ACT-062 ACT-015 creates a %s Action in the wizard, then edits it after a reload', async (type) => {
+  it.each(TYPES)('ACT-094 ACT-062 ACT-015 ACT-093 creates a %s Action in the wizard; after a reload the edit form shows every value entered, and the preview the saved ones', async (type) => {
     const { page } = b;
     await signInAs(page, 'operator');
     const f = await openNew(page, type);
     await fillTestValues(page, f, type);
     const name = `E2E ${type} ${crypto.randomBytes(3).toString('hex')}`;
     await f.getByLabel('Name', { exact: true }).fill(name);
+    await showAllSteps(f);
+    const entered = await formSnapshot(f);
+    expect(entered['text Name']).toBe(name);
+    expect(Object.keys(entered).length).toBeGreaterThan(6);
     if (type === 'cloud') {
       await saveCloudToQueue(page);
       await toast(page, /was successfully created/).waitFor();
@@ -115,13 +213,21 @@ describe('Action form: create and edit every type', () => {
     const e = form(page, 'action-edit');
     await e.getByRole('heading', { name: `Edit Action ${created.vid}`, level: 2 }).waitFor();
     await waitForFocused(page, `Edit Action ${created.vid}`);
-    expect(await e.getByLabel('Name', { exact: true }).inputValue()).toBe(name);
-    await gotoStep(e, 'Action Details');
-    const check = TYPE_CHECKS[type]!;
-    await eventually(() => check.read(e), check.expected, `the saved ${type} field is in the form`);
+    await showAllSteps(e);
+    // Every field the user saw before saving shows the same value after the reload.
+    await eventually(async () => {
+      const shown = await formSnapshot(e);
+      return Object.fromEntries(Object.keys(entered).map((k) => [k, shown[k]]));
+    }, entered, `every ${type} value entered is in the edit form`);
 
-    await gotoStep(e, 'Name/Description');
-    await e.getByLabel('Name', { exact: true }).fill(`${name} edited`);
+    // The library preview shows the saved type fields.
+    const saved = await api<LoadedAction>(page, `/manage_sims/actions/${created.id}/form.json`);
+    const fields = saved.values[typeKey(type)] as Record<string, unknown>;
+    const preview = await api<{ data: { preview_props: { vid: string; sim_name: string; action_type: string; detail: Record<string, unknown> } } }>(page, `/library/actions.json?id=${created.id}`);
+    expect(preview.data.preview_props).toMatchObject({ vid: created.vid, sim_name: name, action_type: type });
+    expect(preview.data.preview_props.detail).toMatchObject(expectedPreview(type, fields));
+
+    await e.getByRole('region', { name: 'Name/Description' }).getByLabel('Name', { exact: true }).fill(`${name} edited`);
     if (type === 'cloud') {
       await saveCloudToQueue(page);
       await toast(page, /was successfully updated/).waitFor();
@@ -131,11 +237,9 @@ describe('Action form: create and edit every type', () => {
     const loaded = await api<LoadedAction>(page, `/manage_sims/actions/${created.id}/form.json`);
     expect(loaded.version).toBe(2);
     expect(loaded.values.sim_action.name).toBe(`${name} edited`);
-    const preview = await page.request.get(`/library/actions.json?id=${created.id}`, { headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' } });
-    expect(preview.status()).toBe(200);
-    const body = await preview.text();
-    if (type !== 'sleep' && type !== 'cloud') expect(body).toContain(check.expected.split('\n')[0]!.replace(/^#/, ''));
-    if (type === 'cloud') expect(body).toContain('region');
+    expect(loaded.values[typeKey(type)]).toEqual(saved.values[typeKey(type)]);
+    expect(loaded.values.trees).toEqual(saved.values.trees);
+    expect(loaded.values.tags).toEqual(saved.values.tags);
   });
 });
 
@@ -243,6 +347,108 @@ describe('Action form: the wizard shell', () => {
     await eventually(async () => (await f.locator('[data-code-editor="host_cli_action.raw_text"]').locator('xpath=..').locator('[data-field-error]').innerText()).startsWith('line 2: check_logs_boolean must be true or false'), true, 'the script error names the line');
   });
 
+  it("ACT-073 ACT-076 host_cli: a blank script says can't be blank and a file without a destination directory says must be filled, under their fields", async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openFilledDetails(page, 'host_cli');
+    await f.locator('[data-code-editor="host_cli_action.raw_text"] .cm-content').click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Delete');
+    const files = f.getByRole('table', { name: 'Host CLI files' });
+    await files.getByLabel('Destination Directory').fill('');
+    await page.keyboard.press('Control+s');
+    await toast(page, MSG_SAVE_FAILED).waitFor();
+    const scriptField = f.locator('[data-code-editor="host_cli_action.raw_text"]').locator('xpath=..');
+    await eventually(() => fieldError(scriptField).allInnerTexts(), ["can't be blank"], 'the blank script error is under the script editor');
+    expect(await fieldError(files).allInnerTexts()).toEqual(['must be filled']);
+    await files.getByLabel('Destination Directory').fill('C:/temp/');
+    await eventually(() => fieldError(files).count(), 0, 'the destination error clears once a directory is typed');
+  });
+
+  it('ACT-075 ACT-068 ACT-119 file_transfer: one file at a time, content encoding list and period errors under the field, app layer sets the port', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openFilledDetails(page, 'file_transfer');
+    const addFile = f.getByRole('button', { name: '+ Add File' });
+    expect(await addFile.isDisabled()).toBe(true);
+    expect(await f.getByText('Malicious File Transfer accepts one attached file at a time: remove it to attach another.').isVisible()).toBe(true);
+
+    const encoding = f.getByLabel('Content Encoding', { exact: true });
+    const encodingField = encoding.locator('xpath=..');
+    await encoding.fill('.zip');
+    await page.keyboard.press('Control+s');
+    await toast(page, MSG_SAVE_FAILED).waitFor();
+    await eventually(() => fieldError(encodingField).allInnerTexts(), ['must not contain a period: write zip, not .zip'], 'the period error is under Content Encoding');
+    await encoding.fill('zip,lzma');
+    await eventually(() => fieldError(encodingField).allInnerTexts(), ['"lzma" is not one of zip, gzip, bzip2, tar, rar, 7zip (separate several with commas)'], 'the list error names the bad entry');
+    await encoding.fill('zip,gzip,bzip2,tar,rar,7zip');
+    await eventually(() => fieldError(encodingField).count(), 0, 'every listed encoding is accepted');
+
+    const appLayer = f.getByLabel('App Layer', { exact: true });
+    const port = f.getByLabel('Target Port', { exact: true });
+    for (const [layer, expected] of [['ftp', '21'], ['http', '80'], ['https', '443'], ['scp', '25'], ['8443', '8443']] as const) {
+      await appLayer.fill(layer);
+      await eventually(() => port.inputValue(), expected, `app layer ${layer} sets the port`);
+    }
+    await appLayer.fill('scp');
+    expect(await f.getByLabel('Tunnel Protocol').locator('option').allInnerTexts()).not.toContain('SSH');
+
+    await f.getByRole('button', { name: 'Remove', exact: true }).click();
+    await toast(page, 'Successfully unattached file').waitFor();
+    expect(await addFile.isDisabled()).toBe(false);
+  });
+
+  it('ACT-080 numbers outside the limits of the form definition show min and max errors under their fields', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const def = await api<FormDefinition>(page, '/manage_sims/actions/form_definition.json');
+    let f = await openFilledDetails(page, 'captive_ioc_url');
+    const timeout = f.getByLabel('Timeout (ms)', { exact: true });
+    await timeout.fill(String(def.limits.captive_ioc_url_timeout_ms.max + def.limits.captive_ioc_url_timeout_ms.step));
+    await page.keyboard.press('Control+s');
+    await toast(page, MSG_SAVE_FAILED).waitFor();
+    await eventually(() => fieldError(timeout.locator('xpath=..')).allInnerTexts(), [`must be at most ${def.limits.captive_ioc_url_timeout_ms.max}`], 'the timeout max error');
+    await timeout.fill(String(def.limits.captive_ioc_url_timeout_ms.min - def.limits.captive_ioc_url_timeout_ms.step));
+    await eventually(() => fieldError(timeout.locator('xpath=..')).allInnerTexts(), [`must be at least ${def.limits.captive_ioc_url_timeout_ms.min}`], 'the timeout min error');
+
+    f = await openFilledDetails(page, 'website');
+    const serverPort = f.getByLabel('Server Port', { exact: true });
+    const respCode = f.getByLabel('Response Code', { exact: true });
+    await serverPort.fill(String(def.limits.server_port.min - 1));
+    await respCode.fill(String(def.limits.resp_code.max + 1));
+    await page.keyboard.press('Control+s');
+    await toast(page, MSG_SAVE_FAILED).waitFor();
+    await eventually(() => fieldError(serverPort.locator('xpath=..')).allInnerTexts(), [`must be at least ${def.limits.server_port.min}`], 'the server port min error');
+    expect(await fieldError(respCode.locator('xpath=..')).allInnerTexts()).toEqual([`must be at most ${def.limits.resp_code.max}`]);
+  });
+
+  it('ACT-071 Save and Reset are disabled while a save is in progress', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openNew(page, 'dns');
+    await fillTestValues(page, f, 'dns');
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let seen = false;
+    let posts = 0;
+    await page.route('**/manage_sims/actions.json', async (route) => {
+      seen = true;
+      posts += 1;
+      await held;
+      await route.continue();
+    });
+    const actions = f.getByRole('group', { name: 'Form actions' });
+    await actions.getByRole('button', { name: 'Save' }).click();
+    await eventually(() => seen, true, 'the save request was sent');
+    expect(await actions.getByRole('button', { name: 'Saving…' }).isDisabled()).toBe(true);
+    expect(await actions.getByRole('button', { name: 'Reset' }).isDisabled()).toBe(true);
+    await page.keyboard.press('Control+s');
+    release();
+    await toast(page, /Action A\d{3}-\d+ was successfully created\./).waitFor();
+    await waitForPath(page, '/manage_sims/actions');
+    expect(posts).toBe(1);
+  });
+
   it('ACT-062 changing the type resets the type fields and applies the type default dimensions; Reset restores the loaded values', async () => {
     const { page } = b;
     await signInAs(page, 'operator');
@@ -273,9 +479,7 @@ describe('Action form: the wizard shell', () => {
   it('ACT-067 website steps: add, never remove the last, reorder only when collapsed, a collapsed step with errors is marked invalid', async () => {
     const { page } = b;
     await signInAs(page, 'operator');
-    const f = await openNew(page, 'website');
-    await fillTestValues(page, f, 'website');
-    await gotoStep(f, 'Action Details');
+    const f = await openFilledDetails(page, 'website');
     const steps = f.getByRole('group', { name: 'Steps' });
     expect(await steps.getByRole('button', { name: 'Remove Step 1' }).isDisabled()).toBe(true);
     await steps.getByRole('button', { name: '+ Add Step' }).click();
@@ -301,7 +505,7 @@ describe('Action form: the wizard shell', () => {
     await fillTestValues(page, f, 'captive_dns');
     const name = `Draft ${crypto.randomBytes(3).toString('hex')}`;
     await f.getByLabel('Name', { exact: true }).fill(name);
-    await page.waitForTimeout(700);
+    await waitForDraftWith(page, name);
     await page.reload();
     const again = form(page);
     await again.getByTestId('draft-offer').waitFor();
@@ -309,22 +513,49 @@ describe('Action form: the wizard shell', () => {
     await again.getByRole('button', { name: 'Restore Draft' }).click();
     expect(await again.getByLabel('Name', { exact: true }).inputValue()).toBe(name);
     await saveAndLeave(page, 'created');
+    await eventually(async () => (await draftTexts(page)).length, 0, 'the draft is dropped after the save');
     await page.goto(`${NEW_URL}?action_type=captive_dns`);
     await form(page).getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
-    await page.waitForTimeout(300);
     expect(await form(page).getByTestId('draft-offer').count()).toBe(0);
   });
 
-  it('the whole flow by keyboard alone: palette, form, save', async () => {
+  it('a draft survives closing the pane: reopening New Action offers it back with every value', async () => {
     const { page } = b;
     await signInAs(page, 'operator');
+    const f = await openNew(page, 'captive_dns');
+    await fillTestValues(page, f, 'captive_dns');
+    const name = `Closed ${crypto.randomBytes(3).toString('hex')}`;
+    await f.getByLabel('Name', { exact: true }).fill(name);
+    await showAllSteps(f);
+    const entered = await formSnapshot(f);
+    await waitForDraftWith(page, name);
+    // Close the pane (Close Pane, alt+w) without saving; no page load happens.
+    await f.getByLabel('Name', { exact: true }).press('Alt+KeyW');
+    await eventually(() => form(page).count(), 0, 'the Add Action pane is closed');
     await page.keyboard.press('Control+k');
     await paletteInput(page).fill('New Action');
     await page.keyboard.press('Enter');
+    const again = form(page);
+    await again.getByTestId('draft-offer').waitFor();
+    await again.getByRole('button', { name: 'Restore Draft' }).click();
+    await showAllSteps(again);
+    await eventually(async () => {
+      const shown = await formSnapshot(again);
+      return Object.fromEntries(Object.keys(entered).map((k) => [k, shown[k]]));
+    }, entered, 'every value of the closed form is restored');
+  });
+
+  it('ACT-011 the whole flow by keyboard alone: palette, form with autofocus, save', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('New Action');
+    await page.keyboard.press('Enter');
     const f = form(page);
     await f.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
-    if (await f.getByRole('button', { name: 'Discard Draft' }).count()) await f.getByRole('button', { name: 'Discard Draft' }).click();
-    await f.getByLabel('Name', { exact: true }).focus();
+    // A fresh browser has no draft: the form opens with the focus in Name (autofocus), no click needed.
+    expect(await f.getByTestId('draft-offer').count()).toBe(0);
+    await eventually(() => page.evaluate(() => document.activeElement?.getAttribute('name')), 'sim_action.name', 'the Name field has the focus');
     const name = `Keyboard ${crypto.randomBytes(3).toString('hex')}`;
     await page.keyboard.type(name);
     await page.keyboard.press('Tab');
