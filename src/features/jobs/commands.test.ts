@@ -4,7 +4,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
 import { CANCEL_CONFIRM, deleteConfirmText, type JobListItem } from '../../api/contracts/jobs';
 import { permissionsOf, type Role } from '../../api/contracts/permissions';
+import { STOPPED_MESSAGE } from '../../commands/abort';
 import { CommandRegistry, emptyContext } from '../../commands/registry';
+import { parseScript } from '../../commands/script/parse';
+import { runScript } from '../../commands/script/run';
 import type { CommandContext } from '../../commands/types';
 import { clearToasts, toastStore } from '../../ui/toasts';
 import { jobsCommands } from './commands';
@@ -111,6 +114,27 @@ describe('jobs commands', () => {
     await expect(r.execute('jobs.publish', { job_ids: [2], pipeline: 'Splunk HEC' })).resolves.toMatchObject({ published: [2] });
     expect(body).toHaveBeenCalledWith({ job_ids: [2], pipeline: 'Splunk HEC', multisite_reporting: false });
     expect(dialogs.publish).toBeNull();
+  });
+
+  it('jobs.wait in a script gives up polling at once when the script is stopped', async () => {
+    const controller = new AbortController();
+    let polls = 0;
+    server.use(
+      http.get(`${API}/jobs/:id.json`, ({ params }) => {
+        polls++;
+        // The first poll has answered "running": stop the script while the command waits for the next one.
+        if (polls === 1) setTimeout(() => controller.abort(), 10);
+        return HttpResponse.json({ id: Number(params.id), name: 'Long job', status: 'running', progress: 40, finished_at: null });
+      }),
+    );
+    const result = await runScript(registry('viewer', null), parseScript('jobs.wait id=42 timeout_s=900\njobs.export job_ids=42'), { signal: controller.signal });
+    expect(result.outcome).toBe('stopped');
+    expect(result.steps.map((s) => [s.status, s.error])).toEqual([
+      ['stopped', STOPPED_MESSAGE],
+      ['skipped', undefined],
+    ]);
+    expect(result.steps[0]!.durationMs).toBeLessThan(1900);
+    expect(polls).toBe(1);
   });
 
   it('JOB-073 JOB-074 JOB-075 a viewer has no cancel, delete, publish or events commands', async () => {

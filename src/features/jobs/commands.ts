@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { sleepUnlessStopped, throwIfStopped } from '../../commands/abort';
 import { defineCommand } from '../../commands/registry';
 import type { AnyCommand, CommandContext } from '../../commands/types';
 import {
@@ -164,14 +165,17 @@ export interface JobOutcome {
 
 const WAIT_POLL_MS = 2000;
 
-/** Polls a job until it is errored, cancelled or completed; fails when the timeout passes first. */
-export async function waitForJob(id: number, timeoutMs: number, pollMs = WAIT_POLL_MS): Promise<JobOutcome> {
+/** Polls a job until it is errored, cancelled or completed; fails when the timeout passes first, stops when the signal aborts. */
+export async function waitForJob(id: number, timeoutMs: number, signal?: AbortSignal, pollMs = WAIT_POLL_MS): Promise<JobOutcome> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const job = await getJob(id, { background: true }).catch(fail);
+    const job = await getJob(id, { background: true, signal }).catch((e: unknown) => {
+      throwIfStopped(signal);
+      return fail(e);
+    });
     if (FINISHED_STATUSES.includes(job.status)) return { id: job.id, name: job.name, status: job.status, progress: job.progress, finished_at: job.finished_at };
     if (Date.now() + pollMs > deadline) throw new Error(`Job ${id} is still ${job.status} (${job.progress}%) after ${Math.round(timeoutMs / 1000)} s.`);
-    await new Promise((r) => setTimeout(r, pollMs));
+    await sleepUnlessStopped(pollMs, signal);
   }
 }
 
@@ -283,7 +287,7 @@ export const jobsCommands: AnyCommand[] = [
     category: 'Jobs',
     keywords: ['await', 'until', 'complete', 'script'],
     args: idArg.shape({ timeout_s: yup.number().integer().min(1).max(86_400).label('Timeout (seconds, default 900)') }),
-    run: async ({ id, timeout_s }, ctx) => waitForJob(focusedJob(ctx, id), (timeout_s ?? 900) * 1000),
+    run: async ({ id, timeout_s }, ctx) => waitForJob(focusedJob(ctx, id), (timeout_s ?? 900) * 1000, ctx.signal),
   }),
   defineCommand<{ job_ids?: number[] }>({
     id: 'jobs.delete',
