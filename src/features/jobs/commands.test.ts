@@ -137,6 +137,27 @@ describe('jobs commands', () => {
     expect(polls).toBe(1);
   });
 
+  it('jobs.export filter="status:completed" format=csv exports every match of the filter, and refuses another format', async () => {
+    const bodies: unknown[] = [];
+    server.use(
+      http.post(`${API}/jobs/list_page_data.csv`, async ({ request }) => {
+        bodies.push(await request.json());
+        return new HttpResponse('Job,Status\r\nA,completed\r\nB,completed\r\n');
+      }),
+    );
+    const downloads: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.push(this.download);
+    });
+    const result = await runScript(registry('viewer', null), parseScript('jobs.export filter="status:completed" format=csv\njobs.export filter="status:completed" format=xlsx'), { continueOnError: true });
+    click.mockRestore();
+    expect(downloads).toEqual([expect.stringMatching(/\.csv$/)]);
+    expect(result.steps.map((s) => s.status)).toEqual(['ok', 'failed']);
+    expect(result.steps[0]!.result).toMatch(/^\{"filename":"[^"]+\.csv","rows":2,/);
+    expect(result.steps[1]!.error).toBe('Export Jobs to CSV: format must be csv (the only export format)');
+    expect(bodies).toEqual([expect.objectContaining({ all_events: 'all', props: { filterVal: 'status:completed' } })]);
+  });
+
   it('JOB-073 JOB-074 JOB-075 a viewer has no cancel, delete, publish or events commands', async () => {
     const r = registry('viewer');
     const ids = r.visible().map((c) => c.id);

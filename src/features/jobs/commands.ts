@@ -106,6 +106,8 @@ type ExportArgs = {
   /** Without a Jobs pane (scripts): the jobs to export, or the list's filter text to export every match of. */
   job_ids?: number[];
   filter?: string;
+  /** `format=csv`: the only export format, accepted so scripts can say it. */
+  format?: 'csv';
 };
 
 /** What jobs.export gives a script: the file's name, its data rows and its text. */
@@ -116,7 +118,7 @@ export interface ExportResult {
 }
 
 /** Runs an export of a jobs pane's filter: visible rows (or the job pane's job) or all matches. */
-type ExportChoice = Required<Omit<ExportArgs, 'filename' | 'job_ids' | 'filter'>> & Pick<ExportArgs, 'job_ids' | 'filter'> & { filename: string };
+type ExportChoice = Required<Omit<ExportArgs, 'filename' | 'job_ids' | 'filter' | 'format'>> & Pick<ExportArgs, 'job_ids' | 'filter'> & { filename: string };
 
 /** Which rows an export covers: given ids, a filter's every match, the pane's visible rows, or the job pane's job. */
 function exportScope(s: PaneState | null, a: ExportChoice): { props: Record<string, unknown>; allEvents: 'visible' | 'all' } {
@@ -367,6 +369,7 @@ export const jobsCommands: AnyCommand[] = [
       regex: yup.string<'double' | 'single'>().oneOf([...CSV_QUOTES]).label('Quote replacement'),
       filename: yup.string().max(200).label('File name'),
       job_action_report: yup.boolean().label('Job Action Report'),
+      format: yup.string<'csv'>().oneOf(['csv'], 'format must be csv (the only export format)').label('Format (csv)'),
     }) as yup.Schema<ExportArgs>,
     run: async (a, ctx) => {
       const s = paneOf(ctx);
