@@ -1,9 +1,10 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../server/auth/passwords';
 import { seedDemo } from '../../server/seed/demo';
 import { EMAILS, PASSWORD, startTestServer, type TestServer } from './helpers';
 
@@ -113,5 +114,49 @@ describe('the terminal runner', () => {
     expect(one[1]).toContain(done!.name);
     const matches = fs.readFileSync(path.join(outDir, 'matches.csv'), 'utf8').trim().split('\r\n');
     expect(matches.length - 1).toBe(matching);
+  });
+});
+
+describe('the director enforces permissions on a terminal run', () => {
+  it("refuses a step the user's role no longer allows, though the runner's own check passed: exit 1, the director's message in the transcript", async () => {
+    const email = 'demoted.operator@example.com';
+    await t.db.query("insert into users (email, first_name, last_name, role, password_hash) values ($1, 'Demoted', 'Operator', 'operator', $2)", [email, await hashPassword(PASSWORD)]);
+    const busy = await t.db.query<{ id: number; status: string }>(
+      "select id, status from jobs where status in ('running', 'pending', 'waiting', 'preparing', 'sleeping') order by id desc limit 2",
+    );
+    expect(busy).toHaveLength(2);
+    const [gate, victim] = busy as [{ id: number; status: string }, { id: number; status: string }];
+    const file = path.join(dir, 'demoted.vgl');
+    // The runner read the user's permissions (operator: may cancel) when it signed in. Step 1 waits
+    // until the test has made the user a viewer; step 2 then passes the runner's check, and the
+    // director refuses it.
+    fs.writeFileSync(file, [`jobs.wait id=${gate.id} timeout_s=120`, `jobs.cancel id=${victim.id}`, 'script.echo text=never'].join('\n'));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/vigil.ts', 'run', file, '--director', url], {
+      env: { ...process.env, VIGIL_EMAIL: email, VIGIL_PASSWORD: PASSWORD },
+      cwd: path.resolve(__dirname, '../..'),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const signedIn = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (stdout.includes(`Running ${file}`)) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await Promise.race([signedIn, exited]);
+    expect(stdout).toContain(`as ${email}`);
+    await t.db.query("update users set role = 'viewer' where email = $1", [email]);
+    await t.db.query("update jobs set status = 'completed', progress = 100 where id = $1", [gate.id]);
+    const code = await exited;
+    expect(stderr).toBe('');
+    expect(code).toBe(1);
+    expect(stdout).toMatch(new RegExp(`^OK +line +1 {2}jobs\\.wait id=${gate.id} .*"status":"completed"`, 'm'));
+    expect(stdout).toMatch(new RegExp(`^FAILED +line +2 {2}jobs\\.cancel id=${victim.id} {2}\\(\\d+ ms\\) {2}-> Your role \\(viewer\\) does not allow this: jobs\\.cancel\\.$`, 'm'));
+    expect(stdout).toMatch(/^SKIPPED +line +3 /m);
+    expect(stdout.trim().split('\n').at(-1)).toBe('Script failed: 1 ok, 1 failed, 1 skipped');
+    const [after] = await t.db.query<{ status: string }>('select status from jobs where id = $1', [victim.id]);
+    expect(after?.status).toBe(victim.status);
   });
 });
