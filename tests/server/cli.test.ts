@@ -92,7 +92,7 @@ describe('the terminal runner', () => {
     expect(await t.db.query('select 1 from users where email = $1', ['dry@example.com'])).toEqual([]);
   });
 
-  it('waits for a finished job, exports it and every job a filter matches to CSV files in --out, and times out on a job still running', async () => {
+  it('waits for a finished job, exports it, every job a filter matches and every completed job (status:completed) to CSV files in --out, and times out on a job still running', async () => {
     const [done] = await t.db.query<{ id: number; name: string }>("select id, name from jobs where status = 'completed' order by id limit 1");
     const [busy] = await t.db.query<{ id: number }>("select id from jobs where status in ('running', 'pending', 'waiting', 'preparing', 'sleeping') order by id limit 1");
     expect(done && busy).toBeTruthy();
@@ -100,20 +100,31 @@ describe('the terminal runner', () => {
     const [{ n: matching } = { n: 0 }] = await t.db.query<{ n: number }>('select count(*)::int as n from jobs where name ilike $1', [`%${word}%`]);
     const outDir = path.join(dir, 'exports');
     const out = await vigil(
-      [`let job = jobs.wait id=${done!.id} timeout_s=5`, 'jobs.export job_ids=$job.id filename=one', `jobs.export filter="${word}" filename=matches`, `jobs.wait id=${busy!.id} timeout_s=1`].join('\n'),
+      [
+        `let job = jobs.wait id=${done!.id} timeout_s=5`,
+        'jobs.export job_ids=$job.id filename=one',
+        `jobs.export filter="${word}" filename=matches`,
+        'jobs.export filter="status:completed" format=csv filename=completed',
+        `jobs.wait id=${busy!.id} timeout_s=1`,
+      ].join('\n'),
       EMAILS.operator,
       ['--out', outDir],
     );
     expect(out.code).toBe(1);
     expect(out.stdout).toMatch(new RegExp(`^OK +line +1 .* -> \\{"id":${done!.id},"name":.*"status":"completed"`, 'm'));
     expect(out.stdout).toMatch(/^OK +line +2 .* -> \{"filename":"one\.csv","rows":1,/m);
-    expect(out.stdout).toMatch(new RegExp(`^FAILED +line +4 .* -> Job ${busy!.id} is still \\w+ \\(\\d+%\\) after 1 s\\.$`, 'm'));
+    expect(out.stdout).toMatch(new RegExp(`^FAILED +line +5 .* -> Job ${busy!.id} is still \\w+ \\(\\d+%\\) after 1 s\\.$`, 'm'));
     expect(out.stdout).toContain(`Saved ${path.join(outDir, 'one.csv')}`);
     const one = fs.readFileSync(path.join(outDir, 'one.csv'), 'utf8').trim().split('\r\n');
     expect(one).toHaveLength(2);
     expect(one[1]).toContain(done!.name);
     const matches = fs.readFileSync(path.join(outDir, 'matches.csv'), 'utf8').trim().split('\r\n');
     expect(matches.length - 1).toBe(matching);
+    const [{ n: completed } = { n: 0 }] = await t.db.query<{ n: number }>("select count(*)::int as n from jobs where status = 'completed'");
+    expect(completed).toBeGreaterThan(0);
+    expect(out.stdout).toMatch(new RegExp(`^OK +line +4 .* -> \\{"filename":"completed\\.csv","rows":${completed},`, 'm'));
+    const completedRows = fs.readFileSync(path.join(outDir, 'completed.csv'), 'utf8').trim().split('\r\n');
+    expect(completedRows.length - 1).toBe(completed);
   });
 });
 

@@ -137,7 +137,7 @@ describe('jobs commands', () => {
     expect(polls).toBe(1);
   });
 
-  it('jobs.export filter="status:completed" format=csv exports every match of the filter, and refuses another format', async () => {
+  it('jobs.export filter="status:completed" format=csv exports every completed job (the qualifier becomes a rule), and refuses another format', async () => {
     const bodies: unknown[] = [];
     server.use(
       http.post(`${API}/jobs/list_page_data.csv`, async ({ request }) => {
@@ -155,7 +155,8 @@ describe('jobs commands', () => {
     expect(result.steps.map((s) => s.status)).toEqual(['ok', 'failed']);
     expect(result.steps[0]!.result).toMatch(/^\{"filename":"[^"]+\.csv","rows":2,/);
     expect(result.steps[1]!.error).toBe('Export Jobs to CSV: format must be csv (the only export format)');
-    expect(bodies).toEqual([expect.objectContaining({ all_events: 'all', props: { filterVal: 'status:completed' } })]);
+    const rules = [{ operator: 'and', conditions: [{ match_object: 'job', match_field: 'status', operator: 'in', value: 'completed' }] }];
+    expect(bodies).toEqual([expect.objectContaining({ all_events: 'all', props: { filter: 'adhoc', structuredFilter: JSON.stringify({ rules }) } })]);
   });
 
   it('JOB-073 JOB-074 JOB-075 a viewer has no cancel, delete, publish or events commands', async () => {

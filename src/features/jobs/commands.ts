@@ -24,6 +24,7 @@ import {
   type SortColumn,
   type SortDirection,
 } from '../../api/contracts/jobs';
+import type { FilterNode } from '../../api/contracts/filters';
 import { flash } from '../../ui/toasts';
 import { cancelJob, deleteJob, exportCsv, getJob, listParams, publishJobs, serverMessage } from './api';
 import { deliverCsv } from './csv-delivery';
@@ -44,6 +45,7 @@ import {
   type PaneState,
 } from './pane-state';
 import { cloneActionUrl, editActionUrl, editAllowed, cloneAllowed, mayCancel, mayDelete, mayPublish, maySeeEvents, simulationUrl, summaryUrl, suspectEventsUrl } from './predicates';
+import { splitQualifiers } from './filter-qualifiers';
 import { toListRequest } from './stored-filter';
 
 const PANES = ['jobs', 'job'];
@@ -120,10 +122,18 @@ export interface ExportResult {
 /** Runs an export of a jobs pane's filter: visible rows (or the job pane's job) or all matches. */
 type ExportChoice = Required<Omit<ExportArgs, 'filename' | 'job_ids' | 'filter' | 'format'>> & Pick<ExportArgs, 'job_ids' | 'filter'> & { filename: string };
 
+/** An export's filter text as the list's query: free text, and `field:value` qualifiers as one rule (`status:completed`). */
+function filterProps(filter: string): Record<string, unknown> {
+  const { text, conditions } = splitQualifiers(filter);
+  if (!conditions.length) return { filterVal: text };
+  const rules: FilterNode[] = [{ operator: 'and', conditions }];
+  return { ...(text ? { filterVal: text } : {}), filter: 'adhoc', structuredFilter: JSON.stringify({ rules }) };
+}
+
 /** Which rows an export covers: given ids, a filter's every match, the pane's visible rows, or the job pane's job. */
 function exportScope(s: PaneState | null, a: ExportChoice): { props: Record<string, unknown>; allEvents: 'visible' | 'all' } {
   if (a.job_ids?.length) return { props: { job_ids: [...new Set(a.job_ids)] }, allEvents: 'visible' };
-  if (a.filter !== undefined && s?.kind !== 'jobs') return { props: { filterVal: a.filter.trim() }, allEvents: 'all' };
+  if (a.filter !== undefined && s?.kind !== 'jobs') return { props: filterProps(a.filter), allEvents: 'all' };
   if (!s) throw new Error('Focus a Jobs pane, or give job_ids or filter.');
   const props: Record<string, unknown> = s.kind === 'jobs' ? listParams(toListRequest(s.filter, s.vid, null)) : {};
   for (const k of ['after', 'before', 'selected_jobs[]']) delete props[k];
@@ -362,7 +372,7 @@ export const jobsCommands: AnyCommand[] = [
     hotkeyContext: PANES,
     args: yup.object({
       job_ids: jobIdList,
-      filter: yup.string().max(500).label('Filter text (exports every matching job)'),
+      filter: yup.string().max(500).label('Filter text (exports every matching job; status:completed, ran_by:…, published:yes narrow it)'),
       separator: yup.string<keyof typeof CSV_SEPARATORS>().oneOf(Object.keys(CSV_SEPARATORS) as (keyof typeof CSV_SEPARATORS)[]).label('Separator'),
       delivery: yup.string<'download' | 'popup'>().oneOf([...CSV_DELIVERIES]).label('Delivery'),
       all_events: yup.string<'visible' | 'all'>().oneOf([...CSV_ALL_EVENTS]).label('Rows'),
