@@ -128,6 +128,42 @@ describe('the terminal runner', () => {
   });
 });
 
+/** Starts the runner on a script file; `started` resolves once it has signed in and begun the script. */
+function startVigil(file: string, email: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/vigil.ts', 'run', file, '--director', url], {
+    env: { ...process.env, VIGIL_EMAIL: email, VIGIL_PASSWORD: PASSWORD },
+    cwd: path.resolve(__dirname, '../..'),
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const began = new Promise<void>((resolve) =>
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (stdout.includes(`Running ${file}`)) resolve();
+    }),
+  );
+  return { child, exited, started: Promise.race([began, exited.then(() => undefined)]), output: () => ({ stdout, stderr }) };
+}
+
+describe('stopping a terminal run', () => {
+  it('Ctrl+C interrupts a waiting step: the transcript shows it as stopped, the rest skipped, exit code 1', async () => {
+    const file = path.join(dir, 'interrupted.vgl');
+    fs.writeFileSync(file, ['script.wait ms=3600000', 'script.echo text=never'].join('\n'));
+    const run = startVigil(file, EMAILS.viewer);
+    await run.started;
+    expect(run.output().stdout).toContain('Running');
+    run.child.kill('SIGINT');
+    const { code, stdout, stderr } = await run.exited;
+    expect(stderr).toBe('Stopping the script…\n');
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^STOPPED +line +1 {2}script\.wait ms=3600000 {2}\(\d+ ms\) {2}-> Stopped before this step finished\.$/m);
+    expect(stdout).toMatch(/^SKIPPED +line +2 /m);
+    expect(stdout.trim().split('\n').at(-1)).toBe('Script stopped: 0 ok, 0 failed, 1 skipped, 1 stopped');
+  });
+});
+
 describe('the director enforces permissions on a terminal run', () => {
   it("refuses a step the user's role no longer allows, though the runner's own check passed: exit 1, the director's message in the transcript", async () => {
     const email = 'demoted.operator@example.com';
@@ -142,25 +178,12 @@ describe('the director enforces permissions on a terminal run', () => {
     // until the test has made the user a viewer; step 2 then passes the runner's check, and the
     // director refuses it.
     fs.writeFileSync(file, [`jobs.wait id=${gate.id} timeout_s=120`, `jobs.cancel id=${victim.id}`, 'script.echo text=never'].join('\n'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/vigil.ts', 'run', file, '--director', url], {
-      env: { ...process.env, VIGIL_EMAIL: email, VIGIL_PASSWORD: PASSWORD },
-      cwd: path.resolve(__dirname, '../..'),
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const signedIn = new Promise<void>((resolve) =>
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        if (stdout.includes(`Running ${file}`)) resolve();
-      }),
-    );
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await Promise.race([signedIn, exited]);
-    expect(stdout).toContain(`as ${email}`);
+    const run = startVigil(file, email);
+    await run.started;
+    expect(run.output().stdout).toContain(`as ${email}`);
     await t.db.query("update users set role = 'viewer' where email = $1", [email]);
     await t.db.query("update jobs set status = 'completed', progress = 100 where id = $1", [gate.id]);
-    const code = await exited;
+    const { code, stdout, stderr } = await run.exited;
     expect(stderr).toBe('');
     expect(code).toBe(1);
     expect(stdout).toMatch(new RegExp(`^OK +line +1 {2}jobs\\.wait id=${gate.id} .*"status":"completed"`, 'm'));
