@@ -1,5 +1,6 @@
 /**
  * Vigil's terminal runner: `npm run vigil -- run FILE [--director URL] [--continue] [--dry-run] [--out DIR]`.
+ * Ctrl+C stops a running script and still prints its transcript.
  * Signs in with VIGIL_EMAIL / VIGIL_PASSWORD, then runs the script's steps through the same command
  * registry as the workbench, with no dock: commands that open panes are refused with a message.
  */
@@ -136,7 +137,20 @@ export async function main(argv: string[], out: (line: string) => void = console
     fs.writeFileSync(target, file.csv);
     saved.push(target);
   };
-  const result = await runScript(commands, parseScript(source), { headless: true, continueOnError: opts.continueOnError, dryRun: opts.dryRun, onResult: saveExport });
+  // Ctrl+C stops the run: a waiting step (jobs.wait, script.wait) gives up at once and the transcript is printed.
+  const stop = new AbortController();
+  const onInterrupt = () => {
+    err('Stopping the script…');
+    stop.abort();
+  };
+  process.once('SIGINT', onInterrupt);
+  const result = await runScript(commands, parseScript(source), {
+    headless: true,
+    continueOnError: opts.continueOnError,
+    dryRun: opts.dryRun,
+    onResult: saveExport,
+    signal: stop.signal,
+  }).finally(() => process.off('SIGINT', onInterrupt));
   out(formatTranscript(result));
   for (const f of saved) out(`Saved ${f}`);
   return result.outcome === 'ok' ? 0 : 1;

@@ -112,9 +112,9 @@ describe('running a sequence from the palette', () => {
       'pane.open.jobs',
       'pane.moveRight',
       `let job = run.sequence id=${SEQUENCE_ID} attack_node_id_1=${id('local-actor-1')} target_node_id_1=${id('local-actor-2')}`,
-      'let done = jobs.wait id=$job.job_id timeout_s=120',
+      'let done = jobs.wait id=$job.id timeout_s=120',
       'script.echo text="job ${done.id} ${done.status}"',
-      'jobs.export job_ids=$done.id filename=sequence-results',
+      'jobs.export job_ids=$job.id format=csv filename=sequence-results',
     ]);
     const download = page.waitForEvent('download', { timeout: 150_000 });
     await page.getByRole('button', { name: 'Run', exact: true }).click();

@@ -70,4 +70,20 @@ describe('scripted command sequences', () => {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await eventually(async () => (await transcriptRows(page).allInnerTexts()).map((r) => r.split('\t')[0]).join(','), 'ok,failed,failed,ok', 'every step ran');
   });
+
+  it('Stop interrupts a step that is waiting: the transcript shows it as stopped and the rest as skipped', async () => {
+    const { page } = b;
+    await signIn(page, inject('adminEmail'), inject('adminPassword'), '/scripts');
+    await waitForFocused(page, 'Scripts');
+    await typeScript(page, ['script.echo text=before', 'script.wait ms=3600000', 'script.echo text=never']);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    // The first step is done and the second waits (up to an hour): Stop ends the wait at once.
+    await eventually(async () => (await transcriptRows(page).allInnerTexts()).length, 1, 'the first step in the transcript');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('status').filter({ hasText: 'Script stopped' }).waitFor();
+    const rows = await transcriptRows(page).allInnerTexts();
+    expect(rows.map((r) => r.split('\t')[0])).toEqual(['ok', 'stopped', 'skipped']);
+    expect(rows[1]).toContain('Stopped before this step finished.');
+    await page.getByRole('button', { name: 'Run', exact: true }).waitFor();
+  });
 });

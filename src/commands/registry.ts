@@ -1,6 +1,6 @@
 import * as yup from 'yup';
 import { normalizeHotkey } from './hotkey-format';
-import type { AnyCommand, Command, CommandContext, CommandSource } from './types';
+import type { AnyCommand, Command, CommandContext, CommandSource, ExecuteOptions } from './types';
 
 export class CommandError extends Error {
   constructor(
@@ -129,11 +129,11 @@ export class CommandRegistry {
     }
   }
 
-  async execute<R = unknown>(id: string, args?: unknown, source: CommandSource = 'test'): Promise<R> {
+  async execute<R = unknown>(id: string, args?: unknown, source: CommandSource = 'test', opts: ExecuteOptions = {}): Promise<R> {
     try {
       const command = this.commands.get(id);
       if (!command) throw new CommandError(`Unknown command "${id}"`, id, 'unknown');
-      const ctx = this.context();
+      const ctx = opts.signal ? { ...this.context(), signal: opts.signal } : this.context();
       if (command.when && !command.when(ctx)) throw new CommandError(`"${command.title}" is not available to you here`, id, 'unavailable');
       const validArgs = this.validateArgs(id, args);
       if (command.enabled && !command.enabled(ctx, validArgs)) throw new CommandError(`"${command.title}" cannot run right now`, id, 'disabled');

@@ -26,6 +26,13 @@ export interface CommandContext {
   dock: DockControl | null;
   queryClient: QueryClient | null;
   confirm(message: string): Promise<boolean>;
+  /** A script run's signal: a command that waits (polls, sleeps) stops waiting when it aborts. */
+  signal?: AbortSignal;
+}
+
+/** What a caller of `execute` may add to the context of one execution. */
+export interface ExecuteOptions {
+  signal?: AbortSignal;
 }
 
 export interface Command<A = void, R = unknown> {

@@ -1,9 +1,10 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../server/auth/passwords';
 import { seedDemo } from '../../server/seed/demo';
 import { EMAILS, PASSWORD, startTestServer, type TestServer } from './helpers';
 
@@ -91,7 +92,7 @@ describe('the terminal runner', () => {
     expect(await t.db.query('select 1 from users where email = $1', ['dry@example.com'])).toEqual([]);
   });
 
-  it('waits for a finished job, exports it and every job a filter matches to CSV files in --out, and times out on a job still running', async () => {
+  it('waits for a finished job, exports it, every job a filter matches and every completed job (status:completed) to CSV files in --out, and times out on a job still running', async () => {
     const [done] = await t.db.query<{ id: number; name: string }>("select id, name from jobs where status = 'completed' order by id limit 1");
     const [busy] = await t.db.query<{ id: number }>("select id from jobs where status in ('running', 'pending', 'waiting', 'preparing', 'sleeping') order by id limit 1");
     expect(done && busy).toBeTruthy();
@@ -99,19 +100,97 @@ describe('the terminal runner', () => {
     const [{ n: matching } = { n: 0 }] = await t.db.query<{ n: number }>('select count(*)::int as n from jobs where name ilike $1', [`%${word}%`]);
     const outDir = path.join(dir, 'exports');
     const out = await vigil(
-      [`let job = jobs.wait id=${done!.id} timeout_s=5`, 'jobs.export job_ids=$job.id filename=one', `jobs.export filter="${word}" filename=matches`, `jobs.wait id=${busy!.id} timeout_s=1`].join('\n'),
+      [
+        `let job = jobs.wait id=${done!.id} timeout_s=5`,
+        'jobs.export job_ids=$job.id filename=one',
+        `jobs.export filter="${word}" filename=matches`,
+        'jobs.export filter="status:completed" format=csv filename=completed',
+        `jobs.wait id=${busy!.id} timeout_s=1`,
+      ].join('\n'),
       EMAILS.operator,
       ['--out', outDir],
     );
     expect(out.code).toBe(1);
     expect(out.stdout).toMatch(new RegExp(`^OK +line +1 .* -> \\{"id":${done!.id},"name":.*"status":"completed"`, 'm'));
     expect(out.stdout).toMatch(/^OK +line +2 .* -> \{"filename":"one\.csv","rows":1,/m);
-    expect(out.stdout).toMatch(new RegExp(`^FAILED +line +4 .* -> Job ${busy!.id} is still \\w+ \\(\\d+%\\) after 1 s\\.$`, 'm'));
+    expect(out.stdout).toMatch(new RegExp(`^FAILED +line +5 .* -> Job ${busy!.id} is still \\w+ \\(\\d+%\\) after 1 s\\.$`, 'm'));
     expect(out.stdout).toContain(`Saved ${path.join(outDir, 'one.csv')}`);
     const one = fs.readFileSync(path.join(outDir, 'one.csv'), 'utf8').trim().split('\r\n');
     expect(one).toHaveLength(2);
     expect(one[1]).toContain(done!.name);
     const matches = fs.readFileSync(path.join(outDir, 'matches.csv'), 'utf8').trim().split('\r\n');
     expect(matches.length - 1).toBe(matching);
+    const [{ n: completed } = { n: 0 }] = await t.db.query<{ n: number }>("select count(*)::int as n from jobs where status = 'completed'");
+    expect(completed).toBeGreaterThan(0);
+    expect(out.stdout).toMatch(new RegExp(`^OK +line +4 .* -> \\{"filename":"completed\\.csv","rows":${completed},`, 'm'));
+    const completedRows = fs.readFileSync(path.join(outDir, 'completed.csv'), 'utf8').trim().split('\r\n');
+    expect(completedRows.length - 1).toBe(completed);
+  });
+});
+
+/** Starts the runner on a script file; `started` resolves once it has signed in and begun the script. */
+function startVigil(file: string, email: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/vigil.ts', 'run', file, '--director', url], {
+    env: { ...process.env, VIGIL_EMAIL: email, VIGIL_PASSWORD: PASSWORD },
+    cwd: path.resolve(__dirname, '../..'),
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const began = new Promise<void>((resolve) =>
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (stdout.includes(`Running ${file}`)) resolve();
+    }),
+  );
+  return { child, exited, started: Promise.race([began, exited.then(() => undefined)]), output: () => ({ stdout, stderr }) };
+}
+
+describe('stopping a terminal run', () => {
+  it('Ctrl+C interrupts a waiting step: the transcript shows it as stopped, the rest skipped, exit code 1', async () => {
+    const file = path.join(dir, 'interrupted.vgl');
+    fs.writeFileSync(file, ['script.wait ms=3600000', 'script.echo text=never'].join('\n'));
+    const run = startVigil(file, EMAILS.viewer);
+    await run.started;
+    expect(run.output().stdout).toContain('Running');
+    run.child.kill('SIGINT');
+    const { code, stdout, stderr } = await run.exited;
+    expect(stderr).toBe('Stopping the script…\n');
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^STOPPED +line +1 {2}script\.wait ms=3600000 {2}\(\d+ ms\) {2}-> Stopped before this step finished\.$/m);
+    expect(stdout).toMatch(/^SKIPPED +line +2 /m);
+    expect(stdout.trim().split('\n').at(-1)).toBe('Script stopped: 0 ok, 0 failed, 1 skipped, 1 stopped');
+  });
+});
+
+describe('the director enforces permissions on a terminal run', () => {
+  it("refuses a step the user's role no longer allows, though the runner's own check passed: exit 1, the director's message in the transcript", async () => {
+    const email = 'demoted.operator@example.com';
+    await t.db.query("insert into users (email, first_name, last_name, role, password_hash) values ($1, 'Demoted', 'Operator', 'operator', $2)", [email, await hashPassword(PASSWORD)]);
+    const busy = await t.db.query<{ id: number; status: string }>(
+      "select id, status from jobs where status in ('running', 'pending', 'waiting', 'preparing', 'sleeping') order by id desc limit 2",
+    );
+    expect(busy).toHaveLength(2);
+    const [gate, victim] = busy as [{ id: number; status: string }, { id: number; status: string }];
+    const file = path.join(dir, 'demoted.vgl');
+    // The runner read the user's permissions (operator: may cancel) when it signed in. Step 1 waits
+    // until the test has made the user a viewer; step 2 then passes the runner's check, and the
+    // director refuses it.
+    fs.writeFileSync(file, [`jobs.wait id=${gate.id} timeout_s=120`, `jobs.cancel id=${victim.id}`, 'script.echo text=never'].join('\n'));
+    const run = startVigil(file, email);
+    await run.started;
+    expect(run.output().stdout).toContain(`as ${email}`);
+    await t.db.query("update users set role = 'viewer' where email = $1", [email]);
+    await t.db.query("update jobs set status = 'completed', progress = 100 where id = $1", [gate.id]);
+    const { code, stdout, stderr } = await run.exited;
+    expect(stderr).toBe('');
+    expect(code).toBe(1);
+    expect(stdout).toMatch(new RegExp(`^OK +line +1 {2}jobs\\.wait id=${gate.id} .*"status":"completed"`, 'm'));
+    expect(stdout).toMatch(new RegExp(`^FAILED +line +2 {2}jobs\\.cancel id=${victim.id} {2}\\(\\d+ ms\\) {2}-> Your role \\(viewer\\) does not allow this: jobs\\.cancel\\.$`, 'm'));
+    expect(stdout).toMatch(/^SKIPPED +line +3 /m);
+    expect(stdout.trim().split('\n').at(-1)).toBe('Script failed: 1 ok, 1 failed, 1 skipped');
+    const [after] = await t.db.query<{ status: string }>('select status from jobs where id = $1', [victim.id]);
+    expect(after?.status).toBe(victim.status);
   });
 });

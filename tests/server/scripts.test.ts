@@ -94,6 +94,15 @@ describe('run history', () => {
     ]);
   });
 
+  it('records a stopped run whose waiting step shows as stopped', async () => {
+    const script = (await save(operator, { name: 'Stopped run', body: 'script.wait ms=60000' })).json<{ data: SavedScript }>().data;
+    const step = { index: 0, line: 1, commandId: 'script.wait', source: 'script.wait ms=60000', status: 'stopped', durationMs: 812, error: 'Stopped before this step finished.' };
+    const res = await t.call('POST', `/scripts/${script.id}/runs.json`, { as: operator, body: { source: 'workbench', outcome: 'stopped', started_at: new Date().toISOString(), steps: [step] } });
+    expect(res.statusCode).toBe(201);
+    const runs = (await t.call('GET', `/scripts/${script.id}/runs.json`, { as: operator })).json<{ data: ScriptRunRecord[] }>().data;
+    expect(runs.map((r) => [r.outcome, r.steps_total, r.steps_failed])).toEqual([['stopped', 1, 0]]);
+  });
+
   it('refuses a malformed run record with 400', async () => {
     const script = (await save(operator, { name: 'Bad runs', body: '' })).json<{ data: SavedScript }>().data;
     const bad = await t.call('POST', `/scripts/${script.id}/runs.json`, { as: operator, body: { source: 'moon', outcome: 'ok', started_at: 'yesterday', steps: [] } });

@@ -40,7 +40,7 @@ const transcriptStep = yup.object({
   line: yup.number().integer().min(0).required(),
   commandId: yup.string().defined().max(200),
   source: yup.string().defined().max(2000),
-  status: yup.string().oneOf(['ok', 'failed', 'skipped']).required(),
+  status: yup.string().oneOf(['ok', 'failed', 'skipped', 'stopped']).required(),
   durationMs: yup.number().min(0).required(),
   result: yup.string().max(2000),
   error: yup.string().max(2000),

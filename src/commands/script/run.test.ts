@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as yup from 'yup';
+import { sleepUnlessStopped, STOPPED_MESSAGE } from '../abort';
 import { CommandRegistry, emptyContext } from '../registry';
 import type { Permission } from '../../api/contracts/permissions';
 import { checkScript } from './check';
@@ -25,6 +26,16 @@ function registry(permissions: Permission[] = ['jobs.cancel']) {
   r.register({ id: 'jobs.destroy', title: 'Delete Job', category: 'Jobs', when: (c) => c.permissions.has('jobs.destroy'), args: yup.object({ id: yup.number().required() }), run: () => 1 });
   r.register({ id: 'pane.open.jobs', title: 'Open Jobs', category: 'Panes', needsWorkbench: true, run: () => undefined });
   r.register({ id: 'script.echo', title: 'Echo', category: 'Scripts', args: yup.object({ text: yup.string().required() }), run: ({ text }) => text });
+  r.register({
+    id: 'script.wait',
+    title: 'Wait',
+    category: 'Scripts',
+    args: yup.object({ ms: yup.number().required() }),
+    run: async ({ ms }, ctx) => {
+      await sleepUnlessStopped(ms, ctx.signal);
+      return { waited_ms: ms };
+    },
+  });
   return { r, cancelled };
 }
 
@@ -74,6 +85,37 @@ describe('script runner', () => {
     });
     expect(result.outcome).toBe('stopped');
     expect(result.steps.map((s) => s.status)).toEqual(['ok', 'skipped', 'skipped']);
+  });
+
+  it('Stop interrupts a step that is waiting: the signal reaches the command, the step shows as stopped, the rest is skipped', async () => {
+    const { r } = registry();
+    const controller = new AbortController();
+    const started = performance.now();
+    const result = await runScript(r, parseScript('script.echo text=a\nscript.wait ms=3600000\nscript.echo text=never'), {
+      signal: controller.signal,
+      // The wait has begun once the first step is reported; stop the run then.
+      onStep: (s) => s.index === 0 && setTimeout(() => controller.abort(), 20),
+    });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(result.outcome).toBe('stopped');
+    expect(result.failed).toBe(0);
+    expect(result.steps.map((s) => [s.status, s.error])).toEqual([
+      ['ok', undefined],
+      ['stopped', STOPPED_MESSAGE],
+      ['skipped', undefined],
+    ]);
+    expect(formatTranscript(result)).toMatch(/^STOPPED +line +2 {2}script\.wait ms=3600000 {2}\(\d+ ms\) {2}-> Stopped before this step finished\.$/m);
+    expect(formatTranscript(result).split('\n').at(-1)).toBe('Script stopped: 1 ok, 0 failed, 1 skipped, 1 stopped');
+  });
+
+  it('the run\'s signal is in the context of each command it executes, and only there', async () => {
+    const r = new CommandRegistry(() => emptyContext());
+    const signals: (AbortSignal | undefined)[] = [];
+    r.register({ id: 'probe.signal', title: 'Probe', category: 'Test', run: (_a, ctx) => void signals.push(ctx.signal) });
+    const controller = new AbortController();
+    await runScript(r, parseScript('probe.signal'), { signal: controller.signal });
+    await r.execute('probe.signal');
+    expect(signals).toEqual([controller.signal, undefined]);
   });
 
   it('a dry run checks every step without running any', async () => {

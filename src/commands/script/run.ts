@@ -1,8 +1,10 @@
+import { StoppedError, STOPPED_MESSAGE } from '../abort';
 import type { CommandRegistry } from '../registry';
 import { checkStep, WORKBENCH_ONLY } from './check';
 import type { ArgValue, ParsedScript, ScriptStep, VarRef } from './parse';
 
-export type StepStatus = 'ok' | 'failed' | 'skipped';
+/** `stopped`: the step was running when the run was stopped, and gave up its wait. */
+export type StepStatus = 'ok' | 'failed' | 'skipped' | 'stopped';
 
 export interface TranscriptStep {
   index: number;
@@ -106,15 +108,22 @@ export async function runScript(registry: CommandRegistry, parsed: ParsedScript,
       if (command && opts.headless && command.needsWorkbench) throw new StepError(`${step.commandId} ${WORKBENCH_ONLY}`);
       const args: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(step.args)) args[k] = resolve(v, vars);
-      const result = await registry.execute(step.commandId, command?.args ? args : Object.keys(args).length ? args : undefined, 'script');
+      const result = await registry.execute(step.commandId, command?.args ? args : Object.keys(args).length ? args : undefined, 'script', { signal: opts.signal });
       if (step.bind) vars.set(step.bind, result);
       const summary = summarize(result);
       const done: TranscriptStep = { ...base, status: 'ok', durationMs: performance.now() - started, ...(summary !== undefined ? { result: summary } : {}) };
       push(done);
       opts.onResult?.(done, result);
     } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      if (opts.signal?.aborted) {
+        // Stopped while this step waited: the step is shown as stopped, not as a failure.
+        stopped = true;
+        push({ ...base, status: 'stopped', durationMs: performance.now() - started, error: e instanceof StoppedError ? e.message : `${STOPPED_MESSAGE} ${error}` });
+        continue;
+      }
       failed++;
-      push({ ...base, status: 'failed', durationMs: performance.now() - started, error: e instanceof Error ? e.message : String(e) });
+      push({ ...base, status: 'failed', durationMs: performance.now() - started, error });
     }
   }
   return { outcome: stopped ? 'stopped' : failed > 0 ? 'failed' : 'ok', steps, failed };
@@ -131,6 +140,7 @@ export function formatTranscript(result: RunResult): string {
   });
   const ok = result.steps.filter((s) => s.status === 'ok').length;
   const skipped = result.steps.filter((s) => s.status === 'skipped').length;
-  lines.push(`${result.outcome === 'ok' ? 'Script finished' : result.outcome === 'stopped' ? 'Script stopped' : 'Script failed'}: ${ok} ok, ${result.failed} failed, ${skipped} skipped`);
+  const stopped = result.steps.some((s) => s.status === 'stopped') ? ', 1 stopped' : '';
+  lines.push(`${result.outcome === 'ok' ? 'Script finished' : result.outcome === 'stopped' ? 'Script stopped' : 'Script failed'}: ${ok} ok, ${result.failed} failed, ${skipped} skipped${stopped}`);
   return lines.join('\n');
 }

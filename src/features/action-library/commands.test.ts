@@ -5,6 +5,8 @@ import { API, useMswServer } from '../../../tests/msw';
 import { permissionsOf, type Role } from '../../api/contracts/permissions';
 import { LIBRARY_MESSAGES } from '../../api/contracts/library';
 import { CommandRegistry, emptyContext } from '../../commands/registry';
+import { parseScript } from '../../commands/script/parse';
+import { runScript } from '../../commands/script/run';
 import type { CommandContext } from '../../commands/types';
 import { clearToasts, toastStore } from '../../ui/toasts';
 import { libraryCommands } from './commands';
@@ -57,6 +59,44 @@ describe('library commands', () => {
     await registry.execute('actions.approveProtected', undefined, 'hotkey');
     expect(seen).toEqual(['?required=true&version=3']);
     expect(toastStore.toasts.at(-1)?.message).toBe('A201-807 was approved and requires a Protected Theater.');
+  });
+
+  it('actions.approve vid=… mode=… approves the Action of that VID in that mode, as the script example writes it', async () => {
+    const seen: string[] = [];
+    server.use(
+      http.get(`${API}/manage_sims/v2/actions/detail.json`, ({ request }) => {
+        const vid = new URL(request.url).searchParams.get('vid');
+        if (vid !== 'A104-223') return HttpResponse.json({ error: `No Action has the VID ${vid}.` }, { status: 404 });
+        return HttpResponse.json({ action: { id: 7, vid: 'A104-223', action_type: 'host_cli', vendor: true } });
+      }),
+      http.put(`${API}/manage_sims/actions/7/approve`, ({ request }) => {
+        seen.push(new URL(request.url).search);
+        return HttpResponse.json({ data: { id: 7, vid: 'A104-223', approved: true } });
+      }),
+    );
+    const { registry } = registryAs('approver');
+    const result = await runScript(
+      registry,
+      parseScript('actions.approve vid=A104-223 mode=anywhere\nactions.approve vid=A104-223 mode=protected\nactions.approve vid=A104-223 mode=cloud\nactions.approve vid=A999-000 mode=anywhere\nactions.approve vid=A104-223 mode=everywhere'),
+      { continueOnError: true },
+    );
+    expect(result.steps.map((s) => [s.status, s.error ?? s.result])).toEqual([
+      ['ok', '{"id":7,"approved":true}'],
+      ['ok', '{"id":7,"approved":true}'],
+      ['failed', 'A104-223 is not a cloud Action: use Approve and Allow Anywhere or Approve and Require Protected Theater.'],
+      ['failed', 'No Action has the VID A999-000.'],
+      ['failed', 'Approve Action…: mode must be anywhere, protected or cloud'],
+    ]);
+    expect(seen).toEqual(['?required=false', '?required=true']);
+    expect(toastStore.toasts.map((t) => t.message)).toContain('A104-223 was approved to run anywhere.');
+  });
+
+  it('actions.approve is refused to an operator, and mode=cloud to an approver without cloud approval', async () => {
+    const operator = registryAs('operator').registry;
+    await expect(operator.execute('actions.approve', { vid: 'A104-223', mode: 'anywhere' })).rejects.toMatchObject({ kind: 'unavailable' });
+    const { registry, ctx } = registryAs('approver');
+    ctx.permissions = new Set([...ctx.permissions].filter((p) => p !== 'cloudApproval'));
+    await expect(registry.execute('actions.approve', { vid: 'A1-1', mode: 'cloud' })).rejects.toThrow('"Approve Cloud Action" is not available to you here');
   });
 
   it('ACT-111 reports an approval failure from the response field error', async () => {

@@ -59,34 +59,64 @@ const canApproveEndpoint = (ctx: CommandContext) => has(ctx, 'approve', 'endpoin
 const canApproveCloud = (ctx: CommandContext) => has(ctx, 'approve', 'cloudApproval');
 const canDecide = (ctx: CommandContext) => canApproveEndpoint(ctx) || canApproveCloud(ctx);
 
-function approveCommand(variant: 'anywhere' | 'protected' | 'cloud', hotkey: string): AnyCommand {
+type ApproveMode = 'anywhere' | 'protected' | 'cloud';
+const APPROVE_MODES: readonly ApproveMode[] = ['anywhere', 'protected', 'cloud'];
+const approveTitle = (mode: ApproveMode) => (mode === 'cloud' ? 'Approve Cloud Action' : APPROVE_LABELS[mode]);
+const mayApprove = (mode: ApproveMode, ctx: CommandContext) => (mode === 'cloud' ? canApproveCloud(ctx) : canApproveEndpoint(ctx));
+
+/** Approves one Action in a mode: the one code path of every approve command. */
+async function approve(mode: ApproveMode, target: Target, version: number | undefined, ctx: CommandContext) {
+  const t = await withInfo(target);
+  if (mode === 'cloud' && t.action_type !== 'cloud') throw new Error(`${t.vid} is not a cloud Action: use ${APPROVE_LABELS.anywhere} or ${APPROVE_LABELS.protected}.`);
+  if (mode !== 'cloud' && t.action_type === 'cloud') throw new Error(`${t.vid} is a cloud Action: use Approve.`);
+  try {
+    await approveAction(t.id, mode === 'protected', version ?? libraryStore.seenVersions[t.id]);
+  } catch (e) {
+    // A newer version or a new state: show it, so the approver reviews what is there now.
+    if (e instanceof ApiError && e.status === 409) await refresh(ctx);
+    throw e;
+  }
+  flash('notice', `${t.vid} was approved${mode === 'protected' ? ' and requires a Protected Theater' : mode === 'anywhere' ? ' to run anywhere' : ''}.`);
+  await refresh(ctx);
+  return { id: t.id, approved: true };
+}
+
+const versionArg = yup.number().integer().positive().optional();
+
+function approveCommand(variant: ApproveMode, hotkey: string): AnyCommand {
   return defineCommand<IdArgs & { version?: number | undefined }>({
     id: `actions.approve${variant === 'anywhere' ? 'Anywhere' : variant === 'protected' ? 'Protected' : 'Cloud'}`,
-    title: variant === 'cloud' ? 'Approve Cloud Action' : APPROVE_LABELS[variant],
+    title: approveTitle(variant),
     category: 'Actions',
     keywords: ['approval', 'approve', variant === 'protected' ? 'protected theater' : variant === 'cloud' ? 'cloud' : 'anywhere'],
     hotkey,
     hotkeyContext: ACTION_PANES,
-    when: variant === 'cloud' ? canApproveCloud : canApproveEndpoint,
-    args: idArgs.shape({ version: yup.number().integer().positive().optional() }),
-    run: async (args, ctx) => {
-      const t = await withInfo(resolveTarget(args, ctx));
-      if (variant === 'cloud' && t.action_type !== 'cloud') throw new Error(`${t.vid} is not a cloud Action: use ${APPROVE_LABELS.anywhere} or ${APPROVE_LABELS.protected}.`);
-      if (variant !== 'cloud' && t.action_type === 'cloud') throw new Error(`${t.vid} is a cloud Action: use Approve.`);
-      const version = args?.version ?? libraryStore.seenVersions[t.id];
-      try {
-        await approveAction(t.id, variant === 'protected', version);
-      } catch (e) {
-        // A newer version or a new state: show it, so the approver reviews what is there now.
-        if (e instanceof ApiError && e.status === 409) await refresh(ctx);
-        throw e;
-      }
-      flash('notice', `${t.vid} was approved${variant === 'protected' ? ' and requires a Protected Theater' : variant === 'anywhere' ? ' to run anywhere' : ''}.`);
-      await refresh(ctx);
-      return { id: t.id, approved: true };
-    },
+    when: (ctx) => mayApprove(variant, ctx),
+    args: idArgs.shape({ version: versionArg }),
+    run: (args, ctx) => approve(variant, resolveTarget(args, ctx), args?.version, ctx),
   });
 }
+
+type ApproveArgs = IdArgs & { vid?: string | undefined; mode: ApproveMode; version?: number | undefined };
+
+/** `actions.approve vid=A104-223 mode=anywhere`: the approve commands in one, for scripts. */
+const approveByMode = defineCommand<ApproveArgs>({
+  id: 'actions.approve',
+  title: 'Approve Action…',
+  category: 'Actions',
+  keywords: ['approval', 'approve', 'vid', 'mode', 'anywhere', 'protected theater', 'cloud'],
+  when: canDecide,
+  args: idArgs.shape({
+    vid: yup.string().trim().max(100).label('VID (e.g. A104-223)').optional(),
+    mode: yup.string<ApproveMode>().oneOf([...APPROVE_MODES], 'mode must be anywhere, protected or cloud').required('mode is required').label('Mode'),
+    version: versionArg,
+  }) as yup.Schema<ApproveArgs>,
+  run: async ({ vid, mode, version, ...idArg }, ctx) => {
+    if (!mayApprove(mode, ctx)) throw new Error(`"${approveTitle(mode)}" is not available to you here`);
+    const target: Target = vid ? await fetchDetail({ vid }) : resolveTarget(idArg, ctx);
+    return approve(mode, target, version, ctx);
+  },
+});
 
 function fileCommand(decision: FileDecision, title: string, question?: (file: string) => string): AnyCommand {
   return defineCommand<{ id: number; file_id: number; file_name?: string | undefined }>({
@@ -208,6 +238,7 @@ export const libraryCommands: AnyCommand[] = [
   approveCommand('anywhere', 'shift+a'),
   approveCommand('protected', 'shift+t'),
   approveCommand('cloud', 'shift+c'),
+  approveByMode,
   defineCommand<IdArgs>({
     id: 'actions.reject',
     title: 'Reject Action',

@@ -48,7 +48,7 @@ export function listParams(req: ListRequest): Record<string, string | number | (
   };
 }
 
-export const getJob = (id: number, opts: { background?: boolean } = {}) => http.get<JobDetail>(`/jobs/${id}.json`, opts);
+export const getJob = (id: number, opts: { background?: boolean; signal?: AbortSignal } = {}) => http.get<JobDetail>(`/jobs/${id}.json`, opts);
 export const jobQueryOptions = (id: number) => queryOptions({ queryKey: jobsKeys.detail(id), queryFn: () => getJob(id) });
 
 export const getStepActions = (stepIds: readonly number[], events: EventsFilter | '' = '', opts: { background?: boolean } = {}) =>

@@ -4,7 +4,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
 import { CANCEL_CONFIRM, deleteConfirmText, type JobListItem } from '../../api/contracts/jobs';
 import { permissionsOf, type Role } from '../../api/contracts/permissions';
+import { STOPPED_MESSAGE } from '../../commands/abort';
 import { CommandRegistry, emptyContext } from '../../commands/registry';
+import { parseScript } from '../../commands/script/parse';
+import { runScript } from '../../commands/script/run';
 import type { CommandContext } from '../../commands/types';
 import { clearToasts, toastStore } from '../../ui/toasts';
 import { jobsCommands } from './commands';
@@ -111,6 +114,49 @@ describe('jobs commands', () => {
     await expect(r.execute('jobs.publish', { job_ids: [2], pipeline: 'Splunk HEC' })).resolves.toMatchObject({ published: [2] });
     expect(body).toHaveBeenCalledWith({ job_ids: [2], pipeline: 'Splunk HEC', multisite_reporting: false });
     expect(dialogs.publish).toBeNull();
+  });
+
+  it('jobs.wait in a script gives up polling at once when the script is stopped', async () => {
+    const controller = new AbortController();
+    let polls = 0;
+    server.use(
+      http.get(`${API}/jobs/:id.json`, ({ params }) => {
+        polls++;
+        // The first poll has answered "running": stop the script while the command waits for the next one.
+        if (polls === 1) setTimeout(() => controller.abort(), 10);
+        return HttpResponse.json({ id: Number(params.id), name: 'Long job', status: 'running', progress: 40, finished_at: null });
+      }),
+    );
+    const result = await runScript(registry('viewer', null), parseScript('jobs.wait id=42 timeout_s=900\njobs.export job_ids=42'), { signal: controller.signal });
+    expect(result.outcome).toBe('stopped');
+    expect(result.steps.map((s) => [s.status, s.error])).toEqual([
+      ['stopped', STOPPED_MESSAGE],
+      ['skipped', undefined],
+    ]);
+    expect(result.steps[0]!.durationMs).toBeLessThan(1900);
+    expect(polls).toBe(1);
+  });
+
+  it('jobs.export filter="status:completed" format=csv exports every completed job (the qualifier becomes a rule), and refuses another format', async () => {
+    const bodies: unknown[] = [];
+    server.use(
+      http.post(`${API}/jobs/list_page_data.csv`, async ({ request }) => {
+        bodies.push(await request.json());
+        return new HttpResponse('Job,Status\r\nA,completed\r\nB,completed\r\n');
+      }),
+    );
+    const downloads: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.push(this.download);
+    });
+    const result = await runScript(registry('viewer', null), parseScript('jobs.export filter="status:completed" format=csv\njobs.export filter="status:completed" format=xlsx'), { continueOnError: true });
+    click.mockRestore();
+    expect(downloads).toEqual([expect.stringMatching(/\.csv$/)]);
+    expect(result.steps.map((s) => s.status)).toEqual(['ok', 'failed']);
+    expect(result.steps[0]!.result).toMatch(/^\{"filename":"[^"]+\.csv","rows":2,/);
+    expect(result.steps[1]!.error).toBe('Export Jobs to CSV: format must be csv (the only export format)');
+    const rules = [{ operator: 'and', conditions: [{ match_object: 'job', match_field: 'status', operator: 'in', value: 'completed' }] }];
+    expect(bodies).toEqual([expect.objectContaining({ all_events: 'all', props: { filter: 'adhoc', structuredFilter: JSON.stringify({ rules }) } })]);
   });
 
   it('JOB-073 JOB-074 JOB-075 a viewer has no cancel, delete, publish or events commands', async () => {

@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { sleepUnlessStopped, throwIfStopped } from '../../commands/abort';
 import { defineCommand } from '../../commands/registry';
 import type { AnyCommand, CommandContext } from '../../commands/types';
 import {
@@ -23,6 +24,7 @@ import {
   type SortColumn,
   type SortDirection,
 } from '../../api/contracts/jobs';
+import type { FilterNode } from '../../api/contracts/filters';
 import { flash } from '../../ui/toasts';
 import { cancelJob, deleteJob, exportCsv, getJob, listParams, publishJobs, serverMessage } from './api';
 import { deliverCsv } from './csv-delivery';
@@ -43,6 +45,7 @@ import {
   type PaneState,
 } from './pane-state';
 import { cloneActionUrl, editActionUrl, editAllowed, cloneAllowed, mayCancel, mayDelete, mayPublish, maySeeEvents, simulationUrl, summaryUrl, suspectEventsUrl } from './predicates';
+import { splitQualifiers } from './filter-qualifiers';
 import { toListRequest } from './stored-filter';
 
 const PANES = ['jobs', 'job'];
@@ -105,6 +108,8 @@ type ExportArgs = {
   /** Without a Jobs pane (scripts): the jobs to export, or the list's filter text to export every match of. */
   job_ids?: number[];
   filter?: string;
+  /** `format=csv`: the only export format, accepted so scripts can say it. */
+  format?: 'csv';
 };
 
 /** What jobs.export gives a script: the file's name, its data rows and its text. */
@@ -115,12 +120,20 @@ export interface ExportResult {
 }
 
 /** Runs an export of a jobs pane's filter: visible rows (or the job pane's job) or all matches. */
-type ExportChoice = Required<Omit<ExportArgs, 'filename' | 'job_ids' | 'filter'>> & Pick<ExportArgs, 'job_ids' | 'filter'> & { filename: string };
+type ExportChoice = Required<Omit<ExportArgs, 'filename' | 'job_ids' | 'filter' | 'format'>> & Pick<ExportArgs, 'job_ids' | 'filter'> & { filename: string };
+
+/** An export's filter text as the list's query: free text, and `field:value` qualifiers as one rule (`status:completed`). */
+function filterProps(filter: string): Record<string, unknown> {
+  const { text, conditions } = splitQualifiers(filter);
+  if (!conditions.length) return { filterVal: text };
+  const rules: FilterNode[] = [{ operator: 'and', conditions }];
+  return { ...(text ? { filterVal: text } : {}), filter: 'adhoc', structuredFilter: JSON.stringify({ rules }) };
+}
 
 /** Which rows an export covers: given ids, a filter's every match, the pane's visible rows, or the job pane's job. */
 function exportScope(s: PaneState | null, a: ExportChoice): { props: Record<string, unknown>; allEvents: 'visible' | 'all' } {
   if (a.job_ids?.length) return { props: { job_ids: [...new Set(a.job_ids)] }, allEvents: 'visible' };
-  if (a.filter !== undefined && s?.kind !== 'jobs') return { props: { filterVal: a.filter.trim() }, allEvents: 'all' };
+  if (a.filter !== undefined && s?.kind !== 'jobs') return { props: filterProps(a.filter), allEvents: 'all' };
   if (!s) throw new Error('Focus a Jobs pane, or give job_ids or filter.');
   const props: Record<string, unknown> = s.kind === 'jobs' ? listParams(toListRequest(s.filter, s.vid, null)) : {};
   for (const k of ['after', 'before', 'selected_jobs[]']) delete props[k];
@@ -164,14 +177,17 @@ export interface JobOutcome {
 
 const WAIT_POLL_MS = 2000;
 
-/** Polls a job until it is errored, cancelled or completed; fails when the timeout passes first. */
-export async function waitForJob(id: number, timeoutMs: number, pollMs = WAIT_POLL_MS): Promise<JobOutcome> {
+/** Polls a job until it is errored, cancelled or completed; fails when the timeout passes first, stops when the signal aborts. */
+export async function waitForJob(id: number, timeoutMs: number, signal?: AbortSignal, pollMs = WAIT_POLL_MS): Promise<JobOutcome> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const job = await getJob(id, { background: true }).catch(fail);
+    const job = await getJob(id, { background: true, signal }).catch((e: unknown) => {
+      throwIfStopped(signal);
+      return fail(e);
+    });
     if (FINISHED_STATUSES.includes(job.status)) return { id: job.id, name: job.name, status: job.status, progress: job.progress, finished_at: job.finished_at };
     if (Date.now() + pollMs > deadline) throw new Error(`Job ${id} is still ${job.status} (${job.progress}%) after ${Math.round(timeoutMs / 1000)} s.`);
-    await new Promise((r) => setTimeout(r, pollMs));
+    await sleepUnlessStopped(pollMs, signal);
   }
 }
 
@@ -283,7 +299,7 @@ export const jobsCommands: AnyCommand[] = [
     category: 'Jobs',
     keywords: ['await', 'until', 'complete', 'script'],
     args: idArg.shape({ timeout_s: yup.number().integer().min(1).max(86_400).label('Timeout (seconds, default 900)') }),
-    run: async ({ id, timeout_s }, ctx) => waitForJob(focusedJob(ctx, id), (timeout_s ?? 900) * 1000),
+    run: async ({ id, timeout_s }, ctx) => waitForJob(focusedJob(ctx, id), (timeout_s ?? 900) * 1000, ctx.signal),
   }),
   defineCommand<{ job_ids?: number[] }>({
     id: 'jobs.delete',
@@ -356,13 +372,14 @@ export const jobsCommands: AnyCommand[] = [
     hotkeyContext: PANES,
     args: yup.object({
       job_ids: jobIdList,
-      filter: yup.string().max(500).label('Filter text (exports every matching job)'),
+      filter: yup.string().max(500).label('Filter text (exports every matching job; status:completed, ran_by:…, published:yes narrow it)'),
       separator: yup.string<keyof typeof CSV_SEPARATORS>().oneOf(Object.keys(CSV_SEPARATORS) as (keyof typeof CSV_SEPARATORS)[]).label('Separator'),
       delivery: yup.string<'download' | 'popup'>().oneOf([...CSV_DELIVERIES]).label('Delivery'),
       all_events: yup.string<'visible' | 'all'>().oneOf([...CSV_ALL_EVENTS]).label('Rows'),
       regex: yup.string<'double' | 'single'>().oneOf([...CSV_QUOTES]).label('Quote replacement'),
       filename: yup.string().max(200).label('File name'),
       job_action_report: yup.boolean().label('Job Action Report'),
+      format: yup.string<'csv'>().oneOf(['csv'], 'format must be csv (the only export format)').label('Format (csv)'),
     }) as yup.Schema<ExportArgs>,
     run: async (a, ctx) => {
       const s = paneOf(ctx);

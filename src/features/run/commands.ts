@@ -45,7 +45,8 @@ function runCommand(kind: RunKind, title: string, keywords: string[]) {
         });
         await ctx.queryClient?.invalidateQueries({ queryKey: ['jobs'] });
         ctx.dock?.openUrl(job.url);
-        return job;
+        // `id` too, so a script can write `let job = run.sequence …` then `jobs.wait id=$job.id`.
+        return { ...job, id: job.job_id };
       }
       if (typeof document === 'undefined') throw new Error('Give attack_node_id_1 and target_node_id_1 to run without the workbench.');
       runModal.target = { kind, id: args.id };

@@ -1,12 +1,11 @@
 import * as yup from 'yup';
+import { sleepUnlessStopped, StoppedError } from '../../commands/abort';
 import { defineCommand } from '../../commands/registry';
 import { parseScript } from '../../commands/script/parse';
 import { runScript } from '../../commands/script/run';
 import type { AnyCommand, CommandContext } from '../../commands/types';
 import { commands } from '../../commands/registry';
 import { getScript, getScripts, recordScriptRun, scriptsQueryKey } from './api';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function findScript(ref: string) {
   const byId = /^\d+$/.test(ref) ? Number(ref) : null;
@@ -52,9 +51,10 @@ export const scriptCommands: AnyCommand[] = [
     run: async ({ script, continue: continueOnError }, ctx) => {
       const found = await findScript(script);
       const startedAt = new Date();
-      const result = await runScript(commands, parseScript(found.body), { continueOnError, headless: !ctx.dock });
+      const result = await runScript(commands, parseScript(found.body), { continueOnError, headless: !ctx.dock, signal: ctx.signal });
       await recordScriptRun(found.id, result, startedAt, ctx.dock ? 'workbench' : 'terminal', false).catch(() => undefined);
       await ctx.queryClient?.invalidateQueries({ queryKey: scriptsQueryKey });
+      if (result.outcome === 'stopped') throw new StoppedError();
       if (result.outcome !== 'ok') throw new Error(`Script "${found.name}" ${result.outcome}: ${result.steps.find((s) => s.status === 'failed')?.error ?? 'stopped'}`);
       return { id: found.id, outcome: result.outcome, steps: result.steps.length };
     },
@@ -65,8 +65,8 @@ export const scriptCommands: AnyCommand[] = [
     category: 'Scripts',
     keywords: ['sleep', 'pause'],
     args: yup.object({ ms: yup.number().integer().min(0).max(3_600_000, 'At most one hour').required('ms is required') }),
-    run: async ({ ms }) => {
-      await sleep(ms);
+    run: async ({ ms }, ctx) => {
+      await sleepUnlessStopped(ms, ctx.signal);
       return { waited_ms: ms };
     },
   }),

@@ -65,7 +65,9 @@ export function scriptCompletions(registry: CommandRegistry) {
     }
     const cmd = /^\s*(?:let\s+\w+\s*=\s*)?([\w.-]+)\s/.exec(before);
     const arg = /(?:^|\s)([\w-]*)$/.exec(before);
-    if (!cmd || !arg) return null;
+    // Inside a quoted value: nothing to complete.
+    const quotes = before.replace(/\\./g, '').split('"').length - 1;
+    if (!cmd || !arg || quotes % 2 === 1) return null;
     const command = registry.get(cmd[1] ?? '');
     if (!command) return null;
     const used = new Set([...before.matchAll(/([\w-]+)=/g)].map((m) => m[1]));

@@ -1,6 +1,6 @@
 import type { TranscriptStep } from '../../commands/script/run';
 
-const STATUS_STYLE = { ok: 'text-emerald-400', failed: 'text-red-400', skipped: 'text-muted' } as const;
+const STATUS_STYLE = { ok: 'text-emerald-400', failed: 'text-red-400', skipped: 'text-muted', stopped: 'text-amber-600 dark:text-amber-300' } as const;
 
 export function Transcript({ steps, running }: { steps: readonly TranscriptStep[]; running: boolean }) {
   if (steps.length === 0) return <div className="px-3 py-2 text-muted">{running ? 'Running…' : 'Run the script to see its transcript here.'}</div>;
