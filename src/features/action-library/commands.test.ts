@@ -59,6 +59,23 @@ describe('library commands', () => {
     expect(toastStore.toasts.at(-1)?.message).toBe('A201-807 was approved and requires a Protected Theater.');
   });
 
+  it('ACT-103 without a reviewed version, approves the version the director shows now (the director needs one)', async () => {
+    libraryStore.seenVersions = {};
+    const seen: string[] = [];
+    server.use(
+      http.get(`${API}/library/actions.json`, () =>
+        HttpResponse.json({ data: { preview_props: { id: 2, vid: 'A201-807', action_type: 'host_cli', vendor: false, version: 7 } } }),
+      ),
+      http.put(`${API}/manage_sims/actions/2/approve`, ({ request }) => {
+        seen.push(new URL(request.url).search);
+        return HttpResponse.json({ data: { id: 2, vid: 'A201-807', approved: true } });
+      }),
+    );
+    const { registry } = registryAs('approver');
+    await registry.execute('actions.approveAnywhere', undefined, 'test');
+    expect(seen).toEqual(['?required=false&version=7']);
+  });
+
   it('ACT-111 reports an approval failure from the response field error', async () => {
     server.use(http.put(`${API}/manage_sims/actions/2/approve`, () => HttpResponse.json({ error: LIBRARY_MESSAGES.staleVersion(3, 4) }, { status: 409 })));
     const { registry } = registryAs('approver');

@@ -73,7 +73,8 @@ function approveCommand(variant: 'anywhere' | 'protected' | 'cloud', hotkey: str
       const t = await withInfo(resolveTarget(args, ctx));
       if (variant === 'cloud' && t.action_type !== 'cloud') throw new Error(`${t.vid} is not a cloud Action: use ${APPROVE_LABELS.anywhere} or ${APPROVE_LABELS.protected}.`);
       if (variant !== 'cloud' && t.action_type === 'cloud') throw new Error(`${t.vid} is a cloud Action: use Approve.`);
-      const version = args?.version ?? libraryStore.seenVersions[t.id];
+      // The version the user reviewed; a script that names none approves the version the director has now.
+      const version = args?.version ?? libraryStore.seenVersions[t.id] ?? (await fetchPreview(t.id)).version;
       try {
         await approveAction(t.id, variant === 'protected', version);
       } catch (e) {
