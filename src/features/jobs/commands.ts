@@ -42,7 +42,7 @@ import {
   toggleSelected,
   type PaneState,
 } from './pane-state';
-import { cloneActionUrl, editActionUrl, editAllowed, cloneAllowed, mayCancel, mayDelete, mayPublish, maySeeEvents, simulationUrl, summaryUrl, suspectEventsUrl } from './predicates';
+import { cloneActionUrl, cloneBlockedReason, editActionUrl, editBlockedReason, mayCancel, mayDelete, mayPublish, maySeeEvents, simulationUrl, summaryUrl, suspectEventsUrl } from './predicates';
 import { toListRequest } from './stored-filter';
 
 const PANES = ['jobs', 'job'];
@@ -566,10 +566,11 @@ export const jobsCommands: AnyCommand[] = [
     category: 'Jobs',
     menus: ['row/job-action'],
     needsWorkbench: true,
-    when: (ctx) => ctx.dock !== null && inJobsPane(ctx) && ctx.permissions.has('create_action_permission'),
+    when: (ctx) => ctx.dock !== null && inJobsPane(ctx),
     run: (_a, ctx) => {
       const a = focusedAction(ctx);
-      if (!editAllowed(ctx.permissions, a)) throw new Error(a.disabled ? 'This action is disabled and cannot be edited.' : 'Vendor content (VID starting with A1) cannot be edited.');
+      const blocked = editBlockedReason(ctx.permissions, a);
+      if (blocked) throw new Error(blocked);
       ctx.dock?.openUrl(editActionUrl(a));
     },
   }),
@@ -579,10 +580,11 @@ export const jobsCommands: AnyCommand[] = [
     category: 'Jobs',
     menus: ['row/job-action'],
     needsWorkbench: true,
-    when: (ctx) => ctx.dock !== null && inJobsPane(ctx) && ctx.permissions.has('create_action_permission'),
+    when: (ctx) => ctx.dock !== null && inJobsPane(ctx),
     run: (_a, ctx) => {
       const a = focusedAction(ctx);
-      if (!cloneAllowed(ctx.permissions, a)) throw new Error('This action is disabled and cannot be cloned.');
+      const blocked = cloneBlockedReason(ctx.permissions, a);
+      if (blocked) throw new Error(blocked);
       ctx.dock?.openUrl(cloneActionUrl(a));
     },
   }),
