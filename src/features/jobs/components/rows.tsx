@@ -1,4 +1,4 @@
-import { PUBLISHED, SYSTEM_PROFILE, isJobFinished, type JobAction, type JobListItem, type JobStep, type NodeRef } from '../../../api/contracts/jobs';
+import { SYSTEM_PROFILE, type JobAction, type JobListItem, type JobStep, type NodeRef } from '../../../api/contracts/jobs';
 import type { Permission } from '../../../api/contracts/permissions';
 import { commands } from '../../../commands/registry';
 import { setJobOpen, setStepOpen } from '../expanded';
@@ -221,4 +221,3 @@ export function NoteCells({ row }: { row: Extract<RowRef, { kind: 'note' }> }) {
 }
 
 /** A job that no longer changes: finished and published (the list then polls every 60 s). */
-export const jobIsDone = (j: Pick<JobListItem, 'job_status' | 'published_status'>) => isJobFinished(j.job_status) && j.published_status === PUBLISHED;
