@@ -421,11 +421,12 @@ export const jobsCommands: AnyCommand[] = [
     hotkeyContext: PANES,
     needsWorkbench: true,
     when: (ctx) => ctx.dock !== null && inJobsPane(ctx),
-    run: (_a, ctx) => {
+    run: async (_a, ctx) => {
       const s = paneOf(ctx);
       const id = focusedJob(ctx, undefined);
-      const job = s?.job?.id === id ? s.job : s?.pageJobs.find((j) => j.id === id);
-      const url = job ? simulationUrl(job) : null;
+      // A job pane that has not loaded its job yet: ask the director.
+      const job = (s?.job?.id === id ? s.job : s?.pageJobs.find((j) => j.id === id)) ?? (await getJob(id).catch(fail));
+      const url = simulationUrl(job);
       if (!url) throw new Error(`Job ${id} has no simulation or action to open.`);
       ctx.dock?.openUrl(url);
     },
