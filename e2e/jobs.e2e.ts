@@ -10,7 +10,9 @@ import {
   NO_EVENTS,
   NO_JOB_RESULTS,
   POLLING_STOPPED,
+  EVENTS_FILTER_LABELS,
   actionResult,
+  canEditAction,
   deleteConfirmText,
   type JobAction,
   type JobDetail,
@@ -410,6 +412,103 @@ describe('the Jobs pane', () => {
     expect(polls).toHaveLength(2);
     await page.waitForTimeout(1500);
     expect(polls).toHaveLength(2);
+  });
+
+  it('JOB-007 JOB-033 the events filter keeps the jobs with suspicious events, or with none, and All shows every job again', async () => {
+    const { page } = b;
+    await asAdmin(page);
+    await jobRows(page).first().waitFor();
+    const everything = (await listIds(page, 'size=10')).ids;
+    const select = page.getByRole('combobox', { name: 'Filter job actions by events' });
+    expect(await select.locator('option').allInnerTexts()).toEqual(['All', EVENTS_FILTER_LABELS.present, EVENTS_FILTER_LABELS.suspicious, EVENTS_FILTER_LABELS.none]);
+    for (const events of ['suspicious', 'none'] as const) {
+      await select.selectOption({ label: EVENTS_FILTER_LABELS[events] });
+      const expected = await listIds(page, `filter=adhoc&structuredFilter=${encodeURIComponent(JSON.stringify({ events }))}&size=10`);
+      expect(expected.ids.length, events).toBeGreaterThan(0);
+      expect(expected.answer.total_filtered_jobs, events).toBeLessThan(expected.answer.total_jobs);
+      await waitForIds(page, expected.ids, `the jobs with ${EVENTS_FILTER_LABELS[events]}`);
+      await eventually(async () => (await footer(page).innerText()).trim(), `Showing 1–${expected.ids.length} of ${expected.answer.total_filtered_jobs} jobs`, 'the footer counts them');
+    }
+    await select.selectOption({ label: 'All' });
+    await waitForIds(page, everything, 'every job again');
+  });
+
+  it('JOB-012 /jobs?vid= lists only the jobs of that simulation and says which VID it is limited to', async () => {
+    const { page } = b;
+    await asAdmin(page, '/');
+    const recent = await api<JobListAnswer>(page, '/jobs/list_page_data.json?size=30');
+    const vid = (recent.jobs ?? []).find((j) => j.simulation)!.simulation!.vid;
+    await page.goto(`/jobs?vid=${encodeURIComponent(vid)}`);
+    await waitForFocused(page, 'Jobs');
+    const expected = await listIds(page, `vid=${encodeURIComponent(vid)}&size=10`);
+    expect(expected.answer.total_filtered_jobs).toBeLessThan(expected.answer.total_jobs);
+    await waitForIds(page, expected.ids, `the jobs of ${vid}`);
+    expect((await page.getByTitle('Only jobs of this Action or Simulation').innerText()).replace(/\s+/g, ' ').trim()).toBe(`VID ${vid}`);
+    for (const text of await jobRows(page).allInnerTexts()) expect(text).toContain(vid);
+    await eventually(async () => (await footer(page).innerText()).trim(), `Showing 1–${expected.ids.length} of ${expected.answer.total_filtered_jobs} jobs`, 'the footer counts them');
+    expect(pathOf(page)).toBe(`/jobs?vid=${encodeURIComponent(vid)}`);
+  });
+
+  it("JOB-010 JOB-078 a job action's Edit Action and Clone open the action form; vendor content cannot be edited; a viewer sees both disabled", async () => {
+    const { page } = b;
+    await asAdmin(page, '/');
+    const own = await findAction(page, (a) => canEditAction(a) && a.action_type !== 'cloud');
+    const vendor = await findAction(page, (a) => !a.disabled && a.sim_action_id !== null && a.sim_action_vid.startsWith('A1'));
+    const menuOf = async (t: typeof own) => {
+      await page.goto(`/jobs/${t.job}`);
+      const p = panel(page, `Job ${t.job}`);
+      const stepRow = p.locator(`[data-row-key="step:${t.step.id}"]`);
+      await stepRow.waitFor();
+      if ((await stepRow.getAttribute('aria-expanded')) !== 'true') await stepRow.getByRole('button', { name: `Expand step ${t.step.group_order}` }).click();
+      await p.locator(`[data-row-key="step:${t.step.id}>action:${t.action.id}"]`).getByRole('button', { name: `Actions for ${t.action.name}` }).click();
+      return { edit: page.getByRole('menuitem', { name: 'Edit Action' }), clone: page.getByRole('menuitem', { name: 'Clone' }) };
+    };
+
+    let menu = await menuOf(own);
+    expect(await menu.edit.getAttribute('aria-disabled')).toBeNull();
+    await menu.edit.click();
+    await waitForFocused(page, `Edit Action ${own.action.sim_action_vid}`);
+    expect(pathOf(page)).toBe(`/manage_sims/actions/${own.action.sim_action_id}/edit`);
+    menu = await menuOf(own);
+    await menu.clone.click();
+    await waitForFocused(page, `Clone Action ${own.action.sim_action_vid}`);
+    expect(pathOf(page)).toBe(`/manage_sims/actions/${own.action.sim_action_id}/clone`);
+
+    menu = await menuOf(vendor);
+    expect(await menu.edit.getAttribute('aria-disabled')).toBe('true');
+    expect(await menu.edit.getAttribute('title')).toBe('Vendor content (VID starting with A1) cannot be edited.');
+    expect(await menu.clone.getAttribute('aria-disabled')).toBeNull();
+    await page.keyboard.press('Escape');
+
+    await b.context.clearCookies();
+    await signIn(page, DEMO_USERS.viewer, DEMO_USER_PASSWORD, '/');
+    menu = await menuOf(own);
+    expect(await menu.edit.getAttribute('aria-disabled')).toBe('true');
+    expect(await menu.edit.getAttribute('title')).toBe('Your role does not allow editing Actions.');
+    expect(await menu.clone.getAttribute('aria-disabled')).toBe('true');
+    expect(await menu.clone.getAttribute('title')).toBe('Your role does not allow cloning Actions.');
+  });
+
+  it("JOB-018 Open the Job's Simulation on a sequence job opens the simulation pane, which says it is not built yet (never Not Found)", async () => {
+    const { page } = b;
+    await asAdmin(page, '/');
+    const recent = await api<JobListAnswer>(page, '/jobs/list_page_data.json?size=30');
+    const job = (recent.jobs ?? []).find((j) => j.simulation)!;
+    const sim = job.simulation!;
+    await page.goto(`/jobs/${job.id}`);
+    await waitForFocused(page, `Job ${job.id}`);
+    // Once the job is loaded, its header offers the same thing as a button.
+    await panel(page, `Job ${job.id}`).getByRole('button', { name: 'Open Simulation' }).waitFor();
+    await page.keyboard.press('s');
+    await waitForFocused(page, `Simulation ${sim.vid}`);
+    expect(pathOf(page)).toBe(`/simulation/${encodeURIComponent(sim.vid)}?sim_type=${sim.sim_type}`);
+    const pane = panel(page, `Simulation ${sim.vid}`);
+    await pane.getByText('This pane is not built yet.').waitFor();
+    expect(await page.getByRole('heading', { name: 'Not Found' }).count()).toBe(0);
+    // The URL itself, loaded afresh, gives the same pane.
+    await page.reload();
+    await panel(page, `Simulation ${sim.vid}`).getByText('This pane is not built yet.').waitFor();
+    expect(await page.getByRole('heading', { name: 'Not Found' }).count()).toBe(0);
   });
 
   it('keyboard: j/k move, l/h expand and collapse, x selects, o opens the job beside the list, Shift+S opens the summary report of the selection', async () => {

@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, startDirector, type Director } from './director';
-import { eventually, pathOf, paletteInput, paletteOption, openPalette, waitForPath } from './workbench';
-import { ACTION_TYPE_LABELS, LIBRARY_ACTION_TYPES, type LibraryListAnswer } from '../src/api/contracts/library';
+import { eventually, groups, panel, pathOf, paletteInput, paletteOption, openPalette, tabs, waitForPath } from './workbench';
+import { ACTION_TYPE_LABELS, LIBRARY_ACTION_TYPES, type ActionLibraryDetail, type LibraryListAnswer } from '../src/api/contracts/library';
 
 /**
  * The Action library against its own director (SEED=demo), because these tests approve, reject and
@@ -252,6 +252,100 @@ describe('the Action library', () => {
     await group.getByText('This Action is not eligible for approval because it has a file attached that is restricted as malicious.').waitFor();
     expect(await group.getByRole('button').allInnerTexts()).toEqual(['Edit']);
     expect(await preview(page).getByRole('img', { name: 'Restricted Malicious' }).count()).toBeGreaterThan(0);
+  });
+
+  it('JOB-059 the library hotkeys: j and k move the selection, p opens the preview, / focuses search, y copies the VID, r opens its runs', async () => {
+    const { page, context } = b;
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: director.url });
+    await openLibrary(page, 'admin');
+    const [first, second] = (await api(page, 'page_size=2')).actions;
+    await row(page, first!.vid).click();
+    await waitForPath(page, `/manage_sims/action/${first!.vid}`);
+    await page.keyboard.press('j');
+    await waitForPath(page, `/manage_sims/action/${second!.vid}`);
+    await eventually(() => row(page, second!.vid).getAttribute('aria-selected'), 'true', 'j selects the next row');
+    await page.keyboard.press('k');
+    await waitForPath(page, `/manage_sims/action/${first!.vid}`);
+    await eventually(() => row(page, first!.vid).getAttribute('aria-selected'), 'true', 'k selects the previous row');
+
+    await page.keyboard.press('p');
+    await preview(page).waitFor();
+    await page.getByText('Loading Details').waitFor({ state: 'detached' });
+    expect(await preview(page).getByText(first!.vid, { exact: true }).count()).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+    await preview(page).waitFor({ state: 'detached' });
+
+    await page.keyboard.press('/');
+    await eventually(() => search(page).evaluate((el) => el === document.activeElement), true, '/ puts the focus in the search box');
+
+    // Back on the row (keys typed into the search box stay there), y copies its VID and r opens its runs.
+    await row(page, first!.vid).click();
+    await page.keyboard.press('y');
+    await page.getByText(`Copied ${first!.vid}.`).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first!.vid);
+    await page.keyboard.press('r');
+    await eventually(() => new URL(page.url()).pathname + '?vid=' + new URL(page.url()).searchParams.get('vid'), `/jobs?vid=${first!.vid}`, 'r opens the jobs of the Action');
+    await tabs(page, 'Jobs').waitFor();
+  });
+
+  it('ACT-058 ACT-103 Shift+A approves the selected Action to run anywhere, as an approver', async () => {
+    const { page } = b;
+    await openLibrary(page, 'approver');
+    const taken = ['dns', 'socket', 'port_scan', 'cloud', 'host_cli', 'sleep'];
+    const target = (await api(page, 'status=unapproved&page_size=100')).actions.find((a) => !a.require_protected && !taken.includes(a.action_type))!;
+    expect(target).toBeTruthy();
+    await search(page).fill(target.vid);
+    await eventually(() => list(page).getByRole('option').count(), 1, 'the search shows the one Action');
+    await row(page, target.vid).click();
+    await waitForPath(page, `/manage_sims/action/${target.vid}`);
+    await eventually(() => detailHeading(page).innerText(), target.name, 'the detail shows the Action the approver reviews');
+    await page.keyboard.press('Shift+A');
+    await page.getByText(`${target.vid} was approved to run anywhere.`).waitFor();
+    expect((await api(page, `content_uuids[]=${target.vid}`)).actions[0]).toMatchObject({ approved: true });
+    await page.locator('article').getByRole('table', { name: 'Approval History' }).getByText('Approved and allowed anywhere').waitFor();
+  });
+
+  it('ACT-007 Open in Pane moves the preview into a pane beside the library', async () => {
+    const { page } = b;
+    await openLibrary(page, 'admin');
+    const [a] = (await api(page, 'action_types[]=website&page_size=1')).actions;
+    await openPreviewOf(page, a!.vid);
+    await page.getByRole('dialog').getByRole('button', { name: 'Open in Pane' }).click();
+    await eventually(() => page.getByRole('dialog').count(), 0, 'the modal closes');
+    const pane = panel(page, `Action Details ${a!.id}`);
+    await pane.locator('[data-action-type="website"]').waitFor();
+    expect(await pane.getByRole('heading', { name: 'Action Details' }).isVisible()).toBe(true);
+    expect(await pane.getByText(a!.vid, { exact: true }).count()).toBeGreaterThan(0);
+    expect(await pane.getByRole('button', { name: 'Open in Pane' }).count()).toBe(0);
+    // Beside the library, which stays open.
+    expect(await groups(page).count()).toBe(2);
+    expect(await tabs(page, 'Actions').count()).toBe(1);
+    await tabs(page, `Action Details ${a!.id}`).click();
+    await waitForPath(page, `/manage_sims/actions/${a!.id}/preview`);
+  });
+
+  it('ACT-004 the detail panel shows the Snort-style signatures of the Action', async () => {
+    const { page } = b;
+    await openLibrary(page, 'admin');
+    let found: ActionLibraryDetail | null = null;
+    for (const a of (await api(page, 'page_size=60')).actions) {
+      const res = await page.request.get(`/manage_sims/v2/actions/detail.json?vid=${a.vid}`, { headers: XHR });
+      const d = ((await res.json()) as { action: ActionLibraryDetail }).action;
+      if (d.verodin_signatures.length) {
+        found = d;
+        break;
+      }
+    }
+    expect(found, 'an Action with signatures').toBeTruthy();
+    const d = found!;
+    await openUrl(page, `/manage_sims/action/${d.vid}`);
+    await eventually(() => detailHeading(page).innerText(), d.name, 'the detail shows the Action');
+    const article = page.locator('article');
+    await article.getByRole('heading', { name: 'Signatures' }).waitFor();
+    const shown = await article.locator('[aria-label="Signatures"] pre').allInnerTexts();
+    expect(shown).toEqual(d.verodin_signatures.map((x) => x.text));
+    // Snort rule syntax: action protocol source port -> destination port (options).
+    for (const text of shown) expect(text).toMatch(/^(alert|drop|reject|pass|log)\s+\w+\s+\S+\s+\S+\s+(->|<>)\s+\S+\s+\S+\s+\(.*\)\s*$/s);
   });
 
   it('JOB-019 browser back and forward restore the selected Action', async () => {

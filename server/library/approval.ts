@@ -45,13 +45,13 @@ export interface ApproveResult {
 }
 
 /** PUT /manage_sims/actions/{id}/approve?required=: approval of a non-approved Action (actions.md section 4). */
-export async function approveAction(db: Db, session: ActiveSession, id: number, required: boolean, seenVersion: number | undefined): Promise<ApproveResult> {
+export async function approveAction(db: Db, session: ActiveSession, id: number, required: boolean, seenVersion: number): Promise<ApproveResult> {
   if (!session.user.permissions.includes('approve')) throw forbidden(`Your role (${session.user.role}) does not allow approving Actions.`);
   return db.transaction(async (tx) => {
     const a = await findAction(tx, { id }, true);
     requireDecider(session, a.action_type, `approving ${a.action_type === 'cloud' ? 'cloud' : 'endpoint'} Actions`);
     if (a.approved) throw conflict(LIBRARY_MESSAGES.alreadyApproved);
-    if (seenVersion !== undefined && seenVersion !== a.version) throw conflict(LIBRARY_MESSAGES.staleVersion(seenVersion, a.version), { version: a.version });
+    if (seenVersion !== a.version) throw conflict(LIBRARY_MESSAGES.staleVersion(seenVersion, a.version), { version: a.version });
     const counts = fileCounts(await attachedFiles(tx, a.id));
     const cloud = a.action_type === 'cloud';
     if (cloud && required) throw unprocessable(LIBRARY_MESSAGES.cloudRequired);

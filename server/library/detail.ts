@@ -268,6 +268,29 @@ async function latestEvidence(db: Db, actionId: number, key: string): Promise<un
   return row ? row.value : undefined;
 }
 
+/** HTTP services of the conversation table's App column (server/pcap/services.ts). */
+const HTTP_SERVICES = ['http', 'http-alt'];
+
+/** Whether the capture the Action replays holds HTTP conversations, as its upload's conversation table says. */
+async function hasHttpTraffic(db: Db, actionId: number, upload: number | null): Promise<boolean> {
+  const rows = await db.query(
+    `select 1 from pcap_conversations c
+      where c.service = any($3::text[])
+        and (c.upload_id = $2 or c.upload_id in (select id from pcap_uploads where action_id = $1))
+      limit 1`,
+    [actionId, upload, HTTP_SERVICES],
+  );
+  return rows.length > 0;
+}
+
+/** The DNS server a dns Action queries, as 'name (address)'; '' (shown as 'Default') when none is set. */
+async function dnsServerLabel(db: Db, id: unknown): Promise<string> {
+  if (id === null || id === undefined || id === '') return '';
+  const n = Number(id);
+  const [row] = Number.isInteger(n) ? await db.query<{ name: string; address: string }>('select name, address from dns_servers where id = $1', [n]) : [];
+  return row ? `${row.name} (${row.address})` : `Unknown DNS server ${str(id)}`;
+}
+
 async function pcapPreview(db: Db, a: ActionRecord): Promise<PreviewDetailByType['pcap']> {
   const d = a.details;
   const name = str(d.file);
@@ -278,7 +301,7 @@ async function pcapPreview(db: Db, a: ActionRecord): Promise<PreviewDetailByType
   return {
     file: { sim_id: a.id, name, preview_link: upload !== null ? `/manage_sims/pcaps/inspect/${upload}` : null, stored: Boolean(stored) },
     has_hex: Boolean(stored),
-    has_http_traffic: /http/i.test(name) || /http/i.test(a.name),
+    has_http_traffic: await hasHttpTraffic(db, a.id, upload),
     attacker_ip: str(d.attacker_ip),
     destination_ip: str(d.destination_ip),
     anonymized_ip: bool(d.anonymized_ip),
@@ -295,7 +318,7 @@ export async function previewDetail(db: Db, a: ActionRecord, files: AttachedFile
     case 'captive_ioc_url':
       return { action_type: a.action_type, detail: { urls: list<string>(d.urls).map((u) => str(u)) } };
     case 'dns':
-      return { action_type: a.action_type, detail: { query_type: str(d.query_type), domain: str(d.domain), domain_server: d.dns_server_id === null || d.dns_server_id === undefined ? '' : str(d.dns_server_id) } };
+      return { action_type: a.action_type, detail: { query_type: str(d.query_type), domain: str(d.domain), domain_server: await dnsServerLabel(db, d.dns_server_id) } };
     case 'email':
       return {
         action_type: a.action_type,

@@ -428,6 +428,64 @@ describe('events, summary report', () => {
   });
 });
 
+describe('the refusals of cancel, delete, publish, events and the summary report say why', () => {
+  const error = async (method: 'GET' | 'POST' | 'DELETE', url: string, opts: Parameters<TestServer['call']>[2], status: number, message: string | RegExp) => {
+    const res = await s.call(method, url, opts);
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
+    const text = res.json<{ error: string }>().error;
+    if (typeof message === 'string') expect(text, `${method} ${url}`).toBe(message);
+    else expect(text, `${method} ${url}`).toMatch(message);
+  };
+  const csrfOf = (as: Session) => ({ as, headers: { 'x-csrf-token': as.csrfToken } });
+
+  it('cancel: 401, 403 (role, token), 400, 404 and 409 with their messages', async () => {
+    const [run] = await sql(`select id from jobs where status = any($1::text[]) order by id limit 1`, [CANCELLABLE_STATUSES]);
+    const [done] = await sql(`select id from jobs where status = 'completed' order by id limit 1`);
+    await error('GET', `/jobs/${run!.id}/cancel.json`, {}, 401, /sign in/);
+    await error('GET', `/jobs/${run!.id}/cancel.json`, csrfOf(viewer), 403, 'Your role (viewer) does not allow this: jobs.cancel.');
+    await error('GET', `/jobs/${run!.id}/cancel.json`, { as: operator }, 403, /CSRF token/);
+    await error('GET', '/jobs/abc/cancel.json', csrfOf(operator), 400, 'Job id must be a positive whole number, got "abc"');
+    await error('GET', '/jobs/99999999/cancel.json', csrfOf(operator), 404, 'Job 99999999 was not found.');
+    await error('GET', `/jobs/${done!.id}/cancel.json`, csrfOf(operator), 409, `Job ${done!.id} is completed and can no longer be cancelled.`);
+  });
+
+  it('delete: 403 (role, token), 400 and 404 with their messages', async () => {
+    const [done] = await sql(`select id from jobs where status = 'completed' order by id limit 1`);
+    await error('DELETE', `/jobs/${done!.id}`, { as: operator }, 403, 'Your role (operator) does not allow this: jobs.destroy.');
+    await error('DELETE', `/jobs/${done!.id}`, { as: admin, csrf: false }, 403, /CSRF token/);
+    await error('DELETE', '/jobs/abc', { as: admin }, 400, 'Job id must be a positive whole number, got "abc"');
+    await error('DELETE', '/jobs/99999999', { as: admin }, 404, 'Job 99999999 was not found.');
+  });
+
+  it('publish: 403, 400 (missing, empty, not numbers, bad JSON) and 404 with their messages', async () => {
+    const [done] = await sql(`select id from jobs where status = 'completed' order by id limit 1`);
+    await error('POST', '/jobs/publish.json', { as: viewer, body: { job_ids: [done!.id] } }, 403, 'Your role (viewer) does not allow this: jobs.publish.');
+    await error('POST', '/jobs/publish.json', { as: operator, body: {} }, 400, 'job_ids is required');
+    await error('POST', '/jobs/publish.json', { as: operator, body: { job_ids: [] } }, 400, 'job_ids needs at least one job');
+    await error('POST', '/jobs/publish.json', { as: operator, body: { job_ids: ['x'] } }, 400, 'job_ids must hold positive whole numbers');
+    await error('POST', '/jobs/publish.json', { as: operator, body: { job_ids: [-3] } }, 400, 'job_ids must hold positive whole numbers');
+    await error('POST', '/jobs/publish.json', { as: operator, body: '{"job_ids": [1' }, 400, 'The request body is not valid JSON.');
+    await error('POST', '/jobs/publish.json', { as: operator, body: { job_ids: [99999999] } }, 404, 'Job 99999999 was not found.');
+  });
+
+  it('events: 401, 403, 400 (id, kind) and 404 with their messages', async () => {
+    const [a] = await sql('select id from job_actions order by id limit 1');
+    await error('GET', `/jobs/job_actions/${a!.id}/events.json`, {}, 401, /sign in/);
+    await error('GET', `/jobs/job_actions/${a!.id}/events.json`, { as: viewer }, 403, 'Your role (viewer) does not allow this: integrationEvents.all.');
+    await error('GET', '/jobs/job_actions/abc/events.json', { as: operator }, 400, 'Job action id must be a positive whole number, got "abc"');
+    await error('GET', `/jobs/job_actions/${a!.id}/events.json?kind=x`, { as: operator }, 400, 'kind must be detected, suspicious or all');
+    await error('GET', '/jobs/job_actions/99999999/events.json', { as: operator }, 404, 'Job action 99999999 was not found.');
+  });
+
+  it('summary report: 401, 400 (missing, not numbers, too many) and 404 with their messages', async () => {
+    await error('GET', '/reports/summary.json?job_ids=1', {}, 401, /sign in/);
+    await error('GET', '/reports/summary.json', { as: viewer }, 400, 'job_ids is required');
+    await error('GET', '/reports/summary.json?job_ids=abc', { as: viewer }, 400, 'job_ids must hold positive whole numbers');
+    await error('GET', `/reports/summary.json?job_ids=${Array.from({ length: 51 }, (_, i) => i + 1).join(',')}`, { as: viewer }, 400, 'job_ids may hold at most 50 ids');
+    await error('GET', '/reports/summary.json?job_ids=1,99999999', { as: viewer }, 404, 'Job 99999999 was not found.');
+  });
+});
+
 describe('CSV exports', () => {
   it('MON-140 JOB-095 exports the visible jobs with a semicolon separator as CSV a spreadsheet reads, quotes and separators escaped', async () => {
     const [{ id } = { id: 0 }] = await s.db.query<{ id: number }>(`insert into jobs (name, status) values ($1, 'completed') returning id`, ['Tricky; "quoted"\nname, =1+1']);

@@ -227,10 +227,46 @@ describe('ACT-091 the simulation library (GET /v2/simulations/library_simulation
     expect(byAction.json<LibraryListAnswer>().simulations.map((x) => x.id)).toContain(sim.id);
   });
 
+  it('refuses bad paging with a 400 and a message', async () => {
+    const cases: [string, RegExp][] = [
+      ['page_number=0', /page_number must be at least 1/],
+      ['page_number=-1', /page_number must be at least 1/],
+      ['page_number=abc', /page_number must be a whole number/],
+      ['page_size=501', /page_size must be at most 500/],
+      ['page_size=0', /page_size must be at least 1/],
+    ];
+    for (const [query, message] of cases) {
+      const res = await s.call('GET', `/v2/simulations/library_simulations_list?simulation_type=sequence&${query}`, { as: viewer });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json<{ error: string }>().error, query).toMatch(message);
+    }
+  });
+
   it('needs simulation_type', async () => {
     const res = await s.call('GET', '/v2/simulations/library_simulations_list', { as: viewer });
     expect(res.statusCode).toBe(400);
     expect(res.json<{ error: string }>().error).toMatch(/simulation_type is required/);
+  });
+});
+
+describe('the library routes need a signed-in user', () => {
+  it('answers 401 with a message to every GET without a session', async () => {
+    const id = await idOf('not disabled');
+    const urls = [
+      LIST,
+      '/manage_sims/v2/actions/filters',
+      '/v2/simulations/library_simulations_list?simulation_type=sequence',
+      '/v2/simulations/filters?simulation_type=sequence',
+      '/manage_sims/library_actions_list.json?page=1&size=1000',
+      `/manage_sims/v2/actions/detail.json?id=${id}`,
+      `/manage_sims/v2/actions/latest_jobs.json?id=${id}`,
+      `/library/actions.json?id=${id}`,
+    ];
+    for (const url of urls) {
+      const res = await s.call('GET', url);
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json<{ error: string }>().error, url).toMatch(/\w/);
+    }
   });
 });
 
@@ -364,6 +400,44 @@ describe('ACT-093 ACT-044..ACT-051 the preview (GET /library/actions.json)', () 
     }
   });
 
+  it('ACT-044 names the DNS server of a dns Action by name and address, and leaves it empty (Default) when none is set', async () => {
+    const id = await idOf(`action_type = 'dns' and not disabled and not decommissioned`);
+    const serverOf = async () => {
+      const p = (await s.call('GET', `/library/actions.json?id=${id}`, { as: viewer })).json<PreviewAnswer>().data.preview_props;
+      if (p.action_type !== 'dns') throw new Error(`expected a dns Action, got ${p.action_type}`);
+      return p.detail.domain_server;
+    };
+    await s.db.query(`update actions set details = jsonb_set(details, '{dns_server_id}', '2'::jsonb) where id = $1`, [id]);
+    expect(await serverOf()).toBe('Google Public DNS (8.8.8.8)');
+    await s.db.query(`update actions set details = jsonb_set(details, '{dns_server_id}', 'null'::jsonb) where id = $1`, [id]);
+    expect(await serverOf()).toBe('');
+  });
+
+  it('ACT-045 says a pcap Action has HTTP traffic from its capture\'s conversations, not from its file name', async () => {
+    const [a] = await s.db.query<{ id: number }>(
+      `insert into actions (vid, name, description, action_type, details) values ('A009-201', 'HTTP beacon replay', 'x', 'pcap', '{"file": "http_beacon.pcap"}') returning id`,
+    );
+    const id = a!.id;
+    const httpOf = async () => {
+      const p = (await s.call('GET', `/library/actions.json?id=${id}`, { as: viewer })).json<PreviewAnswer>().data.preview_props;
+      if (p.action_type !== 'pcap') throw new Error(`expected a pcap Action, got ${p.action_type}`);
+      return p.detail.has_http_traffic;
+    };
+    expect(await httpOf()).toBe(false);
+    const [u] = await s.db.query<{ id: number }>(`insert into pcap_uploads (orig_filename, status, action_id) values ('beacon.pcap', 'Completed', $1) returning id`, [id]);
+    const conversation = (index: number, service: string, port: number) =>
+      s.db.query(
+        `insert into pcap_conversations (upload_id, conv_index, timestamp, source_address, dest_address, protocol, service, source_port, dest_port, data_size,
+                                         frames_a_to_b, bytes_a_to_b, frames_b_to_a, bytes_b_to_a, rel_start, duration, orig_source_address, orig_dest_address)
+         values ($1, $2, '2026-11-20T12:00:00.000000000Z', '10.0.0.1', '10.0.0.2', 'tcp', $3, 50000, $4, 100, 1, 50, 1, 50, 0, 0.1, '10.0.0.1', '10.0.0.2')`,
+        [u!.id, index, service, port],
+      );
+    await conversation(0, 'https', 443);
+    expect(await httpOf()).toBe(false);
+    await conversation(1, 'http', 80);
+    expect(await httpOf()).toBe(true);
+  });
+
   it('hides disabled Actions unless include_disabled, and refuses unknown ids and bad ids', async () => {
     const id = await idOf('disabled');
     expect((await s.call('GET', `/library/actions.json?id=${id}`, { as: viewer })).statusCode).toBe(404);
@@ -442,7 +516,7 @@ describe('ACT-058 ACT-082 ACT-103 ACT-111 approval (PUT /manage_sims/actions/{id
   it('refuses an operator, then approves as an approver, records who, when and which version, and refuses twice', async () => {
     const id = await idOf(`not approved and action_type not in ('cloud', 'host_cli') and not require_protected`);
     const a = await detail(approver, id);
-    const denied = await s.call('PUT', `/manage_sims/actions/${id}/approve?required=false`, { as: operator });
+    const denied = await s.call('PUT', `/manage_sims/actions/${id}/approve?required=false&version=${a.version}`, { as: operator });
     expect(denied.statusCode).toBe(403);
     expect(denied.json<{ error: string }>().error).toMatch(/does not allow approving/);
     const ok = await s.call('PUT', `/manage_sims/actions/${id}/approve?required=false&version=${a.version}`, { as: approver });
@@ -452,7 +526,7 @@ describe('ACT-058 ACT-082 ACT-103 ACT-111 approval (PUT /manage_sims/actions/{id
     expect(after.approved).toBe(true);
     expect(after.version).toBe(a.version);
     expect(after.history[0]).toMatchObject({ event: 'approved_anywhere', action_version: a.version, user_email: 'approver@example.com' });
-    const again = await s.call('PUT', `/manage_sims/actions/${id}/approve?required=true`, { as: approver });
+    const again = await s.call('PUT', `/manage_sims/actions/${id}/approve?required=true&version=${a.version}`, { as: approver });
     expect(again.statusCode).toBe(409);
     expect(again.json<{ error: string }>().error).toBe(LIBRARY_MESSAGES.alreadyApproved);
     expect((await list(viewer, `content_uuids[]=${a.vid}`)).actions[0]?.approved).toBe(true);
@@ -472,21 +546,32 @@ describe('ACT-058 ACT-082 ACT-103 ACT-111 approval (PUT /manage_sims/actions/{id
   });
 
   it('refuses allow-anywhere for an Action that requires a Protected Theater', async () => {
-    const [row] = await s.db.query<{ id: number }>(`insert into actions (vid, name, description, action_type, require_protected, details) values ('A009-101', 'Protected only', 'x', 'port_scan', true, '{}') returning id`);
-    const res = await s.call('PUT', `/manage_sims/actions/${row!.id}/approve?required=false`, { as: approver });
+    const [row] = await s.db.query<{ id: number; version: number }>(`insert into actions (vid, name, description, action_type, require_protected, details) values ('A009-101', 'Protected only', 'x', 'port_scan', true, '{}') returning id, version`);
+    const res = await s.call('PUT', `/manage_sims/actions/${row!.id}/approve?required=false&version=${row!.version}`, { as: approver });
     expect(res.statusCode).toBe(422);
     expect(res.json<{ error: string }>().error).toBe(LIBRARY_MESSAGES.requiresProtected);
   });
 
-  it('refuses bad input: missing or bad required, bad id, unknown id', async () => {
+  it('refuses bad input: missing or bad required, missing or bad version, bad id, unknown id', async () => {
     const id = await idOf('not approved');
-    const missing = await s.call('PUT', `/manage_sims/actions/${id}/approve`, { as: approver });
+    const missing = await s.call('PUT', `/manage_sims/actions/${id}/approve?version=1`, { as: approver });
     expect(missing.statusCode).toBe(400);
     expect(missing.json<{ error: string }>().error).toMatch(/required is required/);
-    expect((await s.call('PUT', `/manage_sims/actions/${id}/approve?required=maybe`, { as: approver })).statusCode).toBe(400);
-    expect((await s.call('PUT', '/manage_sims/actions/abc/approve?required=true', { as: approver })).statusCode).toBe(400);
-    expect((await s.call('PUT', '/manage_sims/actions/999999/approve?required=true', { as: approver })).statusCode).toBe(404);
-    expect((await s.call('PUT', `/manage_sims/actions/${id}/approve?required=true`, { as: approver, csrf: false })).statusCode).toBe(403);
+    expect((await s.call('PUT', `/manage_sims/actions/${id}/approve?required=maybe&version=1`, { as: approver })).statusCode).toBe(400);
+    expect((await s.call('PUT', '/manage_sims/actions/abc/approve?required=true&version=1', { as: approver })).statusCode).toBe(400);
+    expect((await s.call('PUT', '/manage_sims/actions/999999/approve?required=true&version=1', { as: approver })).statusCode).toBe(404);
+    expect((await s.call('PUT', `/manage_sims/actions/${id}/approve?required=true&version=1`, { as: approver, csrf: false })).statusCode).toBe(403);
+  });
+
+  it('needs the version the approver reviewed: without it nothing is approved', async () => {
+    const id = await idOf('not approved');
+    const noVersion = await s.call('PUT', `/manage_sims/actions/${id}/approve?required=true`, { as: approver });
+    expect(noVersion.statusCode).toBe(400);
+    expect(noVersion.json<{ error: string }>().error).toMatch(/version is required/);
+    const badVersion = await s.call('PUT', `/manage_sims/actions/${id}/approve?required=true&version=x`, { as: approver });
+    expect(badVersion.statusCode).toBe(400);
+    expect(badVersion.json<{ error: string }>().error).toMatch(/version must be a whole number/);
+    expect((await detail(viewer, id)).approved).toBe(false);
   });
 });
 
@@ -496,10 +581,10 @@ describe('ACT-057 ACT-060 ACT-061 cloud Actions and their pending files', () => 
     const preview = (await s.call('GET', `/library/actions.json?id=${id}`, { as: approver })).json<PreviewAnswer>().data.preview_props;
     expect(preview.eligible_for_approval).toBe(false);
     expect(preview.ineligible_reason).toBe(LIBRARY_MESSAGES.pendingFile);
-    const blocked = await s.call('PUT', `/manage_sims/actions/${id}/approve?required=false`, { as: approver });
+    const blocked = await s.call('PUT', `/manage_sims/actions/${id}/approve?required=false&version=${preview.version}`, { as: approver });
     expect(blocked.statusCode).toBe(422);
     expect(blocked.json<{ error: string }>().error).toBe(LIBRARY_MESSAGES.pendingFile);
-    expect((await s.call('PUT', `/manage_sims/actions/${id}/approve?required=true`, { as: approver })).json<{ error: string }>().error).toBe(LIBRARY_MESSAGES.cloudRequired);
+    expect((await s.call('PUT', `/manage_sims/actions/${id}/approve?required=true&version=${preview.version}`, { as: approver })).json<{ error: string }>().error).toBe(LIBRARY_MESSAGES.cloudRequired);
     const file = preview.files.find((f) => f.file_restrictions === 'pending_approval')!;
     expect((await s.call('PUT', `/manage_sims/actions/${id}/files/${file.id}/approve.json`, { as: operator })).statusCode).toBe(403);
     const ok = await s.call('PUT', `/manage_sims/actions/${id}/files/${file.id}/approve.json`, { as: approver });
@@ -514,6 +599,21 @@ describe('ACT-057 ACT-060 ACT-061 cloud Actions and their pending files', () => 
     expect(events).toEqual(['approved', 'file_approved']);
   });
 
+  it('refuses an operator restricting or removing a pending file, and the file stays pending', async () => {
+    const id = await idOf(`action_type = 'cloud' and not approved and exists (select 1 from action_files af join file_library f on f.id = af.file_id where af.action_id = actions.id and f.file_restrictions = 'pending_approval')`);
+    const preview = (await s.call('GET', `/library/actions.json?id=${id}`, { as: approver })).json<PreviewAnswer>().data.preview_props;
+    const file = preview.files.find((f) => f.file_restrictions === 'pending_approval')!;
+    const restrict = await s.call('PUT', `/manage_sims/actions/${id}/files/${file.id}/restrict.json`, { as: operator });
+    expect(restrict.statusCode).toBe(403);
+    expect(restrict.json<{ error: string }>().error).toMatch(/does not allow/);
+    const remove = await s.call('DELETE', `/manage_sims/actions/${id}/files/${file.id}.json`, { as: operator });
+    expect(remove.statusCode).toBe(403);
+    expect(remove.json<{ error: string }>().error).toMatch(/does not allow/);
+    const after = (await s.call('GET', `/library/actions.json?id=${id}`, { as: approver })).json<PreviewAnswer>().data.preview_props;
+    expect(after.files.find((f) => f.id === file.id)?.file_restrictions).toBe('pending_approval');
+    expect(after.version).toBe(preview.version);
+  });
+
   it('makes a cloud Action ineligible when its file is restricted as malicious; removing a file keeps it in the library', async () => {
     const id = await idOf(`action_type = 'cloud' and not approved and exists (select 1 from action_files af join file_library f on f.id = af.file_id where af.action_id = actions.id and f.file_restrictions = 'pending_approval')`);
     const preview = (await s.call('GET', `/library/actions.json?id=${id}`, { as: approver })).json<PreviewAnswer>().data.preview_props;
@@ -522,7 +622,7 @@ describe('ACT-057 ACT-060 ACT-061 cloud Actions and their pending files', () => 
     expect(restricted.statusCode, restricted.body).toBe(200);
     const p2 = (await s.call('GET', `/library/actions.json?id=${id}`, { as: approver })).json<PreviewAnswer>().data.preview_props;
     expect(p2.ineligible_reason).toBe(LIBRARY_MESSAGES.maliciousIneligible);
-    const refused = await s.call('PUT', `/manage_sims/actions/${id}/approve?required=false`, { as: approver });
+    const refused = await s.call('PUT', `/manage_sims/actions/${id}/approve?required=false&version=${p2.version}`, { as: approver });
     expect(refused.statusCode).toBe(422);
     expect(refused.json<{ error: string }>().error).toBe(LIBRARY_MESSAGES.maliciousIneligible);
     expect((await list(viewer, `status=malicious_files&content_uuids[]=${preview.vid}`)).total_count).toBe(1);

@@ -304,7 +304,19 @@ export type JobListQuery = yup.InferType<typeof jobListQuerySchema>;
 
 export const publishSchema = yup
   .object({
-    job_ids: yup.array(yup.number().integer().positive().required()).min(1, 'job_ids needs at least one job').max(MAX_IDS).required('job_ids is required'),
+    job_ids: yup
+      .array(
+        yup
+          .number()
+          .typeError('job_ids must hold positive whole numbers')
+          .integer('job_ids must hold positive whole numbers')
+          .positive('job_ids must hold positive whole numbers')
+          .required('job_ids must hold positive whole numbers'),
+      )
+      .typeError('job_ids must be a list of job ids')
+      .min(1, 'job_ids needs at least one job')
+      .max(MAX_IDS, `job_ids may hold at most ${MAX_IDS} ids`)
+      .required('job_ids is required'),
     pipeline: yup.string().trim().max(100).default(''),
     multisite_reporting: yup.boolean().default(false),
   })

@@ -238,7 +238,12 @@ export const approveQuerySchema = yup
   .object({
     required: yup.boolean().typeError('required must be true or false').required('required is required (true or false)'),
     /** The version the approver reviewed; a newer version refuses the approval. */
-    version: yup.number().typeError('version must be a whole number').integer('version must be a whole number').positive().optional(),
+    version: yup
+      .number()
+      .typeError('version must be a whole number')
+      .integer('version must be a whole number')
+      .positive('version must be positive')
+      .required('version is required (the version of the Action you reviewed)'),
   })
   .noUnknown('Unknown parameter: ${unknown}');
 

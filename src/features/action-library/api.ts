@@ -84,7 +84,7 @@ export const fetchPreview = async (id: number): Promise<PreviewProps> =>
 export const updateFromLibrary = async (input: { id: number; param_name: EditableParam; new_value: string; brt_license: string; auth_token: string }) =>
   (await http.post<UpdateFromLibraryAnswer>('/manage_sims/actions/update_from_library.json', input)).data;
 
-export const approveAction = (id: number, required: boolean, version?: number) =>
+export const approveAction = (id: number, required: boolean, version: number) =>
   http.put<{ data: { id: number; vid: string; approved: boolean } }>(`/manage_sims/actions/${id}/approve`, undefined, { params: { required, version } });
 
 /** Rejection: failures carry their message in `base` (actions.md section 8). */

@@ -69,6 +69,9 @@ describe('library commands', () => {
         if (vid !== 'A104-223') return HttpResponse.json({ error: `No Action has the VID ${vid}.` }, { status: 404 });
         return HttpResponse.json({ action: { id: 7, vid: 'A104-223', action_type: 'host_cli', vendor: true } });
       }),
+      http.get(`${API}/library/actions.json`, () =>
+        HttpResponse.json({ data: { preview_props: { id: 7, vid: 'A104-223', action_type: 'host_cli', vendor: true, version: 4 } } }),
+      ),
       http.put(`${API}/manage_sims/actions/7/approve`, ({ request }) => {
         seen.push(new URL(request.url).search);
         return HttpResponse.json({ data: { id: 7, vid: 'A104-223', approved: true } });
@@ -87,7 +90,7 @@ describe('library commands', () => {
       ['failed', 'No Action has the VID A999-000.'],
       ['failed', 'Approve Action…: mode must be anywhere, protected or cloud'],
     ]);
-    expect(seen).toEqual(['?required=false', '?required=true']);
+    expect(seen).toEqual(['?required=false&version=4', '?required=true&version=4']);
     expect(toastStore.toasts.map((t) => t.message)).toContain('A104-223 was approved to run anywhere.');
   });
 
@@ -97,6 +100,23 @@ describe('library commands', () => {
     const { registry, ctx } = registryAs('approver');
     ctx.permissions = new Set([...ctx.permissions].filter((p) => p !== 'cloudApproval'));
     await expect(registry.execute('actions.approve', { vid: 'A1-1', mode: 'cloud' })).rejects.toThrow('"Approve Cloud Action" is not available to you here');
+  });
+
+  it('ACT-103 without a reviewed version, approves the version the director shows now (the director needs one)', async () => {
+    libraryStore.seenVersions = {};
+    const seen: string[] = [];
+    server.use(
+      http.get(`${API}/library/actions.json`, () =>
+        HttpResponse.json({ data: { preview_props: { id: 2, vid: 'A201-807', action_type: 'host_cli', vendor: false, version: 7 } } }),
+      ),
+      http.put(`${API}/manage_sims/actions/2/approve`, ({ request }) => {
+        seen.push(new URL(request.url).search);
+        return HttpResponse.json({ data: { id: 2, vid: 'A201-807', approved: true } });
+      }),
+    );
+    const { registry } = registryAs('approver');
+    await registry.execute('actions.approveAnywhere', undefined, 'test');
+    expect(seen).toEqual(['?required=false&version=7']);
   });
 
   it('ACT-111 reports an approval failure from the response field error', async () => {

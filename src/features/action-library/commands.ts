@@ -70,7 +70,9 @@ async function approve(mode: ApproveMode, target: Target, version: number | unde
   if (mode === 'cloud' && t.action_type !== 'cloud') throw new Error(`${t.vid} is not a cloud Action: use ${APPROVE_LABELS.anywhere} or ${APPROVE_LABELS.protected}.`);
   if (mode !== 'cloud' && t.action_type === 'cloud') throw new Error(`${t.vid} is a cloud Action: use Approve.`);
   try {
-    await approveAction(t.id, mode === 'protected', version ?? libraryStore.seenVersions[t.id]);
+    // The version the user reviewed; a script that names none approves the version the director has now.
+    const reviewed = version ?? libraryStore.seenVersions[t.id] ?? (await fetchPreview(t.id)).version;
+    await approveAction(t.id, mode === 'protected', reviewed);
   } catch (e) {
     // A newer version or a new state: show it, so the approver reviews what is there now.
     if (e instanceof ApiError && e.status === 409) await refresh(ctx);

@@ -12,7 +12,7 @@ import type { CommandContext } from '../../commands/types';
 import { clearToasts, toastStore } from '../../ui/toasts';
 import { jobsCommands } from './commands';
 import { dialogs } from './dialogs';
-import { jobsPaneState, resetPaneStates, setRows } from './pane-state';
+import { jobPaneState, jobsPaneState, resetPaneStates, setRows } from './pane-state';
 import { workbenchCommands } from '../../panes/workbench-commands';
 
 const server = useMswServer();
@@ -182,5 +182,24 @@ describe('jobs commands', () => {
     await r.execute('jobs.toggleSelect');
     expect(s.filter.selected_jobs).toEqual([1]);
     await expect(r.execute('jobs.cancel')).rejects.toMatchObject({ kind: 'unavailable' });
+  });
+
+  it("JOB-018 Open the Job's Simulation asks the director for a job its pane has not loaded yet, and opens /simulation/{vid}", async () => {
+    server.use(
+      http.get(`${API}/jobs/77.json`, () =>
+        HttpResponse.json({ id: 77, simulation: { id: 5, vid: 'S104-506', sim_type: 'sequence', name: 'Command and Control Channels' }, action: null, steps: [] }),
+      ),
+    );
+    const openUrl = vi.fn();
+    jobPaneState(77);
+    const r = new CommandRegistry(() => ({
+      ...emptyContext(),
+      permissions: new Set(permissionsOf('viewer')),
+      activePane: { kind: 'job', params: { id: '77' } },
+      dock: { openUrl, focusNext: vi.fn(), moveActive: vi.fn(), closeActive: vi.fn(), resetLayout: vi.fn() },
+    }));
+    r.registerAll(jobsCommands);
+    await r.execute('jobs.openSimulation', undefined, 'test');
+    expect(openUrl).toHaveBeenCalledWith('/simulation/S104-506?sim_type=sequence');
   });
 });

@@ -44,7 +44,7 @@ import {
   toggleSelected,
   type PaneState,
 } from './pane-state';
-import { cloneActionUrl, editActionUrl, editAllowed, cloneAllowed, mayCancel, mayDelete, mayPublish, maySeeEvents, simulationUrl, summaryUrl, suspectEventsUrl } from './predicates';
+import { cloneActionUrl, cloneBlockedReason, editActionUrl, editBlockedReason, mayCancel, mayDelete, mayPublish, maySeeEvents, simulationUrl, summaryUrl, suspectEventsUrl } from './predicates';
 import { splitQualifiers } from './filter-qualifiers';
 import { toListRequest } from './stored-filter';
 
@@ -438,11 +438,12 @@ export const jobsCommands: AnyCommand[] = [
     hotkeyContext: PANES,
     needsWorkbench: true,
     when: (ctx) => ctx.dock !== null && inJobsPane(ctx),
-    run: (_a, ctx) => {
+    run: async (_a, ctx) => {
       const s = paneOf(ctx);
       const id = focusedJob(ctx, undefined);
-      const job = s?.job?.id === id ? s.job : s?.pageJobs.find((j) => j.id === id);
-      const url = job ? simulationUrl(job) : null;
+      // A job pane that has not loaded its job yet: ask the director.
+      const job = (s?.job?.id === id ? s.job : s?.pageJobs.find((j) => j.id === id)) ?? (await getJob(id).catch(fail));
+      const url = simulationUrl(job);
       if (!url) throw new Error(`Job ${id} has no simulation or action to open.`);
       ctx.dock?.openUrl(url);
     },
@@ -583,10 +584,11 @@ export const jobsCommands: AnyCommand[] = [
     category: 'Jobs',
     menus: ['row/job-action'],
     needsWorkbench: true,
-    when: (ctx) => ctx.dock !== null && inJobsPane(ctx) && ctx.permissions.has('create_action_permission'),
+    when: (ctx) => ctx.dock !== null && inJobsPane(ctx),
     run: (_a, ctx) => {
       const a = focusedAction(ctx);
-      if (!editAllowed(ctx.permissions, a)) throw new Error(a.disabled ? 'This action is disabled and cannot be edited.' : 'Vendor content (VID starting with A1) cannot be edited.');
+      const blocked = editBlockedReason(ctx.permissions, a);
+      if (blocked) throw new Error(blocked);
       ctx.dock?.openUrl(editActionUrl(a));
     },
   }),
@@ -596,10 +598,11 @@ export const jobsCommands: AnyCommand[] = [
     category: 'Jobs',
     menus: ['row/job-action'],
     needsWorkbench: true,
-    when: (ctx) => ctx.dock !== null && inJobsPane(ctx) && ctx.permissions.has('create_action_permission'),
+    when: (ctx) => ctx.dock !== null && inJobsPane(ctx),
     run: (_a, ctx) => {
       const a = focusedAction(ctx);
-      if (!cloneAllowed(ctx.permissions, a)) throw new Error('This action is disabled and cannot be cloned.');
+      const blocked = cloneBlockedReason(ctx.permissions, a);
+      if (blocked) throw new Error(blocked);
       ctx.dock?.openUrl(cloneActionUrl(a));
     },
   }),

@@ -14,7 +14,7 @@ import {
 import { permissionsOf } from '../../api/contracts/permissions';
 import { datePresetRange } from './date-presets';
 import { allListedSelected, goToPage, jobsPaneState, resetPaneStates, targetJobs, toggleSelectAll, toggleSelected } from './pane-state';
-import { cancelAllowed, cloneAllowed, deleteAllowed, editActionUrl, editAllowed, maySeeEvents, publishAllowed, simulationUrl, summaryUrl } from './predicates';
+import { cancelAllowed, cloneBlockedReason, deleteAllowed, editActionUrl, editBlockedReason, maySeeEvents, publishAllowed, simulationUrl, summaryUrl } from './predicates';
 import { defaultFilter, parseStoredFilter, toListRequest } from './stored-filter';
 
 const action = (over: Partial<JobAction>): Pick<JobAction, 'status' | 'alerted' | 'blocked' | 'events'> => ({ status: 'ran', alerted: false, blocked: null, events: 0, ...over });
@@ -61,15 +61,16 @@ describe('permissions (section 6)', () => {
     expect([deleteAllowed(approver, 'completed'), deleteAllowed(approver, 'running'), publishAllowed(approver, 'running'), cancelAllowed(approver, 'completed')]).toEqual([true, false, false, false]);
   });
 
-  it('JOB-078 Edit Action is disabled for disabled actions and A1 vendor content; Clone for disabled ones', () => {
+  it('JOB-078 Edit Action is disabled for disabled actions and A1 vendor content; Clone for disabled ones; both disabled, with the reason, without the create permission', () => {
     const a = { disabled: false, sim_action_vid: 'A250-100', sim_action_id: 7, action_type: 'dns' };
-    expect(editAllowed(operator, a)).toBe(true);
-    expect(editAllowed(operator, { ...a, sim_action_vid: 'A104-404' })).toBe(false);
-    expect(editAllowed(operator, { ...a, disabled: true })).toBe(false);
+    expect(editBlockedReason(operator, a)).toBeNull();
+    expect(editBlockedReason(operator, { ...a, sim_action_vid: 'A104-404' })).toBe('Vendor content (VID starting with A1) cannot be edited.');
+    expect(editBlockedReason(operator, { ...a, disabled: true })).toBe('This action is disabled.');
     const vendor = { ...a, sim_action_vid: 'A104-404' };
-    expect(cloneAllowed(operator, vendor)).toBe(true);
-    expect(cloneAllowed(operator, { ...a, disabled: true })).toBe(false);
-    expect(editAllowed(viewer, a)).toBe(false);
+    expect(cloneBlockedReason(operator, vendor)).toBeNull();
+    expect(cloneBlockedReason(operator, { ...a, disabled: true })).toBe('This action is disabled.');
+    expect(editBlockedReason(viewer, a)).toBe('Your role does not allow editing Actions.');
+    expect(cloneBlockedReason(viewer, a)).toBe('Your role does not allow cloning Actions.');
   });
 
   it('JOB-002 JOB-004 builds the spec URLs', () => {

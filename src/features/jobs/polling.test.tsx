@@ -1,8 +1,8 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { POLLING_STOPPED } from '../../api/contracts/jobs';
+import { LIST_POLL_DONE_MS, LIST_POLL_MS, POLLING_STOPPED, PUBLISHED, STEPS_POLL_DONE_MS, STEPS_POLL_MS, type JobListItem, type JobStep } from '../../api/contracts/jobs';
 import { clearToasts, toastStore } from '../../ui/toasts';
-import { POLLING_OVERRIDE_KEY, pollingOverride, usePolling } from './polling';
+import { POLLING_OVERRIDE_KEY, listPollMs, pollingOverride, stepsPollMs, usePolling } from './polling';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -75,5 +75,46 @@ describe('polling of the jobs panes', () => {
     expect(pollingOverride()).toEqual({});
     localStorage.setItem(POLLING_OVERRIDE_KEY, '{"intervalMs": 500, "limit": 2.5}');
     expect(pollingOverride()).toEqual({ intervalMs: 500, limit: 2 });
+  });
+
+  it('JOB-055 the list polls every 30 s while a job runs or is unpublished, and every 60 s once all are complete and published', async () => {
+    type Row = Pick<JobListItem, 'job_status' | 'published_status'>;
+    const running: Row[] = [{ job_status: 'completed', published_status: PUBLISHED }, { job_status: 'running', published_status: 0 }];
+    const unpublished: Row[] = [{ job_status: 'completed', published_status: PUBLISHED }, { job_status: 'completed', published_status: 0 }];
+    const done: Row[] = [{ job_status: 'completed', published_status: PUBLISHED }, { job_status: 'cancelled', published_status: PUBLISHED }];
+    expect([listPollMs([]), listPollMs(running), listPollMs(unpublished), listPollMs(done)]).toEqual([LIST_POLL_MS, LIST_POLL_MS, LIST_POLL_MS, LIST_POLL_DONE_MS]);
+    expect([LIST_POLL_MS, LIST_POLL_DONE_MS]).toEqual([30_000, 60_000]);
+
+    // The pane's hook: 30 s apart while a job runs; after the jobs are done, the next poll waits 60 s.
+    const poll = vi.fn();
+    const { rerender } = renderHook(({ jobs }: { jobs: Row[] }) => usePolling(listPollMs(jobs), poll), { initialProps: { jobs: running } });
+    await advance(30_100);
+    expect(poll).toHaveBeenCalledTimes(1);
+    await advance(30_000);
+    expect(poll).toHaveBeenCalledTimes(2);
+    rerender({ jobs: done });
+    await advance(30_000);
+    expect(poll).toHaveBeenCalledTimes(2);
+    await advance(30_100);
+    expect(poll).toHaveBeenCalledTimes(3);
+    await advance(59_000);
+    expect(poll).toHaveBeenCalledTimes(3);
+    await advance(1_100);
+    expect(poll).toHaveBeenCalledTimes(4);
+    // A job that starts running brings the 30 s interval back.
+    rerender({ jobs: running });
+    await advance(30_100);
+    expect(poll).toHaveBeenCalledTimes(5);
+  });
+
+  it('JOB-055 steps poll every 30 s, and every 60 s when the job errored, was cancelled or all its actions are complete', () => {
+    // Only the counts matter to the interval.
+    const step = (completed_count: number, action_count: number) => ({ completed_count, action_count }) as JobStep;
+    expect(stepsPollMs(undefined)).toBe(STEPS_POLL_MS);
+    expect(stepsPollMs({ status: 'running', steps: [step(1, 2)] })).toBe(STEPS_POLL_MS);
+    expect(stepsPollMs({ status: 'running', steps: [] })).toBe(STEPS_POLL_MS);
+    expect(stepsPollMs({ status: 'running', steps: [step(2, 2), step(3, 3)] })).toBe(STEPS_POLL_DONE_MS);
+    expect(stepsPollMs({ status: 'errored', steps: [step(0, 2)] })).toBe(STEPS_POLL_DONE_MS);
+    expect(stepsPollMs({ status: 'cancelled', steps: [] })).toBe(STEPS_POLL_DONE_MS);
   });
 });

@@ -1,5 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
-import { POLLING_STOPPED, REPOLL_LIMIT } from '../../api/contracts/jobs';
+import {
+  LIST_POLL_DONE_MS,
+  LIST_POLL_MS,
+  POLLING_STOPPED,
+  PUBLISHED,
+  REPOLL_LIMIT,
+  STEPS_POLL_DONE_MS,
+  STEPS_POLL_MS,
+  isJobFinished,
+  type JobDetail,
+  type JobListItem,
+} from '../../api/contracts/jobs';
 import { flash } from '../../ui/toasts';
 
 /**
@@ -25,6 +36,19 @@ export function pollingOverride(): { intervalMs?: number; limit?: number } {
     return {};
   }
 }
+
+/** A listed job is done when it finished and was published. */
+export const jobIsDone = (j: Pick<JobListItem, 'job_status' | 'published_status'>) => isJobFinished(j.job_status) && j.published_status === PUBLISHED;
+
+/** The list polls every 30 s, and every 60 s when every job shown is complete and published (JOB-055). */
+export const listPollMs = (jobs: readonly Pick<JobListItem, 'job_status' | 'published_status'>[]) =>
+  jobs.length > 0 && jobs.every(jobIsDone) ? LIST_POLL_DONE_MS : LIST_POLL_MS;
+
+/** Steps poll every 60 s once the job errored or was cancelled or all its actions are complete (JOB-055). */
+export const stepsDone = (j: Pick<JobDetail, 'status' | 'steps'>) =>
+  j.status === 'errored' || j.status === 'cancelled' || (j.steps.length > 0 && j.steps.every((s) => s.completed_count >= s.action_count));
+
+export const stepsPollMs = (j: Pick<JobDetail, 'status' | 'steps'> | undefined) => (j && stepsDone(j) ? STEPS_POLL_DONE_MS : STEPS_POLL_MS);
 
 /** Polling waits while this is true: the tab is hidden, or a modal dialog (not a menu) is open. */
 export const pollingPaused = (doc: Document = document) => doc.hidden || !!doc.querySelector('[role="dialog"]');

@@ -18,8 +18,23 @@ export const mayEditActions = (p: Perms) => p.has('create_action_permission');
 export const cancelAllowed = (p: Perms, status: string) => mayCancel(p) && canCancelJob(status);
 export const deleteAllowed = (p: Perms, status: string) => mayDelete(p) && canDeleteJob(status);
 export const publishAllowed = (p: Perms, status: string) => mayPublish(p) && canPublishJob(status);
-export const editAllowed = (p: Perms, a: Pick<JobAction, 'disabled' | 'sim_action_vid' | 'sim_action_id'>) => mayEditActions(p) && canEditAction(a);
-export const cloneAllowed = (p: Perms, a: Pick<JobAction, 'disabled' | 'sim_action_id'>) => mayEditActions(p) && canCloneAction(a);
+
+/** Why Edit Action is disabled for a job action, or null when it is enabled (shown, never hidden: section 6). */
+export function editBlockedReason(p: Perms, a: Pick<JobAction, 'disabled' | 'sim_action_vid' | 'sim_action_id'>): string | null {
+  if (!mayEditActions(p)) return 'Your role does not allow editing Actions.';
+  if (a.disabled) return 'This action is disabled.';
+  if (a.sim_action_id === null) return 'This action is no longer in the library.';
+  if (!canEditAction(a)) return 'Vendor content (VID starting with A1) cannot be edited.';
+  return null;
+}
+
+/** Why Clone is disabled for a job action, or null when it is enabled. */
+export function cloneBlockedReason(p: Perms, a: Pick<JobAction, 'disabled' | 'sim_action_id'>): string | null {
+  if (!mayEditActions(p)) return 'Your role does not allow cloning Actions.';
+  if (a.disabled) return 'This action is disabled.';
+  if (!canCloneAction(a)) return 'This action is no longer in the library.';
+  return null;
+}
 
 /** Edit Action's URL: cloud actions have their own form (JOB-004). */
 export const editActionUrl = (a: Pick<JobAction, 'sim_action_id' | 'action_type'>) =>

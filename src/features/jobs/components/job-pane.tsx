@@ -1,7 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { ref, useSnapshot } from 'valtio';
-import { STEPS_POLL_DONE_MS, STEPS_POLL_MS, type JobDetail } from '../../../api/contracts/jobs';
 import { commands } from '../../../commands/registry';
 import { useWorkbench } from '../../../panes/pane-context';
 import type { PaneProps } from '../../../panes/types';
@@ -9,7 +8,7 @@ import { Button } from '../../../ui/button';
 import { getJob, jobsKeys } from '../api';
 import { jobPaneState, setRows } from '../pane-state';
 import { cancelAllowed, deleteAllowed, mayCancel, mayDelete, mayPublish, publishAllowed, simulationUrl, summaryUrl } from '../predicates';
-import { usePolling } from '../polling';
+import { stepsPollMs, usePolling } from '../polling';
 import { repollTree, useJobRows } from '../tree-rows';
 import { StatusCell, TimeCell } from './badges';
 import { ActionCells, JOB_COLUMNS, NoteCells, StepCells, type RowEnv } from './rows';
@@ -17,9 +16,6 @@ import { TreeGrid } from './tree-grid';
 import { treeKeys } from './jobs-pane';
 
 const exec = (id: string, args?: unknown) => void commands.execute(id, args, 'button').catch(() => undefined);
-
-/** Steps poll every 60 s once the job errored or was cancelled or all its actions are complete (JOB-055). */
-export const stepsDone = (j: JobDetail) => j.status === 'errored' || j.status === 'cancelled' || (j.steps.length > 0 && j.steps.every((s) => s.completed_count >= s.action_count));
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -48,7 +44,7 @@ export function JobPane({ params }: PaneProps) {
     if (s.job !== (job ?? null)) s.job = job ? ref(job) : null;
   });
 
-  const poller = usePolling(job && stepsDone(job) ? STEPS_POLL_DONE_MS : STEPS_POLL_MS, () => repollTree(qc, [id], openSteps, ''), valid && !!job);
+  const poller = usePolling(stepsPollMs(job), () => repollTree(qc, [id], openSteps, ''), valid && !!job);
   const restartRef = useRef(poller.restart);
   restartRef.current = poller.restart;
   const refreshTick = snap.refreshTick;

@@ -4,8 +4,6 @@ import { useSnapshot } from 'valtio';
 import {
   EVENTS_FILTERS,
   EVENTS_FILTER_LABELS,
-  LIST_POLL_DONE_MS,
-  LIST_POLL_MS,
   LOADING_JOB_RESULTS,
   NO_JOB_RESULTS,
   PAGE_SIZES,
@@ -24,12 +22,12 @@ import { dialogs } from '../dialogs';
 import { setStepOpen } from '../expanded';
 import { allListedSelected, changeFilter, goToPage, jobsPaneState, setPageJobs, setRows, toggleSelectAll, toggleSelected, type PaneState, type RowRef } from '../pane-state';
 import { mayDelete, mayPublish } from '../predicates';
-import { usePolling } from '../polling';
+import { listPollMs, usePolling } from '../polling';
 import { toListRequest, type ListRequest } from '../stored-filter';
 import { repollTree, useListRows } from '../tree-rows';
 import { DateRangePicker } from './date-range-picker';
 import { ActionMenu } from './menu';
-import { ActionCells, JOB_COLUMNS, JobCells, NoteCells, StepCells, jobIsDone, type RowEnv } from './rows';
+import { ActionCells, JOB_COLUMNS, JobCells, NoteCells, StepCells, type RowEnv } from './rows';
 import { TreeGrid } from './tree-grid';
 import { FilterPanel } from '../../../ui/filters/filter-panel';
 import { registerFilterHost } from '../../../ui/filters/bridge';
@@ -229,8 +227,7 @@ export function JobsPane({ params }: PaneProps) {
     if (answer && jobs.length === 0 && snap.filter.page_number > 1 && answer.total_filtered_jobs > 0) goToPage(s, Math.ceil(answer.total_filtered_jobs / snap.filter.page_size));
   }, [answer, jobs.length, snap.filter.page_number, snap.filter.page_size, s]);
 
-  const allDone = jobs.length > 0 && jobs.every(jobIsDone);
-  const poller = usePolling(allDone ? LIST_POLL_DONE_MS : LIST_POLL_MS, async () => {
+  const poller = usePolling(listPollMs(jobs), async () => {
     await Promise.all([qc.fetchQuery({ queryKey: jobsKeys.list(req), queryFn: () => fetchList(true), staleTime: 0 }), repollTree(qc, openJobIds, openSteps, req.events)]);
   });
   const restart = poller.restart;

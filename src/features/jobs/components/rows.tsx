@@ -1,4 +1,4 @@
-import { PUBLISHED, SYSTEM_PROFILE, isJobFinished, type JobAction, type JobListItem, type JobStep, type NodeRef } from '../../../api/contracts/jobs';
+import { SYSTEM_PROFILE, type JobAction, type JobListItem, type JobStep, type NodeRef } from '../../../api/contracts/jobs';
 import type { Permission } from '../../../api/contracts/permissions';
 import { commands } from '../../../commands/registry';
 import { setJobOpen, setStepOpen } from '../expanded';
@@ -6,13 +6,12 @@ import type { RowRef } from '../pane-state';
 import {
   cancelAllowed,
   cloneActionUrl,
-  cloneAllowed,
+  cloneBlockedReason,
   deleteAllowed,
   editActionUrl,
-  editAllowed,
+  editBlockedReason,
   mayCancel,
   mayDelete,
-  mayEditActions,
   mayPublish,
   maySeeEvents,
   publishAllowed,
@@ -59,18 +58,15 @@ export function jobMenuEntries(job: Pick<JobListItem, 'id' | 'job_status' | 'sim
 
 function actionMenuEntries(a: JobAction, key: string, env: RowEnv): MenuEntry[] {
   const p = env.permissions;
-  const entries: MenuEntry[] = [];
-  if (mayEditActions(p)) {
-    entries.push({
-      label: 'Edit Action',
-      onSelect: () => env.openUrl(editActionUrl(a)),
-      disabled: !editAllowed(p, a),
-      reason: a.disabled ? 'This action is disabled.' : 'Vendor content (VID starting with A1) cannot be edited.',
-    });
-    entries.push({ label: 'Clone', onSelect: () => env.openUrl(cloneActionUrl(a)), disabled: !cloneAllowed(p, a), reason: 'This action is disabled.' });
-  }
+  // Always shown; disabled with the reason when the role or the action does not allow it (section 6).
+  const editBlocked = editBlockedReason(p, a);
+  const cloneBlocked = cloneBlockedReason(p, a);
+  const entries: MenuEntry[] = [
+    { label: 'Edit Action', onSelect: () => env.openUrl(editActionUrl(a)), disabled: editBlocked !== null, ...(editBlocked ? { reason: editBlocked } : {}) },
+    { label: 'Clone', onSelect: () => env.openUrl(cloneActionUrl(a)), disabled: cloneBlocked !== null, ...(cloneBlocked ? { reason: cloneBlocked } : {}) },
+  ];
   if (maySeeEvents(p)) {
-    entries.push({ label: 'View Events', onSelect: () => ((dialogs.events = { jobActionId: a.id, name: a.name }), env.activate(key)), hotkey: 'V', separatorBefore: entries.length > 0 });
+    entries.push({ label: 'View Events', onSelect: () => ((dialogs.events = { jobActionId: a.id, name: a.name }), env.activate(key)), hotkey: 'V', separatorBefore: true });
     entries.push({ label: 'Suspicious Events', onSelect: () => window.open(suspectEventsUrl(a.id), '_blank', 'noopener'), disabled: a.suspect_events === 0, reason: 'No suspicious events.', hotkey: 'Shift+V' });
   }
   return entries;
@@ -225,4 +221,3 @@ export function NoteCells({ row }: { row: Extract<RowRef, { kind: 'note' }> }) {
 }
 
 /** A job that no longer changes: finished and published (the list then polls every 60 s). */
-export const jobIsDone = (j: Pick<JobListItem, 'job_status' | 'published_status'>) => isJobFinished(j.job_status) && j.published_status === PUBLISHED;
