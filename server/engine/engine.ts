@@ -55,6 +55,11 @@ interface NodeState {
 }
 
 export class Engine {
+  /**
+   * Per action type: completes an action's details for its work (e.g. the pcap replay script), inside
+   * the scheduling transaction; a thrown error ends the job action errored with its message.
+   */
+  readonly preparers = new Map<string, (tx: Db, details: Record<string, unknown>) => Promise<Record<string, unknown>>>();
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private ticking: Promise<void> | null = null;
@@ -356,6 +361,14 @@ export class Engine {
     if (busy.has(src.id) || (dst && busy.has(dst.id))) return 'wait';
     const [action] = await tx.query<{ details: Record<string, unknown>; timeout_ms: number | null }>('select details, timeout_ms from actions where id = $1', [a.action_id]);
     if (!action) return end('errored', 'The action no longer exists.');
+    const prepare = this.preparers.get(a.action_type);
+    if (prepare) {
+      try {
+        action.details = await prepare(tx, action.details);
+      } catch (e) {
+        return end('errored', (e as Error).message);
+      }
+    }
     const timeout = Math.min(Math.max(action.timeout_ms ?? this.opts.defaultTimeoutMs, 5_000), 300_000);
     const base = {
       job_id: jobId,

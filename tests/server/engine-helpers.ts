@@ -1,5 +1,6 @@
 /** Shared setup of the engine tests: a listening director with the engine, two in-process actors on loopback. */
 import type { Db } from '../../server/db/index';
+import type { DirectorConfig } from '../../server/config';
 import { startEngine } from '../../server/engine/index';
 import type { Engine } from '../../server/engine/engine';
 import { createBulkToken } from '../../server/engine/secrets';
@@ -17,8 +18,14 @@ export interface EngineWorld {
   close(): Promise<void>;
 }
 
-export async function startEngineWorld(actorOpts: Partial<ActorOptions> = {}): Promise<EngineWorld> {
-  const server = await startTestServer();
+export async function startEngineWorld(
+  actorOpts: Partial<ActorOptions> = {},
+  config: Partial<DirectorConfig> = {},
+  /** Runs before the actors register (e.g. seeding, which brings its own nodes). */
+  beforeActors?: (server: TestServer) => Promise<unknown>,
+): Promise<EngineWorld> {
+  const server = await startTestServer(config);
+  await beforeActors?.(server);
   const engine = startEngine(server.app, { tickMs: 50, offlineAfterMs: 3000, heartbeatMs: 500, detectionWindowMs: 5000, defaultTimeoutMs: 20_000 });
   const url = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const { token } = await createBulkToken(server.db, { name: 'test' });
