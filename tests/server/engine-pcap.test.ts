@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
 import { extractReplayScript } from '../../server/engine/replay-script';
-import { startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
+import { runJob, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
 import { createPcapAction, fixture } from './pcap-helpers';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-engine-pcap-'));
@@ -12,21 +12,14 @@ let w: EngineWorld;
 
 beforeAll(async () => {
   // The demo seed brings the action form's dimension trees (a PCAP Action is saved with the full form).
-  w = await startEngineWorld({}, { dataDir }, (server) => seedDemo(server.db, { jobs: 0 }));
+  w = await startEngineWorld({}, { config: { dataDir }, beforeActors: (server) => seedDemo(server.db, { jobs: 0 }) });
 });
 afterAll(async () => {
   await w?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const run = async (actionId: number) => {
-  const res = await w.server.call('POST', `/run/actions/${actionId}.json`, {
-    as: w.operator,
-    body: { attack_node_id_1: w.src.nodeId, target_node_id_1: w.dst.nodeId, force_unlock: false },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ job_id: number }>().job_id;
-};
+const run = (actionId: number) => runJob(w, 'actions', actionId);
 
 interface ReplayEvidence {
   conversations: { conversation: number; protocol: string; server_port: number; result: string; failed_segment?: { index: number; direction: string; expected: string; received: string } }[];
