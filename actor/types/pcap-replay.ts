@@ -169,7 +169,8 @@ export async function startPcapTarget(w: WorkPayload, opts: PerformOptions): Pro
           sock.on('close', () => sockets.delete(sock));
           const c = queue.shift();
           if (!c) return void sock.destroy();
-          void serveTcp(sock, c, tamper).then((result) => served.push({ conversation: c.n, from: sock.remoteAddress ?? '', result }));
+          const from = sock.remoteAddress ?? '';
+          void serveTcp(sock, c, tamper).then((result) => served.push({ conversation: c.n, from, result }));
         });
         servers.push(server);
         try {
