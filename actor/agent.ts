@@ -43,7 +43,7 @@ interface Credential {
 
 export class ActorError extends Error {}
 
-const BASE_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'dns', 'sleep'];
+const BASE_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'dns', 'sleep', 'pcap'];
 
 export class ActorAgent {
   readonly session = crypto.randomBytes(12).toString('hex');

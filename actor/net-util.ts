@@ -148,3 +148,18 @@ export function preview(buf: Buffer, max = 200): string {
   const printable = /^[\x09\x0a\x0d\x20-\x7e]*$/.test(slice.toString('latin1'));
   return (printable ? slice.toString('latin1') : `hex:${slice.toString('hex')}`) + (buf.length > max ? '…' : '');
 }
+
+/** Waits for a connecting socket: 'open', or why it did not connect (the socket is left as it is). */
+export function connectResult(sock: net.Socket, timeoutMs = CONNECT_TIMEOUT_MS): Promise<ConnectResult> {
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve('timeout'), timeoutMs);
+    sock.once('connect', () => {
+      clearTimeout(t);
+      resolve('open');
+    });
+    sock.once('error', (e: NodeJS.ErrnoException) => {
+      clearTimeout(t);
+      resolve(errorKind(e));
+    });
+  });
+}

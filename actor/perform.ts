@@ -14,6 +14,7 @@ import {
   MAX_READ_BYTES,
   READ_TIMEOUT_MS,
   bindUdp,
+  connectResult,
   decodeData,
   errorKind,
   listenTcp,
@@ -23,6 +24,7 @@ import {
   sleep,
   type ConnectResult,
 } from './net-util';
+import { pcapSource, startPcapTarget } from './types/pcap-replay';
 
 export type Evidence = Record<string, unknown>;
 
@@ -90,6 +92,7 @@ class ServerSet {
 // Target side
 
 export async function startTarget(w: WorkPayload, opts: PerformOptions): Promise<TargetHandle> {
+  if (w.action_type === 'pcap') return startPcapTarget(w, opts);
   const addr = w.local_address;
   const set = new ServerSet();
   const port_map: Record<string, number> = {};
@@ -280,6 +283,8 @@ export async function runSource(w: WorkPayload, signal: AbortSignal, opts: Perfo
       return httpSource(w, needPeer(), signal, mapped, opts);
     case 'dns':
       return dnsSource(w, signal);
+    case 'pcap':
+      return pcapSource(w, needPeer(), signal, mapped);
     case 'host_cli':
       if (!opts.allowHostCli) throw new Incompatible('host_cli runs only on an actor started with --allow-host-cli.');
       throw new Incompatible('host_cli is not supported by this actor version.');
@@ -357,17 +362,7 @@ async function socketSource(w: WorkPayload, host: string, signal: AbortSignal, m
       };
     });
   try {
-    const connected = await new Promise<ConnectResult>((resolve) => {
-      const t = setTimeout(() => resolve('timeout'), 1500);
-      conn.once('connect', () => {
-        clearTimeout(t);
-        resolve('open');
-      });
-      conn.once('error', (e: NodeJS.ErrnoException) => {
-        clearTimeout(t);
-        resolve(errorKind(e));
-      });
-    });
+    const connected = await connectResult(conn);
     if (connected !== 'open') {
       log.push({ step: 1, sent: 0, received: '', expected: '', result: connected });
       return done(true, `Connection to ${host}:${port} ${connected}`);

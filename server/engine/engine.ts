@@ -1,7 +1,8 @@
 /**
  * The job engine: a loop with timers inside the director. Its state lives in the database
  * (engine_jobs, engine_work), so a restarted director resumes, and work is claimed with
- * `for update skip locked` so two directors on one PostgreSQL never hand out the same work twice.
+ * `for update skip locked` so two directors on one PostgreSQL never hand out the same work twice, and an
+ * actor's node row is locked while work is dispatched to it, so it never gets work of two jobs at once.
  */
 import { EventEmitter } from 'node:events';
 import type { Db } from '../db/index';
@@ -55,6 +56,11 @@ interface NodeState {
 }
 
 export class Engine {
+  /**
+   * Per action type: completes an action's details for its work (e.g. the pcap replay script), inside
+   * the scheduling transaction; a thrown error ends the job action errored with its message.
+   */
+  readonly preparers = new Map<string, (tx: Db, details: Record<string, unknown>) => Promise<Record<string, unknown>>>();
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private ticking: Promise<void> | null = null;
@@ -356,6 +362,19 @@ export class Engine {
     if (busy.has(src.id) || (dst && busy.has(dst.id))) return 'wait';
     const [action] = await tx.query<{ details: Record<string, unknown>; timeout_ms: number | null }>('select details, timeout_ms from actions where id = $1', [a.action_id]);
     if (!action) return end('errored', 'The action no longer exists.');
+    const prepare = this.preparers.get(a.action_type);
+    if (prepare) {
+      try {
+        action.details = await prepare(tx, action.details);
+      } catch (e) {
+        return end('errored', (e as Error).message);
+      }
+    }
+    const ids = dst ? [src.id, dst.id] : [src.id];
+    if (!(await this.nodesFree(tx, ids))) {
+      for (const id of ids) busy.add(id);
+      return 'wait';
+    }
     const timeout = Math.min(Math.max(action.timeout_ms ?? this.opts.defaultTimeoutMs, 5_000), 300_000);
     const base = {
       job_id: jobId,
@@ -402,6 +421,18 @@ export class Engine {
     await tx.query(`update job_actions set status = 'running', started_at = now() where id = $1`, [a.id]);
     await tx.query(`update jobs set status = 'running', started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting')`, [jobId]);
     return 'dispatched';
+  }
+
+  /**
+   * Whether the actors may take new work, across directors: their node rows are locked until this
+   * transaction ends (a row another director holds means busy), then the database is asked whether
+   * they still hold open work (another director may have handed them some since this tick began).
+   */
+  private async nodesFree(tx: Db, ids: number[]): Promise<boolean> {
+    const locked = await tx.query<{ id: number }>(`select id from nodes where id = any($1::int[]) order by id for update skip locked`, [ids]);
+    if (locked.length !== new Set(ids).size) return false;
+    const open = await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids]);
+    return open.length === 0;
   }
 
   private async updateProgressTx(tx: Db, jobId: number) {

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { engineFor, type Engine, type EngineOptions } from './engine';
 import { createBulkToken } from './secrets';
 import { EveTail, parseEveConfig } from './eve-tail';
+import { withReplayScript } from './replay-script';
 
 export { engineFor } from './engine';
 
@@ -16,6 +17,7 @@ export const LOCAL_ACTOR_ADDRESSES = ['127.0.0.2', '127.0.0.3'];
 /** Starts the engine loop of the app's database; it stops when the app closes. */
 export function startEngine(app: FastifyInstance, opts?: Partial<EngineOptions>): Engine {
   const engine = engineFor(app.db, opts);
+  engine.preparers.set('pcap', (tx, details) => withReplayScript(tx, app.config.dataDir, details));
   engine.start();
   for (const source of parseEveConfig(process.env.SURICATA_EVE)) {
     const tail = new EveTail(app.db, source, () => engine.opts.detectionWindowMs);

@@ -114,13 +114,7 @@ export async function actorsRoutes(app: FastifyInstance) {
         : [];
       const open = new Set(stillOpen.map((r) => r.id));
       const abort = holding.filter((id) => !open.has(id));
-      const claimed = await app.db.query<{ id: number; payload: Omit<WorkPayload, 'work_id' | 'issued_at'>; timeout_ms: number }>(
-        `update engine_work set status = 'claimed', claimed_at = now(), actor_session = $2,
-                deadline_at = now() + ((payload->>'timeout_ms')::int + 15000) * interval '1 millisecond'
-          where id in (select id from engine_work where node_id = $1 and status = 'queued' order by id limit 5 for update skip locked)
-          returning id, payload`,
-        [node.id, input.session],
-      );
+      const claimed = await claimNext(app, node.id, input.session);
       const work: SignedWork[] = claimed.map((w) => {
         const payload = JSON.stringify({ ...w.payload, work_id: w.id, issued_at: new Date().toISOString() } satisfies WorkPayload);
         return { id: w.id, payload, signature: sign(keys, payload) };
@@ -184,6 +178,25 @@ export async function actorsRoutes(app: FastifyInstance) {
       bodyFields(req.body ?? {}),
     );
     return createBulkToken(app.db, { name: input.name, hours: input.hours, userId: session.user.id });
+  });
+}
+
+/**
+ * One actor performs one piece of work at a time, whichever director handed it out: the node's row
+ * is locked while claiming, and nothing is claimed while the node has work claimed or serving.
+ */
+function claimNext(app: FastifyInstance, nodeId: number, session: string) {
+  return app.db.transaction(async (tx) => {
+    await tx.query('select id from nodes where id = $1 for update', [nodeId]);
+    return tx.query<{ id: number; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }>(
+      `update engine_work set status = 'claimed', claimed_at = now(), actor_session = $2,
+              deadline_at = now() + ((payload->>'timeout_ms')::int + 15000) * interval '1 millisecond'
+        where id in (select id from engine_work where node_id = $1 and status = 'queued'
+                        and not exists (select 1 from engine_work r where r.node_id = $1 and r.status in ('claimed', 'ready'))
+                      order by id limit 1 for update skip locked)
+        returning id, payload`,
+      [nodeId, session],
+    );
   });
 }
 

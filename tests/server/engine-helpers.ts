@@ -1,6 +1,7 @@
 /** Shared setup of the engine tests: a listening director with the engine, two in-process actors on loopback. */
 import type { Db } from '../../server/db/index';
-import { startEngine } from '../../server/engine/index';
+import type { DirectorConfig } from '../../server/config';
+import { engineFor, startEngine } from '../../server/engine/index';
 import type { Engine } from '../../server/engine/engine';
 import { createBulkToken } from '../../server/engine/secrets';
 import { ActorAgent, type ActorOptions } from '../../actor/agent';
@@ -17,9 +18,20 @@ export interface EngineWorld {
   close(): Promise<void>;
 }
 
-export async function startEngineWorld(actorOpts: Partial<ActorOptions> = {}): Promise<EngineWorld> {
-  const server = await startTestServer();
-  const engine = startEngine(server.app, { tickMs: 50, offlineAfterMs: 3000, heartbeatMs: 500, detectionWindowMs: 5000, defaultTimeoutMs: 20_000 });
+export const TEST_ENGINE_OPTIONS = { tickMs: 50, offlineAfterMs: 3000, heartbeatMs: 500, detectionWindowMs: 5000, defaultTimeoutMs: 20_000 };
+
+export interface WorldOptions {
+  config?: Partial<DirectorConfig>;
+  /** Runs before the actors register (e.g. seeding, which brings its own nodes). */
+  beforeActors?: (server: TestServer) => Promise<unknown>;
+  /** false: the director answers actors but its engine loop does not run (the test schedules). */
+  schedule?: boolean;
+}
+
+export async function startEngineWorld(actorOpts: Partial<ActorOptions> = {}, world: WorldOptions = {}): Promise<EngineWorld> {
+  const server = await startTestServer(world.config);
+  await world.beforeActors?.(server);
+  const engine = world.schedule === false ? engineFor(server.db, TEST_ENGINE_OPTIONS) : startEngine(server.app, TEST_ENGINE_OPTIONS);
   const url = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const { token } = await createBulkToken(server.db, { name: 'test' });
   const quiet = () => {};
@@ -109,4 +121,14 @@ export async function waitForJob(db: Db, jobId: number, statuses = ['completed',
     if (Date.now() > deadline) throw new Error(`job ${jobId} is still ${job?.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Runs an action, sequence or evaluation between the world's two actors through the run call; the job id. */
+export async function runJob(w: EngineWorld, kind: 'actions' | 'sequences' | 'evaluations', id: number): Promise<number> {
+  const res = await w.server.call('POST', `/run/${kind}/${id}.json`, {
+    as: w.operator,
+    body: { attack_node_id_1: w.src.nodeId, target_node_id_1: w.dst.nodeId, force_unlock: false },
+  });
+  if (res.statusCode !== 201) throw new Error(`the run call answered ${res.statusCode}: ${res.body}`);
+  return res.json<{ job_id: number }>().job_id;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAction, insertSimulation, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
+import { insertAction, insertSimulation, runJob, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
 
 let w: EngineWorld;
 
@@ -10,14 +10,7 @@ afterAll(async () => {
   await w?.close();
 });
 
-const run = async (kind: 'actions' | 'sequences' | 'evaluations', id: number) => {
-  const res = await w.server.call('POST', `/run/${kind}/${id}.json`, {
-    as: w.operator,
-    body: { attack_node_id_1: w.src.nodeId, target_node_id_1: w.dst.nodeId, force_unlock: false },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ job_id: number }>().job_id;
-};
+const run = (kind: 'actions' | 'sequences' | 'evaluations', id: number) => runJob(w, kind, id);
 
 const socketDetails = (port: number, response = 'pong') => ({
   comm_type: 'tcp',
@@ -116,7 +109,7 @@ describe('engine with two actors on loopback', () => {
     expect(actions[0]?.blocked_msg).toContain('cannot perform email');
   });
 
-  it('cancel (jobs.status = cancelled) stops the running work on the actors within seconds', async () => {
+  it('JOB-087 JOB-049 cancel through GET /jobs/{id}/cancel.json stops the running work on the actors within seconds', async () => {
     const id = await insertAction(w.server.db, 'sleep', { sleep_ms: 20_000 });
     const jobId = await run('actions', id);
     await waitForJob(w.server.db, jobId, ['running']);
@@ -127,7 +120,12 @@ describe('engine with two actors on loopback', () => {
       await new Promise((res) => setTimeout(res, 50));
     }
     const t0 = Date.now();
-    await w.server.db.query(`update jobs set status = 'cancelled' where id = $1`, [jobId]);
+    // The spec's GET changes state, so it needs the session's CSRF token; without it nothing changes.
+    const refused = await w.server.call('GET', `/jobs/${jobId}/cancel.json`, { as: w.operator });
+    expect(refused.statusCode).toBe(403);
+    const cancel = await w.server.call('GET', `/jobs/${jobId}/cancel.json`, { as: w.operator, headers: { 'x-csrf-token': w.operator.csrfToken } });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(cancel.json()).toEqual({ id: jobId, status: 'cancelled', stopped_actions: 1 });
     for (let i = 0; i < 100; i++) {
       const [r] = await w.server.db.query<{ status: string }>(`select status from job_actions where job_id = $1`, [jobId]);
       if (r?.status === 'cancelled') break;
@@ -136,6 +134,7 @@ describe('engine with two actors on loopback', () => {
     const { job, actions } = await waitForJob(w.server.db, jobId, ['cancelled']);
     expect(job.status).toBe('cancelled');
     expect(actions[0]?.status).toBe('cancelled');
+    expect(actions[0]?.evidence.reason).toMatch(/^Cancelled by /);
     // The actor dropped the work (no longer running anything).
     for (let i = 0; i < 60; i++) {
       const [r] = await w.server.db.query<{ status: string }>(`select status from engine_work where job_id = $1`, [jobId]);
@@ -144,6 +143,9 @@ describe('engine with two actors on loopback', () => {
     }
     expect(w.src.holding.length).toBe(0);
     expect(Date.now() - t0).toBeLessThan(5000);
+    const again = await w.server.call('GET', `/jobs/${jobId}/cancel.json`, { as: w.operator, headers: { 'x-csrf-token': w.operator.csrfToken } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json<{ error: string }>().error).toBe(`Job ${jobId} is cancelled and can no longer be cancelled.`);
   });
 
   it('the run call refuses missing actors, unknown content and a viewer', async () => {

@@ -17,9 +17,8 @@ import type {
 import { PCAP_STATUS, PCAP_TCP_OR_UDP_MESSAGE } from '../../src/api/contracts/pcap';
 import { testPayload } from '../../src/features/action-form/test-values';
 import { startTestServer, type Session, type TestServer } from './helpers';
+import { BOUNDARY, fixture, multipart } from './pcap-helpers';
 
-const fixtureDir = path.resolve(__dirname, '../fixtures/pcap');
-const fixture = (name: string) => fs.readFileSync(path.join(fixtureDir, name));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-pcap-server-'));
 
 let t: TestServer;
@@ -38,20 +37,6 @@ afterAll(async () => {
   await t?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-const BOUNDARY = '----vigil-test-boundary-7MA4YWxkTrZu0gW';
-
-/** A multipart/form-data body: text fields, then (optionally) one file. */
-function multipart(fields: Record<string, string>, file?: { field?: string; name: string; content: Buffer }): Buffer {
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  if (file) {
-    parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: application/vnd.tcpdump.pcap\r\n\r\n`));
-    parts.push(file.content, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
-  return Buffer.concat(parts);
-}
 
 async function upload(content: Buffer, name = 'capture.pcap', opts: { as?: Session; fields?: Record<string, string>; field?: string; csrf?: boolean } = {}) {
   const as = opts.as ?? operator;
