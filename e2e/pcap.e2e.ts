@@ -1,0 +1,118 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { signIn, useBrowser } from './browser';
+import { DEMO_USERS, REPO_ROOT } from './director';
+import { eventually, pathOf, waitForPath } from './workbench';
+import { PCAP_TCP_OR_UDP_MESSAGE, type PcapPacketBytesAnswer, type PcapPacketsAnswer } from '../src/api/contracts/pcap';
+import type { PickerAction } from '../src/api/contracts/action-form';
+
+const baseUrl = inject('baseUrl');
+const fixture = (name: string) => path.join(REPO_ROOT, 'tests', 'fixtures', 'pcap', name);
+const toast = (page: Page, text: string | RegExp) => page.locator('[aria-live="polite"]').getByText(text).first();
+
+const api = async <T>(page: Page, p: string): Promise<T> => {
+  const res = await page.request.get(p, { headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' } });
+  expect(res.status(), `GET ${p}`).toBe(200);
+  return (await res.json()) as T;
+};
+
+/** The first row of a hex dump as the Packet View shows it: offset, two groups of 8 bytes, ASCII. */
+function firstHexRow(bytes: Buffer): { hex: string; ascii: string } {
+  const h = (from: number, to: number) => [...bytes.subarray(from, to)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+  const ascii = [...bytes.subarray(0, 16)].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
+  return { hex: `${h(0, 8)}  ${h(8, 16)}`, ascii };
+}
+
+describe('PCAP: an Action from a capture, end to end', () => {
+  const b = useBrowser(() => baseUrl);
+
+  it('ACT-023 ACT-069 ACT-095 upload a TCP+UDP capture, see progress and the TCP-or-UDP message, remove all UDP, save, then read its packets in the Packet View by keyboard', async () => {
+    const { page } = b;
+    await signIn(page, DEMO_USERS.operator, inject('demoUserPassword'), '/manage_sims/actions/unified_action/new?action_type=pcap');
+    const f = page.locator('[data-pane-kind="action-new"]');
+    await f.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
+    if (await f.getByRole('button', { name: 'Discard Draft' }).count()) await f.getByRole('button', { name: 'Discard Draft' }).click();
+    await f.getByLabel('Name', { exact: true }).click();
+    await page.keyboard.press('Control+Alt+Shift+KeyT');
+    await toast(page, 'Test values for a pcap Action were filled in.').waitFor();
+    const name = `E2E capture ${crypto.randomBytes(3).toString('hex')}`;
+    await f.getByLabel('Name', { exact: true }).fill(name);
+    await f.getByRole('navigation', { name: 'Steps' }).getByRole('button', { name: /Action Details/ }).click();
+
+    // The capture's own addresses: no anonymization.
+    for (const label of ['Anonymize IP', 'Anonymize MAC']) {
+      const box = f.getByRole('checkbox', { name: label });
+      if (await box.isChecked()) await box.uncheck();
+    }
+    await f.getByLabel('PCAP File').setInputFiles(fixture('eth-le-usec.pcap'));
+
+    // Progress: the bar and its status text reach 100% once the director has processed the capture.
+    const bar = f.getByRole('progressbar', { name: 'Upload progress' });
+    await eventually(() => bar.getAttribute('aria-valuenow'), '100', 'the progress bar reaches 100', 30_000);
+    await f.getByRole('status').getByText('Completed - 100%').waitFor();
+
+    // Both protocols remain: the spec's message verbatim, and three conversations.
+    const table = f.getByRole('table', { name: 'Conversations' });
+    const removeButtons = table.getByRole('button', { name: /^Remove conversation/ });
+    await f.getByText(PCAP_TCP_OR_UDP_MESSAGE, { exact: true }).waitFor();
+    await eventually(() => removeButtons.count(), 3, 'three conversations are listed');
+    expect(await table.getByRole('cell', { name: 'UDP', exact: true }).count()).toBe(1);
+    expect(await f.getByLabel('Attacker IP').inputValue()).toBe('192.168.10.5');
+    expect(await f.getByLabel('Destination IP').inputValue()).toBe('203.0.113.80');
+
+    // Remove all UDP: two TCP conversations remain and the message is gone.
+    await f.getByRole('button', { name: 'Remove all UDP' }).click();
+    await eventually(() => removeButtons.count(), 2, 'two conversations remain');
+    expect(await table.getByRole('cell', { name: 'UDP', exact: true }).count()).toBe(0);
+    expect(await table.getByRole('cell', { name: 'TCP', exact: true }).count()).toBe(2);
+    expect(await f.getByText(PCAP_TCP_OR_UDP_MESSAGE, { exact: true }).count()).toBe(0);
+    const href = (await f.getByRole('link', { name: 'Packet View' }).getAttribute('href')) ?? '';
+    expect(href).toMatch(/^\/manage_sims\/pcaps\/inspect\/\d+$/);
+
+    // Save: the PCAP Action exists.
+    await page.keyboard.press('Control+s');
+    await toast(page, /Action A\d{3}-\d+ was successfully created\./).waitFor({ timeout: 30_000 });
+    await waitForPath(page, '/manage_sims/actions');
+    let created: PickerAction | undefined;
+    await eventually(async () => {
+      created = (await api<{ data: PickerAction[] }>(page, '/manage_sims/actions/picker.json')).data.find((a) => a.name === name);
+      return created?.action_type;
+    }, 'pcap', `the Action "${name}" is listed`);
+
+    // Packet View of its processed capture: the 16 TCP frames only, in a listbox.
+    const id = Number(href.split('/').pop());
+    await page.goto(href);
+    const pane = page.locator('[data-pane-kind="pcap-inspect"]');
+    await pane.getByText('16 packets · processed capture (what the Action replays)').waitFor({ timeout: 30_000 });
+    const list = pane.getByRole('listbox', { name: 'Packets' });
+    const answer = await api<PcapPacketsAnswer>(page, `/manage_sims/pcaps/${id}/packets.json`);
+    expect(answer.data.total).toBe(16);
+    expect(new Set(answer.data.packets.map((p) => p.protocol))).not.toContain('DNS');
+    const first = answer.data.packets[0]!;
+    const option1 = list.getByRole('option', { name: `Packet 1: ${first.protocol} ${first.source} to ${first.destination}, ${first.length} bytes, ${first.summary}` });
+    await option1.waitFor();
+    expect(first.source).toBe('192.168.10.5');
+    expect(first.destination).toBe('203.0.113.80');
+    expect(await option1.getAttribute('aria-selected')).toBe('true');
+
+    // Keyboard: Arrow Down selects packet 2 and shows its bytes; End goes to the last packet.
+    await list.focus();
+    await page.keyboard.press('ArrowDown');
+    await eventually(() => list.getByRole('option', { name: /^Packet 2: / }).getAttribute('aria-selected'), 'true', 'packet 2 is selected');
+    await eventually(() => pathOf(page), `${href}?packet=2`, 'the URL names packet 2');
+    const bytes2 = Buffer.from((await api<PcapPacketBytesAnswer>(page, `/manage_sims/pcaps/${id}/packets/2.json`)).data.bytes_base64, 'base64');
+    const hex = pane.getByRole('region', { name: 'Bytes of packet 2' }).getByRole('table', { name: 'Hex and ASCII' });
+    const row = hex.getByRole('row').first();
+    const expected = firstHexRow(bytes2);
+    await eventually(() => row.getByRole('cell').allInnerTexts(), ['0000', expected.hex, expected.ascii], 'the hex and ASCII of packet 2');
+    expect(await hex.getByRole('row').count()).toBe(Math.ceil(bytes2.length / 16));
+
+    await page.keyboard.press('End');
+    await eventually(() => list.getByRole('option', { name: /^Packet 16: / }).getAttribute('aria-selected'), 'true', 'the last packet is selected');
+    await pane.getByRole('region', { name: 'Bytes of packet 16' }).waitFor();
+    await page.keyboard.press('Home');
+    await eventually(() => option1.getAttribute('aria-selected'), 'true', 'Home selects packet 1');
+  });
+});
