@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { DEMO_USERS, REPO_ROOT } from './director';
-import { eventually, pathOf, waitForPath } from './workbench';
+import { eventually, pathOf, runCommand, waitForPath } from './workbench';
 import { PCAP_TCP_OR_UDP_MESSAGE, type PcapPacketBytesAnswer, type PcapPacketsAnswer } from '../src/api/contracts/pcap';
 import type { PickerAction } from '../src/api/contracts/action-form';
 
@@ -28,9 +28,11 @@ function firstHexRow(bytes: Buffer): { hex: string; ascii: string } {
 describe('PCAP: an Action from a capture, end to end', () => {
   const b = useBrowser(() => baseUrl);
 
-  it('ACT-023 ACT-069 ACT-095 upload a TCP+UDP capture, see progress and the TCP-or-UDP message, remove all UDP, save, then read its packets in the Packet View by keyboard', async () => {
+  it('ACT-023 ACT-069 ACT-079 ACT-095 ACT-096 ACT-099 from the palette: create an Action from a TCP+UDP capture, see progress and the TCP-or-UDP message, remove all UDP, save, then read its packets in the Packet View by keyboard', async () => {
     const { page } = b;
-    await signIn(page, DEMO_USERS.operator, inject('demoUserPassword'), '/manage_sims/actions/unified_action/new?action_type=pcap');
+    await signIn(page, DEMO_USERS.operator, inject('demoUserPassword'), '/');
+    await runCommand(page, 'Create Action from Capture');
+    await waitForPath(page, '/manage_sims/actions/unified_action/new?action_type=pcap');
     const f = page.locator('[data-pane-kind="action-new"]');
     await f.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
     if (await f.getByRole('button', { name: 'Discard Draft' }).count()) await f.getByRole('button', { name: 'Discard Draft' }).click();
@@ -46,7 +48,10 @@ describe('PCAP: an Action from a capture, end to end', () => {
       const box = f.getByRole('checkbox', { name: label });
       if (await box.isChecked()) await box.uncheck();
     }
-    await f.getByLabel('PCAP File').setInputFiles(fixture('eth-le-usec.pcap'));
+    // The command opens the file picker of the focused PCAP form.
+    const chooser = page.waitForEvent('filechooser');
+    await runCommand(page, 'Upload Capture…');
+    await (await chooser).setFiles(fixture('eth-le-usec.pcap'));
 
     // Progress: the bar and its status text reach 100% once the director has processed the capture.
     const bar = f.getByRole('progressbar', { name: 'Upload progress' });
