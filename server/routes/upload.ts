@@ -43,7 +43,7 @@ export function pcapMaxUploadBytes(env: NodeJS.ProcessEnv = process.env): number
   return Number.isFinite(mb) && mb > 0 ? Math.floor(mb * 1024 * 1024) : 500 * 1024 * 1024;
 }
 
-/** Processed captures up to this size are also copied into the file library (for the download route). */
+/** Processed captures up to this size are also copied into the file library (its listing and preview); the download streams the processed file from disk whatever its size. */
 const LIBRARY_COPY_MAX = 64 * 1024 * 1024;
 
 interface UploadRow {
@@ -497,7 +497,7 @@ export async function uploadRoutes(app: FastifyInstance) {
       await app.db.query('delete from actions where id = $1', [actionId]);
       throw e;
     }
-    // A copy in the file library serves the Action's download and preview (small captures).
+    // A copy in the file library (content for small captures only); the download streams the file on disk.
     const hashes = await hashFile(out);
     const content = size <= LIBRARY_COPY_MAX ? await fsp.readFile(out) : null;
     await app.db.query(

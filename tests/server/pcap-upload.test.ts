@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
 import { analyzeBuffer } from '../../server/pcap/analyze';
 import type { FormDefinition } from '../../src/api/contracts/action-form';
+import type { PreviewAnswer } from '../../src/api/contracts/library';
 import type {
   CheckProcessStatusAnswer,
   CreatePcapActionAnswer,
@@ -326,6 +327,33 @@ describe('ACT-095 POST /manage_sims/upload/create_pcap_action', () => {
     expect(again.json<{ error: string }>().error).toBe(`PCAP upload ${id} was already made into an Action (id ${created.id}).`);
     const locked = await destroy({ upload_id: id, remove_tcp_or_udp: 'tcp' });
     expect(locked.statusCode).toBe(409);
+  });
+
+  it('ACT-105 the download streams the processed capture from disk, also when it has no file library copy (captures over 64 MB)', async () => {
+    const { id } = await uploadDone('two-ips-tcp.pcap');
+    const res = await t.call('POST', '/manage_sims/upload/create_pcap_action', { as: operator, body: pcapPayload(id) });
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json<CreatePcapActionAnswer>();
+    const onDisk = fs.readFileSync(path.join(dataDir, 'pcap', 'processed', `${id}.pcap`));
+    expect(onDisk.length).toBe(created.size);
+    // A capture over the library copy limit is stored without content: the download must not need it.
+    const [action] = await t.db.query<{ details: { file: string } }>('select details from actions where id = $1', [created.id]);
+    await t.db.query('update file_library set content = null where orig_file_name = $1', [action!.details.file]);
+    const get = () => t.app.inject({ method: 'GET', url: `/manage_sims/actions/download/${created.id}`, headers: { cookie: operator.cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' } });
+    const dl = await get();
+    expect(dl.statusCode, dl.body).toBe(200);
+    expect(dl.headers['content-type']).toBe('application/vnd.tcpdump.pcap');
+    expect(dl.headers['content-length']).toBe(String(onDisk.length));
+    expect(dl.headers['content-disposition']).toBe(`attachment; filename="${action!.details.file}"`);
+    expect(Buffer.compare(dl.rawPayload, onDisk)).toBe(0);
+    const preview = (await t.call('GET', `/library/actions.json?id=${created.id}`, { as: operator })).json<PreviewAnswer>().data.preview_props;
+    expect(preview.action_type === 'pcap' && preview.detail.file.stored && preview.detail.has_hex).toBe(true);
+
+    // Neither the file nor a copy: 404 with a message.
+    fs.rmSync(path.join(dataDir, 'pcap', 'processed', `${id}.pcap`));
+    const gone = await get();
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json<{ error: string }>().error).toMatch(/^The packet capture two-ips-tcp_upload\d+\.pcap of Action A000-\d+ is not stored on this director\.$/);
   });
 
   it('creates a captive_ioc_pcap Action with ?action_type=captive_ioc_pcap', async () => {
