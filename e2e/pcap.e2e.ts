@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -119,5 +121,30 @@ describe('PCAP: an Action from a capture, end to end', () => {
     await pane.getByRole('region', { name: 'Bytes of packet 16' }).waitFor();
     await page.keyboard.press('Home');
     await eventually(() => option1.getAttribute('aria-selected'), 'true', 'Home selects packet 1');
+  });
+
+  it('ACT-108 a large file that is not a capture is refused after its first bytes: the flash gives the director\'s reason long before the file could have been sent', async () => {
+    const { page } = b;
+    const big = path.join(os.tmpdir(), `vigil-e2e-not-a-capture-${crypto.randomBytes(3).toString('hex')}.pcap`);
+    fs.writeFileSync(big, Buffer.alloc(24 * 1024 * 1024, 0x41));
+    try {
+      await signIn(page, DEMO_USERS.operator, inject('demoUserPassword'), '/manage_sims/actions/unified_action/new?action_type=pcap');
+      const f = page.locator('[data-pane-kind="action-new"]');
+      await f.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
+      if (await f.getByRole('button', { name: 'Discard Draft' }).count()) await f.getByRole('button', { name: 'Discard Draft' }).click();
+      await f.getByRole('navigation', { name: 'Steps' }).getByRole('button', { name: /Action Details/ }).click();
+      // A slow link: 2 MB/s, so sending the whole file would take 12 s.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 2 * 1024 * 1024 });
+      const started = Date.now();
+      await f.getByLabel('PCAP File').setInputFiles(big);
+      await toast(page, /^Warning! Validation errors kept this Action from saving successfully\. The file is not a pcap or pcapng capture: it starts with 41 41 41 41/).waitFor({ timeout: 30_000 });
+      const took = Date.now() - started;
+      await f.getByRole('status').getByText('Error - 100%').waitFor();
+      expect(took, `the refusal came after ${took} ms`).toBeLessThan(8000);
+    } finally {
+      fs.rmSync(big, { force: true });
+    }
   });
 });

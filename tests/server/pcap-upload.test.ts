@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -199,6 +200,60 @@ describe('ACT-096 POST /manage_sims/upload/upload_pcap_file', () => {
     // Nothing is left behind by refused uploads.
     const [n] = await t.db.query<{ n: number }>(`select count(*)::int as n from pcap_uploads where orig_filename in ('page.pcap', 'empty.pcap', 'short.pcap')`);
     expect(n!.n).toBe(0);
+  });
+
+  it('refuses a large non-capture after its first bytes, answering 400 while the body is still being sent', async () => {
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="movie.pcap"\r\nContent-Type: video/mp4\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+    const fileSize = 64 * 1024 * 1024;
+    const total = head.length + fileSize + tail.length;
+    const chunk = Buffer.alloc(256 * 1024, 0x41);
+    let sent = 0;
+    const answer = await new Promise<{ status: number; body: string; sentWhenAnswered: number }>((resolve, reject) => {
+      const req = http.request(`${address}/manage_sims/upload/upload_pcap_file`, {
+        method: 'POST',
+        headers: { cookie: operator.cookie, 'x-csrf-token': operator.csrfToken, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': String(total) },
+      });
+      let answered = false;
+      req.on('response', (res) => {
+        answered = true;
+        const sentWhenAnswered = sent;
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, body, sentWhenAnswered });
+        });
+      });
+      req.on('error', (e) => {
+        if (!answered) reject(e);
+      });
+      const pump = () => {
+        if (answered || req.destroyed) return;
+        if (sent === 0) {
+          req.write(head);
+          sent = head.length;
+        }
+        if (sent - head.length >= fileSize) {
+          req.end(tail);
+          return;
+        }
+        sent += chunk.length;
+        // Paced as a slow link would send it: the answer must not wait for the rest.
+        if (req.write(chunk)) setTimeout(pump, 5);
+        else req.once('drain', () => setTimeout(pump, 5));
+      };
+      pump();
+    });
+    expect(answer.status).toBe(400);
+    expect((JSON.parse(answer.body) as { error: string }).error).toMatch(/^The file is not a pcap or pcapng capture: it starts with 41 41 41 41/);
+    expect(answer.sentWhenAnswered).toBeLessThan(total / 8);
+    const [n] = await t.db.query<{ n: number }>(`select count(*)::int as n from pcap_uploads where orig_filename = 'movie.pcap'`);
+    expect(n!.n).toBe(0);
+    // The director carries on.
+    expect((await upload(fixture('two-ips-tcp.pcap'), 'after.pcap')).statusCode).toBe(200);
   });
 
   it('refuses an upload over the maximum size with 413', async () => {
