@@ -3,12 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { DEMO_USERS, REPO_ROOT } from './director';
 import { eventually, pathOf, runCommand, waitForPath } from './workbench';
 import { PCAP_TCP_OR_UDP_MESSAGE, type PcapPacketBytesAnswer, type PcapPacketsAnswer } from '../src/api/contracts/pcap';
 import type { PickerAction } from '../src/api/contracts/action-form';
+import { ETHERTYPE, PROTO, buildPcap, eth, ipv4, udp } from '../server/pcap/testing/builder';
 
 const baseUrl = inject('baseUrl');
 const fixture = (name: string) => path.join(REPO_ROOT, 'tests', 'fixtures', 'pcap', name);
@@ -27,6 +28,24 @@ function firstHexRow(bytes: Buffer): { hex: string; ascii: string } {
   return { hex: `${h(0, 8)}  ${h(8, 16)}`, ascii };
 }
 
+/** The Add Action form (opened for pcap), without a leftover draft. */
+async function pcapForm(page: Page): Promise<Locator> {
+  const f = page.locator('[data-pane-kind="action-new"]');
+  await f.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
+  if (await f.getByRole('button', { name: 'Discard Draft' }).count()) await f.getByRole('button', { name: 'Discard Draft' }).click();
+  return f;
+}
+const gotoDetails = (f: Locator) => f.getByRole('navigation', { name: 'Steps' }).getByRole('button', { name: /Action Details/ }).click();
+
+/** A slow link for the page's uploads (bytes per second; -1 lifts the limit). Returns the setter. */
+async function throttleUpload(page: Page, bytesPerSecond: number): Promise<(bps: number) => Promise<unknown>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const set = (bps: number) => cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bps });
+  await set(bytesPerSecond);
+  return set;
+}
+
 describe('PCAP: an Action from a capture, end to end', () => {
   const b = useBrowser(() => baseUrl);
 
@@ -35,15 +54,13 @@ describe('PCAP: an Action from a capture, end to end', () => {
     await signIn(page, DEMO_USERS.operator, inject('demoUserPassword'), '/');
     await runCommand(page, 'Create Action from Capture');
     await waitForPath(page, '/manage_sims/actions/unified_action/new?action_type=pcap');
-    const f = page.locator('[data-pane-kind="action-new"]');
-    await f.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
-    if (await f.getByRole('button', { name: 'Discard Draft' }).count()) await f.getByRole('button', { name: 'Discard Draft' }).click();
+    const f = await pcapForm(page);
     await f.getByLabel('Name', { exact: true }).click();
     await page.keyboard.press('Control+Alt+Shift+KeyT');
     await toast(page, 'Test values for a pcap Action were filled in.').waitFor();
     const name = `E2E capture ${crypto.randomBytes(3).toString('hex')}`;
     await f.getByLabel('Name', { exact: true }).fill(name);
-    await f.getByRole('navigation', { name: 'Steps' }).getByRole('button', { name: /Action Details/ }).click();
+    await gotoDetails(f);
 
     // The capture's own addresses: no anonymization.
     for (const label of ['Anonymize IP', 'Anonymize MAC']) {
@@ -129,14 +146,10 @@ describe('PCAP: an Action from a capture, end to end', () => {
     fs.writeFileSync(big, Buffer.alloc(24 * 1024 * 1024, 0x41));
     try {
       await signIn(page, DEMO_USERS.operator, inject('demoUserPassword'), '/manage_sims/actions/unified_action/new?action_type=pcap');
-      const f = page.locator('[data-pane-kind="action-new"]');
-      await f.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
-      if (await f.getByRole('button', { name: 'Discard Draft' }).count()) await f.getByRole('button', { name: 'Discard Draft' }).click();
-      await f.getByRole('navigation', { name: 'Steps' }).getByRole('button', { name: /Action Details/ }).click();
+      const f = await pcapForm(page);
+      await gotoDetails(f);
       // A slow link: 2 MB/s, so sending the whole file would take 12 s.
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 2 * 1024 * 1024 });
+      await throttleUpload(page, 2 * 1024 * 1024);
       const started = Date.now();
       await f.getByLabel('PCAP File').setInputFiles(big);
       await toast(page, /^Warning! Validation errors kept this Action from saving successfully\. The file is not a pcap or pcapng capture: it starts with 41 41 41 41/).waitFor({ timeout: 30_000 });
@@ -145,6 +158,46 @@ describe('PCAP: an Action from a capture, end to end', () => {
       expect(took, `the refusal came after ${took} ms`).toBeLessThan(8000);
     } finally {
       fs.rmSync(big, { force: true });
+    }
+  });
+
+  it('ACT-023 ACT-069 ACT-120 a capture with 3,000 conversations: bytes-sent progress while it uploads, then a virtualized table that renders only the rows in view', async () => {
+    const { page } = b;
+    // Two hosts, 3,000 UDP conversations of one 600-byte datagram each (about 2 MB).
+    const packets = Array.from({ length: 3000 }, (_, i) => ({
+      ts: [1_700_000_000 + Math.floor(i / 1000), (i % 1000) * 1_000_000] as [number, number],
+      data: eth({ type: ETHERTYPE.IPV4, payload: ipv4({ src: '10.1.0.1', dst: '10.1.0.2', proto: PROTO.UDP, payload: udp(20000 + i, 9000, Buffer.alloc(600, 0x61)) }) }),
+    }));
+    const file = path.join(os.tmpdir(), `vigil-e2e-3000-conversations-${crypto.randomBytes(3).toString('hex')}.pcap`);
+    fs.writeFileSync(file, buildPcap(packets, { linkType: 1 }));
+    try {
+      await signIn(page, DEMO_USERS.operator, inject('demoUserPassword'), '/manage_sims/actions/unified_action/new?action_type=pcap');
+      const f = await pcapForm(page);
+      await gotoDetails(f);
+      const throttle = await throttleUpload(page, 512 * 1024);
+      await f.getByLabel('PCAP File').setInputFiles(file);
+      // While the file travels: the share already sent.
+      const status = f.getByRole('status');
+      await eventually(async () => /^Uploading - [1-9]\d?%$/.test(await status.innerText()), true, 'the status shows the upload part way', 30_000);
+      await throttle(-1);
+      await status.getByText('Completed - 100%').waitFor({ timeout: 60_000 });
+
+      const table = f.getByRole('table', { name: 'Conversations' });
+      await eventually(() => table.getAttribute('aria-rowcount'), '3001', 'the 3,000 conversations are listed', 30_000);
+      const rendered = table.getByRole('button', { name: /^Remove conversation/ });
+      await eventually(async () => (await rendered.count()) > 5, true, 'the first rows are rendered');
+      expect(await rendered.count()).toBeLessThan(100);
+      await table.getByRole('cell', { name: '20000', exact: true }).waitFor();
+      // Scrolled to the end: the last conversation (timestamp ascending) is rendered, the first is not.
+      await table.evaluate((el) => {
+        const scroller = el.parentElement!;
+        scroller.scrollTop = scroller.scrollHeight;
+      });
+      await table.getByRole('cell', { name: '22999', exact: true }).waitFor();
+      expect(await table.getByRole('cell', { name: '20000', exact: true }).count()).toBe(0);
+      expect(await rendered.count()).toBeLessThan(100);
+    } finally {
+      fs.rmSync(file, { force: true });
     }
   });
 });
