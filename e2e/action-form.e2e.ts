@@ -777,5 +777,7 @@ describe('Action form: PCAP upload step', () => {
     await f.getByLabel('PCAP File').setInputFiles(fixture('three-ips.pcap'));
     await f.getByText('Error - 100%').waitFor({ timeout: 30_000 });
     await toast(page, /^Warning! Validation errors kept this Action from saving successfully\. Error: More than two unique IPs/).waitFor();
+    // The upload record's notifications say why, below the progress bar.
+    await f.getByRole('list', { name: 'Notifications' }).getByText(/^The conversations involve 3 unique IP addresses/).waitFor();
   });
 });

@@ -297,10 +297,12 @@ async function pcapPreview(db: Db, a: ActionRecord): Promise<PreviewDetailByType
   const [stored] = name
     ? await db.query<{ id: number }>('select id from file_library where orig_file_name = $1 and content is not null order by id desc limit 1', [name])
     : [];
+  // Captures too large for a library copy are still stored: the processed file on disk.
+  const [processed] = stored ? [stored] : await db.query<{ id: number }>('select id from pcap_uploads where action_id = $1 and processed_size is not null limit 1', [a.id]);
   const upload = num(d.upload);
   return {
-    file: { sim_id: a.id, name, preview_link: upload !== null ? `/manage_sims/pcaps/inspect/${upload}` : null, stored: Boolean(stored) },
-    has_hex: Boolean(stored),
+    file: { sim_id: a.id, name, preview_link: upload !== null ? `/manage_sims/pcaps/inspect/${upload}` : null, stored: Boolean(processed) },
+    has_hex: Boolean(processed),
     has_http_traffic: await hasHttpTraffic(db, a.id, upload),
     attacker_ip: str(d.attacker_ip),
     destination_ip: str(d.destination_ip),

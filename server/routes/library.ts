@@ -32,6 +32,7 @@ import { DEFAULT_BRT_LICENSE, authTokenFor, authTokenMatches, buildDetail, build
 import { approveAction, decideFile, rejectAction, type FileDecision } from '../library/approval';
 import { compileActionRules } from '../filters/compile';
 import type { Db } from '../db/index';
+import { openActionCapture } from '../pcap/download';
 
 const filtersQuerySchema = previewQuerySchema.pick(['include_disabled']).noUnknown('Unknown parameter: ${unknown}');
 const simulationFiltersQuerySchema = simulationListQuerySchema.pick(['simulation_type', 'include_disabled']).noUnknown('Unknown parameter: ${unknown}');
@@ -320,17 +321,14 @@ export async function libraryRoutes(app: FastifyInstance) {
     const action = await findAction(app.db, { id: Number(m[1]) });
     if (action.action_type !== 'pcap' && action.action_type !== 'captive_ioc_pcap') throw notFound(`Action ${action.vid} has no packet capture.`);
     const name = typeof action.details.file === 'string' ? action.details.file : '';
-    const [file] = name
-      ? await app.db.query<{ content: Uint8Array; orig_file_name: string }>(
-          'select content, orig_file_name from file_library where orig_file_name = $1 and content is not null order by id desc limit 1',
-          [name],
-        )
-      : [];
-    if (!file) throw notFound(`The packet capture ${name || '(unnamed)'} of Action ${action.vid} is not stored on this director.`);
+    const capture = await openActionCapture(app.db, app.config.dataDir, action.id, name);
+    if (!capture) throw notFound(`The packet capture ${name || '(unnamed)'} of Action ${action.vid} is not stored on this director.`);
+    const fileName = name || `${action.vid}.pcap`;
     return reply
       .type('application/vnd.tcpdump.pcap')
-      .header('Content-Disposition', `attachment; filename="${file.orig_file_name.replace(/["\\\r\n]/g, '_')}"`)
-      .send(Buffer.from(file.content));
+      .header('Content-Length', String(capture.size))
+      .header('Content-Disposition', `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"`)
+      .send(capture.body);
   });
 }
 

@@ -11,6 +11,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { requirePermission, requireUser } from '../app';
@@ -43,7 +44,7 @@ export function pcapMaxUploadBytes(env: NodeJS.ProcessEnv = process.env): number
   return Number.isFinite(mb) && mb > 0 ? Math.floor(mb * 1024 * 1024) : 500 * 1024 * 1024;
 }
 
-/** Processed captures up to this size are also copied into the file library (for the download route). */
+/** Processed captures up to this size are also copied into the file library (its listing and preview); the download streams the processed file from disk whatever its size. */
 const LIBRARY_COPY_MAX = 64 * 1024 * 1024;
 
 interface UploadRow {
@@ -225,6 +226,22 @@ async function hashFile(file: string): Promise<{ sha256: string; sha1: string; m
   return { sha256: h256.digest('hex'), sha1: h1.digest('hex'), md5: h5.digest('hex') };
 }
 
+/** How long the rest of a refused upload is read and discarded before the connection is closed. */
+const REFUSAL_LINGER_MS = 1000;
+
+/**
+ * A refused upload is answered before its body has arrived. The rest is discarded for a moment after
+ * the answer (so the client has it before the connection goes), then the connection is closed, which
+ * stops the client sending the rest of a large file.
+ */
+function hangUpAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  res.once('finish', () => {
+    req.unpipe();
+    req.resume();
+    setTimeout(() => req.socket.destroy(), REFUSAL_LINGER_MS).unref();
+  });
+}
+
 export async function uploadRoutes(app: FastifyInstance) {
   const maxBytes = pcapMaxUploadBytes();
   const store = new PcapStore(app.config.dataDir);
@@ -289,11 +306,14 @@ export async function uploadRoutes(app: FastifyInstance) {
         uploadId = row!.id;
         ingest = new UploadIngest(store.uploadFile(uploadId));
         for await (const chunk of part.file) {
-          if (refusal) continue; // drain the rest without looking at it
           await ingest.push(chunk as Buffer);
-          if (ingest.refused) refusal = ingest.error;
-          else progress(ingest.bytes);
+          if (ingest.refused) {
+            refusal = ingest.error;
+            break; // not a capture: answer now, without reading the rest
+          }
+          progress(ingest.bytes);
         }
+        if (refusal) break;
       }
     } catch (e) {
       await cleanup();
@@ -305,6 +325,7 @@ export async function uploadRoutes(app: FastifyInstance) {
     if (uploadId === null || !ingest) throw badRequest('The upload has no capture: send the file in a field named "file".');
     if (refusal) {
       await cleanup();
+      hangUpAfterAnswer(req.raw, reply.raw);
       throw badRequest(refusal);
     }
     const analysis = await ingest.finish();
@@ -497,7 +518,7 @@ export async function uploadRoutes(app: FastifyInstance) {
       await app.db.query('delete from actions where id = $1', [actionId]);
       throw e;
     }
-    // A copy in the file library serves the Action's download and preview (small captures).
+    // A copy in the file library (content for small captures only); the download streams the file on disk.
     const hashes = await hashFile(out);
     const content = size <= LIBRARY_COPY_MAX ? await fsp.readFile(out) : null;
     await app.db.query(

@@ -33,6 +33,21 @@ export function configureHttp(opts: { baseUrl?: string; headers?: Record<string,
   if (opts.headers) extraHeaders = opts.headers;
 }
 
+/** The full address of a director path (with the configured base URL and query). */
+export const apiUrl = (path: string, params?: RequestOptions['params']) => `${baseUrl}${path}${buildQuery(params)}`;
+
+/** The headers every call sends (CSRF for non-GET). */
+export function standardHeaders(method: Method, opts: Pick<RequestOptions, 'parse' | 'background' | 'csrf'> = {}): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-Requested-With': 'XMLHttpRequest',
+    Accept: opts.parse === 'text' ? 'text/plain, */*' : 'application/json',
+    ...extraHeaders,
+  };
+  if (method !== 'GET' || opts.csrf) headers['X-CSRF-Token'] = getCsrfToken();
+  if (opts.background) headers['X-Background-Task'] = 'true';
+  return headers;
+}
+
 export function buildQuery(params: RequestOptions['params']): string {
   if (!params) return '';
   const qs = new URLSearchParams();
@@ -45,7 +60,7 @@ export function buildQuery(params: RequestOptions['params']): string {
   return s ? `?${s}` : '';
 }
 
-function messageOf(status: number, body: unknown): string {
+export function messageOf(status: number, body: unknown): string {
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;
     for (const key of ['error', 'base', 'message']) {
@@ -63,13 +78,7 @@ function messageOf(status: number, body: unknown): string {
  * content type and a background-task marker; 200 and 201 are success; JSON is parsed unless told not.
  */
 export async function request<T = unknown>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = {
-    'X-Requested-With': 'XMLHttpRequest',
-    Accept: opts.parse === 'text' ? 'text/plain, */*' : 'application/json',
-    ...extraHeaders,
-  };
-  if (method !== 'GET' || opts.csrf) headers['X-CSRF-Token'] = getCsrfToken();
-  if (opts.background) headers['X-Background-Task'] = 'true';
+  const headers = standardHeaders(method, opts);
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData || opts.body instanceof URLSearchParams) body = opts.body;
   else if (opts.body !== undefined) {
@@ -78,7 +87,7 @@ export async function request<T = unknown>(method: Method, path: string, opts: R
   }
   let res: Response;
   try {
-    res = await fetch(`${baseUrl}${path}${buildQuery(opts.params)}`, { method, headers, body, credentials: 'same-origin', signal: opts.signal });
+    res = await fetch(apiUrl(path, opts.params), { method, headers, body, credentials: 'same-origin', signal: opts.signal });
   } catch (e) {
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
     throw new ApiError(0, 'The director could not be reached.', null);

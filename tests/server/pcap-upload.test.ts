@@ -1,10 +1,12 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
 import { analyzeBuffer } from '../../server/pcap/analyze';
 import type { FormDefinition } from '../../src/api/contracts/action-form';
+import type { PreviewAnswer } from '../../src/api/contracts/library';
 import type {
   CheckProcessStatusAnswer,
   CreatePcapActionAnswer,
@@ -185,6 +187,60 @@ describe('ACT-096 POST /manage_sims/upload/upload_pcap_file', () => {
     expect(n!.n).toBe(0);
   });
 
+  it('refuses a large non-capture after its first bytes, answering 400 while the body is still being sent', async () => {
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="movie.pcap"\r\nContent-Type: video/mp4\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+    const fileSize = 64 * 1024 * 1024;
+    const total = head.length + fileSize + tail.length;
+    const chunk = Buffer.alloc(256 * 1024, 0x41);
+    let sent = 0;
+    const answer = await new Promise<{ status: number; body: string; sentWhenAnswered: number }>((resolve, reject) => {
+      const req = http.request(`${address}/manage_sims/upload/upload_pcap_file`, {
+        method: 'POST',
+        headers: { cookie: operator.cookie, 'x-csrf-token': operator.csrfToken, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': String(total) },
+      });
+      let answered = false;
+      req.on('response', (res) => {
+        answered = true;
+        const sentWhenAnswered = sent;
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, body, sentWhenAnswered });
+        });
+      });
+      req.on('error', (e) => {
+        if (!answered) reject(e);
+      });
+      const pump = () => {
+        if (answered || req.destroyed) return;
+        if (sent === 0) {
+          req.write(head);
+          sent = head.length;
+        }
+        if (sent - head.length >= fileSize) {
+          req.end(tail);
+          return;
+        }
+        sent += chunk.length;
+        // Paced as a slow link would send it: the answer must not wait for the rest.
+        if (req.write(chunk)) setTimeout(pump, 5);
+        else req.once('drain', () => setTimeout(pump, 5));
+      };
+      pump();
+    });
+    expect(answer.status).toBe(400);
+    expect((JSON.parse(answer.body) as { error: string }).error).toMatch(/^The file is not a pcap or pcapng capture: it starts with 41 41 41 41/);
+    expect(answer.sentWhenAnswered).toBeLessThan(total / 8);
+    const [n] = await t.db.query<{ n: number }>(`select count(*)::int as n from pcap_uploads where orig_filename = 'movie.pcap'`);
+    expect(n!.n).toBe(0);
+    // The director carries on.
+    expect((await upload(fixture('two-ips-tcp.pcap'), 'after.pcap')).statusCode).toBe(200);
+  });
+
   it('refuses an upload over the maximum size with 413', async () => {
     process.env.PCAP_MAX_UPLOAD_MB = String(1000 / 1048576);
     try {
@@ -311,6 +367,33 @@ describe('ACT-095 POST /manage_sims/upload/create_pcap_action', () => {
     expect(again.json<{ error: string }>().error).toBe(`PCAP upload ${id} was already made into an Action (id ${created.id}).`);
     const locked = await destroy({ upload_id: id, remove_tcp_or_udp: 'tcp' });
     expect(locked.statusCode).toBe(409);
+  });
+
+  it('ACT-105 the download streams the processed capture from disk, also when it has no file library copy (captures over 64 MB)', async () => {
+    const { id } = await uploadDone('two-ips-tcp.pcap');
+    const res = await t.call('POST', '/manage_sims/upload/create_pcap_action', { as: operator, body: pcapPayload(id) });
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json<CreatePcapActionAnswer>();
+    const onDisk = fs.readFileSync(path.join(dataDir, 'pcap', 'processed', `${id}.pcap`));
+    expect(onDisk.length).toBe(created.size);
+    // A capture over the library copy limit is stored without content: the download must not need it.
+    const [action] = await t.db.query<{ details: { file: string } }>('select details from actions where id = $1', [created.id]);
+    await t.db.query('update file_library set content = null where orig_file_name = $1', [action!.details.file]);
+    const get = () => t.app.inject({ method: 'GET', url: `/manage_sims/actions/download/${created.id}`, headers: { cookie: operator.cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' } });
+    const dl = await get();
+    expect(dl.statusCode, dl.body).toBe(200);
+    expect(dl.headers['content-type']).toBe('application/vnd.tcpdump.pcap');
+    expect(dl.headers['content-length']).toBe(String(onDisk.length));
+    expect(dl.headers['content-disposition']).toBe(`attachment; filename="${action!.details.file}"`);
+    expect(Buffer.compare(dl.rawPayload, onDisk)).toBe(0);
+    const preview = (await t.call('GET', `/library/actions.json?id=${created.id}`, { as: operator })).json<PreviewAnswer>().data.preview_props;
+    expect(preview.action_type === 'pcap' && preview.detail.file.stored && preview.detail.has_hex).toBe(true);
+
+    // Neither the file nor a copy: 404 with a message.
+    fs.rmSync(path.join(dataDir, 'pcap', 'processed', `${id}.pcap`));
+    const gone = await get();
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json<{ error: string }>().error).toMatch(/^The packet capture two-ips-tcp_upload\d+\.pcap of Action A000-\d+ is not stored on this director\.$/);
   });
 
   it('creates a captive_ioc_pcap Action with ?action_type=captive_ioc_pcap', async () => {

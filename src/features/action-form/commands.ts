@@ -5,6 +5,7 @@ import { defineCommand } from '../../commands/registry';
 import type { AnyCommand, CommandContext } from '../../commands/types';
 import { createAction, getLoadedAction, updateAction } from './api';
 import { FORM_PANE_KINDS, controllerFor, type FormPaneKind } from './controllers';
+import { pcapFormBridge } from './pcap-bridge';
 
 /** The fuzzy action picker of Edit Action… and Clone Action… (a global modal). */
 export const pickerStore = proxy<{ open: boolean; purpose: 'edit' | 'clone' }>({ open: false, purpose: 'edit' });
@@ -119,6 +120,30 @@ export const actionFormCommands: AnyCommand[] = [
       }
       const { id } = await resolveAction(args.action);
       dock(ctx).openUrl(cloneUrl(id));
+    },
+  }),
+  defineCommand<{ action_type?: 'pcap' | 'captive_ioc_pcap' }>({
+    id: 'pcap.createActionFromCapture',
+    title: 'Create Action from Capture',
+    category: 'PCAP',
+    keywords: ['pcap', 'packet capture', 'new action', 'conversations', 'replay'],
+    needsWorkbench: true,
+    when: (ctx) => ctx.dock !== null && canCreate(ctx),
+    args: yup.object({ action_type: yup.string().oneOf(['pcap', 'captive_ioc_pcap'], 'pcap or captive_ioc_pcap').optional().label('Action type') }) as yup.Schema<{
+      action_type?: 'pcap' | 'captive_ioc_pcap';
+    }>,
+    run: (args, ctx) => dock(ctx).openUrl(`${NEW_ACTION_URL}?action_type=${args?.action_type ?? 'pcap'}`),
+  }),
+  defineCommand({
+    id: 'pcap.uploadCapture',
+    title: 'Upload Capture…',
+    category: 'PCAP',
+    keywords: ['pcap', 'browse', 'file', 'packet capture', 'upload'],
+    needsWorkbench: true,
+    when: (ctx) => canCreate(ctx) && pcapFormBridge.openPicker !== null,
+    run: () => {
+      if (!pcapFormBridge.openPicker) throw new Error('Open the Action Details step of a PCAP Action form first');
+      pcapFormBridge.openPicker();
     },
   }),
   // Scripts and a terminal runner: save without the form.

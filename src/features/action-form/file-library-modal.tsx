@@ -23,6 +23,7 @@ import { libraryFilesQuery, uploadLibraryFile } from './api';
 import { inputClass, labelClass, requiredLabelClass } from './controls';
 import { useFormEnv } from './form-env';
 import { flattenTree } from './tree-select';
+import { EmptyRow, SortHeader } from './table-parts';
 
 export function RestrictionIcon({ restriction }: { restriction: FileRestriction }) {
   if (restriction === 'pending_approval')
@@ -124,23 +125,12 @@ function LibraryTab({ actionType, attachedIds, onAttach, onClose, single }: Omit
                   <span className="sr-only">Select</span>
                 </th>
                 {COLUMNS.map((c) => (
-                  <th key={c.key} className="px-2 py-1 whitespace-nowrap" aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-                    <button type="button" className="uppercase hover:text-ink" onClick={() => setSort((s) => ({ key: c.key, dir: s.key === c.key && s.dir === 'asc' ? 'desc' : 'asc' }))}>
-                      {c.label}
-                      {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
-                    </button>
-                  </th>
+                  <SortHeader key={c.key} label={c.label} sortKey={c.key} sort={sort} setSort={setSort} className="px-2 py-1 whitespace-nowrap" />
                 ))}
               </tr>
             </thead>
             <tbody>
-              {rows.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="px-2 py-3 text-muted">
-                    No files match.
-                  </td>
-                </tr>
-              )}
+              {rows.length === 0 && <EmptyRow columns={6}>No files match.</EmptyRow>}
               {rows.map((f) => {
                 const attached = attachedIds.includes(f.id);
                 return (

@@ -8,6 +8,7 @@ import { ErrorText, NumberInput, Section, TextInput, inputClass, useFieldError }
 import { useFormEnv } from '../form-env';
 import type { ActionFormValues } from '../form-model';
 import { StepList } from '../step-list';
+import { RemoveHeader } from '../table-parts';
 
 function CellInput({ name, label, disabled, mono }: { name: `cloud_action.inputs.${number}.name` | `cloud_action.inputs.${number}.default_value` | `cloud_action.outputs.${number}.name` | `cloud_action.files.${number}.variable_name`; label: string; disabled: boolean; mono?: boolean }) {
   const { register } = useFormContext<ActionFormValues>();
@@ -34,9 +35,7 @@ function Inputs({ ro }: { ro: boolean }) {
             <tr>
               <th className={thClass}>Name *</th>
               <th className={thClass}>Default Value</th>
-              <th className={thClass}>
-                <span className="sr-only">Remove</span>
-              </th>
+              <RemoveHeader />
             </tr>
           </thead>
           <tbody>
@@ -105,9 +104,7 @@ function Files({ ro }: { ro: boolean }) {
             <tr>
               <th className={thClass}>File</th>
               <th className={thClass}>Variable Name *</th>
-              <th className={thClass}>
-                <span className="sr-only">Remove</span>
-              </th>
+              <RemoveHeader />
             </tr>
           </thead>
           <tbody>

@@ -17,6 +17,7 @@ import { AddFileButton, FileLabel, tableClass, tdClass, thClass, unattachedNotic
 import { CheckboxInput, ErrorText, NumberInput, SelectInput, TextAreaInput, TextInput, inputClass, labelClass, optionsOf, useFieldError, requiredLabelClass } from '../controls';
 import { useFormEnv } from '../form-env';
 import type { ActionFormValues } from '../form-model';
+import { RemoveHeader } from '../table-parts';
 
 const SCHEME_LABELS: Record<string, string> = { subject: 'Subject', attachment: 'Attachment', subject_and_attachment: 'Subject and Attachment' };
 
@@ -43,9 +44,7 @@ export function EmailForm() {
                 <th className={thClass}>File</th>
                 <th className={thClass}>Attachment Encoding</th>
                 <th className={thClass}>Ignore if Missing</th>
-                <th className={thClass}>
-                  <span className="sr-only">Remove</span>
-                </th>
+                <RemoveHeader />
               </tr>
             </thead>
             <tbody>

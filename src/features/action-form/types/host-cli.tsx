@@ -9,6 +9,7 @@ import { CodeEditorField } from '../code-editor';
 import { CheckboxInput, ErrorText, NumberInput, Section, SelectInput, TextAreaInput, YesNo, inputClass, optionsOf, useFieldError } from '../controls';
 import { useFormEnv } from '../form-env';
 import type { ActionFormValues } from '../form-model';
+import { RemoveHeader } from '../table-parts';
 
 const RESULT_LABELS: Record<string, string> = { blocked: 'Blocked', errored: 'Errored', success: 'Success', overwrite: 'Overwrite', use_existing: 'Use Existing' };
 const OWNER_LABELS: Record<string, string> = { match_action: 'Match Action (run-as user)', system: 'System' };
@@ -86,9 +87,7 @@ export function HostCliForm() {
                 <th className={thClass}>Destination Name</th>
                 <th className={thClass}>File Owner</th>
                 {env.brtAuth && <th className={thClass}>Randomize File</th>}
-                <th className={thClass}>
-                  <span className="sr-only">Remove</span>
-                </th>
+                <RemoveHeader />
               </tr>
             </thead>
             <tbody>

@@ -1,12 +1,14 @@
 /**
  * Step 2 for pcap and captive_ioc_pcap. A new Action is made from an uploaded capture (the PCAP upload
- * calls of the director): choosing a file starts the upload, the status is polled every 2 seconds, and
- * the conversations are listed once it completes; conversations can be removed one by one or by protocol.
+ * calls of the director): choosing a file starts the upload (its bytes-sent progress is shown while it
+ * travels; the director parses it as it streams in), then the director's status is polled every 2
+ * seconds and the conversations are listed once it completes; conversations can be removed one by
+ * one or by protocol. An upload that ends in an Error status shows the upload record's notifications.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { useFormContext, useWatch } from 'react-hook-form';
+import { useEffect, useRef, useState } from 'react';
+import { useFormContext } from 'react-hook-form';
 import {
-  PCAP_CONVERSATION_COLUMNS,
+  PCAP_STATUS,
   PCAP_STATUS_POLL_MS,
   PCAP_UPLOAD_ERROR_FLASH_PREFIX,
   PCAP_UPLOAD_ERROR_FLASH_SUFFIX,
@@ -19,56 +21,60 @@ import {
   type UploadPcapAnswer,
 } from '../../../api/contracts/pcap';
 import { ApiError, http } from '../../../api/http';
+import { postWithUploadProgress } from '../../../api/upload';
 import { Button } from '../../../ui/button';
 import { flash } from '../../../ui/toasts';
-import { tableClass, tdClass, thClass } from '../attachments';
 import { CheckboxInput, ErrorText, TextInput, labelClass, useFieldError } from '../controls';
 import { useFormEnv } from '../form-env';
 import type { ActionFormValues } from '../form-model';
+import { pcapFormBridge } from '../pcap-bridge';
+import { ConversationTable } from './pcap-conversations';
 
 type PcapType = 'pcap' | 'captive_ioc_pcap';
-type SortKey = 'timestamp' | 'source_address' | 'dest_address' | 'protocol' | 'service' | 'source_port' | 'dest_port' | 'data_size' | 'info';
-const SORT_KEYS: SortKey[] = ['timestamp', 'source_address', 'dest_address', 'protocol', 'service', 'source_port', 'dest_port', 'data_size', 'info'];
 
-export function sortConversations(rows: readonly PcapConversation[], key: SortKey, dir: 'asc' | 'desc'): PcapConversation[] {
-  const sorted = [...rows].sort((a, b) => {
-    const x = a[key];
-    const y = b[key];
-    const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-    return c || a.id - b.id;
-  });
-  return dir === 'asc' ? sorted : sorted.reverse();
-}
+const showConversations = (id: number) => http.get<ShowConversationsAnswer>(`/manage_sims/upload/show_conversations/${id}.json`, { params: { details: true } });
 
 function UploadFlow({ type }: { type: PcapType }) {
   const env = useFormEnv();
   const k = type === 'pcap' ? 'pcap_action' : 'captive_ioc_pcap_action';
   const { setValue, getValues } = useFormContext<ActionFormValues>();
-  const [anonIp, anonMac] = useWatch<ActionFormValues, [`${typeof k}.anonymized_ip`, `${typeof k}.anonymized_mac`]>({ name: [`${k}.anonymized_ip`, `${k}.anonymized_mac`] });
   const [percent, setPercent] = useState(0);
   const [status, setStatus] = useState('');
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
   const [upload, setUpload] = useState<PcapUploadRecord | null>(null);
   const [conversations, setConversations] = useState<PcapConversation[]>([]);
-  const [sort, setSort] = useState<{ key: SortKey; dir: 'asc' | 'desc' }>({ key: 'timestamp', dir: 'asc' });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const uploadId = useRef<number | null>(null);
+  const fileInput = useRef<HTMLInputElement | null>(null);
+  const ro = !env.canCreate;
   useEffect(() => () => {
     if (timer.current) clearTimeout(timer.current);
-  }, []);
-
-  const clearUpload = () => {
     uploadId.current = null;
-    setValue(`${k}.upload`, null, { shouldDirty: true });
-  };
-  const fail = (text: string) => {
+  }, []);
+  useEffect(() => {
+    const open = () => fileInput.current?.click();
+    if (!ro) pcapFormBridge.openPicker = open;
+    return () => {
+      if (pcapFormBridge.openPicker === open) pcapFormBridge.openPicker = null;
+    };
+  }, [ro]);
+
+  const fail = (text: string, rec: PcapUploadRecord | null = null) => {
     setFailed(true);
     setPercent(100);
     setStatus(text);
     setBusy(false);
+    setUpload(rec);
+    setConversations([]);
     flash('alert', `${PCAP_UPLOAD_ERROR_FLASH_PREFIX}${text} ${PCAP_UPLOAD_ERROR_FLASH_SUFFIX}`);
-    clearUpload();
+    uploadId.current = null;
+    setValue(`${k}.upload`, null, { shouldDirty: true });
+  };
+  /** An Error status: the upload record's notifications say what was wrong. */
+  const failWithRecord = async (id: number, text: string) => {
+    const rec = await showConversations(id).then((a) => a.data.upload, () => null);
+    fail(text, rec);
   };
   const applyConversations = (rows: PcapConversation[], rec: PcapUploadRecord) => {
     setConversations(rows);
@@ -80,33 +86,34 @@ function UploadFlow({ type }: { type: PcapType }) {
     }
   };
   const loadConversations = async (id: number) => {
-    const answer = await http.get<ShowConversationsAnswer>(`/manage_sims/upload/show_conversations/${id}.json`, { params: { details: true } });
-    if (!answer.data.upload.valid_upload || isPcapErrorStatus(answer.data.upload.status)) return fail(answer.data.upload.status);
+    const answer = await showConversations(id);
+    const rec = answer.data.upload;
+    if (!rec.valid_upload || isPcapErrorStatus(rec.status)) return fail(rec.status, rec);
     setBusy(false);
     setValue(`${k}.upload`, id, { shouldDirty: true, shouldValidate: true });
-    applyConversations(answer.data.conversations, answer.data.upload);
+    applyConversations(answer.data.conversations, rec);
   };
-  const poll = (id: number) => {
-    timer.current = setTimeout(async () => {
+  const check = async (id: number) => {
+    if (uploadId.current !== id) return;
+    try {
+      const s = await http.get<CheckProcessStatusAnswer>(`/manage_sims/upload/check_process_status/${id}`, { background: true });
       if (uploadId.current !== id) return;
-      try {
-        const s = await http.get<CheckProcessStatusAnswer>(`/manage_sims/upload/check_process_status/${id}`, { background: true });
-        setPercent(s.data.percent_complete);
-        setStatus(s.data.status);
-        if (isPcapErrorStatus(s.data.status)) return fail(s.data.status);
-        if (s.data.percent_complete >= 100) return void (await loadConversations(id));
-        poll(id);
-      } catch (e) {
-        fail(e instanceof Error ? e.message : String(e));
-      }
-    }, PCAP_STATUS_POLL_MS);
+      setPercent(s.data.percent_complete);
+      setStatus(s.data.status);
+      if (isPcapErrorStatus(s.data.status)) return void (await failWithRecord(id, s.data.status));
+      if (s.data.percent_complete >= 100) return void (await loadConversations(id));
+      timer.current = setTimeout(() => void check(id), PCAP_STATUS_POLL_MS);
+    } catch (e) {
+      fail(e instanceof Error ? e.message : String(e));
+    }
   };
   const start = async (file: File) => {
     if (timer.current) clearTimeout(timer.current);
+    uploadId.current = null;
     setFailed(false);
     setBusy(true);
     setPercent(0);
-    setStatus('Uploading');
+    setStatus(PCAP_STATUS.uploading);
     setConversations([]);
     setUpload(null);
     const form = new FormData();
@@ -114,9 +121,11 @@ function UploadFlow({ type }: { type: PcapType }) {
     form.append('anonymized_mac', String(getValues(`${k}.anonymized_mac`)));
     form.append('file', file, file.name);
     try {
-      const answer = await http.post<UploadPcapAnswer>('/manage_sims/upload/upload_pcap_file', form);
+      // The bytes sent, until the director answers (it has parsed the capture as it arrived).
+      const answer = await postWithUploadProgress<UploadPcapAnswer>('/manage_sims/upload/upload_pcap_file', form, (sent, total) => setPercent(Math.min(99, Math.floor((sent * 100) / Math.max(1, total)))));
       uploadId.current = answer.data.upload_id;
-      poll(answer.data.upload_id);
+      setStatus(PCAP_STATUS.processing);
+      timer.current = setTimeout(() => void check(answer.data.upload_id), PCAP_STATUS_POLL_MS);
     } catch (e) {
       fail(e instanceof Error ? e.message : String(e));
     }
@@ -132,9 +141,7 @@ function UploadFlow({ type }: { type: PcapType }) {
     }
   };
 
-  const rows = useMemo(() => sortConversations(conversations, sort.key, sort.dir), [conversations, sort]);
   const protocols = [...new Set(conversations.map((c) => c.protocol))];
-  const ro = !env.canCreate;
   return (
     <div className="flex flex-col gap-3">
       <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
@@ -147,12 +154,12 @@ function UploadFlow({ type }: { type: PcapType }) {
           PCAP File
         </label>
         <input
+          ref={fileInput}
           id="pcap-file"
           type="file"
           accept=".pcap,.pcapng,.cap"
           disabled={ro || busy}
           className="text-sm"
-          data-anonymize={`${anonIp ? 'ip' : ''}${anonMac ? 'mac' : ''}`}
           onChange={(e) => {
             const f = e.target.files?.[0];
             if (f) void start(f);
@@ -167,11 +174,15 @@ function UploadFlow({ type }: { type: PcapType }) {
           </span>
         </div>
         {failed && <span className="text-xs text-red-500">{status}</span>}
-        {upload?.notifications?.map((n, i) => (
-          <span key={i} className={`text-xs ${n.level === 'error' ? 'text-red-500' : n.level === 'warning' ? 'text-amber-600' : 'text-muted'}`}>
-            {n.message}
-          </span>
-        ))}
+        {upload?.notifications?.length ? (
+          <ul aria-label="Notifications" className="flex flex-col gap-0.5">
+            {upload.notifications.map((n, i) => (
+              <li key={i} className={`text-xs ${n.level === 'error' ? 'text-red-500' : n.level === 'warning' ? 'text-amber-600' : 'text-muted'}`}>
+                {n.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <ErrorText id="pcap-upload-error" message={useFieldError(`${k}.upload`)} />
       </div>
       <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
@@ -181,7 +192,7 @@ function UploadFlow({ type }: { type: PcapType }) {
       <div className="flex items-center justify-between">
         <span className={labelClass}>Conversations</span>
         <div className="flex gap-2">
-          {upload?.pcap_library_id ? (
+          {upload?.pcap_library_id && !failed ? (
             <a href={`/manage_sims/pcaps/inspect/${upload.pcap_library_id}`} target="_blank" rel="noopener" className="text-sm text-accent underline">
               Packet View
             </a>
@@ -194,53 +205,12 @@ function UploadFlow({ type }: { type: PcapType }) {
             ))}
         </div>
       </div>
-      <table className={tableClass} aria-label="Conversations">
-        <thead>
-          <tr>
-            {PCAP_CONVERSATION_COLUMNS.map((h, i) => {
-              const key = SORT_KEYS[i]!;
-              return (
-                <th key={h} className={thClass} aria-sort={sort.key === key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-                  <button type="button" className="uppercase" onClick={() => setSort((s) => ({ key, dir: s.key === key && s.dir === 'asc' ? 'desc' : 'asc' }))}>
-                    {h}
-                    {sort.key === key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
-                  </button>
-                </th>
-              );
-            })}
-            <th className={thClass}>
-              <span className="sr-only">Remove</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={10} className="py-2 text-muted">
-                {busy ? 'Processing the capture…' : 'No conversations: choose a PCAP file to upload.'}
-              </td>
-            </tr>
-          )}
-          {rows.map((c) => (
-            <tr key={c.id} className="border-t border-line/50">
-              <td className={tdClass}>{c.timestamp}</td>
-              <td className={`${tdClass} font-mono`}>{c.source_address}</td>
-              <td className={`${tdClass} font-mono`}>{c.dest_address}</td>
-              <td className={tdClass}>{c.protocol.toUpperCase()}</td>
-              <td className={tdClass}>{c.service}</td>
-              <td className={tdClass}>{c.source_port}</td>
-              <td className={tdClass}>{c.dest_port}</td>
-              <td className={tdClass}>{c.data_size}</td>
-              <td className={tdClass}>{c.info}</td>
-              <td className={`${tdClass} text-right`}>
-                <Button variant="ghost" disabled={ro || conversations.length <= 1} onClick={() => void destroy({ conv_id: [c.id] })} aria-label={`Remove conversation ${c.id}`}>
-                  Remove
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ConversationTable
+        conversations={conversations}
+        emptyText={busy ? 'Processing the capture…' : 'No conversations: choose a PCAP file to upload.'}
+        canRemove={!ro}
+        onRemove={(id) => void destroy({ conv_id: [id] })}
+      />
     </div>
   );
 }

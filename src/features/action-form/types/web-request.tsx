@@ -7,6 +7,7 @@ import { tableClass, tdClass, thClass } from '../attachments';
 import { CheckboxInput, ErrorText, Section, SelectInput, TextInput, inputClass, labelClass, optionsOf, useFieldError } from '../controls';
 import { useFormEnv } from '../form-env';
 import type { ActionFormValues } from '../form-model';
+import { RemoveHeader } from '../table-parts';
 
 /** A body may be 'kind:v:format:v:content'; the form edits the three parts. */
 export function splitBody(body: string): [string, string, string] {
@@ -136,9 +137,7 @@ function Conditions({ ro }: { ro: boolean }) {
             <th className={thClass}>Response Code</th>
             <th className={thClass}>Response Regex</th>
             <th className={thClass}>Result</th>
-            <th className={thClass}>
-              <span className="sr-only">Remove</span>
-            </th>
+            <RemoveHeader />
           </tr>
         </thead>
         <tbody>
