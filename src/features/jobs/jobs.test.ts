@@ -13,9 +13,10 @@ import {
 } from '../../api/contracts/jobs';
 import { permissionsOf } from '../../api/contracts/permissions';
 import { datePresetRange } from './date-presets';
-import { allListedSelected, goToPage, jobsPaneState, resetPaneStates, targetJobs, toggleSelectAll, toggleSelected } from './pane-state';
+import { allListedSelected, applyPanelFilter, goToPage, jobsPaneState, resetPaneStates, supplyPanelFilter, targetJobs, toggleSelectAll, toggleSelected } from './pane-state';
 import { cancelAllowed, cloneAllowed, deleteAllowed, editActionUrl, editAllowed, maySeeEvents, publishAllowed, simulationUrl, summaryUrl } from './predicates';
-import { defaultFilter, parseStoredFilter, toListRequest } from './stored-filter';
+import { defaultFilter, filterStorageKey, parseStoredFilter, toListRequest } from './stored-filter';
+import type { FilterNode } from '../../api/contracts/filters';
 
 const action = (over: Partial<JobAction>): Pick<JobAction, 'status' | 'alerted' | 'blocked' | 'events'> => ({ status: 'ran', alerted: false, blocked: null, events: 0, ...over });
 
@@ -173,5 +174,37 @@ describe('selection and paging of a jobs pane', () => {
     expect([s.filter.page_number, s.cursor]).toEqual([10, null]);
     goToPage(s, 50);
     expect(s.filter.page_number).toBe(10);
+  });
+});
+
+describe('the filter panel and browser storage (JOB-015)', () => {
+  const rule = (value: string): FilterNode[] => [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object: 'job', match_field: 'name', operator: 'contains', value }] }] }];
+  const stored = () => parseStoredFilter(localStorage.getItem(filterStorageKey(7, '')));
+  const flush = () => new Promise((r) => setTimeout(r, 0));
+
+  it('JOB-015 the applied page filter persists to local storage unless a structured filter is supplied', async () => {
+    localStorage.clear();
+    resetPaneStates();
+    const s = jobsPaneState('', 7);
+    applyPanelFilter(s, { rules: rule('dns'), page: { job_name: 'smb' } });
+    await flush();
+    expect(stored().structured_filter).toEqual({ events: '', rules: rule('dns'), page: { job_name: 'smb' } });
+
+    // A saved filter is applied: the list uses it, storage keeps what the user applied last.
+    supplyPanelFilter(s, { rules: rule('http'), page: {} });
+    await flush();
+    expect(s.filter.structured_filter.rules).toEqual(rule('http'));
+    expect(s.panelOpen).toBe(true);
+    expect(stored().structured_filter).toEqual({ events: '', rules: rule('dns'), page: { job_name: 'smb' } });
+    // Other parts of the stored filter still persist meanwhile.
+    s.filter.structured_filter.events = 'present';
+    s.filter.page_size = 30;
+    await flush();
+    expect(stored()).toMatchObject({ page_size: 30, structured_filter: { events: 'present', rules: rule('dns'), page: { job_name: 'smb' } } });
+
+    // Update Filter on the supplied filter makes it the user's own again: it persists.
+    applyPanelFilter(s, { rules: rule('http'), page: {} });
+    await flush();
+    expect(stored().structured_filter).toEqual({ events: 'present', rules: rule('http'), page: {} });
   });
 });

@@ -22,7 +22,7 @@ import { Button } from '../../../ui/button';
 import { getJobs, jobsKeys } from '../api';
 import { dialogs } from '../dialogs';
 import { setStepOpen } from '../expanded';
-import { allListedSelected, changeFilter, goToPage, jobsPaneState, setPageJobs, setRows, toggleSelectAll, toggleSelected, type PaneState, type RowRef } from '../pane-state';
+import { allListedSelected, applyPanelFilter, changeFilter, goToPage, supplyPanelFilter, jobsPaneState, setPageJobs, setRows, toggleSelectAll, toggleSelected, type PaneState, type RowRef } from '../pane-state';
 import { mayDelete, mayPublish } from '../predicates';
 import { usePolling } from '../polling';
 import { toListRequest, type ListRequest } from '../stored-filter';
@@ -243,28 +243,18 @@ export function JobsPane({ params }: PaneProps) {
   }, [refreshTick]);
 
   // The filter panel: the builder's rules and page filter values live in the stored filter.
-  const applyPanel = (b: SavedFilterBody) =>
-    changeFilter(s, (f) => {
-      f.structured_filter.rules = b.rules;
-      f.structured_filter.page = b.page;
-    });
-  const applyRef = useRef(applyPanel);
-  applyRef.current = applyPanel;
   useEffect(
     () =>
       registerFilterHost('jobs', {
         target: 'jobs',
-        url: '/jobs',
+        url: vid ? `/jobs?vid=${encodeURIComponent(vid)}` : '/jobs',
         focus: () => void (s.panelFocusTick += 1),
-        clear: () => applyRef.current({ rules: [], page: {} }),
+        clear: () => applyPanelFilter(s, { rules: [], page: {} }),
         apply: () => void (s.panelApplyTick += 1),
-        load: (b) => {
-          s.panelOpen = true;
-          applyRef.current(b);
-        },
+        load: (b) => supplyPanelFilter(s, b),
         current: () => ({ rules: [...s.filter.structured_filter.rules], page: { ...s.filter.structured_filter.page } }),
       }),
-    [s],
+    [s, vid],
   );
   const panelValue = useMemo(
     () => ({ rules: snap.filter.structured_filter.rules as SavedFilterBody['rules'], page: snap.filter.structured_filter.page as SavedFilterBody['page'] }),
@@ -365,7 +355,7 @@ export function JobsPane({ params }: PaneProps) {
         label="Job filters"
         items={JOB_PAGE_FILTERS}
         value={panelValue}
-        onApply={applyPanel}
+        onApply={(b) => applyPanelFilter(s, b)}
         open={snap.panelOpen}
         onOpenChange={(o) => void (s.panelOpen = o)}
         focusTick={snap.panelFocusTick}
