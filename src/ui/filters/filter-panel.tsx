@@ -7,6 +7,7 @@ import {
   itemActive,
   nodesToBuilder,
   pageSummary,
+  pageToNodes,
   rulesSummary,
   validateBuilderRule,
   type BuilderRule,
@@ -116,7 +117,9 @@ export function FilterPanel({ target, items, value, onApply, open, onOpenChange,
   }, [applied]);
 
   const update = () => {
-    const e = validateBuilderRule(target, rules);
+    // The page filter's conditions are sent with the rules and count against the director's limit.
+    const reserved = pageToNodes(target, items, page).reduce((n, g) => n + ('conditions' in g ? g.conditions.length : 1), 0);
+    const e = validateBuilderRule(target, rules, reserved);
     if (!e.valid) {
       setErrors(e);
       return false;
@@ -218,6 +221,11 @@ export function FilterPanel({ target, items, value, onApply, open, onOpenChange,
               })}
             </div>
             <RuleBuilder target={target} value={rules} onChange={setRules} errors={errors} idPrefix={idPrefix} />
+            {errors?.tree && (
+              <p className="text-xs text-red-500" role="alert">
+                {errors.tree}
+              </p>
+            )}
             <div className="flex gap-2">
               <Button variant="primary" onClick={update}>
                 Update Filter
