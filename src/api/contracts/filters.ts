@@ -74,6 +74,9 @@ export const DEFAULT_DIMENSION_TYPES = [
 ] as const;
 export type DefaultDimensionType = (typeof DEFAULT_DIMENSION_TYPES)[number]['type'];
 
+/** The dimension type label (for GET dimension_children) of a dimension field, e.g. 'attack_vector' -> 'Attack Vector'. */
+export const dimensionLabelOfField = (matchField: string): string | null => DEFAULT_DIMENSION_TYPES.find((d) => d.type === matchField)?.label ?? null;
+
 const DIMENSION_FIELDS: FilterFieldConfig[] = DEFAULT_DIMENSION_TYPES.map((d) => ({
   match_field: d.type,
   label: d.label,
@@ -446,14 +449,14 @@ export function pageSummary(items: readonly PageFilterItem[], values: PageFilter
     .join(' · ');
 }
 
-/** The one-line summary of builder rules: 'Job Name contains x and … or …'. */
-export function rulesSummary(target: FilterTarget, rule: BuilderRule): string {
+/** The one-line summary of builder rules: 'Job Name contains x and … or …' (values shown through `labelOf`, e.g. dimension names for ids). */
+export function rulesSummary(target: FilterTarget, rule: BuilderRule, labelOf: (c: FilterCondition, value: string) => string = (_c, v) => v): string {
   return rule.conditions
     .map((g) =>
       g.conditions
         .map((c) => {
           const f = findField(target, c.match_object, c.match_field);
-          const v = Array.isArray(c.value) ? c.value.filter((x) => x.trim()).join(', ') : c.value;
+          const v = Array.isArray(c.value) ? c.value.filter((x) => x.trim()).map((x) => labelOf(c, x)).join(', ') : labelOf(c, c.value);
           return `${f?.label ?? c.match_field} ${c.operator} ${v}`;
         })
         .join(' and '),

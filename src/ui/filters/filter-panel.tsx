@@ -1,7 +1,9 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
+  DEFAULT_DIMENSION_TYPES,
   builderToNodes,
+  dimensionLabelOfField,
   emptyBuilderRule,
   isCheckboxTrue,
   itemActive,
@@ -11,6 +13,7 @@ import {
   rulesSummary,
   validateBuilderRule,
   type BuilderRule,
+  type FilterCondition,
   type FilterOption,
   type FilterTarget,
   type PageFilterItem,
@@ -21,6 +24,7 @@ import {
 import { Button } from '../button';
 import { fetchDimensionChildren, fetchPageFilterData, filterKeys } from './api';
 import { RuleBuilder } from './rule-builder';
+import { useDimensionLabels } from './dimension-labels';
 
 /** Filter panel transition (section 9). */
 export const PANEL_TRANSITION_MS = 350;
@@ -95,17 +99,13 @@ export function FilterPanel({ target, items, value, onApply, open, onOpenChange,
   const [errors, setErrors] = useState<RuleErrors | null>(null);
   const body = useRef<HTMLDivElement>(null);
   const { data, optionsOf } = useItemOptions(target, items, open);
-  // Children of the dimension items with a value, for their labels in the summary.
-  const dimItems = items.filter((i) => i.dimension !== undefined);
-  const dimChildren = useQueries({
-    queries: dimItems.map((i) => ({
-      queryKey: filterKeys.children(i.dimension ?? i.label),
-      queryFn: () => fetchDimensionChildren(i.dimension ?? i.label),
-      enabled: open || !!value.page[i.stateKey],
-      staleTime: 60_000,
-    })),
-  });
-  const dimLabels = new Map(dimChildren.flatMap((q) => (q.data ?? []).map(([l, id]): [string, string] => [String(id), l])));
+  // Children of the dimension items with a value and of the rules' dimension fields, for their labels in the summary.
+  const appliedRules = useMemo(() => nodesToBuilder(value.rules), [value.rules]);
+  const ruleDimTypes = new Set(appliedRules.conditions.flatMap((g) => g.conditions.map((c) => dimensionLabelOfField(c.match_field))));
+  const dimLabels = useDimensionLabels([
+    ...items.filter((i) => i.dimension !== undefined).map((i) => ({ type: i.dimension ?? i.label, enabled: open || !!value.page[i.stateKey] })),
+    ...DEFAULT_DIMENSION_TYPES.map((d) => ({ type: d.label, enabled: ruleDimTypes.has(d.label) })),
+  ]);
 
   // A filter applied from elsewhere (a saved filter, the clear command) replaces the draft.
   const applied = JSON.stringify(value);
@@ -149,9 +149,10 @@ export function FilterPanel({ target, items, value, onApply, open, onOpenChange,
   const labelOf = (item: PageFilterItem, v: string) =>
     item.dimension !== undefined ? (dimLabels.get(v) ?? `#${v}`) : (optionsOf(item).find((o) => o.value === v)?.label ?? v);
   const summary = useMemo(() => {
-    const parts = [pageSummary(items, value.page, labelOf), rulesSummary(target, nodesToBuilder(value.rules))].filter(Boolean);
+    const ruleLabel = (c: FilterCondition, v: string) => (dimensionLabelOfField(c.match_field) ? (dimLabels.get(v) ?? v) : v);
+    const parts = [pageSummary(items, value.page, labelOf), rulesSummary(target, appliedRules, ruleLabel)].filter(Boolean);
     return parts.length ? parts.join(' · ') : 'No filter';
-  }, [items, value, target, data, dimLabels.size]); // labels follow the loaded options
+  }, [items, value, target, data, appliedRules, dimLabels]); // labels follow the loaded options
 
   return (
     <section className="shrink-0 border-b border-line" aria-label={label}>
