@@ -13,6 +13,7 @@ import {
 } from '../../api/contracts/jobs';
 import { permissionsOf } from '../../api/contracts/permissions';
 import { datePresetRange } from './date-presets';
+import { rangeWithStart } from './page-filters';
 import { allListedSelected, applyPanelFilter, goToPage, jobsPaneState, resetPaneStates, supplyPanelFilter, targetJobs, toggleSelectAll, toggleSelected } from './pane-state';
 import { cancelAllowed, cloneAllowed, deleteAllowed, editActionUrl, editAllowed, maySeeEvents, publishAllowed, simulationUrl, summaryUrl } from './predicates';
 import { defaultFilter, filterStorageKey, parseStoredFilter, toListRequest } from './stored-filter';
@@ -206,5 +207,23 @@ describe('the filter panel and browser storage (JOB-015)', () => {
     applyPanelFilter(s, { rules: rule('http'), page: {} });
     await flush();
     expect(stored().structured_filter).toEqual({ events: 'present', rules: rule('http'), page: {} });
+  });
+});
+
+describe('the page filter day (JOB-082)', () => {
+  it.each([
+    [120, '', '2026-02-28T22:00:00.000Z,'],
+    [-300, '', '2026-03-01T05:00:00.000Z,'],
+    [0, '2026-03-04T00:00:00.000Z,', '2026-03-04T00:00:00.000Z,'],
+    [0, '2026-02-01T00:00:00.000Z,2026-03-10T00:00:00.000Z', '2026-03-01T00:00:00.000Z,2026-03-10T00:00:00.000Z'],
+    [60, '2026-02-01T00:00:00.000Z,2026-02-10T00:00:00.000Z', '2026-02-28T23:00:00.000Z,'],
+  ])('JOB-082 with timezone_offset %i, range %j starts at the midnight of the filter source: %j', (offset, range, want) => {
+    expect(rangeWithStart(range, { started_from: '2026-03-01' }, offset)).toBe(want);
+  });
+
+  it('without the offset the day starts at local midnight; without a day the range is unchanged', () => {
+    expect(rangeWithStart('', { started_from: '2026-03-01' })).toBe(`${new Date('2026-03-01T00:00:00').toISOString()},`);
+    expect(rangeWithStart('a,b', {}, 60)).toBe('a,b');
+    expect(rangeWithStart('a,b', { started_from: 'March' }, 60)).toBe('a,b');
   });
 });

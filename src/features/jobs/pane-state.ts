@@ -43,6 +43,8 @@ export interface PaneState {
   panelApplyTick: number;
   /** The panel's filter was supplied (a saved filter applied): it is not written to browser storage. */
   panelSupplied: boolean;
+  /** Minutes east of UTC of the filter source (GET {filterSrc}), where the page filter's days start; null until known. */
+  timezoneOffset: number | null;
 }
 
 const states = new Map<string, PaneState>();
@@ -86,6 +88,7 @@ function create(key: string, kind: 'jobs' | 'job', vid: string, jobId: number | 
     panelFocusTick: 0,
     panelApplyTick: 0,
     panelSupplied: false,
+    timezoneOffset: null,
   });
   states.set(key, s);
   return s;

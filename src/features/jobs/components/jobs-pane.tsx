@@ -33,6 +33,7 @@ import { ActionCells, JOB_COLUMNS, JobCells, NoteCells, StepCells, jobIsDone, ty
 import { TreeGrid } from './tree-grid';
 import { FilterPanel } from '../../../ui/filters/filter-panel';
 import { registerFilterHost } from '../../../ui/filters/bridge';
+import { fetchPageFilterData, filterKeys } from '../../../ui/filters/api';
 import type { SavedFilterBody } from '../../../api/contracts/filters';
 import { JOB_PAGE_FILTERS } from '../page-filters';
 
@@ -195,13 +196,21 @@ export function JobsPane({ params }: PaneProps) {
   const { controller } = useWorkbench();
   const perms = ctx.permissions;
 
-  const req: ListRequest = useMemo(() => toListRequest(snap.filter as PaneState['filter'], vid, snap.cursor as PaneState['cursor']), [snap.filter, snap.cursor, vid]);
+  // A page filter day starts at midnight in the filter source's timezone: the list waits for its offset (or its failure).
+  const startedFrom = !!snap.filter.structured_filter.page.started_from;
+  const source = useQuery({ queryKey: filterKeys.source('jobs'), queryFn: () => fetchPageFilterData('jobs'), enabled: startedFrom, staleTime: 60_000 });
+  const timezoneOffset = source.data?.timezone_offset ?? null;
+  useEffect(() => void (s.timezoneOffset = timezoneOffset), [s, timezoneOffset]);
+  const req: ListRequest = useMemo(
+    () => toListRequest(snap.filter as PaneState['filter'], vid, snap.cursor as PaneState['cursor'], timezoneOffset),
+    [snap.filter, snap.cursor, vid, timezoneOffset],
+  );
   const sentSelection = useRef<number[]>([]);
   const fetchList = (background: boolean) => {
     sentSelection.current = [...s.filter.selected_jobs];
     return getJobs({ ...req, selected: sentSelection.current }, { background });
   };
-  const list = useQuery({ queryKey: jobsKeys.list(req), queryFn: () => fetchList(false), placeholderData: keepPreviousData });
+  const list = useQuery({ queryKey: jobsKeys.list(req), queryFn: () => fetchList(false), placeholderData: keepPreviousData, enabled: !startedFrom || !source.isPending });
   const answer = list.data;
   const jobs = useMemo(() => answer?.jobs ?? answer?.filtered_jobs ?? [], [answer]);
   const { rows, openJobIds, openSteps } = useListRows(jobs, snap.filter.structured_filter.events);
