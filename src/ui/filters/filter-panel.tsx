@@ -51,9 +51,10 @@ export function savePanelFilter(key: string, body: SavedFilterBody): void {
   }
 }
 
-function useItemOptions(target: FilterTarget, items: readonly PageFilterItem[], open: boolean) {
-  const needsSource = items.some((i) => i.source);
-  const source = useQuery({ queryKey: filterKeys.source(target), queryFn: () => fetchPageFilterData(target), enabled: open && needsSource, staleTime: 60_000 });
+/** Options of the items read from the filter source: loaded when the panel opens, or at once when one of them has a value (its label is in the summary). */
+function useItemOptions(target: FilterTarget, items: readonly PageFilterItem[], open: boolean, page: PageFilterValues) {
+  const needsSource = items.some((i) => i.source && (open || !!page[i.stateKey]));
+  const source = useQuery({ queryKey: filterKeys.source(target), queryFn: () => fetchPageFilterData(target), enabled: needsSource, staleTime: 60_000 });
   return { data: source.data, optionsOf: (i: PageFilterItem): FilterOption[] => i.options ?? (i.source ? (source.data?.objects[i.source] ?? []).map(([value, label]) => ({ value, label })) : []) };
 }
 
@@ -98,7 +99,7 @@ export function FilterPanel({ target, items, value, onApply, open, onOpenChange,
   const [page, setPage] = useState<PageFilterValues>(value.page);
   const [errors, setErrors] = useState<RuleErrors | null>(null);
   const body = useRef<HTMLDivElement>(null);
-  const { data, optionsOf } = useItemOptions(target, items, open);
+  const { data, optionsOf } = useItemOptions(target, items, open, value.page);
   // Children of the dimension items with a value and of the rules' dimension fields, for their labels in the summary.
   const appliedRules = useMemo(() => nodesToBuilder(value.rules), [value.rules]);
   const ruleDimTypes = new Set(appliedRules.conditions.flatMap((g) => g.conditions.map((c) => dimensionLabelOfField(c.match_field))));
