@@ -135,8 +135,8 @@ const rangeOf = (max: number) =>
     .array(fc.tuple(NUMBER, fc.option(NUMBER, { nil: undefined })), { minLength: 1, maxLength: max })
     .map((parts) => parts.map(([a, b]) => (b === undefined ? a : `${a}-${b}`)).join(', '));
 const RANGE = fc.oneof({ weight: 8, arbitrary: rangeOf(5) }, { weight: 1, arbitrary: rangeOf(120) });
-const textOf = (max: number) => fc.string({ minLength: 1, maxLength: max }).filter((s) => s.trim() !== '');
-const TEXT = fc.oneof({ weight: 8, arbitrary: textOf(40) }, { weight: 1, arbitrary: textOf(230) });
+const textOf = (min: number, max: number) => fc.string({ minLength: min, maxLength: max }).filter((s) => s.trim() !== '');
+const TEXT = fc.oneof({ weight: 8, arbitrary: textOf(1, 40) }, { weight: 1, arbitrary: textOf(190, 230) });
 const LIST = fc.oneof(
   { weight: 12, arbitrary: fc.array(TEXT, { minLength: 1, maxLength: 4 }) },
   { weight: 1, arbitrary: fc.array(fc.constantFrom('a', 'bb', 'ccc'), { minLength: 490, maxLength: 520 }) },
@@ -156,11 +156,13 @@ function conditionArb(target: FilterTarget): fc.Arbitrary<FilterCondition> {
     return fc.record({ match_object: fc.constant(o), match_field: fc.constant(f.match_field), operator: fc.constantFrom(...f.operators), value });
   });
 }
-const groupsArb = (target: FilterTarget, maxGroups: number, maxConditions: number) =>
+const groupsArb = (target: FilterTarget, [minGroups, maxGroups]: [number, number], [minConditions, maxConditions]: [number, number]) =>
   fc
-    .array(fc.array(conditionArb(target), { minLength: 1, maxLength: maxConditions }), { minLength: 1, maxLength: maxGroups })
+    .array(fc.array(conditionArb(target), { minLength: minConditions, maxLength: maxConditions }), { minLength: minGroups, maxLength: maxGroups })
     .map((groups): BuilderRule => ({ operator: 'or', conditions: groups.map((conditions) => ({ operator: 'and', conditions })) }));
-const ruleArb = (target: FilterTarget): fc.Arbitrary<BuilderRule> => fc.oneof({ weight: 6, arbitrary: groupsArb(target, 5, 5) }, { weight: 1, arbitrary: groupsArb(target, 12, 12) });
+// Mostly small trees; some of 64 to 144 conditions, around the limit of 100.
+const ruleArb = (target: FilterTarget): fc.Arbitrary<BuilderRule> =>
+  fc.oneof({ weight: 6, arbitrary: groupsArb(target, [1, 5], [1, 5]) }, { weight: 1, arbitrary: groupsArb(target, [8, 12], [8, 12]) });
 
 const parserAccepts = (target: FilterTarget, rules: unknown) => {
   try {
