@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './director';
-import { eventually, runCommand, waitForFocused } from './workbench';
+import { eventually, openPalette, paletteInput, paletteOption, runCommand, waitForFocused } from './workbench';
 import { INVALID_INPUT, PLEASE_ENTER_VALUE, RULE_NEEDS_CONDITION, type DimensionChildren, type FilterNode } from '../src/api/contracts/filters';
 import type { JobListAnswer } from '../src/api/contracts/jobs';
+import { ACTION_TYPE_LABELS, type LibraryListAnswer } from '../src/api/contracts/library';
 
 // A director of its own (demo seed, 320 jobs).
 let director: Director | null = null;
@@ -43,21 +44,28 @@ const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?
 
 const asAdmin = (page: Page) => signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/jobs');
 
-describe('filters on the Jobs pane', () => {
-  const b = useBrowser(() => {
+const useFiltersBrowser = () =>
+  useBrowser(() => {
     if (!director) throw new Error('The filters director did not start');
     return director.url;
   });
 
+/** Signs in on the unfiltered Jobs pane, and adds a rule to its filter panel by keyboard (Focus Filter, then '+ Add rule'). */
+async function jobsWithNewRule(page: Page): Promise<void> {
+  await asAdmin(page);
+  await waitForFocused(page, 'Jobs');
+  await eventually(async () => (await footer(page).innerText()).trim(), 'Showing 1–10 of 320 jobs', 'the unfiltered list');
+  await runCommand(page, 'Focus Filter');
+  await tabTo(page, /\+ Add rule/);
+  await page.keyboard.press('Enter');
+}
+
+describe('filters on the Jobs pane', () => {
+  const b = useFiltersBrowser();
+
   it('JOB-016 JOB-063 JOB-064 JOB-065 builds a two-rule filter by keyboard, with the validation texts in place; the list narrows and the filter survives a reload', async () => {
     const { page } = b;
-    await asAdmin(page);
-    await waitForFocused(page, 'Jobs');
-    await eventually(async () => (await footer(page).innerText()).trim(), 'Showing 1–10 of 320 jobs', 'the unfiltered list');
-
-    await runCommand(page, 'Focus Filter');
-    await tabTo(page, /\+ Add rule/);
-    await page.keyboard.press('Enter');
+    await jobsWithNewRule(page);
     // The new rule's first condition has the focus: its match object.
     expect(await focusedLabel(page)).toBe('Match object, rule 1, condition 1');
     await page.keyboard.type('Job');
@@ -148,5 +156,119 @@ describe('filters on the Jobs pane', () => {
     await filters(page).getByRole('button', { name: 'Reset Filter' }).click();
     await eventually(async () => (await footer(page).innerText()).trim(), 'Showing 1–10 of 320 jobs', 'Reset Filter clears it');
     expect(await summary(page).innerText()).toBe('No filter');
+  });
+});
+
+describe('saved filters on the Jobs pane', () => {
+  const b = useFiltersBrowser();
+  const value = (page: Page) => filters(page).getByRole('textbox', { name: 'Value, rule 1, condition 1' });
+  const field = (page: Page) => filters(page).getByRole('combobox', { name: 'Match field, rule 1, condition 1' });
+
+  it('JOB-015 JOB-036 a saved filter is picked from the palette after a reload: the builder shows its rules, the list narrows, storage keeps the own filter, and it is deleted by name', async () => {
+    const { page } = b;
+    // Build Job Id in 1-50, apply it, save it as "First fifty".
+    await jobsWithNewRule(page);
+    await filters(page).getByRole('combobox', { name: 'Match object, rule 1, condition 1' }).selectOption({ label: 'Job' });
+    await field(page).selectOption({ label: 'Job Id' });
+    await value(page).fill('1-50');
+    await filters(page).getByRole('button', { name: 'Update Filter' }).click();
+    const rules: FilterNode[] = [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object: 'job', match_field: 'id', operator: 'in', value: '1-50' }] }] }];
+    const total = await totalOf(page, rules);
+    expect(total).toBeGreaterThan(0);
+    expect(total).toBeLessThan(320);
+    const narrowed = `Showing 1–10 of ${total} jobs`;
+    await eventually(async () => (await footer(page).innerText()).trim(), narrowed, 'the list narrows to Job Id in 1-50');
+    await openPalette(page);
+    await paletteInput(page).fill('Save Filter As');
+    await paletteInput(page).press('Enter');
+    await page.getByRole('textbox', { name: 'Filter name' }).fill('First fifty');
+    await page.keyboard.press('Enter');
+    await eventually(async () => (await api<{ data: { name: string }[] }>(page, '/filters/saved.json')).data.map((f) => f.name), ['First fifty'], 'the filter is saved');
+
+    // The user's own filter becomes no filter; a reload keeps that.
+    await runCommand(page, 'Clear Filter');
+    await eventually(async () => (await footer(page).innerText()).trim(), 'Showing 1–10 of 320 jobs', 'Clear Filter shows every job');
+    await page.reload();
+    await waitForFocused(page, 'Jobs');
+    await eventually(async () => (await footer(page).innerText()).trim(), 'Showing 1–10 of 320 jobs', 'no filter after the reload');
+
+    await runCommand(page, 'Apply filter: First fifty');
+    await eventually(async () => (await footer(page).innerText()).trim(), narrowed, 'the saved filter narrows the list');
+    expect(await summary(page).innerText()).toBe('Job Id in 1-50');
+    // The builder shows the same rule.
+    expect(await field(page).inputValue()).toBe('id');
+    expect(await value(page).inputValue()).toBe('1-50');
+    expect(await filters(page).getByRole('combobox', { name: 'Operator, rule 1, condition 1' }).inputValue()).toBe('in');
+
+    // A supplied filter is not written to browser storage: a reload shows the user's own (none).
+    await page.reload();
+    await waitForFocused(page, 'Jobs');
+    await eventually(async () => (await footer(page).innerText()).trim(), 'Showing 1–10 of 320 jobs', 'the supplied filter is not kept after a reload');
+    expect(await summary(page).innerText()).toBe('No filter');
+
+    // Deleting picks the filter by name from the palette.
+    await runCommand(page, 'Delete saved filter: First fifty');
+    const confirm = page.getByRole('dialog', { name: 'Please confirm' });
+    await confirm.getByText('Delete the saved filter "First fifty"?', { exact: true }).waitFor();
+    await confirm.getByRole('button', { name: 'OK' }).click();
+    await eventually(async () => (await api<{ data: unknown[] }>(page, '/filters/saved.json')).data.length, 0, 'the saved filter is deleted');
+    await openPalette(page);
+    await paletteInput(page).fill('Apply filter: First fifty');
+    await eventually(() => paletteOption(page, 'Apply filter: First fifty').count(), 0, 'the palette no longer offers it');
+    await page.keyboard.press('Escape');
+  });
+});
+
+describe('filters on the Action library', () => {
+  const b = useFiltersBrowser();
+  const panel = (page: Page) => page.getByRole('region', { name: 'Action filters' });
+  const count = (page: Page) => page.getByTestId('library-count').innerText();
+  const totalOfActions = async (page: Page, rules: FilterNode[]) =>
+    (await api<LibraryListAnswer>(page, `/manage_sims/v2/actions/library_actions_list?page_size=1&rules=${encodeURIComponent(JSON.stringify(rules))}`)).total_count;
+  const plural = (n: number) => `${n.toLocaleString()} Action${n === 1 ? '' : 's'}`;
+
+  it('JOB-015 JOB-016 a rule and a page filter narrow the library list and survive a reload', async () => {
+    const { page } = b;
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/manage_sims/actions');
+    await page.getByRole('listbox', { name: 'Actions' }).waitFor();
+    const all = await totalOfActions(page, []);
+    await eventually(() => count(page), plural(all), 'the library shows every Action');
+
+    // The page filter: Action Type DNS.
+    const byType: FilterNode[] = [{ operator: 'and', conditions: [{ match_object: 'action', match_field: 'action_type', operator: 'in', value: 'dns' }] }];
+    const dns = await api<LibraryListAnswer>(page, `/manage_sims/v2/actions/library_actions_list?page_size=5&rules=${encodeURIComponent(JSON.stringify(byType))}`);
+    expect(dns.total_count).toBeGreaterThan(1);
+    expect(dns.total_count).toBeLessThan(all);
+    await runCommand(page, 'Focus Filter');
+    await tabTo(page, /\+ Add rule/);
+    const typeSelect = panel(page).getByRole('combobox', { name: 'Action Type', exact: true });
+    await eventually(async () => (await typeSelect.locator('option').allInnerTexts()).includes(ACTION_TYPE_LABELS.dns), true, 'the filter source offers the action types');
+    await typeSelect.selectOption('dns');
+
+    // The rule: Name contains the name of one DNS Action.
+    const name = dns.actions[0]!.name;
+    await tabTo(page, /\+ Add rule/);
+    await page.keyboard.press('Enter');
+    // One match object (Action): it is chosen already.
+    expect(await panel(page).getByRole('combobox', { name: 'Match object, rule 1, condition 1' }).inputValue()).toBe('action');
+    await panel(page).getByRole('combobox', { name: 'Match field, rule 1, condition 1' }).selectOption({ label: 'Name' });
+    await panel(page).getByRole('textbox', { name: 'Value, rule 1, condition 1' }).fill(name);
+    await panel(page).getByRole('button', { name: 'Update Filter' }).click();
+
+    const rules: FilterNode[] = [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object: 'action', match_field: 'name', operator: 'contains', value: name }] }] }, ...byType];
+    const total = await totalOfActions(page, rules);
+    expect(total).toBeGreaterThan(0);
+    expect(total).toBeLessThan(dns.total_count);
+    await eventually(() => count(page), plural(total), 'the rule and the page filter narrow the list');
+    const line = `Action Type: ${ACTION_TYPE_LABELS.dns} · Name contains ${name}`;
+    expect(await panel(page).getByTestId('filter-summary').innerText()).toBe(line);
+
+    await page.reload();
+    await page.getByRole('listbox', { name: 'Actions' }).waitFor();
+    await eventually(() => count(page), plural(total), 'the filter survives a reload');
+    await eventually(() => panel(page).getByTestId('filter-summary').innerText(), line, 'the summary survives a reload');
+
+    await runCommand(page, 'Clear Filter');
+    await eventually(() => count(page), plural(all), 'Clear Filter shows every Action again');
   });
 });

@@ -175,7 +175,8 @@ function sampleValue(target: FilterTarget, object: string, f: FilterFieldConfig,
   const action = actions[5]!;
   const dimOf = (actionId: number | null) => {
     const id = actionDims.get(`${actionId}:${f.match_field}`);
-    const parent = id === undefined ? undefined : dimParent.get(id);
+    // 'in' takes the parent (children count as in), 'not_in' the node itself: a parent may be a type's root, which holds every action.
+    const parent = id === undefined || op === 'not_in' ? undefined : dimParent.get(id);
     return [String(parent ?? id ?? 1)];
   };
   const text = (v: string) => (op === 'equals' ? v.toUpperCase() : op === 'starts_with' ? v.slice(0, 4) : op === 'ends_with' ? v.slice(-4) : v.slice(2, 7));
@@ -215,12 +216,14 @@ describe('rule trees evaluated in SQL', () => {
   it.each(casesOf('jobs'))('JOB-036 JOB-037 jobs: $title gives the rows of the in-memory reference', async ({ cond }) => {
     const rules: FilterNode[] = [{ operator: 'or', conditions: [{ operator: 'and', conditions: [cond()] }] }];
     const want = jobs.filter((j) => jobMatches(j, parseFilterRules('jobs', rules))).map((j) => j.id).sort((a, b) => b - a);
+    expect(want.length, 'the sample value matches some seeded jobs').toBeGreaterThan(0);
     expect(await listJobIds(rules)).toEqual(want);
   });
 
   it.each(casesOf('actions'))('JOB-036 JOB-037 actions: $title gives the rows of the in-memory reference', async ({ cond }) => {
     const rules: FilterNode[] = [{ operator: 'or', conditions: [{ operator: 'and', conditions: [cond()] }] }];
     const want = actions.filter((a) => actionMatches(a, parseFilterRules('actions', rules))).map((a) => a.id).sort((a, b) => a - b);
+    expect(want.length, 'the sample value matches some seeded actions').toBeGreaterThan(0);
     expect((await listActionIds(rules)).sort((a, b) => a - b)).toEqual(want);
   });
 

@@ -5,7 +5,12 @@ import {
   FILTER_TARGETS,
   INVALID_INPUT,
   PLEASE_ENTER_VALUE,
+  FilterTreeError,
+  LIMITS,
   RULE_NEEDS_CONDITION,
+  TOO_MANY_CONDITIONS,
+  TOO_MANY_VALUES,
+  VALUE_TOO_LONG,
   acceptRangeTyping,
   builderToNodes,
   conditionError,
@@ -45,7 +50,7 @@ describe('validation order (section 5)', () => {
   it('JOB-063 an empty rule is reported on the rule, its conditions on themselves', () => {
     const rule: BuilderRule = { operator: 'or', conditions: [{ operator: 'and', conditions: [] }, { operator: 'and', conditions: [cond(), cond({ value: 'x-' })] }] };
     const e = validateBuilderRule('jobs', rule);
-    expect(e).toEqual({ rules: [RULE_NEEDS_CONDITION, null], conditions: [[], [null, INVALID_INPUT]], valid: false });
+    expect(e).toEqual({ rules: [RULE_NEEDS_CONDITION, null], conditions: [[], [null, INVALID_INPUT]], tree: null, valid: false });
   });
 });
 
@@ -122,10 +127,20 @@ describe('page filters', () => {
 // Property: whatever the builder produces (and validates) the director's parser accepts, and a
 // saved tree reloads into the same builder state.
 
-const RANGE = fc
-  .array(fc.tuple(fc.nat({ max: 99999 }), fc.option(fc.nat({ max: 99999 }), { nil: undefined })), { minLength: 1, maxLength: 5 })
-  .map((parts) => parts.map(([a, b]) => (b === undefined ? `${a}` : `${a}-${b}`)).join(', '));
-const TEXT = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== '');
+// Sizes reach past the parser's limits (LIMITS): ranges of up to 120 parts and numbers of up to 17
+// digits, texts of up to 230 characters, lists of up to 520 values, trees of up to 144 conditions.
+const NUMBER = fc.oneof({ weight: 8, arbitrary: fc.nat({ max: 99999 }).map(String) }, { weight: 1, arbitrary: fc.stringMatching(/^[1-9]\d{13,16}$/) });
+const rangeOf = (max: number) =>
+  fc
+    .array(fc.tuple(NUMBER, fc.option(NUMBER, { nil: undefined })), { minLength: 1, maxLength: max })
+    .map((parts) => parts.map(([a, b]) => (b === undefined ? a : `${a}-${b}`)).join(', '));
+const RANGE = fc.oneof({ weight: 8, arbitrary: rangeOf(5) }, { weight: 1, arbitrary: rangeOf(120) });
+const textOf = (min: number, max: number) => fc.string({ minLength: min, maxLength: max }).filter((s) => s.trim() !== '');
+const TEXT = fc.oneof({ weight: 8, arbitrary: textOf(1, 40) }, { weight: 1, arbitrary: textOf(190, 230) });
+const LIST = fc.oneof(
+  { weight: 12, arbitrary: fc.array(TEXT, { minLength: 1, maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.array(fc.constantFrom('a', 'bb', 'ccc'), { minLength: 490, maxLength: 520 }) },
+);
 
 function conditionArb(target: FilterTarget): fc.Arbitrary<FilterCondition> {
   const fields = FILTER_CONFIGS[target].flatMap((o) => o.match_fields.map((f) => ({ o: o.match_object, f })));
@@ -136,33 +151,71 @@ function conditionArb(target: FilterTarget): fc.Arbitrary<FilterCondition> {
         : f.selector_type === 'dropdown'
           ? fc.constantFrom(...f.options!.map((x) => x.value))
           : isListSelector(f.selector_type)
-            ? fc.array(TEXT, { minLength: 1, maxLength: 4 })
+            ? LIST
             : TEXT;
     return fc.record({ match_object: fc.constant(o), match_field: fc.constant(f.match_field), operator: fc.constantFrom(...f.operators), value });
   });
 }
-const ruleArb = (target: FilterTarget): fc.Arbitrary<BuilderRule> =>
+const groupsArb = (target: FilterTarget, [minGroups, maxGroups]: [number, number], [minConditions, maxConditions]: [number, number]) =>
   fc
-    .array(fc.array(conditionArb(target), { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 5 })
-    .map((groups) => ({ operator: 'or' as const, conditions: groups.map((conditions) => ({ operator: 'and' as const, conditions })) }));
+    .array(fc.array(conditionArb(target), { minLength: minConditions, maxLength: maxConditions }), { minLength: minGroups, maxLength: maxGroups })
+    .map((groups): BuilderRule => ({ operator: 'or', conditions: groups.map((conditions) => ({ operator: 'and', conditions })) }));
+// Mostly small trees; some of 64 to 144 conditions, around the limit of 100.
+const ruleArb = (target: FilterTarget): fc.Arbitrary<BuilderRule> =>
+  fc.oneof({ weight: 6, arbitrary: groupsArb(target, [1, 5], [1, 5]) }, { weight: 1, arbitrary: groupsArb(target, [8, 12], [8, 12]) });
+
+const parserAccepts = (target: FilterTarget, rules: unknown) => {
+  try {
+    parseFilterRules(target, rules);
+    return true;
+  } catch (e) {
+    if (e instanceof FilterTreeError) return false;
+    throw e;
+  }
+};
 
 describe('builder trees and the parser', () => {
   it.each(FILTER_TARGETS)('JOB-016 JOB-036 every valid %s tree the builder produces is accepted by the parser and round-trips', (target) => {
     fc.assert(
       fc.property(ruleArb(target), (rule) => {
-        if (!validateBuilderRule(target, rule).valid) return;
         const nodes = builderToNodes(rule);
-        const parsed = parseFilterRules(target, JSON.parse(JSON.stringify(nodes)));
-        expect(parsed.children).toHaveLength(1);
+        const sent: unknown = JSON.parse(JSON.stringify(nodes));
+        // The builder accepts exactly the trees the parser accepts, at every size.
+        expect(parserAccepts(target, sent)).toBe(validateBuilderRule(target, rule).valid);
+        if (!validateBuilderRule(target, rule).valid) return;
+        expect(parseFilterRules(target, sent).children).toHaveLength(1);
         expect(nodesToBuilder(nodes)).toEqual(rule);
       }),
       { numRuns: 300 },
     );
   });
 
+  it('JOB-036 the page filter conditions sent with the rules count against the limit on conditions', () => {
+    const items: PageFilterItem[] = [{ type: 'text', label: 'Job Name', stateKey: 'n', condition: { match_object: 'job', match_field: 'name', operator: 'contains' } }];
+    const page = pageToNodes('jobs', items, { n: 'dns' });
+    const rule = (n: number): BuilderRule => ({ operator: 'or', conditions: [{ operator: 'and', conditions: Array.from({ length: n }, () => cond()) }] });
+    expect(validateBuilderRule('jobs', rule(LIMITS.maxConditions - 1), 1).valid).toBe(true);
+    expect(parserAccepts('jobs', [...builderToNodes(rule(LIMITS.maxConditions - 1)), ...page])).toBe(true);
+    expect(validateBuilderRule('jobs', rule(LIMITS.maxConditions), 1)).toMatchObject({ tree: TOO_MANY_CONDITIONS, valid: false });
+    expect(parserAccepts('jobs', [...builderToNodes(rule(LIMITS.maxConditions)), ...page])).toBe(false);
+  });
+
+  it.each([
+    ['a text one character too long', cond({ match_field: 'name', operator: 'contains', value: 'x'.repeat(LIMITS.maxTextChars + 1) }), VALUE_TOO_LONG],
+    ['a list one value too long', cond({ match_field: 'ran_by', value: Array.from({ length: LIMITS.maxListValues + 1 }, (_, i) => `u${i}`) }), TOO_MANY_VALUES],
+    ['a range of more parts than fit in a text', cond({ value: Array.from({ length: LIMITS.maxRanges + 1 }, () => '1').join(',') }), VALUE_TOO_LONG],
+    ['a range number of too many digits', cond({ value: '1'.repeat(LIMITS.maxDigits + 1) }), INVALID_INPUT],
+    ['an operator the field does not have', cond({ operator: 'contains' }), PLEASE_ENTER_VALUE],
+    ['a dropdown value that is not an option', cond({ match_field: 'status', value: 'nope' }), INVALID_INPUT],
+  ])('JOB-036 the builder refuses %s, as the parser does', (_t, c, want) => {
+    expect(conditionError('jobs', c)).toBe(want);
+    expect(parserAccepts('jobs', [c])).toBe(false);
+  });
+
   it('JOB-064 JOB-065 a tree the builder reports as invalid is refused by the parser with the same text', () => {
     fc.assert(
       fc.property(ruleArb('jobs'), fc.nat(), (rule, pick) => {
+        fc.pre(validateBuilderRule('jobs', rule).valid);
         const groups = rule.conditions;
         const g = groups[pick % groups.length]!;
         const c = g.conditions[pick % g.conditions.length]!;

@@ -74,6 +74,9 @@ export const DEFAULT_DIMENSION_TYPES = [
 ] as const;
 export type DefaultDimensionType = (typeof DEFAULT_DIMENSION_TYPES)[number]['type'];
 
+/** The dimension type label (for GET dimension_children) of a dimension field, e.g. 'attack_vector' -> 'Attack Vector'. */
+export const dimensionLabelOfField = (matchField: string): string | null => DEFAULT_DIMENSION_TYPES.find((d) => d.type === matchField)?.label ?? null;
+
 const DIMENSION_FIELDS: FilterFieldConfig[] = DEFAULT_DIMENSION_TYPES.map((d) => ({
   match_field: d.type,
   label: d.label,
@@ -182,6 +185,11 @@ export const LIMITS = {
   maxDigits: 15,
 } as const;
 
+/** The limits' texts, shown by the builder in place and answered by the director's parser. */
+export const TOO_MANY_CONDITIONS = `The rules hold too many conditions (at most ${LIMITS.maxConditions}).`;
+export const TOO_MANY_VALUES = `At most ${LIMITS.maxListValues} values`;
+export const VALUE_TOO_LONG = `A value may have at most ${LIMITS.maxTextChars} characters`;
+
 // ---------------------------------------------------------------------------------------------
 // Comma-number-range (section 5, item 3)
 
@@ -222,17 +230,26 @@ export function acceptRangeTyping(text: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Validation (section 5, checked per condition in this order)
 
-const nonEmpty = (v: FilterValue | undefined | null): boolean =>
-  Array.isArray(v) ? v.some((x) => typeof x === 'string' && x.trim() !== '') : typeof v === 'string' && v.trim() !== '';
+/** A condition's values as the parser reads them: trimmed, empty ones dropped. */
+const valuesOf = (v: FilterValue | undefined | null): string[] =>
+  (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string').map((x) => x.trim()).filter((x) => x !== '');
 
-/** The first problem of one condition, or null. */
+/**
+ * The first problem of one condition, or null: the spec's order (section 5), then the parser's limits
+ * (list size, text length) and value checks, so a condition the builder accepts the director accepts.
+ */
 export function conditionError(target: FilterTarget, c: FilterCondition): string | null {
   if (!c.match_object || !c.match_field) return PLEASE_ENTER_VALUE;
   const field = findField(target, c.match_object, c.match_field);
   if (!field) return PLEASE_ENTER_VALUE;
-  if (field.operators.length && !c.operator) return PLEASE_ENTER_VALUE;
-  if (!nonEmpty(c.value)) return PLEASE_ENTER_VALUE;
-  if (field.selector_type === 'comma_number_range' && (typeof c.value !== 'string' || !parseNumberRange(c.value))) return INVALID_INPUT;
+  if (!(field.operators as string[]).includes(c.operator)) return PLEASE_ENTER_VALUE;
+  const values = valuesOf(c.value);
+  if (!values.length) return PLEASE_ENTER_VALUE;
+  if (isListSelector(field.selector_type) !== Array.isArray(c.value)) return INVALID_INPUT;
+  if (values.length > LIMITS.maxListValues) return TOO_MANY_VALUES;
+  if (values.some((v) => v.length > LIMITS.maxTextChars)) return VALUE_TOO_LONG;
+  if (field.selector_type === 'comma_number_range' && !parseNumberRange(values[0]!)) return INVALID_INPUT;
+  if (field.selector_type === 'dropdown' && field.options && !values.every((v) => field.options!.some((o) => o.value === v))) return INVALID_INPUT;
   return null;
 }
 
@@ -241,13 +258,21 @@ export interface RuleErrors {
   rules: (string | null)[];
   /** Per rule, per condition. */
   conditions: (string | null)[][];
+  /** The whole tree: too many conditions. */
+  tree: string | null;
   valid: boolean;
 }
 
-export function validateBuilderRule(target: FilterTarget, rule: BuilderRule): RuleErrors {
+/**
+ * Checks the builder's rules. `reserved` conditions are sent along with them (the page filter's), and
+ * count against the parser's limit on conditions.
+ */
+export function validateBuilderRule(target: FilterTarget, rule: BuilderRule, reserved = 0): RuleErrors {
   const rules = rule.conditions.map((g) => (g.conditions.length ? null : RULE_NEEDS_CONDITION));
   const conditions = rule.conditions.map((g) => g.conditions.map((c) => conditionError(target, c)));
-  return { rules, conditions, valid: rules.every((e) => !e) && conditions.every((g) => g.every((e) => !e)) };
+  const count = rule.conditions.reduce((n, g) => n + g.conditions.length, reserved);
+  const tree = count > LIMITS.maxConditions ? TOO_MANY_CONDITIONS : null;
+  return { rules, conditions, tree, valid: !tree && rules.every((e) => !e) && conditions.every((g) => g.every((e) => !e)) };
 }
 
 /** The builder's state as sent: empty values' errors dropped (the director ignores them anyway). */
@@ -315,7 +340,7 @@ export function parseFilterRules(target: FilterTarget, rules: unknown): ParsedGr
     else count++;
   };
   for (const r of rules) countWalk(r, 1);
-  if (count > LIMITS.maxConditions) throw new FilterTreeError(`The rules hold too many conditions (at most ${LIMITS.maxConditions}).`);
+  if (count > LIMITS.maxConditions) throw new FilterTreeError(TOO_MANY_CONDITIONS);
   return { kind: 'and', children: rules.map((r, i) => parseNode(target, r, `Rule ${i + 1}`)) };
 }
 
@@ -348,8 +373,8 @@ function parseCondition(target: FilterTarget, n: Record<string, unknown>, where:
   }
   const values = (Array.isArray(value) ? value : [value]).map((v) => v.trim()).filter((v) => v !== '');
   if (!values.length) throw new FilterTreeError(`${where}: ${PLEASE_ENTER_VALUE}`);
-  if (values.length > LIMITS.maxListValues) throw new FilterTreeError(`${where}: at most ${LIMITS.maxListValues} values`);
-  if (values.some((v) => v.length > LIMITS.maxTextChars)) throw new FilterTreeError(`${where}: a value may have at most ${LIMITS.maxTextChars} characters`);
+  if (values.length > LIMITS.maxListValues) throw new FilterTreeError(`${where}: ${TOO_MANY_VALUES}`);
+  if (values.some((v) => v.length > LIMITS.maxTextChars)) throw new FilterTreeError(`${where}: ${VALUE_TOO_LONG}`);
   let ranges: NumberRange[] = [];
   if (field.selector_type === 'comma_number_range') {
     const r = parseNumberRange(values[0]!);
@@ -424,14 +449,14 @@ export function pageSummary(items: readonly PageFilterItem[], values: PageFilter
     .join(' · ');
 }
 
-/** The one-line summary of builder rules: 'Job Name contains x and … or …'. */
-export function rulesSummary(target: FilterTarget, rule: BuilderRule): string {
+/** The one-line summary of builder rules: 'Job Name contains x and … or …' (values shown through `labelOf`, e.g. dimension names for ids). */
+export function rulesSummary(target: FilterTarget, rule: BuilderRule, labelOf: (c: FilterCondition, value: string) => string = (_c, v) => v): string {
   return rule.conditions
     .map((g) =>
       g.conditions
         .map((c) => {
           const f = findField(target, c.match_object, c.match_field);
-          const v = Array.isArray(c.value) ? c.value.filter((x) => x.trim()).join(', ') : c.value;
+          const v = Array.isArray(c.value) ? c.value.filter((x) => x.trim()).map((x) => labelOf(c, x)).join(', ') : labelOf(c, c.value);
           return `${f?.label ?? c.match_field} ${c.operator} ${v}`;
         })
         .join(' and '),

@@ -3,7 +3,7 @@ import { defineCommand } from '../../commands/registry';
 import type { AnyCommand, CommandContext } from '../../commands/types';
 import type { SavedFilter } from '../../api/contracts/filters';
 import { deleteSavedFilter, filterKeys, saveFilter } from '../../ui/filters/api';
-import { TARGET_URLS, filterHostFor, filterHostOfTarget, loadWhenMounted, type FilterHost } from '../../ui/filters/bridge';
+import { filterHostFor, loadIntoTarget, type FilterHost } from '../../ui/filters/bridge';
 
 /** Filter commands: they act on the filter panel of the focused pane (Jobs, Action library). */
 
@@ -72,25 +72,41 @@ export const filterCommands: AnyCommand[] = [
   }),
 ];
 
-/** The palette entry of one saved filter: loads it into its pane (opening the pane when needed). */
+/**
+ * The palette entry of one saved filter: loads it into its pane, focusing or opening that pane. A
+ * mounted pane (focused or not) takes it at once; a pane not yet open takes it when it mounts.
+ */
 export function applySavedCommand(f: SavedFilter): AnyCommand {
   return defineCommand({
     id: `filters.applySaved.${f.id}`,
     title: `Apply filter: ${f.name}`,
     category: CATEGORY,
-    keywords: [f.target === 'jobs' ? 'jobs' : 'actions library'],
+    keywords: [f.target === 'jobs' ? 'jobs' : 'actions library', 'saved filter'],
     needsWorkbench: true,
     run: (_a, ctx) => {
       const focused = filterHostFor(ctx.activePane);
-      const h = focused?.target === f.target ? focused : filterHostOfTarget(f.target);
-      if (!h || h !== focused) {
-        loadWhenMounted(f.target, f.filter);
-        ctx.dock?.openUrl(TARGET_URLS[f.target]);
-        if (h) h.load(f.filter);
-        return { applied: f.id };
+      if (focused?.target === f.target) focused.load(f.filter);
+      else {
+        const url = loadIntoTarget(f.target, f.filter);
+        ctx.dock?.openUrl(url);
       }
-      h.load(f.filter);
       return { applied: f.id };
+    },
+  });
+}
+
+/** The palette entry that deletes one saved filter, after a confirmation: the palette is the picker of names. */
+export function deleteSavedCommand(f: SavedFilter): AnyCommand {
+  return defineCommand({
+    id: `filters.deleteSaved.${f.id}`,
+    title: `Delete saved filter: ${f.name}`,
+    category: CATEGORY,
+    keywords: [f.target === 'jobs' ? 'jobs' : 'actions library', 'remove saved filter'],
+    run: async (_a, ctx) => {
+      if (!(await ctx.confirm(`Delete the saved filter "${f.name}"?`))) return { deleted: null };
+      await deleteSavedFilter(f.id);
+      await ctx.queryClient?.invalidateQueries({ queryKey: filterKeys.saved });
+      return { deleted: f.id };
     },
   });
 }

@@ -135,7 +135,7 @@ function exportScope(s: PaneState | null, a: ExportChoice): { props: Record<stri
   if (a.job_ids?.length) return { props: { job_ids: [...new Set(a.job_ids)] }, allEvents: 'visible' };
   if (a.filter !== undefined && s?.kind !== 'jobs') return { props: filterProps(a.filter), allEvents: 'all' };
   if (!s) throw new Error('Focus a Jobs pane, or give job_ids or filter.');
-  const props: Record<string, unknown> = s.kind === 'jobs' ? listParams(toListRequest(s.filter, s.vid, null)) : {};
+  const props: Record<string, unknown> = s.kind === 'jobs' ? listParams(toListRequest(s.filter, s.vid, null, s.timezoneOffset)) : {};
   for (const k of ['after', 'before', 'selected_jobs[]']) delete props[k];
   for (const [k, v] of Object.entries(props)) if (v === undefined) delete props[k];
   // A job pane exports its own job whatever the rows choice.

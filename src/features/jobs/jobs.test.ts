@@ -13,9 +13,11 @@ import {
 } from '../../api/contracts/jobs';
 import { permissionsOf } from '../../api/contracts/permissions';
 import { datePresetRange } from './date-presets';
-import { allListedSelected, goToPage, jobsPaneState, resetPaneStates, targetJobs, toggleSelectAll, toggleSelected } from './pane-state';
+import { rangeWithStart } from './page-filters';
+import { allListedSelected, applyPanelFilter, goToPage, jobsPaneState, resetPaneStates, supplyPanelFilter, targetJobs, toggleSelectAll, toggleSelected } from './pane-state';
 import { cancelAllowed, cloneBlockedReason, deleteAllowed, editActionUrl, editBlockedReason, maySeeEvents, publishAllowed, simulationUrl, summaryUrl } from './predicates';
-import { defaultFilter, parseStoredFilter, toListRequest } from './stored-filter';
+import { defaultFilter, filterStorageKey, parseStoredFilter, toListRequest } from './stored-filter';
+import type { FilterNode } from '../../api/contracts/filters';
 
 const action = (over: Partial<JobAction>): Pick<JobAction, 'status' | 'alerted' | 'blocked' | 'events'> => ({ status: 'ran', alerted: false, blocked: null, events: 0, ...over });
 
@@ -174,5 +176,55 @@ describe('selection and paging of a jobs pane', () => {
     expect([s.filter.page_number, s.cursor]).toEqual([10, null]);
     goToPage(s, 50);
     expect(s.filter.page_number).toBe(10);
+  });
+});
+
+describe('the filter panel and browser storage (JOB-015)', () => {
+  const rule = (value: string): FilterNode[] => [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object: 'job', match_field: 'name', operator: 'contains', value }] }] }];
+  const stored = () => parseStoredFilter(localStorage.getItem(filterStorageKey(7, '')));
+  const flush = () => new Promise((r) => setTimeout(r, 0));
+
+  it('JOB-015 the applied page filter persists to local storage unless a structured filter is supplied', async () => {
+    localStorage.clear();
+    resetPaneStates();
+    const s = jobsPaneState('', 7);
+    applyPanelFilter(s, { rules: rule('dns'), page: { job_name: 'smb' } });
+    await flush();
+    expect(stored().structured_filter).toEqual({ events: '', rules: rule('dns'), page: { job_name: 'smb' } });
+
+    // A saved filter is applied: the list uses it, storage keeps what the user applied last.
+    supplyPanelFilter(s, { rules: rule('http'), page: {} });
+    await flush();
+    expect(s.filter.structured_filter.rules).toEqual(rule('http'));
+    expect(s.panelOpen).toBe(true);
+    expect(stored().structured_filter).toEqual({ events: '', rules: rule('dns'), page: { job_name: 'smb' } });
+    // Other parts of the stored filter still persist meanwhile.
+    s.filter.structured_filter.events = 'present';
+    s.filter.page_size = 30;
+    await flush();
+    expect(stored()).toMatchObject({ page_size: 30, structured_filter: { events: 'present', rules: rule('dns'), page: { job_name: 'smb' } } });
+
+    // Update Filter on the supplied filter makes it the user's own again: it persists.
+    applyPanelFilter(s, { rules: rule('http'), page: {} });
+    await flush();
+    expect(stored().structured_filter).toEqual({ events: 'present', rules: rule('http'), page: {} });
+  });
+});
+
+describe('the page filter day (JOB-082)', () => {
+  it.each([
+    [120, '', '2026-02-28T22:00:00.000Z,'],
+    [-300, '', '2026-03-01T05:00:00.000Z,'],
+    [0, '2026-03-04T00:00:00.000Z,', '2026-03-04T00:00:00.000Z,'],
+    [0, '2026-02-01T00:00:00.000Z,2026-03-10T00:00:00.000Z', '2026-03-01T00:00:00.000Z,2026-03-10T00:00:00.000Z'],
+    [60, '2026-02-01T00:00:00.000Z,2026-02-10T00:00:00.000Z', '2026-02-28T23:00:00.000Z,'],
+  ])('JOB-082 with timezone_offset %i, range %j starts at the midnight of the filter source: %j', (offset, range, want) => {
+    expect(rangeWithStart(range, { started_from: '2026-03-01' }, offset)).toBe(want);
+  });
+
+  it('without the offset the day starts at local midnight; without a day the range is unchanged', () => {
+    expect(rangeWithStart('', { started_from: '2026-03-01' })).toBe(`${new Date('2026-03-01T00:00:00').toISOString()},`);
+    expect(rangeWithStart('a,b', {}, 60)).toBe('a,b');
+    expect(rangeWithStart('a,b', { started_from: 'March' }, 60)).toBe('a,b');
   });
 });

@@ -15,11 +15,16 @@ export const JOB_PAGE_FILTERS: PageFilterItem[] = [
 /** The rules a list call sends: the builder's, and the page filter's as one more group. */
 export const jobRulesOf = (rules: readonly FilterNode[], page: PageFilterValues): FilterNode[] => [...rules, ...pageToNodes('jobs', JOB_PAGE_FILTERS, page)];
 
-/** The list's filterRange with the page filter's 'Started on or after' day (local midnight) as its start when later. */
-export function rangeWithStart(range: string, page: PageFilterValues): string {
+/**
+ * The list's filterRange with the page filter's 'Started on or after' day as its start when later. The
+ * day starts at midnight in the filter source's timezone (`timezoneOffset`, minutes east of UTC, from
+ * GET {filterSrc}), the zone the panel names; without it, at the browser's local midnight.
+ */
+export function rangeWithStart(range: string, page: PageFilterValues, timezoneOffset?: number | null): string {
   const day = page.started_from ?? '';
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return range;
-  const from = new Date(`${day}T00:00:00`);
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return range;
+  const from = typeof timezoneOffset === 'number' ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) - timezoneOffset * 60_000) : new Date(`${day}T00:00:00`);
   if (Number.isNaN(from.getTime())) return range;
   const [start = '', end = ''] = range ? range.split(',') : [];
   const keep = start && Date.parse(start) > from.getTime();

@@ -41,6 +41,10 @@ export interface PaneState {
   panelOpen: boolean;
   panelFocusTick: number;
   panelApplyTick: number;
+  /** The panel's filter was supplied (a saved filter applied): it is not written to browser storage. */
+  panelSupplied: boolean;
+  /** Minutes east of UTC of the filter source (GET {filterSrc}), where the page filter's days start; null until known. */
+  timezoneOffset: number | null;
 }
 
 const states = new Map<string, PaneState>();
@@ -83,6 +87,8 @@ function create(key: string, kind: 'jobs' | 'job', vid: string, jobId: number | 
     panelOpen: false,
     panelFocusTick: 0,
     panelApplyTick: 0,
+    panelSupplied: false,
+    timezoneOffset: null,
   });
   states.set(key, s);
   return s;
@@ -96,8 +102,41 @@ export function jobsPaneState(vid: string, userId: number | string): PaneState {
   owners.set(key, String(userId));
   const storageKey = filterStorageKey(userId, vid);
   const s = create(key, 'jobs', vid, null, loadFilter(storageKey));
-  subscribe(s.filter, () => saveFilter(storageKey, s.filter));
+  subscribe(s.filter, persistFilter(s, storageKey));
   return s;
+}
+
+type PanelFilter = Pick<StoredFilter['structured_filter'], 'rules' | 'page'>;
+const panelOf = (f: StoredFilter): PanelFilter => JSON.parse(JSON.stringify({ rules: f.structured_filter.rules, page: f.structured_filter.page })) as PanelFilter;
+
+/**
+ * Writes the filter to browser storage on each change; while the panel's filter is supplied (a saved
+ * filter), the rules and page values written stay those the user last applied (section 2: the filter
+ * persists to local storage unless a structured filter is supplied).
+ */
+function persistFilter(s: PaneState, storageKey: string): () => void {
+  let kept = panelOf(s.filter);
+  return () => {
+    if (!s.panelSupplied) kept = panelOf(s.filter);
+    saveFilter(storageKey, { ...s.filter, structured_filter: { ...s.filter.structured_filter, ...kept } });
+  };
+}
+
+function setPanelFilter(s: PaneState, b: PanelFilter, supplied: boolean): void {
+  s.panelSupplied = supplied;
+  changeFilter(s, (f) => {
+    f.structured_filter.rules = b.rules;
+    f.structured_filter.page = b.page;
+  });
+}
+
+/** Applies the filter panel's rules and page values the user set (Update Filter, Reset Filter, Clear Filter). */
+export const applyPanelFilter = (s: PaneState, b: PanelFilter): void => setPanelFilter(s, b, false);
+
+/** Applies a supplied structured filter (a saved filter): shown and used, not written to browser storage. */
+export function supplyPanelFilter(s: PaneState, b: PanelFilter): void {
+  s.panelOpen = true;
+  setPanelFilter(s, b, true);
 }
 
 export function jobPaneState(id: number): PaneState {

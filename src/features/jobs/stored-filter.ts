@@ -107,14 +107,15 @@ export interface ListRequest {
   selected: number[];
 }
 
-export function toListRequest(f: StoredFilter, vid: string, cursor: { after?: string; before?: string } | null): ListRequest {
+/** `timezoneOffset`: minutes east of UTC of the filter source, where a page filter day starts. */
+export function toListRequest(f: StoredFilter, vid: string, cursor: { after?: string; before?: string } | null, timezoneOffset?: number | null): ListRequest {
   return {
     size: f.page_size,
     page: Math.max(0, f.page_number - 1),
     sortCol: f.sort.by,
     sortDir: f.sort.direction,
     filterVal: f.filter_value.trim(),
-    filterRange: rangeWithStart(f.filter_range, f.structured_filter.page),
+    filterRange: rangeWithStart(f.filter_range, f.structured_filter.page, timezoneOffset),
     vid,
     events: f.structured_filter.events,
     rules: rulesJson(f),

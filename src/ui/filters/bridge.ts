@@ -37,9 +37,24 @@ export const filterHostFor = (pane: { kind: string } | null): FilterHost | null 
 
 export const filterHostOfTarget = (target: FilterTarget): FilterHost | null => [...hosts.values()].find((h) => h.target === target) ?? null;
 
-export function loadWhenMounted(target: FilterTarget, body: SavedFilterBody): void {
+/**
+ * Loads a filter into the pane of its target: at once when that pane is mounted, else when it mounts.
+ * Returns the URL that shows the pane. A filter loaded at once leaves nothing pending, so a later mount
+ * of the pane does not apply it again.
+ */
+export function loadIntoTarget(target: FilterTarget, body: SavedFilterBody): string {
+  const mounted = filterHostOfTarget(target);
+  if (mounted) {
+    pending.delete(target);
+    mounted.load(body);
+    return mounted.url;
+  }
   pending.set(target, body);
+  return TARGET_URLS[target];
 }
+
+/** The filter waiting for a target's pane to mount (tests). */
+export const pendingFilterOf = (target: FilterTarget): SavedFilterBody | null => pending.get(target) ?? null;
 
 /** Where the pane of a target opens. */
 export const TARGET_URLS: Record<FilterTarget, string> = { jobs: '/jobs', actions: '/manage_sims/actions' };

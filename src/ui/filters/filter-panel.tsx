@@ -1,15 +1,19 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
+  DEFAULT_DIMENSION_TYPES,
   builderToNodes,
+  dimensionLabelOfField,
   emptyBuilderRule,
   isCheckboxTrue,
   itemActive,
   nodesToBuilder,
   pageSummary,
+  pageToNodes,
   rulesSummary,
   validateBuilderRule,
   type BuilderRule,
+  type FilterCondition,
   type FilterOption,
   type FilterTarget,
   type PageFilterItem,
@@ -20,6 +24,7 @@ import {
 import { Button } from '../button';
 import { fetchDimensionChildren, fetchPageFilterData, filterKeys } from './api';
 import { RuleBuilder } from './rule-builder';
+import { useDimensionLabels } from './dimension-labels';
 
 /** Filter panel transition (section 9). */
 export const PANEL_TRANSITION_MS = 350;
@@ -46,9 +51,10 @@ export function savePanelFilter(key: string, body: SavedFilterBody): void {
   }
 }
 
-function useItemOptions(target: FilterTarget, items: readonly PageFilterItem[], open: boolean) {
-  const needsSource = items.some((i) => i.source);
-  const source = useQuery({ queryKey: filterKeys.source(target), queryFn: () => fetchPageFilterData(target), enabled: open && needsSource, staleTime: 60_000 });
+/** Options of the items read from the filter source: loaded when the panel opens, or at once when one of them has a value (its label is in the summary). */
+function useItemOptions(target: FilterTarget, items: readonly PageFilterItem[], open: boolean, page: PageFilterValues) {
+  const needsSource = items.some((i) => i.source && (open || !!page[i.stateKey]));
+  const source = useQuery({ queryKey: filterKeys.source(target), queryFn: () => fetchPageFilterData(target), enabled: needsSource, staleTime: 60_000 });
   return { data: source.data, optionsOf: (i: PageFilterItem): FilterOption[] => i.options ?? (i.source ? (source.data?.objects[i.source] ?? []).map(([value, label]) => ({ value, label })) : []) };
 }
 
@@ -93,18 +99,14 @@ export function FilterPanel({ target, items, value, onApply, open, onOpenChange,
   const [page, setPage] = useState<PageFilterValues>(value.page);
   const [errors, setErrors] = useState<RuleErrors | null>(null);
   const body = useRef<HTMLDivElement>(null);
-  const { data, optionsOf } = useItemOptions(target, items, open);
-  // Children of the dimension items with a value, for their labels in the summary.
-  const dimItems = items.filter((i) => i.dimension !== undefined);
-  const dimChildren = useQueries({
-    queries: dimItems.map((i) => ({
-      queryKey: filterKeys.children(i.dimension ?? i.label),
-      queryFn: () => fetchDimensionChildren(i.dimension ?? i.label),
-      enabled: open || !!value.page[i.stateKey],
-      staleTime: 60_000,
-    })),
-  });
-  const dimLabels = new Map(dimChildren.flatMap((q) => (q.data ?? []).map(([l, id]): [string, string] => [String(id), l])));
+  const { data, optionsOf } = useItemOptions(target, items, open, value.page);
+  // Children of the dimension items with a value and of the rules' dimension fields, for their labels in the summary.
+  const appliedRules = useMemo(() => nodesToBuilder(value.rules), [value.rules]);
+  const ruleDimTypes = new Set(appliedRules.conditions.flatMap((g) => g.conditions.map((c) => dimensionLabelOfField(c.match_field))));
+  const dimLabels = useDimensionLabels([
+    ...items.filter((i) => i.dimension !== undefined).map((i) => ({ type: i.dimension ?? i.label, enabled: open || !!value.page[i.stateKey] })),
+    ...DEFAULT_DIMENSION_TYPES.map((d) => ({ type: d.label, enabled: ruleDimTypes.has(d.label) })),
+  ]);
 
   // A filter applied from elsewhere (a saved filter, the clear command) replaces the draft.
   const applied = JSON.stringify(value);
@@ -116,7 +118,9 @@ export function FilterPanel({ target, items, value, onApply, open, onOpenChange,
   }, [applied]);
 
   const update = () => {
-    const e = validateBuilderRule(target, rules);
+    // The page filter's conditions are sent with the rules and count against the director's limit.
+    const reserved = pageToNodes(target, items, page).reduce((n, g) => n + ('conditions' in g ? g.conditions.length : 1), 0);
+    const e = validateBuilderRule(target, rules, reserved);
     if (!e.valid) {
       setErrors(e);
       return false;
@@ -146,9 +150,10 @@ export function FilterPanel({ target, items, value, onApply, open, onOpenChange,
   const labelOf = (item: PageFilterItem, v: string) =>
     item.dimension !== undefined ? (dimLabels.get(v) ?? `#${v}`) : (optionsOf(item).find((o) => o.value === v)?.label ?? v);
   const summary = useMemo(() => {
-    const parts = [pageSummary(items, value.page, labelOf), rulesSummary(target, nodesToBuilder(value.rules))].filter(Boolean);
+    const ruleLabel = (c: FilterCondition, v: string) => (dimensionLabelOfField(c.match_field) ? (dimLabels.get(v) ?? v) : v);
+    const parts = [pageSummary(items, value.page, labelOf), rulesSummary(target, appliedRules, ruleLabel)].filter(Boolean);
     return parts.length ? parts.join(' · ') : 'No filter';
-  }, [items, value, target, data, dimLabels.size]); // labels follow the loaded options
+  }, [items, value, target, data, appliedRules, dimLabels]); // labels follow the loaded options
 
   return (
     <section className="shrink-0 border-b border-line" aria-label={label}>
@@ -218,6 +223,11 @@ export function FilterPanel({ target, items, value, onApply, open, onOpenChange,
               })}
             </div>
             <RuleBuilder target={target} value={rules} onChange={setRules} errors={errors} idPrefix={idPrefix} />
+            {errors?.tree && (
+              <p className="text-xs text-red-500" role="alert">
+                {errors.tree}
+              </p>
+            )}
             <div className="flex gap-2">
               <Button variant="primary" onClick={update}>
                 Update Filter

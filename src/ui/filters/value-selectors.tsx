@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { acceptRangeTyping, type FilterFieldConfig, type FilterOption } from '../../api/contracts/filters';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { acceptRangeTyping, dimensionLabelOfField, type FilterFieldConfig, type FilterOption } from '../../api/contracts/filters';
 import { fetchLookup } from './api';
+import { useDimensionLabels } from './dimension-labels';
 
 /** The value selectors of the filter-rule builder (section 2): one per selector type. */
 
@@ -163,6 +164,10 @@ export function Typeahead({ field, matchObject, value, onChange, label, invalid,
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const [labels, setLabels] = useState<Record<string, string>>({});
+  // Values kept as ids (dimension nodes) show their names, also after a reload.
+  const dimension = dimensionLabelOfField(field.match_field);
+  const dimLabels = useDimensionLabels(dimension ? [{ type: dimension, enabled: value.length > 0 }] : []);
+  const chipLabels = useMemo(() => ({ ...labels, ...Object.fromEntries(dimLabels) }), [labels, dimLabels]);
   const listId = useId();
   const options = useOptions(field, matchObject, q, open).filter((o) => !value.includes(o.value));
   const box = useRef<HTMLDivElement>(null);
@@ -197,7 +202,7 @@ export function Typeahead({ field, matchObject, value, onChange, label, invalid,
       }}
     >
       <div className={`flex min-w-52 flex-wrap items-center gap-1 rounded border ${border(invalid)} bg-surface px-1 py-0.5`}>
-        <Chips values={value} labels={labels} onRemove={(i) => onChange(value.filter((_, j) => j !== i))} label={label} />
+        <Chips values={value} labels={chipLabels} onRemove={(i) => onChange(value.filter((_, j) => j !== i))} label={label} />
         <input
           role="combobox"
           aria-expanded={open}

@@ -20,7 +20,7 @@ import { Button } from '../../../ui/button';
 import { getJobs, jobsKeys } from '../api';
 import { dialogs } from '../dialogs';
 import { setStepOpen } from '../expanded';
-import { allListedSelected, changeFilter, goToPage, jobsPaneState, setPageJobs, setRows, toggleSelectAll, toggleSelected, type PaneState, type RowRef } from '../pane-state';
+import { allListedSelected, applyPanelFilter, changeFilter, goToPage, supplyPanelFilter, jobsPaneState, setPageJobs, setRows, toggleSelectAll, toggleSelected, type PaneState, type RowRef } from '../pane-state';
 import { mayDelete, mayPublish } from '../predicates';
 import { listPollMs, usePolling } from '../polling';
 import { toListRequest, type ListRequest } from '../stored-filter';
@@ -31,6 +31,7 @@ import { ActionCells, JOB_COLUMNS, JobCells, NoteCells, StepCells, type RowEnv }
 import { TreeGrid } from './tree-grid';
 import { FilterPanel } from '../../../ui/filters/filter-panel';
 import { registerFilterHost } from '../../../ui/filters/bridge';
+import { fetchPageFilterData, filterKeys } from '../../../ui/filters/api';
 import type { SavedFilterBody } from '../../../api/contracts/filters';
 import { JOB_PAGE_FILTERS } from '../page-filters';
 
@@ -193,13 +194,21 @@ export function JobsPane({ params }: PaneProps) {
   const { controller } = useWorkbench();
   const perms = ctx.permissions;
 
-  const req: ListRequest = useMemo(() => toListRequest(snap.filter as PaneState['filter'], vid, snap.cursor as PaneState['cursor']), [snap.filter, snap.cursor, vid]);
+  // A page filter day starts at midnight in the filter source's timezone: the list waits for its offset (or its failure).
+  const startedFrom = !!snap.filter.structured_filter.page.started_from;
+  const source = useQuery({ queryKey: filterKeys.source('jobs'), queryFn: () => fetchPageFilterData('jobs'), enabled: startedFrom, staleTime: 60_000 });
+  const timezoneOffset = source.data?.timezone_offset ?? null;
+  useEffect(() => void (s.timezoneOffset = timezoneOffset), [s, timezoneOffset]);
+  const req: ListRequest = useMemo(
+    () => toListRequest(snap.filter as PaneState['filter'], vid, snap.cursor as PaneState['cursor'], timezoneOffset),
+    [snap.filter, snap.cursor, vid, timezoneOffset],
+  );
   const sentSelection = useRef<number[]>([]);
   const fetchList = (background: boolean) => {
     sentSelection.current = [...s.filter.selected_jobs];
     return getJobs({ ...req, selected: sentSelection.current }, { background });
   };
-  const list = useQuery({ queryKey: jobsKeys.list(req), queryFn: () => fetchList(false), placeholderData: keepPreviousData });
+  const list = useQuery({ queryKey: jobsKeys.list(req), queryFn: () => fetchList(false), placeholderData: keepPreviousData, enabled: !startedFrom || !source.isPending });
   const answer = list.data;
   const jobs = useMemo(() => answer?.jobs ?? answer?.filtered_jobs ?? [], [answer]);
   const { rows, openJobIds, openSteps } = useListRows(jobs, snap.filter.structured_filter.events);
@@ -240,28 +249,18 @@ export function JobsPane({ params }: PaneProps) {
   }, [refreshTick]);
 
   // The filter panel: the builder's rules and page filter values live in the stored filter.
-  const applyPanel = (b: SavedFilterBody) =>
-    changeFilter(s, (f) => {
-      f.structured_filter.rules = b.rules;
-      f.structured_filter.page = b.page;
-    });
-  const applyRef = useRef(applyPanel);
-  applyRef.current = applyPanel;
   useEffect(
     () =>
       registerFilterHost('jobs', {
         target: 'jobs',
-        url: '/jobs',
+        url: vid ? `/jobs?vid=${encodeURIComponent(vid)}` : '/jobs',
         focus: () => void (s.panelFocusTick += 1),
-        clear: () => applyRef.current({ rules: [], page: {} }),
+        clear: () => applyPanelFilter(s, { rules: [], page: {} }),
         apply: () => void (s.panelApplyTick += 1),
-        load: (b) => {
-          s.panelOpen = true;
-          applyRef.current(b);
-        },
+        load: (b) => supplyPanelFilter(s, b),
         current: () => ({ rules: [...s.filter.structured_filter.rules], page: { ...s.filter.structured_filter.page } }),
       }),
-    [s],
+    [s, vid],
   );
   const panelValue = useMemo(
     () => ({ rules: snap.filter.structured_filter.rules as SavedFilterBody['rules'], page: snap.filter.structured_filter.page as SavedFilterBody['page'] }),
@@ -362,7 +361,7 @@ export function JobsPane({ params }: PaneProps) {
         label="Job filters"
         items={JOB_PAGE_FILTERS}
         value={panelValue}
-        onApply={applyPanel}
+        onApply={(b) => applyPanelFilter(s, b)}
         open={snap.panelOpen}
         onOpenChange={(o) => void (s.panelOpen = o)}
         focusTick={snap.panelFocusTick}
