@@ -127,7 +127,6 @@ export async function main(argv: string[], out: (line: string) => void = console
     confirm: async () => true,
   }));
   commands.registerAll(headlessCommands());
-  out(`Running ${opts.file} on ${opts.director} as ${env.user.email}${opts.dryRun ? ' (dry run)' : ''}`);
   const saved: string[] = [];
   const saveExport = (_step: unknown, result: unknown) => {
     const file = exportedFile(result);
@@ -144,6 +143,8 @@ export async function main(argv: string[], out: (line: string) => void = console
     stop.abort();
   };
   process.once('SIGINT', onInterrupt);
+  // Printed only now, so a Ctrl+C right after it finds the handler in place.
+  out(`Running ${opts.file} on ${opts.director} as ${env.user.email}${opts.dryRun ? ' (dry run)' : ''}`);
   const result = await runScript(commands, parseScript(source), {
     headless: true,
     continueOnError: opts.continueOnError,
