@@ -69,9 +69,13 @@ export class Engine {
     this.events.setMaxListeners(0);
   }
 
+  /** When this engine started: actors had no director to send heartbeats to before it. */
+  private startedAt = 0;
+
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.startedAt = Date.now();
     this.stopped = false;
     const loop = () => {
       if (!this.running) return;
@@ -170,7 +174,8 @@ export class Engine {
         try {
           if (Date.now() - this.lastSweep >= 1000) {
             this.lastSweep = Date.now();
-            await this.sweepOffline();
+            // A restarted director first gives actors the offline delay to reach it again.
+            if (Date.now() - this.startedAt >= this.opts.offlineAfterMs) await this.sweepOffline();
             await this.sweepDeadlines();
           }
           await this.schedule();
@@ -296,7 +301,10 @@ export class Engine {
         where ja.job_id = $1 order by s.group_order, ja.position, ja.id`,
       [jobId],
     );
-    if (actions.some((a) => a.status === 'running')) return;
+    if (actions.some((a) => a.status === 'running')) {
+      if (job.status === 'preparing') await markPerforming(tx, jobId);
+      return;
+    }
     for (const a of actions) {
       if (a.status !== 'pending') continue;
       // Sequences stop at the first errored step; evaluations run every step.
@@ -304,6 +312,7 @@ export class Engine {
         const failed = actions.find((x) => x.status === 'errored' && x.group_order < a.group_order);
         if (failed) {
           await tx.query(`update job_actions set status = 'not run', finished_at = now() where job_id = $1 and status = 'pending'`, [jobId]);
+          if (await collectingEvents(tx, jobId, this.opts.detectionWindowMs)) return;
           await this.finishJob(tx, jobId, 'errored', `Step ${failed.group_order} errored: ${failed.blocked_msg ?? failed.name}`);
           return;
         }
@@ -315,6 +324,7 @@ export class Engine {
       }
       a.status = verdict;
     }
+    if (await collectingEvents(tx, jobId, this.opts.detectionWindowMs)) return;
     const errored = actions.some((a) => a.status === 'errored');
     const firstError = actions.find((a) => a.status === 'errored');
     const status = job.kind === 'sequence' && errored ? 'errored' : 'completed';
@@ -400,7 +410,8 @@ export class Engine {
     }
     busy.add(src.id);
     await tx.query(`update job_actions set status = 'running', started_at = now() where id = $1`, [a.id]);
-    await tx.query(`update jobs set status = 'running', started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting')`, [jobId]);
+    // Preparing while the actors fetch the work and the target readies its servers (running once the source claims it).
+    await tx.query(`update jobs set status = 'preparing', started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting')`, [jobId]);
     return 'dispatched';
   }
 
@@ -416,6 +427,35 @@ export class Engine {
     await matchEventsForAction(this.db, jobActionId, this.opts.detectionWindowMs).catch((e: Error) => console.error('event matching failed:', e.message));
     this.kick();
   }
+}
+
+/** A preparing job is running once a source actor has claimed its work. */
+async function markPerforming(tx: Db, jobId: number): Promise<void> {
+  await tx.query(
+    `update jobs set status = 'running', updated_at = now() where id = $1 and status = 'preparing'
+        and exists (select 1 from engine_work w where w.job_id = $1 and w.role = 'source' and w.status <> 'held' and w.status <> 'queued')`,
+    [jobId],
+  );
+}
+
+/**
+ * True while the detection window after the job's last performed action is open: the job stays
+ * running (its status_reason says so) so detected and alerted are final once it completes.
+ */
+async function collectingEvents(tx: Db, jobId: number, windowMs: number): Promise<boolean> {
+  const [row] = await tx.query<{ until: string | null }>(
+    `select max(finished_at + ($2::text || ' milliseconds')::interval)::text as until from job_actions
+      where job_id = $1 and status = 'ran' and finished_at + ($2::text || ' milliseconds')::interval > now()`,
+    [jobId, String(windowMs)],
+  );
+  if (!row?.until) return false;
+  const until = new Date(row.until).toISOString().slice(11, 19);
+  await tx.query(
+    `update jobs set status = 'running', status_reason = $2, started_at = coalesce(started_at, now()), updated_at = now()
+      where id = $1 and (status <> 'running' or status_reason is distinct from $2)`,
+    [jobId, `Collecting security events until ${until} UTC (detection window).`],
+  );
+  return true;
 }
 
 const engines = new WeakMap<Db, Engine>();

@@ -1,7 +1,7 @@
 /** Shared setup of the engine tests: a listening director with the engine, two in-process actors on loopback. */
 import type { Db } from '../../server/db/index';
 import { startEngine } from '../../server/engine/index';
-import type { Engine } from '../../server/engine/engine';
+import type { Engine, EngineOptions } from '../../server/engine/engine';
 import { createBulkToken } from '../../server/engine/secrets';
 import { ActorAgent, type ActorOptions } from '../../actor/agent';
 import { startTestServer, type Session, type TestServer } from './helpers';
@@ -17,9 +17,10 @@ export interface EngineWorld {
   close(): Promise<void>;
 }
 
-export async function startEngineWorld(actorOpts: Partial<ActorOptions> = {}): Promise<EngineWorld> {
+export async function startEngineWorld(actorOpts: Partial<ActorOptions> = {}, engineOpts: Partial<EngineOptions> = {}): Promise<EngineWorld> {
   const server = await startTestServer();
-  const engine = startEngine(server.app, { tickMs: 50, offlineAfterMs: 3000, heartbeatMs: 500, detectionWindowMs: 5000, defaultTimeoutMs: 20_000 });
+  // A short detection window: every job completes that long after its last action.
+  const engine = startEngine(server.app, { tickMs: 50, offlineAfterMs: 3000, heartbeatMs: 500, detectionWindowMs: 300, defaultTimeoutMs: 20_000, ...engineOpts });
   const url = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const { token } = await createBulkToken(server.db, { name: 'test' });
   const quiet = () => {};
@@ -108,5 +109,19 @@ export async function waitForJob(db: Db, jobId: number, statuses = ['completed',
     }
     if (Date.now() > deadline) throw new Error(`job ${jobId} is still ${job?.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Waits until the job's first action has one of the statuses (e.g. ran while the job collects events). */
+export async function waitForAction(db: Db, jobId: number, statuses: string[], timeoutMs = 25_000): Promise<JobActionRow> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [a] = await db.query<JobActionRow>(
+      'select id, name, action_type, status, blocked, blocked_msg, detected_msg, events, alerted, evidence from job_actions where job_id = $1 order by id limit 1',
+      [jobId],
+    );
+    if (a && statuses.includes(a.status)) return a;
+    if (Date.now() > deadline) throw new Error(`job ${jobId}'s action is still ${a?.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
   }
 }
