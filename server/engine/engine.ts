@@ -381,7 +381,7 @@ export class Engine {
       node_id: n.id,
       role,
       local_address: n.sim_address,
-      ...(peer ? { peer_address: peer.sim_address } : {}),
+      ...(peer ? { peer_address: peer.sim_address, peer_addresses: peer.capabilities.addresses ?? [] } : {}),
       expires_at: expires,
     });
     if (dst) {
