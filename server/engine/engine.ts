@@ -46,6 +46,13 @@ interface ActionState {
   blocked_msg: string | null;
 }
 
+interface ActiveJob {
+  job_id: number;
+  kind: string;
+  status: string;
+  force_unlock: boolean;
+}
+
 interface NodeState {
   id: number;
   name: string;
@@ -244,8 +251,8 @@ export class Engine {
   }
 
   private async schedule(): Promise<void> {
-    const active = await this.db.query<{ job_id: number; kind: string; status: string }>(
-      `select e.job_id, e.kind, j.status from engine_jobs e join jobs j on j.id = e.job_id where e.active order by e.job_id limit 500`,
+    const active = await this.db.query<ActiveJob>(
+      `select e.job_id, e.kind, e.force_unlock, j.status from engine_jobs e join jobs j on j.id = e.job_id where e.active order by e.job_id limit 500`,
     );
     if (!active.length) return;
     const busyRows = await this.db.query<{ node_id: number }>(`select distinct node_id from engine_work where status in ${OPEN}`);
@@ -275,7 +282,7 @@ export class Engine {
 
   private async scheduleJob(
     tx: Db,
-    job: { job_id: number; kind: string; status: string },
+    job: ActiveJob,
     busy: Set<number>,
     node: (tx: Db, id: number | null) => Promise<NodeState | null>,
   ): Promise<void> {
@@ -317,7 +324,7 @@ export class Engine {
           return;
         }
       }
-      const verdict = await this.dispatch(tx, jobId, a, busy, node);
+      const verdict = await this.dispatch(tx, job, a, busy, node);
       if (verdict === 'dispatched' || verdict === 'wait') {
         if (verdict === 'wait' && job.status === 'pending') await tx.query(`update jobs set status = 'waiting', updated_at = now() where id = $1`, [jobId]);
         return;
@@ -342,11 +349,12 @@ export class Engine {
   /** Creates the work of one job action, or ends it (incompatible, errored), or says to wait. */
   private async dispatch(
     tx: Db,
-    jobId: number,
+    job: ActiveJob,
     a: ActionState,
     busy: Set<number>,
     node: (tx: Db, id: number | null) => Promise<NodeState | null>,
   ): Promise<'dispatched' | 'wait' | 'incompatible' | 'errored'> {
+    const jobId = job.job_id;
     const end = async (status: 'incompatible' | 'errored', reason: string) => {
       await tx.query(`update job_actions set status = $2, blocked_msg = $3, started_at = coalesce(started_at, now()), finished_at = now() where id = $1`, [a.id, status, reason]);
       await tx.query(`update jobs set status = 'running', started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting')`, [jobId]);
@@ -361,7 +369,7 @@ export class Engine {
     for (const n of [src, dst]) {
       if (!n) continue;
       if (!(n.capabilities.types ?? []).includes(a.action_type)) return end('incompatible', `Actor ${n.name} cannot perform ${a.action_type} actions.`);
-      if (n.status !== 'online') return end('errored', `Actor ${n.name} is ${n.status}.`);
+      if (n.status !== 'online') return job.force_unlock ? waitForActor(tx, jobId, n.name) : end('errored', `Actor ${n.name} is ${n.status}.`);
     }
     if (busy.has(src.id) || (dst && busy.has(dst.id))) return 'wait';
     const [action] = await tx.query<{ details: Record<string, unknown>; timeout_ms: number | null }>('select details, timeout_ms from actions where id = $1', [a.action_id]);
@@ -411,7 +419,7 @@ export class Engine {
     busy.add(src.id);
     await tx.query(`update job_actions set status = 'running', started_at = now() where id = $1`, [a.id]);
     // Preparing while the actors fetch the work and the target readies its servers (running once the source claims it).
-    await tx.query(`update jobs set status = 'preparing', started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting')`, [jobId]);
+    await tx.query(`update jobs set status = 'preparing', status_reason = null, started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting')`, [jobId]);
     return 'dispatched';
   }
 
@@ -427,6 +435,16 @@ export class Engine {
     await matchEventsForAction(this.db, jobActionId, this.opts.detectionWindowMs).catch((e: Error) => console.error('event matching failed:', e.message));
     this.kick();
   }
+}
+
+/** An unlocked job (force_unlock) waits, with the reason, for its actor to come online. */
+async function waitForActor(tx: Db, jobId: number, name: string): Promise<'wait'> {
+  const reason = `Waiting for actor ${name} to come online.`;
+  await tx.query(
+    `update jobs set status = 'waiting', status_reason = $2, updated_at = now() where id = $1 and status in ('pending', 'waiting', 'preparing', 'running') and (status <> 'waiting' or status_reason is distinct from $2)`,
+    [jobId, reason],
+  );
+  return 'wait';
 }
 
 /** A preparing job is running once a source actor has claimed its work. */

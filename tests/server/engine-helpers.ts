@@ -1,4 +1,7 @@
 /** Shared setup of the engine tests: a listening director with the engine, two in-process actors on loopback. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Db } from '../../server/db/index';
 import { startEngine } from '../../server/engine/index';
 import type { Engine, EngineOptions } from '../../server/engine/engine';
@@ -124,4 +127,24 @@ export async function waitForAction(db: Db, jobId: number, statuses: string[], t
     if (Date.now() > deadline) throw new Error(`job ${jobId}'s action is still ${a?.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * An actor that registered and then stopped (its process is gone; the director still has it):
+ * `restart()` starts it again with the same credential, as a new process would.
+ */
+export async function stoppedActor(w: EngineWorld, name: string, address: string): Promise<{ nodeId: number; restart(): Promise<ActorAgent> }> {
+  const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-actor-')), `${name}.json`);
+  const opts = { director: w.url, bulkToken: w.bulkToken, name, address, stateFile, log: () => {}, pollWaitMs: 500 };
+  const first = new ActorAgent(opts);
+  await first.start();
+  await first.stop();
+  return {
+    nodeId: first.nodeId ?? 0,
+    async restart() {
+      const again = new ActorAgent(opts);
+      await again.start();
+      return again;
+    },
+  };
 }

@@ -1,11 +1,8 @@
 /** Job states the engine produces (preparing, running while collecting events) and the detection window. */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActorAgent } from '../../actor/agent';
+import type { ActorAgent } from '../../actor/agent';
 import type { JobListAnswer } from '../../src/api/contracts/jobs';
-import { insertAction, startEngineWorld, waitForAction, waitForJob, type EngineWorld } from './engine-helpers';
+import { insertAction, startEngineWorld, stoppedActor, waitForAction, waitForJob, type EngineWorld } from './engine-helpers';
 
 const WINDOW_MS = 4000;
 let w: EngineWorld;
@@ -43,12 +40,8 @@ async function jobRow(jobId: number) {
 
 describe('job states', () => {
   it('JOB-047 a job is Preparing in the jobs list until its source actor fetches the work, then Running, then Completed', async () => {
-    const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-states-')), 'idle.json');
-    const opts = { director: w.url, bulkToken: w.bulkToken, name: 'idle', address: '127.0.0.4', stateFile, log: () => {}, pollWaitMs: 1000 };
-    const idle = new ActorAgent(opts);
-    await idle.start();
     // The actor process stops polling (still online: its heartbeat is not overdue yet).
-    await idle.stop();
+    const idle = await stoppedActor(w, 'idle', '127.0.0.4');
     const jobId = await run(await insertAction(w.server.db, 'sleep', { sleep_ms: 50 }), idle.nodeId);
     for (let i = 0; i < 200 && (await jobRow(jobId))?.status !== 'preparing'; i++) await new Promise((r) => setTimeout(r, 25));
     expect(await listed(jobId)).toBe('preparing');
@@ -56,9 +49,7 @@ describe('job states', () => {
     expect(work?.status).toBe('queued');
 
     // The actor comes back (same credential) and fetches the work: the job runs and completes.
-    const back = new ActorAgent(opts);
-    extra.push(back);
-    await back.start();
+    extra.push(await idle.restart());
     await waitForJob(w.server.db, jobId, ['running', 'completed']);
     const { job, actions } = await waitForJob(w.server.db, jobId);
     expect(job.status).toBe('completed');
