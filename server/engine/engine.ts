@@ -204,11 +204,13 @@ export class Engine {
       [String(this.opts.offlineAfterMs)],
     );
     for (const n of gone) {
+      await this.db.query(`update engine_work set status = 'aborted' where node_id = $1 and status = 'reverting'`, [n.id]);
       await this.failOpenWork(`node_id = $1`, [n.id], `Actor ${n.name} went offline (no heartbeat for ${Math.round(this.opts.offlineAfterMs / 1000)} s).`);
     }
   }
 
   private async sweepDeadlines(): Promise<void> {
+    await this.db.query(`update engine_work set status = 'aborted', error = coalesce(error, 'The actor did not confirm the cleanup in time.') where status = 'reverting' and deadline_at < now()`);
     await this.failOpenWork(`status in ('claimed', 'ready') and deadline_at < now()`, [], 'The actor did not report a result in time (timed out).');
   }
 
@@ -226,7 +228,8 @@ export class Engine {
   /** Sets job actions finished (only those still pending/running) and aborts their other open work. */
   async endActions(ids: number[], status: string, reason: string | null): Promise<void> {
     const peers = await this.db.query<{ node_id: number }>(
-      `update engine_work set status = 'aborted', finished_at = now(), error = coalesce(error, $2) where job_action_id = any($1::int[]) and status in ${OPEN} returning node_id`,
+      `update engine_work set status = case when role = 'target' and status in ('claimed', 'ready') then 'reverting' else 'aborted' end,
+              finished_at = now(), error = coalesce(error, $2) where job_action_id = any($1::int[]) and status in ${OPEN} returning node_id`,
       [ids, reason],
     );
     const jobs = await this.db.query<{ job_id: number }>(
@@ -312,6 +315,7 @@ export class Engine {
       if (job.status === 'preparing') await markPerforming(tx, jobId);
       return;
     }
+    if (await reverting(tx, jobId)) return;
     for (const a of actions) {
       if (a.status !== 'pending') continue;
       // Sequences stop at the first errored step; evaluations run every step.
@@ -419,7 +423,7 @@ export class Engine {
     busy.add(src.id);
     await tx.query(`update job_actions set status = 'running', started_at = now() where id = $1`, [a.id]);
     // Preparing while the actors fetch the work and the target readies its servers (running once the source claims it).
-    await tx.query(`update jobs set status = 'preparing', status_reason = null, started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting')`, [jobId]);
+    await tx.query(`update jobs set status = 'preparing', status_reason = null, started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting', 'reverting')`, [jobId]);
     return 'dispatched';
   }
 
@@ -445,6 +449,17 @@ async function waitForActor(tx: Db, jobId: number, name: string): Promise<'wait'
     [jobId, reason],
   );
   return 'wait';
+}
+
+/** True while a target actor of the job is closing its servers (the job is 'reverting' meanwhile). */
+async function reverting(tx: Db, jobId: number): Promise<boolean> {
+  const [row] = await tx.query<{ n: number }>(`select count(*)::int as n from engine_work where job_id = $1 and status = 'reverting'`, [jobId]);
+  if (!row?.n) return false;
+  await tx.query(
+    `update jobs set status = 'reverting', status_reason = 'The actors are cleaning up after the last action.', updated_at = now() where id = $1 and status <> 'reverting'`,
+    [jobId],
+  );
+  return true;
 }
 
 /** A preparing job is running once a source actor has claimed its work. */

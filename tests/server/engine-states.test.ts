@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActorAgent } from '../../actor/agent';
 import type { JobListAnswer } from '../../src/api/contracts/jobs';
+import { ACTOR_API, type PollAnswer, type RegisterAnswer } from '../../src/api/contracts/engine';
 import { insertAction, startEngineWorld, stoppedActor, waitForAction, waitForJob, type EngineWorld } from './engine-helpers';
 
 const WINDOW_MS = 4000;
@@ -58,6 +59,56 @@ describe('job states', () => {
   });
 });
 
+/** An actor speaking the actor API by hand, to hold a target's work as long as the test wants. */
+async function handActor(name: string, address: string) {
+  const post = async <T>(path: string, body: unknown, token?: string): Promise<T> => {
+    const res = await fetch(`${w.url}${ACTOR_API}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as T;
+  };
+  const reg = await post<RegisterAnswer>('/register', { bulk_token: w.bulkToken, name, version: 'hand', os: 'test', addresses: [address], capabilities: ['socket'] });
+  const session = `${name}-session`;
+  return {
+    nodeId: reg.node_id,
+    poll: (holding: number[], wait_ms = 0) => post<PollAnswer>('/poll', { session, holding, wait_ms }, reg.token),
+    ready: (id: number) => post(`/work/${id}/ready`, { session, port_map: {}, port_failures: {} }, reg.token),
+  };
+}
+
+describe('reverting', () => {
+  it('JOB-047 after the last action the job is Reverting until the target actor has closed its servers, then it completes', async () => {
+    const target = await handActor('hand', '127.0.0.4');
+    const res = await w.server.call('POST', `/run/actions/${await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: 47420, steps: [{ data_type: 'ascii', request: 'a', response: 'b' }] })}.json`, {
+      as: w.operator,
+      body: { attack_node_id_1: w.src.nodeId, target_node_id_1: target.nodeId },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const jobId = res.json<{ job_id: number }>().job_id;
+    let work: PollAnswer['work'] = [];
+    for (let i = 0; i < 20 && !work.length; i++) work = (await target.poll([], 1000)).work;
+    const id = work[0]?.id ?? 0;
+    expect(id).toBeGreaterThan(0);
+    // The target says it serves (it opens nothing: the source finds the port refused), and keeps holding the work.
+    await target.ready(id);
+    const ran = await waitForAction(w.server.db, jobId, ['ran']);
+    expect(ran.blocked).toBe(true);
+    await waitForJob(w.server.db, jobId, ['reverting']);
+    expect(await listed(jobId)).toBe('reverting');
+    expect((await jobRow(jobId))?.status_reason).toBe('The actors are cleaning up after the last action.');
+    // The actor is told to stop the work; once it no longer holds it, the cleanup is done.
+    expect((await target.poll([id])).abort).toEqual([id]);
+    await target.poll([]);
+    const { job } = await waitForJob(w.server.db, jobId);
+    expect(job.status).toBe('completed');
+    const [row] = await w.server.db.query<{ status: string }>('select status from engine_work where id = $1', [id]);
+    expect(row?.status).toBe('aborted');
+  });
+});
+
 describe('detection window', () => {
   it('JOB-047 after its action the job keeps Running while it collects events; an event posted then sets detected before the job completes', async () => {
     const admin = await w.server.signIn('admin');
@@ -68,7 +119,12 @@ describe('detection window', () => {
 
     const jobId = await run(await insertAction(w.server.db, 'port_scan', { ports_list: '47401', sleep_timer: 0, randomize_scan: false }));
     const ran = await waitForAction(w.server.db, jobId, ['ran']);
-    const during = await jobRow(jobId);
+    // Reverting while the target closes its servers, then running while events are collected.
+    let during = await jobRow(jobId);
+    for (let i = 0; i < 100 && !during?.status_reason?.startsWith('Collecting'); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      during = await jobRow(jobId);
+    }
     expect(during?.status).toBe('running');
     expect(during?.status_reason).toMatch(/^Collecting security events until \d\d:\d\d:\d\d UTC \(detection window\)\.$/);
     expect(await listed(jobId)).toBe('running');
