@@ -115,7 +115,8 @@ export async function actorsRoutes(app: FastifyInstance) {
       const open = new Set(stillOpen.map((r) => r.id));
       const abort = holding.filter((id) => !open.has(id));
       // A target's work the actor no longer holds has been cleaned up (its servers are closed).
-      await app.db.query(`update engine_work set status = 'aborted' where node_id = $1 and status = 'reverting' and not (id = any($2::int[]))`, [node.id, holding]);
+      const cleaned = await app.db.query(`update engine_work set status = 'aborted' where node_id = $1 and status = 'reverting' and not (id = any($2::int[])) returning id`, [node.id, holding]);
+      if (cleaned.length) engine.kick();
       const claimed = await app.db.query<{ id: number; payload: Omit<WorkPayload, 'work_id' | 'issued_at'>; timeout_ms: number }>(
         `update engine_work set status = 'claimed', claimed_at = now(), actor_session = $2,
                 deadline_at = now() + ((payload->>'timeout_ms')::int + 15000) * interval '1 millisecond'
