@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import {
@@ -238,6 +239,11 @@ export class ActorAgent {
       this.log(`refused work ${w.id}: address ${p.local_address} is not this actor's`);
       return null;
     }
+    // Nothing targets an address outside the ones the other actor reported.
+    if (p.peer_address !== undefined && !(net.isIP(p.peer_address) && p.peer_address !== this.opts.address && (p.peer_addresses ?? []).includes(p.peer_address))) {
+      this.log(`refused work ${w.id}: ${p.peer_address} is not an address the other actor reported`);
+      return null;
+    }
     return p;
   }
 
@@ -245,7 +251,7 @@ export class ActorAgent {
     if (this.running.has(w.id)) return;
     const p = this.verify(w);
     if (!p) {
-      void this.report(w.id, { outcome: 'errored', blocked: null, message: 'The actor refused the work: its signature or addressee did not check out.', evidence: {} });
+      void this.report(w.id, { outcome: 'errored', blocked: null, message: 'The actor refused the work: its signature, addressee, expiry or addresses did not check out.', evidence: {} });
       return;
     }
     const abort = new AbortController();

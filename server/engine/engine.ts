@@ -47,6 +47,13 @@ interface ActionState {
   blocked_msg: string | null;
 }
 
+interface ActiveJob {
+  job_id: number;
+  kind: string;
+  status: string;
+  force_unlock: boolean;
+}
+
 interface NodeState {
   id: number;
   name: string;
@@ -75,9 +82,13 @@ export class Engine {
     this.events.setMaxListeners(0);
   }
 
+  /** When this engine started: actors had no director to send heartbeats to before it. */
+  private startedAt = 0;
+
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.startedAt = Date.now();
     this.stopped = false;
     const loop = () => {
       if (!this.running) return;
@@ -176,7 +187,8 @@ export class Engine {
         try {
           if (Date.now() - this.lastSweep >= 1000) {
             this.lastSweep = Date.now();
-            await this.sweepOffline();
+            // A restarted director first gives actors the offline delay to reach it again.
+            if (Date.now() - this.startedAt >= this.opts.offlineAfterMs) await this.sweepOffline();
             await this.sweepDeadlines();
           }
           await this.schedule();
@@ -198,11 +210,13 @@ export class Engine {
       [String(this.opts.offlineAfterMs)],
     );
     for (const n of gone) {
+      await this.db.query(`update engine_work set status = 'aborted' where node_id = $1 and status = 'reverting'`, [n.id]);
       await this.failOpenWork(`node_id = $1`, [n.id], `Actor ${n.name} went offline (no heartbeat for ${Math.round(this.opts.offlineAfterMs / 1000)} s).`);
     }
   }
 
   private async sweepDeadlines(): Promise<void> {
+    await this.db.query(`update engine_work set status = 'aborted', error = coalesce(error, 'The actor did not confirm the cleanup in time.') where status = 'reverting' and deadline_at < now()`);
     await this.failOpenWork(`status in ('claimed', 'ready') and deadline_at < now()`, [], 'The actor did not report a result in time (timed out).');
   }
 
@@ -220,7 +234,8 @@ export class Engine {
   /** Sets job actions finished (only those still pending/running) and aborts their other open work. */
   async endActions(ids: number[], status: string, reason: string | null): Promise<void> {
     const peers = await this.db.query<{ node_id: number }>(
-      `update engine_work set status = 'aborted', finished_at = now(), error = coalesce(error, $2) where job_action_id = any($1::int[]) and status in ${OPEN} returning node_id`,
+      `update engine_work set status = case when role = 'target' and status in ('claimed', 'ready') then 'reverting' else 'aborted' end,
+              finished_at = now(), error = coalesce(error, $2) where job_action_id = any($1::int[]) and status in ${OPEN} returning node_id`,
       [ids, reason],
     );
     const jobs = await this.db.query<{ job_id: number }>(
@@ -245,8 +260,8 @@ export class Engine {
   }
 
   private async schedule(): Promise<void> {
-    const active = await this.db.query<{ job_id: number; kind: string; status: string }>(
-      `select e.job_id, e.kind, j.status from engine_jobs e join jobs j on j.id = e.job_id where e.active order by e.job_id limit 500`,
+    const active = await this.db.query<ActiveJob>(
+      `select e.job_id, e.kind, e.force_unlock, j.status from engine_jobs e join jobs j on j.id = e.job_id where e.active order by e.job_id limit 500`,
     );
     if (!active.length) return;
     const busyRows = await this.db.query<{ node_id: number }>(`select distinct node_id from engine_work where status in ${OPEN}`);
@@ -276,7 +291,7 @@ export class Engine {
 
   private async scheduleJob(
     tx: Db,
-    job: { job_id: number; kind: string; status: string },
+    job: ActiveJob,
     busy: Set<number>,
     node: (tx: Db, id: number | null) => Promise<NodeState | null>,
   ): Promise<void> {
@@ -302,7 +317,11 @@ export class Engine {
         where ja.job_id = $1 order by s.group_order, ja.position, ja.id`,
       [jobId],
     );
-    if (actions.some((a) => a.status === 'running')) return;
+    if (actions.some((a) => a.status === 'running')) {
+      if (job.status === 'preparing') await markPerforming(tx, jobId);
+      return;
+    }
+    if (await reverting(tx, jobId)) return;
     for (const a of actions) {
       if (a.status !== 'pending') continue;
       // Sequences stop at the first errored step; evaluations run every step.
@@ -310,17 +329,19 @@ export class Engine {
         const failed = actions.find((x) => x.status === 'errored' && x.group_order < a.group_order);
         if (failed) {
           await tx.query(`update job_actions set status = 'not run', finished_at = now() where job_id = $1 and status = 'pending'`, [jobId]);
+          if (await collectingEvents(tx, jobId, this.opts.detectionWindowMs)) return;
           await this.finishJob(tx, jobId, 'errored', `Step ${failed.group_order} errored: ${failed.blocked_msg ?? failed.name}`);
           return;
         }
       }
-      const verdict = await this.dispatch(tx, jobId, a, busy, node);
+      const verdict = await this.dispatch(tx, job, a, busy, node);
       if (verdict === 'dispatched' || verdict === 'wait') {
         if (verdict === 'wait' && job.status === 'pending') await tx.query(`update jobs set status = 'waiting', updated_at = now() where id = $1`, [jobId]);
         return;
       }
       a.status = verdict;
     }
+    if (await collectingEvents(tx, jobId, this.opts.detectionWindowMs)) return;
     const errored = actions.some((a) => a.status === 'errored');
     const firstError = actions.find((a) => a.status === 'errored');
     const status = job.kind === 'sequence' && errored ? 'errored' : 'completed';
@@ -338,11 +359,12 @@ export class Engine {
   /** Creates the work of one job action, or ends it (incompatible, errored), or says to wait. */
   private async dispatch(
     tx: Db,
-    jobId: number,
+    job: ActiveJob,
     a: ActionState,
     busy: Set<number>,
     node: (tx: Db, id: number | null) => Promise<NodeState | null>,
   ): Promise<'dispatched' | 'wait' | 'incompatible' | 'errored'> {
+    const jobId = job.job_id;
     const end = async (status: 'incompatible' | 'errored', reason: string) => {
       await tx.query(`update job_actions set status = $2, blocked_msg = $3, started_at = coalesce(started_at, now()), finished_at = now() where id = $1`, [a.id, status, reason]);
       await tx.query(`update jobs set status = 'running', started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting')`, [jobId]);
@@ -357,7 +379,7 @@ export class Engine {
     for (const n of [src, dst]) {
       if (!n) continue;
       if (!(n.capabilities.types ?? []).includes(a.action_type)) return end('incompatible', `Actor ${n.name} cannot perform ${a.action_type} actions.`);
-      if (n.status !== 'online') return end('errored', `Actor ${n.name} is ${n.status}.`);
+      if (n.status !== 'online') return job.force_unlock ? waitForActor(tx, jobId, n.name) : end('errored', `Actor ${n.name} is ${n.status}.`);
     }
     if (busy.has(src.id) || (dst && busy.has(dst.id))) return 'wait';
     const [action] = await tx.query<{ details: Record<string, unknown>; timeout_ms: number | null }>('select details, timeout_ms from actions where id = $1', [a.action_id]);
@@ -390,7 +412,7 @@ export class Engine {
       node_id: n.id,
       role,
       local_address: n.sim_address,
-      ...(peer ? { peer_address: peer.sim_address } : {}),
+      ...(peer ? { peer_address: peer.sim_address, peer_addresses: peer.capabilities.addresses ?? [] } : {}),
       expires_at: expires,
     });
     if (dst) {
@@ -419,7 +441,8 @@ export class Engine {
     }
     busy.add(src.id);
     await tx.query(`update job_actions set status = 'running', started_at = now() where id = $1`, [a.id]);
-    await tx.query(`update jobs set status = 'running', started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting')`, [jobId]);
+    // Preparing while the actors fetch the work and the target readies its servers (running once the source claims it).
+    await tx.query(`update jobs set status = 'preparing', status_reason = null, started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting', 'reverting')`, [jobId]);
     return 'dispatched';
   }
 
@@ -447,6 +470,56 @@ export class Engine {
     await matchEventsForAction(this.db, jobActionId, this.opts.detectionWindowMs).catch((e: Error) => console.error('event matching failed:', e.message));
     this.kick();
   }
+}
+
+/** An unlocked job (force_unlock) waits, with the reason, for its actor to come online. */
+async function waitForActor(tx: Db, jobId: number, name: string): Promise<'wait'> {
+  const reason = `Waiting for actor ${name} to come online.`;
+  await tx.query(
+    `update jobs set status = 'waiting', status_reason = $2, updated_at = now() where id = $1 and status in ('pending', 'waiting', 'preparing', 'running') and (status <> 'waiting' or status_reason is distinct from $2)`,
+    [jobId, reason],
+  );
+  return 'wait';
+}
+
+/** True while a target actor of the job is closing its servers (the job is 'reverting' meanwhile). */
+async function reverting(tx: Db, jobId: number): Promise<boolean> {
+  const [row] = await tx.query<{ n: number }>(`select count(*)::int as n from engine_work where job_id = $1 and status = 'reverting'`, [jobId]);
+  if (!row?.n) return false;
+  await tx.query(
+    `update jobs set status = 'reverting', status_reason = 'The actors are cleaning up after the last action.', updated_at = now() where id = $1 and status <> 'reverting'`,
+    [jobId],
+  );
+  return true;
+}
+
+/** A preparing job is running once a source actor has claimed its work. */
+async function markPerforming(tx: Db, jobId: number): Promise<void> {
+  await tx.query(
+    `update jobs set status = 'running', updated_at = now() where id = $1 and status = 'preparing'
+        and exists (select 1 from engine_work w where w.job_id = $1 and w.role = 'source' and w.status <> 'held' and w.status <> 'queued')`,
+    [jobId],
+  );
+}
+
+/**
+ * True while the detection window after the job's last performed action is open: the job stays
+ * running (its status_reason says so) so detected and alerted are final once it completes.
+ */
+async function collectingEvents(tx: Db, jobId: number, windowMs: number): Promise<boolean> {
+  const [row] = await tx.query<{ until: string | null }>(
+    `select max(finished_at + ($2::text || ' milliseconds')::interval)::text as until from job_actions
+      where job_id = $1 and status = 'ran' and finished_at + ($2::text || ' milliseconds')::interval > now()`,
+    [jobId, String(windowMs)],
+  );
+  if (!row?.until) return false;
+  const until = new Date(row.until).toISOString().slice(11, 19);
+  await tx.query(
+    `update jobs set status = 'running', status_reason = $2, started_at = coalesce(started_at, now()), updated_at = now()
+      where id = $1 and (status <> 'running' or status_reason is distinct from $2)`,
+    [jobId, `Collecting security events until ${until} UTC (detection window).`],
+  );
+  return true;
 }
 
 const engines = new WeakMap<Db, Engine>();

@@ -11,6 +11,8 @@ export interface CreateJobInput {
   sourceId: number;
   targetId: number;
   userId: number | null;
+  /** Unlocked: an actor that is not online is accepted and the job waits for it. */
+  forceUnlock?: boolean;
 }
 
 interface NodeRow {
@@ -28,18 +30,19 @@ interface ActionRow {
   disabled: boolean;
 }
 
-async function actorOf(db: Db, id: number, label: string): Promise<NodeRow> {
+async function actorOf(db: Db, id: number, label: string, forceUnlock: boolean): Promise<NodeRow> {
   const [n] = await db.query<NodeRow>('select id, name, status, token_hash from nodes where id = $1', [id]);
   if (!n) throw notFound(`${label} ${id} does not exist.`);
   if (!n.token_hash) throw badRequest(`${label} ${n.name} has never connected to this director, so it cannot run actions.`);
-  if (n.status !== 'online') throw badRequest(`${label} ${n.name} is ${n.status}.`);
+  if (n.status !== 'online' && !forceUnlock) throw badRequest(`${label} ${n.name} is ${n.status}. Unlock the actor choice (force_unlock) to run when it comes back.`);
   return n;
 }
 
 /** Creates the job, its steps and job actions (status pending); the engine schedules it. */
 export async function createJob(db: Db, input: CreateJobInput): Promise<{ job_id: number; name: string; status: string }> {
-  const source = await actorOf(db, input.sourceId, 'Source Actor');
-  const target = await actorOf(db, input.targetId, 'Destination Actor');
+  const forced = input.forceUnlock === true;
+  const source = await actorOf(db, input.sourceId, 'Source Actor', forced);
+  const target = await actorOf(db, input.targetId, 'Destination Actor', forced);
   if (source.id === target.id) throw badRequest('Source Actor and Destination Actor must be different actors.');
 
   let name: string;
@@ -86,7 +89,7 @@ export async function createJob(db: Db, input: CreateJobInput): Promise<{ job_id
       [name, simulationId, actionId, input.userId],
     );
     if (!job) throw new HttpError(500, 'The job could not be created.');
-    await tx.query(`insert into engine_jobs (job_id, kind) values ($1, $2)`, [job.id, input.kind]);
+    await tx.query(`insert into engine_jobs (job_id, kind, force_unlock) values ($1, $2, $3)`, [job.id, input.kind, forced]);
     for (const [i, step] of steps.entries()) {
       // Steps holding a DNS, host CLI or cloud action run on a single actor (sequence assignment rule).
       const single = step.actions.some((a) => SINGLE_ACTOR_TYPES.includes(a.action_type) && a.action_type !== 'sleep');

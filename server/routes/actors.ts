@@ -114,6 +114,9 @@ export async function actorsRoutes(app: FastifyInstance) {
         : [];
       const open = new Set(stillOpen.map((r) => r.id));
       const abort = holding.filter((id) => !open.has(id));
+      // A target's work the actor no longer holds has been cleaned up (its servers are closed).
+      const cleaned = await app.db.query(`update engine_work set status = 'aborted' where node_id = $1 and status = 'reverting' and not (id = any($2::int[])) returning id`, [node.id, holding]);
+      if (cleaned.length) engine.kick();
       const claimed = await claimNext(app, node.id, input.session);
       const work: SignedWork[] = claimed.map((w) => {
         const payload = JSON.stringify({ ...w.payload, work_id: w.id, issued_at: new Date().toISOString() } satisfies WorkPayload);
@@ -183,7 +186,7 @@ export async function actorsRoutes(app: FastifyInstance) {
 
 /**
  * One actor performs one piece of work at a time, whichever director handed it out: the node's row
- * is locked while claiming, and nothing is claimed while the node has work claimed or serving.
+ * is locked while claiming, and nothing is claimed while the node has work claimed, serving or cleaning up.
  */
 function claimNext(app: FastifyInstance, nodeId: number, session: string) {
   return app.db.transaction(async (tx) => {
@@ -192,7 +195,7 @@ function claimNext(app: FastifyInstance, nodeId: number, session: string) {
       `update engine_work set status = 'claimed', claimed_at = now(), actor_session = $2,
               deadline_at = now() + ((payload->>'timeout_ms')::int + 15000) * interval '1 millisecond'
         where id in (select id from engine_work where node_id = $1 and status = 'queued'
-                        and not exists (select 1 from engine_work r where r.node_id = $1 and r.status in ('claimed', 'ready'))
+                        and not exists (select 1 from engine_work r where r.node_id = $1 and r.status in ('claimed', 'ready', 'reverting'))
                       order by id limit 1 for update skip locked)
         returning id, payload`,
       [nodeId, session],

@@ -48,7 +48,7 @@ export async function runRoutes(app: FastifyInstance) {
       const session = requirePermission(req, 'jobs.run');
       const { id } = validate(idParam, req.params);
       const input = validate(runSchema, bodyFields(req.body));
-      const job = await createJob(app.db, { kind, id, sourceId: input.attack_node_id_1, targetId: input.target_node_id_1, userId: session.user.id });
+      const job = await createJob(app.db, { kind, id, sourceId: input.attack_node_id_1, targetId: input.target_node_id_1, userId: session.user.id, forceUnlock: input.force_unlock });
       engine.kick();
       reply.status(201);
       return { ...job, url: `/jobs/${job.job_id}` };

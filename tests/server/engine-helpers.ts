@@ -1,8 +1,11 @@
 /** Shared setup of the engine tests: a listening director with the engine, two in-process actors on loopback. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Db } from '../../server/db/index';
 import type { DirectorConfig } from '../../server/config';
 import { engineFor, startEngine } from '../../server/engine/index';
-import type { Engine } from '../../server/engine/engine';
+import type { Engine, EngineOptions } from '../../server/engine/engine';
 import { createBulkToken } from '../../server/engine/secrets';
 import { ActorAgent, type ActorOptions } from '../../actor/agent';
 import { startTestServer, type Session, type TestServer } from './helpers';
@@ -18,7 +21,8 @@ export interface EngineWorld {
   close(): Promise<void>;
 }
 
-export const TEST_ENGINE_OPTIONS = { tickMs: 50, offlineAfterMs: 3000, heartbeatMs: 500, detectionWindowMs: 5000, defaultTimeoutMs: 20_000 };
+// A short detection window: every job completes that long after its last action.
+export const TEST_ENGINE_OPTIONS = { tickMs: 50, offlineAfterMs: 3000, heartbeatMs: 500, detectionWindowMs: 300, defaultTimeoutMs: 20_000 };
 
 export interface WorldOptions {
   config?: Partial<DirectorConfig>;
@@ -26,12 +30,15 @@ export interface WorldOptions {
   beforeActors?: (server: TestServer) => Promise<unknown>;
   /** false: the director answers actors but its engine loop does not run (the test schedules). */
   schedule?: boolean;
+  /** Overrides of TEST_ENGINE_OPTIONS. */
+  engine?: Partial<EngineOptions>;
 }
 
 export async function startEngineWorld(actorOpts: Partial<ActorOptions> = {}, world: WorldOptions = {}): Promise<EngineWorld> {
   const server = await startTestServer(world.config);
   await world.beforeActors?.(server);
-  const engine = world.schedule === false ? engineFor(server.db, TEST_ENGINE_OPTIONS) : startEngine(server.app, TEST_ENGINE_OPTIONS);
+  const opts = { ...TEST_ENGINE_OPTIONS, ...world.engine };
+  const engine = world.schedule === false ? engineFor(server.db, opts) : startEngine(server.app, opts);
   const url = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const { token } = await createBulkToken(server.db, { name: 'test' });
   const quiet = () => {};
@@ -131,4 +138,38 @@ export async function runJob(w: EngineWorld, kind: 'actions' | 'sequences' | 'ev
   });
   if (res.statusCode !== 201) throw new Error(`the run call answered ${res.statusCode}: ${res.body}`);
   return res.json<{ job_id: number }>().job_id;
+}
+
+/** Waits until the job's first action has one of the statuses (e.g. ran while the job collects events). */
+export async function waitForAction(db: Db, jobId: number, statuses: string[], timeoutMs = 25_000): Promise<JobActionRow> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [a] = await db.query<JobActionRow>(
+      'select id, name, action_type, status, blocked, blocked_msg, detected_msg, events, alerted, evidence from job_actions where job_id = $1 order by id limit 1',
+      [jobId],
+    );
+    if (a && statuses.includes(a.status)) return a;
+    if (Date.now() > deadline) throw new Error(`job ${jobId}'s action is still ${a?.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * An actor that registered and then stopped (its process is gone; the director still has it):
+ * `restart()` starts it again with the same credential, as a new process would.
+ */
+export async function stoppedActor(w: EngineWorld, name: string, address: string): Promise<{ nodeId: number; restart(): Promise<ActorAgent> }> {
+  const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-actor-')), `${name}.json`);
+  const opts = { director: w.url, bulkToken: w.bulkToken, name, address, stateFile, log: () => {}, pollWaitMs: 500 };
+  const first = new ActorAgent(opts);
+  await first.start();
+  await first.stop();
+  return {
+    nodeId: first.nodeId ?? 0,
+    async restart() {
+      const again = new ActorAgent(opts);
+      await again.start();
+      return again;
+    },
+  };
 }

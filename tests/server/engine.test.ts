@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAction, insertSimulation, runJob, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
+import { insertAction, insertSimulation, runJob, startEngineWorld, waitForAction, waitForJob, type EngineWorld } from './engine-helpers';
 
 let w: EngineWorld;
 
@@ -209,6 +209,8 @@ describe('what really happened decides blocked', () => {
 });
 
 describe('detection from security-tool events', () => {
+  beforeAll(() => void (w.engine.opts.detectionWindowMs = 5000));
+  afterAll(() => void (w.engine.opts.detectionWindowMs = 300));
   it('a posted webhook event makes the action detected; unrelated events and wrong tokens do not count', async () => {
     const admin = await w.server.signIn('admin');
     const [integration] = await w.server.db.query<{ id: number }>(`insert into integrations (name, type) values ('Suricata lab', 'ids') returning id`);
@@ -218,10 +220,9 @@ describe('detection from security-tool events', () => {
     const token = tokenRes.json<{ token: string }>().token;
 
     const actionId = await insertAction(w.server.db, 'port_scan', { ports_list: '47190', sleep_timer: 0, randomize_scan: false });
-    const jobId = await run('actions', actionId);
-    const { actions } = await waitForJob(w.server.db, jobId);
-    const ja = actions[0];
-    expect(ja?.events).toBe(0);
+    // Events are posted during the detection window after the action, while the job still runs.
+    const ja = await waitForAction(w.server.db, await run('actions', actionId), ['ran']);
+    expect(ja.events).toBe(0);
 
     const post = (body: unknown, auth = `Bearer ${token}`) =>
       w.server.call('POST', `/integrations/${id}/events`, { body, csrf: false, headers: { authorization: auth } });
@@ -255,6 +256,8 @@ describe('detection from security-tool events', () => {
 });
 
 describe('Suricata EVE log as an event source', () => {
+  beforeAll(() => void (w.engine.opts.detectionWindowMs = 5000));
+  afterAll(() => void (w.engine.opts.detectionWindowMs = 300));
   it('an alert appended to eve.json marks the matching action detected', async () => {
     const fs = await import('node:fs');
     const os = await import('node:os');
@@ -267,7 +270,8 @@ describe('Suricata EVE log as an event source', () => {
     if (!source) throw new Error('no source');
     const tail = new EveTail(w.server.db, source, () => 5000);
     const id = await insertAction(w.server.db, 'socket', socketDetails(47210));
-    const { actions } = await waitForJob(w.server.db, await run('actions', id));
+    const ran = await waitForAction(w.server.db, await run('actions', id), ['ran']);
+    const actions = [ran];
     const line = (o: unknown) => `${JSON.stringify(o)}\n`;
     const alert = {
       timestamp: new Date().toISOString(),

@@ -71,6 +71,8 @@ export interface WorkPayload {
   local_address: string;
   /** The other actor's address (absent for single-actor work). */
   peer_address?: string;
+  /** The addresses the other actor reported when it registered: peer_address must be one of them. */
+  peer_addresses?: string[];
   /** For the source: where the target actually serves each requested port ("445" -> 445 or another port). */
   port_map?: Record<string, number>;
   /** Ports the target could not open, with the reason. */

@@ -1,0 +1,157 @@
+/** Job states the engine produces (preparing, running while collecting events) and the detection window. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActorAgent } from '../../actor/agent';
+import type { JobListAnswer } from '../../src/api/contracts/jobs';
+import { ACTOR_API, type PollAnswer, type RegisterAnswer } from '../../src/api/contracts/engine';
+import { insertAction, startEngineWorld, stoppedActor, waitForAction, waitForJob, type EngineWorld } from './engine-helpers';
+
+const WINDOW_MS = 4000;
+let w: EngineWorld;
+const extra: ActorAgent[] = [];
+
+beforeAll(async () => {
+  w = await startEngineWorld({}, { engine: { detectionWindowMs: WINDOW_MS, offlineAfterMs: 15_000 } });
+});
+afterAll(async () => {
+  for (const a of extra) await a.stop();
+  await w?.close();
+});
+
+async function run(actionId: number, src = w.src.nodeId): Promise<number> {
+  const res = await w.server.call('POST', `/run/actions/${actionId}.json`, { as: w.operator, body: { attack_node_id_1: src, target_node_id_1: w.dst.nodeId } });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ job_id: number }>().job_id;
+}
+
+/** The job's row in the Jobs list (the list the Jobs pane shows). */
+async function listed(jobId: number): Promise<string | undefined> {
+  const res = await w.server.call('GET', '/jobs/list_page_data.json?size=50', { as: w.operator });
+  expect(res.statusCode, res.body).toBe(200);
+  const a = res.json<JobListAnswer>();
+  return (a.filtered_jobs ?? a.jobs ?? []).find((j) => j.id === jobId)?.job_status;
+}
+
+async function jobRow(jobId: number) {
+  const [job] = await w.server.db.query<{ status: string; status_reason: string | null; finished_at: string | null }>(
+    'select status, status_reason, finished_at::text from jobs where id = $1',
+    [jobId],
+  );
+  return job;
+}
+
+describe('job states', () => {
+  it('JOB-047 a job is Preparing in the jobs list until its source actor fetches the work, then Running, then Completed', async () => {
+    // The actor process stops polling (still online: its heartbeat is not overdue yet).
+    const idle = await stoppedActor(w, 'idle', '127.0.0.4');
+    const jobId = await run(await insertAction(w.server.db, 'sleep', { sleep_ms: 50 }), idle.nodeId);
+    for (let i = 0; i < 200 && (await jobRow(jobId))?.status !== 'preparing'; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await listed(jobId)).toBe('preparing');
+    const [work] = await w.server.db.query<{ status: string }>('select status from engine_work where job_id = $1', [jobId]);
+    expect(work?.status).toBe('queued');
+
+    // The actor comes back (same credential) and fetches the work: the job runs and completes.
+    extra.push(await idle.restart());
+    await waitForJob(w.server.db, jobId, ['running', 'completed']);
+    const { job, actions } = await waitForJob(w.server.db, jobId);
+    expect(job.status).toBe('completed');
+    expect(actions[0]?.status).toBe('ran');
+    expect(await listed(jobId)).toBe('completed');
+  });
+});
+
+/** An actor speaking the actor API by hand, to hold a target's work as long as the test wants. */
+async function handActor(name: string, address: string) {
+  const post = async <T>(path: string, body: unknown, token?: string): Promise<T> => {
+    const res = await fetch(`${w.url}${ACTOR_API}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as T;
+  };
+  const reg = await post<RegisterAnswer>('/register', { bulk_token: w.bulkToken, name, version: 'hand', os: 'test', addresses: [address], capabilities: ['socket'] });
+  const session = `${name}-session`;
+  return {
+    nodeId: reg.node_id,
+    poll: (holding: number[], wait_ms = 0) => post<PollAnswer>('/poll', { session, holding, wait_ms }, reg.token),
+    ready: (id: number) => post(`/work/${id}/ready`, { session, port_map: {}, port_failures: {} }, reg.token),
+  };
+}
+
+describe('reverting', () => {
+  it('JOB-047 after the last action the job is Reverting until the target actor has closed its servers, then it completes', async () => {
+    const target = await handActor('hand', '127.0.0.4');
+    const res = await w.server.call('POST', `/run/actions/${await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: 47420, steps: [{ data_type: 'ascii', request: 'a', response: 'b' }] })}.json`, {
+      as: w.operator,
+      body: { attack_node_id_1: w.src.nodeId, target_node_id_1: target.nodeId },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const jobId = res.json<{ job_id: number }>().job_id;
+    let work: PollAnswer['work'] = [];
+    for (let i = 0; i < 20 && !work.length; i++) work = (await target.poll([], 1000)).work;
+    const id = work[0]?.id ?? 0;
+    expect(id).toBeGreaterThan(0);
+    // The target says it serves (it opens nothing: the source finds the port refused), and keeps holding the work.
+    await target.ready(id);
+    const ran = await waitForAction(w.server.db, jobId, ['ran']);
+    expect(ran.blocked).toBe(true);
+    await waitForJob(w.server.db, jobId, ['reverting']);
+    expect(await listed(jobId)).toBe('reverting');
+    expect((await jobRow(jobId))?.status_reason).toBe('The actors are cleaning up after the last action.');
+    // The actor is told to stop the work; once it no longer holds it, the cleanup is done.
+    expect((await target.poll([id])).abort).toEqual([id]);
+    await target.poll([]);
+    const { job } = await waitForJob(w.server.db, jobId);
+    expect(job.status).toBe('completed');
+    const [row] = await w.server.db.query<{ status: string }>('select status from engine_work where id = $1', [id]);
+    expect(row?.status).toBe('aborted');
+  });
+});
+
+describe('detection window', () => {
+  it('JOB-047 after its action the job keeps Running while it collects events; an event posted then sets detected before the job completes', async () => {
+    const admin = await w.server.signIn('admin');
+    const [integration] = await w.server.db.query<{ id: number }>(`insert into integrations (name, type) values ('Window IDS', 'ids') returning id`);
+    const tokenRes = await w.server.call('POST', `/integrations/${integration?.id}/events_token.json`, { as: admin });
+    expect(tokenRes.statusCode, tokenRes.body).toBe(200);
+    const token = tokenRes.json<{ token: string }>().token;
+
+    const jobId = await run(await insertAction(w.server.db, 'port_scan', { ports_list: '47401', sleep_timer: 0, randomize_scan: false }));
+    const ran = await waitForAction(w.server.db, jobId, ['ran']);
+    // Reverting while the target closes its servers, then running while events are collected.
+    let during = await jobRow(jobId);
+    for (let i = 0; i < 100 && !during?.status_reason?.startsWith('Collecting'); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      during = await jobRow(jobId);
+    }
+    expect(during?.status).toBe('running');
+    expect(during?.status_reason).toMatch(/^Collecting security events until \d\d:\d\d:\d\d UTC \(detection window\)\.$/);
+    expect(await listed(jobId)).toBe('running');
+
+    const event = {
+      timestamp: new Date().toISOString(),
+      event_type: 'alert',
+      src_ip: '127.0.0.2',
+      src_port: 52000,
+      dest_ip: '127.0.0.3',
+      dest_port: 47401,
+      proto: 'TCP',
+      alert: { signature: 'ET SCAN late alert', severity: 3 },
+    };
+    const res = await w.server.call('POST', `/integrations/${integration?.id}/events`, { body: [event], csrf: false, headers: { authorization: `Bearer ${token}` } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ stored: 1, matched: 1 });
+    // Detected while the job has not completed yet.
+    expect((await jobRow(jobId))?.status).toBe('running');
+    const [row] = await w.server.db.query<{ events: number; alerted: boolean; finished_at: string }>('select events, alerted, finished_at::text from job_actions where id = $1', [ran.id]);
+    expect([row?.events, row?.alerted]).toEqual([1, true]);
+
+    const { job, actions } = await waitForJob(w.server.db, jobId);
+    expect(job.status).toBe('completed');
+    expect(job.status_reason).toBeNull();
+    expect([actions[0]?.events, actions[0]?.alerted, actions[0]?.detected_msg]).toEqual([1, true, 'ET SCAN late alert']);
+    // It completed only once the window after the action had passed.
+    expect(Date.parse(job.finished_at ?? '') - Date.parse(row?.finished_at ?? '')).toBeGreaterThanOrEqual(WINDOW_MS - 50);
+  });
+});
