@@ -23,6 +23,7 @@ import {
   sleep,
   type ConnectResult,
 } from './net-util';
+import { PERFORMERS } from './types/index';
 
 export type Evidence = Record<string, unknown>;
 
@@ -90,6 +91,8 @@ class ServerSet {
 // Target side
 
 export async function startTarget(w: WorkPayload, opts: PerformOptions): Promise<TargetHandle> {
+  const own = PERFORMERS[w.action_type]?.target;
+  if (own) return own(w, opts);
   const addr = w.local_address;
   const set = new ServerSet();
   const port_map: Record<string, number> = {};
@@ -239,6 +242,8 @@ function parseHeaders(text: string): Record<string, string> {
 // Source side
 
 export async function runSource(w: WorkPayload, signal: AbortSignal, opts: PerformOptions): Promise<Outcome> {
+  const own = PERFORMERS[w.action_type];
+  if (own) return own.source(w, signal, opts);
   const d = w.details;
   const peer = w.peer_address;
   const needPeer = (): string => {
@@ -280,9 +285,6 @@ export async function runSource(w: WorkPayload, signal: AbortSignal, opts: Perfo
       return httpSource(w, needPeer(), signal, mapped, opts);
     case 'dns':
       return dnsSource(w, signal);
-    case 'host_cli':
-      if (!opts.allowHostCli) throw new Incompatible('host_cli runs only on an actor started with --allow-host-cli.');
-      throw new Incompatible('host_cli is not supported by this actor version.');
     default:
       throw new Incompatible(`This actor cannot perform ${w.action_type} actions.`);
   }
