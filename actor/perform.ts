@@ -47,6 +47,8 @@ export interface PerformOptions {
   tls?: { key: string; cert: string } | undefined;
   /** Test hook: an in-path device altering what the target sends. */
   tamper?: ((actionType: string, data: Buffer) => Buffer) | undefined;
+  /** The bytes of a file-library entry the work names (checked against its sha256). */
+  fetchFile?: ((fileId: number) => Promise<Buffer>) | undefined;
 }
 
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);

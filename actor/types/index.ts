@@ -4,6 +4,7 @@
  */
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import type { Outcome, PerformOptions, TargetHandle } from '../perform';
+import { emailSource, emailTarget } from './email';
 import { hostCliSource } from './host-cli';
 
 export interface TypePerformer {
@@ -14,4 +15,5 @@ export interface TypePerformer {
 
 export const PERFORMERS: Record<string, TypePerformer> = {
   host_cli: { source: hostCliSource },
+  email: { target: emailTarget, source: emailSource },
 };

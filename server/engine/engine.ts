@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { Db } from '../db/index';
 import { SINGLE_ACTOR_TYPES, type WorkPayload } from '../../src/api/contracts/engine';
 import { matchEventsForAction } from './detection';
+import { workFiles } from './work-files';
 
 export interface EngineOptions {
   tickMs: number;
@@ -357,6 +358,8 @@ export class Engine {
     const [action] = await tx.query<{ details: Record<string, unknown>; timeout_ms: number | null }>('select details, timeout_ms from actions where id = $1', [a.action_id]);
     if (!action) return end('errored', 'The action no longer exists.');
     const timeout = Math.min(Math.max(action.timeout_ms ?? this.opts.defaultTimeoutMs, 5_000), 300_000);
+    const needed = await workFiles(tx, a.action_id ?? 0, a.action_type, action.details);
+    if ('error' in needed) return end('errored', needed.error);
     const base = {
       job_id: jobId,
       job_action_id: a.id,
@@ -364,6 +367,7 @@ export class Engine {
       name: a.name,
       details: action.details,
       timeout_ms: timeout,
+      ...(needed.files.length ? { files: needed.files } : {}),
     };
     const expires = new Date(Date.now() + timeout + 60_000).toISOString();
     const payload = (n: NodeState, role: 'source' | 'target', peer: NodeState | null): Omit<WorkPayload, 'work_id' | 'issued_at'> => ({

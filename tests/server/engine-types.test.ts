@@ -2,6 +2,7 @@
  * Action types performed by their own actor modules (actor/types/): host_cli, email, file_transfer,
  * dns against the destination actor, and the captive types, between two actors on loopback.
  */
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorAgent } from '../../actor/agent';
 import { insertAction, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
@@ -26,6 +27,17 @@ const runAction = async (type: string, details: Record<string, unknown>, timeout
   const a = actions[0];
   if (!a) throw new Error('no job action');
   return a;
+};
+
+/** A file-library entry with content (or without, for a missing file). */
+const insertFile = async (name: string, content: Buffer | null) => {
+  const sha = crypto.createHash('sha256').update(content ?? Buffer.alloc(0)).digest('hex');
+  const [row] = await w.server.db.query<{ id: number }>(
+    `insert into file_library (orig_file_name, sha256sum, size, file_restrictions, content) values ($1, $2, $3, 'none', $4) returning id`,
+    [name, sha, content?.length ?? 0, content],
+  );
+  if (!row) throw new Error('no file');
+  return row.id;
 };
 
 const hostCli = (shell: string, raw_text: string, cleanup_raw_text = '') => ({ shell, raw_text, cleanup_raw_text, separate_cleanup_shell: false, files: [] });
@@ -112,6 +124,85 @@ describe('host_cli', () => {
       expect(actions[0]?.blocked_msg).toBe('Actor plain cannot perform host_cli actions.');
     } finally {
       await plain.stop();
+    }
+  });
+});
+
+const MALWARE = Buffer.concat([Buffer.from('MZ-malware-sample-'), crypto.randomBytes(3000), Buffer.from('\r\n.\r\n=ends.\n')]);
+
+describe('email', () => {
+  const emailAction = async (files: { id: number; encoding: string; ignore?: boolean }[], scheme = 'subject_and_attachment') => {
+    const id = await insertAction(w.server.db, 'email', { subject: 'Invoice №42', body: 'Please see the attached.', mime_text_type: 'text/plain', block_matching_scheme: scheme });
+    for (const [i, f] of files.entries()) {
+      await w.server.db.query(`insert into action_files (action_id, file_id, position, details) values ($1, $2, $3, $4)`, [
+        id,
+        f.id,
+        i,
+        JSON.stringify({ attachment_encoding: f.encoding, ignore_if_missing: f.ignore === true }),
+      ]);
+    }
+    const { actions } = await waitForJob(w.server.db, await run(id));
+    return actions[0]!;
+  };
+
+  it('the source sends the message with its attachments in each encoding to the target\'s SMTP sink, which receives them intact', async () => {
+    const b64 = await insertFile('invoice.exe', MALWARE);
+    const qp = await insertFile('macro.docm', Buffer.from('Sub AutoOpen()\r\n  Shell "calc" = 1\r\nEnd Sub \t\r\n'));
+    const seven = await insertFile('note.txt', Buffer.from('.leading dot\r\nplain text\r\n'));
+    const gone = await insertFile('gone.bin', null);
+    const a = await emailAction([
+      { id: b64, encoding: 'base64' },
+      { id: qp, encoding: 'quoted-printable' },
+      { id: seven, encoding: '7bit' },
+      { id: gone, encoding: 'base64', ignore: true },
+    ]);
+    expect(a.status, a.blocked_msg ?? '').toBe('ran');
+    expect(a.blocked).toBe(false);
+    const src = a.evidence.source as { attachments: { name: string; bytes: number }[]; skipped_missing: string[]; dialogue: string[] };
+    expect(src.attachments.map((x) => x.name)).toEqual(['invoice.exe', 'macro.docm', 'note.txt']);
+    expect(src.attachments[0]?.bytes).toBe(MALWARE.length);
+    expect(src.skipped_missing).toEqual(['gone.bin']);
+    expect(src.dialogue.at(-1)).toBe('< 250 2.0.0 Message accepted intact');
+  });
+
+  it('an attachment altered on the way is blocked with the reason; a missing file without ignore_if_missing errors', async () => {
+    const file = await insertFile('dropper.exe', MALWARE);
+    // An in-path gateway rewrites the first base64 quantum of the attachment.
+    w.dst.tamper = (type, data) => (type === 'email' ? Buffer.from(data.toString('latin1').replace('TVotbWFs', 'QUFBbWFs'), 'latin1') : data);
+    try {
+      const a = await emailAction([{ id: file, encoding: 'base64' }]);
+      expect(a.status).toBe('ran');
+      expect(a.blocked).toBe(true);
+      expect(a.blocked_msg).toBe('The sink answered "554 5.7.0 Message altered: attachment dropper.exe differs"');
+      // Judged by the subject only, the same message passes.
+      const subjectOnly = await emailAction([{ id: file, encoding: 'base64' }], 'subject');
+      expect(subjectOnly.blocked).toBe(false);
+    } finally {
+      w.dst.tamper = undefined;
+    }
+    const missing = await emailAction([{ id: await insertFile('absent.bin', null), encoding: 'base64' }]);
+    expect(missing.status).toBe('errored');
+    expect(missing.blocked_msg).toBe('File absent.bin has no content in the file library.');
+  });
+
+  it('file bytes are handed only to the actor holding the work, for files the work names', async () => {
+    const file = await insertFile('secret.bin', MALWARE);
+    const other = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'other', address: '127.0.0.5', log: () => {}, pollWaitMs: 2000 });
+    await other.start();
+    try {
+      const [work] = await w.server.db.query<{ id: number }>(`select id from engine_work order by id desc limit 1`);
+      const cred = (other as unknown as { cred: { token: string } }).cred.token;
+      const call = (path: string, token: string) =>
+        w.server.call('POST', `/api/actor/work/${path}`, { body: { session: other.session }, csrf: false, headers: { authorization: `Bearer ${token}` } });
+      const notMine = await call(`${work?.id}/files/${file}`, cred);
+      expect(notMine.statusCode).toBe(404);
+      expect(notMine.json<{ error: string }>().error).toBe(`Work ${work?.id} is not assigned to this actor.`);
+      const forged = await call(`${work?.id}/files/${file}`, 'vat_forged_credential_123');
+      expect(forged.statusCode).toBe(401);
+      const bad = await call('abc/files/1', cred);
+      expect(bad.statusCode).toBe(400);
+    } finally {
+      await other.stop();
     }
   });
 });
