@@ -44,7 +44,7 @@ interface Credential {
 
 export class ActorError extends Error {}
 
-const BASE_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'dns', 'sleep', 'email'];
+const BASE_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'dns', 'sleep', 'email', 'file_transfer'];
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export class ActorAgent {

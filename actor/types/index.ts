@@ -5,6 +5,7 @@
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import type { Outcome, PerformOptions, TargetHandle } from '../perform';
 import { emailSource, emailTarget } from './email';
+import { fileTransferSource, fileTransferTarget } from './file-transfer';
 import { hostCliSource } from './host-cli';
 
 export interface TypePerformer {
@@ -16,4 +17,5 @@ export interface TypePerformer {
 export const PERFORMERS: Record<string, TypePerformer> = {
   host_cli: { source: hostCliSource },
   email: { target: emailTarget, source: emailSource },
+  file_transfer: { target: fileTransferTarget, source: fileTransferSource },
 };

@@ -206,3 +206,68 @@ describe('email', () => {
     }
   });
 });
+
+describe('file_transfer', () => {
+  const transfer = async (fileId: number, over: Record<string, unknown>) =>
+    runAction('file_transfer', {
+      file_transfer_library_id: fileId,
+      compare_transfer: true,
+      keep_after_compare: false,
+      content_encoding: '',
+      user_agent: 'Mozilla/5.0 (Vigil)',
+      method: 'GET',
+      app_layer: 'http',
+      target_port: 48201,
+      tunnel_protocol: 'none',
+      ...over,
+    });
+  interface TransferEvidence {
+    method: string;
+    received_sha256: string;
+    received_bytes: number;
+  }
+
+  it('the file crosses between the actors over http (GET, gzip) and https (PUT, POST) and the receiver checks its sha256', async () => {
+    const id = await insertFile('payload.dll', MALWARE);
+    const sha = crypto.createHash('sha256').update(MALWARE).digest('hex');
+    const get = await transfer(id, { content_encoding: 'gzip', target_port: 48202 });
+    expect(get.status, get.blocked_msg ?? '').toBe('ran');
+    expect(get.blocked).toBe(false);
+    expect(get.evidence.source).toMatchObject({ method: 'GET', received_sha256: sha, received_bytes: MALWARE.length } satisfies TransferEvidence);
+    const put = await transfer(id, { method: 'PUT', app_layer: 'https', target_port: 48203 });
+    expect(put.blocked).toBe(false);
+    expect(put.evidence.source).toMatchObject({ method: 'PUT', received_sha256: sha });
+    const post = await transfer(id, { method: 'POST', target_port: 48204 });
+    expect(post.blocked).toBe(false);
+  });
+
+  it('a file altered on the way is blocked with compare_transfer and passes without it; a reset is blocked; ftp is incompatible with the reason', async () => {
+    const id = await insertFile('implant.bin', MALWARE);
+    w.dst.tamper = (type, data) => (type === 'file_transfer' ? Buffer.concat([data.subarray(0, 100), Buffer.from('XX'), data.subarray(102)]) : data);
+    try {
+      const altered = await transfer(id, { target_port: 48205 });
+      expect(altered.status).toBe('ran');
+      expect(altered.blocked).toBe(true);
+      expect(altered.blocked_msg).toMatch(/^The file arrived altered \(sha256 /);
+      const uploaded = await transfer(id, { method: 'POST', target_port: 48206 });
+      expect(uploaded.blocked).toBe(true);
+      const unchecked = await transfer(id, { compare_transfer: false, target_port: 48207 });
+      expect(unchecked.blocked).toBe(false);
+    } finally {
+      w.dst.tamper = undefined;
+    }
+    // Something else holds the port and resets every connection: the transfer is blocked as reset.
+    const net = await import('node:net');
+    const resetter = net.createServer((c) => c.resetAndDestroy());
+    await new Promise<void>((r) => resetter.listen(48209, '127.0.0.3', r));
+    try {
+      const reset = await transfer(id, { target_port: 48209 });
+      expect([reset.status, reset.blocked, reset.blocked_msg]).toEqual(['ran', true, 'The transfer to 127.0.0.3:48209 was reset']);
+    } finally {
+      resetter.close();
+    }
+    const ftp = await transfer(id, { app_layer: 'ftp', target_port: 48208 });
+    expect(ftp.status).toBe('incompatible');
+    expect(ftp.blocked_msg).toBe('file_transfer over ftp is not supported by this actor (http and https are).');
+  });
+});
