@@ -44,7 +44,7 @@ interface Credential {
 
 export class ActorError extends Error {}
 
-const BASE_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'dns', 'sleep', 'email', 'file_transfer'];
+const BASE_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'dns', 'sleep', 'email', 'file_transfer', 'captive_dns', 'captive_ioc_url'];
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export class ActorAgent {

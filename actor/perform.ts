@@ -481,7 +481,7 @@ function httpOnce(
   });
 }
 
-async function dnsSource(w: WorkPayload, signal: AbortSignal): Promise<Outcome> {
+export async function dnsSource(w: WorkPayload, signal: AbortSignal): Promise<Outcome> {
   const d = w.details;
   const domain = str(d.domain);
   const type = str(d.query_type, 'A').toUpperCase();

@@ -10,6 +10,7 @@ import net from 'node:net';
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import { CONNECT_TIMEOUT_MS, READ_TIMEOUT_MS, errorKind, listenTcp } from '../net-util';
 import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from '../perform';
+import { servePort } from './serve-port';
 import { buildMessage, dotStuff, dotUnstuff, readMessage, type Attachment } from './mime';
 
 export const SMTP_PORT = 25;
@@ -84,25 +85,15 @@ export async function emailTarget(w: WorkPayload, opts: PerformOptions): Promise
       }
     });
   });
-  const port_map: Record<string, number> = {};
-  const port_failures: Record<string, string> = {};
-  const notes: string[] = [];
-  try {
-    const b = await listenTcp(server, w.local_address, SMTP_PORT);
-    port_map[String(SMTP_PORT)] = b.port;
-    if (b.note) notes.push(b.note);
-  } catch (e) {
-    port_failures[String(SMTP_PORT)] = (e as Error).message;
-  }
-  return {
-    port_map,
-    port_failures,
-    evidence: () => ({ served: port_map, failures: port_failures, notes, received }),
-    close: async () => {
+  return servePort(
+    SMTP_PORT,
+    (port) => listenTcp(server, w.local_address, port),
+    () => received,
+    async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
     },
-  };
+  );
 }
 
 /** Reads SMTP replies (multi-line replies end with "NNN "), each within a time bound. */

@@ -14,6 +14,7 @@ import type { WorkPayload, WorkFile } from '../../src/api/contracts/engine';
 import { MAX_WORK_FILE_BYTES } from '../../src/api/contracts/engine';
 import { errorKind, listenTcp } from '../net-util';
 import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from '../perform';
+import { servePort } from './serve-port';
 
 const TRANSFER_TIMEOUT_MS = 30_000;
 const MAX_WIRE_BYTES = MAX_WORK_FILE_BYTES + 64 * 1024;
@@ -109,26 +110,16 @@ export async function fileTransferTarget(w: WorkPayload, opts: PerformOptions): 
   const server = p.layer === 'https' && opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler) : http.createServer(handler);
   server.on('tlsClientError', () => {});
   server.requestTimeout = TRANSFER_TIMEOUT_MS;
-  const port_map: Record<string, number> = {};
-  const port_failures: Record<string, string> = {};
-  const notes: string[] = [];
-  try {
-    const b = await listenTcp(server, w.local_address, p.port);
-    port_map[String(p.port)] = b.port;
-    if (b.note) notes.push(b.note);
-  } catch (e) {
-    port_failures[String(p.port)] = (e as Error).message;
-  }
-  return {
-    port_map,
-    port_failures,
-    evidence: () => ({ served: port_map, failures: port_failures, notes, received }),
-    close: () =>
+  return servePort(
+    p.port,
+    (port) => listenTcp(server, w.local_address, port),
+    () => received,
+    () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-  };
+  );
 }
 
 function transfer(p: Plan, host: string, port: number, body: Buffer | null, userAgent: string, signal: AbortSignal): Promise<{ status: number; body: Buffer } | { failure: string }> {

@@ -4,6 +4,8 @@
  */
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import type { Outcome, PerformOptions, TargetHandle } from '../perform';
+import { captiveDnsSource, captiveIocUrlSource } from './captive';
+import { dnsPeerSource, dnsTarget } from './dns';
 import { emailSource, emailTarget } from './email';
 import { fileTransferSource, fileTransferTarget } from './file-transfer';
 import { hostCliSource } from './host-cli';
@@ -16,6 +18,9 @@ export interface TypePerformer {
 
 export const PERFORMERS: Record<string, TypePerformer> = {
   host_cli: { source: hostCliSource },
+  dns: { target: dnsTarget, source: dnsPeerSource },
+  captive_dns: { source: captiveDnsSource },
+  captive_ioc_url: { source: captiveIocUrlSource },
   email: { target: emailTarget, source: emailSource },
   file_transfer: { target: fileTransferTarget, source: fileTransferSource },
 };

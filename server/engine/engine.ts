@@ -8,6 +8,7 @@ import type { Db } from '../db/index';
 import { SINGLE_ACTOR_TYPES, type WorkPayload } from '../../src/api/contracts/engine';
 import { matchEventsForAction } from './detection';
 import { workFiles } from './work-files';
+import { dnsUsesDestination } from './peer-dns';
 
 export interface EngineOptions {
   tickMs: number;
@@ -344,7 +345,7 @@ export class Engine {
       await this.updateProgressTx(tx, jobId);
       return status;
     };
-    const two = !SINGLE_ACTOR_TYPES.includes(a.action_type);
+    const two = !SINGLE_ACTOR_TYPES.includes(a.action_type) || (a.action_type === 'dns' && (await dnsUsesDestination(tx, a.action_id, a.destination_node_id)));
     const src = await node(tx, a.source_node_id);
     const dst = two ? await node(tx, a.destination_node_id) : null;
     if (!src) return end('errored', 'The source actor no longer exists.');

@@ -271,3 +271,74 @@ describe('file_transfer', () => {
     expect(ftp.blocked_msg).toBe('file_transfer over ftp is not supported by this actor (http and https are).');
   });
 });
+
+describe('dns with the destination actor as the DNS server', () => {
+  const dnsServer = async (address: string) => {
+    const [row] = await w.server.db.query<{ id: number }>(
+      `insert into dns_servers (name, address) values ($1, $1) on conflict (address) do update set name = excluded.name returning id`,
+      [address],
+    );
+    return row!.id;
+  };
+
+  it('the target answers the query as a DNS server and the source checks the record', async () => {
+    const [dest] = await w.server.db.query<{ id: number }>(`select id from dns_servers where address = 'destination-actor'`);
+    expect(dest).toBeDefined();
+    const a = await runAction('dns', { query_type: 'A', domain: 'c2.vigil-test.example', dns_server_id: dest?.id });
+    expect(a.status, a.blocked_msg ?? '').toBe('ran');
+    expect(a.blocked).toBe(false);
+    expect(a.evidence.source).toMatchObject({ server: '127.0.0.3', rcode: 'NOERROR', answers: ['A 127.0.0.3'] });
+    // A DNS server entry with the destination actor's own address works the same.
+    const txt = await runAction('dns', { query_type: 'TXT', domain: 'tunnel.vigil-test.example', dns_server_id: await dnsServer('127.0.0.3') });
+    expect(txt.blocked).toBe(false);
+    expect(txt.evidence.source).toMatchObject({ answers: ['TXT vigil-actor'] });
+  });
+
+  it('an answer altered on the way is blocked', async () => {
+    const [dest] = await w.server.db.query<{ id: number }>(`select id from dns_servers where address = 'destination-actor'`);
+    // Rewrite the last octet of the A record.
+    w.dst.tamper = (type, data) => (type === 'dns' ? Buffer.concat([data.subarray(0, -1), Buffer.from([66])]) : data);
+    try {
+      const a = await runAction('dns', { query_type: 'A', domain: 'c2.vigil-test.example', dns_server_id: dest?.id });
+      expect(a.blocked).toBe(true);
+      expect(a.blocked_msg).toBe('DNS answer differs from the expected one (altered content): 127.0.0.66');
+    } finally {
+      w.dst.tamper = undefined;
+    }
+  });
+});
+
+describe('captive types on one actor', () => {
+  it('captive_dns answers the configured query with the configured response on the actor itself', async () => {
+    const a = await runAction('captive_dns', { query_type: 'A', query: 'evil.vigil-test.example', response: '10.66.0.7' });
+    expect(a.status, a.blocked_msg ?? '').toBe('ran');
+    expect(a.blocked).toBe(false);
+    expect(a.evidence.source).toMatchObject({ server: '127.0.0.2', answers: ['A 10.66.0.7'] });
+    const mx = await runAction('captive_dns', { query_type: 'MX', query: 'mail.vigil-test.example', response: '5 mx.evil.example' });
+    expect(mx.evidence.source).toMatchObject({ answers: ['MX 5 mx.evil.example'] });
+    const bad = await runAction('captive_dns', { query_type: 'A', query: 'x.vigil-test.example', response: 'not-an-ip' });
+    expect(bad.status).toBe('errored');
+    expect(bad.blocked_msg).toBe('The response is not a A record: "not-an-ip" is not an IPv4 address');
+  });
+
+  it("captive_ioc_url fetches URLs on the actor's own address and refuses any other host", async () => {
+    const ok = await runAction('captive_ioc_url', { urls: ['http://127.0.0.2:48301/ioc/payload.exe?id=1', 'https://127.0.0.2:48302/beacon'] });
+    expect(ok.status, ok.blocked_msg ?? '').toBe('ran');
+    expect(ok.blocked).toBe(false);
+    const urls = (ok.evidence.source as { urls: { url: string; result: string }[] }).urls;
+    expect(urls.map((u) => u.result)).toEqual(['fetched', 'fetched']);
+    const outside = await runAction('captive_ioc_url', { urls: ['http://127.0.0.2:48303/a', 'http://malware.example.com/drop.exe'] });
+    expect(outside.status).toBe('incompatible');
+    expect(outside.blocked_msg).toBe(
+      "http://malware.example.com/drop.exe does not resolve to this actor's address (127.0.0.2); captive URLs are fetched only from the actor itself, never from the internet.",
+    );
+    w.src.tamper = (type, data) => (type === 'captive_ioc_url' ? Buffer.from('<html>blocked by policy</html>') : data);
+    try {
+      const altered = await runAction('captive_ioc_url', { urls: ['http://127.0.0.2:48304/ioc'] });
+      expect(altered.blocked).toBe(true);
+      expect(altered.blocked_msg).toBe('http://127.0.0.2:48304/ioc: the content differs (altered content)');
+    } finally {
+      w.src.tamper = undefined;
+    }
+  });
+});

@@ -30,6 +30,9 @@ export interface WorkFile {
   missing?: boolean;
 }
 
+/** The dns_servers address meaning "the destination actor answers as the DNS server". */
+export const DESTINATION_DNS_ADDRESS = 'destination-actor';
+
 /** Limits the director enforces on actor input. */
 export const MAX_RESULT_BYTES = 256 * 1024;
 export const MAX_ADDRESSES = 16;

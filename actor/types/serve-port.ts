@@ -1,0 +1,17 @@
+/** The target side's one served port: bind it (or the port used instead) and describe it for the ready call and the evidence. */
+import type { Bound } from '../net-util';
+import type { TargetHandle } from '../perform';
+
+export async function servePort(port: number, bind: (port: number) => Promise<Bound<unknown>>, seen: () => unknown, close: () => Promise<void>): Promise<TargetHandle> {
+  const port_map: Record<string, number> = {};
+  const port_failures: Record<string, string> = {};
+  const notes: string[] = [];
+  try {
+    const b = await bind(port);
+    port_map[String(port)] = b.port;
+    if (b.note) notes.push(b.note);
+  } catch (e) {
+    port_failures[String(port)] = (e as Error).message;
+  }
+  return { port_map, port_failures, evidence: () => ({ served: port_map, failures: port_failures, notes, received: seen() }), close };
+}
