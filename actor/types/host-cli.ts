@@ -220,8 +220,10 @@ export async function hostCliSource(w: WorkPayload, signal: AbortSignal, opts: P
     const steps = main.commands.filter((c) => !c.conditions.some((x) => x.type === 'cleanup'));
     const cleanups = [...main.commands.filter((c) => c.conditions.some((x) => x.type === 'cleanup')), ...cleanup.commands];
     const runs: CommandRun[] = [];
+    const cleanupRuns: CommandRun[] = [];
     let decided: CommandRun | null = null;
     const shell = new Shell(program, dir);
+    let cleanupShell = shell;
     try {
       for (const c of steps) {
         const r = await runCommand(shell, c, signal);
@@ -232,21 +234,17 @@ export async function hostCliSource(w: WorkPayload, signal: AbortSignal, opts: P
         }
         if (!shell.alive) break;
       }
-    } finally {
-      if (d.separate_cleanup_shell === true || !shell.alive) await shell.close();
-    }
-    // The cleanup always runs: in the same shell, or a new one (separate cleanup shell, or the first ended).
-    const cleanupRuns: CommandRun[] = [];
-    const cleanupShell = !cleanups.length || shell.alive ? shell : new Shell(program, dir);
-    try {
+      // The cleanup always runs: in the same shell, or a new one (separate cleanup shell, or the first ended).
+      if (d.separate_cleanup_shell === true) await shell.close();
+      if (cleanups.length && !shell.alive) cleanupShell = new Shell(program, dir);
       for (const c of cleanups) {
         if (signal.aborted) break;
         const failed: CommandRun = { command: c.command, exit_code: null, timed_out: false, stdout: '', stderr: '', matched: null, verdict: 'errored' };
         cleanupRuns.push(await runCommand(cleanupShell, c, signal).catch(() => failed));
       }
     } finally {
-      await cleanupShell.close();
-      await shell.close();
+      // Cancelled work ends its processes at once; otherwise the shells exit.
+      for (const s of new Set([shell, cleanupShell])) await (signal.aborted ? s.kill() : s.close());
     }
     const evidence = { shell: shellName, program, commands: runs, cleanup: cleanupRuns };
     if (!decided) return { outcome: 'ran', blocked: false, message: null, evidence };

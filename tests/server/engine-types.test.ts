@@ -111,6 +111,40 @@ describe('host_cli', () => {
     expect(ps.blocked_msg).toBe('The powershell shell is not installed on this actor.');
   });
 
+  it('cancelling the job ends the running command at once (its process is killed)', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const pidFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-hostcli-test-')), 'pid');
+    const id = await insertAction(w.server.db, 'host_cli', hostCli('bash', `sh -c 'echo $$ > ${pidFile}; exec sleep 60'\n    auto 0 true 120`));
+    const jobId = await run(id);
+    let pid = 0;
+    for (let i = 0; i < 200 && !pid; i++) {
+      if (fs.existsSync(pidFile)) pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+      if (!pid) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(pid).toBeGreaterThan(0);
+    await w.server.db.query(`update jobs set status = 'cancelled' where id = $1`, [jobId]);
+    let status = '';
+    for (let i = 0; i < 200 && status !== 'cancelled'; i++) {
+      const [row] = await w.server.db.query<{ status: string }>(`select status from job_actions where job_id = $1`, [jobId]);
+      status = row?.status ?? '';
+      if (status !== 'cancelled') await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe('cancelled');
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toBe(false);
+    fs.rmSync(path.dirname(pidFile), { recursive: true, force: true });
+  });
+
   it('an actor started without --allow-host-cli does not advertise host_cli and its host_cli work is incompatible', async () => {
     const plain = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'plain', address: '127.0.0.4', log: () => {}, pollWaitMs: 2000 });
     await plain.start();
