@@ -8,8 +8,9 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import type { WorkPayload } from '../../src/api/contracts/engine';
-import { CONNECT_TIMEOUT_MS, READ_TIMEOUT_MS, errorKind, listenTcp } from '../net-util';
+import { CONNECT_TIMEOUT_MS, listenTcp } from '../net-util';
 import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from '../perform';
+import { ReplyReader } from './replies';
 import { servePort } from './serve-port';
 import { buildMessage, dotStuff, dotUnstuff, readMessage, type Attachment } from './mime';
 
@@ -96,48 +97,6 @@ export async function emailTarget(w: WorkPayload, opts: PerformOptions): Promise
   );
 }
 
-/** Reads SMTP replies (multi-line replies end with "NNN "), each within a time bound. */
-class SmtpReader {
-  private buf = '';
-  private failure: string | null = null;
-  private wake: (() => void) | null = null;
-  constructor(sock: net.Socket) {
-    sock.on('data', (c: Buffer) => {
-      this.buf += c.toString('latin1');
-      if (this.buf.length > 64 * 1024) sock.destroy();
-      this.wake?.();
-    });
-    sock.on('error', (e: NodeJS.ErrnoException) => {
-      this.failure ??= errorKind(e);
-      this.wake?.();
-    });
-    sock.on('close', () => {
-      this.failure ??= 'closed';
-      this.wake?.();
-    });
-  }
-  async reply(timeoutMs = READ_TIMEOUT_MS): Promise<{ code: number; text: string } | { failure: string }> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const m = /^(?:\d{3}-[^\r\n]*\r\n)*(\d{3})(?: [^\r\n]*)?\r\n/.exec(this.buf);
-      if (m) {
-        this.buf = this.buf.slice(m[0].length);
-        return { code: Number(m[1]), text: m[0].trim() };
-      }
-      if (this.failure) return { failure: this.failure === 'closed' ? 'closed' : this.failure };
-      if (Date.now() >= deadline) return { failure: 'timeout' };
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.max(1, deadline - Date.now()));
-        this.wake = () => {
-          clearTimeout(t);
-          this.wake = null;
-          resolve();
-        };
-      });
-    }
-  }
-}
-
 export async function emailSource(w: WorkPayload, signal: AbortSignal, opts: PerformOptions): Promise<Outcome> {
   const host = w.peer_address;
   if (!host) throw new Incompatible('email needs a destination actor.');
@@ -165,7 +124,7 @@ export async function emailSource(w: WorkPayload, signal: AbortSignal, opts: Per
     dialogue,
   });
   const sock = net.connect({ host, port });
-  const reader = new SmtpReader(sock);
+  const reader = new ReplyReader(sock);
   const onAbort = () => sock.destroy();
   signal.addEventListener('abort', onAbort, { once: true });
   const connectTimer = setTimeout(() => sock.destroy(Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' })), CONNECT_TIMEOUT_MS);

@@ -1,30 +1,30 @@
 /**
- * file_transfer: the file-library file crosses between the two actors over http or https on the
- * target port (target_port, else 80/443; another port when the actor may not open it). GET: the
- * target serves the file and the source downloads it; POST/PUT: the source uploads it and the target
- * receives it. The receiver hashes what arrived; with compare_transfer a different sha256 is blocked
- * (altered). Refused, reset and timed-out transfers are blocked. gzip content encoding is applied on
- * the wire; ftp, scp, tunnels and other encodings end incompatible with the reason.
+ * file_transfer: the file-library file crosses between the two actors over http, https or ftp on
+ * the target port (target_port, else 80/443/21; another port when the actor may not open it). GET:
+ * the target serves the file and the source downloads it (ftp RETR); POST/PUT: the source uploads it
+ * and the target receives it (ftp STOR). The receiver hashes what arrived; with compare_transfer a
+ * different sha256 is blocked (altered). Refused, reset and timed-out transfers are blocked. gzip
+ * content encoding is applied on the wire; scp, tunnels and other encodings end incompatible with the reason.
  */
-import crypto from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
 import type { WorkPayload, WorkFile } from '../../src/api/contracts/engine';
 import { MAX_WORK_FILE_BYTES } from '../../src/api/contracts/engine';
+import net from 'node:net';
 import { errorKind, listenTcp } from '../net-util';
 import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from '../perform';
+import { ftpSession, ftpTransfer, sha256Digest } from './ftp';
 import { servePort } from './serve-port';
 
 const TRANSFER_TIMEOUT_MS = 30_000;
 const MAX_WIRE_BYTES = MAX_WORK_FILE_BYTES + 64 * 1024;
-const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443 };
+const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443, ftp: 21 };
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
-const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
 interface Plan {
-  layer: 'http' | 'https';
+  layer: 'http' | 'https' | 'ftp';
   port: number;
   method: 'GET' | 'POST' | 'PUT';
   gzip: boolean;
@@ -36,7 +36,7 @@ interface Plan {
 function plan(w: WorkPayload, opts: PerformOptions): Plan {
   const d = w.details;
   const layer = str(d.app_layer) || 'http';
-  if (layer !== 'http' && layer !== 'https') throw new Incompatible(`file_transfer over ${layer} is not supported by this actor (http and https are).`);
+  if (layer !== 'http' && layer !== 'https' && layer !== 'ftp') throw new Incompatible(`file_transfer over ${layer} is not supported by this actor (http, https and ftp are).`);
   if (layer === 'https' && !opts.tls) throw new Incompatible('This actor has no TLS certificate for https transfers (openssl was not found).');
   const tunnel = str(d.tunnel_protocol) || 'none';
   if (tunnel !== 'none') throw new Incompatible(`file_transfer through a ${tunnel} tunnel is not supported by this actor.`);
@@ -53,7 +53,7 @@ function plan(w: WorkPayload, opts: PerformOptions): Plan {
     method: method === 'POST' || method === 'PUT' ? method : 'GET',
     gzip: encodings.includes('gzip'),
     file,
-    path: `/${encodeURIComponent(file.name)}`,
+    path: layer === 'ftp' ? file.name.replace(/[^\w.-]/g, '_') : `/${encodeURIComponent(file.name)}`,
   };
 }
 
@@ -80,6 +80,23 @@ export async function fileTransferTarget(w: WorkPayload, opts: PerformOptions): 
   if (!opts.fetchFile) throw new Incompatible('This actor cannot download files from its director.');
   const served = p.method === 'GET' ? wire(p, await opts.fetchFile(p.file.id)) : null;
   const received: { from: string; method: string; bytes: number; sha256?: string }[] = [];
+  const tamper = (data: Buffer) => (opts.tamper ? opts.tamper('file_transfer', data) : data);
+  const digest = (arrived: Buffer) => downloaded(p, arrived);
+  if (p.layer === 'ftp') {
+    const file = { name: p.path, served, maxBytes: MAX_WIRE_BYTES, tamper, digest, onReceived: (r: { from: string; bytes: number; sha256?: string }) => received.push({ ...r, method: p.method }) };
+    const sockets = new Set<net.Socket>();
+    const ftp = net.createServer((c) => {
+      sockets.add(c);
+      c.on('close', () => sockets.delete(c));
+      c.on('error', () => {});
+      ftpSession(c, w.local_address, file);
+    });
+    const close = async () => {
+      for (const c of sockets) c.destroy();
+      await new Promise<void>((r) => ftp.close(() => r()));
+    };
+    return servePort(p.port, (port) => listenTcp(ftp, w.local_address, port), () => received, close);
+  }
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     void readBody(req)
       .then((body) => {
@@ -90,20 +107,13 @@ export async function fileTransferTarget(w: WorkPayload, opts: PerformOptions): 
         }
         if (served) {
           received.push({ from, method: req.method, bytes: 0 });
-          const out = opts.tamper ? opts.tamper('file_transfer', served) : served;
+          const out = tamper(served);
           res.writeHead(200, { 'content-type': 'application/octet-stream', ...(p.gzip ? { 'content-encoding': 'gzip' } : {}) }).end(out);
           return;
         }
-        const arrived = opts.tamper ? opts.tamper('file_transfer', body) : body;
-        let data: Buffer;
-        try {
-          data = unwire(p, arrived);
-        } catch {
-          data = arrived;
-        }
-        const digest = sha256(data);
-        received.push({ from, method: req.method ?? '', bytes: data.length, sha256: digest });
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ sha256: digest, bytes: data.length }));
+        const d = digest(tamper(body));
+        received.push({ from, method: req.method ?? '', ...d });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(d));
       })
       .catch(() => res.destroy());
   };
@@ -141,6 +151,34 @@ function transfer(p: Plan, host: string, port: number, body: Buffer | null, user
   });
 }
 
+type Received = { received: { sha256: string; bytes: number } } | { failure: string };
+
+const downloaded = (p: Plan, body: Buffer) => {
+  try {
+    return sha256Digest(unwire(p, body));
+  } catch {
+    return sha256Digest(body);
+  }
+};
+
+async function viaHttp(p: Plan, host: string, port: number, sent: Buffer | null, userAgent: string, signal: AbortSignal): Promise<Received> {
+  const r = await transfer(p, host, port, sent ? wire(p, sent) : null, userAgent, signal);
+  if ('failure' in r) return { failure: `The transfer to ${host}:${port} was ${r.failure === 'open' ? 'interrupted' : r.failure}` };
+  if (r.status !== 200) return { failure: `The transfer was answered ${r.status}` };
+  if (!sent) return { received: downloaded(p, r.body) };
+  try {
+    return { received: JSON.parse(r.body.toString('utf8')) as { sha256: string; bytes: number } };
+  } catch {
+    return { failure: 'The receiver did not confirm the transfer (altered answer)' };
+  }
+}
+
+async function viaFtp(p: Plan, host: string, port: number, sent: Buffer | null, signal: AbortSignal): Promise<Received> {
+  const r = await ftpTransfer(host, port, p.path, sent ? wire(p, sent) : null, MAX_WIRE_BYTES, signal);
+  if ('failure' in r) return { failure: `The ftp transfer to ${host}:${port} was ${r.failure}` };
+  return 'data' in r ? { received: downloaded(p, r.data) } : r;
+}
+
 export async function fileTransferSource(w: WorkPayload, signal: AbortSignal, opts: PerformOptions): Promise<Outcome> {
   const host = w.peer_address;
   if (!host) throw new Incompatible('file_transfer needs a destination actor.');
@@ -151,27 +189,11 @@ export async function fileTransferSource(w: WorkPayload, signal: AbortSignal, op
   if (upload && !opts.fetchFile) throw new Incompatible('This actor cannot download files from its director.');
   const sent = upload && opts.fetchFile ? await opts.fetchFile(p.file.id) : null;
   const started = Date.now();
-  const r = await transfer(p, host, port, sent ? wire(p, sent) : null, str(w.details.user_agent), signal);
+  const r = p.layer === 'ftp' ? await viaFtp(p, host, port, sent, signal) : await viaHttp(p, host, port, sent, str(w.details.user_agent), signal);
   if (signal.aborted) throw new Error('aborted');
   const base = { peer: host, port, app_layer: p.layer, method: p.method, gzip: p.gzip, file: p.file.name, expected_sha256: p.file.sha256, ms: Date.now() - started };
-  if ('failure' in r) return { outcome: 'ran', blocked: true, message: `The transfer to ${host}:${port} was ${r.failure === 'open' ? 'interrupted' : r.failure}`, evidence: base };
-  if (r.status !== 200) return { outcome: 'ran', blocked: true, message: `The transfer was answered ${r.status}`, evidence: { ...base, status: r.status } };
-  let received: { sha256: string; bytes: number };
-  if (upload) {
-    try {
-      received = JSON.parse(r.body.toString('utf8')) as { sha256: string; bytes: number };
-    } catch {
-      return { outcome: 'ran', blocked: true, message: 'The receiver did not confirm the transfer (altered answer)', evidence: base };
-    }
-  } else {
-    let data: Buffer;
-    try {
-      data = unwire(p, r.body);
-    } catch {
-      data = r.body;
-    }
-    received = { sha256: sha256(data), bytes: data.length };
-  }
+  if ('failure' in r) return { outcome: 'ran', blocked: true, message: r.failure, evidence: base };
+  const received = r.received;
   const evidence = { ...base, received_sha256: received.sha256, received_bytes: received.bytes, compared: compare };
   if (compare && received.sha256 !== p.file.sha256.toLowerCase()) {
     return { outcome: 'ran', blocked: true, message: `The file arrived altered (sha256 ${received.sha256.slice(0, 16)}…, expected ${p.file.sha256.slice(0, 16)}…)`, evidence };

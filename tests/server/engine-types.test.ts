@@ -255,27 +255,37 @@ describe('file_transfer', () => {
       tunnel_protocol: 'none',
       ...over,
     });
-  interface TransferEvidence {
-    method: string;
-    received_sha256: string;
-    received_bytes: number;
-  }
+  const sha = crypto.createHash('sha256').update(MALWARE).digest('hex');
+  /** The transfer ran, was not blocked, and its evidence has these fields. */
+  const expectIntact = async (fileId: number, over: Record<string, unknown>, evidence: Record<string, unknown>) => {
+    const a = await transfer(fileId, over);
+    expect(a.status, a.blocked_msg ?? '').toBe('ran');
+    expect(a.blocked).toBe(false);
+    expect(a.evidence.source).toMatchObject(evidence);
+  };
 
   it('the file crosses between the actors over http (GET, gzip) and https (PUT, POST) and the receiver checks its sha256', async () => {
     const id = await insertFile('payload.dll', MALWARE);
-    const sha = crypto.createHash('sha256').update(MALWARE).digest('hex');
-    const get = await transfer(id, { content_encoding: 'gzip', target_port: 48202 });
-    expect(get.status, get.blocked_msg ?? '').toBe('ran');
-    expect(get.blocked).toBe(false);
-    expect(get.evidence.source).toMatchObject({ method: 'GET', received_sha256: sha, received_bytes: MALWARE.length } satisfies TransferEvidence);
-    const put = await transfer(id, { method: 'PUT', app_layer: 'https', target_port: 48203 });
-    expect(put.blocked).toBe(false);
-    expect(put.evidence.source).toMatchObject({ method: 'PUT', received_sha256: sha });
-    const post = await transfer(id, { method: 'POST', target_port: 48204 });
-    expect(post.blocked).toBe(false);
+    await expectIntact(id, { content_encoding: 'gzip', target_port: 48202 }, { method: 'GET', received_sha256: sha, received_bytes: MALWARE.length });
+    await expectIntact(id, { method: 'PUT', app_layer: 'https', target_port: 48203 }, { method: 'PUT', received_sha256: sha });
+    await expectIntact(id, { method: 'POST', target_port: 48204 }, { method: 'POST', received_sha256: sha });
   });
 
-  it('a file altered on the way is blocked with compare_transfer and passes without it; a reset is blocked; ftp is incompatible with the reason', async () => {
+  it('over ftp the file is fetched (RETR) or stored (STOR) in passive mode; an altered file is blocked', async () => {
+    const id = await insertFile('loader v2.exe', MALWARE);
+    await expectIntact(id, { app_layer: 'ftp', target_port: 48211 }, { app_layer: 'ftp', method: 'GET', received_sha256: sha });
+    await expectIntact(id, { app_layer: 'ftp', method: 'PUT', content_encoding: 'gzip', target_port: 48212 }, { method: 'PUT', received_sha256: sha, received_bytes: MALWARE.length });
+    w.dst.tamper = (type, data) => (type === 'file_transfer' ? data.subarray(0, data.length - 10) : data);
+    try {
+      const cut = await transfer(id, { app_layer: 'ftp', method: 'POST', target_port: 48213 });
+      expect(cut.blocked).toBe(true);
+      expect(cut.blocked_msg).toMatch(/^The file arrived altered/);
+    } finally {
+      w.dst.tamper = undefined;
+    }
+  });
+
+  it('a file altered on the way is blocked with compare_transfer and passes without it; a reset is blocked; scp is incompatible with the reason', async () => {
     const id = await insertFile('implant.bin', MALWARE);
     w.dst.tamper = (type, data) => (type === 'file_transfer' ? Buffer.concat([data.subarray(0, 100), Buffer.from('XX'), data.subarray(102)]) : data);
     try {
@@ -300,9 +310,9 @@ describe('file_transfer', () => {
     } finally {
       resetter.close();
     }
-    const ftp = await transfer(id, { app_layer: 'ftp', target_port: 48208 });
-    expect(ftp.status).toBe('incompatible');
-    expect(ftp.blocked_msg).toBe('file_transfer over ftp is not supported by this actor (http and https are).');
+    const scp = await transfer(id, { app_layer: 'scp', target_port: 48208 });
+    expect(scp.status).toBe('incompatible');
+    expect(scp.blocked_msg).toBe('file_transfer over scp is not supported by this actor (http, https and ftp are).');
   });
 });
 
