@@ -18,6 +18,7 @@ import path from 'node:path';
 import { parseHostCli, type HostCliCommand } from '../../src/api/contracts/action-form-host-cli';
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import { Incompatible, type Outcome, type PerformOptions } from '../perform';
+import { deliverFiles, removeDelivered, type Delivered } from './host-cli-files';
 
 const MAX_OUTPUT_BYTES = 64 * 1024;
 const EXCERPT_CHARS = 2000;
@@ -209,54 +210,65 @@ export async function hostCliSource(w: WorkPayload, signal: AbortSignal, opts: P
   const shellName = str(d.shell) || 'sh';
   const program = shellProgram(shellName);
   if (!program) throw new Incompatible(`The ${shellName} shell is not installed on this actor.`);
+  if (shellName === 'cmd' || shellName === 'powershell') throw new Incompatible(`This actor runs ${shellName} scripts only on Windows hosts.`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-host-cli-'));
+  const delivered: Delivered[] = [];
   try {
-    if (shellName === 'python') return await runPython(program, dir, str(d.raw_text), str(d.cleanup_raw_text), w.timeout_ms, signal);
-    if (shellName === 'cmd' || shellName === 'powershell') throw new Incompatible(`This actor runs ${shellName} scripts only on Windows hosts.`);
-    const main = parseHostCli(str(d.raw_text));
-    const cleanup = parseHostCli(str(d.cleanup_raw_text));
-    const firstError = main.diagnostics[0] ?? cleanup.diagnostics[0];
-    if (firstError) return { outcome: 'errored', blocked: null, message: `The script has an error on line ${firstError.line}: ${firstError.message}`, evidence: {} };
-    const steps = main.commands.filter((c) => !c.conditions.some((x) => x.type === 'cleanup'));
-    const cleanups = [...main.commands.filter((c) => c.conditions.some((x) => x.type === 'cleanup')), ...cleanup.commands];
-    const runs: CommandRun[] = [];
-    const cleanupRuns: CommandRun[] = [];
-    let decided: CommandRun | null = null;
-    const shell = new Shell(program, dir);
-    let cleanupShell = shell;
-    try {
-      for (const c of steps) {
-        const r = await runCommand(shell, c, signal);
-        runs.push(r);
-        if (r.verdict !== 'passed') {
-          decided = r;
-          break;
-        }
-        if (!shell.alive) break;
-      }
-      // The cleanup always runs: in the same shell, or a new one (separate cleanup shell, or the first ended).
-      if (d.separate_cleanup_shell === true) await shell.close();
-      if (cleanups.length && !shell.alive) cleanupShell = new Shell(program, dir);
-      for (const c of cleanups) {
-        if (signal.aborted) break;
-        const failed: CommandRun = { command: c.command, exit_code: null, timed_out: false, stdout: '', stderr: '', matched: null, verdict: 'errored' };
-        cleanupRuns.push(await runCommand(cleanupShell, c, signal).catch(() => failed));
-      }
-    } finally {
-      // Cancelled work ends its processes at once; otherwise the shells exit.
-      for (const s of new Set([shell, cleanupShell])) await (signal.aborted ? s.kill() : s.close());
-    }
-    const evidence = { shell: shellName, program, commands: runs, cleanup: cleanupRuns };
-    if (!decided) return { outcome: 'ran', blocked: false, message: null, evidence };
-    const n = runs.length;
-    const why = decided.exit_code === null ? (decided.timed_out ? 'timed out' : 'the shell ended') : decided.matched ? `matched ${decided.matched}` : 'no success condition matched';
-    const message = `Command ${n} (${decided.command}): ${why}`;
-    if (decided.verdict === 'blocked') return { outcome: 'ran', blocked: true, message, evidence };
-    if (decided.verdict === 'incompatible') return { outcome: 'incompatible', blocked: null, message, evidence };
-    return { outcome: 'errored', blocked: null, message, evidence };
+    const early = await deliverFiles(w, signal, opts, delivered);
+    if (early) return early;
+    const outcome = shellName === 'python' ? await runPython(program, dir, str(d.raw_text), str(d.cleanup_raw_text), w.timeout_ms, signal) : await runScript(w, program, dir, signal);
+    return delivered.length ? { ...outcome, evidence: { ...outcome.evidence, files: delivered } } : outcome;
   } finally {
+    removeDelivered(w, delivered);
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A bash/sh script in the host_cli syntax, then its cleanup. */
+async function runScript(w: WorkPayload, program: string, dir: string, signal: AbortSignal): Promise<Outcome> {
+  const d = w.details;
+  const shellName = str(d.shell);
+  const main = parseHostCli(str(d.raw_text));
+  const cleanup = parseHostCli(str(d.cleanup_raw_text));
+  const firstError = main.diagnostics[0] ?? cleanup.diagnostics[0];
+  if (firstError) return { outcome: 'errored', blocked: null, message: `The script has an error on line ${firstError.line}: ${firstError.message}`, evidence: {} };
+  const steps = main.commands.filter((c) => !c.conditions.some((x) => x.type === 'cleanup'));
+  const cleanups = [...main.commands.filter((c) => c.conditions.some((x) => x.type === 'cleanup')), ...cleanup.commands];
+  const runs: CommandRun[] = [];
+  const cleanupRuns: CommandRun[] = [];
+  let decided: CommandRun | null = null;
+  const shell = new Shell(program, dir);
+  let cleanupShell = shell;
+  try {
+    for (const c of steps) {
+      const r = await runCommand(shell, c, signal);
+      runs.push(r);
+      if (r.verdict !== 'passed') {
+        decided = r;
+        break;
+      }
+      if (!shell.alive) break;
+    }
+    // The cleanup always runs: in the same shell, or a new one (separate cleanup shell, or the first ended).
+    if (d.separate_cleanup_shell === true) await shell.close();
+    if (cleanups.length && !shell.alive) cleanupShell = new Shell(program, dir);
+    for (const c of cleanups) {
+      if (signal.aborted) break;
+      const failed: CommandRun = { command: c.command, exit_code: null, timed_out: false, stdout: '', stderr: '', matched: null, verdict: 'errored' };
+      cleanupRuns.push(await runCommand(cleanupShell, c, signal).catch(() => failed));
+    }
+  } finally {
+    // Cancelled work ends its processes at once; otherwise the shells exit.
+    for (const s of new Set([shell, cleanupShell])) await (signal.aborted ? s.kill() : s.close());
+  }
+  const evidence = { shell: shellName, program, commands: runs, cleanup: cleanupRuns };
+  if (!decided) return { outcome: 'ran', blocked: false, message: null, evidence };
+  const n = runs.length;
+  const why = decided.exit_code === null ? (decided.timed_out ? 'timed out' : 'the shell ended') : decided.matched ? `matched ${decided.matched}` : 'no success condition matched';
+  const message = `Command ${n} (${decided.command}): ${why}`;
+  if (decided.verdict === 'blocked') return { outcome: 'ran', blocked: true, message, evidence };
+  if (decided.verdict === 'incompatible') return { outcome: 'incompatible', blocked: null, message, evidence };
+  return { outcome: 'errored', blocked: null, message, evidence };
 }
 
 /** A python script runs as one program with the work's timeout (at most 300 s), then the cleanup script. */

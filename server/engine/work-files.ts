@@ -1,6 +1,7 @@
 /**
  * The file-library entries a work item needs: email attachments (action_files, with their
- * attachment_encoding and ignore_if_missing) and the file_transfer file (details.file_transfer_library_id).
+ * attachment_encoding and ignore_if_missing), host_cli files (action_files, with their destination)
+ * and the file_transfer file (details.file_transfer_library_id).
  * Only ids, names, sizes and hashes go into the signed payload; the actor downloads the bytes.
  */
 import type { Db } from '../db/index';
@@ -20,7 +21,7 @@ const FILE_COLUMNS = `f.id, f.orig_file_name, f.sha256sum, coalesce(octet_length
 /** The files of an action's work, or the reason the action cannot run (a missing or too large file). */
 export async function workFiles(db: Db, actionId: number, type: string, details: Record<string, unknown>): Promise<{ files: WorkFile[] } | { error: string }> {
   let rows: FileRow[] = [];
-  if (type === 'email') {
+  if (type === 'email' || type === 'host_cli') {
     rows = await db.query<FileRow>(
       `select ${FILE_COLUMNS}, af.details from action_files af join file_library f on f.id = af.file_id where af.action_id = $1 order by af.position, af.id`,
       [actionId],
@@ -35,7 +36,14 @@ export async function workFiles(db: Db, actionId: number, type: string, details:
   let total = 0;
   for (const r of rows) {
     const encoding = typeof r.details.attachment_encoding === 'string' ? r.details.attachment_encoding : 'base64';
-    const base = { id: r.id, name: r.orig_file_name, sha256: r.sha256sum, size: r.size, ...(type === 'email' ? { attachment_encoding: encoding } : {}) };
+    const base = {
+      id: r.id,
+      name: r.orig_file_name,
+      sha256: r.sha256sum,
+      size: r.size,
+      ...(type === 'email' ? { attachment_encoding: encoding } : {}),
+      ...(type === 'host_cli' ? { destination_directory: String(r.details.destination_directory ?? ''), destination_name: String(r.details.destination_name ?? '') } : {}),
+    };
     if (!r.has_content) {
       if (r.details.ignore_if_missing === true) {
         files.push({ ...base, missing: true });

@@ -145,6 +145,46 @@ describe('host_cli', () => {
     fs.rmSync(path.dirname(pidFile), { recursive: true, force: true });
   });
 
+  it('attached files are delivered to their destination before the script, checked after the wait, and removed after', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-delivery-test-'));
+    const fileId = await insertFile('tool.exe', MALWARE);
+    const sha = crypto.createHash('sha256').update(MALWARE).digest('hex');
+    const withFile = async (details: Record<string, unknown>, destination = dir) => {
+      const id = await insertAction(w.server.db, 'host_cli', { ...details, delivery_failed_result: 'blocked', destination_exists_result: 'overwrite', automatic_file_cleanup: true });
+      await w.server.db.query(`insert into action_files (action_id, file_id, position, details) values ($1, $2, 0, $3)`, [
+        id,
+        fileId,
+        JSON.stringify({ destination_directory: destination, destination_name: 'dropped.bin', file_owner: 'match_action', randomize_file: false }),
+      ]);
+      const { actions } = await waitForJob(w.server.db, await run(id));
+      return actions[0]!;
+    };
+    try {
+      const ok = await withFile(hostCli('bash', `sha256sum ${dir}/dropped.bin\n    auto 0 true 10\n    success_match ${sha}`));
+      expect(ok.status, ok.blocked_msg ?? '').toBe('ran');
+      expect(ok.blocked).toBe(false);
+      expect(ok.evidence.source).toMatchObject({ files: [{ path: path.join(dir, 'dropped.bin'), written: true }] });
+      expect(fs.existsSync(path.join(dir, 'dropped.bin'))).toBe(false);
+      // A control that removes the file during the delivery wait blocks the action before the script runs.
+      const sweeper = setInterval(() => fs.rmSync(path.join(dir, 'dropped.bin'), { force: true }), 20);
+      try {
+        const quarantined = await withFile({ ...hostCli('bash', 'echo never\n    auto 0 true 10'), delivery_wait_time: 1 });
+        expect(quarantined.blocked).toBe(true);
+        expect(quarantined.blocked_msg).toBe(`Delivered file ${path.join(dir, 'dropped.bin')} was removed or changed after delivery`);
+      } finally {
+        clearInterval(sweeper);
+      }
+      const windows = await withFile(hostCli('bash', 'id\n    auto 0 true 10'), 'C:/users/public/documents/');
+      expect(windows.status).toBe('incompatible');
+      expect(windows.blocked_msg).toBe('The destination directory C:/users/public/documents/ of tool.exe is not a path on this actor.');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('an actor started without --allow-host-cli does not advertise host_cli and its host_cli work is incompatible', async () => {
     const plain = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'plain', address: '127.0.0.4', log: () => {}, pollWaitMs: 2000 });
     await plain.start();

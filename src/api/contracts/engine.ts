@@ -28,6 +28,9 @@ export interface WorkFile {
   attachment_encoding?: string;
   /** email: the entry has no content and the action says to go on without it. */
   missing?: boolean;
+  /** host_cli: where the actor delivers the file before the script runs. */
+  destination_directory?: string;
+  destination_name?: string;
 }
 
 /** The dns_servers address meaning "the destination actor answers as the DNS server". */
