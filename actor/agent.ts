@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import {
   ACTOR_API,
   ACTOR_VERSION,
+  MAX_RESULT_BYTES,
   MAX_WORK_FILE_BYTES,
   type PollAnswer,
   type RegisterAnswer,
@@ -315,7 +316,11 @@ export class ActorAgent {
   }
 
   private async report(id: number, o: Outcome) {
-    await this.send(`/work/${id}/result`, { session: this.session, outcome: o.outcome, blocked: o.blocked, message: o.message, evidence: o.evidence });
+    // The director refuses longer messages and larger results: keep within its limits.
+    const message = o.message && o.message.length > 2000 ? `${o.message.slice(0, 1999)}…` : o.message;
+    const json = JSON.stringify(o.evidence);
+    const evidence = json.length > MAX_RESULT_BYTES - 8 * 1024 ? { truncated: true, excerpt: json.slice(0, MAX_RESULT_BYTES / 2) } : o.evidence;
+    await this.send(`/work/${id}/result`, { session: this.session, outcome: o.outcome, blocked: o.blocked, message, evidence });
   }
 
   /** Posts with retries (the director may be restarting); 4xx answers are final. */

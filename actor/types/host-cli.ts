@@ -265,7 +265,7 @@ async function runScript(w: WorkPayload, program: string, dir: string, signal: A
   if (!decided) return { outcome: 'ran', blocked: false, message: null, evidence };
   const n = runs.length;
   const why = decided.exit_code === null ? (decided.timed_out ? 'timed out' : 'the shell ended') : decided.matched ? `matched ${decided.matched}` : 'no success condition matched';
-  const message = `Command ${n} (${decided.command}): ${why}`;
+  const message = `Command ${n} (${decided.command.length > 200 ? `${decided.command.slice(0, 200)}…` : decided.command}): ${why}`;
   if (decided.verdict === 'blocked') return { outcome: 'ran', blocked: true, message, evidence };
   if (decided.verdict === 'incompatible') return { outcome: 'incompatible', blocked: null, message, evidence };
   return { outcome: 'errored', blocked: null, message, evidence };
