@@ -50,6 +50,7 @@ export async function dnsTarget(w: WorkPayload, opts: PerformOptions): Promise<T
         /* closed */
       }
     },
+    true,
   );
 }
 

@@ -94,6 +94,7 @@ export async function emailTarget(w: WorkPayload, opts: PerformOptions): Promise
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
     },
+    true,
   );
 }
 

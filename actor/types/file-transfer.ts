@@ -30,6 +30,8 @@ interface Plan {
   gzip: boolean;
   file: WorkFile;
   path: string;
+  /** No target_port: the app layer's default port (served elsewhere when the host already uses it). */
+  defaultPort: boolean;
 }
 
 /** What the details ask for, or Incompatible with the reason. */
@@ -46,12 +48,14 @@ function plan(w: WorkPayload, opts: PerformOptions): Plan {
   const file = w.files?.[0];
   if (!file) throw new Incompatible('file_transfer needs a file from the file library.');
   const method = str(d.method).toUpperCase();
-  const port = typeof d.target_port === 'number' && d.target_port > 0 ? d.target_port : (DEFAULT_PORTS[layer] ?? 80);
+  const chosen = typeof d.target_port === 'number' && d.target_port > 0;
+  const port = chosen ? (d.target_port as number) : (DEFAULT_PORTS[layer] ?? 80);
   return {
     layer,
     port,
     method: method === 'POST' || method === 'PUT' ? method : 'GET',
     gzip: encodings.includes('gzip'),
+    defaultPort: !chosen,
     file,
     path: layer === 'ftp' ? file.name.replace(/[^\w.-]/g, '_') : `/${encodeURIComponent(file.name)}`,
   };
@@ -95,7 +99,7 @@ export async function fileTransferTarget(w: WorkPayload, opts: PerformOptions): 
       for (const c of sockets) c.destroy();
       await new Promise<void>((r) => ftp.close(() => r()));
     };
-    return servePort(p.port, (port) => listenTcp(ftp, w.local_address, port), () => received, close);
+    return servePort(p.port, (port) => listenTcp(ftp, w.local_address, port), () => received, close, p.defaultPort);
   }
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     void readBody(req)
@@ -129,6 +133,7 @@ export async function fileTransferTarget(w: WorkPayload, opts: PerformOptions): 
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+    p.defaultPort,
   );
 }
 

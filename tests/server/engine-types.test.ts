@@ -259,6 +259,24 @@ describe('email', () => {
     expect(missing.blocked_msg).toBe('File absent.bin has no content in the file library.');
   });
 
+  it('when port 25 is taken on the destination, the sink serves on another port and the source follows the port map', async () => {
+    const net = await import('node:net');
+    const squatter = net.createServer((c) => c.destroy());
+    await new Promise<void>((resolve) => {
+      squatter.once('error', () => resolve()); // without privileges the actor cannot use port 25 either
+      squatter.listen(25, '127.0.0.3', resolve);
+    });
+    try {
+      const a = await emailAction([]);
+      expect(a.status, a.blocked_msg ?? '').toBe('ran');
+      expect(a.blocked).toBe(false);
+      const served = (a.evidence.target as { port_map: Record<string, number> }).port_map['25'];
+      expect(served).toBeGreaterThan(1024);
+    } finally {
+      squatter.close();
+    }
+  });
+
   it('file bytes are handed only to the actor holding the work, for files the work names', async () => {
     const file = await insertFile('secret.bin', MALWARE);
     const other = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'other', address: '127.0.0.5', log: () => {}, pollWaitMs: 2000 });
