@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorAgent } from '../../actor/agent';
-import { insertAction, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
+import { insertAction, insertSimulation, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
 
 let w: EngineWorld;
 
@@ -442,5 +442,33 @@ describe('captive types on one actor', () => {
     } finally {
       w.src.tamper = undefined;
     }
+  });
+});
+
+describe('a sequence of the new types', () => {
+  it('JOB-047 email, file_transfer and dns answered by the destination run in one sequence step, then captive types on one actor', async () => {
+    const fileId = await insertFile('stage2.bin', MALWARE);
+    const [dest] = await w.server.db.query<{ id: number }>(`select id from dns_servers where address = 'destination-actor'`);
+    const two = [
+      await insertAction(w.server.db, 'email', { subject: 'Quarterly report', body: 'See attached', mime_text_type: 'text/html', block_matching_scheme: 'subject' }),
+      await insertAction(w.server.db, 'file_transfer', { file_transfer_library_id: fileId, compare_transfer: true, method: 'POST', app_layer: 'http', target_port: 48401, tunnel_protocol: 'none' }),
+      await insertAction(w.server.db, 'dns', { query_type: 'MX', domain: 'exfil.vigil-test.example', dns_server_id: dest?.id }),
+    ];
+    const one = [
+      await insertAction(w.server.db, 'captive_dns', { query_type: 'TXT', query: 'c2.vigil-test.example', response: 'cmd=sleep' }),
+      await insertAction(w.server.db, 'captive_ioc_url', { urls: ['http://127.0.0.2:48402/stage'] }),
+    ];
+    const simId = await insertSimulation(w.server.db, 'sequence', [two, one]);
+    const res = await w.server.call('POST', `/run/sequences/${simId}.json`, { as: w.operator, body: { attack_node_id_1: w.src.nodeId, target_node_id_1: w.dst.nodeId, force_unlock: false } });
+    expect(res.statusCode, res.body).toBe(201);
+    const { job, actions } = await waitForJob(w.server.db, res.json<{ job_id: number }>().job_id);
+    expect(job.status).toBe('completed');
+    expect(actions.map((a) => [a.action_type, a.status, a.blocked])).toEqual([
+      ['email', 'ran', false],
+      ['file_transfer', 'ran', false],
+      ['dns', 'ran', false],
+      ['captive_dns', 'ran', false],
+      ['captive_ioc_url', 'ran', false],
+    ]);
   });
 });
