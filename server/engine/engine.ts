@@ -360,7 +360,8 @@ export class Engine {
     if (!action) return end('errored', 'The action no longer exists.');
     const timeout = Math.min(Math.max(action.timeout_ms ?? this.opts.defaultTimeoutMs, 5_000), 300_000);
     const needed = await workFiles(tx, a.action_id ?? 0, a.action_type, action.details);
-    if ('error' in needed) return end('errored', needed.error);
+    // A metadata-only library entry (no bytes kept) or an oversized one: this install cannot perform the action.
+    if ('error' in needed) return end('incompatible', needed.error);
     const base = {
       job_id: jobId,
       job_action_id: a.id,

@@ -239,7 +239,7 @@ describe('email', () => {
     expect(src.dialogue.at(-1)).toBe('< 250 2.0.0 Message accepted intact');
   });
 
-  it('an attachment altered on the way is blocked with the reason; a missing file without ignore_if_missing errors', async () => {
+  it('an attachment altered on the way is blocked with the reason; a file without content (and no ignore_if_missing) is incompatible', async () => {
     const file = await insertFile('dropper.exe', MALWARE);
     // An in-path gateway rewrites the first base64 quantum of the attachment.
     w.dst.tamper = (type, data) => (type === 'email' ? Buffer.from(data.toString('latin1').replace('TVotbWFs', 'QUFBbWFs'), 'latin1') : data);
@@ -255,7 +255,7 @@ describe('email', () => {
       w.dst.tamper = undefined;
     }
     const missing = await emailAction([{ id: await insertFile('absent.bin', null), encoding: 'base64' }]);
-    expect(missing.status).toBe('errored');
+    expect(missing.status).toBe('incompatible');
     expect(missing.blocked_msg).toBe('File absent.bin has no content in the file library.');
   });
 
