@@ -8,7 +8,7 @@
  * next command run. A command with success conditions none of which matched is blocked (the expected
  * success was not seen); a command without matching conditions passes. Commands marked `cleanup` and
  * the cleanup script run afterwards, always. python scripts run as one program: exit 0 passes,
- * another exit code is blocked. cmd and powershell run only where they are installed.
+ * another exit code is blocked. cmd and powershell end incompatible (not installed, or not supported yet).
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -210,7 +210,7 @@ export async function hostCliSource(w: WorkPayload, signal: AbortSignal, opts: P
   const shellName = str(d.shell) || 'sh';
   const program = shellProgram(shellName);
   if (!program) throw new Incompatible(`The ${shellName} shell is not installed on this actor.`);
-  if (shellName === 'cmd' || shellName === 'powershell') throw new Incompatible(`This actor runs ${shellName} scripts only on Windows hosts.`);
+  if (shellName === 'cmd' || shellName === 'powershell') throw new Incompatible(`This actor version runs bash, sh and python scripts; ${shellName} scripts are not supported yet.`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-host-cli-'));
   const delivered: Delivered[] = [];
   try {
