@@ -13,6 +13,8 @@ import { execFileSync } from 'node:child_process';
 import {
   ACTOR_API,
   ACTOR_VERSION,
+  MAX_RESULT_BYTES,
+  MAX_WORK_FILE_BYTES,
   type PollAnswer,
   type RegisterAnswer,
   type SignedWork,
@@ -44,7 +46,8 @@ interface Credential {
 
 export class ActorError extends Error {}
 
-const BASE_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'dns', 'sleep', 'pcap'];
+const BASE_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'dns', 'sleep', 'pcap', 'email', 'file_transfer', 'captive_dns', 'captive_ioc_url'];
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export class ActorAgent {
   readonly session = crypto.randomBytes(12).toString('hex');
@@ -82,21 +85,47 @@ export class ActorAgent {
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 4 });
 
   private call<T>(path: string, body: unknown, auth = true, signal?: AbortSignal): Promise<T> {
+    return this.request(path, body, auth, signal, MAX_ANSWER_BYTES).then((buf) => {
+      try {
+        return JSON.parse(buf.toString('utf8')) as T;
+      } catch {
+        throw new ActorError(`${path} answered with something that is not JSON`);
+      }
+    });
+  }
+
+  /** A file-library entry of a work item, checked against the sha256 the signed payload names. */
+  private async fetchFile(p: WorkPayload, fileId: number): Promise<Buffer> {
+    const f = p.files?.find((x) => x.id === fileId);
+    if (!f) throw new ActorError(`File ${fileId} is not part of this work.`);
+    const bytes = await this.request(`/work/${p.work_id}/files/${fileId}`, { session: this.session }, true, undefined, MAX_WORK_FILE_BYTES);
+    const sha = crypto.createHash('sha256').update(bytes).digest('hex');
+    if (sha !== f.sha256.toLowerCase()) throw new ActorError(`File ${f.name} arrived from the director with another sha256 (${sha}).`);
+    return bytes;
+  }
+
+  private request(path: string, body: unknown, auth: boolean, signal: AbortSignal | undefined, maxBytes: number): Promise<Buffer> {
     const url = new URL(`${this.opts.director}${ACTOR_API}${path}`);
     const payload = Buffer.from(JSON.stringify(body));
     const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': payload.length };
     if (auth && this.cred) headers.authorization = `Bearer ${this.cred.token}`;
     const lib = url.protocol === 'https:' ? https : http;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<Buffer>((resolve, reject) => {
       const req = lib.request(url, { method: 'POST', headers, agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent, signal, timeout: 30_000 });
       req.on('timeout', () => req.destroy(new Error('the director did not answer in time')));
       req.on('error', reject);
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > maxBytes) return void res.destroy(new ActorError(`${path} answered more than ${maxBytes} bytes`));
+          chunks.push(c);
+        });
         res.on('error', reject);
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          const data = Buffer.concat(chunks);
+          const text = data.toString('utf8');
           const status = res.statusCode ?? 0;
           if (status < 200 || status >= 300) {
             let message = text;
@@ -108,11 +137,7 @@ export class ActorAgent {
             reject(Object.assign(new ActorError(`${path} answered ${status}: ${message}`), { status }));
             return;
           }
-          try {
-            resolve(JSON.parse(text) as T);
-          } catch {
-            reject(new ActorError(`${path} answered with something that is not JSON`));
-          }
+          resolve(data);
         });
       });
       req.end(payload);
@@ -258,7 +283,12 @@ export class ActorAgent {
     const entry: { abort: AbortController; target?: TargetHandle } = { abort };
     this.running.set(w.id, entry);
     const timer = setTimeout(() => abort.abort(), Math.min(Math.max(p.timeout_ms, 1000), 300_000));
-    const perf: PerformOptions = { allowHostCli: this.opts.allowHostCli === true, tls: this.tls, tamper: this.tamper };
+    const perf: PerformOptions = {
+      allowHostCli: this.opts.allowHostCli === true,
+      tls: this.tls,
+      tamper: this.tamper,
+      fetchFile: (fileId) => this.fetchFile(p, fileId),
+    };
     const run = async () => {
       if (p.role === 'target') {
         try {
@@ -292,7 +322,11 @@ export class ActorAgent {
   }
 
   private async report(id: number, o: Outcome) {
-    await this.send(`/work/${id}/result`, { session: this.session, outcome: o.outcome, blocked: o.blocked, message: o.message, evidence: o.evidence });
+    // The director refuses longer messages and larger results: keep within its limits.
+    const message = o.message && o.message.length > 2000 ? `${o.message.slice(0, 1999)}…` : o.message;
+    const json = JSON.stringify(o.evidence);
+    const evidence = json.length > MAX_RESULT_BYTES - 8 * 1024 ? { truncated: true, excerpt: json.slice(0, MAX_RESULT_BYTES / 2) } : o.evidence;
+    await this.send(`/work/${id}/result`, { session: this.session, outcome: o.outcome, blocked: o.blocked, message, evidence });
   }
 
   /** Posts with retries (the director may be restarting); 4xx answers are final. */

@@ -72,7 +72,8 @@ export async function listenTcp(server: net.Server, address: string, port: numbe
         resolve();
       });
     });
-    return { server, port };
+    const bound = server.address();
+    return { server, port: port || (typeof bound === 'object' && bound ? bound.port : 0) };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EACCES') throw e;
     await new Promise<void>((resolve, reject) => {
@@ -96,7 +97,7 @@ export async function bindUdp(sock: dgram.Socket, address: string, port: number)
     });
   try {
     await bind(port);
-    return { server: sock, port };
+    return { server: sock, port: port || sock.address().port };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EACCES') throw e;
     await bind(0);

@@ -25,6 +25,7 @@ import {
   type ConnectResult,
 } from './net-util';
 import { pcapSource, startPcapTarget } from './types/pcap-replay';
+import { PERFORMERS } from './types/index';
 
 export type Evidence = Record<string, unknown>;
 
@@ -48,6 +49,8 @@ export interface PerformOptions {
   tls?: { key: string; cert: string } | undefined;
   /** Test hook: an in-path device altering what the target sends. */
   tamper?: ((actionType: string, data: Buffer) => Buffer) | undefined;
+  /** The bytes of a file-library entry the work names (checked against its sha256). */
+  fetchFile?: ((fileId: number) => Promise<Buffer>) | undefined;
 }
 
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
@@ -93,6 +96,8 @@ class ServerSet {
 
 export async function startTarget(w: WorkPayload, opts: PerformOptions): Promise<TargetHandle> {
   if (w.action_type === 'pcap') return startPcapTarget(w, opts);
+  const own = PERFORMERS[w.action_type]?.target;
+  if (own) return own(w, opts);
   const addr = w.local_address;
   const set = new ServerSet();
   const port_map: Record<string, number> = {};
@@ -242,6 +247,8 @@ function parseHeaders(text: string): Record<string, string> {
 // Source side
 
 export async function runSource(w: WorkPayload, signal: AbortSignal, opts: PerformOptions): Promise<Outcome> {
+  const own = PERFORMERS[w.action_type];
+  if (own) return own.source(w, signal, opts);
   const d = w.details;
   const peer = w.peer_address;
   const needPeer = (): string => {
@@ -285,9 +292,6 @@ export async function runSource(w: WorkPayload, signal: AbortSignal, opts: Perfo
       return dnsSource(w, signal);
     case 'pcap':
       return pcapSource(w, needPeer(), signal, mapped);
-    case 'host_cli':
-      if (!opts.allowHostCli) throw new Incompatible('host_cli runs only on an actor started with --allow-host-cli.');
-      throw new Incompatible('host_cli is not supported by this actor version.');
     default:
       throw new Incompatible(`This actor cannot perform ${w.action_type} actions.`);
   }
@@ -472,7 +476,7 @@ function httpOnce(
   });
 }
 
-async function dnsSource(w: WorkPayload, signal: AbortSignal): Promise<Outcome> {
+export async function dnsSource(w: WorkPayload, signal: AbortSignal): Promise<Outcome> {
   const d = w.details;
   const domain = str(d.domain);
   const type = str(d.query_type, 'A').toUpperCase();

@@ -18,6 +18,7 @@ import { settingsRoutes } from './routes/settings';
 import { adminUsersRoutes } from './routes/admin-users';
 import { jobsRoutes } from './routes/jobs';
 import { actorsRoutes } from './routes/actors';
+import { actorFilesRoutes } from './routes/actor-files';
 import { runRoutes } from './routes/run';
 import { integrationsEventsRoutes } from './routes/integrations-events';
 import { actionFormRoutes } from './routes/action-form';
@@ -132,6 +133,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   await app.register(adminUsersRoutes);
   await app.register(jobsRoutes);
   await app.register(actorsRoutes);
+  await app.register(actorFilesRoutes);
   await app.register(runRoutes);
   await app.register(integrationsEventsRoutes);
   await app.register(actionFormRoutes);

@@ -8,6 +8,8 @@ import { EventEmitter } from 'node:events';
 import type { Db } from '../db/index';
 import { SINGLE_ACTOR_TYPES, type WorkPayload } from '../../src/api/contracts/engine';
 import { matchEventsForAction } from './detection';
+import { workFiles } from './work-files';
+import { dnsUsesDestination } from './peer-dns';
 
 export interface EngineOptions {
   tickMs: number;
@@ -371,7 +373,7 @@ export class Engine {
       await this.updateProgressTx(tx, jobId);
       return status;
     };
-    const two = !SINGLE_ACTOR_TYPES.includes(a.action_type);
+    const two = !SINGLE_ACTOR_TYPES.includes(a.action_type) || (a.action_type === 'dns' && (await dnsUsesDestination(tx, a.action_id, a.destination_node_id)));
     const src = await node(tx, a.source_node_id);
     const dst = two ? await node(tx, a.destination_node_id) : null;
     if (!src) return end('errored', 'The source actor no longer exists.');
@@ -398,6 +400,9 @@ export class Engine {
       return 'wait';
     }
     const timeout = Math.min(Math.max(action.timeout_ms ?? this.opts.defaultTimeoutMs, 5_000), 300_000);
+    const needed = await workFiles(tx, a.action_id ?? 0, a.action_type, action.details);
+    // A metadata-only library entry (no bytes kept) or an oversized one: this install cannot perform the action.
+    if ('error' in needed) return end('incompatible', needed.error);
     const base = {
       job_id: jobId,
       job_action_id: a.id,
@@ -405,6 +410,7 @@ export class Engine {
       name: a.name,
       details: action.details,
       timeout_ms: timeout,
+      ...(needed.files.length ? { files: needed.files } : {}),
     };
     const expires = new Date(Date.now() + timeout + 60_000).toISOString();
     const payload = (n: NodeState, role: 'source' | 'target', peer: NodeState | null): Omit<WorkPayload, 'work_id' | 'issued_at'> => ({

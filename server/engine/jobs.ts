@@ -2,6 +2,7 @@
 import type { Db } from '../db/index';
 import { HttpError, badRequest, notFound } from '../http-errors';
 import { SINGLE_ACTOR_TYPES } from '../../src/api/contracts/engine';
+import { dnsUsesDestination } from './peer-dns';
 
 export type JobKind = 'action' | 'sequence' | 'evaluation';
 
@@ -83,6 +84,10 @@ export async function createJob(db: Db, input: CreateJobInput): Promise<{ job_id
   }
   if (!steps.length) throw badRequest(`${name} has no actions to run.`);
 
+  // A dns action answered by the destination actor keeps its step on two actors.
+  const twoActorDns = new Set<number>();
+  for (const a of steps.flatMap((s) => s.actions)) if (a.action_type === 'dns' && (await dnsUsesDestination(db, a.id, target.id))) twoActorDns.add(a.id);
+
   return db.transaction(async (tx) => {
     const [job] = await tx.query<{ id: number }>(
       `insert into jobs (name, status, progress, simulation_id, action_id, user_id) values ($1, 'pending', 0, $2, $3, $4) returning id`,
@@ -92,7 +97,7 @@ export async function createJob(db: Db, input: CreateJobInput): Promise<{ job_id
     await tx.query(`insert into engine_jobs (job_id, kind, force_unlock) values ($1, $2, $3)`, [job.id, input.kind, forced]);
     for (const [i, step] of steps.entries()) {
       // Steps holding a DNS, host CLI or cloud action run on a single actor (sequence assignment rule).
-      const single = step.actions.some((a) => SINGLE_ACTOR_TYPES.includes(a.action_type) && a.action_type !== 'sleep');
+      const single = step.actions.some((a) => SINGLE_ACTOR_TYPES.includes(a.action_type) && a.action_type !== 'sleep' && !twoActorDns.has(a.id));
       const [js] = await tx.query<{ id: number }>(
         `insert into job_steps (job_id, step_id, group_order, name, source_node_id, destination_node_id) values ($1, $2, $3, $4, $5, $6) returning id`,
         [job.id, step.step_id, i + 1, step.name, source.id, single ? null : target.id],

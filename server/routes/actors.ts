@@ -23,13 +23,13 @@ import {
 import { createBulkToken, hashSecret, newSecret, sign, signingKeys } from '../engine/secrets';
 import { engineFor } from '../engine/engine';
 
-interface ActorNode {
+export interface ActorNode {
   id: number;
   name: string;
   status: string;
 }
 
-async function actorOf(app: FastifyInstance, req: FastifyRequest): Promise<ActorNode> {
+export async function actorOf(app: FastifyInstance, req: FastifyRequest): Promise<ActorNode> {
   const h = req.headers.authorization ?? '';
   const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(h);
   if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
@@ -203,7 +203,7 @@ function claimNext(app: FastifyInstance, nodeId: number, session: string) {
   });
 }
 
-async function ownWork(app: FastifyInstance, id: number, node: ActorNode, session: string) {
+export async function ownWork(app: FastifyInstance, id: number, node: ActorNode, session: string) {
   const [w] = await app.db.query<{ id: number; node_id: number; role: string; status: string; job_id: number; job_action_id: number; actor_session: string | null }>(
     'select id, node_id, role, status, job_id, job_action_id, actor_session from engine_work where id = $1',
     [id],

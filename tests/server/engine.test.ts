@@ -103,10 +103,10 @@ describe('engine with two actors on loopback', () => {
   });
 
   it('an action type the actor cannot perform ends incompatible with the reason', async () => {
-    const id = await insertAction(w.server.db, 'email', { subject: 'x' });
+    const id = await insertAction(w.server.db, 'cloud', { scripts: [] });
     const { actions } = await waitForJob(w.server.db, await run('actions', id));
     expect(actions[0]?.status).toBe('incompatible');
-    expect(actions[0]?.blocked_msg).toContain('cannot perform email');
+    expect(actions[0]?.blocked_msg).toContain('cannot perform cloud');
   });
 
   it('JOB-087 JOB-049 cancel through GET /jobs/{id}/cancel.json stops the running work on the actors within seconds', async () => {

@@ -9,11 +9,32 @@ export const ACTOR_API = '/api/actor';
 export const ACTOR_VERSION = '1.0.0';
 
 /** Action types the actor agent can perform (host_cli only when started with --allow-host-cli). */
-export const NETWORK_TYPES = ['port_scan', 'socket', 'website', 'web_request'] as const;
-export const ACTOR_TYPES = [...NETWORK_TYPES, 'dns', 'sleep', 'host_cli'] as const;
+export const NETWORK_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'email', 'file_transfer', 'pcap'] as const;
+export const ACTOR_TYPES = [...NETWORK_TYPES, 'dns', 'sleep', 'captive_dns', 'captive_ioc_url', 'host_cli'] as const;
 export type ActorActionType = (typeof ACTOR_TYPES)[number];
 /** Types performed by one actor (the step has no destination). */
 export const SINGLE_ACTOR_TYPES: readonly string[] = ['dns', 'host_cli', 'cloud', 'sleep', 'captive_dns', 'captive_ioc_url', 'captive_ioc_pcap'];
+
+/** The largest file-library entry handed to an actor (email attachments, file_transfer files). */
+export const MAX_WORK_FILE_BYTES = 8 * 1024 * 1024;
+
+/** A file-library entry the work needs; the actor downloads its bytes and checks them against sha256. */
+export interface WorkFile {
+  id: number;
+  name: string;
+  sha256: string;
+  size: number;
+  /** email: how the attachment is encoded in the message. */
+  attachment_encoding?: string;
+  /** email: the entry has no content and the action says to go on without it. */
+  missing?: boolean;
+  /** host_cli: where the actor delivers the file before the script runs. */
+  destination_directory?: string;
+  destination_name?: string;
+}
+
+/** The dns_servers address meaning "the destination actor answers as the DNS server". */
+export const DESTINATION_DNS_ADDRESS = 'destination-actor';
 
 /** Limits the director enforces on actor input. */
 export const MAX_RESULT_BYTES = 256 * 1024;
@@ -77,6 +98,8 @@ export interface WorkPayload {
   port_map?: Record<string, number>;
   /** Ports the target could not open, with the reason. */
   port_failures?: Record<string, string>;
+  /** File-library entries the work needs (download: POST {ACTOR_API}/work/{work_id}/files/{id}). */
+  files?: WorkFile[];
   issued_at: string;
   expires_at: string;
 }

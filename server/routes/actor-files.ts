@@ -1,0 +1,35 @@
+/**
+ * File-library bytes for actors: `POST {ACTOR_API}/work/{id}/files/{file_id}` (bearer credential,
+ * body { session }) answers the entry's bytes, only to the actor holding that open work, only for a
+ * file the work's signed payload names, and only up to MAX_WORK_FILE_BYTES.
+ */
+import type { FastifyInstance } from 'fastify';
+import * as yup from 'yup';
+import { HttpError, notFound, validate } from '../http-errors';
+import { ACTOR_API, MAX_WORK_FILE_BYTES, heartbeatSchema, type WorkPayload } from '../../src/api/contracts/engine';
+import { engineFor } from '../engine/engine';
+import { actorOf, ownWork } from './actors';
+
+const params = yup.object({
+  id: yup.number().typeError('id must be a number').integer().positive().required(),
+  fileId: yup.number().typeError('file id must be a number').integer().positive().required(),
+});
+
+export async function actorFilesRoutes(app: FastifyInstance) {
+  const engine = engineFor(app.db);
+  app.post(`${ACTOR_API}/work/:id/files/:fileId`, (req, reply) =>
+    engine.track(async () => {
+      const node = await actorOf(app, req);
+      const { id, fileId } = validate(params, req.params);
+      const { session } = validate(heartbeatSchema, req.body ?? {});
+      const w = await ownWork(app, id, node, session);
+      if (w.status !== 'claimed' && w.status !== 'ready') throw new HttpError(409, `Work ${id} is no longer open (${w.status}).`);
+      const [row] = await app.db.query<{ payload: Pick<WorkPayload, 'files'> }>('select payload from engine_work where id = $1', [id]);
+      if (!row?.payload.files?.some((f) => f.id === fileId && !f.missing)) throw notFound(`File ${fileId} is not part of work ${id}.`);
+      const [file] = await app.db.query<{ content: Uint8Array | null }>('select content from file_library where id = $1', [fileId]);
+      if (!file?.content) throw notFound(`File ${fileId} has no content in the file library.`);
+      if (file.content.length > MAX_WORK_FILE_BYTES) throw new HttpError(413, `File ${fileId} is larger than ${MAX_WORK_FILE_BYTES} bytes.`);
+      return reply.type('application/octet-stream').send(Buffer.from(file.content));
+    }),
+  );
+}
