@@ -86,7 +86,7 @@ function pcapPayload(uploadId: number) {
 }
 
 describe('ACT-096 POST /manage_sims/upload/upload_pcap_file', () => {
-  it('ACT-096 ACT-053 answers the upload id, then processes to 100% with the upload record and conversations', async () => {
+  it('ACT-096 ACT-097 ACT-053 answers the upload id, then processes to 100% with the upload record and conversations', async () => {
     const { id, status, show } = await uploadDone('eth-le-usec.pcap');
     expect(status).toEqual({ percent_complete: 100, status: PCAP_STATUS.completed, upload_id: id });
     const up = show.data.upload;
