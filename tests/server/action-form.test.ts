@@ -57,7 +57,7 @@ function withType<T extends ActionType>(type: T, change: (fields: NonNullable<Ac
 const EDITABLE_TYPES: ActionType[] = ['dns', 'captive_dns', 'captive_ioc_url', 'email', 'file_transfer', 'socket', 'website', 'host_cli', 'port_scan', 'cloud', 'web_request', 'sleep'];
 
 describe('the form definition, tags and picker', () => {
-  it('ACT-016 ACT-032 offers six dimension trees with defaults per type, DNS servers, run-as profiles and limits', () => {
+  it('ACT-016 ACT-032 ACT-115 offers six dimension trees with defaults per type, DNS servers, run-as profiles and limits', () => {
     expect(def.dimension_trees.map((d) => d.type)).toEqual([...DIMENSION_TYPES]);
     for (const d of def.dimension_trees) expect(d.tree.children.length).toBeGreaterThan(0);
     expect(def.dimension_defaults.dns?.behavior_type).toEqual(expect.any(Number));

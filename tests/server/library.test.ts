@@ -213,12 +213,20 @@ describe('ACT-092 filters (GET /manage_sims/v2/actions/filters, /v2/simulations/
 });
 
 describe('ACT-091 the simulation library (GET /v2/simulations/library_simulations_list)', () => {
-  it('lists one simulation type, searchable by action VIDs, step names and action names', async () => {
+  it('JOB-041 lists one simulation type with the library item fields, searchable by name, action VIDs, step names and action names', async () => {
     const res = await s.call('GET', '/v2/simulations/library_simulations_list?simulation_type=sequence&page_size=100', { as: viewer });
     expect(res.statusCode).toBe(200);
     const body = res.json<LibraryListAnswer>();
     expect(body.actions).toEqual([]);
     expect(body.simulations.length).toBeGreaterThan(0);
+    const itemFields = ['id', 'vid', 'name', 'desc', 'approved', 'tags', 'disabled', 'decommissioned', 'updated_at', 'last_added', 'last_run', 'total_runs'];
+    for (const x of body.simulations) expect(Object.keys(x)).toEqual(expect.arrayContaining([...itemFields, 'action_vids', 'group_names', 'sim_actions']));
+    for (const x of (await list(viewer, 'page_size=20')).actions) expect(Object.keys(x)).toEqual(expect.arrayContaining([...itemFields, 'action_type']));
+    const grouped = body.simulations.find((x) => x.group_names.length > 0)!;
+    const byGroup = await s.call('GET', `/v2/simulations/library_simulations_list?simulation_type=sequence&search=${encodeURIComponent(grouped.group_names[0]!)}`, { as: viewer });
+    expect(byGroup.json<LibraryListAnswer>().simulations.map((x) => x.id)).toContain(grouped.id);
+    const byName = await s.call('GET', `/v2/simulations/library_simulations_list?simulation_type=sequence&search=${encodeURIComponent(grouped.name.toLowerCase())}`, { as: viewer });
+    expect(byName.json<LibraryListAnswer>().simulations.map((x) => x.id)).toContain(grouped.id);
     expect(body.simulations.every((x) => x.simulation_type === 'sequence')).toBe(true);
     const sim = body.simulations.find((x) => x.action_vids.length > 0)!;
     const byVid = await s.call('GET', `/v2/simulations/library_simulations_list?simulation_type=sequence&search=${sim.action_vids[0]}`, { as: viewer });
@@ -271,7 +279,7 @@ describe('the library routes need a signed-in user', () => {
 });
 
 describe('JOB-090 JOB-116 the legacy paged library (GET /manage_sims/library_actions_list.json)', () => {
-  it('answers 204 until ready, then pages of data with meta.total_count and meta.total_pages', async () => {
+  it('JOB-041 answers 204 until ready, then pages of data with meta.total_count and meta.total_pages', async () => {
     const other = await s.buildOtherApp({});
     let res = await s.call('GET', '/manage_sims/library_actions_list.json?page=1&size=1000', { as: viewer, app: other });
     expect([200, 204]).toContain(res.statusCode);
@@ -659,7 +667,7 @@ describe('ACT-057 ACT-060 ACT-061 cloud Actions and their pending files', () => 
     expect(events).toEqual(['approved', 'file_approved']);
   });
 
-  it('refuses an operator restricting or removing a pending file, and the file stays pending', async () => {
+  it('ACT-089 refuses an operator restricting or removing a pending file, and the file stays pending', async () => {
     const id = await idOf(`action_type = 'cloud' and not approved and exists (select 1 from action_files af join file_library f on f.id = af.file_id where af.action_id = actions.id and f.file_restrictions = 'pending_approval')`);
     const preview = (await s.call('GET', `/library/actions.json?id=${id}`, { as: approver })).json<PreviewAnswer>().data.preview_props;
     const file = preview.files.find((f) => f.file_restrictions === 'pending_approval')!;

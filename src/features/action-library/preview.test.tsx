@@ -64,7 +64,7 @@ afterEach(() => {
 });
 
 describe('Action Preview', () => {
-  it("ACT-007 ACT-009 the modal is titled 'Action Details', shows 'Loading Details', and its panel is the viewport height minus 300px", async () => {
+  it("ACT-007 ACT-009 ACT-118 the modal is titled 'Action Details', shows 'Loading Details', and its panel is the viewport height minus 300px", async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((r) => (release = r));
     server.use(
