@@ -662,12 +662,24 @@ describe('Action form: the sections of each type', () => {
     expect(await f.getByLabel('Delivery Wait Time (s)', { exact: true }).count()).toBe(0);
   });
 
-  it('ACT-022 file_transfer: one attached file, user agent, content encoding, app layer, tunnel protocol, method, target port, tunnel CIDR and DNS fields', async () => {
+  it('ACT-022 file_transfer: one attached file, user agent, content encoding, app layer, tunnel protocol, method, target port, tunnel CIDR and DNS fields, and a link that opens a DNS Action for the domain', async () => {
     const { page } = b;
     await signInAs(page, 'operator');
     const f = await openFilledDetails(page, 'file_transfer');
     expect(await f.getByRole('button', { name: '+ Add File' }).isDisabled()).toBe(true);
     for (const label of ['User Agent', 'Content Encoding', 'App Layer', 'Tunnel Protocol', 'Method', 'Target Port', 'Tunnel CIDR', 'DNS Domain', 'DNS Server IP']) await visible(f, label);
+    // The link to a malicious DNS Action for the tunnel's domain, and the form it opens, filled in.
+    const link = new URL((await f.getByRole('link', { name: 'Create a malicious DNS Action for this domain' }).getAttribute('href'))!, baseUrl);
+    expect(link.pathname).toBe(NEW_URL);
+    expect(Object.fromEntries(link.searchParams)).toMatchObject({ action_type: 'dns', domain: 'tunnel.example-bad.com', dns_name: 'DNS Query - tunnel.example-bad.com', dns_desc: expect.stringContaining('tunnel.example-bad.com') });
+    await page.goto(link.pathname + link.search);
+    const dns = form(page);
+    await dns.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
+    if (await dns.getByRole('button', { name: 'Discard Draft' }).count()) await dns.getByRole('button', { name: 'Discard Draft' }).click();
+    await eventually(() => dns.getByLabel('Name', { exact: true }).inputValue(), 'DNS Query - tunnel.example-bad.com', 'the name comes from dns_name');
+    expect(await dns.getByLabel('Action Type').inputValue()).toBe('dns');
+    await gotoStep(dns, 'Action Details');
+    expect(await dns.getByLabel('Domain', { exact: true }).inputValue()).toBe('tunnel.example-bad.com');
   });
 
   it('ACT-024 ACT-025 ACT-026 port_scan, socket and website show their fields and ordered steps', async () => {
