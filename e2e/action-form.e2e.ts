@@ -180,6 +180,8 @@ async function saveCloudToQueue(page: Page): Promise<void> {
   const modal = page.getByRole('dialog', { name: 'Save Cloud Action' });
   await modal.getByRole('checkbox').waitFor();
   expect(await modal.getByRole('button', { name: 'Add to Approval Queue' }).isDisabled()).toBe(true);
+  // An operator has no approve permission: no Approve Now (ACT-084).
+  expect(await modal.getByRole('button', { name: 'Approve Now' }).count()).toBe(0);
   await modal.getByRole('checkbox').check();
   await modal.getByRole('button', { name: 'Add to Approval Queue' }).click();
 }
@@ -246,13 +248,14 @@ describe('Action form: create and edit every type', () => {
 describe('Action form: the wizard shell', () => {
   const b = useBrowser(() => baseUrl);
 
-  it('ACT-011 ACT-012 ACT-013 ACT-071 starts as a wizard at step 1 without brt_auth; Save and Reset wait for name, description and type', async () => {
+  it('ACT-011 ACT-012 ACT-013 ACT-014 ACT-017 ACT-071 ACT-115 starts as a wizard of 3 steps at step 1 without brt_auth; Save and Reset wait for name, description and type; Cancel returns to the Actions', async () => {
     const { page } = b;
     await signInAs(page, 'operator', NEW_URL);
     const f = form(page);
     await f.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
     await waitForFocused(page, 'Add Action');
     expect(await f.getByRole('navigation', { name: 'Steps' }).getByRole('button', { name: /Name\/Description/ }).getAttribute('aria-current')).toBe('step');
+    expect(await f.getByRole('navigation', { name: 'Steps' }).getByRole('button').count()).toBe(3);
     expect(await f.getByLabel('VID Override').count()).toBe(0);
     const save = f.getByRole('group', { name: 'Form actions' }).getByRole('button', { name: 'Save' });
     const reset = f.getByRole('group', { name: 'Form actions' }).getByRole('button', { name: 'Reset' });
@@ -292,9 +295,15 @@ describe('Action form: the wizard shell', () => {
     expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
     await preview.getByRole('button', { name: 'OK' }).click();
     await preview.waitFor({ state: 'hidden' });
+
+    // Header Cancel: the unsaved changes are confirmed away, and the Actions list shows again.
+    await f.getByRole('group', { name: 'Form actions' }).getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog', { name: 'Cancel' }).getByRole('button', { name: 'Discard' }).click();
+    await waitForPath(page, '/manage_sims/actions');
+    expect(await form(page).count()).toBe(0);
   });
 
-  it('ACT-013 ACT-086 with brt_auth the form starts with all steps and offers the VID override; a taken VID is a server error on the field', async () => {
+  it('ACT-013 ACT-014 ACT-086 with brt_auth the form starts with all steps and offers the VID override; a taken VID is a server error on the field', async () => {
     const { page } = b;
     await signInAs(page, 'admin', `${NEW_URL}?action_type=sleep`);
     const f = form(page);
@@ -619,6 +628,86 @@ describe('Action form: palette picker and help pages', () => {
   });
 });
 
+/** The code editor of a field: its rendered height in px and the tab size CodeMirror gives its content. */
+async function editorMetrics(f: Locator, field: string): Promise<{ height: number; tabSize: string }> {
+  return f.locator(`[data-code-editor="${field}"]`).evaluate((el) => ({
+    height: Math.round(el.querySelector<HTMLElement>('.cm-editor')!.getBoundingClientRect().height),
+    tabSize: getComputedStyle(el.querySelector<HTMLElement>('.cm-content')!).tabSize,
+  }));
+}
+
+describe('Action form: the sections of each type', () => {
+  const b = useBrowser(() => baseUrl);
+  const visible = async (scope: Locator, label: string) => expect(await scope.getByLabel(label, { exact: true }).first().isVisible(), label).toBe(true);
+
+  it('ACT-021 ACT-087 ACT-117 host_cli: file table, Advanced Options open by default, run-as, protected-actor radios, shell, Need Help, a 400px script and a 200px cleanup script with tab size 2', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openFilledDetails(page, 'host_cli');
+    await f.getByRole('table', { name: 'Host CLI files' }).waitFor();
+    expect(await f.getByRole('button', { name: /Advanced Options/ }).getAttribute('aria-expanded')).toBe('true');
+    for (const label of ['Delivery Wait Time (s)', 'Delivery Failed Result', 'Destination Exists Result', 'Monitor Network Connections', 'Separate Cleanup Shell', 'Automatic File Cleanup', 'Run-as User Profile', 'Require Run as Interactive', 'Shell']) {
+      await visible(f, label);
+    }
+    const protectedActor = f.getByRole('group', { name: 'Protected actor' });
+    expect(await protectedActor.getByText('Require Protected Theater').isVisible()).toBe(true);
+    expect(await protectedActor.getByText('Approve to Run Anywhere').isVisible()).toBe(true);
+    expect(await f.getByRole('link', { name: 'Need Help?' }).isVisible()).toBe(true);
+    // The director's form definition supplies no execution plan here, so its text area is absent.
+    expect(await f.getByLabel('Execution Plan', { exact: true }).count()).toBe(0);
+    expect(await editorMetrics(f, 'host_cli_action.raw_text')).toEqual({ height: 400, tabSize: '2' });
+    expect(await editorMetrics(f, 'host_cli_action.cleanup_raw_text')).toEqual({ height: 200, tabSize: '2' });
+    // Collapsing Advanced Options hides its fields.
+    await f.getByRole('button', { name: /Advanced Options/ }).click();
+    expect(await f.getByLabel('Delivery Wait Time (s)', { exact: true }).count()).toBe(0);
+  });
+
+  it('ACT-022 file_transfer: one attached file, user agent, content encoding, app layer, tunnel protocol, method, target port, tunnel CIDR and DNS fields, and a link that opens a DNS Action for the domain', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openFilledDetails(page, 'file_transfer');
+    expect(await f.getByRole('button', { name: '+ Add File' }).isDisabled()).toBe(true);
+    for (const label of ['User Agent', 'Content Encoding', 'App Layer', 'Tunnel Protocol', 'Method', 'Target Port', 'Tunnel CIDR', 'DNS Domain', 'DNS Server IP']) await visible(f, label);
+    // The link to a malicious DNS Action for the tunnel's domain, and the form it opens, filled in.
+    const link = new URL((await f.getByRole('link', { name: 'Create a malicious DNS Action for this domain' }).getAttribute('href'))!, baseUrl);
+    expect(link.pathname).toBe(NEW_URL);
+    expect(Object.fromEntries(link.searchParams)).toMatchObject({ action_type: 'dns', domain: 'tunnel.example-bad.com', dns_name: 'DNS Query - tunnel.example-bad.com', dns_desc: expect.stringContaining('tunnel.example-bad.com') });
+    await page.goto(link.pathname + link.search);
+    const dns = form(page);
+    await dns.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
+    if (await dns.getByRole('button', { name: 'Discard Draft' }).count()) await dns.getByRole('button', { name: 'Discard Draft' }).click();
+    await eventually(() => dns.getByLabel('Name', { exact: true }).inputValue(), 'DNS Query - tunnel.example-bad.com', 'the name comes from dns_name');
+    expect(await dns.getByLabel('Action Type').inputValue()).toBe('dns');
+    await gotoStep(dns, 'Action Details');
+    expect(await dns.getByLabel('Domain', { exact: true }).inputValue()).toBe('tunnel.example-bad.com');
+  });
+
+  it('ACT-024 ACT-025 ACT-026 port_scan, socket and website show their fields and ordered steps', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    let f = await openFilledDetails(page, 'port_scan');
+    for (const label of ['Ports', 'Sleep Timer (ms)', 'Randomize Scan']) await visible(f, label);
+    f = await openFilledDetails(page, 'socket');
+    for (const label of ['Communication Type', 'Server Port']) await visible(f, label);
+    // The test values hold two socket steps and one website step, in an ordered list.
+    expect(await f.getByRole('group', { name: 'Steps' }).getByRole('list').getByRole('listitem').count()).toBe(2);
+    f = await openFilledDetails(page, 'website');
+    for (const label of ['Server Port', 'HTTP Version', 'Use HTTPS']) await visible(f, label);
+    expect(await f.getByRole('group', { name: 'Steps' }).getByRole('list').getByRole('listitem').count()).toBe(1);
+  });
+
+  it('ACT-027 ACT-117 cloud: inputs, outputs, ordered scripts with a 400px tab size 4 editor, and attached files', async () => {
+    const { page } = b;
+    await signInAs(page, 'operator');
+    const f = await openFilledDetails(page, 'cloud');
+    for (const name of ['Inputs', 'Cloud files']) expect(await f.getByRole('table', { name }).isVisible(), name).toBe(true);
+    expect(await f.getByRole('heading', { name: 'Outputs' }).isVisible()).toBe(true);
+    expect(await f.getByRole('heading', { name: 'Scripts' }).isVisible()).toBe(true);
+    expect(await f.getByRole('group', { name: 'Scripts' }).getByRole('list').getByRole('listitem').count()).toBe(3);
+    expect(await editorMetrics(f, 'cloud_action.scripts.0.script_text')).toEqual({ height: 400, tabSize: '4' });
+  });
+});
+
 describe('Action form: files', () => {
   const b = useBrowser(() => baseUrl);
 
@@ -636,7 +725,7 @@ describe('Action form: files', () => {
     return modal;
   }
 
-  it('ACT-018 ACT-019 ACT-070 ACT-074 ACT-101 uploads a file (sha256 shown), refuses a second attach with the spec text, unattaches', async () => {
+  it('ACT-018 ACT-019 ACT-070 ACT-074 ACT-101 ACT-110 uploads a file (sha256 shown), refuses a second attach with the spec text, unattaches', async () => {
     const { page } = b;
     await signInAs(page, 'operator');
     const f = await openNew(page, 'email');
@@ -707,7 +796,7 @@ describe('Action form: files', () => {
     expect(await protectedGroup.getByRole('radio', { name: 'Yes' }).first().isDisabled()).toBe(true);
   });
 
-  it('ACT-064 cloud save modal: Approve Now waits for no pending file; a malicious file makes the Action ineligible', async () => {
+  it('ACT-064 ACT-084 cloud save modal: an approver gets Approve Now, which waits for no pending file; a malicious file makes the Action ineligible', async () => {
     const { page } = b;
     await signInAs(page, 'approver');
     const f = await openNew(page, 'cloud');

@@ -127,7 +127,7 @@ describe('the Jobs pane', () => {
     expect(await page.getByRole('button', { name: /^Date range:/ }).innerText()).toMatch(/\d{4}-\d{2}-\d{2} 00:00 – \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
   });
 
-  it('JOB-008 JOB-062 page sizes 10, 20, 30; Next pages by keyset cursor and Last goes to the last page', async () => {
+  it('JOB-008 JOB-062 JOB-115 page sizes 10, 20, 30; Next pages by keyset cursor and Last goes to the last page', async () => {
     const { page } = b;
     await asAdmin(page);
     await jobRows(page).first().waitFor();

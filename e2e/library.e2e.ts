@@ -367,4 +367,36 @@ describe('the Action library', () => {
     await eventually(() => detailHeading(page).innerText(), c!.name, 'forward shows the second Action again');
     await eventually(() => row(page, c!.vid).getAttribute('aria-selected'), 'true', 'forward selects its row');
   });
+
+  it('ACT-046 ACT-117 a python host_cli Action previews its script in a read-only code viewer 400px high with tab size 4', async () => {
+    const { page } = b;
+    await openLibrary(page, 'admin');
+    const [a] = (await api(page, 'action_types[]=host_cli&page_size=1')).actions;
+    const form = await page.request.get(`/manage_sims/actions/${a!.id}/form.json`, { headers: XHR });
+    expect(form.status()).toBe(200);
+    const loaded = (await form.json()) as { version: number; values: { host_cli_action: Record<string, unknown> } & Record<string, unknown> };
+    // The page's token of this session (the sign-in changed the session after the page was served).
+    await page.reload();
+    await list(page).waitFor();
+    const csrf = await page.evaluate(() => document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '');
+    const script = "import os\nfor name in os.listdir('.'):\n    print(name)\n";
+    const put = await page.request.put(`/manage_sims/actions/${a!.id}.json`, {
+      headers: { ...XHR, 'X-CSRF-Token': csrf },
+      data: { ...loaded.values, host_cli_action: { ...loaded.values.host_cli_action, shell: 'python', raw_text: script, cleanup_raw_text: '' }, lock_version: loaded.version },
+    });
+    expect(put.status(), await put.text()).toBe(200);
+    await openPreviewOf(page, a!.vid);
+    const viewer = preview(page).getByLabel('Python script (read-only)');
+    await viewer.locator('.cm-content').waitFor();
+    const shown = await viewer.evaluate((el) => {
+      const content = el.querySelector<HTMLElement>('.cm-content')!;
+      return {
+        height: Math.round(el.querySelector<HTMLElement>('.cm-editor')!.getBoundingClientRect().height),
+        tabSize: getComputedStyle(content).tabSize,
+        editable: content.getAttribute('contenteditable'),
+        text: content.innerText.trimEnd(),
+      };
+    });
+    expect(shown).toEqual({ height: 400, tabSize: '4', editable: 'false', text: script.trimEnd() });
+  });
 });

@@ -57,7 +57,7 @@ function withType<T extends ActionType>(type: T, change: (fields: NonNullable<Ac
 const EDITABLE_TYPES: ActionType[] = ['dns', 'captive_dns', 'captive_ioc_url', 'email', 'file_transfer', 'socket', 'website', 'host_cli', 'port_scan', 'cloud', 'web_request', 'sleep'];
 
 describe('the form definition, tags and picker', () => {
-  it('ACT-016 ACT-032 offers six dimension trees with defaults per type, DNS servers, run-as profiles and limits', () => {
+  it('ACT-016 ACT-032 ACT-115 offers six dimension trees with defaults per type, DNS servers, run-as profiles and limits', () => {
     expect(def.dimension_trees.map((d) => d.type)).toEqual([...DIMENSION_TYPES]);
     for (const d of def.dimension_trees) expect(d.tree.children.length).toBeGreaterThan(0);
     expect(def.dimension_defaults.dns?.behavior_type).toEqual(expect.any(Number));
@@ -92,6 +92,65 @@ describe('the form definition, tags and picker', () => {
 });
 
 describe('creating and updating every type', () => {
+  /** The type fields actions.md section 3 "Type fields (form)" names, as the form saves and loads them. */
+  const SPEC_TYPE_FIELDS: Partial<Record<ActionType, string[]>> = {
+    dns: ['query_type', 'domain', 'dns_server_id'],
+    captive_dns: ['query_type', 'query', 'response'],
+    captive_ioc_url: ['urls', 'timeout_ms'],
+    email: ['subject', 'body', 'mime_text_type', 'block_matching_scheme', 'files'],
+    file_transfer: ['file_transfer_library_id', 'compare_transfer', 'keep_after_compare', 'content_encoding', 'user_agent', 'method', 'app_layer', 'target_port', 'tunnel_cidr', 'tunnel_protocol', 'dns_domain', 'dns_server_ip'],
+    socket: ['comm_type', 'server_port', 'steps'],
+    website: ['server_port', 'http_ver', 'use_https', 'steps'],
+    host_cli: ['action_user_profile_id', 'require_run_as_interactive', 'monitor_connections', 'delivery_wait_time', 'delivery_failed_result', 'destination_exists_result', 'require_protected', 'approve_anywhere', 'shell', 'raw_text', 'automatic_file_cleanup', 'execution_plan', 'separate_cleanup_shell', 'cleanup_raw_text', 'files'],
+    port_scan: ['ports_list', 'sleep_timer', 'randomize_scan'],
+    cloud: ['inputs', 'outputs', 'scripts', 'files'],
+  };
+  /** The fields of each element of the type's lists (steps, files, inputs...). */
+  const SPEC_LIST_FIELDS: Partial<Record<ActionType, Record<string, string[]>>> = {
+    email: { files: ['attachment_encoding', 'ignore_if_missing'] },
+    socket: { steps: ['data_type', 'request', 'response'] },
+    website: { steps: ['request', 'req_headers', 'request_body', 'resp_code', 'resp_headers', 'response'] },
+    host_cli: { files: ['file_id', 'destination_directory', 'destination_name', 'file_owner', 'randomize_file'] },
+    cloud: { inputs: ['name', 'default_value'], outputs: ['name'], scripts: ['name', 'script_text', 'script_type', 'timeout'], files: ['variable_name'] },
+  };
+
+  it.each([
+    ['dns', 'ACT-033'],
+    ['captive_dns', 'ACT-034'],
+    ['captive_ioc_url', 'ACT-035'],
+    ['email', 'ACT-036'],
+    ['file_transfer', 'ACT-037'],
+    ['socket', 'ACT-038'],
+    ['website', 'ACT-039'],
+    ['host_cli', 'ACT-040'],
+    ['port_scan', 'ACT-041'],
+    ['cloud', 'ACT-042'],
+  ] as const)('ACT-033 ACT-034 ACT-035 ACT-036 ACT-037 ACT-038 ACT-039 ACT-040 ACT-041 ACT-042 a %s Action (%s) saves and loads every type field the spec names', async (type: ActionType, _item: string) => {
+    const body = testPayload(type, def, files);
+    const res = await create(body);
+    expect(res.statusCode, res.body).toBe(201);
+    const loaded = await load(res.json<SaveAnswer>().id);
+    const fields = loaded.values[typeKey(type)] as unknown as Record<string, unknown>;
+    expect(Object.keys(fields)).toEqual(expect.arrayContaining(SPEC_TYPE_FIELDS[type]!));
+    for (const [list, keys] of Object.entries(SPEC_LIST_FIELDS[type] ?? {})) {
+      const items = fields[list] as Record<string, unknown>[];
+      expect(items.length, `${type} ${list}`).toBeGreaterThan(0);
+      for (const item of items) expect(Object.keys(item), `${type} ${list}`).toEqual(expect.arrayContaining(keys));
+    }
+    expect(fields).toEqual(body[typeKey(type)]);
+    if (type === 'host_cli' || type === 'email' || type === 'cloud') {
+      // Attached files come back with their display data: file name, sha value, status (restriction).
+      expect(loaded.files.length).toBeGreaterThan(0);
+      for (const f of loaded.files) expect(f).toMatchObject({ orig_file_name: expect.any(String), sha256sum: expect.stringMatching(/^[0-9a-f]{64}$/), file_restrictions: expect.any(String) });
+    }
+    if (type === 'dns') {
+      // 'Default' (no server) means the Actor's local DNS server: the form keeps it as no server.
+      const none = await create({ ...body, dns_action: { ...body.dns_action!, dns_server_id: null } });
+      expect(none.statusCode, none.body).toBe(201);
+      expect((await load(none.json<SaveAnswer>().id)).values.dns_action?.dns_server_id).toBeNull();
+    }
+  });
+
   it.each(EDITABLE_TYPES)('ACT-094 ACT-062 creates a %s Action, loads the same values back, and an update makes version 2', async (type) => {
     const body = testPayload(type, def, files);
     const res = await create(body);

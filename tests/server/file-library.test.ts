@@ -51,8 +51,11 @@ const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex'
 const list = async (q = '') => (await t.call('GET', `/manage_sims/file_transfer_libraries.json${q}`, { as: operator })).json<{ data: FileLibraryEntry[] }>().data;
 
 describe('listing the library', () => {
-  it('ACT-019 ACT-101 lists entries by id ascending with name, tags, sha256 and notes', async () => {
+  it('ACT-052 ACT-019 ACT-101 lists entries by id ascending with name, tags, sha256 and notes', async () => {
     const data = await list();
+    for (const f of data) {
+      expect(Object.keys(f)).toEqual(expect.arrayContaining(['id', 'orig_file_name', 'sha256sum', 'file_notes', 'file_restrictions', 'user_tags', 'verodin_tags']));
+    }
     expect(data.length).toBeGreaterThanOrEqual(25);
     expect(data.map((f) => f.id)).toEqual([...data.map((f) => f.id)].sort((a, b) => a - b));
     expect(data.find((f) => f.orig_file_name === 'eicar.com')).toMatchObject({
@@ -73,7 +76,7 @@ describe('listing the library', () => {
 });
 
 describe('uploading', () => {
-  it('ACT-055 ACT-101 stores the bytes with their sha256; None means pending approval; os_tree_id and file attributes are kept', async () => {
+  it('ACT-052 ACT-054 ACT-055 ACT-101 stores the bytes with their sha256; None means pending approval; os_tree_id and file attributes are kept', async () => {
     const content = crypto.randomBytes(5000);
     const [os] = await t.db.query<{ id: number }>(`select id from dimensions where type = 'os_platform' and name = 'Windows'`);
     const attribs = await t.db.query<{ id: number; name: string }>(`select id, name from tags where tag_type = 'file_attachment' order by id limit 2`);
@@ -87,7 +90,7 @@ describe('uploading', () => {
     expect((await list()).some((f) => f.id === answer.id)).toBe(true);
   });
 
-  it('restricted_malicious stays restricted; file_transfer cannot ask for pending approval, cloud cannot ask for malicious', async () => {
+  it('ACT-054 restricted_malicious stays restricted; file_transfer cannot ask for pending approval, cloud cannot ask for malicious', async () => {
     const mal = await upload({ file_restrictions: 'restricted_malicious', action_type: 'file_transfer' }, { name: 'm.bin', content: Buffer.from('x') });
     expect(mal.json<FileUploadAnswer>().file_restrictions).toBe('restricted_malicious');
     const ft = await upload({ file_restrictions: 'pending_approval', action_type: 'file_transfer' }, { name: 'p.bin', content: Buffer.from('x') });
@@ -149,7 +152,7 @@ describe('zip files (zipfile_check)', () => {
     expect(one.zip_entry_count).toBe(2);
   });
 
-  it.each(['zipcrypto', 'aes256'] as const)('reads a password-protected zip (%s) with zipfile_password, and refuses a wrong or missing password', async (encryption) => {
+  it.each(['zipcrypto', 'aes256'] as const)('ACT-052 reads a password-protected zip (%s) with zipfile_password, and refuses a wrong or missing password', async (encryption) => {
     const zip = buildZip([{ name: 'secret.txt', content: a }], { password: 'infected', encryption });
     const ok = await upload({ file_restrictions: 'none', zipfile_check: 'true', zipfile_password: 'infected' }, { name: 'locked.zip', content: zip });
     expect(ok.statusCode, ok.body).toBe(201);

@@ -264,7 +264,7 @@ describe('GET /jobs/{id}.json and /jobs/list_page_job_actions', () => {
     expect((await s.call('GET', `/jobs/${row!.id}`, { as: viewer, headers: { accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' } })).statusCode).toBe(200);
   });
 
-  it('JOB-011 JOB-086 answers the actions of several steps keyed by step id, in position order', async () => {
+  it('JOB-011 JOB-086 JOB-035 answers the actions of several steps keyed by step id, in position order', async () => {
     const steps = await s.db.query<{ id: number }>('select id from job_steps order by id desc limit 3');
     const q = steps.map((st) => `job_step_ids[]=${st.id}`).join('&');
     const res = await s.call('GET', `/jobs/list_page_job_actions?${q}`, { as: viewer });

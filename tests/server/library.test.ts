@@ -213,12 +213,20 @@ describe('ACT-092 filters (GET /manage_sims/v2/actions/filters, /v2/simulations/
 });
 
 describe('ACT-091 the simulation library (GET /v2/simulations/library_simulations_list)', () => {
-  it('lists one simulation type, searchable by action VIDs, step names and action names', async () => {
+  it('JOB-041 lists one simulation type with the library item fields, searchable by name, action VIDs, step names and action names', async () => {
     const res = await s.call('GET', '/v2/simulations/library_simulations_list?simulation_type=sequence&page_size=100', { as: viewer });
     expect(res.statusCode).toBe(200);
     const body = res.json<LibraryListAnswer>();
     expect(body.actions).toEqual([]);
     expect(body.simulations.length).toBeGreaterThan(0);
+    const itemFields = ['id', 'vid', 'name', 'desc', 'approved', 'tags', 'disabled', 'decommissioned', 'updated_at', 'last_added', 'last_run', 'total_runs'];
+    for (const x of body.simulations) expect(Object.keys(x)).toEqual(expect.arrayContaining([...itemFields, 'action_vids', 'group_names', 'sim_actions']));
+    for (const x of (await list(viewer, 'page_size=20')).actions) expect(Object.keys(x)).toEqual(expect.arrayContaining([...itemFields, 'action_type']));
+    const grouped = body.simulations.find((x) => x.group_names.length > 0)!;
+    const byGroup = await s.call('GET', `/v2/simulations/library_simulations_list?simulation_type=sequence&search=${encodeURIComponent(grouped.group_names[0]!)}`, { as: viewer });
+    expect(byGroup.json<LibraryListAnswer>().simulations.map((x) => x.id)).toContain(grouped.id);
+    const byName = await s.call('GET', `/v2/simulations/library_simulations_list?simulation_type=sequence&search=${encodeURIComponent(grouped.name.toLowerCase())}`, { as: viewer });
+    expect(byName.json<LibraryListAnswer>().simulations.map((x) => x.id)).toContain(grouped.id);
     expect(body.simulations.every((x) => x.simulation_type === 'sequence')).toBe(true);
     const sim = body.simulations.find((x) => x.action_vids.length > 0)!;
     const byVid = await s.call('GET', `/v2/simulations/library_simulations_list?simulation_type=sequence&search=${sim.action_vids[0]}`, { as: viewer });
@@ -271,7 +279,7 @@ describe('the library routes need a signed-in user', () => {
 });
 
 describe('JOB-090 JOB-116 the legacy paged library (GET /manage_sims/library_actions_list.json)', () => {
-  it('answers 204 until ready, then pages of data with meta.total_count and meta.total_pages', async () => {
+  it('JOB-041 answers 204 until ready, then pages of data with meta.total_count and meta.total_pages', async () => {
     const other = await s.buildOtherApp({});
     let res = await s.call('GET', '/manage_sims/library_actions_list.json?page=1&size=1000', { as: viewer, app: other });
     expect([200, 204]).toContain(res.statusCode);
@@ -324,7 +332,7 @@ describe('JOB-091 the tree filter and quick ids', () => {
     expect((await s.call('POST', '/manage_sims/library_actions_filter.json', { as: operator, body: {}, csrf: false })).statusCode).toBe(403);
   });
 
-  it('POST /manage_sims/quick_action_ids.json answers every matching id in list order, without paging', async () => {
+  it('ACT-100 POST /manage_sims/quick_action_ids.json answers every matching id in list order, without paging', async () => {
     const res = await s.call('POST', '/manage_sims/quick_action_ids.json', { as: viewer, body: { search: 'host cli', sort: 'vid' } });
     expect(res.statusCode, res.body).toBe(200);
     const ids = res.json<number[]>();
@@ -353,6 +361,16 @@ describe('ACT-001..ACT-005 ACT-028 the detail (GET /manage_sims/v2/actions/detai
     expect(a.detection_alerts.length).toBeGreaterThan(0);
     const byVid = await s.call('GET', `/manage_sims/v2/actions/detail.json?vid=${a.vid.toLowerCase()}`, { as: viewer });
     expect(byVid.json<{ action: ActionLibraryDetail }>().action.id).toBe(id);
+  });
+
+  it('ACT-029 each latest job summary has id, created_at, status and the user\'s first_name and last_name', async () => {
+    const id = await idOf(`id in (select ja.action_id from job_actions ja join jobs j on j.id = ja.job_id where j.user_id is not null)`);
+    const a = await detail(viewer, id);
+    const withUser = a.latest_jobs.find((j) => j.user !== null);
+    expect(withUser).toBeDefined();
+    expect(withUser).toMatchObject({ id: expect.any(Number), created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), status: expect.any(String) });
+    expect(Object.keys(withUser!.user!).sort()).toEqual(['first_name', 'last_name']);
+    expect(withUser!.user!.first_name).toBeTruthy();
   });
 
   it('shows a job without a user as a null user (the panel shows Scheduled Process)', async () => {
@@ -436,6 +454,56 @@ describe('ACT-093 ACT-044..ACT-051 the preview (GET /library/actions.json)', () 
     expect(await httpOf()).toBe(false);
     await conversation(1, 'http', 80);
     expect(await httpOf()).toBe(true);
+  });
+
+  it('ACT-031 ACT-030 the preview Action has the spec fields; its alerts and simulations too', async () => {
+    const id = await idOf(`action_type = 'dns' and not disabled and not decommissioned and id in (select action_id from simulation_step_actions) and id in (select action_id from detection_alerts)`);
+    const p = (await s.call('GET', `/library/actions.json?id=${id}`, { as: approver })).json<PreviewAnswer>().data.preview_props;
+    expect(Object.keys(p)).toEqual(
+      expect.arrayContaining(['id', 'vid', 'action_type', 'approved', 'detail', 'detection_alerts', 'event_filter_rules', 'require_protected', 'simulations', 'verodin_signatures', 'userPermissions', 'sim_name']),
+    );
+    expect(Object.keys(p.userPermissions).sort()).toEqual(['approve', 'cloudApproval', 'endpointApproval']);
+    expect(p.simulations.length).toBeGreaterThan(0);
+    for (const sim of p.simulations) expect(Object.keys(sim).sort()).toEqual(['created_at', 'id', 'name', 'simulation_type', 'vid']);
+    expect(p.detection_alerts.length).toBeGreaterThan(0);
+    for (const alert of p.detection_alerts) expect(Object.keys(alert).sort()).toEqual(['message', 'source', 'source_identifier']);
+  });
+
+  it('ACT-046 ACT-047 ACT-048 ACT-050 the preview detail of host_cli, pcap, port_scan, socket, website and cloud has the spec fields', async () => {
+    const detailOf = async (type: string) => {
+      const id = await idOf('action_type = $1 and not disabled and not decommissioned', [type]);
+      const p = (await s.call('GET', `/library/actions.json?id=${id}`, { as: viewer })).json<PreviewAnswer>().data.preview_props;
+      expect(p.action_type).toBe(type);
+      return { id, detail: p.detail as unknown as Record<string, Record<string, unknown> & Record<string, unknown>[]> };
+    };
+    const keys = (o: unknown) => Object.keys(o as object);
+    const host = (await detailOf('host_cli')).detail;
+    expect(keys(host.commands)).toEqual(expect.arrayContaining(['shell_type', 'commands', 'cleanup']));
+    const commands = host.commands!.commands as { command: string; conditions: string[] }[];
+    expect(commands.length).toBeGreaterThan(0);
+    for (const c of commands) expect(c).toMatchObject({ command: expect.any(String), conditions: expect.any(Array) });
+    expect(keys(host.files)).toEqual(
+      expect.arrayContaining(['file_list', 'automatic_file_cleanup', 'delivery_wait_time', 'delivery_failed_result', 'destination_exists_result']),
+    );
+    const pcap = await detailOf('pcap');
+    expect(keys(pcap.detail)).toEqual(expect.arrayContaining(['file', 'has_hex', 'has_http_traffic']));
+    expect(pcap.detail.file).toMatchObject({ sim_id: pcap.id });
+    expect(keys(pcap.detail.file)).toContain('preview_link');
+    expect(keys((await detailOf('port_scan')).detail).sort()).toEqual(['ports_list', 'randomize_scan', 'sleep_timer']);
+    const socket = (await detailOf('socket')).detail;
+    expect(socket.steps!.length).toBeGreaterThan(0);
+    for (const step of socket.steps as unknown as object[]) expect(keys(step)).toEqual(expect.arrayContaining(['request', 'response']));
+    const website = (await detailOf('website')).detail;
+    expect(typeof website.use_https).toBe('boolean');
+    for (const step of website.steps as unknown as object[]) {
+      expect(keys(step).sort()).toEqual(['req_headers', 'request', 'request_body', 'resp_code', 'resp_headers', 'response']);
+    }
+    const cloud = (await detailOf('cloud')).detail;
+    expect(keys(cloud)).toEqual(expect.arrayContaining(['inputs', 'outputs', 'files', 'scripts', 'logs']));
+    expect(keys(cloud.files)).toEqual(['file_list']);
+    for (const f of cloud.files!.file_list as unknown as object[]) expect(keys(f)).toEqual(expect.arrayContaining(['orig_file_name', 'variable_name', 'file_restrictions']));
+    expect(cloud.scripts!.length).toBeGreaterThan(0);
+    for (const sc of cloud.scripts as unknown as object[]) expect(keys(sc)).toEqual(expect.arrayContaining(['id', 'name', 'script_text']));
   });
 
   it('hides disabled Actions unless include_disabled, and refuses unknown ids and bad ids', async () => {
@@ -599,7 +667,7 @@ describe('ACT-057 ACT-060 ACT-061 cloud Actions and their pending files', () => 
     expect(events).toEqual(['approved', 'file_approved']);
   });
 
-  it('refuses an operator restricting or removing a pending file, and the file stays pending', async () => {
+  it('ACT-089 refuses an operator restricting or removing a pending file, and the file stays pending', async () => {
     const id = await idOf(`action_type = 'cloud' and not approved and exists (select 1 from action_files af join file_library f on f.id = af.file_id where af.action_id = actions.id and f.file_restrictions = 'pending_approval')`);
     const preview = (await s.call('GET', `/library/actions.json?id=${id}`, { as: approver })).json<PreviewAnswer>().data.preview_props;
     const file = preview.files.find((f) => f.file_restrictions === 'pending_approval')!;

@@ -86,7 +86,7 @@ function pcapPayload(uploadId: number) {
 }
 
 describe('ACT-096 POST /manage_sims/upload/upload_pcap_file', () => {
-  it('ACT-096 ACT-053 answers the upload id, then processes to 100% with the upload record and conversations', async () => {
+  it('ACT-096 ACT-097 ACT-053 answers the upload id, then processes to 100% with the upload record and conversations', async () => {
     const { id, status, show } = await uploadDone('eth-le-usec.pcap');
     expect(status).toEqual({ percent_complete: 100, status: PCAP_STATUS.completed, upload_id: id });
     const up = show.data.upload;
@@ -337,20 +337,22 @@ describe('ACT-099 POST /manage_sims/upload/destroy_conversations', () => {
 });
 
 describe('ACT-095 POST /manage_sims/upload/create_pcap_action', () => {
-  it('refuses TCP and UDP together, then creates the PCAP Action from the remaining conversations with a downloadable capture', async () => {
+  it('ACT-043 refuses TCP and UDP together, then creates the PCAP Action from the remaining conversations with its fields and a downloadable capture', async () => {
     const { id } = await uploadDone('eth-le-usec.pcap', { anonymized_ip: 'true', anonymized_mac: 'true' });
     const both = await t.call('POST', '/manage_sims/upload/create_pcap_action', { as: operator, body: pcapPayload(id) });
     expect(both.statusCode).toBe(400);
     expect(both.json<{ error: string }>().error).toBe(PCAP_TCP_OR_UDP_MESSAGE);
     expect((await destroy({ upload_id: id, remove_tcp_or_udp: 'udp' })).statusCode).toBe(200);
 
-    const res = await t.call('POST', '/manage_sims/upload/create_pcap_action', { as: operator, body: pcapPayload(id) });
+    const body = pcapPayload(id);
+    body.pcap_action = { ...body.pcap_action!, bypass_http_check: true };
+    const res = await t.call('POST', '/manage_sims/upload/create_pcap_action', { as: operator, body });
     expect(res.statusCode, res.body).toBe(201);
     const created = res.json<CreatePcapActionAnswer>();
     expect(created).toMatchObject({ vid: expect.stringMatching(/^A000-\d+$/), version: 1, upload_id: id, pcap_library_id: id, notice: `Action ${created.vid} was successfully created.` });
     const [action] = await t.db.query<{ action_type: string; details: Record<string, unknown> }>('select action_type, details from actions where id = $1', [created.id]);
     expect(action!.action_type).toBe('pcap');
-    expect(action!.details).toMatchObject({ upload: id, attacker_ip: '10.0.0.1', destination_ip: '10.0.0.2', anonymized_ip: true, anonymized_mac: true, file: `eth-le-usec_upload${id}.pcap` });
+    expect(action!.details).toMatchObject({ upload: id, attacker_ip: '10.0.0.1', destination_ip: '10.0.0.2', bypass_http_check: true, anonymized_ip: true, anonymized_mac: true, file: `eth-le-usec_upload${id}.pcap` });
 
     // The Action's capture: a valid little-endian pcap of the TCP conversations only, anonymized.
     const dl = await t.app.inject({ method: 'GET', url: `/manage_sims/actions/download/${created.id}.pcap`, headers: { cookie: operator.cookie } });

@@ -103,6 +103,21 @@ describe('the Add Action form', () => {
     expect(await screen.findByText('is on the deny list')).toBeTruthy();
   });
 
+  it.each([
+    [false, 0],
+    [true, 1],
+  ])('ACT-087 host_cli shows the protected-actor options only with the protected_theater flag (flag %s)', async (protectedTheater, groups) => {
+    setPermissions(['create_action_permission']);
+    const def: FormDefinition = { ...DEF, action_types: [...DEF.action_types, { value: 'host_cli', label: 'Host CLI' }], flags: { brt_auth: false, protected_theater: protectedTheater } };
+    server.use(http.get(`${API}/manage_sims/actions/form_definition.json`, () => HttpResponse.json(def)));
+    renderPane({ action_type: 'host_cli' });
+    await screen.findByRole('heading', { name: 'Add Action' });
+    await userEvent.click(screen.getByRole('button', { name: /Action Details/ }));
+    await screen.findByLabelText('Shell');
+    expect(screen.queryAllByRole('group', { name: 'Protected actor' })).toHaveLength(groups);
+    expect(screen.queryAllByText('Require Protected Theater')).toHaveLength(groups);
+  });
+
   it('ACT-072 Save with no type says Select an Action Type (the Save button itself stays disabled)', async () => {
     setPermissions(['create_action_permission']);
     renderPane();

@@ -14,7 +14,7 @@ import {
   type FileLibraryEntry,
   type FormDefinition,
 } from '../../api/contracts/action-form';
-import { classifyHostCliLines, hostCliErrorSummary, parseHostCli, sampleHostCliCommand, tokenizeHostCliLine } from '../../api/contracts/action-form-host-cli';
+import { classifyHostCliLines, HOST_CLI_CONDITIONS, hostCliErrorSummary, parseHostCli, sampleHostCliCommand, tokenizeHostCliLine } from '../../api/contracts/action-form-host-cli';
 import { rankActions } from './action-picker';
 import { cloudSaveState } from './cloud-save-modal';
 import { draftKey, dropDraft, readDraft, stableJson, writeDraft } from './drafts';
@@ -40,7 +40,11 @@ const DEF: FormDefinition = {
 };
 
 describe('host_cli syntax (shared with the director)', () => {
-  it('ACT-077 accepts a command, its parameters line and the nine conditions', () => {
+  it('ACT-077 ACT-121 accepts a command, its parameters line and the nine conditions, and no other', () => {
+    expect([...HOST_CLI_CONDITIONS].sort()).toEqual(
+      ['blocked_match', 'blocked_nonzero', 'cleanup', 'error_match', 'error_nonzero', 'incompatible_match', 'incompatible_nonzero', 'success_match', 'success_zero'].sort(),
+    );
+    expect(parseHostCli('whoami\n  auto 4 true 60\n  success_nonzero').diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/^"success_nonzero" is not a condition/)]);
     const text = [
       sampleHostCliCommand('whoami', ['blocked_match Access is denied', 'success_match ^ok$', 'error_match fail', 'incompatible_match n/a', 'blocked_nonzero', 'success_zero', 'error_nonzero', 'incompatible_nonzero']),
       '',

@@ -11,6 +11,11 @@ import { libraryStore } from './store';
 
 const server = useMswServer();
 
+// CodeMirror measures text ranges; jsdom lays nothing out, so ranges report no rectangles.
+const emptyRects = () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
+Range.prototype.getClientRects ??= emptyRects;
+Range.prototype.getBoundingClientRect ??= () => new DOMRect();
+
 const common: PreviewCommon = {
   id: 7,
   vid: 'A201-807',
@@ -64,7 +69,7 @@ afterEach(() => {
 });
 
 describe('Action Preview', () => {
-  it("ACT-007 ACT-009 the modal is titled 'Action Details', shows 'Loading Details', and its panel is the viewport height minus 300px", async () => {
+  it("ACT-007 ACT-009 ACT-118 the modal is titled 'Action Details', shows 'Loading Details', and its panel is the viewport height minus 300px", async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((r) => (release = r));
     server.use(
@@ -139,6 +144,21 @@ describe('Action Preview', () => {
     expect(screen.getByRole('button', { name: 'Restrict probe.py as malicious' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Remove probe.py from the Action' })).toBeTruthy();
     expect(screen.getAllByRole('img', { name: 'Pending Approval' }).length).toBeGreaterThan(0);
+  });
+
+  it('ACT-046 ACT-117 a python host_cli shows its script in a read-only code view with tab size 4; other shells list the commands with their conditions', async () => {
+    const r = renderWithClient(<PreviewContent p={make(hostCli)} />);
+    expect(screen.getByText('whoami')).toBeTruthy();
+    expect(screen.getByText(/error_nonzero/)).toBeTruthy();
+    expect(screen.queryByLabelText('Python script (read-only)')).toBeNull();
+    r.unmount();
+    const python: PreviewDetail = { ...hostCli, detail: { ...hostCli.detail, commands: { ...hostCli.detail.commands, shell_type: 'python', raw_text: "print('hi')" } } } as PreviewDetail;
+    renderWithClient(<PreviewContent p={make(python)} />);
+    const view = await screen.findByLabelText('Python script (read-only)', {}, { timeout: 5000 });
+    const content = view.querySelector<HTMLElement>('.cm-content');
+    expect(content?.textContent).toBe("print('hi')");
+    expect(content?.getAttribute('contenteditable')).toBe('false');
+    expect(content?.getAttribute('style')).toContain('tab-size: 4');
   });
 
   it("ACT-113 labels file cleanup results 'SUCCESSFULLY REMOVED' or 'FAILED TO REMOVE' with the result text", () => {

@@ -94,7 +94,7 @@ describe('jobs commands', () => {
     await expect(r.execute('jobs.delete', { job_ids: [8] })).rejects.toThrow(/^Error$/);
   });
 
-  it('JOB-103 JOB-088 delete confirms with the count and deletes each selected job with its own call', async () => {
+  it('JOB-103 JOB-088 JOB-096 delete confirms with the count and deletes each selected job with its own call', async () => {
     const s = jobsPaneState('', 1);
     s.filter.selected_jobs = [3, 4, 9];
     const deleted: string[] = [];

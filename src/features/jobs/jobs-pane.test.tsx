@@ -43,7 +43,7 @@ beforeEach(() => {
 });
 
 describe('the Jobs pane', () => {
-  it('JOB-012 says "Loading Job Results" while the list loads, then "No Job results to display." when nothing matches', async () => {
+  it('JOB-012 JOB-115 says "Loading Job Results" while the list loads, then "No Job results to display." when nothing matches', async () => {
     const asked: URL[] = [];
     server.use(
       http.get(`${API}/jobs/list_page_data.json`, async ({ request }) => {

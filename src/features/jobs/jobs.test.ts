@@ -134,7 +134,7 @@ describe('the stored job-list filter (JOB-033)', () => {
     );
   });
 
-  it('JOB-062 is one-based in the UI and zero-based on the wire; defaults are page 1, size 10, job_id descending', () => {
+  it('JOB-062 JOB-115 is one-based in the UI and zero-based on the wire; defaults are page 1, size 10, job_id descending', () => {
     const r = toListRequest({ ...defaultFilter(), page_number: 4 }, 'A123-456', { after: 'c' });
     expect(r).toMatchObject({ page: 3, size: 10, sortCol: 'job_id', sortDir: 'desc', vid: 'A123-456', after: 'c' });
   });

@@ -77,7 +77,7 @@ describe('polling of the jobs panes', () => {
     expect(pollingOverride()).toEqual({ intervalMs: 500, limit: 2 });
   });
 
-  it('JOB-055 the list polls every 30 s while a job runs or is unpublished, and every 60 s once all are complete and published', async () => {
+  it('JOB-055 JOB-114 the list polls every 30 s while a job runs or is unpublished, and every 60 s once all are complete and published', async () => {
     type Row = Pick<JobListItem, 'job_status' | 'published_status'>;
     const running: Row[] = [{ job_status: 'completed', published_status: PUBLISHED }, { job_status: 'running', published_status: 0 }];
     const unpublished: Row[] = [{ job_status: 'completed', published_status: PUBLISHED }, { job_status: 'completed', published_status: 0 }];
@@ -107,7 +107,7 @@ describe('polling of the jobs panes', () => {
     expect(poll).toHaveBeenCalledTimes(5);
   });
 
-  it('JOB-055 steps poll every 30 s, and every 60 s when the job errored, was cancelled or all its actions are complete', () => {
+  it('JOB-055 JOB-114 steps poll every 30 s, and every 60 s when the job errored, was cancelled or all its actions are complete', () => {
     // Only the counts matter to the interval.
     const step = (completed_count: number, action_count: number) => ({ completed_count, action_count }) as JobStep;
     expect(stepsPollMs(undefined)).toBe(STEPS_POLL_MS);

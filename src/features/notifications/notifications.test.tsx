@@ -83,6 +83,37 @@ describe('background processes', () => {
     expect(toastStore.toasts.every((t) => t.durationMs === 5000)).toBe(true);
   });
 
+  it('JOB-114 checks the background processes at once, then every 60 s', async () => {
+    let calls = 0;
+    server.use(
+      http.get(`${API}/check_completed_background_processes`, () => {
+        calls++;
+        return HttpResponse.json({ failed: [], completed: [] });
+      }),
+    );
+    // Only the interval is faked (waitFor polls with setInterval, so it is not used here).
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+    const callsReach = async (n: number) => {
+      for (let i = 0; i < 200 && calls < n; i++) await settle();
+      expect(calls).toBe(n);
+    };
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const view = render(<BackgroundProcessPoller />);
+      await callsReach(1);
+      vi.advanceTimersByTime(59_999);
+      await settle();
+      expect(calls).toBe(1);
+      vi.advanceTimersByTime(1);
+      await callsReach(2);
+      vi.advanceTimersByTime(60_000);
+      await callsReach(3);
+      view.unmount();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('JOB-057 JOB-111 polls the director and logs a failed check to the console only', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     server.use(http.get(`${API}/check_completed_background_processes`, () => HttpResponse.json({ error: 'down' }, { status: 500 })));

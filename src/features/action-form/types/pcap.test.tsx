@@ -16,7 +16,7 @@ import {
   type ShowConversationsAnswer,
 } from '../../../api/contracts/pcap';
 import { Toaster } from '../../../ui/toaster';
-import { clearToasts } from '../../../ui/toasts';
+import { clearToasts, toastStore } from '../../../ui/toasts';
 import { FormEnvContext, type FormEnv } from '../form-env';
 import { emptyValues, type ActionFormValues } from '../form-model';
 import { pcapFormBridge } from '../pcap-bridge';
@@ -202,6 +202,26 @@ describe('the PCAP upload form', () => {
     // One protocol left: no Remove all buttons; the last conversation cannot be removed.
     expect(screen.queryByRole('button', { name: /^Remove all/ })).toBeNull();
     expect((within(table).getByRole('button', { name: 'Remove conversation 1' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('ACT-114 a refused Remove all UDP shows the director\'s text as an alert and keeps the conversations', async () => {
+    const both = [conv(1, 'tcp', 80), conv(2, 'udp', 53)];
+    server.use(
+      http.get(`${API}/manage_sims/upload/check_process_status/7`, () => HttpResponse.json({ data: { percent_complete: 100, status: PCAP_STATUS.completed, upload_id: 7 } })),
+      http.get(`${API}/manage_sims/upload/show_conversations/7.json`, () => HttpResponse.json({ data: { upload: record(), conversations: both }, token: 't' })),
+      http.post(`${API}/manage_sims/upload/destroy_conversations`, () => HttpResponse.json({ error: 'The upload is being processed; try again shortly.' }, { status: 409 })),
+    );
+    renderForm();
+    choose();
+    await settle();
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove all UDP' }));
+    await settle();
+    expect(toastStore.toasts.map((t) => [t.kind, t.message])).toContainEqual(['error', 'The upload is being processed; try again shortly.']);
+    expect(screen.getByText('The upload is being processed; try again shortly.')).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Conversations' });
+    expect(within(table).getAllByRole('cell', { name: 'UDP' })).toHaveLength(1);
   });
 
   it('registers its file picker for the Upload Capture… command while mounted', () => {
