@@ -46,7 +46,7 @@ interface Credential {
 
 export class ActorError extends Error {}
 
-const BASE_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'dns', 'sleep', 'pcap', 'email', 'file_transfer', 'captive_dns', 'captive_ioc_url'];
+const BASE_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'dns', 'sleep', 'pcap', 'email', 'file_transfer', 'captive_dns', 'captive_ioc_url', 'captive_ioc_pcap'];
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export class ActorAgent {

@@ -5,6 +5,7 @@
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import type { Outcome, PerformOptions, TargetHandle } from '../perform';
 import { captiveDnsSource, captiveIocUrlSource } from './captive';
+import { captivePcapSource } from './captive-pcap';
 import { dnsPeerSource, dnsTarget } from './dns';
 import { emailSource, emailTarget } from './email';
 import { fileTransferSource, fileTransferTarget } from './file-transfer';
@@ -21,6 +22,7 @@ export const PERFORMERS: Record<string, TypePerformer> = {
   dns: { target: dnsTarget, source: dnsPeerSource },
   captive_dns: { source: captiveDnsSource },
   captive_ioc_url: { source: captiveIocUrlSource },
+  captive_ioc_pcap: { source: captivePcapSource },
   email: { target: emailTarget, source: emailSource },
   file_transfer: { target: fileTransferTarget, source: fileTransferSource },
 };

@@ -17,7 +17,8 @@ export const LOCAL_ACTOR_ADDRESSES = ['127.0.0.2', '127.0.0.3'];
 /** Starts the engine loop of the app's database; it stops when the app closes. */
 export function startEngine(app: FastifyInstance, opts?: Partial<EngineOptions>): Engine {
   const engine = engineFor(app.db, opts);
-  engine.preparers.set('pcap', (tx, details) => withReplayScript(tx, app.config.dataDir, details));
+  // Both replay types carry the replay script of their upload's processed capture in the signed work.
+  for (const type of ['pcap', 'captive_ioc_pcap']) engine.preparers.set(type, (tx, details) => withReplayScript(tx, app.config.dataDir, details));
   engine.start();
   for (const source of parseEveConfig(process.env.SURICATA_EVE)) {
     const tail = new EveTail(app.db, source, () => engine.opts.detectionWindowMs);
