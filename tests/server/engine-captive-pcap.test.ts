@@ -1,6 +1,10 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { captivePcapSource } from '../../actor/types/captive-pcap';
+import type { WorkPayload } from '../../src/api/contracts/engine';
+import type { ReplayScript } from '../../src/api/contracts/replay';
 import { runJob, waitForJob } from './engine-helpers';
 import { alterHttpAnswer, createPcapAction, expectAlteredHttpAnswer, usePcapEngineWorld } from './pcap-helpers';
 
@@ -70,5 +74,33 @@ describe('captive_ioc_pcap replays the capture on a single actor against itself'
     const { actions } = await waitForJob(world().server.db, await runJob(world(), 'actions', action.id));
     expect(actions[0]?.status).toBe('errored');
     expect(actions[0]?.blocked_msg).toBe(`The processed capture of PCAP upload ${action.upload_id} is not stored on this director.`);
+  });
+
+  it('a port the captive server cannot serve (another program holds it) ends errored with the reason, without talking to that program', async () => {
+    let contacted = false;
+    const squatter = net.createServer((c) => {
+      contacted = true;
+      c.end('not the capture');
+    });
+    await new Promise<void>((resolve) => squatter.listen({ port: 0, host: '127.0.0.2' }, resolve));
+    const port = (squatter.address() as net.AddressInfo).port;
+    const b64 = (t: string) => Buffer.from(t).toString('base64');
+    const replay: ReplayScript = { upload_id: 1, bytes: 10, conversations: [{ protocol: 'tcp', client_port: 40000, server_port: port, segments: [{ from: 'client', data: b64('hello') }, { from: 'server', data: b64('world') }] }] };
+    const ids = { work_id: 1, node_id: 1, job_id: 1, job_action_id: 1 };
+    const times = { issued_at: new Date().toISOString(), expires_at: new Date(Date.now() + 60_000).toISOString() };
+    const work: WorkPayload = { ...ids, ...times, role: 'source', action_type: 'captive_ioc_pcap', name: 'captive', details: { replay }, timeout_ms: 10_000, local_address: '127.0.0.2' };
+    try {
+      const out = await captivePcapSource(work, new AbortController().signal, { allowHostCli: false });
+      expect(out.outcome).toBe('errored');
+      expect(out.blocked).toBeNull();
+      expect(out.message).toMatch(new RegExp(`^The captive server could not serve port ${port} \\(.*EADDRINUSE.*\\) on 127\\.0\\.0\\.2\\.$`));
+      expect(contacted).toBe(false);
+      // With the port free again, the same work replays and matches.
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+      const ok = await captivePcapSource(work, new AbortController().signal, { allowHostCli: false });
+      expect(ok).toMatchObject({ outcome: 'ran', blocked: false, message: null, evidence: { bytes_sent: 5, bytes_received: 5 } });
+    } finally {
+      if (squatter.listening) squatter.close();
+    }
   });
 });
