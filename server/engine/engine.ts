@@ -10,6 +10,7 @@ import { SINGLE_ACTOR_TYPES, type WorkPayload } from '../../src/api/contracts/en
 import { matchEventsForAction } from './detection';
 import { workFiles } from './work-files';
 import { dnsUsesDestination } from './peer-dns';
+import { CaptureMissingError } from './replay-script';
 
 export interface EngineOptions {
   tickMs: number;
@@ -391,7 +392,7 @@ export class Engine {
       try {
         action.details = await prepare(tx, action.details);
       } catch (e) {
-        return end('errored', (e as Error).message);
+        return end(e instanceof CaptureMissingError ? 'incompatible' : 'errored', (e as Error).message);
       }
     }
     const ids = dst ? [src.id, dst.id] : [src.id];

@@ -16,6 +16,12 @@ import { REPLAY_LIMITS, type ReplayConversation, type ReplayScript } from '../..
 
 /** The capture cannot be replayed; the message says why (the job action ends errored with it). */
 export class ReplayScriptError extends Error {}
+/**
+ * This director keeps no capture for the action (never uploaded, as the demo's catalogue entries, or
+ * removed since): like a library file kept without its bytes, this install cannot perform the action,
+ * so it ends 'incompatible' and a sequence goes on.
+ */
+export class CaptureMissingError extends ReplayScriptError {}
 
 type Side = 'client' | 'server';
 
@@ -125,10 +131,10 @@ export async function extractReplayScript(file: string, uploadId: number): Promi
 /** A pcap action's details with its replay script (details.replay), from its upload's processed capture. */
 export async function withReplayScript(db: Db, dataDir: string, details: Record<string, unknown>): Promise<Record<string, unknown>> {
   const uploadId = Number(details.upload);
-  if (!Number.isInteger(uploadId) || uploadId <= 0) throw new ReplayScriptError('This pcap action names no PCAP upload to replay.');
+  if (!Number.isInteger(uploadId) || uploadId <= 0) throw new CaptureMissingError('This pcap action names no PCAP upload to replay.');
   const [upload] = await db.query<{ id: number }>('select id from pcap_uploads where id = $1', [uploadId]);
-  if (!upload) throw new ReplayScriptError(`PCAP upload ${uploadId} of this action no longer exists.`);
+  if (!upload) throw new CaptureMissingError(`PCAP upload ${uploadId} of this action no longer exists.`);
   const file = new PcapStore(dataDir).processedFile(uploadId);
-  if (!fs.existsSync(file)) throw new ReplayScriptError(`The processed capture of PCAP upload ${uploadId} is not stored on this director.`);
+  if (!fs.existsSync(file)) throw new CaptureMissingError(`The processed capture of PCAP upload ${uploadId} is not stored on this director.`);
   return { ...details, replay: await extractReplayScript(file, uploadId) };
 }

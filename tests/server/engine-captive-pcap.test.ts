@@ -68,11 +68,11 @@ describe('captive_ioc_pcap replays the capture on a single actor against itself'
     }
   });
 
-  it('a captive_ioc_pcap action whose processed capture is gone ends errored with the reason', async () => {
+  it('a captive_ioc_pcap action whose processed capture is gone ends incompatible with the reason (this director cannot perform it)', async () => {
     const action = await createPcapAction(world().server, world().operator, 'two-ips-tcp.pcap', 'captive_ioc_pcap');
     fs.rmSync(path.join(dataDir, 'pcap', 'processed', `${action.upload_id}.pcap`));
     const { actions } = await waitForJob(world().server.db, await runJob(world(), 'actions', action.id));
-    expect(actions[0]?.status).toBe('errored');
+    expect(actions[0]?.status).toBe('incompatible');
     expect(actions[0]?.blocked_msg).toBe(`The processed capture of PCAP upload ${action.upload_id} is not stored on this director.`);
   });
 

@@ -65,11 +65,11 @@ describe('pcap actions replay the kept conversations between two actors', () => 
     }
   });
 
-  it('a pcap action whose processed capture is gone ends errored with the reason', async () => {
+  it('a pcap action whose processed capture is gone ends incompatible with the reason (this director cannot perform it)', async () => {
     const action = await createPcapAction(world().server, world().operator, 'two-ips-tcp.pcap');
     fs.rmSync(path.join(dataDir, 'pcap', 'processed', `${action.upload_id}.pcap`));
     const { actions } = await waitForJob(world().server.db, await run(action.id));
-    expect(actions[0]?.status).toBe('errored');
+    expect(actions[0]?.status).toBe('incompatible');
     expect(actions[0]?.blocked_msg).toBe(`The processed capture of PCAP upload ${action.upload_id} is not stored on this director.`);
   });
 });
