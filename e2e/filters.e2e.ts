@@ -183,6 +183,8 @@ describe('saved filters on the Jobs pane', () => {
     await paletteInput(page).press('Enter');
     await page.getByRole('textbox', { name: 'Filter name' }).fill('First fifty');
     await page.keyboard.press('Enter');
+    // The palette closes once the save has answered; until then Ctrl+K finds it still open.
+    await page.getByRole('textbox', { name: 'Filter name' }).waitFor({ state: 'hidden' });
     await eventually(async () => (await api<{ data: { name: string }[] }>(page, '/filters/saved.json')).data.map((f) => f.name), ['First fifty'], 'the filter is saved');
 
     // The user's own filter becomes no filter; a reload keeps that.
