@@ -78,6 +78,29 @@ function isEmptyFilter(f: IndexFilter): boolean {
 }
 
 const CACHE_SIZE = 32;
+const TERM_CACHE_SIZE = 16;
+/** Between entries in the joined search text; search terms holding a control character match nothing. */
+const ENTRY_SEP = '\u0002';
+
+/**
+ * Every slot's search text joined into one string, so a term is found with a few native indexOf calls
+ * over the whole text instead of one call per entry; starts[slot] is where the slot's text begins.
+ */
+interface SearchText {
+  text: string;
+  starts: Int32Array;
+}
+
+function slotAtOffset(starts: Int32Array, at: number): number {
+  let lo = 0;
+  let hi = starts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
 
 // Per-slot flags, so the walk over a sort order reads one byte per entry instead of the entry object.
 const F_LIVE = 1;
@@ -123,6 +146,8 @@ export class SortedIndex<E extends IndexEntry> {
   private typeCodes = new Map<string, number>();
   private postings: Map<number, number[]> | null = null;
   private vidSlots: Map<string, number> | null = null;
+  private searchText: SearchText | null = null;
+  private termMasks = new Map<string, Uint8Array>();
   /** Moves on every change; results cached before are dropped. */
   version = 0;
 
@@ -274,7 +299,43 @@ export class SortedIndex<E extends IndexEntry> {
       narrow((s) => counts[s]! >= need);
     }
     for (const d of f.dimensions) narrow((s) => !!this.entries[s]?.dims && d.ids.has(this.entries[s]!.dims![d.position] ?? 0));
-    if (term) narrow((s) => this.entries[s]!.hay.includes(term));
+    if (term) {
+      const hits = this.termMask(term);
+      narrow((s) => hits[s] === 1);
+    }
+    return mask;
+  }
+
+  /** A byte per slot (1 = the slot's search text contains the term), cached for the last few terms. */
+  private termMask(term: string): Uint8Array {
+    const hit = this.termMasks.get(term);
+    if (hit) {
+      this.termMasks.delete(term);
+      this.termMasks.set(term, hit);
+      return hit;
+    }
+    if (!this.searchText) {
+      const parts: string[] = [];
+      const starts = new Int32Array(this.entries.length + 1);
+      let at = 0;
+      for (let s = 0; s < this.entries.length; s++) {
+        starts[s] = at;
+        const hay = this.entries[s]?.hay ?? '';
+        parts.push(hay);
+        at += hay.length + ENTRY_SEP.length;
+      }
+      starts[this.entries.length] = at;
+      this.searchText = { text: parts.join(ENTRY_SEP), starts };
+    }
+    const { text, starts } = this.searchText;
+    const mask = new Uint8Array(this.entries.length);
+    for (let p = text.indexOf(term); p !== -1; ) {
+      const slot = slotAtOffset(starts, p);
+      mask[slot] = 1;
+      p = text.indexOf(term, starts[slot + 1]!);
+    }
+    this.termMasks.set(term, mask);
+    if (this.termMasks.size > TERM_CACHE_SIZE) this.termMasks.delete(this.termMasks.keys().next().value as string);
     return mask;
   }
 
@@ -295,7 +356,11 @@ export class SortedIndex<E extends IndexEntry> {
     // same order, so only its entries need checking.
     const narrower = term ? this.bestPrefixResult(rest, term) : null;
     if (/[\u0000-\u0002]/.test(term)) out = [];
-    else if (narrower) out = narrower.filter((s) => this.entries[s]!.hay.includes(term));
+    else if (narrower && narrower.length < this.entries.length / 4) out = narrower.filter((s) => this.entries[s]!.hay.includes(term));
+    else if (narrower) {
+      const hits = this.termMask(term);
+      out = narrower.filter((s) => hits[s] === 1);
+    }
     else {
       const order = this.order(sort);
       if (isEmptyFilter(f)) out = direction === 'asc' ? order : [...order].reverse();
@@ -356,5 +421,7 @@ export class SortedIndex<E extends IndexEntry> {
     this.cache.clear();
     this.postings = null;
     this.vidSlots = null;
+    this.searchText = null;
+    this.termMasks.clear();
   }
 }
