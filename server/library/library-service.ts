@@ -89,6 +89,7 @@ export class LibraryService {
     await this.loadReferenceData();
     const { entries } = await loadActionEntries(this.db, null, this.tags);
     this.actions.replaceAll(entries);
+    this.actions.prepare();
     this.simsStale = true;
     this.facetsCache.clear();
     this.built = true;
@@ -105,6 +106,7 @@ export class LibraryService {
     if (batch.actionIds.size > FULL_RELOAD_ABOVE) {
       const { entries } = await loadActionEntries(this.db, null, this.tags);
       this.actions.replaceAll(entries);
+      this.actions.prepare();
     } else if (batch.actionIds.size) {
       const { entries, missing } = await loadActionEntries(this.db, [...batch.actionIds], this.tags);
       this.actions.apply(entries, missing);

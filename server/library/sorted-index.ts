@@ -233,6 +233,12 @@ export class SortedIndex<E extends IndexEntry> {
     this.changed();
   }
 
+  /** Builds every sort order and the search text now, so no list call pays for them (after a full load). */
+  prepare(): void {
+    for (const sort of Object.keys(COMPARATORS) as LibrarySort[]) this.order(sort);
+    this.joinedSearchText();
+  }
+
   get(slot: number): E | undefined {
     return this.entries[slot];
   }
@@ -314,6 +320,19 @@ export class SortedIndex<E extends IndexEntry> {
       this.termMasks.set(term, hit);
       return hit;
     }
+    const { text, starts } = this.joinedSearchText();
+    const mask = new Uint8Array(this.entries.length);
+    for (let p = text.indexOf(term); p !== -1; ) {
+      const slot = slotAtOffset(starts, p);
+      mask[slot] = 1;
+      p = text.indexOf(term, starts[slot + 1]!);
+    }
+    this.termMasks.set(term, mask);
+    if (this.termMasks.size > TERM_CACHE_SIZE) this.termMasks.delete(this.termMasks.keys().next().value as string);
+    return mask;
+  }
+
+  private joinedSearchText(): SearchText {
     if (!this.searchText) {
       const parts: string[] = [];
       const starts = new Int32Array(this.entries.length + 1);
@@ -327,16 +346,7 @@ export class SortedIndex<E extends IndexEntry> {
       starts[this.entries.length] = at;
       this.searchText = { text: parts.join(ENTRY_SEP), starts };
     }
-    const { text, starts } = this.searchText;
-    const mask = new Uint8Array(this.entries.length);
-    for (let p = text.indexOf(term); p !== -1; ) {
-      const slot = slotAtOffset(starts, p);
-      mask[slot] = 1;
-      p = text.indexOf(term, starts[slot + 1]!);
-    }
-    this.termMasks.set(term, mask);
-    if (this.termMasks.size > TERM_CACHE_SIZE) this.termMasks.delete(this.termMasks.keys().next().value as string);
-    return mask;
+    return this.searchText;
   }
 
   /** Slots of the entries that pass the filter, in the requested order. The array must not be changed. */
