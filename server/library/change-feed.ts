@@ -43,9 +43,14 @@ export class ChangeFeed {
   }
 
   async poll(): Promise<ChangeBatch> {
-    const rows = await this.db.query<ChangeRow>('select seq::float8 as seq, kind, item_id from library_changes where seq > $1 order by seq', [this.floor]);
+    // Only the rows not applied yet travel back (right after start, up to 1,000 applied ones are above the floor).
+    const rows = await this.db.query<ChangeRow>(
+      'select seq::float8 as seq, kind, item_id from library_changes where seq > $1 and seq::float8 <> all($2::float8[]) order by seq',
+      [this.floor, [...this.applied]],
+    );
     const batch: ChangeBatch = { actionIds: new Set(), simulations: false, count: 0 };
     let max = this.floor;
+    for (const s of this.applied) max = Math.max(max, s);
     for (const r of rows) {
       max = Math.max(max, r.seq);
       if (this.applied.has(r.seq)) continue;

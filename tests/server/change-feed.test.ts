@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { openPglite } from '../../server/db/index';
+import { migrate } from '../../server/db/migrate';
+import { ChangeFeed } from '../../server/library/change-feed';
+
+describe('the library change feed', () => {
+  it('reports each change once, including changes written between the start and a late commit of a lower sequence number', async () => {
+    const db = await openPglite(undefined);
+    await migrate(db);
+    await db.query(`insert into library_changes (kind, item_id) select 'action', g from generate_series(1, 50) g`);
+    const feed = new ChangeFeed(db);
+    await feed.start();
+    // What was committed before the start is part of the snapshot: nothing new.
+    expect((await feed.poll()).count).toBe(0);
+    await db.query(`insert into library_changes (kind, item_id) values ('action', 7), ('action', 8), ('simulation', null)`);
+    const batch = await feed.poll();
+    expect(batch.count).toBe(3);
+    expect([...batch.actionIds].sort()).toEqual([7, 8]);
+    expect(batch.simulations).toBe(true);
+    expect((await feed.poll()).count).toBe(0);
+    // A row with a sequence number below ones already applied (a late commit) is still reported, once.
+    await db.query(`insert into library_changes (seq, kind, item_id) values (1000, 'action', 98)`);
+    expect([...(await feed.poll()).actionIds]).toEqual([98]);
+    await db.query(`insert into library_changes (seq, kind, item_id) values (500, 'action', 99)`);
+    const late = await feed.poll();
+    expect([...late.actionIds]).toEqual([99]);
+    expect((await feed.poll()).count).toBe(0);
+  });
+});
