@@ -24,7 +24,6 @@ import {
   sleep,
   type ConnectResult,
 } from './net-util';
-import { pcapSource, startPcapTarget } from './types/pcap-replay';
 import { PERFORMERS } from './types/index';
 
 export type Evidence = Record<string, unknown>;
@@ -95,7 +94,6 @@ class ServerSet {
 // Target side
 
 export async function startTarget(w: WorkPayload, opts: PerformOptions): Promise<TargetHandle> {
-  if (w.action_type === 'pcap') return startPcapTarget(w, opts);
   const own = PERFORMERS[w.action_type]?.target;
   if (own) return own(w, opts);
   const addr = w.local_address;
@@ -290,8 +288,6 @@ export async function runSource(w: WorkPayload, signal: AbortSignal, opts: Perfo
       return httpSource(w, needPeer(), signal, mapped, opts);
     case 'dns':
       return dnsSource(w, signal);
-    case 'pcap':
-      return pcapSource(w, needPeer(), signal, mapped);
     default:
       throw new Incompatible(`This actor cannot perform ${w.action_type} actions.`);
   }

@@ -10,6 +10,7 @@ import { dnsPeerSource, dnsTarget } from './dns';
 import { emailSource, emailTarget } from './email';
 import { fileTransferSource, fileTransferTarget } from './file-transfer';
 import { hostCliSource } from './host-cli';
+import { pcapPeerSource, startPcapTarget } from './pcap-replay';
 
 export interface TypePerformer {
   /** The target side (absent for single-actor types). */
@@ -25,4 +26,5 @@ export const PERFORMERS: Record<string, TypePerformer> = {
   captive_ioc_pcap: { source: captivePcapSource },
   email: { target: emailTarget, source: emailSource },
   file_transfer: { target: fileTransferTarget, source: fileTransferSource },
+  pcap: { target: startPcapTarget, source: pcapPeerSource },
 };

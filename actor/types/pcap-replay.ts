@@ -11,7 +11,7 @@ import net from 'node:net';
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import type { ReplayScript } from '../../src/api/contracts/replay';
 import { connectResult, preview } from '../net-util';
-import type { Evidence, Outcome } from '../perform';
+import { Incompatible, type Evidence, type Outcome } from '../perform';
 import { DatagramInbox, StreamInbox, limitOf, readScript, sideName, type Conversation } from './replay-io';
 
 export { startPcapTarget } from './pcap-replay-target';
@@ -26,6 +26,12 @@ interface ConvLog {
   segments: number;
   result: string;
   failed_segment?: { index: number; direction: string; expected_bytes: number; received_bytes: number; expected: string; received: string };
+}
+
+/** The registry's entry point: the client side against the destination actor, through its port map. */
+export function pcapPeerSource(w: WorkPayload, signal: AbortSignal): Promise<Outcome> {
+  if (!w.peer_address) throw new Incompatible('pcap needs a destination actor.');
+  return pcapSource(w, w.peer_address, signal, (port) => w.port_map?.[String(port)] ?? port);
 }
 
 export async function pcapSource(w: WorkPayload, host: string, signal: AbortSignal, mapped: (p: number) => number): Promise<Outcome> {

@@ -68,7 +68,8 @@ interface NodeState {
 export class Engine {
   /**
    * Per action type: completes an action's details for its work (e.g. the pcap replay script), inside
-   * the scheduling transaction; a thrown error ends the job action errored with its message.
+   * the scheduling transaction; a thrown error ends the job action errored with its message
+   * (incompatible when the director keeps no capture for it: CaptureMissingError).
    */
   readonly preparers = new Map<string, (tx: Db, details: Record<string, unknown>) => Promise<Record<string, unknown>>>();
   private timer: NodeJS.Timeout | null = null;
@@ -387,6 +388,12 @@ export class Engine {
     if (busy.has(src.id) || (dst && busy.has(dst.id))) return 'wait';
     const [action] = await tx.query<{ details: Record<string, unknown>; timeout_ms: number | null }>('select details, timeout_ms from actions where id = $1', [a.action_id]);
     if (!action) return end('errored', 'The action no longer exists.');
+    // Checked before preparing: a busy actor would make the (file-reading) preparation be redone every tick.
+    const ids = dst ? [src.id, dst.id] : [src.id];
+    if (!(await this.nodesFree(tx, ids))) {
+      for (const id of ids) busy.add(id);
+      return 'wait';
+    }
     const prepare = this.preparers.get(a.action_type);
     if (prepare) {
       try {
@@ -394,11 +401,6 @@ export class Engine {
       } catch (e) {
         return end(e instanceof CaptureMissingError ? 'incompatible' : 'errored', (e as Error).message);
       }
-    }
-    const ids = dst ? [src.id, dst.id] : [src.id];
-    if (!(await this.nodesFree(tx, ids))) {
-      for (const id of ids) busy.add(id);
-      return 'wait';
     }
     const timeout = Math.min(Math.max(action.timeout_ms ?? this.opts.defaultTimeoutMs, 5_000), 300_000);
     const needed = await workFiles(tx, a.action_id ?? 0, a.action_type, action.details);
