@@ -127,7 +127,8 @@ export interface DnsAnswer {
 }
 
 /** One query to server:port, bounded in time; null when no answer arrived. */
-export function queryDns(server: string, port: number, name: string, type: string, timeoutMs: number, signal: AbortSignal): Promise<DnsAnswer | null> {
+/** Sends one query to `server:port` (from the address `from` when given) and reads the answer; null when none came in time. */
+export function queryDns(server: string, port: number, name: string, type: string, timeoutMs: number, signal: AbortSignal, from?: string): Promise<DnsAnswer | null> {
   return new Promise((resolve) => {
     const sock = dgram.createSocket(net.isIPv6(server) ? 'udp6' : 'udp4');
     const id = crypto.randomInt(0, 0xffff);
@@ -166,9 +167,12 @@ export function queryDns(server: string, port: number, name: string, type: strin
         finish({ rcode: -1, answers: [] });
       }
     });
-    sock.send(encodeQuery(id, name, type), port, server, (err) => {
-      if (err) finish(null);
-    });
+    const send = () =>
+      sock.send(encodeQuery(id, name, type), port, server, (err) => {
+        if (err) finish(null);
+      });
+    if (from) sock.bind(0, from, send);
+    else send();
   });
 }
 

@@ -9,7 +9,7 @@ import type { Db } from '../db/index';
 import { SINGLE_ACTOR_TYPES, type WorkPayload } from '../../src/api/contracts/engine';
 import { matchEventsForAction } from './detection';
 import { workFiles } from './work-files';
-import { dnsUsesDestination } from './peer-dns';
+import { dnsServerWork, dnsUsesDestination } from './peer-dns';
 import { CaptureMissingError } from './replay-script';
 
 export interface EngineOptions {
@@ -401,6 +401,11 @@ export class Engine {
       } catch (e) {
         return end(e instanceof CaptureMissingError ? 'incompatible' : 'errored', (e as Error).message);
       }
+    }
+    if (a.action_type === 'dns') {
+      const server = await dnsServerWork(tx, a.action_id, src, dst);
+      if (typeof server === 'string') return end('incompatible', server);
+      action.details = { ...action.details, ...server };
     }
     const timeout = Math.min(Math.max(action.timeout_ms ?? this.opts.defaultTimeoutMs, 5_000), 300_000);
     const needed = await workFiles(tx, a.action_id ?? 0, a.action_type, action.details);

@@ -8,6 +8,7 @@ import { engineFor, type Engine, type EngineOptions } from './engine';
 import { createBulkToken } from './secrets';
 import { EveTail, parseEveConfig } from './eve-tail';
 import { withReplayScript } from './replay-script';
+import { withRunAsUser } from './run-as';
 
 export { engineFor } from './engine';
 
@@ -19,6 +20,8 @@ export function startEngine(app: FastifyInstance, opts?: Partial<EngineOptions>)
   const engine = engineFor(app.db, opts);
   // Both replay types carry the replay script of their upload's processed capture in the signed work.
   for (const type of ['pcap', 'captive_ioc_pcap']) engine.preparers.set(type, (tx, details) => withReplayScript(tx, app.config.dataDir, details));
+  // host_cli carries its run-as user profile's OS user name.
+  engine.preparers.set('host_cli', withRunAsUser);
   engine.start();
   for (const source of parseEveConfig(process.env.SURICATA_EVE)) {
     const tail = new EveTail(app.db, source, () => engine.opts.detectionWindowMs);

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorAgent } from '../../actor/agent';
+import type { CommandRun } from '../../actor/types/host-cli';
 import { insertAction, insertSimulation, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
 
 let w: EngineWorld;
@@ -42,14 +43,7 @@ const insertFile = async (name: string, content: Buffer | null) => {
 
 const hostCli = (shell: string, raw_text: string, cleanup_raw_text = '') => ({ shell, raw_text, cleanup_raw_text, separate_cleanup_shell: false, files: [] });
 
-interface CommandEvidence {
-  command: string;
-  exit_code: number | null;
-  stdout: string;
-  matched: string | null;
-  verdict: string;
-}
-const commandsOf = (a: { evidence: Record<string, unknown> }) => a.evidence.source as { commands: CommandEvidence[]; cleanup: CommandEvidence[] };
+const commandsOf = (a: { evidence: Record<string, unknown> }) => a.evidence.source as { commands: CommandRun[]; cleanup: CommandRun[] };
 
 describe('host_cli', () => {
   it('runs the commands in one shell, judges each by its conditions and runs the cleanup', async () => {
@@ -74,8 +68,8 @@ describe('host_cli', () => {
       [0, 'passed', 'success_match attack-ok'],
     ]);
     // The second command saw the directory and file of the first: one shell.
-    expect(ev.commands[1]?.stdout).toBe('kept-state\nattack-ok\n');
-    expect(ev.cleanup.map((c) => c.stdout)).toEqual(['cleaning up\n', 'cleanup-script-ran\n']);
+    expect(ev.commands[1]?.output).toBe('kept-state\nattack-ok\n');
+    expect(ev.cleanup.map((c) => c.output)).toEqual(['cleaning up\n', 'cleanup-script-ran\n']);
   });
 
   it('a nonzero exit with blocked_nonzero is blocked; a missing success is blocked; the cleanup still runs', async () => {
@@ -84,7 +78,7 @@ describe('host_cli', () => {
     expect(blocked.blocked).toBe(true);
     expect(blocked.blocked_msg).toBe('Command 1 (ls /vigil-no-such-dir): matched blocked_nonzero');
     expect(commandsOf(blocked).commands).toHaveLength(1);
-    expect(commandsOf(blocked).cleanup[0]?.stdout).toBe('tidy\n');
+    expect(commandsOf(blocked).cleanup[0]?.output).toBe('tidy\n');
     const missing = await runAction('host_cli', hostCli('bash', 'echo quarantined\n    auto 0 true 10\n    success_match ^done$'));
     expect(missing.blocked).toBe(true);
     expect(missing.blocked_msg).toBe('Command 1 (echo quarantined): no success condition matched');
@@ -97,7 +91,7 @@ describe('host_cli', () => {
     expect(inc.status).toBe('incompatible');
     const slow = await runAction('host_cli', hostCli('bash', 'sleep 30\n    auto 0 true 1'));
     expect(slow.status).toBe('errored');
-    expect(slow.blocked_msg).toBe('Command 1 (sleep 30): timed out');
+    expect(slow.blocked_msg).toBe('Command 1 (sleep 30): timed out after 1 s waiting for the prompt');
   });
 
   it('python scripts run as one program; a shell that is not installed is incompatible with the reason', async () => {
@@ -105,10 +99,10 @@ describe('host_cli', () => {
     expect(py.status).toBe('ran');
     expect(py.blocked).toBe(true);
     expect(py.blocked_msg).toBe('The python script ended with exit code 2');
-    expect(commandsOf(py).commands[0]?.stdout).toBe('py-ran\n');
+    expect(commandsOf(py).commands[0]?.output).toBe('py-ran\n');
     const ps = await runAction('host_cli', hostCli('powershell', 'Get-Process\n    auto 0 true 10'));
     expect(ps.status).toBe('incompatible');
-    expect(ps.blocked_msg).toBe('The powershell shell is not installed on this actor.');
+    expect(ps.blocked_msg).toBe('pwsh is not installed on this actor.');
   });
 
   it('cancelling the job ends the running command at once (its process is killed)', async () => {
@@ -407,6 +401,68 @@ describe('dns with the destination actor as the DNS server', () => {
     } finally {
       w.dst.tamper = undefined;
     }
+  });
+});
+
+describe('dns with a named DNS server', () => {
+  const dnsServer = async (name: string, address: string) => {
+    const [row] = await w.server.db.query<{ id: number }>(
+      `insert into dns_servers (name, address) values ($1, $2) on conflict (address) do update set name = excluded.name returning id`,
+      [name, address],
+    );
+    return row!.id;
+  };
+  const freeUdpPort = async (address: string) => {
+    const dgram = await import('node:dgram');
+    const s = dgram.createSocket('udp4');
+    await new Promise<void>((r) => s.bind(0, address, () => r()));
+    const port = s.address().port;
+    await new Promise<void>((r) => s.close(() => r()));
+    return port;
+  };
+
+  it('a server at the destination actor\'s address and port is served there by the destination, and the source asks exactly it', async () => {
+    const port = await freeUdpPort('127.0.0.3');
+    const a = await runAction('dns', { query_type: 'A', domain: 'beacon.vigil-test.example', dns_server_id: await dnsServer('Lab resolver on dst', `127.0.0.3:${port}`) });
+    expect([a.status, a.blocked], a.blocked_msg ?? '').toEqual(['ran', false]);
+    expect(a.evidence.source).toMatchObject({ server: '127.0.0.3', port, answers: ['A 127.0.0.3'] });
+    expect(a.evidence.target).toMatchObject({ port_map: { [String(port)]: port } });
+  });
+
+  it('a server at the source actor\'s own address is asked by the source alone', async () => {
+    const dgram = await import('node:dgram');
+    const { serveDns, encodeRdata } = await import('../../actor/types/dns-wire');
+    const sock = dgram.createSocket('udp4');
+    const asked: { from: string; name: string; type: string }[] = [];
+    serveDns(sock, (name, type) => (name === 'exfil.vigil-test.example' && type === 'TXT' ? encodeRdata('TXT', 'lab-answer') : null), (q) => asked.push(q));
+    await new Promise<void>((r) => sock.bind(0, '127.0.0.2', () => r()));
+    const port = sock.address().port;
+    try {
+      const id = await dnsServer('Resolver on src', `127.0.0.2:${port}`);
+      const a = await runAction('dns', { query_type: 'TXT', domain: 'exfil.vigil-test.example', dns_server_id: id });
+      expect([a.status, a.blocked], a.blocked_msg ?? '').toEqual(['ran', false]);
+      expect(a.evidence.source).toMatchObject({ server: '127.0.0.2', port, answers: ['TXT lab-answer'] });
+      expect(a.evidence.target).toBeNull();
+      expect(asked).toEqual([{ from: '127.0.0.2', name: 'exfil.vigil-test.example', type: 'TXT' }]);
+      const missing = await runAction('dns', { query_type: 'A', domain: 'exfil.vigil-test.example', dns_server_id: id });
+      expect([missing.blocked, missing.blocked_msg]).toEqual([true, 'DNS query NXDOMAIN']);
+    } finally {
+      sock.close();
+    }
+  });
+
+  it('a server outside the two actors is not queried: the action ends incompatible with the reason', async () => {
+    const a = await runAction('dns', { query_type: 'A', domain: 'c2.vigil-test.example', dns_server_id: await dnsServer('Corporate DNS', '10.10.0.10') });
+    expect([a.status, a.blocked_msg]).toEqual([
+      'incompatible',
+      'The DNS server Corporate DNS (10.10.0.10) is not an address of the source or destination actor, and actors query no address outside the two.',
+    ]);
+    // The actor refuses such work on its own too.
+    const { dnsPeerSource } = await import('../../actor/types/dns');
+    const work = { details: { domain: 'c2.vigil-test.example', query_type: 'A', dns_server: { address: '10.10.0.10', port: 53 } }, local_address: '127.0.0.2' };
+    await expect(dnsPeerSource(work as never, new AbortController().signal)).rejects.toThrow(
+      'The DNS server 10.10.0.10 is not an address of this actor or of the destination actor; the actor queries no address outside the two.',
+    );
   });
 });
 
