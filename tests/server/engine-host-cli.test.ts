@@ -29,9 +29,9 @@ const bash = (raw_text: string, extra: Record<string, unknown> = {}) => runActio
 const commandsOf = (a: { evidence: Record<string, unknown> }) => (a.evidence.source as { commands: CommandRun[] }).commands;
 
 describe('host_cli command parameters', () => {
-  it('prompt_regex: the actor waits for the command\'s own prompt, even when it comes late, and later commands go to the program holding it', async () => {
-    // The line the regex waits for is printed a second after the shell's own prompt is back.
-    const late = '(sleep 1; echo vigil-ready) &';
+  it('ACT-077 prompt_regex: the actor waits for the command\'s own prompt, even when it comes late, and later commands go to the program holding it', async () => {
+    // The line the regex waits for is printed two seconds after the shell's own prompt is back.
+    const late = '(sleep 2; echo vigil-ready) &';
     const waited = await bash(`${late}\n    vigil-ready 0 true 10\n    success_match vigil-ready`);
     expect([waited.status, waited.blocked], waited.blocked_msg ?? '').toEqual(['ran', false]);
     expect(commandsOf(waited)[0]?.output).toContain('vigil-ready');
@@ -48,18 +48,18 @@ describe('host_cli command parameters', () => {
     ]);
   });
 
-  it('sleep_seconds: the conditions are read only after the sleep, so output that comes during it counts', async () => {
-    const late = '(sleep 1; echo quarantine-notice) &';
+  it('ACT-077 sleep_seconds: the conditions are read only after the sleep, so output that comes during it counts', async () => {
+    const late = '(sleep 2; echo quarantine-notice) &';
     const started = Date.now();
-    const slept = await bash(`${late}\n    auto 2 true 10\n    blocked_match quarantine-notice`);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    const slept = await bash(`${late}\n    auto 3 true 10\n    blocked_match quarantine-notice`);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
     expect(slept.blocked).toBe(true);
     expect(slept.blocked_msg).toBe(`Command 1 (${late}): matched blocked_match quarantine-notice`);
     const hasty = await bash(`${late}\n    auto 0 true 10\n    blocked_match quarantine-notice`);
     expect([hasty.status, hasty.blocked]).toEqual(['ran', false]);
   });
 
-  it('check_logs false keeps no output in the evidence, while its conditions still read it', async () => {
+  it('ACT-077 check_logs false keeps no output in the evidence, while its conditions still read it', async () => {
     const a = await bash('echo vigil-secret-$((4700 + 11))\n    auto 0 false 10\n    success_match secret-4711\necho kept-line\n    auto 0 true 10');
     expect([a.status, a.blocked]).toEqual(['ran', false]);
     const [hidden, kept] = commandsOf(a);
@@ -69,7 +69,7 @@ describe('host_cli command parameters', () => {
     expect(JSON.stringify(a.evidence)).not.toContain('vigil-secret-4711');
   });
 
-  it('max_timeout_seconds: output before the timeout still meets the match conditions; otherwise the command is errored', async () => {
+  it('ACT-077 max_timeout_seconds: output before the timeout still meets the match conditions; otherwise the command is errored', async () => {
     const seen = await bash('echo access-denied; sleep 30\n    auto 0 true 1\n    blocked_match access-denied');
     expect([seen.status, seen.blocked, seen.blocked_msg]).toEqual(['ran', true, 'Command 1 (echo access-denied; sleep 30): matched blocked_match access-denied']);
     expect(commandsOf(seen)[0]).toMatchObject({ timed_out: true, exit_code: null });
@@ -83,10 +83,9 @@ describe('host_cli shells an actor cannot run', () => {
     const cmd = await runAction({ shell: 'cmd', raw_text: 'whoami\n    auto 0 true 10' });
     expect([cmd.status, cmd.blocked_msg]).toEqual(['incompatible', 'cmd exists only on Windows; this actor runs Linux.']);
     const { spawnSync } = await import('node:child_process');
-    if (spawnSync('which', ['pwsh']).status !== 0) {
-      const ps = await runAction({ shell: 'powershell', raw_text: 'Get-Process\n    auto 0 true 10' });
-      expect([ps.status, ps.blocked_msg]).toEqual(['incompatible', 'pwsh is not installed on this actor.']);
-    }
+    const ps = await runAction({ shell: 'powershell', raw_text: 'Get-Process\n    auto 0 true 10' });
+    const reason = spawnSync('which', ['pwsh']).status === 0 ? 'pwsh is installed, but this actor version does not run powershell scripts yet.' : 'pwsh is not installed on this actor.';
+    expect([ps.status, ps.blocked_msg]).toEqual(['incompatible', reason]);
   });
 });
 
@@ -96,7 +95,7 @@ describe('host_cli run-as user profiles', () => {
     return row!.id;
   };
 
-  it.runIf(process.getuid?.() === 0)('an actor running as root runs the script as the profile\'s OS user', async () => {
+  it.runIf(process.getuid?.() === 0)('ACT-040 an actor running as root runs the script as the profile\'s OS user', async () => {
     const a = await bash('id -un; pwd\n    auto 0 true 10\n    success_match ^nobody$', { action_user_profile_id: await profile('nobody') });
     expect([a.status, a.blocked], a.blocked_msg ?? '').toEqual(['ran', false]);
     expect(a.evidence.source).toMatchObject({ run_as: 'nobody' });
@@ -104,7 +103,7 @@ describe('host_cli run-as user profiles', () => {
     expect([py.status, py.blocked], py.blocked_msg ?? '').toEqual(['ran', false]);
   });
 
-  it('a user missing on the actor, a headless actor asked for an interactive session, and a deleted profile end with the reason', async () => {
+  it('ACT-040 a user missing on the actor, a headless actor asked for an interactive session, and a deleted profile end with the reason', async () => {
     const missing = await bash('id\n    auto 0 true 10', { action_user_profile_id: await profile('vigil-no-such-user') });
     expect([missing.status, missing.blocked_msg]).toEqual(['incompatible', 'User vigil-no-such-user does not exist on this actor.']);
     const saved = { DISPLAY: process.env.DISPLAY, WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY };
@@ -125,7 +124,7 @@ describe('host_cli run-as user profiles', () => {
     expect([deleted.status, deleted.blocked_msg]).toEqual(['errored', `The run-as user profile ${gone} no longer exists.`]);
   });
 
-  it('an actor not running as root cannot run as another user', () => {
+  it('ACT-040 an actor not running as root cannot run as another user', () => {
     const host: RunAsHost = { uid: 1000, lookup: (name) => (name === 'alice' ? { uid: 1001, gid: 1001, home: '/home/alice' } : null), env: {} };
     const reason = (details: Record<string, unknown>) => {
       try {

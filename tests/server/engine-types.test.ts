@@ -421,7 +421,7 @@ describe('dns with a named DNS server', () => {
     return port;
   };
 
-  it('a server at the destination actor\'s address and port is served there by the destination, and the source asks exactly it', async () => {
+  it('ACT-033 a server at the destination actor\'s address and port is served there by the destination, and the source asks exactly it', async () => {
     const port = await freeUdpPort('127.0.0.3');
     const a = await runAction('dns', { query_type: 'A', domain: 'beacon.vigil-test.example', dns_server_id: await dnsServer('Lab resolver on dst', `127.0.0.3:${port}`) });
     expect([a.status, a.blocked], a.blocked_msg ?? '').toEqual(['ran', false]);
@@ -429,7 +429,7 @@ describe('dns with a named DNS server', () => {
     expect(a.evidence.target).toMatchObject({ port_map: { [String(port)]: port } });
   });
 
-  it('a server at the source actor\'s own address is asked by the source alone', async () => {
+  it('ACT-033 a server at the source actor\'s own address is asked by the source alone', async () => {
     const dgram = await import('node:dgram');
     const { serveDns, encodeRdata } = await import('../../actor/types/dns-wire');
     const sock = dgram.createSocket('udp4');
@@ -451,7 +451,7 @@ describe('dns with a named DNS server', () => {
     }
   });
 
-  it('a server outside the two actors is not queried: the action ends incompatible with the reason', async () => {
+  it('ACT-033 a server outside the two actors is not queried: the action ends incompatible with the reason', async () => {
     const a = await runAction('dns', { query_type: 'A', domain: 'c2.vigil-test.example', dns_server_id: await dnsServer('Corporate DNS', '10.10.0.10') });
     expect([a.status, a.blocked_msg]).toEqual([
       'incompatible',
