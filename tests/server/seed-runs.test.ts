@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
 import type { PreviewAnswer } from '../../src/api/contracts/library';
-import type { ShowConversationsAnswer } from '../../src/api/contracts/pcap';
+import type { PcapPacketsAnswer, ShowConversationsAnswer } from '../../src/api/contracts/pcap';
 import { runJob, startEngineWorld, waitForJob, type EngineWorld, type JobActionRow } from './engine-helpers';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-seed-runs-'));
@@ -110,6 +110,11 @@ describe('seeded captures and files are stored as uploads are', () => {
     const p = (await w.server.call('GET', `/library/actions.json?id=${a!.id}`, { as: viewer })).json<PreviewAnswer>().data.preview_props;
     if (p.action_type !== 'pcap' && p.action_type !== 'captive_ioc_pcap') throw new Error(`expected a replay Action, got ${p.action_type}`);
     expect(p.detail).toMatchObject({ has_hex: true, has_http_traffic: true });
+    // The Packet View reads the processed capture: anonymized addresses, the HTTP request in its summary.
+    const view = (await w.server.call('GET', `/manage_sims/pcaps/${a!.upload}/packets.json`, { as: viewer })).json<PcapPacketsAnswer>().data;
+    expect(view).toMatchObject({ source: 'processed', total: 10 });
+    expect(view.packets.map((x) => x.summary)).toContainEqual(expect.stringContaining('HTTP GET / HTTP/1.1 (Host: 198.51.100.62)'));
+    expect(view.packets[0]).toMatchObject({ source: '10.0.0.1', destination: '10.0.0.2', protocol: 'TCP' });
   });
 
   it('every seeded library file has content whose size and hashes are the ones listed', async () => {
