@@ -14,7 +14,7 @@ async function main() {
   const isFreshInstall = created.length > 0;
   if (config.seed === 'demo' && isFreshInstall) {
     created.push(...(await ensureDemoUsers(db, process.env.DEMO_USER_PASSWORD || undefined)));
-    const summary = await seedDemo(db);
+    const summary = await seedDemo(db, { dataDir: config.dataDir });
     console.log(`Seeded demo content: ${summary}`);
   }
   const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1' });

@@ -8,9 +8,7 @@
  * the X-CSRF-Token header: the file is streamed, so the form's fields are not parsed before the
  * director's CSRF check.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -18,9 +16,9 @@ import { requirePermission, requireUser } from '../app';
 import { HttpError, badRequest, bodyFields, notFound, validate } from '../http-errors';
 import type { ActiveSession } from '../auth/sessions';
 import type { Db } from '../db/index';
-import { assess, conversationState, type ConversationRecord } from '../pcap/assess';
-import { PcapStore, UploadIngest, storedInfo } from '../pcap/store';
-import { writeProcessedCapture } from '../pcap/transform';
+import { conversationState, type ConversationRecord } from '../pcap/assess';
+import { PcapStore, UploadIngest } from '../pcap/store';
+import { keepProcessed, storeAssessment, writeProcessed } from '../pcap/keep';
 import type { AddressMapping } from '../pcap/anonymize';
 import { updateAction, validateAction } from '../actions/form-service';
 import { pcapInspectRoutes } from './pcap-inspect';
@@ -43,9 +41,6 @@ export function pcapMaxUploadBytes(env: NodeJS.ProcessEnv = process.env): number
   const mb = Number(env.PCAP_MAX_UPLOAD_MB ?? '');
   return Number.isFinite(mb) && mb > 0 ? Math.floor(mb * 1024 * 1024) : 500 * 1024 * 1024;
 }
-
-/** Processed captures up to this size are also copied into the file library (its listing and preview); the download streams the processed file from disk whatever its size. */
-const LIBRARY_COPY_MAX = 64 * 1024 * 1024;
 
 interface UploadRow {
   id: number;
@@ -163,41 +158,6 @@ function uploadAnswer(u: UploadRow, conversations: ConversationRow[] | null): Pc
   };
 }
 
-async function insertConversations(db: Db, uploadId: number, convs: ConversationRecord[]): Promise<void> {
-  for (let i = 0; i < convs.length; i += 2000) {
-    const part = convs.slice(i, i + 2000);
-    const col = <K extends keyof ConversationRecord>(k: K) => part.map((c) => c[k]);
-    await db.query(
-      `insert into pcap_conversations (upload_id, conv_index, timestamp, source_address, dest_address, protocol, service, source_port, dest_port,
-         data_size, info, missed_bytes, frames_a_to_b, bytes_a_to_b, frames_b_to_a, bytes_b_to_a, rel_start, duration, orig_source_address, orig_dest_address)
-       select $1, * from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::bigint[], $11::text[],
-         $12::bigint[], $13::int[], $14::bigint[], $15::int[], $16::bigint[], $17::float8[], $18::float8[], $19::text[], $20::text[])`,
-      [
-        uploadId,
-        col('index'),
-        col('timestamp'),
-        col('source_address'),
-        col('dest_address'),
-        col('protocol'),
-        col('service'),
-        col('source_port'),
-        col('dest_port'),
-        col('data_size'),
-        col('info'),
-        col('missed_bytes'),
-        col('frames_a_to_b'),
-        col('bytes_a_to_b'),
-        col('frames_b_to_a'),
-        col('bytes_b_to_a'),
-        col('rel_start'),
-        col('duration'),
-        col('orig_source_address'),
-        col('orig_dest_address'),
-      ],
-    );
-  }
-}
-
 /** Recomputes the flags and status that follow the remaining conversations. */
 async function refreshUpload(db: Db, u: UploadRow): Promise<{ upload: UploadRow; conversations: ConversationRow[] }> {
   const conversations = await loadConversations(db, u.id);
@@ -212,18 +172,6 @@ async function refreshUpload(db: Db, u: UploadRow): Promise<{ upload: UploadRow;
 function safeName(name: string): string {
   const base = name.replace(/\.(pcapng|pcap|cap|dmp)$/i, '').replace(/[^A-Za-z0-9._ -]/g, '_').slice(0, 120) || 'capture';
   return base;
-}
-
-async function hashFile(file: string): Promise<{ sha256: string; sha1: string; md5: string }> {
-  const h256 = crypto.createHash('sha256');
-  const h1 = crypto.createHash('sha1');
-  const h5 = crypto.createHash('md5');
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) {
-    h256.update(chunk as Buffer);
-    h1.update(chunk as Buffer);
-    h5.update(chunk as Buffer);
-  }
-  return { sha256: h256.digest('hex'), sha1: h1.digest('hex'), md5: h5.digest('hex') };
 }
 
 /** How long the rest of a refused upload is read and discarded before the connection is closed. */
@@ -349,28 +297,7 @@ export async function uploadRoutes(app: FastifyInstance) {
     track(
       (async () => {
         try {
-          const a = assess(analysis, { anonymizeIp, anonymizeMac });
-          await insertConversations(app.db, id, a.conversations);
-          await app.db.query(
-            `update pcap_uploads set status = $2, percent_complete = 100, pcap_library_id = case when $3 then $1 else null end, valid_upload = $3, has_two_ips = $4, contains_udp = $5,
-               remove_non_ip_info = $6, converted = $7, stripped_vlan_tags = $8, layer_2_exists = $9, notifications = $10::jsonb,
-               summary = $11::jsonb, mapping = $12::jsonb, updated_at = now()
-             where id = $1`,
-            [
-              id,
-              a.status,
-              a.flags.valid_upload,
-              a.flags.has_two_ips,
-              a.flags.contains_udp,
-              a.flags.remove_non_ip_info,
-              a.flags.converted,
-              a.flags.stripped_vlan_tags,
-              a.flags.layer_2_exists,
-              JSON.stringify(a.captureNotifications),
-              JSON.stringify({ ...a.summary, capture: storedInfo(analysis) }),
-              JSON.stringify(a.mapping),
-            ],
-          );
+          await storeAssessment(app.db, id, analysis, { anonymizeIp, anonymizeMac });
         } catch (e) {
           req.log.error(e);
           await app.db
@@ -484,18 +411,8 @@ export async function uploadRoutes(app: FastifyInstance) {
     await validateAction(app.db, body, session.user, { existingId: 0 });
 
     // The processed capture: only the remaining conversations, normalized, anonymized as asked.
-    const capture = (u.summary.capture ?? {}) as { nanosecond?: boolean; format?: string };
     if (!fs.existsSync(store.uploadFile(u.id))) throw notFound(`The capture of PCAP upload ${u.id} is no longer stored on this director; upload it again.`);
-    const out = store.processedFile(u.id);
-    const result = await writeProcessedCapture(store.uploadFile(u.id), out, `${out}.idx`, {
-      keepRows: new Set(conversations.map((c) => c.conv_index)),
-      anonymizeIp: u.anonymized_ip,
-      anonymizeMac: u.anonymized_mac,
-      mapping: u.mapping,
-      nanosecond: capture.nanosecond === true,
-      hasFragments: u.summary.hasFragments === true,
-    });
-    const size = (await fsp.stat(out)).size;
+    const processed = await writeProcessed(store, u, new Set(conversations.map((c) => c.conv_index)));
     const fileName = `${safeName(u.orig_filename)}_upload${u.id}.pcap`;
 
     // The Action: a row for the upload, then the form's full save (tags, dimensions, version 1).
@@ -518,22 +435,18 @@ export async function uploadRoutes(app: FastifyInstance) {
       await app.db.query('delete from actions where id = $1', [actionId]);
       throw e;
     }
-    // A copy in the file library (content for small captures only); the download streams the file on disk.
-    const hashes = await hashFile(out);
-    const content = size <= LIBRARY_COPY_MAX ? await fsp.readFile(out) : null;
-    await app.db.query(
-      `insert into file_library (orig_file_name, sha256sum, sha1sum, md5sum, size, file_notes, file_restrictions, content, created_by)
-       values ($1, $2, $3, $4, $5, $6, 'none', $7, $8)`,
-      [fileName, hashes.sha256, hashes.sha1, hashes.md5, size, `Processed packet capture of PCAP Action ${saved.vid} (upload ${u.id}, ${u.orig_filename}).`, content, session.user.id],
-    );
-    await app.db.query('update pcap_uploads set action_id = $2, processed_packets = $3, processed_size = $4, updated_at = now() where id = $1', [u.id, actionId, result.packets, size]);
+    await keepProcessed(app.db, u.id, actionId, processed, {
+      name: fileName,
+      notes: `Processed packet capture of PCAP Action ${saved.vid} (upload ${u.id}, ${u.orig_filename}).`,
+      userId: session.user.id,
+    });
     const answer: CreatePcapActionAnswer = {
       ...saved,
       notice: `Action ${saved.vid} was successfully created.`,
       upload_id: u.id,
       pcap_library_id: u.id,
-      packets: result.packets,
-      size,
+      packets: processed.packets,
+      size: processed.size,
     };
     return reply.status(201).send(answer);
   });

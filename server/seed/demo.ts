@@ -1,7 +1,9 @@
 import type { Db } from '../db/index';
 import { generateDemoData, type DemoData } from '../../src/api/fakes/index';
+import { withDemoContent } from './demo-files';
+import { seedDemoCaptures } from './demo-captures';
 
-type ColType = 'int' | 'text' | 'bool' | 'jsonb' | 'timestamptz';
+type ColType = 'int' | 'text' | 'bool' | 'jsonb' | 'timestamptz' | 'bytea';
 type Col<R> = readonly [keyof R & string, ColType];
 
 interface TableInsert {
@@ -11,15 +13,16 @@ interface TableInsert {
 }
 
 const BATCH = 500;
-const ARRAY_TYPE: Record<ColType, string> = { int: 'int[]', text: 'text[]', bool: 'boolean[]', jsonb: 'text[]', timestamptz: 'timestamptz[]' };
+const ARRAY_TYPE: Record<ColType, string> = { int: 'int[]', text: 'text[]', bool: 'boolean[]', jsonb: 'text[]', timestamptz: 'timestamptz[]', bytea: 'text[]' };
 
 /**
  * Bulk insert: one `insert ... select from unnest(arrays)` per batch, one array parameter per column,
- * so a batch costs one statement on both PGlite and PostgreSQL. jsonb travels as text and is cast.
+ * so a batch costs one statement on both PGlite and PostgreSQL. jsonb travels as text and is cast,
+ * bytea as hex text and is decoded.
  */
 function table<R>(name: string, rows: (d: DemoData) => readonly R[], columns: readonly Col<R>[]): TableInsert {
   const names = columns.map(([c]) => c).join(', ');
-  const selects = columns.map(([, t], i) => (t === 'jsonb' ? `c${i}::jsonb` : `c${i}`)).join(', ');
+  const selects = columns.map(([, t], i) => (t === 'jsonb' ? `c${i}::jsonb` : t === 'bytea' ? `decode(c${i}, 'hex')` : `c${i}`)).join(', ');
   const arrays = columns.map(([, t], i) => `$${i + 1}::${ARRAY_TYPE[t]}`).join(', ');
   const aliases = columns.map((_, i) => `c${i}`).join(', ');
   const sql = `insert into ${name} (${names}) select ${selects} from unnest(${arrays}) as u(${aliases})`;
@@ -44,8 +47,9 @@ const TABLES: readonly TableInsert[] = [
   table('dimensions', (d) => d.dimensions, [['id', 'int'], ['type', 'text'], ['parent_id', 'int'], ['name', 'text'], ['param_name', 'text'], ['position', 'int']]),
   table('dimension_defaults', (d) => d.dimension_defaults, [['action_type', 'text'], ['dimension_type', 'text'], ['dimension_id', 'int']]),
   table('action_user_profiles', (d) => d.action_user_profiles, [['id', 'int'], ['friendly_name', 'text'], ['username', 'text']]),
-  table('file_library', (d) => d.file_library, [
-    ['id', 'int'], ['orig_file_name', 'text'], ['sha256sum', 'text'], ['sha1sum', 'text'], ['md5sum', 'text'], ['size', 'int'], ['file_notes', 'text'],
+  // Every library file with harmless demo bytes (its size and hashes are those of the bytes).
+  table('file_library', (d) => withDemoContent(d.file_library), [
+    ['id', 'int'], ['orig_file_name', 'text'], ['sha256sum', 'text'], ['sha1sum', 'text'], ['md5sum', 'text'], ['size', 'int'], ['content', 'bytea'], ['file_notes', 'text'],
     ['file_restrictions', 'text'], ['os_tree_id', 'int'], ['created_by', 'int'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
   ]),
   table('file_tags', (d) => d.file_tags, [['file_id', 'int'], ['tag_id', 'int']]),
@@ -110,9 +114,10 @@ const SERIAL_TABLES = [
 /**
  * Fills a fresh install with the deterministic demo content of src/api/fakes (seed 1, timestamps
  * relative to now), in bulk statements inside one transaction. Jobs and authored content are
- * attributed to the existing admin, approver and operator users. Returns a one-line summary.
+ * attributed to the existing admin, approver and operator users. With a data directory, the PCAP
+ * Actions' captures are stored there too (DATA_DIR/pcap), so they can be replayed. Returns a one-line summary.
  */
-export async function seedDemo(db: Db, opts: { seed?: number; now?: number; jobs?: number } = {}): Promise<string> {
+export async function seedDemo(db: Db, opts: { seed?: number; now?: number; jobs?: number; dataDir?: string } = {}): Promise<string> {
   const existing = await db.query<{ n: number }>('select count(*)::int as n from actions');
   if ((existing[0]?.n ?? 0) > 0) return 'demo content already present';
   const users = await db.query<{ id: number }>(`select id from users where role in ('admin', 'approver', 'operator') order by id`);
@@ -123,12 +128,14 @@ export async function seedDemo(db: Db, opts: { seed?: number; now?: number; jobs
     await tx.query(SERIAL_TABLES.map((t) => `select setval(pg_get_serial_sequence('${t}', 'id'), coalesce((select max(id) from ${t}), 0) + 1, false)`).join(' union all '));
     await tx.query(`insert into settings (key, value) values ('demo_seeded_at', to_jsonb(now()::text)) on conflict (key) do nothing`);
   });
+  const captures = opts.dataDir ? await seedDemoCaptures(db, opts.dataDir) : 0;
 
   return [
     `${data.actions.length} actions`,
     `${data.simulations.length} simulations`,
     `${data.jobs.length} jobs (${data.job_actions.length} action results)`,
     `${data.file_library.length} library files`,
+    ...(opts.dataDir ? [`${captures} packet captures`] : []),
     `${data.nodes.length} actors in ${data.zones.length} zones`,
     `${data.devices.length} devices`,
     `${data.tags.length} tags`,

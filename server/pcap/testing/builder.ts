@@ -1,5 +1,6 @@
 /**
- * Builds captures byte by byte for tests, the fuzzer and the benchmark: frames (Ethernet with VLAN
+ * Builds captures byte by byte for tests, the fuzzer, the benchmark and the demo seed's PCAP Actions
+ * (server/seed/demo-traffic.ts): frames (Ethernet with VLAN
  * tags, Linux SLL/SLL2, BSD null/loopback, raw IP), IPv4/IPv6 with TCP/UDP and correct checksums,
  * and the containers (pcap in both byte orders and resolutions, pcapng with several interfaces and
  * every packet block kind). Independent of the parser on purpose: tests compare the two.

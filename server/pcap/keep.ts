@@ -1,0 +1,140 @@
+/**
+ * Keeping an analysed capture as an upload and an Action's processed capture, the way the upload
+ * calls do (routes/upload.ts) and the demo seed does for its PCAP Actions (seed/demo-captures.ts):
+ * the conversations and flags of an upload row, the processed capture on disk, its file-library copy.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import type { Db } from '../db/index';
+import type { Analysis } from './analyze';
+import { assess, type AssessOptions, type ConversationRecord } from './assess';
+import type { AddressMapping } from './anonymize';
+import { storedInfo, type PcapStore } from './store';
+import { writeProcessedCapture } from './transform';
+
+/** Processed captures up to this size are also copied into the file library (its listing and preview); the download streams the processed file from disk whatever its size. */
+const LIBRARY_COPY_MAX = 64 * 1024 * 1024;
+
+export async function insertConversations(db: Db, uploadId: number, convs: ConversationRecord[]): Promise<void> {
+  for (let i = 0; i < convs.length; i += 2000) {
+    const part = convs.slice(i, i + 2000);
+    const col = <K extends keyof ConversationRecord>(k: K) => part.map((c) => c[k]);
+    await db.query(
+      `insert into pcap_conversations (upload_id, conv_index, timestamp, source_address, dest_address, protocol, service, source_port, dest_port,
+         data_size, info, missed_bytes, frames_a_to_b, bytes_a_to_b, frames_b_to_a, bytes_b_to_a, rel_start, duration, orig_source_address, orig_dest_address)
+       select $1, * from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::bigint[], $11::text[],
+         $12::bigint[], $13::int[], $14::bigint[], $15::int[], $16::bigint[], $17::float8[], $18::float8[], $19::text[], $20::text[])`,
+      [
+        uploadId,
+        col('index'),
+        col('timestamp'),
+        col('source_address'),
+        col('dest_address'),
+        col('protocol'),
+        col('service'),
+        col('source_port'),
+        col('dest_port'),
+        col('data_size'),
+        col('info'),
+        col('missed_bytes'),
+        col('frames_a_to_b'),
+        col('bytes_a_to_b'),
+        col('frames_b_to_a'),
+        col('bytes_b_to_a'),
+        col('rel_start'),
+        col('duration'),
+        col('orig_source_address'),
+        col('orig_dest_address'),
+      ],
+    );
+  }
+}
+
+/** Stores the conversations, flags, notifications and reader facts of an analysed upload; it is then complete (100%). */
+export async function storeAssessment(db: Db, uploadId: number, analysis: Analysis, opts: AssessOptions): Promise<void> {
+  const a = assess(analysis, opts);
+  await insertConversations(db, uploadId, a.conversations);
+  await db.query(
+    `update pcap_uploads set status = $2, percent_complete = 100, pcap_library_id = case when $3 then $1 else null end, valid_upload = $3, has_two_ips = $4, contains_udp = $5,
+       remove_non_ip_info = $6, converted = $7, stripped_vlan_tags = $8, layer_2_exists = $9, notifications = $10::jsonb,
+       summary = $11::jsonb, mapping = $12::jsonb, updated_at = now()
+     where id = $1`,
+    [
+      uploadId,
+      a.status,
+      a.flags.valid_upload,
+      a.flags.has_two_ips,
+      a.flags.contains_udp,
+      a.flags.remove_non_ip_info,
+      a.flags.converted,
+      a.flags.stripped_vlan_tags,
+      a.flags.layer_2_exists,
+      JSON.stringify(a.captureNotifications),
+      JSON.stringify({ ...a.summary, capture: storedInfo(analysis) }),
+      JSON.stringify(a.mapping),
+    ],
+  );
+}
+
+/** What of an upload row its processed capture is made from. */
+export interface ProcessableUpload {
+  id: number;
+  anonymized_ip: boolean;
+  anonymized_mac: boolean;
+  mapping: AddressMapping;
+  summary: Record<string, unknown>;
+}
+
+/** Writes the processed capture of an upload (only the kept conversations, normalized, anonymized as asked): its path, packets and size. */
+export async function writeProcessed(store: PcapStore, u: ProcessableUpload, keepRows: ReadonlySet<number>): Promise<{ file: string; packets: number; size: number }> {
+  const capture = (u.summary.capture ?? {}) as { nanosecond?: boolean };
+  const file = store.processedFile(u.id);
+  const result = await writeProcessedCapture(store.uploadFile(u.id), file, `${file}.idx`, {
+    keepRows,
+    anonymizeIp: u.anonymized_ip,
+    anonymizeMac: u.anonymized_mac,
+    mapping: u.mapping,
+    nanosecond: capture.nanosecond === true,
+    hasFragments: u.summary.hasFragments === true,
+  });
+  return { file, packets: result.packets, size: (await fsp.stat(file)).size };
+}
+
+export async function hashFile(file: string): Promise<{ sha256: string; sha1: string; md5: string }> {
+  const h256 = crypto.createHash('sha256');
+  const h1 = crypto.createHash('sha1');
+  const h5 = crypto.createHash('md5');
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) {
+    h256.update(chunk as Buffer);
+    h1.update(chunk as Buffer);
+    h5.update(chunk as Buffer);
+  }
+  return { sha256: h256.digest('hex'), sha1: h1.digest('hex'), md5: h5.digest('hex') };
+}
+
+/**
+ * Links the upload to its Action and copies the processed capture into the file library (content for
+ * small captures only; the download streams the file on disk).
+ */
+export async function keepProcessed(
+  db: Db,
+  uploadId: number,
+  actionId: number,
+  processed: { file: string; packets: number; size: number },
+  library: { name: string; notes: string; userId: number | null },
+): Promise<void> {
+  const hashes = await hashFile(processed.file);
+  const content = processed.size <= LIBRARY_COPY_MAX ? await fsp.readFile(processed.file) : null;
+  await db.query(
+    `insert into file_library (orig_file_name, sha256sum, sha1sum, md5sum, size, file_notes, file_restrictions, content, created_by)
+     values ($1, $2, $3, $4, $5, $6, 'none', $7, $8)`,
+    [library.name, hashes.sha256, hashes.sha1, hashes.md5, processed.size, library.notes, content, library.userId],
+  );
+  await db.query('update pcap_uploads set action_id = $2, processed_packets = $3, processed_size = $4, updated_at = now() where id = $1', [
+    uploadId,
+    actionId,
+    processed.packets,
+    processed.size,
+  ]);
+}
