@@ -36,6 +36,8 @@ const DOCUMENTED = [
   /^file_transfer over scp is not supported by this actor \(http, https and ftp are\)\.$/,
   /^file_transfer through a (dns|icmp) tunnel is not supported by this actor\.$/,
   /^The zip content encoding is not supported by this actor \(gzip is\)\.$/,
+  // A DNS server outside the two actors (the seeded Corporate DNS) is never queried.
+  /^The DNS server .+ is not an address of the source or destination actor, and actors query no address outside the two\.$/,
   /^\S+ does not resolve to this actor's address \(127\.0\.0\.2\); captive URLs are fetched only from the actor itself, never from the internet\.$/,
 ];
 
