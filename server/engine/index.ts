@@ -8,6 +8,7 @@ import { engineFor, type Engine, type EngineOptions } from './engine';
 import { createBulkToken } from './secrets';
 import { EveTail, parseEveConfig } from './eve-tail';
 import { withReplayScript } from './replay-script';
+import { withTransferKey } from './transfer-key';
 
 export { engineFor } from './engine';
 
@@ -19,6 +20,7 @@ export function startEngine(app: FastifyInstance, opts?: Partial<EngineOptions>)
   const engine = engineFor(app.db, opts);
   // Both replay types carry the replay script of their upload's processed capture in the signed work.
   for (const type of ['pcap', 'captive_ioc_pcap']) engine.preparers.set(type, (tx, details) => withReplayScript(tx, app.config.dataDir, details));
+  engine.preparers.set('file_transfer', (_tx, details) => Promise.resolve(withTransferKey(details)));
   engine.start();
   for (const source of parseEveConfig(process.env.SURICATA_EVE)) {
     const tail = new EveTail(app.db, source, () => engine.opts.detectionWindowMs);
