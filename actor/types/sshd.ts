@@ -86,7 +86,9 @@ export async function startSshd(address: string, wantedPort: number, fallback: b
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-sshd-'));
   const login = os.userInfo().username;
   let child: ChildProcess | null = null;
+  let closed = false;
   const close = async () => {
+    closed = true;
     if (child && child.exitCode === null) {
       const exited = new Promise<void>((r) => child?.once('exit', () => r()));
       child.kill('SIGTERM');
@@ -165,7 +167,7 @@ export async function startSshd(address: string, wantedPort: number, fallback: b
     });
     const uploaded = async (until: number) => {
       const done = path.join(dir, 'done');
-      while (Date.now() < until) {
+      while (Date.now() < until && !closed) {
         if (fs.existsSync(done)) return Number(fs.readFileSync(done, 'utf8').trim());
         await new Promise((r) => setTimeout(r, 50));
       }
