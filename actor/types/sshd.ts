@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Incompatible } from '../perform';
 import { findTool, runTool } from './tools';
+import { MAX_WIRE_BYTES } from './transfer-plan';
 
 const START_TIMEOUT_MS = 10_000;
 
@@ -71,11 +72,15 @@ function forcedCommand(dir: string, scp: string, mode: SshdMode): string {
     `  i=0; while [ ! -f ${quote(receipt)} ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done`,
     `  exec cat ${quote(receipt)}`,
     'fi',
+    `ulimit -f ${MAX_SINK_BLOCKS}`,
     `${quote(scp)} -t ${quote(path.join(dir, 'in'))}`,
     `echo $? > ${quote(path.join(dir, 'done.tmp'))} && mv ${quote(path.join(dir, 'done.tmp'))} ${quote(path.join(dir, 'done'))}`,
     '',
   ].join('\n');
 }
+
+/** The largest upload the scp sink may write (`ulimit -f`, in 512-byte blocks). */
+const MAX_SINK_BLOCKS = Math.ceil(MAX_WIRE_BYTES / 512);
 
 export async function startSshd(address: string, wantedPort: number, fallback: boolean, clientKeyPem: string, mode: SshdMode): Promise<Sshd> {
   const tools = requirePrograms(['sshd', 'ssh-keygen', ...(mode.kind === 'tunnel' ? [] : ['scp'])], 'destination');

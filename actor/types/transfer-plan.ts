@@ -72,7 +72,10 @@ function tunnelOf(w: WorkPayload, layer: Plan['layer'], destination: string): Pi
 
 export function plan(w: WorkPayload, opts: PerformOptions): Plan {
   const d = w.details;
-  const layer = str(d.app_layer) || 'http';
+  const asked = str(d.app_layer) || 'http';
+  // An app layer given as a port number (the form's "otherwise the value itself") is http on that port.
+  const customPort = /^\d{1,5}$/.test(asked) && Number(asked) >= 1 && Number(asked) <= 65535 ? Number(asked) : null;
+  const layer = customPort ? 'http' : asked;
   if (layer !== 'http' && layer !== 'https' && layer !== 'ftp' && layer !== 'scp') throw new Incompatible(`file_transfer over ${layer} is not supported by this actor (http, https, ftp and scp are).`);
   if (layer === 'https' && !opts.tls) throw new Incompatible('This actor has no TLS certificate for https transfers (openssl was not found).');
   const destination = w.role === 'target' ? w.local_address : (w.peer_address ?? '');
@@ -85,7 +88,7 @@ export function plan(w: WorkPayload, opts: PerformOptions): Plan {
   const safe = file.name.replace(/[^\w.-]/g, '_').replace(/^[.-]+/, '') || 'file';
   return {
     layer,
-    port: chosen ? (d.target_port as number) : (DEFAULT_PORTS[layer] ?? 80),
+    port: chosen ? (d.target_port as number) : (customPort ?? DEFAULT_PORTS[layer] ?? 80),
     method: method === 'POST' || method === 'PUT' ? method : 'GET',
     encodings,
     defaultPort: !chosen,

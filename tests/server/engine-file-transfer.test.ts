@@ -54,6 +54,7 @@ describe('content encodings', () => {
     await expectIntact({ content_encoding: 'gzip', method: 'POST', target_port: 48602 }, { content_encoding: ['gzip'] });
     await expectIntact({ content_encoding: 'bzip2', app_layer: 'ftp', method: 'PUT', target_port: 48603 }, { content_encoding: ['bzip2'] });
     await expectIntact({ content_encoding: 'tar', app_layer: 'ftp', target_port: 48604 }, { content_encoding: ['tar'] });
+    await expectIntact({ content_encoding: 'zip,gzip', app_layer: '48610' }, { app_layer: 'http', port: 48610 });
     await expectIntact({ content_encoding: 'tar, gzip,zip,bzip2', method: 'PUT', app_layer: 'https', target_port: 48605 }, { content_encoding: ['tar', 'gzip', 'zip', 'bzip2'] });
   });
 

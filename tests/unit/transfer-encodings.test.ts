@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { tarOne, untarOne, unzipOne, zipOne } from '../../actor/types/archive';
 import { base32, bytesPerQuery, unbase32 } from '../../actor/types/dns-tunnel';
 import { checkCidr } from '../../actor/types/transfer-plan';
+import { parseEncodings } from '../../actor/types/encodings';
+import { requirePrograms } from '../../actor/types/sshd';
 
 const data = Buffer.concat([crypto.randomBytes(1500), Buffer.from('text '.repeat(400))]);
 
@@ -48,5 +50,12 @@ describe('tunnel CIDR', () => {
     expect(() => checkCidr('127.0.0.0/30', ['127.0.0.2', '127.0.0.3'])).not.toThrow();
     expect(() => checkCidr('127.0.0.2/32', ['127.0.0.2', '127.0.0.3'])).toThrow('The tunnel CIDR 127.0.0.2/32 does not contain 127.0.0.3, an address the tunnel uses.');
     expect(() => checkCidr('10.0.0.0', ['10.0.0.1'])).toThrow('The tunnel CIDR "10.0.0.0" is not an IPv4 CIDR such as 10.0.0.0/8.');
+  });
+});
+
+describe('programs', () => {
+  it('a missing OpenSSH program makes the transfer incompatible, naming it and the side', () => {
+    expect(() => requirePrograms(['ssh', 'vigil-no-such-sshd'], 'destination')).toThrow("OpenSSH's vigil-no-such-sshd is not installed on this actor (needed on the destination side).");
+    expect(() => parseEncodings('zip, gzip')).not.toThrow();
   });
 });
