@@ -54,12 +54,26 @@ const options = (p: SshPeer, keyFile: string) => [
   '-o', `BindAddress=${p.local}`,
 ];
 
+let classicFlag: Promise<string[]> | null = null;
+/** `-O` (the classic scp protocol the target's forced command speaks) where scp has the flag: OpenSSH 8.7 and later. */
+function classic(ssh: string): Promise<string[]> {
+  classicFlag ??= runTool(ssh, ['-V'], { timeoutMs: 5000, maxBytes: 4096 }).then(
+    (r) => {
+      const m = /OpenSSH_(\d+)\.(\d+)/.exec(r.stderr || r.stdout.toString('utf8'));
+      return m && (Number(m[1]) > 8 || (Number(m[1]) === 8 && Number(m[2]) >= 7)) ? ['-O'] : [];
+    },
+    () => ['-O'],
+  );
+  return classicFlag;
+}
+
 /** scp (classic protocol, -O) of `data` as `name` to the peer; then the receipt its sshd keeps. */
 export async function scpUpload(p: SshPeer, name: string, data: Buffer, maxBytes: number, signal: AbortSignal): Promise<{ receipt: string } | { failure: string }> {
   const tools = requirePrograms(['scp', 'ssh'], 'source');
+  const flag = await classic(tools.ssh ?? 'ssh');
   return withKey(p.keyPem, async (dir, keyFile) => {
     fs.writeFileSync(path.join(dir, name), data);
-    const sent = await runTool(tools.scp ?? 'scp', ['-O', '-P', String(p.port), ...options(p, keyFile), name, `${p.login}@${p.host}:${name}`], { cwd: dir, timeoutMs: SSH_TIMEOUT_MS, maxBytes, signal });
+    const sent = await runTool(tools.scp ?? 'scp', [...flag, '-P', String(p.port), ...options(p, keyFile), name, `${p.login}@${p.host}:${name}`], { cwd: dir, timeoutMs: SSH_TIMEOUT_MS, maxBytes, signal });
     if (sent.code !== 0) return { failure: sshFailure(sent.stderr, sent.code) };
     const r = await runTool(tools.ssh ?? 'ssh', ['-p', String(p.port), ...options(p, keyFile), `${p.login}@${p.host}`, 'vigil-receipt'], { timeoutMs: SSH_TIMEOUT_MS, maxBytes: 4096, signal });
     if (r.code !== 0) return { failure: `unconfirmed (the receipt could not be read: ${sshFailure(r.stderr, r.code)})` };
@@ -69,9 +83,10 @@ export async function scpUpload(p: SshPeer, name: string, data: Buffer, maxBytes
 
 /** scp of the peer's file `name` to here. */
 export async function scpDownload(p: SshPeer, name: string, maxBytes: number, signal: AbortSignal): Promise<{ data: Buffer } | { failure: string }> {
-  const tools = requirePrograms(['scp'], 'source');
+  const tools = requirePrograms(['scp', 'ssh'], 'source');
+  const flag = await classic(tools.ssh ?? 'ssh');
   return withKey(p.keyPem, async (dir, keyFile) => {
-    const r = await runTool(tools.scp ?? 'scp', ['-O', '-P', String(p.port), ...options(p, keyFile), `${p.login}@${p.host}:${name}`, 'received'], { cwd: dir, timeoutMs: SSH_TIMEOUT_MS, maxBytes, signal });
+    const r = await runTool(tools.scp ?? 'scp', [...flag, '-P', String(p.port), ...options(p, keyFile), `${p.login}@${p.host}:${name}`, 'received'], { cwd: dir, timeoutMs: SSH_TIMEOUT_MS, maxBytes, signal });
     if (r.code !== 0) return { failure: sshFailure(r.stderr, r.code) };
     const file = path.join(dir, 'received');
     if (!fs.existsSync(file)) return { failure: 'unconfirmed (scp wrote no file)' };

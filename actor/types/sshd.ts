@@ -89,7 +89,9 @@ export async function startSshd(address: string, wantedPort: number, fallback: b
   // sshd started by root needs its privilege-separation folder (the ssh service creates it at boot).
   if (root) fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-sshd-'));
-  const login = os.userInfo().username;
+  const { username: login, shell } = os.userInfo();
+  // sshd runs the forced command with the user's login shell.
+  if (shell && /(nologin|false)$/.test(shell)) throw new Incompatible(`This actor's user ${login} has no login shell (${shell}), which sshd needs to run scp.`);
   let child: ChildProcess | null = null;
   let closed = false;
   const close = async () => {
