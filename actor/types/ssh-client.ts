@@ -116,13 +116,17 @@ function socksConnect(local: string, socksPort: number, host: string, port: numb
   return new Promise((resolve, reject) => {
     const s = net.connect({ host: local, port: socksPort });
     const fail = (why: string) => {
+      clearTimeout(timer);
       s.destroy();
       reject(Object.assign(new Error(why), { code: why === 'timed out' ? 'ETIMEDOUT' : 'ECONNREFUSED' }));
     };
     const timer = setTimeout(() => fail('timed out'), timeoutMs);
     let buf = Buffer.alloc(0);
     let stage = 0;
+    const unreachable = () => fail(`the tunnel could not reach ${host}:${port}`);
     s.on('error', (e) => fail(e.message));
+    // ssh closes the SOCKS connection when the far sshd refuses the forwarding.
+    s.on('close', unreachable);
     s.on('connect', () => s.write(Buffer.from([5, 1, 0])));
     const onData = (c: Buffer) => {
       buf = Buffer.concat([buf, c]);
@@ -136,8 +140,9 @@ function socksConnect(local: string, socksPort: number, host: string, port: numb
       if (stage === 1 && buf.length >= 10) {
         clearTimeout(timer);
         s.off('data', onData);
-        if (buf[1] !== 0) return fail(`the tunnel could not reach ${host}:${port}`);
+        if (buf[1] !== 0) return unreachable();
         s.removeAllListeners('error');
+        s.off('close', unreachable);
         resolve(s);
       }
     };

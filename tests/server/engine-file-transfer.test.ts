@@ -5,7 +5,13 @@
  */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findTool } from '../../actor/types/tools';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openSshTunnel } from '../../actor/types/ssh-client';
+import { startSshd } from '../../actor/types/sshd';
+import { findTool, runTool } from '../../actor/types/tools';
+import { withTransferKey } from '../../server/engine/transfer-key';
 import { fileTransferDetails, insertLibraryFile, runOneAction, startEngineWorld, type EngineWorld } from './engine-helpers';
 
 let w: EngineWorld;
@@ -102,6 +108,39 @@ describe.skipIf(skipOpenSsh)('over OpenSSH', () => {
       expect(busy.blocked_msg).toMatch(/^The destination actor could not serve scp on port 48623/);
     } finally {
       holder.close();
+    }
+  });
+
+  it('the destination sshd lets the key only scp into its temporary folder, and its tunnel reach only the destination', async () => {
+    const key = String(withTransferKey({ app_layer: 'scp' }).ssh_key);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-sshd-test-'));
+    fs.writeFileSync(path.join(dir, 'key'), key, { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, 'note.txt'), 'hello');
+    const login = os.userInfo().username;
+    const opts = ['-i', path.join(dir, 'key'), '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'BatchMode=yes', '-o', 'LogLevel=ERROR'];
+    const sink = await startSshd('127.0.0.3', 48651, false, key, { kind: 'scp-sink' });
+    const escape = path.join(dir, 'escaped.txt');
+    try {
+      const scp = await runTool(findTool('scp') ?? 'scp', ['-O', '-P', '48651', ...opts, path.join(dir, 'note.txt'), `${login}@127.0.0.3:${escape}`], { timeoutMs: 20_000, maxBytes: 4096 });
+      expect(scp.code, scp.stderr).toBe(0);
+      expect(fs.existsSync(escape)).toBe(false);
+      expect(fs.readFileSync(path.join(sink.inbox, 'note.txt'), 'utf8')).toBe('hello');
+      const shell = await runTool(findTool('ssh') ?? 'ssh', ['-p', '48651', ...opts, `${login}@127.0.0.3`, 'echo shell-ran'], { timeoutMs: 20_000, maxBytes: 4096 });
+      expect(shell.stdout.toString('utf8')).not.toContain('shell-ran');
+    } finally {
+      await sink.close();
+    }
+    const tunnelSshd = await startSshd('127.0.0.3', 48652, false, key, { kind: 'tunnel' });
+    const tunnel = await openSshTunnel({ host: '127.0.0.3', port: 48652, login, keyPem: key, local: '127.0.0.2' }, new AbortController().signal);
+    try {
+      if ('failure' in tunnel) throw new Error(tunnel.failure);
+      const director = Number(new URL(w.url).port);
+      await expect(tunnel.connect('127.0.0.1', director)).rejects.toThrow('the tunnel could not reach 127.0.0.1:');
+      (await tunnel.connect('127.0.0.3', 48652)).destroy();
+    } finally {
+      if (!('failure' in tunnel)) tunnel.close();
+      await tunnelSshd.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
