@@ -144,9 +144,10 @@ describe.skipIf(skipOpenSsh)('over OpenSSH', () => {
     }
   });
 
-  it('ssh tunnel: http and ftp transfers cross through ssh -D to the destination\'s own sshd', async () => {
+  it('ssh tunnel: http, https and ftp transfers cross through ssh -D to the destination\'s own sshd', async () => {
     await expectIntact({ tunnel_protocol: 'ssh', target_port: 48631, tunnel_cidr: '127.0.0.0/24' }, { tunnel: 'ssh', ssh_port: expect.any(Number) });
     await expectIntact({ tunnel_protocol: 'ssh', app_layer: 'ftp', method: 'PUT', content_encoding: 'zip', target_port: 48632 }, { tunnel: 'ssh', app_layer: 'ftp' });
+    await expectIntact({ tunnel_protocol: 'ssh', app_layer: 'https', method: 'POST', target_port: 48634 }, { tunnel: 'ssh', app_layer: 'https' });
     const scp = await transfer({ tunnel_protocol: 'ssh', app_layer: 'scp', target_port: 48633 });
     expect([scp.status, scp.blocked_msg]).toEqual(['incompatible', 'The ssh tunnel protocol is not offered with the scp app layer.']);
   });
