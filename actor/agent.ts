@@ -302,7 +302,12 @@ export class ActorAgent {
         }
         if (abort.signal.aborted) return void entry.target.close();
         abort.signal.addEventListener('abort', () => void entry.target?.close(), { once: true });
-        await this.send(`/work/${w.id}/ready`, { session: this.session, port_map: entry.target.port_map, port_failures: entry.target.port_failures });
+        await this.send(`/work/${w.id}/ready`, {
+          session: this.session,
+          port_map: entry.target.port_map,
+          port_failures: entry.target.port_failures,
+          ...(entry.target.login ? { login: entry.target.login } : {}),
+        });
         return;
       }
       let outcome: Outcome;

@@ -38,6 +38,8 @@ export interface Outcome {
 export interface TargetHandle {
   port_map: Record<string, number>;
   port_failures: Record<string, string>;
+  /** The login of a service the target runs for the source (file_transfer's one-time sshd). */
+  login?: string;
   evidence(): Evidence;
   close(): Promise<void>;
 }

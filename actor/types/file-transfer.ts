@@ -1,68 +1,40 @@
 /**
- * file_transfer: the file-library file crosses between the two actors over http, https or ftp on
- * the target port (target_port, else 80/443/21; another port when the actor may not open it). GET:
- * the target serves the file and the source downloads it (ftp RETR); POST/PUT: the source uploads it
- * and the target receives it (ftp STOR). The receiver hashes what arrived; with compare_transfer a
- * different sha256 is blocked (altered). Refused, reset and timed-out transfers are blocked. gzip
- * content encoding is applied on the wire; scp, tunnels and other encodings end incompatible with the reason.
+ * file_transfer: the file-library file crosses between the two actors over http, https, ftp or scp
+ * on the target port (target_port, else 80/443/21/25; another port when the actor may not open it),
+ * directly or through an ssh or dns tunnel (transfer-plan.ts checks the details). GET: the target
+ * serves the file and the source downloads it; POST/PUT: the source uploads it and the target
+ * receives it. The content encodings are applied in order before the file crosses; the receiver
+ * decodes what arrived and hashes it; with compare_transfer a different sha256 is blocked (altered).
+ * Refused, reset and timed-out transfers are blocked.
  */
 import http from 'node:http';
 import https from 'node:https';
-import zlib from 'node:zlib';
-import type { WorkPayload, WorkFile } from '../../src/api/contracts/engine';
-import { MAX_WORK_FILE_BYTES } from '../../src/api/contracts/engine';
 import net from 'node:net';
+import tls from 'node:tls';
+import type { WorkPayload } from '../../src/api/contracts/engine';
 import { errorKind, listenTcp } from '../net-util';
 import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from '../perform';
-import { ftpSession, ftpTransfer, sha256Digest } from './ftp';
+import { tunnelDownload, tunnelUpload, MAX_TUNNEL_BYTES } from './dns-tunnel';
+import { decodeAll, encodeAll } from './encodings';
+import { directDial, ftpSession, ftpTransfer, sha256Digest, type Dial } from './ftp';
 import { servePort } from './serve-port';
+import { MAX_WIRE_BYTES, plan, SSH_PORT, DNS_PORT, type Plan } from './transfer-plan';
+import { dnsTunnelTarget, mergeHandles, scpSource, scpTarget, sshTunnelFor, sshTunnelTarget } from './transfer-tunnels';
 
 const TRANSFER_TIMEOUT_MS = 30_000;
-const MAX_WIRE_BYTES = MAX_WORK_FILE_BYTES + 64 * 1024;
-const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443, ftp: 21 };
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-interface Plan {
-  layer: 'http' | 'https' | 'ftp';
-  port: number;
-  method: 'GET' | 'POST' | 'PUT';
-  gzip: boolean;
-  file: WorkFile;
-  path: string;
-  /** No target_port: the app layer's default port (served elsewhere when the host already uses it). */
-  defaultPort: boolean;
-}
+export const wire = (p: Plan, data: Buffer) => encodeAll(p.encodings, p.file.name, data, MAX_WIRE_BYTES);
 
-/** What the details ask for, or Incompatible with the reason. */
-function plan(w: WorkPayload, opts: PerformOptions): Plan {
-  const d = w.details;
-  const layer = str(d.app_layer) || 'http';
-  if (layer !== 'http' && layer !== 'https' && layer !== 'ftp') throw new Incompatible(`file_transfer over ${layer} is not supported by this actor (http, https and ftp are).`);
-  if (layer === 'https' && !opts.tls) throw new Incompatible('This actor has no TLS certificate for https transfers (openssl was not found).');
-  const tunnel = str(d.tunnel_protocol) || 'none';
-  if (tunnel !== 'none') throw new Incompatible(`file_transfer through a ${tunnel} tunnel is not supported by this actor.`);
-  const encodings = str(d.content_encoding).split(',').map((s) => s.trim()).filter(Boolean);
-  const other = encodings.find((e) => e !== 'gzip');
-  if (other) throw new Incompatible(`The ${other} content encoding is not supported by this actor (gzip is).`);
-  const file = w.files?.[0];
-  if (!file) throw new Incompatible('file_transfer needs a file from the file library.');
-  const method = str(d.method).toUpperCase();
-  const chosen = typeof d.target_port === 'number' && d.target_port > 0;
-  const port = chosen ? (d.target_port as number) : (DEFAULT_PORTS[layer] ?? 80);
-  return {
-    layer,
-    port,
-    method: method === 'POST' || method === 'PUT' ? method : 'GET',
-    gzip: encodings.includes('gzip'),
-    defaultPort: !chosen,
-    file,
-    path: layer === 'ftp' ? file.name.replace(/[^\w.-]/g, '_') : `/${encodeURIComponent(file.name)}`,
-  };
+/** The digest of what arrived, decoded again; what cannot be decoded is hashed as it is (and so differs). */
+export async function arrivedDigest(p: Plan, body: Buffer): Promise<{ sha256: string; bytes: number; decode_error?: string }> {
+  try {
+    return sha256Digest(await decodeAll(p.encodings, body, MAX_WIRE_BYTES));
+  } catch (e) {
+    return { ...sha256Digest(body), decode_error: (e as Error).message.slice(0, 200) };
+  }
 }
-
-const wire = (p: Plan, data: Buffer) => (p.gzip ? zlib.gzipSync(data) : data);
-const unwire = (p: Plan, data: Buffer) => (p.gzip ? zlib.gunzipSync(data, { maxOutputLength: MAX_WIRE_BYTES }) : data);
 
 function readBody(stream: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -79,13 +51,13 @@ function readBody(stream: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
-export async function fileTransferTarget(w: WorkPayload, opts: PerformOptions): Promise<TargetHandle> {
-  const p = plan(w, opts);
-  if (!opts.fetchFile) throw new Incompatible('This actor cannot download files from its director.');
-  const served = p.method === 'GET' ? wire(p, await opts.fetchFile(p.file.id)) : null;
-  const received: { from: string; method: string; bytes: number; sha256?: string }[] = [];
+export type ReceivedLog = { from: string; method: string; bytes: number; sha256?: string }[];
+
+/** The target's http(s) or ftp server for the plan. */
+async function appServer(w: WorkPayload, p: Plan, opts: PerformOptions, served: Buffer | null): Promise<TargetHandle> {
+  const received: ReceivedLog = [];
   const tamper = (data: Buffer) => (opts.tamper ? opts.tamper('file_transfer', data) : data);
-  const digest = (arrived: Buffer) => downloaded(p, arrived);
+  const digest = (arrived: Buffer) => arrivedDigest(p, arrived);
   if (p.layer === 'ftp') {
     const file = { name: p.path, served, maxBytes: MAX_WIRE_BYTES, tamper, digest, onReceived: (r: { from: string; bytes: number; sha256?: string }) => received.push({ ...r, method: p.method }) };
     const sockets = new Set<net.Socket>();
@@ -101,9 +73,10 @@ export async function fileTransferTarget(w: WorkPayload, opts: PerformOptions): 
     };
     return servePort(p.port, (port) => listenTcp(ftp, w.local_address, port), () => received, close, p.defaultPort);
   }
+  const gzipLast = p.encodings.at(-1) === 'gzip';
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     void readBody(req)
-      .then((body) => {
+      .then(async (body) => {
         const from = req.socket.remoteAddress ?? '';
         if (req.url !== p.path || req.method !== p.method) {
           res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -111,11 +84,10 @@ export async function fileTransferTarget(w: WorkPayload, opts: PerformOptions): 
         }
         if (served) {
           received.push({ from, method: req.method, bytes: 0 });
-          const out = tamper(served);
-          res.writeHead(200, { 'content-type': 'application/octet-stream', ...(p.gzip ? { 'content-encoding': 'gzip' } : {}) }).end(out);
+          res.writeHead(200, { 'content-type': 'application/octet-stream', ...(gzipLast ? { 'content-encoding': 'gzip' } : {}) }).end(tamper(served));
           return;
         }
-        const d = digest(tamper(body));
+        const d = await digest(tamper(body));
         received.push({ from, method: req.method ?? '', ...d });
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(d));
       })
@@ -137,20 +109,52 @@ export async function fileTransferTarget(w: WorkPayload, opts: PerformOptions): 
   );
 }
 
-function transfer(p: Plan, host: string, port: number, body: Buffer | null, userAgent: string, signal: AbortSignal): Promise<{ status: number; body: Buffer } | { failure: string }> {
+export async function fileTransferTarget(w: WorkPayload, opts: PerformOptions): Promise<TargetHandle> {
+  const p = plan(w, opts);
+  if (!opts.fetchFile) throw new Incompatible('This actor cannot download files from its director.');
+  const served = p.method === 'GET' ? await wire(p, await opts.fetchFile(p.file.id)) : null;
+  if (p.tunnel === 'dns' && served && served.length > MAX_TUNNEL_BYTES) throw new Incompatible(`The encoded file (${served.length} bytes) is larger than the dns tunnel carries (${MAX_TUNNEL_BYTES} bytes).`);
+  if (p.layer === 'scp') return scpTarget(w, p, opts, served, arrivedDigest);
+  if (p.tunnel === 'dns') return dnsTunnelTarget(w, p, opts, served, arrivedDigest);
+  const app = await appServer(w, p, opts, served);
+  if (p.tunnel !== 'ssh') return app;
+  try {
+    return mergeHandles(app, await sshTunnelTarget(w, p));
+  } catch (e) {
+    await app.close();
+    throw e;
+  }
+}
+
+/** An agent whose connections come from `dial` (through the ssh tunnel); https adds TLS over them. */
+function tunnelAgent(p: Plan, dial: Dial, port: number): http.Agent {
+  const agent = p.layer === 'https' ? new https.Agent({ rejectUnauthorized: false }) : new http.Agent();
+  const create = (_o: unknown, cb: (e: Error | null, s?: net.Socket) => void) => {
+    dial(port).then((socket) => cb(null, p.layer === 'https' ? tls.connect({ socket, rejectUnauthorized: false }) : socket), (e: Error) => cb(e));
+  };
+  (agent as unknown as { createConnection: typeof create }).createConnection = create;
+  return agent;
+}
+
+function transfer(p: Plan, host: string, port: number, tunnel: Dial | null, body: Buffer | null, userAgent: string, signal: AbortSignal): Promise<{ status: number; body: Buffer } | { failure: string }> {
   return new Promise((resolve) => {
     const lib = p.layer === 'https' ? https : http;
     const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
     if (userAgent) headers['user-agent'] = userAgent.replace(/[\r\n]/g, ' ');
     if (body) headers['content-length'] = String(body.length);
-    if (body && p.gzip) headers['content-encoding'] = 'gzip';
-    const req = lib.request({ host, port, method: p.method, path: p.path, headers, timeout: TRANSFER_TIMEOUT_MS, signal, rejectUnauthorized: false, agent: false });
+    if (body && p.encodings.at(-1) === 'gzip') headers['content-encoding'] = 'gzip';
+    const agent = tunnel ? tunnelAgent(p, tunnel, port) : false;
+    const req = lib.request({ host, port, method: p.method, path: p.path, headers, timeout: TRANSFER_TIMEOUT_MS, signal, rejectUnauthorized: false, agent });
+    const done = (r: { status: number; body: Buffer } | { failure: string }) => {
+      if (agent) agent.destroy();
+      resolve(r);
+    };
     req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
-    req.on('error', (e: NodeJS.ErrnoException) => resolve({ failure: errorKind(e) === 'timeout' ? 'timed out' : errorKind(e) }));
+    req.on('error', (e: NodeJS.ErrnoException) => done({ failure: errorKind(e) === 'timeout' ? 'timed out' : errorKind(e) }));
     req.on('response', (res) => {
       readBody(res)
-        .then((data) => resolve({ status: res.statusCode ?? 0, body: data }))
-        .catch((e: NodeJS.ErrnoException) => resolve({ failure: e.code ? errorKind(e) : e.message }));
+        .then((data) => done({ status: res.statusCode ?? 0, body: data }))
+        .catch((e: NodeJS.ErrnoException) => done({ failure: e.code ? errorKind(e) : e.message }));
     });
     req.end(body ?? undefined);
   });
@@ -158,19 +162,11 @@ function transfer(p: Plan, host: string, port: number, body: Buffer | null, user
 
 type Received = { received: { sha256: string; bytes: number } } | { failure: string };
 
-const downloaded = (p: Plan, body: Buffer) => {
-  try {
-    return sha256Digest(unwire(p, body));
-  } catch {
-    return sha256Digest(body);
-  }
-};
-
-async function viaHttp(p: Plan, host: string, port: number, sent: Buffer | null, userAgent: string, signal: AbortSignal): Promise<Received> {
-  const r = await transfer(p, host, port, sent ? wire(p, sent) : null, userAgent, signal);
-  if ('failure' in r) return { failure: `The transfer to ${host}:${port} was ${r.failure === 'open' ? 'interrupted' : r.failure}` };
+async function viaHttp(p: Plan, tunnel: Dial | null, where: string, port: number, sent: Buffer | null, userAgent: string, signal: AbortSignal): Promise<Received> {
+  const r = await transfer(p, p.destination, port, tunnel, sent ? await wire(p, sent) : null, userAgent, signal);
+  if ('failure' in r) return { failure: `The transfer to ${where} was ${r.failure === 'open' ? 'interrupted' : r.failure}` };
   if (r.status !== 200) return { failure: `The transfer was answered ${r.status}` };
-  if (!sent) return { received: downloaded(p, r.body) };
+  if (!sent) return { received: await arrivedDigest(p, r.body) };
   try {
     return { received: JSON.parse(r.body.toString('utf8')) as { sha256: string; bytes: number } };
   } catch {
@@ -178,10 +174,25 @@ async function viaHttp(p: Plan, host: string, port: number, sent: Buffer | null,
   }
 }
 
-async function viaFtp(p: Plan, host: string, port: number, sent: Buffer | null, signal: AbortSignal): Promise<Received> {
-  const r = await ftpTransfer(host, port, p.path, sent ? wire(p, sent) : null, MAX_WIRE_BYTES, signal);
-  if ('failure' in r) return { failure: `The ftp transfer to ${host}:${port} was ${r.failure}` };
-  return 'data' in r ? { received: downloaded(p, r.data) } : r;
+async function viaFtp(p: Plan, dial: Dial, where: string, port: number, sent: Buffer | null, signal: AbortSignal): Promise<Received> {
+  const r = await ftpTransfer(dial, port, p.path, sent ? await wire(p, sent) : null, MAX_WIRE_BYTES, signal);
+  if ('failure' in r) return { failure: `The ftp transfer to ${where} was ${r.failure}` };
+  return 'data' in r ? { received: await arrivedDigest(p, r.data) } : r;
+}
+
+async function viaDnsTunnel(p: Plan, w: WorkPayload, sent: Buffer | null, signal: AbortSignal): Promise<Received & { queries: number }> {
+  const server = p.dns?.server ?? p.destination;
+  const port = w.port_map?.[String(DNS_PORT)] ?? DNS_PORT;
+  const domain = p.dns?.domain ?? '';
+  if (sent) {
+    const data = await wire(p, sent);
+    if (data.length > MAX_TUNNEL_BYTES) throw new Incompatible(`The encoded file (${data.length} bytes) is larger than the dns tunnel carries (${MAX_TUNNEL_BYTES} bytes).`);
+    const r = await tunnelUpload(server, port, domain, data, signal);
+    return 'failure' in r ? { failure: `The dns tunnel to ${server}:${port} failed: ${r.failure}`, queries: r.queries } : { ...(r as Received), queries: r.queries };
+  }
+  const r = await tunnelDownload(server, port, domain, signal);
+  if ('failure' in r) return { failure: `The dns tunnel to ${server}:${port} failed: ${r.failure}`, queries: r.queries };
+  return { received: await arrivedDigest(p, 'data' in r ? r.data : Buffer.alloc(0)), queries: r.queries };
 }
 
 export async function fileTransferSource(w: WorkPayload, signal: AbortSignal, opts: PerformOptions): Promise<Outcome> {
@@ -194,9 +205,34 @@ export async function fileTransferSource(w: WorkPayload, signal: AbortSignal, op
   if (upload && !opts.fetchFile) throw new Incompatible('This actor cannot download files from its director.');
   const sent = upload && opts.fetchFile ? await opts.fetchFile(p.file.id) : null;
   const started = Date.now();
-  const r = p.layer === 'ftp' ? await viaFtp(p, host, port, sent, signal) : await viaHttp(p, host, port, sent, str(w.details.user_agent), signal);
+  const extra: Record<string, unknown> = {};
+  let r: Received;
+  if (p.layer === 'scp') r = await scpSource(w, p, port, sent ? await wire(p, sent) : null, signal, arrivedDigest);
+  else if (p.tunnel === 'dns') {
+    const d = await viaDnsTunnel(p, w, sent, signal);
+    extra.dns_queries = d.queries;
+    r = d;
+  } else {
+    let tunnel: Dial | null = null;
+    let where = `${host}:${port}`;
+    let close = () => {};
+    if (p.tunnel === 'ssh') {
+      const sshPort = w.port_map?.[String(SSH_PORT)] ?? SSH_PORT;
+      const t = await sshTunnelFor(w, p, sshPort, signal);
+      if ('failure' in t) return { outcome: 'ran', blocked: true, message: t.failure, evidence: { peer: host, ssh_port: sshPort, tunnel: 'ssh' } };
+      tunnel = (to) => t.connect(host, to);
+      where = `${host}:${port} through the ssh tunnel`;
+      close = t.close;
+      extra.ssh_port = sshPort;
+    }
+    try {
+      r = p.layer === 'ftp' ? await viaFtp(p, tunnel ?? directDial(host), where, port, sent, signal) : await viaHttp(p, tunnel, where, port, sent, str(w.details.user_agent), signal);
+    } finally {
+      close();
+    }
+  }
   if (signal.aborted) throw new Error('aborted');
-  const base = { peer: host, port, app_layer: p.layer, method: p.method, gzip: p.gzip, file: p.file.name, expected_sha256: p.file.sha256, ms: Date.now() - started };
+  const base = { peer: host, port, app_layer: p.layer, method: p.method, tunnel: p.tunnel, content_encoding: p.encodings, file: p.file.name, expected_sha256: p.file.sha256, ms: Date.now() - started, ...extra };
   if ('failure' in r) return { outcome: 'ran', blocked: true, message: r.failure, evidence: base };
   const received = r.received;
   const evidence = { ...base, received_sha256: received.sha256, received_bytes: received.bytes, compared: compare };

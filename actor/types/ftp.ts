@@ -20,7 +20,7 @@ export interface FtpFile {
   /** What the server hands out / how it reads what arrived (an in-path test device). */
   tamper: (data: Buffer) => Buffer;
   /** The received bytes' digest, for STOR. */
-  digest: (data: Buffer) => { sha256: string; bytes: number };
+  digest: (data: Buffer) => Promise<{ sha256: string; bytes: number }>;
   onReceived: (r: { from: string; bytes: number; sha256?: string }) => void;
 }
 
@@ -94,9 +94,10 @@ export function ftpSession(c: net.Socket, address: string, file: FtpFile): void 
       conn.on('error', () => {});
       conn.on('close', () => {
         closeData();
-        const d = file.digest(file.tamper(Buffer.concat(chunks)));
-        file.onReceived({ from: c.remoteAddress ?? '', ...d });
-        say(`226 Transfer complete sha256=${d.sha256} bytes=${d.bytes}`);
+        void file.digest(file.tamper(Buffer.concat(chunks))).then((d) => {
+          file.onReceived({ from: c.remoteAddress ?? '', ...d });
+          say(`226 Transfer complete sha256=${d.sha256} bytes=${d.bytes}`);
+        });
       });
     } else if (verb === 'QUIT') {
       say('221 Bye');
@@ -108,9 +109,36 @@ export function ftpSession(c: net.Socket, address: string, file: FtpFile): void 
 
 export type FtpResult = { failure: string } | { data: Buffer } | { received: { sha256: string; bytes: number } };
 
+/** Opens a connection to a port of the peer (directly, or through a tunnel). */
+export type Dial = (port: number) => Promise<net.Socket>;
+
+/** Connects straight to host:port within the connect bound. */
+export const directDial =
+  (host: string): Dial =>
+  (port) =>
+    new Promise((resolve, reject) => {
+      const s = net.connect({ host, port });
+      const timer = setTimeout(() => s.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), CONNECT_TIMEOUT_MS);
+      s.once('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      s.once('connect', () => {
+        clearTimeout(timer);
+        s.removeAllListeners('error');
+        resolve(s);
+      });
+    });
+
 /** Uploads (body) or downloads (no body) one file from the peer's FTP server. */
-export async function ftpTransfer(host: string, port: number, name: string, body: Buffer | null, maxBytes: number, signal: AbortSignal): Promise<FtpResult> {
-  const ctrl = net.connect({ host, port });
+export async function ftpTransfer(dial: Dial, port: number, name: string, body: Buffer | null, maxBytes: number, signal: AbortSignal): Promise<FtpResult> {
+  let ctrl: net.Socket;
+  try {
+    ctrl = await dial(port);
+  } catch (e) {
+    const kind = errorKind(e as NodeJS.ErrnoException);
+    return { failure: kind === 'timeout' ? 'timed out' : kind };
+  }
   const reader = new ReplyReader(ctrl);
   let dataSock: net.Socket | null = null;
   const onAbort = () => {
@@ -118,8 +146,6 @@ export async function ftpTransfer(host: string, port: number, name: string, body
     dataSock?.destroy();
   };
   signal.addEventListener('abort', onAbort, { once: true });
-  const connectTimer = setTimeout(() => ctrl.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), CONNECT_TIMEOUT_MS);
-  ctrl.once('connect', () => clearTimeout(connectTimer));
   const step = async (line: string | null, expect: number, timeoutMs?: number): Promise<{ text: string } | { failure: string }> => {
     if (line !== null) ctrl.write(`${line}\r\n`);
     const r = await reader.reply(timeoutMs);
@@ -135,7 +161,12 @@ export async function ftpTransfer(host: string, port: number, name: string, body
     if ('failure' in pasv) return pasv;
     const dataPort = Number(/\(\|\|\|(\d+)\|\)/.exec(pasv.text)?.[1] ?? 0);
     // The data connection goes to the peer's address only, never to an address the server names.
-    const sock = net.connect({ host, port: dataPort });
+    let sock: net.Socket;
+    try {
+      sock = await dial(dataPort);
+    } catch (e) {
+      return { failure: `${errorKind(e as NodeJS.ErrnoException)} (data connection)` };
+    }
     dataSock = sock;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -160,7 +191,6 @@ export async function ftpTransfer(host: string, port: number, name: string, body
     const m = /sha256=([0-9a-f]{64}) bytes=(\d+)/.exec(done.text);
     return m ? { received: { sha256: m[1] ?? '', bytes: Number(m[2]) } } : { failure: 'unconfirmed (the server did not report what it received)' };
   } finally {
-    clearTimeout(connectTimer);
     signal.removeEventListener('abort', onAbort);
     ctrl.destroy();
     dataSock?.destroy();

@@ -9,6 +9,7 @@ import { createBulkToken } from './secrets';
 import { EveTail, parseEveConfig } from './eve-tail';
 import { withReplayScript } from './replay-script';
 import { withRunAsUser } from './run-as';
+import { withTransferKey } from './transfer-key';
 
 export { engineFor } from './engine';
 
@@ -22,6 +23,7 @@ export function startEngine(app: FastifyInstance, opts?: Partial<EngineOptions>)
   for (const type of ['pcap', 'captive_ioc_pcap']) engine.preparers.set(type, (tx, details) => withReplayScript(tx, app.config.dataDir, details));
   // host_cli carries its run-as user profile's OS user name.
   engine.preparers.set('host_cli', withRunAsUser);
+  engine.preparers.set('file_transfer', (_tx, details) => Promise.resolve(withTransferKey(details)));
   engine.start();
   for (const source of parseEveConfig(process.env.SURICATA_EVE)) {
     const tail = new EveTail(app.db, source, () => engine.opts.detectionWindowMs);

@@ -139,7 +139,7 @@ export async function actorsRoutes(app: FastifyInstance) {
       await tx.query(`update engine_work set status = 'ready', ready_at = now(), result = $2 where id = $1`, [id, JSON.stringify({ port_map: portMap, port_failures: failures })]);
       return tx.query<{ node_id: number }>(
         `update engine_work set status = 'queued', payload = payload || $2::jsonb where job_action_id = $1 and role = 'source' and status = 'held' returning node_id`,
-        [w.job_action_id, JSON.stringify({ port_map: portMap, port_failures: failures })],
+        [w.job_action_id, JSON.stringify({ port_map: portMap, port_failures: failures, ...(input.login ? { peer_login: input.login } : {}) })],
       );
     });
     for (const r of released) engine.notify(r.node_id);

@@ -1,4 +1,5 @@
 /** Shared setup of the engine tests: a listening director with the engine, two in-process actors on loopback. */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -173,3 +174,35 @@ export async function stoppedActor(w: EngineWorld, name: string, address: string
     },
   };
 }
+
+/** A file-library entry with content (or without, for a missing file); its id. */
+export async function insertLibraryFile(db: Db, name: string, content: Buffer | null): Promise<number> {
+  const sha = crypto.createHash('sha256').update(content ?? Buffer.alloc(0)).digest('hex');
+  const [row] = await db.query<{ id: number }>(
+    `insert into file_library (orig_file_name, sha256sum, size, file_restrictions, content) values ($1, $2, $3, 'none', $4) returning id`,
+    [name, sha, content?.length ?? 0, content],
+  );
+  if (!row) throw new Error('no file');
+  return row.id;
+}
+
+/** Runs one new action of `type` between the world's actors and waits for its job: the job action. */
+export async function runOneAction(w: EngineWorld, type: string, details: Record<string, unknown>, timeoutMs: number | null = null): Promise<JobActionRow> {
+  const { actions } = await waitForJob(w.server.db, await runJob(w, 'actions', await insertAction(w.server.db, type, details, `${type} test`, timeoutMs)));
+  const a = actions[0];
+  if (!a) throw new Error('no job action');
+  return a;
+}
+
+/** A file_transfer action's details: the library file over plain http GET with compare_transfer, changed by `over`. */
+export const fileTransferDetails = (fileId: number, over: Record<string, unknown>): Record<string, unknown> => ({
+  file_transfer_library_id: fileId,
+  compare_transfer: true,
+  keep_after_compare: false,
+  content_encoding: '',
+  user_agent: 'Mozilla/5.0 (Vigil)',
+  method: 'GET',
+  app_layer: 'http',
+  tunnel_protocol: 'none',
+  ...over,
+});

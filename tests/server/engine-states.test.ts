@@ -61,12 +61,14 @@ describe('job states', () => {
 
 /** An actor speaking the actor API by hand, to hold a target's work as long as the test wants. */
 async function handActor(name: string, address: string) {
-  const post = async <T>(path: string, body: unknown, token?: string): Promise<T> => {
-    const res = await fetch(`${w.url}${ACTOR_API}${path}`, {
+  const send = (path: string, body: unknown, token?: string) =>
+    fetch(`${w.url}${ACTOR_API}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
     });
+  const post = async <T>(path: string, body: unknown, token?: string): Promise<T> => {
+    const res = await send(path, body, token);
     expect(res.status, path).toBe(200);
     return (await res.json()) as T;
   };
@@ -76,6 +78,11 @@ async function handActor(name: string, address: string) {
     nodeId: reg.node_id,
     poll: (holding: number[], wait_ms = 0) => post<PollAnswer>('/poll', { session, holding, wait_ms }, reg.token),
     ready: (id: number) => post(`/work/${id}/ready`, { session, port_map: {}, port_failures: {} }, reg.token),
+    /** A ready call with a login (a file_transfer target's sshd user): the answer's status and body. */
+    readyAs: async (id: number, login: string) => {
+      const res = await send(`/work/${id}/ready`, { session, port_map: {}, port_failures: {}, login }, reg.token);
+      return { status: res.status, body: (await res.json()) as { error?: string } };
+    },
   };
 }
 
@@ -92,6 +99,9 @@ describe('reverting', () => {
     for (let i = 0; i < 20 && !work.length; i++) work = (await target.poll([], 1000)).work;
     const id = work[0]?.id ?? 0;
     expect(id).toBeGreaterThan(0);
+    // A login that is not a user name is refused with the reason, and the work stays claimed.
+    const bad = await target.readyAs(id, 'root; rm -rf /');
+    expect([bad.status, bad.body.error]).toEqual([400, 'login must be a user name']);
     // The target says it serves (it opens nothing: the source finds the port refused), and keeps holding the work.
     await target.ready(id);
     const ran = await waitForAction(w.server.db, jobId, ['ran']);

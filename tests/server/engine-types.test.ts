@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorAgent } from '../../actor/agent';
 import type { CommandRun } from '../../actor/types/host-cli';
-import { insertAction, insertSimulation, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
+import { fileTransferDetails, insertAction, insertLibraryFile, insertSimulation, runOneAction, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
 
 let w: EngineWorld;
 
@@ -23,23 +23,9 @@ const run = async (id: number, src = w.src.nodeId, dst = w.dst.nodeId) => {
   return res.json<{ job_id: number }>().job_id;
 };
 
-const runAction = async (type: string, details: Record<string, unknown>, timeoutMs: number | null = null) => {
-  const { actions } = await waitForJob(w.server.db, await run(await insertAction(w.server.db, type, details, `${type} test`, timeoutMs)));
-  const a = actions[0];
-  if (!a) throw new Error('no job action');
-  return a;
-};
+const runAction = (type: string, details: Record<string, unknown>, timeoutMs: number | null = null) => runOneAction(w, type, details, timeoutMs);
 
-/** A file-library entry with content (or without, for a missing file). */
-const insertFile = async (name: string, content: Buffer | null) => {
-  const sha = crypto.createHash('sha256').update(content ?? Buffer.alloc(0)).digest('hex');
-  const [row] = await w.server.db.query<{ id: number }>(
-    `insert into file_library (orig_file_name, sha256sum, size, file_restrictions, content) values ($1, $2, $3, 'none', $4) returning id`,
-    [name, sha, content?.length ?? 0, content],
-  );
-  if (!row) throw new Error('no file');
-  return row.id;
-};
+const insertFile = (name: string, content: Buffer | null) => insertLibraryFile(w.server.db, name, content);
 
 const hostCli = (shell: string, raw_text: string, cleanup_raw_text = '') => ({ shell, raw_text, cleanup_raw_text, separate_cleanup_shell: false, files: [] });
 
@@ -295,18 +281,7 @@ describe('email', () => {
 
 describe('file_transfer', () => {
   const transfer = async (fileId: number, over: Record<string, unknown>) =>
-    runAction('file_transfer', {
-      file_transfer_library_id: fileId,
-      compare_transfer: true,
-      keep_after_compare: false,
-      content_encoding: '',
-      user_agent: 'Mozilla/5.0 (Vigil)',
-      method: 'GET',
-      app_layer: 'http',
-      target_port: 48201,
-      tunnel_protocol: 'none',
-      ...over,
-    });
+    runAction('file_transfer', fileTransferDetails(fileId, { target_port: 48201, ...over }));
   const sha = crypto.createHash('sha256').update(MALWARE).digest('hex');
   /** The transfer ran, was not blocked, and its evidence has these fields. */
   const expectIntact = async (fileId: number, over: Record<string, unknown>, evidence: Record<string, unknown>) => {
@@ -337,7 +312,7 @@ describe('file_transfer', () => {
     }
   });
 
-  it('a file altered on the way is blocked with compare_transfer and passes without it; a reset is blocked; scp is incompatible with the reason', async () => {
+  it('a file altered on the way is blocked with compare_transfer and passes without it; a reset is blocked; an unknown app layer is incompatible with the reason', async () => {
     const id = await insertFile('implant.bin', MALWARE);
     w.dst.tamper = (type, data) => (type === 'file_transfer' ? Buffer.concat([data.subarray(0, 100), Buffer.from('XX'), data.subarray(102)]) : data);
     try {
@@ -362,9 +337,9 @@ describe('file_transfer', () => {
     } finally {
       resetter.close();
     }
-    const scp = await transfer(id, { app_layer: 'scp', target_port: 48208 });
-    expect(scp.status).toBe('incompatible');
-    expect(scp.blocked_msg).toBe('file_transfer over scp is not supported by this actor (http, https and ftp are).');
+    const smtp = await transfer(id, { app_layer: 'smtp', target_port: 48208 });
+    expect(smtp.status).toBe('incompatible');
+    expect(smtp.blocked_msg).toBe('file_transfer over smtp is not supported by this actor (http, https, ftp and scp are).');
   });
 });
 

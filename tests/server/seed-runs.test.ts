@@ -33,9 +33,7 @@ const DOCUMENTED = [
   /^Actor src cannot perform (host_cli|cloud) actions\.$/,
   // Sequence assignment rule: a step holding a DNS, host CLI or cloud action runs on a single actor.
   /^\w+ needs a destination actor, and this step has none\.$/,
-  /^file_transfer over scp is not supported by this actor \(http, https and ftp are\)\.$/,
-  /^file_transfer through a (dns|icmp) tunnel is not supported by this actor\.$/,
-  /^The zip content encoding is not supported by this actor \(gzip is\)\.$/,
+  /^file_transfer through an icmp tunnel is not supported by this actor: Node\.js cannot open raw ICMP sockets without native code\.$/,
   // A DNS server outside the two actors (the seeded Corporate DNS) is never queried.
   /^The DNS server .+ is not an address of the source or destination actor, and actors query no address outside the two\.$/,
   /^\S+ does not resolve to this actor's address \(127\.0\.0\.2\); captive URLs are fetched only from the actor itself, never from the internet\.$/,

@@ -96,6 +96,8 @@ export interface WorkPayload {
   peer_addresses?: string[];
   /** For the source: where the target actually serves each requested port ("445" -> 445 or another port). */
   port_map?: Record<string, number>;
+  /** The login the target's one-time service (file_transfer's sshd) accepts the source as. */
+  peer_login?: string;
   /** Ports the target could not open, with the reason. */
   port_failures?: Record<string, string>;
   /** File-library entries the work needs (download: POST {ACTOR_API}/work/{work_id}/files/{id}). */
@@ -122,6 +124,8 @@ export const readySchema = yup
     session: yup.string().trim().required().max(64),
     port_map: yup.object().default({}),
     port_failures: yup.object().default({}),
+    /** The login of the one-time sshd a file_transfer target runs for scp and ssh tunnels. */
+    login: yup.string().trim().max(32).matches(/^[a-z_][a-z0-9_.-]*$/i, 'login must be a user name'),
   })
   .noUnknown();
 

@@ -154,9 +154,8 @@ export const DELIVERY: CatalogEntry[] = [
         app_layer: 'http',
         method: 'POST',
         tunnel_protocol: 'dns',
-        tunnel_cidr: '10.250.0.0/24',
+        // No CIDR and no DNS server IP: the destination actor answers as the DNS server, so the demo runs between the local actors.
         dns_domain: 'sync.tunnel-sync.net',
-        dns_server_ip: '198.51.100.53',
       }),
   },
   {
