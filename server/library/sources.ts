@@ -9,6 +9,8 @@ export interface ActionEntry extends IndexEntry {
   requireProtected: boolean;
   monitorConnections: boolean;
   vendor: boolean;
+  /** The newest job the Action ran in, 0 when never run. */
+  latestJobId: number;
 }
 
 export interface SimulationEntry extends IndexEntry {
@@ -87,8 +89,8 @@ export async function loadActionEntries(db: Db, ids: readonly number[] | null, t
     `select action_id, array_agg(dimension_type) as t, array_agg(dimension_id) as d from action_dimensions where ${idFilter('action_id', ids)} group by action_id`,
     params(ids),
   );
-  const runRows = await db.query<{ action_id: number; n: number; last: number }>(
-    `select ja.action_id, count(distinct ja.job_id)::int as n, (extract(epoch from max(j.created_at)) * 1000)::float8 as last
+  const runRows = await db.query<{ action_id: number; n: number; last: number; latest: number }>(
+    `select ja.action_id, count(distinct ja.job_id)::int as n, (extract(epoch from max(j.created_at)) * 1000)::float8 as last, max(ja.job_id) as latest
        from job_actions ja join jobs j on j.id = ja.job_id
       where ja.action_id is not null and ${idFilter('ja.action_id', ids)} group by ja.action_id`,
     params(ids),
@@ -145,6 +147,7 @@ export async function loadActionEntries(db: Db, ids: readonly number[] | null, t
       requireProtected: a.require_protected,
       monitorConnections: a.monitor_connections,
       vendor: isVendorVid(a.vid),
+      latestJobId: runs?.latest ?? 0,
     };
   });
   const found = new Set(rows.map((r) => r.id));
