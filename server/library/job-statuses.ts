@@ -10,6 +10,11 @@ export class JobStatuses {
   private statuses = new Map<number, string | null>();
   private epoch = 0;
 
+  /** Moves whenever a known status may have changed. */
+  get version(): number {
+    return this.epoch;
+  }
+
   constructor(private db: Db) {}
 
   /** The statuses of the given jobs, reading the unknown ones in one query. */

@@ -19,6 +19,7 @@ import {
 } from '../../src/api/contracts/library';
 import { ChangeFeed, STALE_AFTER_MS } from './change-feed';
 import { JobStatuses } from './job-statuses';
+import { AnswerCache } from './answer-cache';
 import { itemJson, type ItemJson } from './item-json';
 import { SortedIndex, matchesStatus, type IndexEntry } from './sorted-index';
 import { loadActionEntries, loadDimensions, loadSimulationEntries, loadTags, type ActionEntry, type DimensionInfo, type SimulationEntry, type TagInfo } from './sources';
@@ -45,12 +46,12 @@ export class LibraryService {
   readonly actions = new SortedIndex<ActionEntry>();
   private readonly sims = new SortedIndex<SimulationEntry>();
   private tags = new Map<number, TagInfo>();
-  /**
-   * Item JSON per entry (about 80 MB at 100,000 Actions once every page was asked for); an entry is
-   * replaced when its Action, runs, files or tags change.
-   */
-  private itemJson = new WeakMap<ActionEntry, ItemJson>();
+  /** Item JSON written with older tags is written again. */
+  private tagsGen = 0;
   private tagsSignature = '';
+  private warmToken = 0;
+  /** Big answers (the legacy pages) as sent, until the list, the tags or a job status changes. */
+  readonly answers = new AnswerCache(() => `${this.actions.version}:${this.tagsGen}:${this.jobs.version}`);
   private dimensions: DimensionInfo[] = [];
   private dimensionChildren = new Map<number, number[]>();
   private feed: ChangeFeed;
@@ -130,6 +131,7 @@ export class LibraryService {
     this.built = true;
     this.polledWrites = started.writes;
     this.polledAt = started.at;
+    this.warmItemJson();
   }
 
   private async refresh(): Promise<void> {
@@ -140,14 +142,17 @@ export class LibraryService {
     const batch = await this.feed.poll();
     if (batch.jobIds.size) this.jobs.forget(batch.jobIds);
     if (!batch.actionIds.size && !batch.simulations) return;
+    const tagsGen = this.tagsGen;
     await this.loadReferenceData();
     if (batch.actionIds.size > FULL_RELOAD_ABOVE) {
       const { entries } = await loadActionEntries(this.db, null, this.tags);
       this.actions.replaceAll(entries);
       this.actions.prepare();
+      this.warmItemJson();
     } else if (batch.actionIds.size) {
       const { entries, missing } = await loadActionEntries(this.db, [...batch.actionIds], this.tags);
       this.actions.apply(entries, missing);
+      if (tagsGen !== this.tagsGen) this.warmItemJson();
     }
     this.simsStale = true;
     this.facetsCache.clear();
@@ -163,7 +168,7 @@ export class LibraryService {
     if (signature !== this.tagsSignature) {
       // Changed tags are logged for their Actions (migration 005); starting over also covers writers that bypass that.
       this.tagsSignature = signature;
-      this.itemJson = new WeakMap();
+      this.tagsGen++;
     }
     this.dimensions = await loadDimensions(this.db);
     this.dimensionChildren = new Map();
@@ -228,13 +233,40 @@ export class LibraryService {
   /** The list items of these entries as a JSON array (LibraryItem); reads the database only for job statuses not known yet. */
   async actionItemsJson(entries: readonly ActionEntry[]): Promise<string> {
     const statuses = await this.jobs.of(entries.filter((e) => e.latestJobId).map((e) => e.latestJobId));
-    const items = entries.map((e) => {
-      let json = this.itemJson.get(e);
-      if (!json) this.itemJson.set(e, (json = itemJson(this.actionItem(e))));
+    // One join over all the pieces: a page is one flat string, with no string per item in between.
+    const parts: string[] = ['['];
+    entries.forEach((e, i) => {
+      const json = this.itemJsonOf(e);
       const status = e.latestJobId ? statuses.get(e.latestJobId) : null;
-      return json.head + (status ? JSON.stringify({ id: e.latestJobId, status } satisfies LatestJob) : 'null') + json.tail;
+      parts.push(i ? ',' : '', json.head, status ? JSON.stringify({ id: e.latestJobId, status } satisfies LatestJob) : 'null', json.tail);
     });
-    return `[${items.join(',')}]`;
+    parts.push(']');
+    return parts.join('');
+  }
+
+  /**
+   * The entry's item JSON, kept on the entry (about 80 MB at 100,000 Actions once all are written):
+   * a page of 1,000 items is then a join of kept strings instead of 1,000 objects serialised per call.
+   */
+  private itemJsonOf(e: ActionEntry): ItemJson {
+    if (e.json?.gen !== this.tagsGen) e.json = itemJson(this.actionItem(e), this.tagsGen);
+    return e.json;
+  }
+
+  /**
+   * Writes the item JSON of every Action in the background after a full load, a few hundred at a time
+   * between other work, so no list call pays for it (the legacy client asks for every page at start).
+   */
+  private warmItemJson(): void {
+    const token = ++this.warmToken;
+    const entries = this.actions.live();
+    let at = 0;
+    const step = () => {
+      if (token !== this.warmToken) return;
+      for (const end = Math.min(entries.length, at + 250); at < end; at++) this.itemJsonOf(entries[at]!);
+      if (at < entries.length) setImmediate(step);
+    };
+    setImmediate(step);
   }
 
   private actionItem(e: ActionEntry): LibraryItem & { latest_job: null } {

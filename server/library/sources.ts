@@ -1,6 +1,7 @@
 import type { Db } from '../db/index';
 import { DIMENSION_TYPES, isVendorVid, type LibraryActionType, type LibraryDimensionType } from '../../src/api/contracts/library';
 import type { IndexEntry } from './sorted-index';
+import type { ItemJson } from './item-json';
 
 export interface ActionEntry extends IndexEntry {
   name: string;
@@ -11,6 +12,8 @@ export interface ActionEntry extends IndexEntry {
   vendor: boolean;
   /** The newest job the Action ran in, 0 when never run. */
   latestJobId: number;
+  /** Its list item as JSON, written by the library on first use (an entry is replaced when its Action changes). */
+  json?: ItemJson;
 }
 
 export interface SimulationEntry extends IndexEntry {

@@ -199,13 +199,16 @@ export async function libraryRoutes(app: FastifyInstance) {
       'name',
       'asc',
     );
-    const page = paging(slots, q.page, q.size, (s) => library.actions.get(s));
-    const meta: LegacyLibraryPage['meta'] = { total_count: page.total, total_pages: page.totalPages, page: q.page, size: q.size };
-    return sendJson(reply, answerJson('data', await library.actionItemsJson(page.entries), { meta }));
+    const body = await library.answers.get(`legacy:${q.page}:${q.size}`, async () => {
+      const page = paging(slots, q.page, q.size, (s) => library.actions.get(s));
+      const meta: LegacyLibraryPage['meta'] = { total_count: page.total, total_pages: page.totalPages, page: q.page, size: q.size };
+      return answerJson('data', await library.actionItemsJson(page.entries), { meta });
+    });
+    return sendJson(reply, body);
   });
 
   // Tree filter: the ids of the Actions under the selected dimension nodes.
-  const treeAnswers = new WeakMap<readonly number[], string>();
+  const treeAnswers = new WeakMap<readonly number[], Buffer>();
   app.post('/manage_sims/library_actions_filter.json', async (req, reply) => {
     requireUser(req);
     const body = validate(treeFilterSchema, normalizeParams(bodyFields(req.body)));
@@ -217,7 +220,7 @@ export async function libraryRoutes(app: FastifyInstance) {
     let json = treeAnswers.get(slots);
     if (json === undefined) {
       const data = slots.map((s) => library.actions.get(s)?.id).filter((id): id is number => id !== undefined);
-      json = JSON.stringify({ data, total_count: data.length });
+      json = Buffer.from(JSON.stringify({ data, total_count: data.length }));
       treeAnswers.set(slots, json);
     }
     return sendJson(reply, json);
@@ -338,7 +341,7 @@ export async function libraryRoutes(app: FastifyInstance) {
   });
 }
 
-function sendJson(reply: FastifyReply, json: string): FastifyReply {
+function sendJson(reply: FastifyReply, json: string | Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
