@@ -141,9 +141,9 @@ export class LibraryService {
     }
     const batch = await this.feed.poll();
     if (batch.jobIds.size) this.jobs.forget(batch.jobIds);
-    if (!batch.actionIds.size && !batch.simulations) return;
+    if (!batch.actionIds.size && !batch.simulations && !batch.reference) return;
     const tagsGen = this.tagsGen;
-    await this.loadReferenceData();
+    if (batch.reference) await this.loadReferenceData();
     if (batch.actionIds.size > FULL_RELOAD_ABOVE) {
       const { entries } = await loadActionEntries(this.db, null, this.tags);
       this.actions.replaceAll(entries);
@@ -152,8 +152,8 @@ export class LibraryService {
     } else if (batch.actionIds.size) {
       const { entries, missing } = await loadActionEntries(this.db, [...batch.actionIds], this.tags);
       this.actions.apply(entries, missing);
-      if (tagsGen !== this.tagsGen) this.warmItemJson();
     }
+    if (tagsGen !== this.tagsGen) this.warmItemJson();
     this.simsStale = true;
     this.facetsCache.clear();
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {

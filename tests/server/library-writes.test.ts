@@ -125,6 +125,14 @@ describe('ACT-090 the library list shows a write made through this director in t
     expect((await list(`search=platypus%20tag&content_uuids[]=${vid}`)).actions.map((x) => x.id)).toEqual([tag!.action_id]);
   });
 
+  it('a new dimension tree node can be filtered on in the next call', async () => {
+    expect((await list('page_size=1')).total_count).toBeGreaterThan(0);
+    const [node] = await s.db.query<{ id: number }>(
+      `insert into dimensions (type, parent_id, name, param_name, position) values ('covert', null, 'Quiet Probe Node', 'quiet_probe_node', 99) returning id`,
+    );
+    expect((await list(`dimensions[]=${node!.id}`)).total_count).toBe(0);
+  });
+
   it('answers repeated list calls from memory: no job reads, and the change log read at most once per 200 ms', async () => {
     await list('page_size=100');
     const query = vi.spyOn(s.db, 'query');
