@@ -230,18 +230,26 @@ export class LibraryService {
     return out;
   }
 
-  /** The list items of these entries as a JSON array (LibraryItem); reads the database only for job statuses not known yet. */
+  /** The list items of these entries as a JSON array (LibraryItem). */
   async actionItemsJson(entries: readonly ActionEntry[]): Promise<string> {
-    const statuses = await this.jobs.of(entries.filter((e) => e.latestJobId).map((e) => e.latestJobId));
+    const latest = await this.latestJobs(entries);
     // One join over all the pieces: a page is one flat string, with no string per item in between.
     const parts: string[] = ['['];
     entries.forEach((e, i) => {
       const json = this.itemJsonOf(e);
-      const status = e.latestJobId ? statuses.get(e.latestJobId) : null;
-      parts.push(i ? ',' : '', json.head, status ? JSON.stringify({ id: e.latestJobId, status } satisfies LatestJob) : 'null', json.tail);
+      parts.push(i ? ',' : '', json.head, JSON.stringify(latest(e)), json.tail);
     });
     parts.push(']');
     return parts.join('');
+  }
+
+  /** The latest job of each entry (statuses from memory; the ones not known yet are read in one query). */
+  private async latestJobs<E extends { latestJobId: number }>(entries: readonly E[]): Promise<(e: E) => LatestJob | null> {
+    const statuses = await this.jobs.of(entries.filter((e) => e.latestJobId).map((e) => e.latestJobId));
+    return (e) => {
+      const status = e.latestJobId ? statuses.get(e.latestJobId) : null;
+      return status ? { id: e.latestJobId, status } : null;
+    };
   }
 
   /**
@@ -295,14 +303,7 @@ export class LibraryService {
   }
 
   async simulationItems(entries: readonly SimulationEntry[]): Promise<SimulationLibraryItem[]> {
-    const ids = entries.map((e) => e.id);
-    const rows = ids.length
-      ? await this.db.query<{ simulation_id: number; id: number; status: string }>(
-          'select distinct on (simulation_id) simulation_id, id, status from jobs where simulation_id = any($1::int[]) order by simulation_id, id desc',
-          [ids],
-        )
-      : [];
-    const latest = new Map(rows.map((r) => [r.simulation_id, { id: r.id, status: r.status }]));
+    const latest = await this.latestJobs(entries);
     return entries.map((e) => ({
       id: e.id,
       vid: e.vid,
@@ -320,7 +321,7 @@ export class LibraryService {
       last_added: iso(e.created),
       last_run: e.lastRun ? iso(e.lastRun) : null,
       total_runs: e.totalRuns,
-      latest_job: latest.get(e.id) ?? null,
+      latest_job: latest(e),
     }));
   }
 

@@ -23,6 +23,8 @@ export interface SimulationEntry extends IndexEntry {
   actionVids: string[];
   groupNames: string[];
   simActions: string[];
+  /** The newest job of the simulation, 0 when never run. */
+  latestJobId: number;
 }
 
 export interface TagInfo {
@@ -188,8 +190,8 @@ export async function loadSimulationEntries(db: Db, tags: Map<number, TagInfo>):
   const tagRows = await db.query<{ simulation_id: number; t: number[] }>(
     'select simulation_id, array_agg(tag_id order by tag_id) as t from simulation_tags group by simulation_id',
   );
-  const runs = await db.query<{ simulation_id: number; n: number; last: number }>(
-    `select simulation_id, count(*)::int as n, (extract(epoch from max(created_at)) * 1000)::float8 as last
+  const runs = await db.query<{ simulation_id: number; n: number; last: number; latest: number }>(
+    `select simulation_id, count(*)::int as n, (extract(epoch from max(created_at)) * 1000)::float8 as last, max(id) as latest
        from jobs where simulation_id is not null group by simulation_id`,
   );
   const stepsOf = new Map(steps.map((r) => [r.simulation_id, r.names]));
@@ -227,6 +229,7 @@ export async function loadSimulationEntries(db: Db, tags: Map<number, TagInfo>):
       actionVids: a?.vids ?? [],
       groupNames,
       simActions: a?.names ?? [],
+      latestJobId: r?.latest ?? 0,
     };
   });
 }

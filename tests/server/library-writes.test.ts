@@ -125,6 +125,19 @@ describe('ACT-090 the library list shows a write made through this director in t
     expect((await list(`search=platypus%20tag&content_uuids[]=${vid}`)).actions.map((x) => x.id)).toEqual([tag!.action_id]);
   });
 
+  it('ACT-091 a simulation job whose status moves shows the new status in the next simulations list call', async () => {
+    const sims = async () => {
+      const res = await s.call('GET', '/v2/simulations/library_simulations_list?simulation_type=sequence&include_disabled=true', { as: viewer });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<LibraryListAnswer>().simulations;
+    };
+    const sim = (await sims()).find((x) => x.latest_job);
+    if (!sim?.latest_job) throw new Error('no sequence has run');
+    const next = sim.latest_job.status === 'cancelled' ? 'completed' : 'cancelled';
+    await s.db.query(`update jobs set status = $2 where id = $1`, [sim.latest_job.id, next]);
+    expect((await sims()).find((x) => x.id === sim.id)?.latest_job).toEqual({ id: sim.latest_job.id, status: next });
+  });
+
   it('a new dimension tree node can be filtered on in the next call', async () => {
     expect((await list('page_size=1')).total_count).toBeGreaterThan(0);
     const [node] = await s.db.query<{ id: number }>(
