@@ -12,8 +12,8 @@ import { percentile } from './stats';
 
 /**
  * The Action library at 100,000 Actions on the embedded database (PGlite in a temporary directory):
- *  - director: p50/p95/p99 latency of the list, filter and legacy page calls under concurrent load
- *    (a closed loop of CONCURRENCY clients over real HTTP), and the same calls one at a time;
+ *  - director: p50/p95/p99 latency of the list, filter and legacy page calls over real HTTP, one at a
+ *    time and under concurrent load (closed loops of 1, 4 and 10 clients, SAMPLES answers per call);
  *  - reference: what a plain SQL substring search costs on the same data (why the list filters in memory);
  *  - browser (Chromium, the built workbench): time to first rows of the library pane, per-keystroke
  *    input-to-frame time in the search box, and debounce-end-to-rows time of a search.
@@ -21,8 +21,9 @@ import { percentile } from './stats';
  */
 
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 100_000);
-const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '4,10').split(',').map(Number);
-const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,4,10').split(',').map(Number);
+/** Answers per call kind at each concurrency. */
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const EMAIL = 'bench-admin@example.com';
 const PASSWORD = 'bench-Passw0rd-library';
 const SEARCHES = ['mimikatz', 'variant 4217', 'finance hosts', 'T1059', 'cobalt', 'zzzz-no-match', 'a501-', 'powershell'];
@@ -160,29 +161,24 @@ async function main(): Promise<void> {
       return { name: c.name, ms: performance.now() - s, status: res.status };
     };
 
-    // Warm-up: every call kind once (fills the sort orders).
-    for (const c of calls) await one(c);
+    // Warm-up: every call kind a few times (fills the sort orders, the result caches and the item JSON of the pages asked for).
+    for (let i = 0; i < 3; i++) for (const c of calls) await one(c);
 
-    // One at a time.
-    const serial: Sample[] = [];
-    for (let i = 0; i < 30; i++) for (const c of calls) serial.push(await one(c));
-
-    console.log(`\nDirector, ${n.toLocaleString('en-US')} Actions. One at a time (30 of each):`);
-    console.log(HEAD);
-    for (const c of calls) console.log(row(c.name, serial.filter((s) => s.name === c.name).map((s) => s.ms)));
-
-    // Concurrent closed loops: each client sends its next call as soon as the previous one answered.
+    // Closed loops of 1, 4 and 10 clients: each sends its next call as soon as the previous one answered,
+    // taking the call kinds in turn, until every kind has SAMPLES answers (p99 of 200 is the 2nd slowest).
     for (const clients of CONCURRENCY) {
       const loaded: Sample[] = [];
-      const until = Date.now() + LOAD_SECONDS * 1000;
       let turn = 0;
+      const started = performance.now();
       await Promise.all(
         Array.from({ length: clients }, async () => {
-          while (Date.now() < until) loaded.push(await one(calls[turn++ % calls.length]!));
+          while (turn < SAMPLES * calls.length) loaded.push(await one(calls[turn++ % calls.length]!));
         }),
       );
+      const seconds = (performance.now() - started) / 1000;
       const bad = loaded.filter((s) => s.status !== 200);
-      console.log(`\nUnder load: ${clients} concurrent clients for ${LOAD_SECONDS} s, ${loaded.length} requests (${(loaded.length / LOAD_SECONDS).toFixed(0)}/s)${bad.length ? `, ${bad.length} non-200` : ''}:`);
+      const title = clients === 1 ? 'One call at a time' : `Under load: ${clients} concurrent clients`;
+      console.log(`\n${title}, ${n.toLocaleString('en-US')} Actions: ${loaded.length} requests in ${seconds.toFixed(1)} s (${(loaded.length / seconds).toFixed(0)}/s)${bad.length ? `, ${bad.length} non-200` : ''}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}:`);
       console.log(HEAD);
       for (const c of calls) console.log(row(c.name, loaded.filter((s) => s.name === c.name).map((s) => s.ms)));
       console.log(row('all list and filter calls', loaded.map((s) => s.ms)));

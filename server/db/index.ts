@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { WriteSignal, isWrite } from './write-signal';
 
 /** The one database interface of the director: PGlite by default, PostgreSQL when DATABASE_URL is set. */
 export interface Db {
   readonly kind: 'pglite' | 'postgres';
+  /** Moves after each write committed through this handle (shared by its transactions). */
+  readonly writes: WriteSignal;
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs several statements (no parameters), as migrations need. */
   exec(sql: string): Promise<void>;
@@ -20,19 +23,31 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
   }
   const pg = dir ? new PGlite(dir) : new PGlite();
   await pg.waitReady;
-  const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }): Omit<Db, 'transaction' | 'close' | 'kind'> => ({
+  const writes = new WriteSignal();
+  // onWrite runs once the statement is done: outside a transaction that is its commit.
+  const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }, onWrite: () => void): Pick<Db, 'query' | 'exec'> => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const res = await q.query<T>(sql, params);
+      if (isWrite(sql)) onWrite();
       return res.rows;
     },
     async exec(sql: string) {
       await q.exec(sql);
+      onWrite();
     },
   });
   const db: Db = {
     kind: 'pglite',
-    ...wrap(pg),
-    transaction: (fn) => pg.transaction((tx) => fn({ kind: 'pglite', ...wrap(tx), transaction: (inner) => inner(db), close: async () => {} })),
+    writes,
+    ...wrap(pg, () => writes.bump()),
+    async transaction(fn) {
+      let wrote = false;
+      try {
+        return await pg.transaction((tx) => fn({ kind: 'pglite', writes, ...wrap(tx, () => (wrote = true)), transaction: (inner) => inner(db), close: async () => {} }));
+      } finally {
+        if (wrote) writes.bump();
+      }
+    },
     close: () => pg.close(),
   };
   return db;
@@ -45,22 +60,28 @@ export async function openPostgres(url: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   await pool.query('select 1');
   type Client = { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }> };
-  const wrap = (c: Client) => ({
+  const writes = new WriteSignal();
+  const wrap = (c: Client, onWrite: () => void) => ({
     async query<T>(sql: string, params: unknown[] = []) {
-      return (await c.query(sql, params)).rows as T[];
+      const rows = (await c.query(sql, params)).rows as T[];
+      if (isWrite(sql)) onWrite();
+      return rows;
     },
     async exec(sql: string) {
       await c.query(sql);
+      onWrite();
     },
   });
   const db: Db = {
     kind: 'postgres',
-    ...wrap(pool),
+    writes,
+    ...wrap(pool, () => writes.bump()),
     async transaction(fn) {
       const client = await pool.connect();
+      let wrote = false;
       try {
         await client.query('begin');
-        const inner: Db = { kind: 'postgres', ...wrap(client), transaction: (f) => f(inner), close: async () => {} };
+        const inner: Db = { kind: 'postgres', writes, ...wrap(client, () => (wrote = true)), transaction: (f) => f(inner), close: async () => {} };
         const out = await fn(inner);
         await client.query('commit');
         return out;
@@ -69,6 +90,7 @@ export async function openPostgres(url: string): Promise<Db> {
         throw e;
       } finally {
         client.release();
+        if (wrote) writes.bump();
       }
     },
     close: () => pool.end(),

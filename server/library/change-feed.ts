@@ -8,14 +8,18 @@ export const STALE_AFTER_MS = 30 * 60_000;
 
 export interface ChangeBatch {
   actionIds: Set<number>;
+  /** Jobs whose status changed. */
+  jobIds: Set<number>;
   simulations: boolean;
+  /** Tags or dimension trees changed. */
+  reference: boolean;
   /** Number of change rows not seen before. */
   count: number;
 }
 
 interface ChangeRow {
   seq: number;
-  kind: 'action' | 'simulation';
+  kind: 'action' | 'simulation' | 'job' | 'reference';
   item_id: number | null;
 }
 
@@ -48,7 +52,7 @@ export class ChangeFeed {
       'select seq::float8 as seq, kind, item_id from library_changes where seq > $1 and seq::float8 <> all($2::float8[]) order by seq',
       [this.floor, [...this.applied]],
     );
-    const batch: ChangeBatch = { actionIds: new Set(), simulations: false, count: 0 };
+    const batch: ChangeBatch = { actionIds: new Set(), jobIds: new Set(), simulations: false, reference: false, count: 0 };
     let max = this.floor;
     for (const s of this.applied) max = Math.max(max, s);
     for (const r of rows) {
@@ -57,7 +61,10 @@ export class ChangeFeed {
       this.applied.add(r.seq);
       batch.count++;
       if (r.kind === 'simulation') batch.simulations = true;
-      else if (r.item_id !== null) batch.actionIds.add(r.item_id);
+      else if (r.kind === 'reference') batch.reference = true;
+      else if (r.item_id === null) continue;
+      else if (r.kind === 'job') batch.jobIds.add(r.item_id);
+      else batch.actionIds.add(r.item_id);
     }
     const now = Date.now();
     this.observations.push({ at: now, seq: max });

@@ -11,17 +11,25 @@ import {
   STATUS_LABELS,
   TAG_TYPE_LABELS,
   type LatestJob,
-  type LibraryFiltersAnswer,
   type LibraryItem,
+  type LibraryFiltersAnswer,
   type LibraryTag,
   type SimulationLibraryItem,
   type TreeNode,
 } from '../../src/api/contracts/library';
 import { ChangeFeed, STALE_AFTER_MS } from './change-feed';
+import { JobStatuses } from './job-statuses';
+import { AnswerCache } from './answer-cache';
+import { itemJson, type ItemJson } from './item-json';
 import { SortedIndex, matchesStatus, type IndexEntry } from './sorted-index';
 import { loadActionEntries, loadDimensions, loadSimulationEntries, loadTags, type ActionEntry, type DimensionInfo, type SimulationEntry, type TagInfo } from './sources';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
+/**
+ * While nothing was written through this director, the change log is read at most this often: writes
+ * of other directors (on one PostgreSQL) show within it; writes made here show in the very next call.
+ */
+const POLL_EVERY_MS = 200;
 /** Above this many changed Actions a refresh reloads everything. */
 const FULL_RELOAD_ABOVE = 20_000;
 
@@ -31,19 +39,32 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * The library's in-memory index of Actions and simulations. PGlite (and PostgreSQL without extensions)
  * has no index for case-insensitive substring search, and counting 100,000 matches costs tens of
  * milliseconds, so list calls filter and sort here; pages are slices of cached results. The index is
- * kept in step with the database through library_changes (migration 005), whoever writes.
+ * kept in step with the database through library_changes (migrations 005 and 012), whoever writes,
+ * and list calls read no database while nothing changed.
  */
 export class LibraryService {
   readonly actions = new SortedIndex<ActionEntry>();
   private readonly sims = new SortedIndex<SimulationEntry>();
   private tags = new Map<number, TagInfo>();
+  /** Item JSON written with older tags is written again. */
+  private tagsGen = 0;
+  private tagsSignature = '';
+  private warmToken = 0;
+  /** Big answers (the legacy pages) as sent, until the list, the tags or a job status changes. */
+  readonly answers = new AnswerCache(() => `${this.actions.version}:${this.tagsGen}:${this.jobs.version}`);
   private dimensions: DimensionInfo[] = [];
   private dimensionChildren = new Map<number, number[]>();
   private feed: ChangeFeed;
+  private jobs: JobStatuses;
   private built = false;
   private building: Promise<void> | null = null;
   private running: Promise<void> = Promise.resolve();
   private pendingRefresh: Promise<void> | null = null;
+  /** The refresh under way and the write count it started at. */
+  private current: { writes: number; done: Promise<void> } | null = null;
+  /** When the last finished poll started (performance.now()) and the write count it started at. */
+  private polledAt = -Infinity;
+  private polledWrites = -1;
   private simsStale = true;
   private lastPrune = Date.now();
   private facetsCache = new Map<string, LibraryFiltersAnswer>();
@@ -53,6 +74,7 @@ export class LibraryService {
     private onError: (e: unknown) => void = () => undefined,
   ) {
     this.feed = new ChangeFeed(db);
+    this.jobs = new JobStatuses(db);
   }
 
   get ready(): boolean {
@@ -73,11 +95,23 @@ export class LibraryService {
       await (this.building ??= this.build().finally(() => (this.building = null)));
       return;
     }
+    const writes = this.db.writes.version;
+    if (writes === this.polledWrites && performance.now() - this.polledAt < POLL_EVERY_MS) return;
+    // A refresh that started after this caller's last write covers it.
+    if (this.current && this.current.writes === writes) return this.current.done;
     // One refresh runs at a time; callers arriving meanwhile share the next one, which starts after it.
     if (this.pendingRefresh) return this.pendingRefresh;
     const next = this.running.then(() => {
       this.pendingRefresh = null;
-      return this.refresh();
+      const started = { writes: this.db.writes.version, at: performance.now() };
+      const done = this.refresh().then(() => {
+        this.polledWrites = started.writes;
+        this.polledAt = started.at;
+      });
+      this.current = { writes: started.writes, done };
+      return done.finally(() => {
+        if (this.current?.done === done) this.current = null;
+      });
     });
     this.pendingRefresh = next;
     this.running = next.catch(() => undefined);
@@ -85,7 +119,9 @@ export class LibraryService {
   }
 
   private async build(): Promise<void> {
+    const started = { writes: this.db.writes.version, at: performance.now() };
     await this.feed.start();
+    this.jobs.clear();
     await this.loadReferenceData();
     const { entries } = await loadActionEntries(this.db, null, this.tags);
     this.actions.replaceAll(entries);
@@ -93,6 +129,9 @@ export class LibraryService {
     this.simsStale = true;
     this.facetsCache.clear();
     this.built = true;
+    this.polledWrites = started.writes;
+    this.polledAt = started.at;
+    this.warmItemJson();
   }
 
   private async refresh(): Promise<void> {
@@ -101,16 +140,20 @@ export class LibraryService {
       return;
     }
     const batch = await this.feed.poll();
-    if (batch.count === 0) return;
-    await this.loadReferenceData();
+    if (batch.jobIds.size) this.jobs.forget(batch.jobIds);
+    if (!batch.actionIds.size && !batch.simulations && !batch.reference) return;
+    const tagsGen = this.tagsGen;
+    if (batch.reference) await this.loadReferenceData();
     if (batch.actionIds.size > FULL_RELOAD_ABOVE) {
       const { entries } = await loadActionEntries(this.db, null, this.tags);
       this.actions.replaceAll(entries);
       this.actions.prepare();
+      this.warmItemJson();
     } else if (batch.actionIds.size) {
       const { entries, missing } = await loadActionEntries(this.db, [...batch.actionIds], this.tags);
       this.actions.apply(entries, missing);
     }
+    if (tagsGen !== this.tagsGen) this.warmItemJson();
     this.simsStale = true;
     this.facetsCache.clear();
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
@@ -121,6 +164,12 @@ export class LibraryService {
 
   private async loadReferenceData(): Promise<void> {
     this.tags = await loadTags(this.db);
+    const signature = JSON.stringify([...this.tags.values()]);
+    if (signature !== this.tagsSignature) {
+      // Changed tags are logged for their Actions (migration 005); starting over also covers writers that bypass that.
+      this.tagsSignature = signature;
+      this.tagsGen++;
+    }
     this.dimensions = await loadDimensions(this.db);
     this.dimensionChildren = new Map();
     for (const d of this.dimensions) {
@@ -181,9 +230,55 @@ export class LibraryService {
     return out;
   }
 
-  async actionItems(entries: readonly ActionEntry[]): Promise<LibraryItem[]> {
-    const latest = await this.latestJobsOfActions(entries.map((e) => e.id));
-    return entries.map((e) => ({
+  /** The list items of these entries as a JSON array (LibraryItem). */
+  async actionItemsJson(entries: readonly ActionEntry[]): Promise<string> {
+    const latest = await this.latestJobs(entries);
+    // One join over all the pieces: a page is one flat string, with no string per item in between.
+    const parts: string[] = ['['];
+    entries.forEach((e, i) => {
+      const json = this.itemJsonOf(e);
+      parts.push(i ? ',' : '', json.head, JSON.stringify(latest(e)), json.tail);
+    });
+    parts.push(']');
+    return parts.join('');
+  }
+
+  /** The latest job of each entry (statuses from memory; the ones not known yet are read in one query). */
+  private async latestJobs<E extends { latestJobId: number }>(entries: readonly E[]): Promise<(e: E) => LatestJob | null> {
+    const statuses = await this.jobs.of(entries.filter((e) => e.latestJobId).map((e) => e.latestJobId));
+    return (e) => {
+      const status = e.latestJobId ? statuses.get(e.latestJobId) : null;
+      return status ? { id: e.latestJobId, status } : null;
+    };
+  }
+
+  /**
+   * The entry's item JSON, kept on the entry (about 80 MB at 100,000 Actions once all are written):
+   * a page of 1,000 items is then a join of kept strings instead of 1,000 objects serialised per call.
+   */
+  private itemJsonOf(e: ActionEntry): ItemJson {
+    if (e.json?.gen !== this.tagsGen) e.json = itemJson(this.actionItem(e), this.tagsGen);
+    return e.json;
+  }
+
+  /**
+   * Writes the item JSON of every Action in the background after a full load, a few hundred at a time
+   * between other work, so no list call pays for it (the legacy client asks for every page at start).
+   */
+  private warmItemJson(): void {
+    const token = ++this.warmToken;
+    const entries = this.actions.live();
+    let at = 0;
+    const step = () => {
+      if (token !== this.warmToken) return;
+      for (const end = Math.min(entries.length, at + 250); at < end; at++) this.itemJsonOf(entries[at]!);
+      if (at < entries.length) setImmediate(step);
+    };
+    setImmediate(step);
+  }
+
+  private actionItem(e: ActionEntry): LibraryItem & { latest_job: null } {
+    return {
       id: e.id,
       vid: e.vid,
       name: e.name,
@@ -198,24 +293,17 @@ export class LibraryService {
       last_added: iso(e.created),
       last_run: e.lastRun ? iso(e.lastRun) : null,
       total_runs: e.totalRuns,
-      latest_job: latest.get(e.id) ?? null,
+      latest_job: null,
       require_protected: e.requireProtected,
       monitor_connections: e.monitorConnections,
       pending_files: e.pendingFiles,
       malicious_files: e.maliciousFiles,
       vendor: e.vendor,
-    }));
+    };
   }
 
   async simulationItems(entries: readonly SimulationEntry[]): Promise<SimulationLibraryItem[]> {
-    const ids = entries.map((e) => e.id);
-    const rows = ids.length
-      ? await this.db.query<{ simulation_id: number; id: number; status: string }>(
-          'select distinct on (simulation_id) simulation_id, id, status from jobs where simulation_id = any($1::int[]) order by simulation_id, id desc',
-          [ids],
-        )
-      : [];
-    const latest = new Map(rows.map((r) => [r.simulation_id, { id: r.id, status: r.status }]));
+    const latest = await this.latestJobs(entries);
     return entries.map((e) => ({
       id: e.id,
       vid: e.vid,
@@ -233,27 +321,8 @@ export class LibraryService {
       last_added: iso(e.created),
       last_run: e.lastRun ? iso(e.lastRun) : null,
       total_runs: e.totalRuns,
-      latest_job: latest.get(e.id) ?? null,
+      latest_job: latest(e),
     }));
-  }
-
-  /** The newest job each Action ran in, read fresh (its status moves while the job runs). */
-  async latestJobsOfActions(ids: readonly number[]): Promise<Map<number, LatestJob>> {
-    if (!ids.length) return new Map();
-    // Two plain index lookups plan and run faster on PGlite than one distinct-on join.
-    const latest = await this.db.query<{ action_id: number; job_id: number }>(
-      'select action_id, max(job_id) as job_id from job_actions where action_id = any($1::int[]) group by action_id',
-      [ids],
-    );
-    if (!latest.length) return new Map();
-    const jobs = await this.db.query<{ id: number; status: string }>('select id, status from jobs where id = any($1::int[])', [latest.map((r) => r.job_id)]);
-    const status = new Map(jobs.map((j) => [j.id, j.status]));
-    const out = new Map<number, LatestJob>();
-    for (const r of latest) {
-      const s = status.get(r.job_id);
-      if (s) out.set(r.action_id, { id: r.job_id, status: s });
-    }
-    return out;
   }
 
   /** Filter definitions with counts over the live entries (disabled ones only when asked). */

@@ -78,6 +78,8 @@ function isEmptyFilter(f: IndexFilter): boolean {
 }
 
 const CACHE_SIZE = 32;
+/** Beyond this many changed slots the search text is joined again. */
+const STALE_TEXT_MAX = 5000;
 const TERM_CACHE_SIZE = 16;
 /** Between entries in the joined search text; search terms holding a control character match nothing. */
 const ENTRY_SEP = '\u0002';
@@ -100,6 +102,34 @@ function slotAtOffset(starts: Int32Array, at: number): number {
     else hi = mid - 1;
   }
   return lo;
+}
+
+/** Where `e` belongs in a sorted order of slots (the first position not before it). */
+function lowerBound<E>(order: readonly number[], e: E, entryOf: (slot: number) => E, cmp: Compare<E>): number {
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cmp(entryOf(order[mid]!), e) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * A copy of a sorted order without the changed slots, each found by binary search with the entries
+ * the order was sorted by (`before` holds the old entry of each changed slot; undefined: it is new).
+ */
+function withoutSlots<E>(order: readonly number[], before: ReadonlyMap<number, E | undefined>, current: (slot: number) => E | undefined, cmp: Compare<E>): number[] {
+  const kept = order.slice();
+  const old = (slot: number) => (before.has(slot) ? before.get(slot) : current(slot))!;
+  for (const [slot, e] of before) {
+    if (!e) continue;
+    let at = lowerBound(kept, e, old, cmp);
+    if (kept[at] !== slot) at = kept.indexOf(slot);
+    if (at >= 0) kept.splice(at, 1);
+  }
+  return kept;
 }
 
 // Per-slot flags, so the walk over a sort order reads one byte per entry instead of the entry object.
@@ -148,6 +178,8 @@ export class SortedIndex<E extends IndexEntry> {
   private vidSlots: Map<string, number> | null = null;
   private searchText: SearchText | null = null;
   private termMasks = new Map<string, Uint8Array>();
+  /** Slots changed since the search text was joined: their text there is out of date. */
+  private staleText = new Set<number>();
   /** Moves on every change; results cached before are dropped. */
   version = 0;
 
@@ -190,9 +222,12 @@ export class SortedIndex<E extends IndexEntry> {
   apply(upserts: readonly E[], removedIds: readonly number[]): void {
     if (!upserts.length && !removedIds.length) return;
     const touched = new Set<number>();
+    // What each touched slot held before, to patch the postings, VID map and search masks.
+    const before = new Map<number, E | undefined>();
     for (const id of removedIds) {
       const slot = this.slotOf.get(id);
       if (slot === undefined) continue;
+      if (!before.has(slot)) before.set(slot, this.entries[slot]);
       this.entries[slot] = undefined;
       this.setColumns(slot, undefined);
       this.slotOf.delete(id);
@@ -201,8 +236,10 @@ export class SortedIndex<E extends IndexEntry> {
     }
     for (const e of upserts) {
       let slot = this.slotOf.get(e.id);
+      if (slot !== undefined && !before.has(slot)) before.set(slot, this.entries[slot]);
       if (slot === undefined) {
         slot = this.entries.length;
+        before.set(slot, undefined);
         this.entries.push(e);
         this.slotOf.set(e.id, slot);
         this.liveCount++;
@@ -214,23 +251,17 @@ export class SortedIndex<E extends IndexEntry> {
     else {
       for (const [key, order] of this.orders) {
         const cmp = COMPARATORS[key] as Compare<E>;
-        const kept = order.filter((s) => !touched.has(s));
+        const kept = touched.size > 64 ? order.filter((s) => !touched.has(s)) : withoutSlots(order, before, (s) => this.entries[s], cmp);
         for (const slot of touched) {
           const e = this.entries[slot];
           if (!e) continue;
-          let lo = 0;
-          let hi = kept.length;
-          while (lo < hi) {
-            const mid = (lo + hi) >> 1;
-            if (cmp(this.entries[kept[mid]!]!, e) < 0) lo = mid + 1;
-            else hi = mid;
-          }
-          kept.splice(lo, 0, slot);
+          kept.splice(lowerBound(kept, e, (s) => this.entries[s]!, cmp), 0, slot);
         }
         this.orders.set(key, kept);
       }
     }
-    this.changed();
+    if (touched.size > 2000) this.changed();
+    else this.patched(before);
   }
 
   /** Builds every sort order and the search text now, so no list call pays for them (after a full load). */
@@ -327,6 +358,9 @@ export class SortedIndex<E extends IndexEntry> {
       mask[slot] = 1;
       p = text.indexOf(term, starts[slot + 1]!);
     }
+    // Slots changed or added since the text was joined are read from their entries.
+    for (const slot of this.staleText) mask[slot] = this.entries[slot]?.hay.includes(term) ? 1 : 0;
+    for (let slot = starts.length - 1; slot < this.entries.length; slot++) mask[slot] = this.entries[slot]?.hay.includes(term) ? 1 : 0;
     this.termMasks.set(term, mask);
     if (this.termMasks.size > TERM_CACHE_SIZE) this.termMasks.delete(this.termMasks.keys().next().value as string);
     return mask;
@@ -345,6 +379,7 @@ export class SortedIndex<E extends IndexEntry> {
       }
       starts[this.entries.length] = at;
       this.searchText = { text: parts.join(ENTRY_SEP), starts };
+      this.staleText.clear();
     }
     return this.searchText;
   }
@@ -432,6 +467,48 @@ export class SortedIndex<E extends IndexEntry> {
     this.postings = null;
     this.vidSlots = null;
     this.searchText = null;
+    this.staleText.clear();
     this.termMasks.clear();
+  }
+
+  /**
+   * After a few changed slots: cached results go, but the tag postings, the VID map and the kept term
+   * masks are corrected for those slots only, and the joined search text stays (the changed slots are
+   * read from their entries until it is joined again), so the next search or tag filter after a write
+   * does not rebuild them over every entry.
+   */
+  private patched(before: ReadonlyMap<number, E | undefined>): void {
+    this.version++;
+    this.cache.clear();
+    for (const [slot, old] of before) {
+      const now = this.entries[slot];
+      if (this.postings) {
+        for (const t of old?.tags ?? []) {
+          const list = this.postings.get(t);
+          const at = list ? list.indexOf(slot) : -1;
+          if (at >= 0) list!.splice(at, 1);
+        }
+        for (const t of now?.tags ?? []) {
+          const list = this.postings.get(t);
+          if (list) list.push(slot);
+          else this.postings.set(t, [slot]);
+        }
+      }
+      if (this.vidSlots) {
+        if (old && this.vidSlots.get(old.vidKey) === slot) this.vidSlots.delete(old.vidKey);
+        if (now) this.vidSlots.set(now.vidKey, slot);
+      }
+      if (this.searchText && slot < this.searchText.starts.length - 1) this.staleText.add(slot);
+    }
+    if (this.staleText.size > STALE_TEXT_MAX) {
+      this.searchText = null;
+      this.staleText.clear();
+    }
+    for (const [term, mask] of this.termMasks) {
+      const next = mask.length >= this.entries.length ? mask : new Uint8Array(this.entries.length);
+      if (next !== mask) next.set(mask);
+      for (const slot of before.keys()) next[slot] = this.entries[slot]?.hay.includes(term) ? 1 : 0;
+      this.termMasks.set(term, next);
+    }
   }
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/index';
 import { DIMENSION_TYPES, isVendorVid, type LibraryActionType, type LibraryDimensionType } from '../../src/api/contracts/library';
 import type { IndexEntry } from './sorted-index';
+import type { ItemJson } from './item-json';
 
 export interface ActionEntry extends IndexEntry {
   name: string;
@@ -9,6 +10,10 @@ export interface ActionEntry extends IndexEntry {
   requireProtected: boolean;
   monitorConnections: boolean;
   vendor: boolean;
+  /** The newest job the Action ran in, 0 when never run. */
+  latestJobId: number;
+  /** Its list item as JSON, written by the library on first use (an entry is replaced when its Action changes). */
+  json?: ItemJson;
 }
 
 export interface SimulationEntry extends IndexEntry {
@@ -18,6 +23,8 @@ export interface SimulationEntry extends IndexEntry {
   actionVids: string[];
   groupNames: string[];
   simActions: string[];
+  /** The newest job of the simulation, 0 when never run. */
+  latestJobId: number;
 }
 
 export interface TagInfo {
@@ -87,8 +94,8 @@ export async function loadActionEntries(db: Db, ids: readonly number[] | null, t
     `select action_id, array_agg(dimension_type) as t, array_agg(dimension_id) as d from action_dimensions where ${idFilter('action_id', ids)} group by action_id`,
     params(ids),
   );
-  const runRows = await db.query<{ action_id: number; n: number; last: number }>(
-    `select ja.action_id, count(distinct ja.job_id)::int as n, (extract(epoch from max(j.created_at)) * 1000)::float8 as last
+  const runRows = await db.query<{ action_id: number; n: number; last: number; latest: number }>(
+    `select ja.action_id, count(distinct ja.job_id)::int as n, (extract(epoch from max(j.created_at)) * 1000)::float8 as last, max(ja.job_id) as latest
        from job_actions ja join jobs j on j.id = ja.job_id
       where ja.action_id is not null and ${idFilter('ja.action_id', ids)} group by ja.action_id`,
     params(ids),
@@ -145,6 +152,7 @@ export async function loadActionEntries(db: Db, ids: readonly number[] | null, t
       requireProtected: a.require_protected,
       monitorConnections: a.monitor_connections,
       vendor: isVendorVid(a.vid),
+      latestJobId: runs?.latest ?? 0,
     };
   });
   const found = new Set(rows.map((r) => r.id));
@@ -182,8 +190,8 @@ export async function loadSimulationEntries(db: Db, tags: Map<number, TagInfo>):
   const tagRows = await db.query<{ simulation_id: number; t: number[] }>(
     'select simulation_id, array_agg(tag_id order by tag_id) as t from simulation_tags group by simulation_id',
   );
-  const runs = await db.query<{ simulation_id: number; n: number; last: number }>(
-    `select simulation_id, count(*)::int as n, (extract(epoch from max(created_at)) * 1000)::float8 as last
+  const runs = await db.query<{ simulation_id: number; n: number; last: number; latest: number }>(
+    `select simulation_id, count(*)::int as n, (extract(epoch from max(created_at)) * 1000)::float8 as last, max(id) as latest
        from jobs where simulation_id is not null group by simulation_id`,
   );
   const stepsOf = new Map(steps.map((r) => [r.simulation_id, r.names]));
@@ -221,6 +229,7 @@ export async function loadSimulationEntries(db: Db, tags: Map<number, TagInfo>):
       actionVids: a?.vids ?? [],
       groupNames,
       simActions: a?.names ?? [],
+      latestJobId: r?.latest ?? 0,
     };
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requirePermission, requireUser } from '../app';
 import { HttpError, badRequest, bodyFields, forbidden, notFound, validate } from '../http-errors';
 import { getSetting } from '../settings-store';
@@ -27,6 +27,7 @@ import {
   type UpdateFromLibraryAnswer,
 } from '../../src/api/contracts/library';
 import { LibraryService } from '../library/library-service';
+import { answerJson } from '../library/item-json';
 import type { IndexFilter } from '../library/sorted-index';
 import { DEFAULT_BRT_LICENSE, authTokenFor, authTokenMatches, buildDetail, buildPreview, findAction, latestJobs } from '../library/detail';
 import { approveAction, decideFile, rejectAction, type FileDecision } from '../library/approval';
@@ -130,7 +131,8 @@ export async function libraryRoutes(app: FastifyInstance) {
   const brtLicense = () => getSetting(app.db, 'brt_license', DEFAULT_BRT_LICENSE);
 
   // ---- lists -------------------------------------------------------------------------------
-  app.get('/manage_sims/v2/actions/library_actions_list', async (req): Promise<LibraryListAnswer> => {
+  // Answers LibraryListAnswer; the items are written as JSON text straight from the index (see item-json.ts).
+  app.get('/manage_sims/v2/actions/library_actions_list', async (req, reply) => {
     requireUser(req);
     const { rest, ids } = await ruleMatches(app.db, normalizeParams(req.query));
     const q = validate(libraryListQuerySchema, rest);
@@ -138,8 +140,7 @@ export async function libraryRoutes(app: FastifyInstance) {
     const [sort, direction] = sortOf(q);
     const slots = keepMatched(library.actions.query(toIndexFilter(library, q), sort, direction), ids, (s) => library.actions.get(s));
     const page = paging(slots, q.page_number, q.page_size, (s) => library.actions.get(s));
-    return {
-      actions: await library.actionItems(page.entries),
+    const fields: Omit<LibraryListAnswer, 'actions'> = {
       simulations: [],
       total_count: page.total,
       total_pages: page.totalPages,
@@ -147,6 +148,7 @@ export async function libraryRoutes(app: FastifyInstance) {
       page_number: q.page_number,
       page_size: q.page_size,
     };
+    return sendJson(reply, answerJson('actions', await library.actionItemsJson(page.entries), fields));
   });
 
   app.get('/v2/simulations/library_simulations_list', async (req): Promise<LibraryListAnswer> => {
@@ -197,24 +199,31 @@ export async function libraryRoutes(app: FastifyInstance) {
       'name',
       'asc',
     );
-    const page = paging(slots, q.page, q.size, (s) => library.actions.get(s));
-    const answer: LegacyLibraryPage = {
-      data: await library.actionItems(page.entries),
-      meta: { total_count: page.total, total_pages: page.totalPages, page: q.page, size: q.size },
-    };
-    return answer;
+    const body = await library.answers.get(`legacy:${q.page}:${q.size}`, async () => {
+      const page = paging(slots, q.page, q.size, (s) => library.actions.get(s));
+      const meta: LegacyLibraryPage['meta'] = { total_count: page.total, total_pages: page.totalPages, page: q.page, size: q.size };
+      return answerJson('data', await library.actionItemsJson(page.entries), { meta });
+    });
+    return sendJson(reply, body);
   });
 
   // Tree filter: the ids of the Actions under the selected dimension nodes.
-  app.post('/manage_sims/library_actions_filter.json', async (req) => {
+  const treeAnswers = new WeakMap<readonly number[], Buffer>();
+  app.post('/manage_sims/library_actions_filter.json', async (req, reply) => {
     requireUser(req);
     const body = validate(treeFilterSchema, normalizeParams(bodyFields(req.body)));
     await library.fresh();
     const ids = DIMENSION_TYPES.flatMap((t) => (body as Record<string, number[] | undefined>)[t] ?? []);
     const filter = toIndexFilter(library, { ...emptyFilter(), dimensions: ids });
     const slots = library.actions.query(filter, 'name', 'asc');
-    const data = slots.map((s) => library.actions.get(s)?.id).filter((id): id is number => id !== undefined);
-    return { data, total_count: data.length };
+    // The same filter gives the same cached slots array until the index changes: its answer is kept with it.
+    let json = treeAnswers.get(slots);
+    if (json === undefined) {
+      const data = slots.map((s) => library.actions.get(s)?.id).filter((id): id is number => id !== undefined);
+      json = Buffer.from(JSON.stringify({ data, total_count: data.length }));
+      treeAnswers.set(slots, json);
+    }
+    return sendJson(reply, json);
   });
 
   app.post('/manage_sims/quick_action_ids.json', async (req) => {
@@ -330,6 +339,10 @@ export async function libraryRoutes(app: FastifyInstance) {
       .header('Content-Disposition', `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"`)
       .send(capture.body);
   });
+}
+
+function sendJson(reply: FastifyReply, json: string | Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
 }
 
 function emptyFilter(): FilterQuery {

@@ -121,4 +121,31 @@ describe('the in-memory library index', () => {
     for (const id of [1, 250, 500]) live.delete(id);
     check([...live.values()]);
   });
+
+  it('keeps tag filters, VID lookups and kept search terms right through many small changes', () => {
+    const entries = Array.from({ length: 400 }, (_, i) => entry(i + 1));
+    const index = new SortedIndex<IndexEntry>();
+    index.replaceAll(entries);
+    const live = new Map(entries.map((e) => [e.id, e]));
+    const ids = (slots: number[]) => slots.map((s) => index.get(s)!.id);
+    const filters = [filter({ tags: [1, 6], tagMode: 'and' }), filter({ tags: [2, 7] }), filter({ search: 'beacon' }), filter({ search: 'lsass', tags: [0] })];
+    const check = (round: number) => {
+      // A term not asked before each round: found in the joined text, and in the changed entries themselves.
+      for (const f of [...filters, filter({ search: `${WORDS[round]!} ` })])
+        expect(ids(index.query(f, 'name', 'asc')), `round ${round} ${JSON.stringify(f)}`).toEqual(naive([...live.values()], f, 'name', 'asc'));
+      const wanted = [...live.values()].filter((e, i) => i % 37 === 0);
+      const got = ids(index.query(filter({ contentIds: wanted.map((e) => e.vid), includeDisabled: true }), 'vid', 'asc'));
+      expect(got, `round ${round} VIDs`).toEqual(naive(wanted, filter({ includeDisabled: true }), 'vid', 'asc'));
+    };
+    check(0);
+    for (let round = 1; round <= 6; round++) {
+      // New text and tags for some, a VID moved from a removed entry to a new one, removals and inserts.
+      const changed = [entry(round * 11, round * 101), entry(round * 13 + 1, round * 7), entry(400 + round, round * 3)];
+      const removed = [round * 17, round * 29];
+      index.apply(changed, removed);
+      for (const e of changed) live.set(e.id, e);
+      for (const id of removed) live.delete(id);
+      check(round);
+    }
+  });
 });

@@ -1,0 +1,49 @@
+import type { Db } from '../db/index';
+
+/**
+ * Statuses of the jobs the library shows as latest runs, kept in memory. The change feed names the
+ * jobs whose status changed (migration 012) and they are forgotten; a job not known is read when a
+ * page shows it. A read that overlapped a forget is used for its own call but not kept.
+ */
+export class JobStatuses {
+  /** null: no such job. */
+  private statuses = new Map<number, string | null>();
+  private epoch = 0;
+
+  /** Moves whenever a known status may have changed. */
+  get version(): number {
+    return this.epoch;
+  }
+
+  constructor(private db: Db) {}
+
+  /** The statuses of the given jobs, reading the unknown ones in one query. */
+  async of(ids: Iterable<number>): Promise<Map<number, string | null>> {
+    const out = new Map<number, string | null>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const known = this.statuses.get(id);
+      if (known !== undefined) out.set(id, known);
+      else if (!out.has(id)) {
+        out.set(id, null);
+        missing.push(id);
+      }
+    }
+    if (!missing.length) return out;
+    const epoch = this.epoch;
+    const rows = await this.db.query<{ id: number; status: string }>('select id, status from jobs where id = any($1::int[])', [missing]);
+    for (const r of rows) out.set(r.id, r.status);
+    if (epoch === this.epoch) for (const id of missing) this.statuses.set(id, out.get(id) ?? null);
+    return out;
+  }
+
+  forget(ids: Iterable<number>): void {
+    this.epoch++;
+    for (const id of ids) this.statuses.delete(id);
+  }
+
+  clear(): void {
+    this.epoch++;
+    this.statuses.clear();
+  }
+}
