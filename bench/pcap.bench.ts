@@ -2,24 +2,25 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { writeSyntheticCapture } from '../server/pcap/testing/synth';
+import { writeSyntheticCapture } from '../server/pcap/synth';
+import { buildPcapCli, PCAP_CLI_NODE_FLAGS } from '../server/pcap/build-cli';
 
 /**
  * PCAP parsing against tshark (`npm run bench:pcap`, add `-- --1g` for the 1 GB capture too):
  *  - synthetic captures of 10 MB and 100 MB (mixed TCP/UDP, IPv4/IPv6, some VLAN tags, thousands of
  *    conversations), written to a temporary directory; the 1 GB one has as many conversations as the
  *    100 MB one, ten times longer (memory follows conversations, not bytes);
- *  - both timed the same way, as fresh processes from spawn to exit: our parser (Node start-up, loading
- *    it, reading the file, writing the conversations in tshark's layout; best of 3) and
- *    `tshark -q -z conv,tcp -z conv,udp -r FILE` (best of 2); peak RSS of each process; both outputs
- *    compared byte for byte. The parse alone (inside our process, without start-up) is printed too;
+ *  - both timed the same way, as fresh processes from spawn to exit: our parser CLI (server/pcap/cli.ts
+ *    bundled into plain JavaScript by esbuild, as `npm run build:pcap-cli` does, run by `node`: Node's
+ *    start-up, loading it, reading the file, writing the conversations in tshark's layout to stdout;
+ *    best of 3) and `tshark -q -z conv,tcp -z conv,udp -r FILE` (best of 2); peak RSS of each process;
+ *    both outputs compared byte for byte. The parse alone (inside our process, without start-up) is
+ *    printed too;
  *  - end to end: the director on loopback (PGlite in memory), a multipart upload of the 100 MB
  *    capture by curl (its own process), from starting curl to status 100%.
  * Figures are printed; nothing is asserted.
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const withGb = process.argv.includes('--1g') || process.env.BENCH_PCAP_1G === '1';
 const sizes = [10e6, 100e6, ...(withGb ? [1e9] : [])];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-pcap-'));
@@ -34,23 +35,26 @@ interface Run {
   maxRssKb: number;
 }
 
+const cli = path.join(tmp, 'pcap-cli.mjs');
+
 /**
  * Our parser as a fresh process, end to end like tshark: Node's start-up, loading the parser, reading
  * the file, writing the conversations in tshark's layout. Timed from spawn to exit.
  */
 function ours(file: string, out: string): Run {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/pcap/testing/measure.ts', file, '--out', out], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...PCAP_CLI_NODE_FLAGS, cli, file, '--stats'], { encoding: 'utf8', maxBuffer: 256 << 20 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) throw new Error(`measure failed: ${r.stderr}`);
-  const inside = JSON.parse(r.stdout.trim().split('\n').pop()!) as Omit<Run, 'ms' | 'parseMs'> & { ms: number };
-  return { ...inside, ms, parseMs: inside.ms };
+  if (r.status !== 0) throw new Error(`pcap-cli failed: ${r.stderr}`);
+  fs.writeFileSync(out, r.stdout);
+  const inside = JSON.parse(r.stderr.trim().split('\n').pop()!) as Omit<Run, 'ms'>;
+  return { ...inside, ms };
 }
 
-/** A fresh Node process that loads the parser and exits: the start-up share of `ours`. */
+/** A fresh Node process that loads the parser CLI and exits (no file given): the start-up share of `ours`. */
 function startupMs(): number {
   const t0 = process.hrtime.bigint();
-  spawnSync(process.execPath, ['--import', 'tsx', '-e', "import('./server/pcap/analyze.ts')"], { cwd: root, stdio: 'ignore' });
+  spawnSync(process.execPath, [...PCAP_CLI_NODE_FLAGS, cli], { stdio: 'ignore' });
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
@@ -69,7 +73,7 @@ function tshark(file: string, out: string): { ms: number; maxRssKb: number } {
 }
 
 function baselineRssKb(): number {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', 'console.log(process.resourceUsage().maxRSS)'], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...PCAP_CLI_NODE_FLAGS, '-e', 'console.log(process.resourceUsage().maxRSS)'], { encoding: 'utf8' });
   return Number(r.stdout.trim());
 }
 
@@ -127,8 +131,10 @@ async function endToEnd(file: string): Promise<{ uploadMs: number; doneMs: numbe
 try {
   const tsharkThere = hasTshark();
   console.log(`PCAP parsing: our streaming parser vs ${tsharkThere ? 'tshark' : 'tshark (not installed: only our figures)'}; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(2)}`);
-  console.log(`Node + tsx baseline peak RSS: ${fmt(baselineRssKb() / 1024)} MB`);
-  console.log(`Node + tsx start-up, loading the parser: ${fmt(Math.min(startupMs(), startupMs()))} ms (included in "ours ms")`);
+  buildPcapCli(cli);
+  console.log(`our parser: node ${[...PCAP_CLI_NODE_FLAGS, 'pcap-cli.mjs'].join(' ')} (server/pcap/cli.ts bundled by esbuild, as npm run build:pcap-cli)`);
+  console.log(`Node baseline peak RSS: ${fmt(baselineRssKb() / 1024)} MB`);
+  console.log(`Node start-up, loading the parser: ${fmt(Math.min(startupMs(), startupMs()))} ms (included in "ours ms")`);
   const header = ['capture', 'packets', 'convs', 'ours ms', 'tshark ms', 'ours/tshark', 'ours parse ms', 'ours MB/s', 'ours pkt/s', 'ours RSS MB', 'tshark RSS MB', 'identical'];
   const rows: string[][] = [];
   let hundred = '';

@@ -6,8 +6,24 @@ import type { ConversationRow } from './conversations';
 
 const RULE = '================================================================================';
 
-/** C printf("%.Nf") of a double: the exact binary value, rounded half to even. */
+/**
+ * C printf("%.Nf") of a double: the exact binary value, rounded half to even. Number#toFixed also
+ * rounds the exact value, but breaks ties upwards; a tie needs x * 2^(N+1) to be a whole number, so
+ * only such values (0, halves, ...) take the exact BigInt path.
+ */
 export function printfFixed(x: number, digits: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  const neg = x < 0 || Object.is(x, -0);
+  const ax = Math.abs(x);
+  if (ax < 1e21 && !Number.isInteger(ax * 2 ** (digits + 1))) {
+    const s = ax.toFixed(digits);
+    return neg ? `-${s}` : s;
+  }
+  return printfFixedExact(x, digits);
+}
+
+/** printfFixed by exact integer arithmetic on the double's bits (slow; the reference of the fast path). */
+export function printfFixedExact(x: number, digits: number): string {
   if (!Number.isFinite(x)) return String(x);
   const neg = x < 0 || Object.is(x, -0);
   const ax = Math.abs(x);
@@ -52,8 +68,8 @@ export function formatSize(n: number): string {
   return `${n} bytes`;
 }
 
-const padEnd = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
-const padStart = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+const padEnd = (s: string, n: number) => s.padEnd(n);
+const padStart = (s: string, n: number) => s.padStart(n);
 const toSec = (t: [number, number]) => t[0] + t[1] / 1e9;
 
 function endpoint(addr: string, port: number): string {
