@@ -441,6 +441,18 @@ export class ConversationTracker {
   /** The rows in order of appearance. */
   readRows(): ConversationRow[] {
     const out: ConversationRow[] = [];
+    // Hosts recur across conversations: each IPv4 address is written as text once.
+    const v4Texts = new Map<number, string>();
+    const addrText = (k: number, v6: boolean): string => {
+      if (v6) return wordsToText(this.keys, k, true);
+      const w = this.keys[k]!;
+      let t = v4Texts.get(w);
+      if (t === undefined) {
+        t = wordsToText(this.keys, k, false);
+        v4Texts.set(w, t);
+      }
+      return t;
+    };
     for (let r = 0; r < this.rowCount; r++) {
       const stream = this.rowStream[r]!;
       const flow = this.streamFlow[stream]!;
@@ -448,8 +460,8 @@ export class ConversationTracker {
       const meta = this.keys[k]!;
       const v6 = meta >> 8 === 6;
       const ports = this.keys[k + 1]!;
-      const lowAddr = wordsToText(this.keys, k + 2, v6);
-      const highAddr = wordsToText(this.keys, k + 6, v6);
+      const lowAddr = addrText(k + 2, v6);
+      const highAddr = addrText(k + 6, v6);
       const aLow = this.rowALow[r] === 1;
       const bits = this.flags[r]!;
       out.push({

@@ -545,8 +545,8 @@ export function addrText(b: Uint8Array, o: number, version: number): string {
   return version === 4 ? ipv4Text(b, o) : ipv6Text(b, o);
 }
 
+const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 export function macText(b: Uint8Array, o: number): string {
-  let s = '';
-  for (let i = 0; i < 6; i++) s += (i ? ':' : '') + b[o + i]!.toString(16).padStart(2, '0');
-  return s;
+  return `${HEX2[b[o]!]}:${HEX2[b[o + 1]!]}:${HEX2[b[o + 2]!]}:${HEX2[b[o + 3]!]}:${HEX2[b[o + 4]!]}:${HEX2[b[o + 5]!]}`;
 }
