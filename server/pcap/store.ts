@@ -143,10 +143,13 @@ export class UploadIngest {
     })();
   }
 
-  async finish(): Promise<Analysis> {
-    const a = this.analyzer.end();
-    await this.close();
-    return a;
+  /**
+   * The analysis once the upload has been read, and a promise that settles when the capture and its
+   * index are on disk (closing the files runs while the caller goes on with the analysis).
+   */
+  finish(): { analysis: Analysis; stored: Promise<void> } {
+    const analysis = this.analyzer.end();
+    return { analysis, stored: this.close() };
   }
 
   private async close(): Promise<void> {

@@ -339,9 +339,12 @@ export async function uploadRoutes(app: FastifyInstance) {
       hangUpAfterAnswer(req.raw, reply.raw);
       throw badRequest(refusal);
     }
-    const analysis = await ingest.finish();
+    const { analysis, stored } = ingest.finish();
+    // Awaited below (a failure marks the upload invalid); never left unhandled if the work stops earlier.
+    stored.catch(() => undefined);
     if (analysis.reader.error && analysis.reader.packets === 0) {
       // Empty, or too short to tell: nothing to keep.
+      await stored;
       await cleanup();
       throw badRequest(analysis.reader.error);
     }
@@ -356,12 +359,14 @@ export async function uploadRoutes(app: FastifyInstance) {
       anonymizeMac,
     ]);
 
-    // Storing the conversations runs after the answer; the status poll shows it finish.
+    // Storing the conversations (and finishing the capture's file) runs after the answer; the status poll shows it finish.
     track(
       (async () => {
         try {
           const a = assess(analysis, { anonymizeIp, anonymizeMac });
           await insertConversations(app.db, id, a.conversations);
+          // 100% only once the capture itself is on disk too.
+          await stored;
           await app.db.query(
             `update pcap_uploads set status = $2, percent_complete = 100, pcap_library_id = case when $3 then $1 else null end, valid_upload = $3, has_two_ips = $4, contains_udp = $5,
                remove_non_ip_info = $6, converted = $7, stripped_vlan_tags = $8, layer_2_exists = $9, notifications = $10::jsonb,
@@ -388,7 +393,7 @@ export async function uploadRoutes(app: FastifyInstance) {
             .query(`update pcap_uploads set status = $2, percent_complete = 100, valid_upload = false, notifications = $3::jsonb, updated_at = now() where id = $1`, [
               id,
               PCAP_STATUS.invalid,
-              JSON.stringify([{ level: 'error', message: 'The director failed to store the conversations of this capture; it has been logged.' }]),
+              JSON.stringify([{ level: 'error', message: 'The director failed to store this capture or its conversations; it has been logged.' }]),
             ])
             .catch(() => undefined);
         }
