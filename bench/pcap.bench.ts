@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeSyntheticCapture } from '../server/pcap/synth';
-import { buildPcapCli, PCAP_CLI_NODE_FLAGS } from '../server/pcap/build-cli';
+import { buildPcapCli } from '../server/pcap/build-cli';
 
 /**
  * PCAP parsing against tshark (`npm run bench:pcap`, add `-- --1g` for the 1 GB capture too):
@@ -35,7 +35,7 @@ interface Run {
   maxRssKb: number;
 }
 
-const cli = path.join(tmp, 'pcap-cli.mjs');
+const cli = path.join(tmp, 'pcap-cli.cjs');
 
 /**
  * Our parser as a fresh process, end to end like tshark: Node's start-up, loading the parser, reading
@@ -43,7 +43,7 @@ const cli = path.join(tmp, 'pcap-cli.mjs');
  */
 function ours(file: string, out: string): Run {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [...PCAP_CLI_NODE_FLAGS, cli, file, '--stats'], { encoding: 'utf8', maxBuffer: 256 << 20 });
+  const r = spawnSync(process.execPath, [cli, file, '--stats'], { encoding: 'utf8', maxBuffer: 256 << 20 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`pcap-cli failed: ${r.stderr}`);
   fs.writeFileSync(out, r.stdout);
@@ -54,7 +54,7 @@ function ours(file: string, out: string): Run {
 /** A fresh Node process that loads the parser CLI and exits (no file given): the start-up share of `ours`. */
 function startupMs(): number {
   const t0 = process.hrtime.bigint();
-  spawnSync(process.execPath, [...PCAP_CLI_NODE_FLAGS, cli], { stdio: 'ignore' });
+  spawnSync(process.execPath, [cli], { stdio: 'ignore' });
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
@@ -73,7 +73,7 @@ function tshark(file: string, out: string): { ms: number; maxRssKb: number } {
 }
 
 function baselineRssKb(): number {
-  const r = spawnSync(process.execPath, [...PCAP_CLI_NODE_FLAGS, '-e', 'console.log(process.resourceUsage().maxRSS)'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['-e', 'console.log(process.resourceUsage().maxRSS)'], { encoding: 'utf8' });
   return Number(r.stdout.trim());
 }
 
@@ -133,7 +133,7 @@ try {
   const tsharkThere = hasTshark();
   console.log(`PCAP parsing: our streaming parser vs ${tsharkThere ? 'tshark' : 'tshark (not installed: only our figures)'}; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(2)}`);
   buildPcapCli(cli);
-  console.log(`our parser: node ${[...PCAP_CLI_NODE_FLAGS, 'pcap-cli.mjs'].join(' ')} (server/pcap/cli.ts bundled by esbuild, as npm run build:pcap-cli)`);
+  console.log('our parser: node pcap-cli.cjs FILE (server/pcap/cli.ts bundled by esbuild into plain JavaScript, as npm run build:pcap-cli does)');
   console.log(`Node baseline peak RSS: ${fmt(baselineRssKb() / 1024)} MB`);
   console.log(`Node start-up, loading the parser: ${fmt(Math.min(startupMs(), startupMs()))} ms (included in "ours ms")`);
   const header = ['capture', 'packets', 'convs', 'ours ms', 'tshark ms', 'ours/tshark', 'ours parse ms', 'ours MB/s', 'ours pkt/s', 'ours RSS MB', 'tshark RSS MB', 'identical'];

@@ -1,7 +1,7 @@
 /**
  * Bundles the parser CLI (cli.ts with the director's parser modules) into one plain JavaScript file,
  * so it runs with `node` alone, without tsx compiling TypeScript at every start:
- *   npm run build:pcap-cli            -> dist-cli/pcap-cli.mjs
+ *   npm run build:pcap-cli            -> dist-cli/pcap-cli.cjs
  * The benchmark builds it the same way into its temporary directory. esbuild comes with tsx.
  */
 import path from 'node:path';
@@ -10,16 +10,13 @@ import { buildSync } from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** Node flags the benchmark runs the CLI with (none: plain `node`). */
-export const PCAP_CLI_NODE_FLAGS: readonly string[] = [];
-
 export function buildPcapCli(outfile: string): void {
   buildSync({
     entryPoints: [path.join(here, 'cli.ts')],
     outfile,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20',
     sourcemap: false,
     logLevel: 'warning',
@@ -27,7 +24,7 @@ export function buildPcapCli(outfile: string): void {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const out = path.resolve(process.argv[2] ?? path.join(here, '../../dist-cli/pcap-cli.mjs'));
+  const out = path.resolve(process.argv[2] ?? path.join(here, '../../dist-cli/pcap-cli.cjs'));
   buildPcapCli(out);
-  console.log(`wrote ${path.relative(process.cwd(), out)}; run: node ${[...PCAP_CLI_NODE_FLAGS, path.relative(process.cwd(), out)].join(' ')} FILE [--stats]`);
+  console.log(`wrote ${path.relative(process.cwd(), out)}; run: node ${path.relative(process.cwd(), out)} FILE [--stats]`);
 }

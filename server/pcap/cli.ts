@@ -3,7 +3,7 @@
  * with the director's parser (server/pcap/), for comparing the two by hand and for the benchmark:
  *
  *   npx tsx server/pcap/cli.ts FILE [--stats]
- *   npm run build:pcap-cli && node dist-cli/pcap-cli.mjs FILE [--stats]   (plain JS, no tsx start-up)
+ *   npm run build:pcap-cli && node dist-cli/pcap-cli.cjs FILE [--stats]   (plain JS, no tsx start-up)
  *
  * --stats adds one JSON line on stderr: the parse time inside the process (first read to the rows),
  * packets, bytes, conversations and peak RSS.

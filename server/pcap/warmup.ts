@@ -6,28 +6,33 @@
  * real upload.
  */
 import { CaptureAnalyzer } from './analyze';
-import { assess } from './assess';
+import { assess, type ConversationRecord } from './assess';
 import { synthesizeCapture } from './synth';
 
 let warmed = false;
 
-/** Once per process. Returns the milliseconds it took (0 when already done). */
-export function warmUpPcapParser(bytes = 2e6, passes = 4): number {
-  if (warmed) return 0;
+/**
+ * Once per process (null after the first call): returns when it started and the conversations of the
+ * synthetic capture (to warm up storing them too).
+ */
+export function warmUpPcapParser(bytes = 2e6, passes = 4): { started: number; conversations: ConversationRecord[] } | null {
+  if (warmed) return null;
   warmed = true;
   const t0 = performance.now();
   // Short conversations (a quarter of the usual length): many rows, as a real capture has.
   const parts: Buffer[] = [];
   synthesizeCapture(bytes, (chunk) => parts.push(Buffer.from(chunk)), 5, 0.25, 64 * 1024);
-  let lastOffset = 0;
+  let conversations: ConversationRecord[] = [];
   for (let pass = 0; pass < passes; pass++) {
     // A listener like the upload's (which records each packet's offset), fed in socket-sized chunks.
+    let lastOffset = 0;
     const analyzer = new CaptureAnalyzer((rec) => {
-      lastOffset = rec.fileOffset;
+      lastOffset = Math.max(lastOffset, rec.fileOffset);
     });
     for (const part of parts) analyzer.push(part);
     const a = analyzer.end();
-    assess(a, { anonymizeIp: pass % 2 === 0, anonymizeMac: pass % 2 === 0 });
+    if (lastOffset === 0) break;
+    conversations = assess(a, { anonymizeIp: pass % 2 === 0, anonymizeMac: pass % 2 === 0 }).conversations;
   }
-  return lastOffset > 0 ? performance.now() - t0 : 0;
+  return { started: t0, conversations };
 }

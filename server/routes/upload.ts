@@ -22,6 +22,7 @@ import { assess, conversationState, type ConversationRecord } from '../pcap/asse
 import { PcapStore, UploadIngest, storedInfo } from '../pcap/store';
 import { writeProcessedCapture } from '../pcap/transform';
 import { warmUpPcapParser } from '../pcap/warmup';
+import { insertConversations, warmUpConversationInserts } from '../pcap/conversation-rows';
 import type { AddressMapping } from '../pcap/anonymize';
 import { updateAction, validateAction } from '../actions/form-service';
 import { pcapInspectRoutes } from './pcap-inspect';
@@ -164,44 +165,6 @@ function uploadAnswer(u: UploadRow, conversations: ConversationRow[] | null): Pc
   };
 }
 
-/** Conversations per insert statement (one statement for all of a typical capture's). */
-const INSERT_BATCH = 10_000;
-
-/** With `plan`, an empty list still runs the statement once (nothing inserted): the director's warm-up. */
-async function insertConversations(db: Db, uploadId: number, convs: ConversationRecord[], plan = false): Promise<void> {
-  for (let i = 0; i < convs.length || (plan && i === 0); i += INSERT_BATCH) {
-    const part = convs.slice(i, i + INSERT_BATCH);
-    const col = <K extends keyof ConversationRecord>(k: K) => part.map((c) => c[k]);
-    await db.query(INSERT_CONVERSATIONS, [
-      uploadId,
-      col('index'),
-      col('timestamp'),
-      col('source_address'),
-      col('dest_address'),
-      col('protocol'),
-      col('service'),
-      col('source_port'),
-      col('dest_port'),
-      col('data_size'),
-      col('info'),
-      col('missed_bytes'),
-      col('frames_a_to_b'),
-      col('bytes_a_to_b'),
-      col('frames_b_to_a'),
-      col('bytes_b_to_a'),
-      col('rel_start'),
-      col('duration'),
-      col('orig_source_address'),
-      col('orig_dest_address'),
-    ]);
-  }
-}
-
-const INSERT_CONVERSATIONS = `insert into pcap_conversations (upload_id, conv_index, timestamp, source_address, dest_address, protocol, service, source_port, dest_port,
-    data_size, info, missed_bytes, frames_a_to_b, bytes_a_to_b, frames_b_to_a, bytes_b_to_a, rel_start, duration, orig_source_address, orig_dest_address)
-  select $1, * from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::bigint[], $11::text[],
-    $12::bigint[], $13::int[], $14::bigint[], $15::int[], $16::bigint[], $17::float8[], $18::float8[], $19::text[], $20::text[])`;
-
 /** Recomputes the flags and status that follow the remaining conversations. */
 async function refreshUpload(db: Db, u: UploadRow): Promise<{ upload: UploadRow; conversations: ConversationRow[] }> {
   const conversations = await loadConversations(db, u.id);
@@ -260,9 +223,11 @@ export async function uploadRoutes(app: FastifyInstance) {
   });
   // The first upload after start should not run the parser in the interpreter, nor plan the insert.
   app.addHook('onReady', async () => {
-    const ms = warmUpPcapParser();
-    if (ms > 0) app.log.debug(`PCAP parser warmed up in ${Math.round(ms)} ms`);
-    await insertConversations(app.db, 0, [], true);
+    const warm = warmUpPcapParser();
+    if (warm) {
+      await warmUpConversationInserts(app.db, warm.conversations);
+      app.log.debug(`PCAP parser and conversation inserts warmed up in ${Math.round(performance.now() - warm.started)} ms`);
+    }
   });
 
   await app.register(multipart, { limits: { fields: 20, files: 1, parts: 30, fieldSize: 64 * 1024 } });
