@@ -86,6 +86,22 @@ const CONVERSATION_COLUMNS = `id, conv_index, conv_index as index, timestamp, so
   data_size::float8 as data_size, info, missed_bytes::float8 as missed_bytes, frames_a_to_b, bytes_a_to_b::float8 as bytes_a_to_b,
   frames_b_to_a, bytes_b_to_a::float8 as bytes_b_to_a, rel_start, duration, orig_source_address, orig_dest_address`;
 
+const SELECT_UPLOAD = `select ${UPLOAD_COLUMNS} from pcap_uploads where id = $1`;
+const UPDATE_PROGRESS = 'update pcap_uploads set bytes_read = $2, percent_complete = greatest(percent_complete, $3), updated_at = now() where id = $1';
+const UPDATE_PROCESSING = 'update pcap_uploads set status = $2, bytes_read = $3, size = $3, percent_complete = 99, anonymized_ip = $4, anonymized_mac = $5, updated_at = now() where id = $1';
+const UPDATE_DONE = `update pcap_uploads set status = $2, percent_complete = 100, pcap_library_id = case when $3 then $1 else null end, valid_upload = $3, has_two_ips = $4, contains_udp = $5,
+    remove_non_ip_info = $6, converted = $7, stripped_vlan_tags = $8, layer_2_exists = $9, notifications = $10::jsonb,
+    summary = $11::jsonb, mapping = $12::jsonb, updated_at = now()
+  where id = $1`;
+
+/** The upload's own statements once, on an upload id that does not exist (nothing changes): the director's warm-up. */
+async function warmUpUploadStatements(db: Db): Promise<void> {
+  await db.query(SELECT_UPLOAD, [0]);
+  await db.query(UPDATE_PROGRESS, [0, 0, 0]);
+  await db.query(UPDATE_PROCESSING, [0, PCAP_STATUS.processing, 0, false, false]);
+  await db.query(UPDATE_DONE, [0, PCAP_STATUS.completed, false, false, false, false, false, false, false, '[]', '{}', '{"ip":[],"mac":[]}']);
+}
+
 function parseUploadId(raw: unknown): number {
   const m = /^(\d{1,9})(\.json)?$/.exec(String(raw ?? ''));
   if (!m || Number(m[1]) < 1) throw badRequest(`"${String(raw ?? '')}" is not an upload id.`);
@@ -95,7 +111,7 @@ function parseUploadId(raw: unknown): number {
 const truthy = (v: unknown) => v === true || v === 'true' || v === '1' || v === 'on' || v === 'yes';
 
 export async function loadUpload(db: Db, id: number, session: ActiveSession): Promise<UploadRow> {
-  const [row] = await db.query<UploadRow>(`select ${UPLOAD_COLUMNS} from pcap_uploads where id = $1`, [id]);
+  const [row] = await db.query<UploadRow>(SELECT_UPLOAD, [id]);
   // Someone else's upload that is not (yet) an Action's capture does not exist for this user.
   if (!row || (row.user_id !== session.user.id && row.action_id === null && session.user.role !== 'admin')) {
     throw notFound(`PCAP upload ${id} does not exist.`);
@@ -172,7 +188,7 @@ async function refreshUpload(db: Db, u: UploadRow): Promise<{ upload: UploadRow;
     const st = conversationState(conversations.map((c) => ({ ...c, index: c.conv_index })));
     await db.query('update pcap_uploads set has_two_ips = $2, contains_udp = $3, status = $4, updated_at = now() where id = $1', [u.id, st.hasTwoIps, st.hasUdp, st.status]);
   }
-  const [fresh] = await db.query<UploadRow>(`select ${UPLOAD_COLUMNS} from pcap_uploads where id = $1`, [u.id]);
+  const [fresh] = await db.query<UploadRow>(SELECT_UPLOAD, [u.id]);
   return { upload: fresh ?? u, conversations };
 }
 
@@ -226,6 +242,7 @@ export async function uploadRoutes(app: FastifyInstance) {
     const warm = warmUpPcapParser();
     if (warm) {
       await warmUpConversationInserts(app.db, warm.conversations);
+      await warmUpUploadStatements(app.db);
       app.log.debug(`PCAP parser and conversation inserts warmed up in ${Math.round(performance.now() - warm.started)} ms`);
     }
   });
@@ -250,7 +267,7 @@ export async function uploadRoutes(app: FastifyInstance) {
       progressInFlight = true;
       const pct = sizeHint > 0 ? Math.min(99, Math.floor((bytes * 100) / sizeHint)) : 0;
       void app.db
-        .query('update pcap_uploads set bytes_read = $2, percent_complete = greatest(percent_complete, $3), updated_at = now() where id = $1', [uploadId, bytes, pct])
+        .query(UPDATE_PROGRESS, [uploadId, bytes, pct])
         .catch((e: unknown) => req.log.warn(e))
         .finally(() => {
           progressInFlight = false;
@@ -316,7 +333,7 @@ export async function uploadRoutes(app: FastifyInstance) {
     const id = uploadId;
     const anonymizeIp = truthy(fields.anonymized_ip);
     const anonymizeMac = truthy(fields.anonymized_mac);
-    await app.db.query('update pcap_uploads set status = $2, bytes_read = $3, size = $3, percent_complete = 99, anonymized_ip = $4, anonymized_mac = $5, updated_at = now() where id = $1', [
+    await app.db.query(UPDATE_PROCESSING, [
       id,
       PCAP_STATUS.processing,
       analysis.reader.bytes,
@@ -332,26 +349,20 @@ export async function uploadRoutes(app: FastifyInstance) {
           await insertConversations(app.db, id, a.conversations);
           // 100% only once the capture itself is on disk too.
           await stored;
-          await app.db.query(
-            `update pcap_uploads set status = $2, percent_complete = 100, pcap_library_id = case when $3 then $1 else null end, valid_upload = $3, has_two_ips = $4, contains_udp = $5,
-               remove_non_ip_info = $6, converted = $7, stripped_vlan_tags = $8, layer_2_exists = $9, notifications = $10::jsonb,
-               summary = $11::jsonb, mapping = $12::jsonb, updated_at = now()
-             where id = $1`,
-            [
-              id,
-              a.status,
-              a.flags.valid_upload,
-              a.flags.has_two_ips,
-              a.flags.contains_udp,
-              a.flags.remove_non_ip_info,
-              a.flags.converted,
-              a.flags.stripped_vlan_tags,
-              a.flags.layer_2_exists,
-              JSON.stringify(a.captureNotifications),
-              JSON.stringify({ ...a.summary, capture: storedInfo(analysis) }),
-              JSON.stringify(a.mapping),
-            ],
-          );
+          await app.db.query(UPDATE_DONE, [
+            id,
+            a.status,
+            a.flags.valid_upload,
+            a.flags.has_two_ips,
+            a.flags.contains_udp,
+            a.flags.remove_non_ip_info,
+            a.flags.converted,
+            a.flags.stripped_vlan_tags,
+            a.flags.layer_2_exists,
+            JSON.stringify(a.captureNotifications),
+            JSON.stringify({ ...a.summary, capture: storedInfo(analysis) }),
+            JSON.stringify(a.mapping),
+          ]);
         } catch (e) {
           req.log.error(e);
           await app.db
