@@ -1,9 +1,10 @@
 /**
  * The parser's first capture in a process runs in V8's interpreter until its hot functions are
  * compiled, which made the first upload after the director started much slower than the next ones.
- * Parsing and assessing a small synthetic capture a few times when the director starts (in memory,
- * ~60 ms) gets the parser, the conversation tracker and the assessment compiled before the first
- * real upload.
+ * Parsing and assessing a small synthetic capture a few times when the director starts (2 MB in
+ * memory, four passes: 60-250 ms depending on the machine's load) gets the parser, the conversation
+ * tracker and the assessment compiled before the first real upload. 2 MB parsed once is not enough:
+ * V8 compiles a function only after it has run for a while.
  */
 import { CaptureAnalyzer } from './analyze';
 import { assess, type ConversationRecord } from './assess';
