@@ -38,6 +38,9 @@ export class Anonymizer {
   private nextBcast = 0;
   private next6 = 1;
   private nextMac = 1;
+  /** Replacements of addresses given as text (a replacement never changes once assigned). */
+  private readonly ipTexts = new Map<string, string>();
+  private readonly macTexts = new Map<string, string>();
   /** Mapping in order of assignment (as text), for storing and showing. */
   readonly ipPairs: [string, string][] = [];
   readonly macPairs: [string, string][] = [];
@@ -137,6 +140,10 @@ export class Anonymizer {
 
   /** The replacement of an address given as text (assigning one if new). */
   ipText(addr: string): string {
+    return cached(this.ipTexts, addr, (a) => this.replaceIpText(a));
+  }
+
+  private replaceIpText(addr: string): string {
     if (addr.includes(':')) {
       const b = parseV6(addr);
       if (!b) return addr;
@@ -152,11 +159,24 @@ export class Anonymizer {
   }
 
   macText(addr: string): string {
+    return cached(this.macTexts, addr, (a) => this.replaceMacText(a));
+  }
+
+  private replaceMacText(addr: string): string {
     const b = Buffer.from(addr.replace(/:/g, ''), 'hex');
     if (b.length !== 6) return addr;
     this.rewriteMac(b, 0);
     return macText(b, 0);
   }
+}
+
+function cached(m: Map<string, string>, key: string, compute: (key: string) => string): string {
+  let v = m.get(key);
+  if (v === undefined) {
+    v = compute(key);
+    m.set(key, v);
+  }
+  return v;
 }
 
 function v4Text(v: number): string {

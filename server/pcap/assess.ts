@@ -68,11 +68,18 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** ISO 8601 UTC with the capture's full (nanosecond) precision. */
 export function isoTime(sec: number, nsec: number): string {
-  const d = new Date(sec * 1000);
-  if (Number.isNaN(d.getTime())) return new Date(0).toISOString();
-  const base = d.toISOString().slice(0, 19);
-  return `${base}.${String(nsec).padStart(9, '0')}Z`;
+  if (sec !== lastIsoSec) {
+    const d = new Date(sec * 1000);
+    if (Number.isNaN(d.getTime())) return new Date(0).toISOString();
+    lastIsoSec = sec;
+    lastIsoBase = d.toISOString().slice(0, 19);
+  }
+  return `${lastIsoBase}.${String(nsec).padStart(9, '0')}Z`;
 }
+
+/** The last second isoTime formatted (conversations in order of appearance share seconds). */
+let lastIsoSec = NaN;
+let lastIsoBase = '';
 
 export function isBroadcast(addr: string): boolean {
   return !addr.includes(':') && addr.endsWith('.255');

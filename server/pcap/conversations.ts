@@ -16,7 +16,7 @@
  * Storage is struct-of-arrays in typed arrays with an open-addressing hash of the endpoint pair, so
  * a packet costs no allocation.
  */
-import { ipv6Text, type Frame } from './decode';
+import { ipv6Text, macText, type Frame } from './decode';
 import { payloadInfo } from './info';
 
 export const TCP_FIN = 0x01;
@@ -25,6 +25,8 @@ export const TCP_RST = 0x04;
 export const TCP_ACK = 0x10;
 
 const KEY_WORDS = 10;
+/** Row flag bit (beside the TCP flags seen): the row's MAC addresses are known. */
+const HAS_MACS = 16;
 
 function grow<T extends Uint8Array | Int32Array | Uint32Array | Float64Array>(a: T, size: number): T {
   if (a.length >= size) return a;
@@ -105,7 +107,8 @@ export class ConversationTracker {
   private flags = new Uint8Array(0);
   private inspected = new Uint8Array(0);
   private info: (string | null)[] = [];
-  private macs: (string | null)[] = [];
+  /** Per row, the first frame's destination and source MAC (12 bytes; when flags has HAS_MACS). */
+  private macBytes = new Uint8Array(0);
   private rowCount = 0;
 
   // Time reference: the first frame of the capture.
@@ -187,25 +190,25 @@ export class ConversationTracker {
       this.framesBA[row]! += 1;
       this.bytesBA[row]! += origLen;
     }
-    // Relative time, normalized as Wireshark's nstime_delta (seconds and nanoseconds of one sign).
-    let rs = sec - this.refS;
-    let rn = nsec - this.refN;
-    if (rs > 0 && rn < 0) {
-      rn += 1e9;
-      rs--;
-    } else if (rs < 0 && rn > 0) {
-      rn -= 1e9;
-      rs++;
-    }
-    if (rs > this.stopS[row]! || (rs === this.stopS[row]! && rn > this.stopN[row]!)) {
-      this.stopS[row] = rs;
-      this.stopN[row] = rn;
-    } else if (rs < this.startS[row]! || (rs === this.startS[row]! && rn < this.startN[row]!)) {
-      this.startS[row] = rs;
-      this.startN[row] = rn;
-      this.absS[row] = sec;
-      this.absN[row] = nsec;
-    }
+    const ds = sec - this.refS;
+    const dn = nsec - this.refN;
+    const b = borrow(ds, dn);
+    const rs = ds - b;
+    const rn = dn + b * 1e9;
+    // Later than the row's stop, or earlier than its start (times compared as (s * 1e9 + ns), whose
+    // sign is exact), stored by selects rather than branches for the same reason.
+    const stopS = this.stopS[row]!;
+    const stopN = this.stopN[row]!;
+    const startS = this.startS[row]!;
+    const startN = this.startN[row]!;
+    const later = (rs - stopS) * 1e9 + (rn - stopN) > 0;
+    const earlier = (rs - startS) * 1e9 + (rn - startN) < 0;
+    this.stopS[row] = later ? rs : stopS;
+    this.stopN[row] = later ? rn : stopN;
+    this.startS[row] = earlier ? rs : startS;
+    this.startN[row] = earlier ? rn : startN;
+    this.absS[row] = earlier ? sec : this.absS[row]!;
+    this.absN[row] = earlier ? nsec : this.absN[row]!;
     if (isTcp) this.tcpState(row, stream, dir, f);
     if (f.payloadLen > 0 && this.inspected[row]! < 4 && this.info[row] === null) {
       this.inspected[row]! += 1;
@@ -297,9 +300,16 @@ export class ConversationTracker {
       }
       slot = (slot + 1) & this.mask;
     }
+    return this.insertFlow(slot, meta, ports, a0, a1, a2, a3, b0, b1, b2, b3);
+  }
+
+  /** A new flow in the free hash slot `slot` (out of the per-packet path). */
+  private insertFlow(slot: number, meta: number, ports: number, a0: number, a1: number, a2: number, a3: number, b0: number, b1: number, b2: number, b3: number): number {
     const id = this.flowCount++;
-    this.keys = grow(this.keys, this.flowCount * KEY_WORDS);
-    this.flowStream = grow(this.flowStream, this.flowCount);
+    if (this.flowCount > this.flowStream.length) {
+      this.flowStream = grow(this.flowStream, this.flowCount);
+      this.keys = grow(this.keys, this.flowStream.length * KEY_WORDS);
+    }
     const k = id * KEY_WORDS;
     const ks = this.keys;
     ks[k] = meta;
@@ -349,12 +359,7 @@ export class ConversationTracker {
 
   private newStream(flow: number): number {
     const s = this.streamCount++;
-    this.streamFlow = grow(this.streamFlow, this.streamCount);
-    this.streamRow = grow(this.streamRow, this.streamCount);
-    this.baseSeq = grow(this.baseSeq, this.streamCount * 2);
-    this.baseSet = grow(this.baseSet, this.streamCount * 2);
-    this.nextSeq = grow(this.nextSeq, this.streamCount * 2);
-    this.nextSet = grow(this.nextSet, this.streamCount * 2);
+    if (this.streamCount > this.streamFlow.length) this.reserveStreams(this.streamCount);
     this.streamFlow[s] = flow;
     this.streamRow[s] = -1;
     this.baseSet[s * 2] = 0;
@@ -365,40 +370,53 @@ export class ConversationTracker {
     return s;
   }
 
+  /** Room for n streams (grown by doubling, out of the per-packet path). */
+  private reserveStreams(n: number): void {
+    this.streamFlow = grow(this.streamFlow, n);
+    const cap = this.streamFlow.length;
+    this.streamRow = grow(this.streamRow, cap);
+    this.baseSeq = grow(this.baseSeq, cap * 2);
+    this.baseSet = grow(this.baseSet, cap * 2);
+    this.nextSeq = grow(this.nextSeq, cap * 2);
+    this.nextSet = grow(this.nextSet, cap * 2);
+  }
+
+  /** Room for n rows (grown by doubling, out of the per-packet path). */
+  private reserveRows(n: number): void {
+    this.rowStream = grow(this.rowStream, n);
+    const cap = this.rowStream.length;
+    this.rowALow = grow(this.rowALow, cap);
+    this.framesAB = grow(this.framesAB, cap);
+    this.framesBA = grow(this.framesBA, cap);
+    this.bytesAB = grow(this.bytesAB, cap);
+    this.bytesBA = grow(this.bytesBA, cap);
+    this.startS = grow(this.startS, cap);
+    this.startN = grow(this.startN, cap);
+    this.stopS = grow(this.stopS, cap);
+    this.stopN = grow(this.stopN, cap);
+    this.absS = grow(this.absS, cap);
+    this.absN = grow(this.absN, cap);
+    this.firstFrame = grow(this.firstFrame, cap);
+    this.missed = grow(this.missed, cap);
+    this.flags = grow(this.flags, cap);
+    this.inspected = grow(this.inspected, cap);
+    this.macBytes = grow(this.macBytes, cap * 12);
+  }
+
   private newRow(stream: number, srcLow: boolean, sec: number, nsec: number, frame: number, f: Frame, macSrcOff: number): number {
     const r = this.rowCount++;
-    const n = this.rowCount;
-    this.rowStream = grow(this.rowStream, n);
-    this.rowALow = grow(this.rowALow, n);
-    this.framesAB = grow(this.framesAB, n);
-    this.framesBA = grow(this.framesBA, n);
-    this.bytesAB = grow(this.bytesAB, n);
-    this.bytesBA = grow(this.bytesBA, n);
-    this.startS = grow(this.startS, n);
-    this.startN = grow(this.startN, n);
-    this.stopS = grow(this.stopS, n);
-    this.stopN = grow(this.stopN, n);
-    this.absS = grow(this.absS, n);
-    this.absN = grow(this.absN, n);
-    this.firstFrame = grow(this.firstFrame, n);
-    this.missed = grow(this.missed, n);
-    this.flags = grow(this.flags, n);
-    this.inspected = grow(this.inspected, n);
+    if (this.rowCount > this.rowStream.length) this.reserveRows(this.rowCount);
     this.rowStream[r] = stream;
     this.rowALow[r] = srcLow ? 1 : 0;
     this.framesAB[r] = 0;
     this.framesBA[r] = 0;
     this.bytesAB[r] = 0;
     this.bytesBA[r] = 0;
-    let rs = sec - this.refS;
-    let rn = nsec - this.refN;
-    if (rs > 0 && rn < 0) {
-      rn += 1e9;
-      rs--;
-    } else if (rs < 0 && rn > 0) {
-      rn -= 1e9;
-      rs++;
-    }
+    const ds = sec - this.refS;
+    const dn = nsec - this.refN;
+    const b = borrow(ds, dn);
+    const rs = ds - b;
+    const rn = dn + b * 1e9;
     this.startS[r] = rs;
     this.startN[r] = rn;
     this.stopS[r] = rs;
@@ -407,19 +425,11 @@ export class ConversationTracker {
     this.absN[r] = nsec;
     this.firstFrame[r] = frame;
     this.missed[r] = 0;
-    this.flags[r] = 0;
     this.inspected[r] = 0;
     this.info.push(null);
-    if (macSrcOff >= 0) {
-      // The frame's MACs: destination then source in the Ethernet header.
-      const b = f.buf;
-      const hex = (o: number) => {
-        let s = '';
-        for (let i = 0; i < 6; i++) s += (i ? ':' : '') + b[o + i]!.toString(16).padStart(2, '0');
-        return s;
-      };
-      this.macs.push(`${hex(macSrcOff + 6)}|${hex(macSrcOff)}`);
-    } else this.macs.push(null);
+    // The frame's MACs (Ethernet: destination then source), as text only when the rows are read.
+    this.flags[r] = macSrcOff >= 0 ? HAS_MACS : 0;
+    if (macSrcOff >= 0) this.macBytes.set(f.buf.subarray(macSrcOff, macSrcOff + 12), r * 12);
     this.streamRow[stream] = r;
     return r;
   }
@@ -427,6 +437,18 @@ export class ConversationTracker {
   /** The rows in order of appearance. */
   readRows(): ConversationRow[] {
     const out: ConversationRow[] = [];
+    // Hosts recur across conversations: each IPv4 address is written as text once.
+    const v4Texts = new Map<number, string>();
+    const addrText = (k: number, v6: boolean): string => {
+      if (v6) return wordsToText(this.keys, k, true);
+      const w = this.keys[k]!;
+      let t = v4Texts.get(w);
+      if (t === undefined) {
+        t = wordsToText(this.keys, k, false);
+        v4Texts.set(w, t);
+      }
+      return t;
+    };
     for (let r = 0; r < this.rowCount; r++) {
       const stream = this.rowStream[r]!;
       const flow = this.streamFlow[stream]!;
@@ -434,11 +456,9 @@ export class ConversationTracker {
       const meta = this.keys[k]!;
       const v6 = meta >> 8 === 6;
       const ports = this.keys[k + 1]!;
-      const lowAddr = wordsToText(this.keys, k + 2, v6);
-      const highAddr = wordsToText(this.keys, k + 6, v6);
+      const lowAddr = addrText(k + 2, v6);
+      const highAddr = addrText(k + 6, v6);
       const aLow = this.rowALow[r] === 1;
-      const macPair = this.macs[r];
-      const [macSrc, macDst] = macPair ? macPair.split('|') : [null, null];
       const bits = this.flags[r]!;
       out.push({
         index: r,
@@ -463,21 +483,35 @@ export class ConversationTracker {
         sawFin: (bits & 4) !== 0,
         sawRst: (bits & 8) !== 0,
         info: this.info[r] ?? null,
-        macA: macSrc ?? null,
-        macB: macDst ?? null,
+        macA: bits & HAS_MACS ? macText(this.macBytes, r * 12 + 6) : null,
+        macB: bits & HAS_MACS ? macText(this.macBytes, r * 12) : null,
       });
     }
     return out;
   }
 }
 
+/**
+ * A relative time (ds seconds, dn nanoseconds) is normalized as Wireshark's nstime_delta, to seconds
+ * and nanoseconds of one sign: (ds - borrow, dn + borrow * 1e9). Without branches, so that every
+ * packet takes the same path and V8 never meets an untried one after compiling.
+ */
+function borrow(ds: number, dn: number): number {
+  return Math.trunc((Math.sign(ds) - Math.sign(dn)) / 2);
+}
+
+const addrBytes = new Uint8Array(16);
+
 function wordsToText(keys: Uint32Array, k: number, v6: boolean): string {
   const w0 = keys[k]!;
   if (!v6) return `${w0 >>> 24}.${(w0 >>> 16) & 255}.${(w0 >>> 8) & 255}.${w0 & 255}`;
-  const b = Buffer.allocUnsafe(16);
-  b.writeUInt32BE(w0, 0);
-  b.writeUInt32BE(keys[k + 1]!, 4);
-  b.writeUInt32BE(keys[k + 2]!, 8);
-  b.writeUInt32BE(keys[k + 3]!, 12);
+  const b = addrBytes;
+  for (let i = 0; i < 4; i++) {
+    const w = keys[k + i]!;
+    b[i * 4] = w >>> 24;
+    b[i * 4 + 1] = (w >>> 16) & 255;
+    b[i * 4 + 2] = (w >>> 8) & 255;
+    b[i * 4 + 3] = w & 255;
+  }
   return ipv6Text(b, 0);
 }

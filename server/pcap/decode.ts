@@ -504,12 +504,13 @@ export function ipv4Text(b: Uint8Array, o: number): string {
 
 /** RFC 5952 text of the IPv6 address at b[o, o + 16) (as Wireshark prints it). */
 export function ipv6Text(b: Uint8Array, o: number): string {
-  const w: number[] = [];
-  for (let i = 0; i < 8; i++) w.push((b[o + 2 * i]! << 8) | b[o + 2 * i + 1]!);
+  const w = ipv6Words;
+  for (let i = 0; i < 8; i++) w[i] = (b[o + 2 * i]! << 8) | b[o + 2 * i + 1]!;
   // IPv4-mapped addresses as inet_ntop writes them.
   if (w[0] === 0 && w[1] === 0 && w[2] === 0 && w[3] === 0 && w[4] === 0 && w[5] === 0xffff) {
     return `::ffff:${b[o + 12]}.${b[o + 13]}.${b[o + 14]}.${b[o + 15]}`;
   }
+  // The longest run of two or more zero words (the first of equals) becomes "::".
   let bestStart = -1;
   let bestLen = 0;
   for (let i = 0; i < 8; ) {
@@ -525,19 +526,27 @@ export function ipv6Text(b: Uint8Array, o: number): string {
     }
     i = j;
   }
-  const hex = (x: number) => x.toString(16);
-  if (bestStart < 0) return w.map(hex).join(':');
-  const head = w.slice(0, bestStart).map(hex).join(':');
-  const tail = w.slice(bestStart + bestLen).map(hex).join(':');
-  return `${head}::${tail}`;
+  let s = '';
+  for (let i = 0; i < 8; i++) {
+    if (i === bestStart) {
+      s += '::';
+      i += bestLen - 1;
+      continue;
+    }
+    if (s !== '' && !s.endsWith(':')) s += ':';
+    s += w[i]!.toString(16);
+  }
+  return s;
 }
+
+const ipv6Words = new Uint16Array(8);
 
 export function addrText(b: Uint8Array, o: number, version: number): string {
   return version === 4 ? ipv4Text(b, o) : ipv6Text(b, o);
 }
 
+const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 export function macText(b: Uint8Array, o: number): string {
-  let s = '';
-  for (let i = 0; i < 6; i++) s += (i ? ':' : '') + b[o + i]!.toString(16).padStart(2, '0');
-  return s;
+  return `${HEX2[b[o]!]}:${HEX2[b[o + 1]!]}:${HEX2[b[o + 2]!]}:${HEX2[b[o + 3]!]}:${HEX2[b[o + 4]!]}:${HEX2[b[o + 5]!]}`;
 }

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { Db } from '../db/index';
 import type { Analysis } from './analyze';
-import { assess, type AssessOptions, type ConversationRecord } from './assess';
+import { assess, type AssessOptions } from './assess';
+import { insertConversations } from './conversation-rows';
 import type { AddressMapping } from './anonymize';
 import { storedInfo, type PcapStore } from './store';
 import { writeProcessedCapture } from './transform';
@@ -16,65 +17,34 @@ import { writeProcessedCapture } from './transform';
 /** Processed captures up to this size are also copied into the file library (its listing and preview); the download streams the processed file from disk whatever its size. */
 const LIBRARY_COPY_MAX = 64 * 1024 * 1024;
 
-export async function insertConversations(db: Db, uploadId: number, convs: ConversationRecord[]): Promise<void> {
-  for (let i = 0; i < convs.length; i += 2000) {
-    const part = convs.slice(i, i + 2000);
-    const col = <K extends keyof ConversationRecord>(k: K) => part.map((c) => c[k]);
-    await db.query(
-      `insert into pcap_conversations (upload_id, conv_index, timestamp, source_address, dest_address, protocol, service, source_port, dest_port,
-         data_size, info, missed_bytes, frames_a_to_b, bytes_a_to_b, frames_b_to_a, bytes_b_to_a, rel_start, duration, orig_source_address, orig_dest_address)
-       select $1, * from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::bigint[], $11::text[],
-         $12::bigint[], $13::int[], $14::bigint[], $15::int[], $16::bigint[], $17::float8[], $18::float8[], $19::text[], $20::text[])`,
-      [
-        uploadId,
-        col('index'),
-        col('timestamp'),
-        col('source_address'),
-        col('dest_address'),
-        col('protocol'),
-        col('service'),
-        col('source_port'),
-        col('dest_port'),
-        col('data_size'),
-        col('info'),
-        col('missed_bytes'),
-        col('frames_a_to_b'),
-        col('bytes_a_to_b'),
-        col('frames_b_to_a'),
-        col('bytes_b_to_a'),
-        col('rel_start'),
-        col('duration'),
-        col('orig_source_address'),
-        col('orig_dest_address'),
-      ],
-    );
-  }
-}
+/** The statement that completes an upload (100%) with its flags, notifications and reader facts. */
+export const UPDATE_DONE = `update pcap_uploads set status = $2, percent_complete = 100, pcap_library_id = case when $3 then $1 else null end, valid_upload = $3, has_two_ips = $4, contains_udp = $5,
+    remove_non_ip_info = $6, converted = $7, stripped_vlan_tags = $8, layer_2_exists = $9, notifications = $10::jsonb,
+    summary = $11::jsonb, mapping = $12::jsonb, updated_at = now()
+  where id = $1`;
 
-/** Stores the conversations, flags, notifications and reader facts of an analysed upload; it is then complete (100%). */
-export async function storeAssessment(db: Db, uploadId: number, analysis: Analysis, opts: AssessOptions): Promise<void> {
+/**
+ * Stores the conversations, flags, notifications and reader facts of an analysed upload; it is then
+ * complete (100%), but only once `stored` (the capture file being written to disk) has settled too.
+ */
+export async function storeAssessment(db: Db, uploadId: number, analysis: Analysis, opts: AssessOptions, stored: Promise<void> = Promise.resolve()): Promise<void> {
   const a = assess(analysis, opts);
   await insertConversations(db, uploadId, a.conversations);
-  await db.query(
-    `update pcap_uploads set status = $2, percent_complete = 100, pcap_library_id = case when $3 then $1 else null end, valid_upload = $3, has_two_ips = $4, contains_udp = $5,
-       remove_non_ip_info = $6, converted = $7, stripped_vlan_tags = $8, layer_2_exists = $9, notifications = $10::jsonb,
-       summary = $11::jsonb, mapping = $12::jsonb, updated_at = now()
-     where id = $1`,
-    [
-      uploadId,
-      a.status,
-      a.flags.valid_upload,
-      a.flags.has_two_ips,
-      a.flags.contains_udp,
-      a.flags.remove_non_ip_info,
-      a.flags.converted,
-      a.flags.stripped_vlan_tags,
-      a.flags.layer_2_exists,
-      JSON.stringify(a.captureNotifications),
-      JSON.stringify({ ...a.summary, capture: storedInfo(analysis) }),
-      JSON.stringify(a.mapping),
-    ],
-  );
+  await stored;
+  await db.query(UPDATE_DONE, [
+    uploadId,
+    a.status,
+    a.flags.valid_upload,
+    a.flags.has_two_ips,
+    a.flags.contains_udp,
+    a.flags.remove_non_ip_info,
+    a.flags.converted,
+    a.flags.stripped_vlan_tags,
+    a.flags.layer_2_exists,
+    JSON.stringify(a.captureNotifications),
+    JSON.stringify({ ...a.summary, capture: storedInfo(analysis) }),
+    JSON.stringify(a.mapping),
+  ]);
 }
 
 /** What of an upload row its processed capture is made from. */

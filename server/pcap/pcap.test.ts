@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeBuffer, CaptureAnalyzer, type Analysis } from './analyze';
 import { assess, STATUS_COMPLETE, STATUS_INVALID, STATUS_TOO_MANY_IPS, TCP_OR_UDP_MESSAGE } from './assess';
-import { formatSize, formatTsharkConversations, printfFixed } from './tshark-format';
+import { fixed9, formatSize, formatTsharkConversations, printfFixed, printfFixedExact } from './tshark-format';
 import { writeProcessedCapture } from './transform';
 import { Anonymizer } from './anonymize';
 import * as B from './testing/builder';
@@ -210,6 +210,26 @@ describe('formatting as tshark does', () => {
     expect(printfFixed(1700000800.000001, 9)).toBe('1700000800.000000954');
     expect(printfFixed(-1.5, 9)).toBe('-1.500000000');
     expect(printfFixed(0, 4)).toBe('0.0000');
+    expect(printfFixed(-0.00001, 4)).toBe('-0.0000');
+  });
+  it('the fast printf path agrees with exact arithmetic on times as captures produce them', () => {
+    const rnd = B.prng(11);
+    const values: number[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      // relative seconds + nanoseconds (as toSec builds them), µs-aligned ones, halves and small values
+      const s = Math.floor(rnd() * 100_000);
+      const ns = Math.floor(rnd() * 1e9);
+      values.push(s + ns / 1e9, s + (Math.floor(ns / 1000) * 1000) / 1e9, (s + ns / 1e9) * (rnd() < 0.5 ? -1 : 1), s / 2 ** Math.floor(rnd() * 12), rnd() * 1e-6);
+    }
+    for (const d of [4, 9]) {
+      const wrong = values.filter((x) => printfFixed(x, d) !== printfFixedExact(x, d));
+      expect(wrong.slice(0, 5).map((x) => `${x}: ${printfFixed(x, d)} vs ${printfFixedExact(x, d)}`)).toEqual([]);
+    }
+    // Relative start times [s, ns] print from their parts below 2^20 s, exactly as the double would.
+    const times: [number, number][] = [[0, 0], [0, 999_999_999], [1_048_575, 999_999_999], [1_048_576, 1], [-1, -5], [86_399, 500_000_000]];
+    for (let i = 0; i < 20_000; i++) times.push([Math.floor(rnd() * 2 ** (1 + Math.floor(rnd() * 20))), Math.floor(rnd() * 1e9)]);
+    const wrongTimes = times.filter(([s, ns]) => fixed9([s, ns]) !== printfFixedExact(s + ns / 1e9, 9));
+    expect(wrongTimes.slice(0, 5)).toEqual([]);
   });
   it('sizes as format_size', () => {
     expect([9999, 10000, 12504, 9_999_999, 10_000_000, 123_456_789_012].map(formatSize)).toEqual(['9999 bytes', '10 kB', '12 kB', '9999 kB', '10 MB', '123 GB']);

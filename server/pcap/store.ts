@@ -83,6 +83,9 @@ class IndexWriter {
     this.buf = Buffer.allocUnsafe(64 * 1024);
     this.pos = 0;
   }
+  get full(): boolean {
+    return this.out.writableNeedDrain;
+  }
   async drain(): Promise<void> {
     if (this.out.writableNeedDrain) await once(this.out, 'drain');
   }
@@ -124,20 +127,29 @@ export class UploadIngest {
     return this.analyzer.error;
   }
 
-  async push(chunk: Buffer): Promise<void> {
+  /** Parses and writes a chunk; returns a promise only when the disk is behind (wait for it before the next). */
+  push(chunk: Buffer): Promise<void> | null {
     this.analyzer.push(chunk);
     if (this.refused) {
       this.writing = false;
-      return;
+      return null;
     }
-    if (this.writing && !this.file.write(chunk)) await once(this.file, 'drain');
-    await this.index.drain();
+    const fileFull = this.writing && !this.file.write(chunk);
+    const indexFull = this.index.full;
+    if (!fileFull && !indexFull) return null;
+    return (async () => {
+      if (fileFull) await once(this.file, 'drain');
+      if (indexFull) await this.index.drain();
+    })();
   }
 
-  async finish(): Promise<Analysis> {
-    const a = this.analyzer.end();
-    await this.close();
-    return a;
+  /**
+   * The analysis once the upload has been read, and a promise that settles when the capture and its
+   * index are on disk (closing the files runs while the caller goes on with the analysis).
+   */
+  finish(): { analysis: Analysis; stored: Promise<void> } {
+    const analysis = this.analyzer.end();
+    return { analysis, stored: this.close() };
   }
 
   private async close(): Promise<void> {

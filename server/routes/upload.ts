@@ -18,7 +18,9 @@ import type { ActiveSession } from '../auth/sessions';
 import type { Db } from '../db/index';
 import { conversationState, type ConversationRecord } from '../pcap/assess';
 import { PcapStore, UploadIngest } from '../pcap/store';
-import { keepProcessed, storeAssessment, writeProcessed } from '../pcap/keep';
+import { UPDATE_DONE, keepProcessed, storeAssessment, writeProcessed } from '../pcap/keep';
+import { warmUpPcapParser } from '../pcap/warmup';
+import { warmUpConversationInserts } from '../pcap/conversation-rows';
 import type { AddressMapping } from '../pcap/anonymize';
 import { updateAction, validateAction } from '../actions/form-service';
 import { pcapInspectRoutes } from './pcap-inspect';
@@ -79,6 +81,18 @@ const CONVERSATION_COLUMNS = `id, conv_index, conv_index as index, timestamp, so
   data_size::float8 as data_size, info, missed_bytes::float8 as missed_bytes, frames_a_to_b, bytes_a_to_b::float8 as bytes_a_to_b,
   frames_b_to_a, bytes_b_to_a::float8 as bytes_b_to_a, rel_start, duration, orig_source_address, orig_dest_address`;
 
+const SELECT_UPLOAD = `select ${UPLOAD_COLUMNS} from pcap_uploads where id = $1`;
+const UPDATE_PROGRESS = 'update pcap_uploads set bytes_read = $2, percent_complete = greatest(percent_complete, $3), updated_at = now() where id = $1';
+const UPDATE_PROCESSING = 'update pcap_uploads set status = $2, bytes_read = $3, size = $3, percent_complete = 99, anonymized_ip = $4, anonymized_mac = $5, updated_at = now() where id = $1';
+
+/** The upload's own statements once, on an upload id that does not exist (nothing changes): the director's warm-up. */
+async function warmUpUploadStatements(db: Db): Promise<void> {
+  await db.query(SELECT_UPLOAD, [0]);
+  await db.query(UPDATE_PROGRESS, [0, 0, 0]);
+  await db.query(UPDATE_PROCESSING, [0, PCAP_STATUS.processing, 0, false, false]);
+  await db.query(UPDATE_DONE, [0, PCAP_STATUS.completed, false, false, false, false, false, false, false, '[]', '{}', '{"ip":[],"mac":[]}']);
+}
+
 function parseUploadId(raw: unknown): number {
   const m = /^(\d{1,9})(\.json)?$/.exec(String(raw ?? ''));
   if (!m || Number(m[1]) < 1) throw badRequest(`"${String(raw ?? '')}" is not an upload id.`);
@@ -88,7 +102,7 @@ function parseUploadId(raw: unknown): number {
 const truthy = (v: unknown) => v === true || v === 'true' || v === '1' || v === 'on' || v === 'yes';
 
 export async function loadUpload(db: Db, id: number, session: ActiveSession): Promise<UploadRow> {
-  const [row] = await db.query<UploadRow>(`select ${UPLOAD_COLUMNS} from pcap_uploads where id = $1`, [id]);
+  const [row] = await db.query<UploadRow>(SELECT_UPLOAD, [id]);
   // Someone else's upload that is not (yet) an Action's capture does not exist for this user.
   if (!row || (row.user_id !== session.user.id && row.action_id === null && session.user.role !== 'admin')) {
     throw notFound(`PCAP upload ${id} does not exist.`);
@@ -165,7 +179,7 @@ async function refreshUpload(db: Db, u: UploadRow): Promise<{ upload: UploadRow;
     const st = conversationState(conversations.map((c) => ({ ...c, index: c.conv_index })));
     await db.query('update pcap_uploads set has_two_ips = $2, contains_udp = $3, status = $4, updated_at = now() where id = $1', [u.id, st.hasTwoIps, st.hasUdp, st.status]);
   }
-  const [fresh] = await db.query<UploadRow>(`select ${UPLOAD_COLUMNS} from pcap_uploads where id = $1`, [u.id]);
+  const [fresh] = await db.query<UploadRow>(SELECT_UPLOAD, [u.id]);
   return { upload: fresh ?? u, conversations };
 }
 
@@ -202,6 +216,15 @@ export async function uploadRoutes(app: FastifyInstance) {
   app.addHook('onClose', async () => {
     await Promise.allSettled([...jobs]);
   });
+  // The first upload after start should not run the parser in the interpreter, nor plan the insert.
+  app.addHook('onReady', async () => {
+    const warm = warmUpPcapParser();
+    if (warm) {
+      await warmUpConversationInserts(app.db, warm.conversations);
+      await warmUpUploadStatements(app.db);
+      app.log.debug(`PCAP parser and conversation inserts warmed up in ${Math.round(performance.now() - warm.started)} ms`);
+    }
+  });
 
   await app.register(multipart, { limits: { fields: 20, files: 1, parts: 30, fieldSize: 64 * 1024 } });
   await app.register(pcapInspectRoutes, { store });
@@ -223,7 +246,7 @@ export async function uploadRoutes(app: FastifyInstance) {
       progressInFlight = true;
       const pct = sizeHint > 0 ? Math.min(99, Math.floor((bytes * 100) / sizeHint)) : 0;
       void app.db
-        .query('update pcap_uploads set bytes_read = $2, percent_complete = greatest(percent_complete, $3), updated_at = now() where id = $1', [uploadId, bytes, pct])
+        .query(UPDATE_PROGRESS, [uploadId, bytes, pct])
         .catch((e: unknown) => req.log.warn(e))
         .finally(() => {
           progressInFlight = false;
@@ -254,7 +277,8 @@ export async function uploadRoutes(app: FastifyInstance) {
         uploadId = row!.id;
         ingest = new UploadIngest(store.uploadFile(uploadId));
         for await (const chunk of part.file) {
-          await ingest.push(chunk as Buffer);
+          const behind = ingest.push(chunk as Buffer);
+          if (behind) await behind;
           if (ingest.refused) {
             refusal = ingest.error;
             break; // not a capture: answer now, without reading the rest
@@ -276,16 +300,19 @@ export async function uploadRoutes(app: FastifyInstance) {
       hangUpAfterAnswer(req.raw, reply.raw);
       throw badRequest(refusal);
     }
-    const analysis = await ingest.finish();
+    const { analysis, stored } = ingest.finish();
+    // Awaited below (a failure marks the upload invalid); never left unhandled if the work stops earlier.
+    stored.catch(() => undefined);
     if (analysis.reader.error && analysis.reader.packets === 0) {
       // Empty, or too short to tell: nothing to keep.
+      await stored;
       await cleanup();
       throw badRequest(analysis.reader.error);
     }
     const id = uploadId;
     const anonymizeIp = truthy(fields.anonymized_ip);
     const anonymizeMac = truthy(fields.anonymized_mac);
-    await app.db.query('update pcap_uploads set status = $2, bytes_read = $3, size = $3, percent_complete = 99, anonymized_ip = $4, anonymized_mac = $5, updated_at = now() where id = $1', [
+    await app.db.query(UPDATE_PROCESSING, [
       id,
       PCAP_STATUS.processing,
       analysis.reader.bytes,
@@ -293,18 +320,19 @@ export async function uploadRoutes(app: FastifyInstance) {
       anonymizeMac,
     ]);
 
-    // Storing the conversations runs after the answer; the status poll shows it finish.
+    // Storing the conversations (and finishing the capture's file) runs after the answer; the status poll shows it finish.
     track(
       (async () => {
         try {
-          await storeAssessment(app.db, id, analysis, { anonymizeIp, anonymizeMac });
+          // 100% only once the capture itself is on disk too.
+          await storeAssessment(app.db, id, analysis, { anonymizeIp, anonymizeMac }, stored);
         } catch (e) {
           req.log.error(e);
           await app.db
             .query(`update pcap_uploads set status = $2, percent_complete = 100, valid_upload = false, notifications = $3::jsonb, updated_at = now() where id = $1`, [
               id,
               PCAP_STATUS.invalid,
-              JSON.stringify([{ level: 'error', message: 'The director failed to store the conversations of this capture; it has been logged.' }]),
+              JSON.stringify([{ level: 'error', message: 'The director failed to store this capture or its conversations; it has been logged.' }]),
             ])
             .catch(() => undefined);
         }

@@ -47,7 +47,8 @@ async function storeCapture(db: Db, store: PcapStore, a: PcapActionRow, file: st
   const id = row!.id;
   const ingest = new UploadIngest(store.uploadFile(id));
   await ingest.push(bytes);
-  await storeAssessment(db, id, await ingest.finish(), { anonymizeIp, anonymizeMac });
+  const { analysis, stored } = ingest.finish();
+  await storeAssessment(db, id, analysis, { anonymizeIp, anonymizeMac }, stored);
   const [upload] = await db.query<ProcessableUpload>('select id, anonymized_ip, anonymized_mac, mapping, summary from pcap_uploads where id = $1', [id]);
   const rows = await db.query<{ conv_index: number }>('select conv_index from pcap_conversations where upload_id = $1', [id]);
   const processed = await writeProcessed(store, upload!, new Set(rows.map((r) => r.conv_index)));

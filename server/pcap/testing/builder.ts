@@ -511,14 +511,4 @@ export function dnsQuery(id: number, name: string, qtype = 1): Bytes {
   return Buffer.concat([h, ...labels, Buffer.from([0]), q]);
 }
 
-/** A deterministic pseudo-random generator (mulberry32) for reproducible captures. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from '../synth';

@@ -1,12 +1,24 @@
 /**
- * Writes large synthetic captures fast, for the benchmark and the end-to-end upload measurement:
- * mixed TCP (handshake, data both ways, FIN) and UDP conversations between many hosts, some IPv6,
- * some VLAN-tagged, a few ARP frames; interleaved; about 800 bytes per packet on average. TCP/UDP
- * checksums are left zero (neither tshark nor our parser checks them).
+ * Synthetic captures, generated fast in chunks: for the benchmark and the end-to-end upload
+ * measurement (written to a file), and for warming up the parser when the director starts (parsed in
+ * memory). Mixed TCP (handshake, data both ways, FIN) and UDP conversations between many hosts, some
+ * IPv6, some VLAN-tagged, a few ARP frames; interleaved; about 800 bytes per packet on average.
+ * TCP/UDP checksums are left zero (neither tshark nor our parser checks them).
  */
 import fs from 'node:fs';
-import { ipv4HeaderChecksum } from '../checksum';
-import { prng } from './builder';
+import { ipv4HeaderChecksum } from './checksum';
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same sequence. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 export interface SynthResult {
   bytes: number;
@@ -28,20 +40,31 @@ interface Conv {
   steps: number;
 }
 
+/** Writes a synthetic capture of about targetBytes to `file` (see synthesizeCapture). */
+export function writeSyntheticCapture(file: string, targetBytes: number, seed = 1, lengthScale = 1): SynthResult {
+  const fd = fs.openSync(file, 'w');
+  try {
+    return synthesizeCapture(targetBytes, (chunk) => fs.writeSync(fd, chunk), seed, lengthScale);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
+ * Generates a synthetic pcap of about targetBytes, handing it to `sink` in chunks of up to
+ * chunkBytes (each chunk is valid only during the call: its buffer is reused).
  * @param lengthScale conversations are this many times longer (so a bigger capture can keep the
  *   number of conversations of a smaller one: memory depends on conversations, not on bytes)
  */
-export function writeSyntheticCapture(file: string, targetBytes: number, seed = 1, lengthScale = 1): SynthResult {
+export function synthesizeCapture(targetBytes: number, sink: (chunk: Buffer) => void, seed = 1, lengthScale = 1, chunkBytes = 4 << 20): SynthResult {
   const rnd = prng(seed);
-  const fd = fs.openSync(file, 'w');
-  const out = Buffer.alloc(4 << 20);
+  const out = Buffer.alloc(chunkBytes);
   let pos = 0;
   let bytes = 0;
   let packets = 0;
   let conversations = 0;
   const flush = () => {
-    fs.writeSync(fd, out, 0, pos);
+    sink(out.subarray(0, pos));
     bytes += pos;
     pos = 0;
   };
@@ -189,6 +212,5 @@ export function writeSyntheticCapture(file: string, targetBytes: number, seed = 
     if (c.step >= c.steps) active[i] = newConv();
   }
   flush();
-  fs.closeSync(fd);
   return { bytes, packets, conversations };
 }
