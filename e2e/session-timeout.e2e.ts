@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { signIn, useBrowser } from './browser';
+import { submitSignIn, useBrowser } from './browser';
 import { startDirector, type Director } from './director';
 import { eventually } from './workbench';
 
@@ -23,8 +23,11 @@ describe('the session timeout warning', () => {
     const { page } = b;
     let checks = 0;
     page.on('request', (r) => new URL(r.url()).pathname === '/users/verify_user_session' && checks++);
-    const verified = page.waitForResponse((r) => new URL(r.url()).pathname === '/users/verify_user_session');
-    await signIn(page, inject('adminEmail'), inject('adminPassword'));
+    const verified = page.waitForResponse((r) => new URL(r.url()).pathname === '/users/verify_user_session', { timeout: 45_000 });
+    // Not signIn(): the modal opens as soon as the workbench mounts and hides the rest of the page from
+    // role queries, so waiting for the palette button races with it. Wait for the modal instead.
+    await page.goto('/');
+    await submitSignIn(page, inject('adminEmail'), inject('adminPassword'));
     const verify = await verified;
     const { time_left } = (await verify.json()) as { time_left: number };
     expect(time_left).toBeGreaterThan(0);
@@ -33,7 +36,7 @@ describe('the session timeout warning', () => {
     // The dialog element itself has no box (its panel is position: fixed), so wait on what it shows.
     const dialog = page.getByRole('dialog', { name: 'Session Timeout' });
     const message = dialog.getByText('Your session is about to expire.', { exact: true });
-    await message.waitFor({ state: 'visible' });
+    await message.waitFor({ state: 'visible', timeout: 30_000 });
     expect((await dialog.getByRole('heading').innerText()).trim()).toBe('Session Timeout');
     const buttons = await dialog.getByRole('button').allInnerTexts();
     expect(buttons.map((t) => t.trim())).toEqual(['Extend Session']);
