@@ -144,17 +144,24 @@ export class LibraryService {
     if (!batch.actionIds.size && !batch.simulations && !batch.reference) return;
     const tagsGen = this.tagsGen;
     if (batch.reference) await this.loadReferenceData();
+    let simsAffected = batch.simulations || batch.reference;
     if (batch.actionIds.size > FULL_RELOAD_ABOVE) {
       const { entries } = await loadActionEntries(this.db, null, this.tags);
       this.actions.replaceAll(entries);
       this.actions.prepare();
       this.warmItemJson();
+      simsAffected = true;
     } else if (batch.actionIds.size) {
+      const before = new Map([...batch.actionIds].map((id) => [id, this.actions.byId(id)]));
       const { entries, missing } = await loadActionEntries(this.db, [...batch.actionIds], this.tags);
       this.actions.apply(entries, missing);
+      // A simulation shows its Actions' VIDs and names and is approved when they all are; other changes
+      // (runs, tags, files, descriptions) and new Actions leave every simulation as it was. An Action
+      // removed from a simulation is logged as a simulation change by the step triggers.
+      simsAffected ||= entries.some((e) => changedForSimulations(before.get(e.id), e));
     }
     if (tagsGen !== this.tagsGen) this.warmItemJson();
-    this.simsStale = true;
+    if (simsAffected) this.simsStale = true;
     this.facetsCache.clear();
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
       this.lastPrune = Date.now();
@@ -385,4 +392,9 @@ export class LibraryService {
     }
     return DIMENSION_TYPES.map((type) => ({ type, label: DIMENSION_LABELS[type], nodes: roots.get(type) ?? [] }));
   }
+}
+
+/** Whether an Action's change shows in the simulations that use it (see loadSimulationEntries). */
+function changedForSimulations(before: ActionEntry | undefined, after: ActionEntry): boolean {
+  return !!before && (before.vid !== after.vid || before.name !== after.name || before.approved !== after.approved);
 }

@@ -138,6 +138,30 @@ describe('ACT-090 the library list shows a write made through this director in t
     expect((await sims()).find((x) => x.id === sim.id)?.latest_job).toEqual({ id: sim.latest_job.id, status: next });
   });
 
+  it('an Action change the simulations do not show leaves them unread; a renamed Action of a sequence is found by the next simulations search', async () => {
+    const simList = async (query: string) => {
+      const res = await s.call('GET', `/v2/simulations/library_simulations_list?simulation_type=sequence&include_disabled=true&${query}`, { as: viewer });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<LibraryListAnswer>();
+    };
+    const [used] = await s.db.query<{ id: number; simulation_id: number }>(
+      `select ssa.action_id as id, st.simulation_id from simulation_step_actions ssa join simulation_steps st on st.id = ssa.step_id
+         join simulations sim on sim.id = st.simulation_id where sim.simulation_type = 'sequence' order by ssa.id limit 1`,
+    );
+    if (!used) throw new Error('no sequence uses an Action');
+    await simList('page_size=1');
+    const query = vi.spyOn(s.db, 'query');
+    try {
+      await s.db.query(`update actions set description = description || ' (reviewed)' where id = $1`, [used.id]);
+      await simList('page_size=1');
+      expect(query.mock.calls.map((c) => c[0]).filter((q) => /\bfrom simulations\b/.test(q))).toEqual([]);
+    } finally {
+      query.mockRestore();
+    }
+    await s.db.query(`update actions set name = 'Echidna Beacon Step' where id = $1`, [used.id]);
+    expect((await simList('search=echidna%20beacon')).simulations.map((x) => x.id)).toContain(used.simulation_id);
+  });
+
   it('a new dimension tree node can be filtered on in the next call', async () => {
     expect((await list('page_size=1')).total_count).toBeGreaterThan(0);
     const [node] = await s.db.query<{ id: number }>(
