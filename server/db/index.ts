@@ -28,7 +28,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
   const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }, onWrite: () => void): Pick<Db, 'query' | 'exec'> => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const res = await q.query<T>(sql, params);
-      if (isWrite(sql)) onWrite();
+      if (isWrite(sql, res.affectedRows)) onWrite();
       return res.rows;
     },
     async exec(sql: string) {
@@ -59,13 +59,13 @@ export async function openPostgres(url: string): Promise<Db> {
   pg.types.setTypeParser(20, (v: string) => Number(v));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   await pool.query('select 1');
-  type Client = { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }> };
+  type Client = { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> };
   const writes = new WriteSignal();
   const wrap = (c: Client, onWrite: () => void) => ({
     async query<T>(sql: string, params: unknown[] = []) {
-      const rows = (await c.query(sql, params)).rows as T[];
-      if (isWrite(sql)) onWrite();
-      return rows;
+      const res = await c.query(sql, params);
+      if (isWrite(sql, res.rowCount)) onWrite();
+      return res.rows as T[];
     },
     async exec(sql: string) {
       await c.query(sql);

@@ -18,7 +18,14 @@ export class WriteSignal {
 }
 
 const READ = /^\s*(select|show|explain)\b/i;
+const PLAIN_DML = /^\s*(insert|update|delete)\b/i;
 
-export function isWrite(sql: string): boolean {
-  return !READ.test(sql);
+/**
+ * Whether a statement that ran wrote something: anything but a plain read, except a plain insert,
+ * update or delete that touched no row (`affected` is the driver's row count, when it gives one).
+ * The engine's periodic sweeps usually match nothing, and must not make every cache re-read.
+ */
+export function isWrite(sql: string, affected?: number | null): boolean {
+  if (READ.test(sql)) return false;
+  return !(affected === 0 && PLAIN_DML.test(sql));
 }

@@ -23,15 +23,27 @@ interface ChangeRow {
   item_id: number | null;
 }
 
+/** Sequence numbers drawn but not seen yet (from..to, inclusive), noticed at `at`. */
+interface Gap {
+  from: number;
+  to: number;
+  at: number;
+}
+
+/** Beyond this many gaps the oldest are given up (a gap is a rolled-back or still uncommitted write). */
+const MAX_GAPS = 200;
+
 /**
- * Reads library_changes (written by the triggers of migration 005) without missing late commits: a
- * transaction on PostgreSQL may commit a lower sequence number after a higher one was read, so the
- * feed re-reads a short window of recent sequence numbers and skips the rows it already applied.
+ * Reads library_changes (written by the triggers of migrations 005 and 012) without missing late
+ * commits: a transaction on PostgreSQL may commit a lower sequence number after a higher one was read.
+ * The feed keeps the highest sequence number read and the gaps below it that were not seen yet, and
+ * asks only for rows above the one or inside the others; a gap is given up SETTLE_MS after it was
+ * noticed (its write has committed by then, or never will). The query stays an index range scan
+ * however many rows were read in the settle window.
  */
 export class ChangeFeed {
-  private floor = 0;
-  private applied = new Set<number>();
-  private observations: { at: number; seq: number }[] = [];
+  private high = 0;
+  private gaps: Gap[] = [];
   lastPollAt = 0;
 
   constructor(private db: Db) {}
@@ -39,26 +51,34 @@ export class ChangeFeed {
   /** Starts the feed at the current end of the log: what is committed now is part of the caller's snapshot. */
   async start(): Promise<void> {
     const [row] = await this.db.query<{ seq: number }>('select coalesce(max(seq), 0)::float8 as seq from library_changes');
-    const max = row?.seq ?? 0;
-    this.floor = Math.max(0, max - 1000);
-    this.applied = new Set((await this.db.query<{ seq: number }>('select seq::float8 as seq from library_changes where seq > $1', [this.floor])).map((r) => r.seq));
-    this.observations = [{ at: Date.now(), seq: max }];
-    this.lastPollAt = Date.now();
+    this.high = row?.seq ?? 0;
+    // Numbers of the last 1,000 not in the log yet may still commit.
+    const floor = Math.max(0, this.high - 1000);
+    const seen = (await this.db.query<{ seq: number }>('select seq::float8 as seq from library_changes where seq > $1 order by seq', [floor])).map((r) => r.seq);
+    this.gaps = [];
+    const now = Date.now();
+    let prev = floor;
+    for (const seq of seen) {
+      if (seq > prev + 1) this.gaps.push({ from: prev + 1, to: seq - 1, at: now });
+      prev = seq;
+    }
+    this.lastPollAt = now;
   }
 
   async poll(): Promise<ChangeBatch> {
-    // Only the rows not applied yet travel back (right after start, up to 1,000 applied ones are above the floor).
-    const rows = await this.db.query<ChangeRow>(
-      'select seq::float8 as seq, kind, item_id from library_changes where seq > $1 and seq::float8 <> all($2::float8[]) order by seq',
-      [this.floor, [...this.applied]],
-    );
+    const params: number[] = [this.high];
+    const ranges = this.gaps.map((g) => {
+      params.push(g.from, g.to);
+      return ` or seq between $${params.length - 1} and $${params.length}`;
+    });
+    const rows = await this.db.query<ChangeRow>(`select seq::float8 as seq, kind, item_id from library_changes where seq > $1${ranges.join('')} order by seq`, params);
     const batch: ChangeBatch = { actionIds: new Set(), jobIds: new Set(), simulations: false, reference: false, count: 0 };
-    let max = this.floor;
-    for (const s of this.applied) max = Math.max(max, s);
+    const now = Date.now();
     for (const r of rows) {
-      max = Math.max(max, r.seq);
-      if (this.applied.has(r.seq)) continue;
-      this.applied.add(r.seq);
+      if (r.seq > this.high) {
+        if (r.seq > this.high + 1) this.gaps.push({ from: this.high + 1, to: r.seq - 1, at: now });
+        this.high = r.seq;
+      } else this.fill(r.seq);
       batch.count++;
       if (r.kind === 'simulation') batch.simulations = true;
       else if (r.kind === 'reference') batch.reference = true;
@@ -66,18 +86,22 @@ export class ChangeFeed {
       else if (r.kind === 'job') batch.jobIds.add(r.item_id);
       else batch.actionIds.add(r.item_id);
     }
-    const now = Date.now();
-    this.observations.push({ at: now, seq: max });
-    // Everything at or below a sequence number seen SETTLE_MS ago has committed (or never will).
-    let settled: { at: number; seq: number } | undefined;
-    while (this.observations.length > 1 && this.observations[0]!.at <= now - SETTLE_MS) settled = this.observations.shift();
-    if (settled && settled.seq > this.floor) {
-      this.floor = settled.seq;
-      for (const s of this.applied) if (s <= this.floor) this.applied.delete(s);
-    }
-    if (this.observations.length > 200) this.observations.splice(0, this.observations.length - 200);
+    this.gaps = this.gaps.filter((g) => g.at > now - SETTLE_MS);
+    if (this.gaps.length > MAX_GAPS) this.gaps.splice(0, this.gaps.length - MAX_GAPS);
     this.lastPollAt = now;
     return batch;
+  }
+
+  /** Takes a sequence number that turned up out of its gaps. */
+  private fill(seq: number): void {
+    const at = this.gaps.findIndex((g) => g.from <= seq && seq <= g.to);
+    if (at < 0) return;
+    const g = this.gaps[at]!;
+    const parts = [
+      ...(g.from < seq ? [{ from: g.from, to: seq - 1, at: g.at }] : []),
+      ...(seq < g.to ? [{ from: seq + 1, to: g.to, at: g.at }] : []),
+    ];
+    this.gaps.splice(at, 1, ...parts);
   }
 
   /** Deletes change rows older than the retention period. */

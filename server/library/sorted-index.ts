@@ -1,4 +1,5 @@
 import type { LibrarySort, LibraryStatus, SortDirection } from '../../src/api/contracts/library';
+import { TrigramIndex, trigramsAreExact } from './trigram-index';
 
 /** What the library filters and sorts on; one entry per Action or simulation. */
 export interface IndexEntry {
@@ -91,6 +92,8 @@ const ENTRY_SEP = '\u0002';
 interface SearchText {
   text: string;
   starts: Int32Array;
+  /** The same texts' trigrams: a term of three or more characters is looked up instead of scanned for. */
+  trigrams: TrigramIndex;
 }
 
 function slotAtOffset(starts: Int32Array, at: number): number {
@@ -162,8 +165,9 @@ function statusMask(status: LibraryStatus | ''): [mask: number, want: number] {
  * Entries kept in memory with one ascending order per sort key (built lazily, kept up to date on
  * small changes by binary insertion), per-slot columns (flags, type) and per-tag postings for the
  * cheap filters, and a small cache of filtered results, so a page of a filtered and sorted list of
- * 100,000 entries is a slice of a cached array. A search reads each entry's text once per new term;
- * a longer term reuses the result of a shorter one it contains.
+ * 100,000 entries is a slice of a cached array. A new search term of three or more characters is
+ * looked up in a trigram index and only its candidates are read (shorter or very common terms scan the
+ * joined text); a longer term reuses the result of a shorter one it contains.
  */
 export class SortedIndex<E extends IndexEntry> {
   private entries: (E | undefined)[] = [];
@@ -351,12 +355,18 @@ export class SortedIndex<E extends IndexEntry> {
       this.termMasks.set(term, hit);
       return hit;
     }
-    const { text, starts } = this.joinedSearchText();
+    const { text, starts, trigrams } = this.joinedSearchText();
     const mask = new Uint8Array(this.entries.length);
-    for (let p = text.indexOf(term); p !== -1; ) {
-      const slot = slotAtOffset(starts, p);
-      mask[slot] = 1;
-      p = text.indexOf(term, starts[slot + 1]!);
+    const candidates = trigrams.candidates(term);
+    if (candidates && candidates.length <= this.entries.length / 2) {
+      if (trigramsAreExact(term)) for (const slot of candidates) mask[slot] = 1;
+      else for (const slot of candidates) mask[slot] = this.entries[slot]?.hay.includes(term) ? 1 : 0;
+    } else {
+      for (let p = text.indexOf(term); p !== -1; ) {
+        const slot = slotAtOffset(starts, p);
+        mask[slot] = 1;
+        p = text.indexOf(term, starts[slot + 1]!);
+      }
     }
     // Slots changed or added since the text was joined are read from their entries.
     for (const slot of this.staleText) mask[slot] = this.entries[slot]?.hay.includes(term) ? 1 : 0;
@@ -378,7 +388,7 @@ export class SortedIndex<E extends IndexEntry> {
         at += hay.length + ENTRY_SEP.length;
       }
       starts[this.entries.length] = at;
-      this.searchText = { text: parts.join(ENTRY_SEP), starts };
+      this.searchText = { text: parts.join(ENTRY_SEP), starts, trigrams: new TrigramIndex(parts) };
       this.staleText.clear();
     }
     return this.searchText;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openPglite } from '../../server/db/index';
 import { migrate } from '../../server/db/migrate';
 import { ChangeFeed } from '../../server/library/change-feed';
@@ -25,5 +25,27 @@ describe('the library change feed', () => {
     const late = await feed.poll();
     expect([...late.actionIds]).toEqual([99]);
     expect((await feed.poll()).count).toBe(0);
+  });
+
+  it('reports a late commit below the start, and gives a gap up once it is older than the settle time', async () => {
+    const db = await openPglite(undefined);
+    await migrate(db);
+    await db.query(`insert into library_changes (seq, kind, item_id) select g, 'action', g from generate_series(1, 50) g`);
+    await db.query(`insert into library_changes (seq, kind, item_id) values (60, 'action', 60)`);
+    const feed = new ChangeFeed(db);
+    await feed.start();
+    expect((await feed.poll()).count).toBe(0);
+    await db.query(`insert into library_changes (seq, kind, item_id) values (55, 'action', 55)`);
+    expect([...(await feed.poll()).actionIds]).toEqual([55]);
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 11_000);
+    try {
+      expect((await feed.poll()).count).toBe(0);
+      // 56 was drawn more than the settle time ago without showing: it is no longer asked for.
+      await db.query(`insert into library_changes (seq, kind, item_id) values (56, 'action', 56), (61, 'action', 61)`);
+      expect([...(await feed.poll()).actionIds]).toEqual([61]);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

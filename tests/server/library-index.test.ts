@@ -122,6 +122,38 @@ describe('the in-memory library index', () => {
     check([...live.values()]);
   });
 
+  it('finds every term like a plain substring search through the trigram lookup, before and after changes', () => {
+    // Texts over a small alphabet with folded characters (accents, ellipsis, punctuation), so trigrams
+    // repeat, collide and many terms have few matches.
+    const ALPHABET = ['a', 'b', 'c', '1', '2', ' ', '-', '.', 'é', '…', '#', 'ü'];
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const text = (length: number) => Array.from({ length }, () => ALPHABET[rand(ALPHABET.length)]!).join('');
+    const make = (id: number): IndexEntry => ({ ...entry(id), hay: `${text(4 + rand(20))}\u0001${text(rand(12))}` });
+    const entries = Array.from({ length: 800 }, (_, i) => make(i + 1));
+    const index = new SortedIndex<IndexEntry>();
+    index.replaceAll(entries);
+    const ids = (slots: number[]) => slots.map((s) => index.get(s)!.id);
+    const terms = Array.from({ length: 60 }, (_, i) => (i % 3 ? text(3 + (i % 5)) : entries[i]!.hay.slice(2, 5 + (i % 4))))
+      .concat(['a', 'ab', 'abc', 'é#a', '…', 'a b', '-.-', 'zzzz']);
+    const check = (live: IndexEntry[]) => {
+      for (const search of terms) {
+        if (search.includes('\u0001') || search.trim() !== search) continue;
+        expect(ids(index.query(filter({ search, includeDisabled: true }), 'vid', 'asc')), JSON.stringify(search)).toEqual(naive(live, filter({ search, includeDisabled: true }), 'vid', 'asc'));
+      }
+    };
+    check(entries);
+    const changed = [make(5), make(801), make(802), { ...make(9), hay: 'abcabc' }];
+    index.apply(changed, [2, 400]);
+    const live = new Map(entries.map((e) => [e.id, e]));
+    for (const e of changed) live.set(e.id, e);
+    for (const id of [2, 400]) live.delete(id);
+    check([...live.values()]);
+  });
+
   it('keeps tag filters, VID lookups and kept search terms right through many small changes', () => {
     const entries = Array.from({ length: 400 }, (_, i) => entry(i + 1));
     const index = new SortedIndex<IndexEntry>();
