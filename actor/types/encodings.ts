@@ -15,7 +15,7 @@ export const ENCODINGS = ['zip', 'gzip', 'bzip2', 'tar', 'rar', '7zip'] as const
 export type Encoding = (typeof ENCODINGS)[number];
 
 const TOOL_TIMEOUT_MS = 30_000;
-const PROGRAMS: Partial<Record<Encoding, string[]>> = { bzip2: ['bzip2'], '7zip': ['7z', '7za', '7zz'], rar: ['rar'] };
+const PROGRAMS: Partial<Record<Encoding, readonly string[]>> = { bzip2: ['bzip2'], '7zip': ['7z', '7za', '7zz'], rar: ['rar'] };
 const EXTENSIONS: Record<Encoding, string> = { zip: 'zip', gzip: 'gz', bzip2: 'bz2', tar: 'tar', rar: 'rar', '7zip': '7z' };
 
 /** The details' comma-separated content encodings, each checked to be known and possible here. */
@@ -52,6 +52,29 @@ async function tool(programs: string[], args: string[], opts: { input?: Buffer; 
   return r.stdout;
 }
 
+/** Archivers that work on files: how each packs one file into `out.<ext>` and prints `in.<ext>`'s file. */
+const FILE_ARCHIVERS = {
+  '7zip': { programs: ['7z', '7za', '7zz'], pack: (name: string) => ['a', '-t7z', '-bd', '-y', 'out.7z', name], print: ['e', '-so', '-bd', '-y', 'in.7z'] },
+  rar: { programs: ['rar'], pack: (name: string) => ['a', '-ep', '-idq', '-y', 'out.rar', name], print: ['p', '-inul', '-y', 'in.rar'] },
+} as const;
+
+function packWithArchiver(e: keyof typeof FILE_ARCHIVERS, name: string, data: Buffer): Promise<Buffer> {
+  const a = FILE_ARCHIVERS[e];
+  return inTempDir(async (dir) => {
+    fs.writeFileSync(path.join(dir, name), data);
+    await tool([...a.programs], a.pack(name), { cwd: dir, maxBytes: 1024 * 1024 });
+    return fs.readFileSync(path.join(dir, `out.${EXTENSIONS[e]}`));
+  });
+}
+
+function unpackWithArchiver(e: keyof typeof FILE_ARCHIVERS, data: Buffer, maxBytes: number): Promise<Buffer> {
+  const a = FILE_ARCHIVERS[e];
+  return inTempDir(async (dir) => {
+    fs.writeFileSync(path.join(dir, `in.${EXTENSIONS[e]}`), data);
+    return tool([...a.programs], [...a.print], { cwd: dir, maxBytes });
+  });
+}
+
 async function encodeOne(e: Encoding, name: string, data: Buffer, maxBytes: number): Promise<Buffer> {
   switch (e) {
     case 'zip':
@@ -63,17 +86,8 @@ async function encodeOne(e: Encoding, name: string, data: Buffer, maxBytes: numb
     case 'bzip2':
       return tool(['bzip2'], ['-c'], { input: data, maxBytes });
     case '7zip':
-      return inTempDir(async (dir) => {
-        fs.writeFileSync(path.join(dir, name), data);
-        await tool(['7z', '7za', '7zz'], ['a', '-t7z', '-bd', '-y', 'out.7z', name], { cwd: dir, maxBytes: 1024 * 1024 });
-        return fs.readFileSync(path.join(dir, 'out.7z'));
-      });
     case 'rar':
-      return inTempDir(async (dir) => {
-        fs.writeFileSync(path.join(dir, name), data);
-        await tool(['rar'], ['a', '-ep', '-idq', '-y', 'out.rar', name], { cwd: dir, maxBytes: 1024 * 1024 });
-        return fs.readFileSync(path.join(dir, 'out.rar'));
-      });
+      return packWithArchiver(e, name, data);
   }
 }
 
@@ -88,15 +102,8 @@ async function decodeOne(e: Encoding, data: Buffer, maxBytes: number): Promise<B
     case 'bzip2':
       return tool(['bzip2'], ['-dc'], { input: data, maxBytes });
     case '7zip':
-      return inTempDir(async (dir) => {
-        fs.writeFileSync(path.join(dir, 'in.7z'), data);
-        return tool(['7z', '7za', '7zz'], ['e', '-so', '-bd', '-y', 'in.7z'], { cwd: dir, maxBytes });
-      });
     case 'rar':
-      return inTempDir(async (dir) => {
-        fs.writeFileSync(path.join(dir, 'in.rar'), data);
-        return tool(['rar'], ['p', '-inul', '-y', 'in.rar'], { cwd: dir, maxBytes });
-      });
+      return unpackWithArchiver(e, data, maxBytes);
   }
 }
 
