@@ -116,7 +116,7 @@ export async function listActors(db: Db): Promise<ActorRow[]> {
             (case when n.capabilities ? 'bulk_token_id' and ${PENDING} then 1 else 0 end)::int as active_pending,
             (n.capabilities->>'bulk_token_id')::int as bulk_token_id
        from nodes n left join zones z on z.id = n.security_zone_id
-      order by n.name, n.id`,
+      order by lower(coalesce(nullif(n.friendly_name, ''), n.name)), n.id`,
   );
   return rows.map((r) => ({ ...r, last_heartbeat_at: iso(r.last_heartbeat_at), links: { edit: `/topology/nodes/${r.id}/edit` } }));
 }
