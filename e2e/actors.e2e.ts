@@ -104,6 +104,26 @@ describe('Actors pane', () => {
     expect(await row.getByRole('button', { name: 'Hide pending actors of E2E lab' }).getAttribute('aria-expanded')).toBe('true');
     await page.screenshot({ path: '/tmp/actors.png', fullPage: true });
 
+    // While expanded, the pending list refreshes every 2000 ms and the bulk table every 5000 ms.
+    const seen: { pending: number[]; tables: number[] } = { pending: [], tables: [] };
+    const record = (r: { url(): string }) => {
+      const u = new URL(r.url()).pathname;
+      if (u.startsWith('/bulk_pending_nodes/')) seen.pending.push(Date.now());
+      if (u === '/actors/tables.json') seen.tables.push(Date.now());
+    };
+    page.on('request', record);
+    await eventually(() => seen.tables.length >= 3 && seen.pending.length >= 5, true, 'three table polls and five pending polls', 20_000);
+    page.off('request', record);
+    // Medians, so one late timer on a loaded machine does not decide.
+    const median = (t: number[]) => {
+      const g = t.slice(1).map((v, i) => v - t[i]!).sort((a, b) => a - b);
+      return g.length % 2 ? g[(g.length - 1) / 2]! : (g[g.length / 2 - 1]! + g[g.length / 2]!) / 2;
+    };
+    expect(median(seen.pending)).toBeGreaterThan(1700);
+    expect(median(seen.pending)).toBeLessThan(3500);
+    expect(median(seen.tables)).toBeGreaterThan(4500);
+    expect(median(seen.tables)).toBeLessThan(8000);
+
     await pendingRow.getByRole('button', { name: 'Clear pending actor e2e-pending-actor' }).click();
     await confirmYes(page);
     await page.getByRole('status').filter({ hasText: 'Pending actor e2e-pending-actor was cleared.' }).waitFor();
