@@ -28,10 +28,10 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
 }
 
 /** A command or secret shown in full, selectable, with its copy button. */
-export function CopyBlock({ text, label }: { text: string; label: string }) {
+export function CopyBlock({ text, label, stacked = false }: { text: string; label: string; stacked?: boolean }) {
   return (
-    <div className="flex items-start gap-2">
-      <pre aria-label={label} className="min-w-0 flex-1 overflow-x-auto rounded border border-line bg-surface px-2 py-1.5 font-mono text-2xs whitespace-pre-wrap break-all select-all">
+    <div className={`flex gap-2 ${stacked ? 'flex-col items-end' : 'items-start'}`}>
+      <pre aria-label={label} className="w-full min-w-0 flex-1 overflow-x-auto rounded border border-line bg-surface px-2 py-1.5 font-mono text-2xs whitespace-pre-wrap break-all select-all">
         {text}
       </pre>
       <CopyButton text={text} label={`Copy ${label.toLowerCase()}`} />

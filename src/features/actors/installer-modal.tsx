@@ -19,7 +19,7 @@ function OsBox({ option, selfSigned }: { option: InstallerOption; selfSigned: bo
           <a href={installerLink(option.url, selfSigned)} download={option.file} className="self-start rounded border border-line bg-raised px-2.5 py-1 text-sm hover:bg-line/60">
             Download {option.file}
           </a>
-          {command && <CopyBlock text={command} label={`${option.label} install command`} />}
+          {command && <CopyBlock stacked text={command} label={`${option.label} install command`} />}
         </>
       ) : (
         <p className="text-xs font-medium">No download for {option.label}.</p>
