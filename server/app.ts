@@ -18,6 +18,7 @@ import { settingsRoutes } from './routes/settings';
 import { adminUsersRoutes } from './routes/admin-users';
 import { jobsRoutes } from './routes/jobs';
 import { actorsRoutes } from './routes/actors';
+import { bulkTokensRoutes } from './routes/bulk-tokens';
 import { actorFilesRoutes } from './routes/actor-files';
 import { runRoutes } from './routes/run';
 import { integrationsEventsRoutes } from './routes/integrations-events';
@@ -68,7 +69,7 @@ export function requirePermission(req: FastifyRequest, permission: Permission): 
 
 function wantsHtml(req: FastifyRequest): boolean {
   if (req.method !== 'GET' || req.headers['x-requested-with']) return false;
-  if (/\.(json|csv|js|css|map|png|svg|ico|txt|pcap|pcapng)$/.test(req.url.split('?')[0] ?? '')) return false;
+  if (/\.(json|csv|js|css|map|png|svg|ico|txt|pcap|pcapng|sh)$/.test(req.url.split('?')[0] ?? '')) return false;
   return (req.headers.accept ?? '').includes('text/html');
 }
 
@@ -133,6 +134,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   await app.register(adminUsersRoutes);
   await app.register(jobsRoutes);
   await app.register(actorsRoutes);
+  await app.register(bulkTokensRoutes);
   await app.register(actorFilesRoutes);
   await app.register(runRoutes);
   await app.register(integrationsEventsRoutes);

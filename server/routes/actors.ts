@@ -1,12 +1,11 @@
 /**
- * The actor API (under /api/actor/, bearer credentials, no cookies, so exempt from CSRF) and bulk
- * registration tokens (session + CSRF, actors.manage).
+ * The actor API (under /api/actor/, bearer credentials, no cookies, so exempt from CSRF). Bulk
+ * registration tokens are in bulk-tokens.ts.
  */
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as yup from 'yup';
-import { requirePermission } from '../app';
-import { HttpError, bodyFields, notFound, unauthorized, validate } from '../http-errors';
+import { HttpError, notFound, unauthorized, validate } from '../http-errors';
 import {
   ACTOR_API,
   MAX_RESULT_BYTES,
@@ -20,7 +19,7 @@ import {
   type SignedWork,
   type WorkPayload,
 } from '../../src/api/contracts/engine';
-import { createBulkToken, hashSecret, newSecret, sign, signingKeys } from '../engine/secrets';
+import { hashSecret, newSecret, sign, signingKeys } from '../engine/secrets';
 import { engineFor } from '../engine/engine';
 
 export interface ActorNode {
@@ -172,16 +171,6 @@ export async function actorsRoutes(app: FastifyInstance) {
     await engine.afterAction(w.job_action_id);
     return { ok: true };
   }));
-
-  // Bulk registration tokens (an operator with actors.manage creates one; the token is shown once).
-  app.post('/bulk_tokens.json', async (req) => {
-    const session = requirePermission(req, 'actors.manage');
-    const input = validate(
-      yup.object({ name: yup.string().trim().max(100).default(''), hours: yup.number().integer().min(1).max(24 * 30).default(24) }).noUnknown(),
-      bodyFields(req.body ?? {}),
-    );
-    return createBulkToken(app.db, { name: input.name, hours: input.hours, userId: session.user.id });
-  });
 }
 
 /**

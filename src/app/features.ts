@@ -9,6 +9,7 @@ import { runFeature } from '../features/run';
 import { jobsFeature } from '../features/jobs';
 import { pcapInspectFeature } from '../features/pcap-inspect';
 import { filtersFeature } from '../features/filters';
+import { actorsFeature } from '../features/actors';
 
 /** Every feature of the workbench; the only place that knows them all. */
-export const FEATURES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature];
+export const FEATURES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature];

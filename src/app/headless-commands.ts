@@ -1,4 +1,5 @@
 import type { AnyCommand } from '../commands/types';
+import { actorsCommands } from '../features/actors/commands';
 import { adminUsersCommands } from '../features/admin-users/commands';
 import { authCommands } from '../features/auth/commands';
 import { actionFormCommands } from '../features/action-form/commands';
@@ -30,5 +31,6 @@ export function headlessCommands(): AnyCommand[] {
     ...pcapCommands,
     ...runCommands,
     ...filterCommands,
+    ...actorsCommands,
   ];
 }

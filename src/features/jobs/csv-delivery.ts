@@ -1,3 +1,5 @@
+import { downloadText } from '../../ui/download';
+
 /**
  * Delivers an exported CSV in the browser: 'download' saves it under its file name; 'popup' shows the
  * text in a new window. Without a DOM (a terminal runner) nothing is delivered and the caller keeps the text.
@@ -11,14 +13,5 @@ export function deliverCsv(text: string, filename: string, delivery: 'download' 
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
     return;
   }
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.rel = 'noopener';
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadText(filename, text, 'text/csv;charset=utf-8');
 }

@@ -26,7 +26,7 @@ import { listPollMs, usePolling } from '../polling';
 import { toListRequest, type ListRequest } from '../stored-filter';
 import { repollTree, useListRows } from '../tree-rows';
 import { DateRangePicker } from './date-range-picker';
-import { ActionMenu } from './menu';
+import { ActionMenu } from '../../../ui/action-menu';
 import { ActionCells, JOB_COLUMNS, JobCells, NoteCells, StepCells, type RowEnv } from './rows';
 import { TreeGrid } from './tree-grid';
 import { FilterPanel } from '../../../ui/filters/filter-panel';

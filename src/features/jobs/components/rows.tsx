@@ -21,7 +21,7 @@ import {
 } from '../predicates';
 import { dialogs } from '../dialogs';
 import { StatusCell, ResultBadge, TimeCell } from './badges';
-import { ActionMenu, type MenuEntry } from './menu';
+import { ActionMenu, type MenuEntry } from '../../../ui/action-menu';
 import { Expander } from './tree-grid';
 
 /** The six columns: Job Id, Job Name, Job Status, Ran By, Time Started, row actions. */

@@ -1,0 +1,131 @@
+import * as yup from 'yup';
+import { bulkTokenCreateSchema, type BulkTokenInput, type CreatedBulkToken } from '../../api/contracts/actors';
+import { defineCommand } from '../../commands/registry';
+import type { AnyCommand, CommandContext } from '../../commands/types';
+import { downloadText } from '../../ui/download';
+import { flash } from '../../ui/toasts';
+import { actorsQueryKey, clearPendingActor, clearToken, createToken, getTokenCsv } from './api';
+import { actorsStore } from './store';
+
+/** MON-135, MON-154: both clears ask this first. */
+export const CLEAR_CONFIRM = 'Are you sure?';
+
+const canManage = (ctx: CommandContext) => ctx.permissions.has('actors.manage');
+const signedIn = (ctx: CommandContext) => ctx.user !== null;
+const refresh = (ctx: CommandContext) => ctx.queryClient?.invalidateQueries({ queryKey: actorsQueryKey });
+const idArgs = yup.object({ id: yup.number().typeError('id must be a number').integer().positive().label('Bulk token id (default: the selected token)').optional() });
+type IdArgs = { id?: number | undefined };
+
+/** The token a command acts on: the given id, else the one selected in the Actors pane. */
+function tokenId(args: IdArgs | undefined): number {
+  const id = args?.id ?? actorsStore.selectedId;
+  if (!id) throw new Error('Select a bulk token in the Actors pane first, or give its id.');
+  return id;
+}
+
+const openPane = (ctx: CommandContext) => ctx.dock?.openUrl('/actors');
+
+/** Asks 'Are you sure?', clears, says what was cleared; the tables refresh whatever the answer. */
+async function clearAfterConfirm(ctx: CommandContext, clear: () => Promise<{ id: number; message: string }>): Promise<{ id: number; message: string } | null> {
+  if (!(await ctx.confirm(CLEAR_CONFIRM))) return null;
+  try {
+    const done = await clear();
+    flash('notice', done.message);
+    return done;
+  } finally {
+    await refresh(ctx);
+  }
+}
+
+/** Opens the Actors pane and one of its modals for a token. */
+function modalCommand(id: `actors.${string}`, title: string, keywords: string[], modal: 'installerFor' | 'registerPushFor') {
+  return defineCommand<IdArgs, null>({
+    id,
+    title,
+    category: 'Actors',
+    keywords,
+    needsWorkbench: true,
+    when: signedIn,
+    args: idArgs as yup.Schema<IdArgs>,
+    run: (args, ctx) => {
+      const token = tokenId(args);
+      openPane(ctx);
+      actorsStore.selectedId = token;
+      actorsStore[modal] = token;
+      return null;
+    },
+  });
+}
+
+type CreateArgs = Partial<BulkTokenInput> & { form?: boolean | undefined };
+
+export const actorsCommands: AnyCommand[] = [
+  defineCommand<CreateArgs, CreatedBulkToken | null>({
+    id: 'actors.createToken',
+    title: 'Create bulk token…',
+    category: 'Actors',
+    keywords: ['bulk', 'token', 'registration', 'actor', 'new'],
+    when: canManage,
+    args: yup.object({
+      name: yup.string().trim().max(100).label('Name (optional: the form asks)').optional(),
+      hours: yup.number().typeError('Hours must be a number').integer().min(1).max(720).label('Hours valid (optional)').optional(),
+      form: yup.boolean().optional(),
+    }) as yup.Schema<CreateArgs>,
+    run: async (args, ctx) => {
+      // Without values (the palette), the pane's form asks; scripts and the form's submit create at once.
+      if (args?.form !== false && args?.name === undefined && args?.hours === undefined && typeof document !== 'undefined' && ctx.dock) {
+        openPane(ctx);
+        actorsStore.createOpen = true;
+        return null;
+      }
+      const input = bulkTokenCreateSchema.validateSync({ name: args?.name ?? '', hours: args?.hours ?? 24 });
+      const created = await createToken(input);
+      actorsStore.selectedId = created.id;
+      await refresh(ctx);
+      return created;
+    },
+  }),
+  defineCommand<IdArgs, { filename: string; csv: string }>({
+    id: 'actors.downloadTokenCsv',
+    title: 'Download token CSV',
+    category: 'Actors',
+    keywords: ['bulk', 'token', 'csv', 'export', 'download'],
+    when: signedIn,
+    args: idArgs as yup.Schema<IdArgs>,
+    run: async (args) => {
+      const id = tokenId(args);
+      const csv = await getTokenCsv(id);
+      const filename = `bulk-token-${id}.csv`;
+      downloadText(filename, csv, 'text/csv;charset=utf-8');
+      return { filename, csv };
+    },
+  }),
+  defineCommand<IdArgs, { id: number; message: string } | null>({
+    id: 'actors.clearToken',
+    title: 'Clear token',
+    category: 'Actors',
+    keywords: ['bulk', 'token', 'delete', 'revoke', 'remove'],
+    when: canManage,
+    args: idArgs as yup.Schema<IdArgs>,
+    run: async (args, ctx) => {
+      const id = tokenId(args);
+      return clearAfterConfirm(ctx, async () => {
+        const done = await clearToken(id);
+        if (actorsStore.selectedId === id) actorsStore.selectedId = null;
+        if (actorsStore.expandedId === id) actorsStore.expandedId = null;
+        return done;
+      });
+    },
+  }),
+  defineCommand<{ id: number }, { id: number; message: string } | null>({
+    id: 'actors.clearPending',
+    title: 'Clear pending actor',
+    category: 'Actors',
+    keywords: ['pending', 'actor', 'node', 'destroy', 'remove'],
+    when: canManage,
+    args: yup.object({ id: yup.number().typeError('id must be a number').integer().positive().required('id is required').label('Actor id') }),
+    run: ({ id }, ctx) => clearAfterConfirm(ctx, () => clearPendingActor(id)),
+  }),
+  modalCommand('actors.showInstaller', 'Show installer', ['download', 'actor', 'installer', 'linux', 'macos', 'windows', 'script'], 'installerFor'),
+  modalCommand('actors.registerPush', 'Register Push', ['bulk', 'token', 'register', 'push', 'command line', 'actor'], 'registerPushFor'),
+];
