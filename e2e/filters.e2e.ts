@@ -255,7 +255,9 @@ describe('filters on the Action library', () => {
     expect(await panel(page).getByRole('combobox', { name: 'Match object, rule 1, condition 1' }).inputValue()).toBe('action');
     await panel(page).getByRole('combobox', { name: 'Match field, rule 1, condition 1' }).selectOption({ label: 'Name' });
     await panel(page).getByRole('textbox', { name: 'Value, rule 1, condition 1' }).fill(name);
-    await panel(page).getByRole('button', { name: 'Update Filter' }).click();
+    // Activated by keyboard, as in the other filter tests.
+    await tabTo(page, /Update Filter/);
+    await page.keyboard.press('Enter');
 
     const rules: FilterNode[] = [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object: 'action', match_field: 'name', operator: 'contains', value: name }] }] }, ...byType];
     const total = await totalOfActions(page, rules);
