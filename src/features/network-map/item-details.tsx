@@ -22,13 +22,13 @@ export function ItemDetails({ map, selected }: { map: NetworkMap; selected: stri
   const title = node?.name ?? device?.name ?? zone?.name;
   if (!title) return null;
   return (
-    <section aria-label="Selected item" className="absolute bottom-3 left-3 z-10 w-80 rounded-md border border-line bg-raised/95 p-3 text-sm shadow-lg shadow-black/40">
+    <section aria-label="Selected item" className="absolute bottom-3 left-3 z-10 w-96 rounded-md border border-line bg-raised/95 p-3 text-sm shadow-lg shadow-black/40">
       <h3 className="mb-1 flex items-center gap-2 font-semibold">
         {node && <span aria-hidden className="inline-block size-2.5 rounded-full" style={{ background: STATUS_COLOURS[node.status] }} />}
         <span className="truncate">{title}</span>
         <span className="ml-auto text-xs font-normal text-muted">{node ? `Actor · ${node.status}` : device ? 'Device' : 'Zone'}</span>
       </h3>
-      <dl className="grid grid-cols-[7.5rem_1fr] gap-x-2">
+      <dl className="grid grid-cols-[7rem_1fr] gap-x-2 text-xs leading-5">
         {node && (
           <>
             <Row label="OS" value={node.os} />

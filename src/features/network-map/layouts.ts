@@ -11,8 +11,8 @@
  *   each connected part, one column per layer.
  * - Lens: the focused item's box in the centre, its neighbours on a ring around it, the rest on an
  *   outer ring.
- * - Structural: grouped by zone and type: zones side by side with one row per actor type, devices
- *   in a row below grouped by device type, actors outside zones after them.
+ * - Structural: grouped by zone and type: zones side by side (wrapping) with one row per actor type,
+ *   devices in a row below grouped by device type, actors outside zones after them.
  * - Tweak: the Standard layout moved by the operator: saved positions win; a zone with actors is
  *   the box around them.
  */
@@ -30,18 +30,18 @@ export interface LayoutOptions {
 }
 
 const SPACE = 120;
+/** Rows of zones (Structural) and of unlinked items wrap at about this width. */
+const ROW_WIDTH = 1600;
 const center = (p: Point, b: Body): Point => ({ x: p.x + b.width / 2, y: p.y + b.height / 2 });
 const rectOf = (p: Point, b: Body): Rect => ({ ...p, width: b.width, height: b.height });
 
-/** Places bodies without links in a row below everything placed so far. */
-function rowBelow(bodies: Body[], at: Map<string, Point>): void {
-  const placed = bodies.filter((b) => at.has(b.key));
-  let y = placed.length ? Math.max(...placed.map((b) => (at.get(b.key)?.y ?? 0) + b.height)) + SPACE : 0;
+/** Places bodies left to right from y, wrapping at ROW_WIDTH; answers the y below the last row. */
+function wrapRows(bodies: Body[], at: Map<string, Point>, y0: number): number {
   let x = 0;
+  let y = y0;
   let rowH = 0;
   for (const b of bodies) {
-    if (at.has(b.key)) continue;
-    if (x > 0 && x + b.width > 1600) {
+    if (x > 0 && x + b.width > ROW_WIDTH) {
       x = 0;
       y += rowH + SPACE / 2;
       rowH = 0;
@@ -50,6 +50,14 @@ function rowBelow(bodies: Body[], at: Map<string, Point>): void {
     x += b.width + SPACE / 2;
     rowH = Math.max(rowH, b.height);
   }
+  return y + rowH;
+}
+
+/** Places bodies without links in rows below everything placed so far. */
+function rowBelow(bodies: Body[], at: Map<string, Point>): void {
+  const placed = bodies.filter((b) => at.has(b.key));
+  const y = placed.length ? Math.max(...placed.map((b) => (at.get(b.key)?.y ?? 0) + b.height)) + SPACE : 0;
+  wrapRows(bodies.filter((b) => !at.has(b.key)), at, y);
 }
 
 function standard({ list, edges }: Bodies): Map<string, Point> {
@@ -236,16 +244,11 @@ function lens(bodies: Bodies, focus: string | null | undefined, map: NetworkMap)
 function structural(bodies: Bodies, map: NetworkMap): Map<string, Point> {
   const at = new Map<string, Point>();
   const byKey = new Map(bodies.list.map((b) => [b.key, b]));
-  let x = 0;
   const zones = bodies.list.filter((b) => b.key.startsWith('zone_'));
-  for (const z of zones) {
-    at.set(z.key, { x, y: 0 });
-    x += z.width + SPACE / 2;
-  }
-  let y = zones.length ? Math.max(...zones.map((z) => z.height)) + SPACE : 0;
+  let y = zones.length ? wrapRows(zones, at, 0) + SPACE : 0;
   const devices = [...map.devices].sort((a, b) => a.device_type.localeCompare(b.device_type) || a.name.localeCompare(b.name) || a.id - b.id);
   let type: string | null = null;
-  x = 0;
+  let x = 0;
   for (const d of devices) {
     const b = byKey.get(`device_${d.id}`) as Body;
     if (type !== null && d.device_type !== type) x += SPACE / 2;
