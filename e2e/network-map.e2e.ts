@@ -24,6 +24,12 @@ async function offset(page: Page, name: string, from: string): Promise<{ dx: num
   return { dx: Math.round((a.x - b.x) / scale), dy: Math.round((a.y - b.y) / scale) };
 }
 
+/** Offsets read at two zoom levels agree within rounding. */
+function expectNear(got: { dx: number; dy: number }, want: { dx: number; dy: number }): void {
+  expect(Math.abs(got.dx - want.dx), `dx ${got.dx} vs ${want.dx}`).toBeLessThanOrEqual(2);
+  expect(Math.abs(got.dy - want.dy), `dy ${got.dy} vs ${want.dy}`).toBeLessThanOrEqual(2);
+}
+
 async function openMap(page: Page, email: string, password: string): Promise<void> {
   await signIn(page, email, password, '/topology');
   await waitForFocused(page, 'Network Map');
@@ -66,7 +72,7 @@ describe('Network Map pane', () => {
     await page.reload();
     await itemBox(page, 'SRV-DC01').waitFor();
     expect(await modeButton(page, 'Organic').getAttribute('aria-pressed')).toBe('true');
-    expect(await offset(page, 'SRV-DC01', 'WIN10-FIN-WS01')).toEqual(organic);
+    expectNear(await offset(page, 'SRV-DC01', 'WIN10-FIN-WS01'), organic);
   });
 
   it('JOB-026 JOB-006 right-click an actor: copy its address, help in a new tab, open the actor; the keyboard opens the same menu', async () => {
@@ -128,7 +134,7 @@ describe('Network Map pane', () => {
     await page.reload();
     await itemBox(page, 'SRV-FILE02').waitFor();
     expect(await modeButton(page, 'Tweak').getAttribute('aria-pressed')).toBe('true');
-    expect(await offset(page, 'SRV-FILE02', 'WIN10-FIN-WS01')).toEqual(moved);
+    expectNear(await offset(page, 'SRV-FILE02', 'WIN10-FIN-WS01'), moved);
 
     // The director fails to store: JOB-110's message.
     await page.route('**/topology/layout.json', (route) =>

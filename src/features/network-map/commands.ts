@@ -2,19 +2,22 @@ import * as yup from 'yup';
 import { LAYOUT_MODES, SAVE_FAILED, type MapLayout } from '../../api/contracts/topology';
 import { defineCommand } from '../../commands/registry';
 import type { AnyCommand, CommandContext } from '../../commands/types';
-import { putLayout } from './api';
+import { layoutQueryKey, putLayout } from './api';
 import { networkMapStore } from './store';
 
 const signedIn = (ctx: CommandContext) => ctx.user !== null;
 const noArgs = yup.object({});
 
-/** Stores the mode and the operator's positions; a failure says JOB-110's message. */
-export async function saveMapLayout(): Promise<MapLayout> {
+/** Stores the mode and the operator's positions (and keeps the cached copy in step); a failure says JOB-110's message. */
+export async function saveMapLayout(ctx: CommandContext): Promise<MapLayout> {
+  let saved: MapLayout;
   try {
-    return await putLayout({ mode: networkMapStore.mode, positions: { ...networkMapStore.positions } });
+    saved = await putLayout({ mode: networkMapStore.mode, positions: { ...networkMapStore.positions } });
   } catch {
     throw new Error(SAVE_FAILED);
   }
+  ctx.queryClient?.setQueryData(layoutQueryKey, saved);
+  return saved;
 }
 
 /** A Network Map command without arguments. */
@@ -36,7 +39,7 @@ export const networkMapCommands: AnyCommand[] = [
     mapCommand(`networkMap.layout${mode}`, `Layout: ${mode}`, ['layout', `L${i + 1}`, mode.toLowerCase()], (ctx) => {
       ctx.dock?.openUrl('/topology');
       networkMapStore.mode = mode;
-      return saveMapLayout();
+      return saveMapLayout(ctx);
     }),
   ),
   mapCommand(
@@ -50,5 +53,5 @@ export const networkMapCommands: AnyCommand[] = [
     },
     true,
   ),
-  mapCommand('networkMap.save', 'Save map layout', ['layout', 'positions', 'store'], () => saveMapLayout()),
+  mapCommand('networkMap.save', 'Save map layout', ['layout', 'positions', 'store'], (ctx) => saveMapLayout(ctx)),
 ];

@@ -180,9 +180,11 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
     const graph = graphRef.current;
     if (!graph) return;
     if (builtFor.current !== map) {
+      // A refreshed map is drawn again in place; only the first drawing fits the view.
+      const first = builtFor.current === null;
       build(graph, map, rects);
       builtFor.current = map;
-      graph.zoomToFit({ padding: 32, maxScale: 1.1 });
+      if (first) graph.zoomToFit({ padding: 32, maxScale: 1.1 });
     } else place(graph, rects);
   }, [map, rects]);
 

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { LAYOUT_MODES, RETRIEVE_FAILED, type LayoutMode, type NetworkMap, type Point } from '../../api/contracts/topology';
@@ -15,6 +15,8 @@ import { MapCanvas, type MapCanvasHandle } from './map-canvas';
 import { menuTargetOf, nextItem, type Direction } from './selection';
 import { networkMapStore } from './store';
 
+/** How often the map items are read again while the pane is open. */
+const MAP_REFRESH_MS = 30_000;
 const run = (id: string) => void commands.execute(id, {}, 'button').catch(() => {});
 
 function Legend() {
@@ -155,7 +157,9 @@ function MapView({ map }: { map: NetworkMap }) {
 /** JOB-023 (default mode), JOB-025, JOB-026, JOB-110: the network map of zones, actors and devices. */
 export function NetworkMapPane() {
   const snap = useSnapshot(networkMapStore);
-  const network = useQuery({ queryKey: networkQueryKey, queryFn: getNetwork });
+  const queryClient = useQueryClient();
+  // Actor statuses change: the map is read again every 30 s (a background call).
+  const network = useQuery({ queryKey: networkQueryKey, queryFn: () => getNetwork(queryClient.getQueryData(networkQueryKey) !== undefined), refetchInterval: MAP_REFRESH_MS });
   const saved = useQuery({ queryKey: layoutQueryKey, queryFn: getLayout, retry: false, staleTime: Infinity });
   const restored = useRef(false);
 
