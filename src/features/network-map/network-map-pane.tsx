@@ -63,9 +63,10 @@ function MapView({ map }: { map: NetworkMap }) {
   const region = useRef<HTMLDivElement>(null);
   const feedKey = useMemo(() => layoutKeyBuffer(), []);
   const [menu, setMenu] = useState<MenuTarget | null>(null);
-  // Lens centres on the item picked from the menu, else on the selection made before switching to it.
+  // Lens centres on the item selected when switching to it (or picked with Centre in Lens); selecting
+  // another item afterwards does not lay the map out again.
   const [lensFocus, setLensFocus] = useState<string | null>(null);
-  useEffect(() => setLensFocus(networkMapStore.focus ?? networkMapStore.selected), [snap.mode, snap.focus]);
+  useEffect(() => setLensFocus(networkMapStore.selected ?? networkMapStore.focus), [snap.mode, snap.focus]);
   const rects = useMemo(
     () => layout(snap.mode, map, { focus: lensFocus, positions: snap.positions as Record<string, Point> }),
     [snap.mode, map, lensFocus, snap.positions],
