@@ -28,6 +28,7 @@ import { libraryRoutes } from './routes/library';
 import { scriptsRoutes } from './routes/scripts';
 import { uploadRoutes } from './routes/upload';
 import { filtersRoutes } from './routes/filters';
+import { topologyRoutes } from './routes/topology';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -144,6 +145,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   await app.register(scriptsRoutes);
   await app.register(uploadRoutes);
   await app.register(filtersRoutes);
+  await app.register(topologyRoutes);
 
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;

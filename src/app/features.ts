@@ -10,6 +10,7 @@ import { jobsFeature } from '../features/jobs';
 import { pcapInspectFeature } from '../features/pcap-inspect';
 import { filtersFeature } from '../features/filters';
 import { actorsFeature } from '../features/actors';
+import { networkMapFeature } from '../features/network-map';
 
 /** Every feature of the workbench; the only place that knows them all. */
-export const FEATURES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature];
+export const FEATURES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature, networkMapFeature];

@@ -5,6 +5,7 @@ import { authCommands } from '../features/auth/commands';
 import { actionFormCommands } from '../features/action-form/commands';
 import { libraryCommands } from '../features/action-library/commands';
 import { filterCommands } from '../features/filters/commands';
+import { networkMapCommands } from '../features/network-map/commands';
 import { jobsCommands } from '../features/jobs/commands';
 import { pcapCommands } from '../features/pcap-inspect/commands';
 import { runCommands } from '../features/run/commands';
@@ -32,5 +33,6 @@ export function headlessCommands(): AnyCommand[] {
     ...runCommands,
     ...filterCommands,
     ...actorsCommands,
+    ...networkMapCommands,
   ];
 }

@@ -1,0 +1,136 @@
+/**
+ * The map as blocks to lay out ("bodies"): a zone with its actors is one body (the zone box and its
+ * members, positioned relative to the body's top-left corner); a device, and an actor outside any
+ * zone, is a body of its own. Layouts only place bodies, so members never leave their zone box.
+ */
+import type { MapNode, NetworkMap, Point } from '../../api/contracts/topology';
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export const NODE_W = 184;
+export const NODE_H = 52;
+export const DEVICE_W = 232;
+export const DEVICE_H = 52;
+export const ZONE_PAD = 18;
+export const ZONE_HEADER = 40;
+export const ZONE_MIN_W = 300;
+export const GAP = 14;
+
+export interface Body {
+  key: string;
+  width: number;
+  height: number;
+  /** Every item of the body (itself included) relative to the body's top-left corner. */
+  members: Record<string, Rect>;
+}
+
+export interface Bodies {
+  list: Body[];
+  /** Edges between bodies (keys sorted, no duplicates, no loops), in a stable order. */
+  edges: [string, string][];
+}
+
+/** How a zone arranges its actors: rows of actors, each row left to right. */
+export type Arrange = (members: MapNode[]) => MapNode[][];
+
+/** A square-ish grid in id order (at most 3 columns). */
+export const gridRows: Arrange = (members) => {
+  const cols = Math.min(3, Math.max(1, Math.ceil(Math.sqrt(members.length))));
+  const rows: MapNode[][] = [];
+  members.forEach((m, i) => {
+    if (i % cols === 0) rows.push([]);
+    rows[rows.length - 1]?.push(m);
+  });
+  return rows;
+};
+
+/** One row per actor type (types and names sorted), for the Structural layout. */
+export const typeRows: Arrange = (members) => {
+  const byType = new Map<string, MapNode[]>();
+  for (const m of [...members].sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)) byType.set(m.node_type, [...(byType.get(m.node_type) ?? []), m]);
+  return [...byType.keys()].sort().map((t) => byType.get(t) ?? []);
+};
+
+function zoneBody(key: string, members: MapNode[], arrange: Arrange): Body {
+  const rows = members.length ? arrange(members) : [];
+  const cols = Math.max(1, ...rows.map((r) => r.length));
+  const width = Math.max(ZONE_MIN_W, cols * NODE_W + (cols - 1) * GAP + 2 * ZONE_PAD);
+  const height = ZONE_HEADER + Math.max(1, rows.length) * NODE_H + Math.max(0, rows.length - 1) * GAP + ZONE_PAD;
+  const rects: Record<string, Rect> = { [key]: { x: 0, y: 0, width, height } };
+  rows.forEach((row, r) =>
+    row.forEach((m, c) => {
+      rects[`node_${m.id}`] = { x: ZONE_PAD + c * (NODE_W + GAP), y: ZONE_HEADER + r * (NODE_H + GAP), width: NODE_W, height: NODE_H };
+    }),
+  );
+  return { key, width, height, members: rects };
+}
+
+const single = (key: string, width: number, height: number): Body => ({ key, width, height, members: { [key]: { x: 0, y: 0, width, height } } });
+
+export function buildBodies(map: NetworkMap, arrange: Arrange = gridRows): Bodies {
+  const zoneIds = new Set(map.zones.map((z) => z.id));
+  const bodyOf = new Map<string, string>();
+  const list: Body[] = map.zones.map((z) => {
+    const members = map.nodes.filter((n) => n.zone_id === z.id);
+    for (const n of members) bodyOf.set(`node_${n.id}`, `zone_${z.id}`);
+    return zoneBody(`zone_${z.id}`, members, arrange);
+  });
+  for (const d of map.devices) list.push(single(`device_${d.id}`, DEVICE_W, DEVICE_H));
+  for (const n of map.nodes) if (n.zone_id === null || !zoneIds.has(n.zone_id)) list.push(single(`node_${n.id}`, NODE_W, NODE_H));
+  const known = new Set(list.map((b) => b.key));
+  const seen = new Set<string>();
+  const edges: [string, string][] = [];
+  const add = (a: string, b: string) => {
+    const x = bodyOf.get(a) ?? a;
+    const y = bodyOf.get(b) ?? b;
+    if (x === y || !known.has(x) || !known.has(y)) return;
+    const pair: [string, string] = x < y ? [x, y] : [y, x];
+    const id = pair.join('|');
+    if (!seen.has(id)) {
+      seen.add(id);
+      edges.push(pair);
+    }
+  };
+  for (const d of map.devices) for (const z of d.zone_ids) add(`device_${d.id}`, `zone_${z}`);
+  for (const l of map.links) add(l.id1, l.id2);
+  return { list, edges };
+}
+
+export const neighbours = (edges: [string, string][], key: string) => edges.flatMap(([a, b]) => (a === key ? [b] : b === key ? [a] : []));
+
+/** The item rects of bodies placed at their top-left corners. */
+export function flatten(bodies: Body[], at: Map<string, Point>): Record<string, Rect> {
+  const out: Record<string, Rect> = {};
+  for (const b of bodies) {
+    const p = at.get(b.key) ?? { x: 0, y: 0 };
+    for (const [k, r] of Object.entries(b.members)) out[k] = { ...r, x: Math.round(p.x + r.x), y: Math.round(p.y + r.y) };
+  }
+  return out;
+}
+
+export const overlaps = (a: Rect, b: Rect, margin = 0) =>
+  a.x < b.x + b.width + margin && b.x < a.x + a.width + margin && a.y < b.y + b.height + margin && b.y < a.y + a.height + margin;
+
+/**
+ * The free spot nearest to `want` (a top-left corner) for a w × h box: candidates on growing square
+ * rings around it, in a fixed order, so the answer is deterministic.
+ */
+export function placeFree(want: Point, w: number, h: number, taken: Rect[], margin = 12): Point {
+  const step = 24;
+  for (let ring = 0; ring < 400; ring++) {
+    for (let dx = -ring; dx <= ring; dx++) {
+      for (const dy of ring === 0 ? [0] : Math.abs(dx) === ring ? range(-ring, ring) : [-ring, ring]) {
+        const p = { x: want.x + dx * step, y: want.y + dy * step };
+        if (!taken.some((t) => overlaps({ ...p, width: w, height: h }, t, margin))) return p;
+      }
+    }
+  }
+  return want;
+}
+
+const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);

@@ -1,0 +1,307 @@
+/**
+ * The six layout modes (JOB-025) as plain, deterministic functions from the map to item rects
+ * (top-left corner and size of every zone, actor and device). Zones are laid out with their actors
+ * inside (see bodies.ts); devices and actors outside any zone are placed on their own.
+ *
+ * - Standard: zones in a grid (about as many columns as rows); each device at the free spot nearest
+ *   the middle of the zones it links; items without links in a row below.
+ * - Organic: force-directed (Fruchterman-Reingold from a fixed circle, fixed iterations, no
+ *   randomness), then overlapping boxes pushed apart.
+ * - Sequential: layered left to right along the links: breadth-first layers from the first zone of
+ *   each connected part, one column per layer.
+ * - Lens: the focused item's box in the centre, its neighbours on a ring around it, the rest on an
+ *   outer ring.
+ * - Structural: grouped by zone and type: zones side by side (wrapping) with one row per actor type,
+ *   devices in a row below grouped by device type, actors outside zones after them.
+ * - Tweak: the Standard layout moved by the operator: saved positions win; a zone with actors is
+ *   the box around them.
+ */
+import type { LayoutMode, NetworkMap, Point } from '../../api/contracts/topology';
+import { GAP, ZONE_HEADER, ZONE_MIN_W, ZONE_PAD, buildBodies, flatten, gridRows, neighbours, overlaps, placeFree, typeRows, type Bodies, type Body, type Rect } from './bodies';
+
+export type { Rect } from './bodies';
+export type ItemRects = Record<string, Rect>;
+
+export interface LayoutOptions {
+  /** Lens: the item in the centre (a node focuses its zone). */
+  focus?: string | null;
+  /** Tweak: the operator's saved top-left positions. */
+  positions?: Record<string, Point>;
+}
+
+const SPACE = 120;
+/** Rows of zones (Structural) and of unlinked items wrap at about this width. */
+const ROW_WIDTH = 1600;
+const center = (p: Point, b: Body): Point => ({ x: p.x + b.width / 2, y: p.y + b.height / 2 });
+const rectOf = (p: Point, b: Body): Rect => ({ ...p, width: b.width, height: b.height });
+
+/** Places bodies left to right from y, wrapping at ROW_WIDTH; answers the y below the last row. */
+function wrapRows(bodies: Body[], at: Map<string, Point>, y0: number): number {
+  let x = 0;
+  let y = y0;
+  let rowH = 0;
+  for (const b of bodies) {
+    if (x > 0 && x + b.width > ROW_WIDTH) {
+      x = 0;
+      y += rowH + SPACE / 2;
+      rowH = 0;
+    }
+    at.set(b.key, { x, y });
+    x += b.width + SPACE / 2;
+    rowH = Math.max(rowH, b.height);
+  }
+  return y + rowH;
+}
+
+/** Places bodies without links in rows below everything placed so far. */
+function rowBelow(bodies: Body[], at: Map<string, Point>): void {
+  const placed = bodies.filter((b) => at.has(b.key));
+  const y = placed.length ? Math.max(...placed.map((b) => (at.get(b.key)?.y ?? 0) + b.height)) + SPACE : 0;
+  wrapRows(bodies.filter((b) => !at.has(b.key)), at, y);
+}
+
+function standard({ list, edges }: Bodies): Map<string, Point> {
+  const at = new Map<string, Point>();
+  const zones = list.filter((b) => b.key.startsWith('zone_'));
+  const cols = Math.max(1, Math.ceil(Math.sqrt(zones.length)));
+  const colW = Math.max(0, ...zones.map((z) => z.width)) + SPACE * 2;
+  let y = 0;
+  for (let r = 0; r * cols < zones.length; r++) {
+    const row = zones.slice(r * cols, r * cols + cols);
+    row.forEach((z, c) => at.set(z.key, { x: c * colW, y }));
+    y += Math.max(...row.map((z) => z.height)) + SPACE;
+  }
+  const taken = zones.map((z) => rectOf(at.get(z.key) ?? { x: 0, y: 0 }, z));
+  for (const b of list) {
+    if (at.has(b.key)) continue;
+    const linked = neighbours(edges, b.key).filter((k) => at.has(k));
+    if (!linked.length) continue;
+    const cs = linked.map((k) => center(at.get(k) ?? { x: 0, y: 0 }, list.find((o) => o.key === k) ?? b));
+    const mid = { x: cs.reduce((s, c) => s + c.x, 0) / cs.length - b.width / 2, y: cs.reduce((s, c) => s + c.y, 0) / cs.length - b.height / 2 };
+    const p = placeFree(mid, b.width, b.height, taken);
+    at.set(b.key, p);
+    taken.push(rectOf(p, b));
+  }
+  rowBelow(list, at);
+  return at;
+}
+
+/** Pushes overlapping boxes apart along the axis of least overlap until none overlap. */
+function separate(list: Body[], at: Map<string, Point>): void {
+  for (let pass = 0; pass < 500; pass++) {
+    let moved = false;
+    for (let i = 0; i < list.length; i++) {
+      for (let j = i + 1; j < list.length; j++) {
+        const a = list[i] as Body;
+        const b = list[j] as Body;
+        const pa = at.get(a.key) as Point;
+        const pb = at.get(b.key) as Point;
+        if (!overlaps(rectOf(pa, a), rectOf(pb, b), GAP * 2)) continue;
+        moved = true;
+        const dx = Math.min(pa.x + a.width, pb.x + b.width) - Math.max(pa.x, pb.x) + GAP * 2;
+        const dy = Math.min(pa.y + a.height, pb.y + b.height) - Math.max(pa.y, pb.y) + GAP * 2;
+        const ca = center(pa, a);
+        const cb = center(pb, b);
+        if (dx < dy) {
+          const s = ca.x <= cb.x ? 1 : -1;
+          at.set(a.key, { x: pa.x - (s * dx) / 2, y: pa.y });
+          at.set(b.key, { x: pb.x + (s * dx) / 2, y: pb.y });
+        } else {
+          const s = ca.y <= cb.y ? 1 : -1;
+          at.set(a.key, { x: pa.x, y: pa.y - (s * dy) / 2 });
+          at.set(b.key, { x: pb.x, y: pb.y + (s * dy) / 2 });
+        }
+      }
+    }
+    if (!moved) return;
+  }
+}
+
+function organic({ list, edges }: Bodies): Map<string, Point> {
+  const n = list.length;
+  const size = Math.max(1, ...list.map((b) => Math.hypot(b.width, b.height)));
+  const k = size * 0.5;
+  const pos = list.map((_, i) => ({ x: Math.cos((2 * Math.PI * i) / n) * k * Math.sqrt(n), y: Math.sin((2 * Math.PI * i) / n) * k * Math.sqrt(n) }));
+  const index = new Map(list.map((b, i) => [b.key, i]));
+  let temp = k * 2;
+  for (let it = 0; it < 300; it++) {
+    const disp = pos.map(() => ({ x: 0, y: 0 }));
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        const pi = pos[i] as Point;
+        const pj = pos[j] as Point;
+        const dx = pi.x - pj.x || 0.01 * (j - i);
+        const dy = pi.y - pj.y;
+        const d = Math.max(1, Math.hypot(dx, dy));
+        const f = (k * k) / d;
+        (disp[i] as Point).x += (dx / d) * f;
+        (disp[i] as Point).y += (dy / d) * f;
+        (disp[j] as Point).x -= (dx / d) * f;
+        (disp[j] as Point).y -= (dy / d) * f;
+      }
+    }
+    for (const [a, b] of edges) {
+      const i = index.get(a) as number;
+      const j = index.get(b) as number;
+      const pi = pos[i] as Point;
+      const pj = pos[j] as Point;
+      const dx = pi.x - pj.x;
+      const dy = pi.y - pj.y;
+      const d = Math.max(1, Math.hypot(dx, dy));
+      const f = (d * d) / k;
+      (disp[i] as Point).x -= (dx / d) * f;
+      (disp[i] as Point).y -= (dy / d) * f;
+      (disp[j] as Point).x += (dx / d) * f;
+      (disp[j] as Point).y += (dy / d) * f;
+    }
+    pos.forEach((p, i) => {
+      const d = disp[i] as Point;
+      const len = Math.max(0.01, Math.hypot(d.x, d.y));
+      p.x += (d.x / len) * Math.min(len, temp);
+      p.y += (d.y / len) * Math.min(len, temp);
+    });
+    temp = Math.max(1, temp * 0.985);
+  }
+  const at = new Map(list.map((b, i) => [b.key, { x: (pos[i] as Point).x - b.width / 2, y: (pos[i] as Point).y - b.height / 2 }]));
+  separate(list, at);
+  return at;
+}
+
+/** Breadth-first layers over the body graph; each connected part starts at its first body (zones first). */
+function layers({ list, edges }: Bodies): string[][] {
+  const layerOf = new Map<string, number>();
+  const out: string[][] = [];
+  for (const root of list) {
+    if (layerOf.has(root.key)) continue;
+    const queue = [root.key];
+    layerOf.set(root.key, 0);
+    while (queue.length) {
+      const key = queue.shift() as string;
+      const l = layerOf.get(key) as number;
+      (out[l] ??= []).push(key);
+      for (const nb of neighbours(edges, key)) {
+        if (!layerOf.has(nb)) {
+          layerOf.set(nb, l + 1);
+          queue.push(nb);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function sequential(bodies: Bodies): Map<string, Point> {
+  const byKey = new Map(bodies.list.map((b) => [b.key, b]));
+  const at = new Map<string, Point>();
+  const columns = layers(bodies).map((keys) => keys.map((k) => byKey.get(k) as Body));
+  const heights = columns.map((col) => col.reduce((s, b) => s + b.height, 0) + (col.length - 1) * SPACE / 2);
+  const tallest = Math.max(0, ...heights);
+  let x = 0;
+  columns.forEach((col, i) => {
+    let y = (tallest - (heights[i] ?? 0)) / 2;
+    for (const b of col) {
+      at.set(b.key, { x, y });
+      y += b.height + SPACE / 2;
+    }
+    x += Math.max(...col.map((b) => b.width)) + SPACE * 1.5;
+  });
+  return at;
+}
+
+const diag = (b: Body) => Math.hypot(b.width, b.height);
+
+/** A ring radius at which adjacent boxes (centres on the ring) cannot touch. */
+function ringRadius(ring: Body[], inner: number): number {
+  if (!ring.length) return inner;
+  const d = Math.max(...ring.map(diag)) + GAP * 2;
+  const chord = ring.length > 1 ? d / (2 * Math.sin(Math.PI / ring.length)) : 0;
+  return Math.max(inner + d / 2, chord);
+}
+
+function lens(bodies: Bodies, focus: string | null | undefined, map: NetworkMap): Map<string, Point> {
+  const { list, edges } = bodies;
+  const at = new Map<string, Point>();
+  if (!list.length) return at;
+  const node = focus?.startsWith('node_') ? map.nodes.find((n) => `node_${n.id}` === focus) : undefined;
+  const focusKey = node?.zone_id != null && list.some((b) => b.key === `zone_${node.zone_id}`) ? `zone_${node.zone_id}` : focus;
+  const degree = (b: Body) => neighbours(edges, b.key).length;
+  const centre = list.find((b) => b.key === focusKey) ?? list.reduce((best, b) => (degree(b) > degree(best) ? b : best));
+  const near = new Set(neighbours(edges, centre.key));
+  const ring1 = list.filter((b) => near.has(b.key));
+  const ring2 = list.filter((b) => b !== centre && !near.has(b.key));
+  at.set(centre.key, { x: -centre.width / 2, y: -centre.height / 2 });
+  const r1 = ringRadius(ring1, diag(centre) / 2);
+  const r2 = ringRadius(ring2, r1 + Math.max(0, ...ring1.map(diag)) / 2);
+  for (const [ring, r] of [[ring1, r1], [ring2, r2]] as const) {
+    ring.forEach((b, i) => {
+      const a = (2 * Math.PI * i) / ring.length - Math.PI / 2;
+      at.set(b.key, { x: Math.cos(a) * r - b.width / 2, y: Math.sin(a) * r - b.height / 2 });
+    });
+  }
+  return at;
+}
+
+function structural(bodies: Bodies, map: NetworkMap): Map<string, Point> {
+  const at = new Map<string, Point>();
+  const byKey = new Map(bodies.list.map((b) => [b.key, b]));
+  const zones = bodies.list.filter((b) => b.key.startsWith('zone_'));
+  let y = zones.length ? wrapRows(zones, at, 0) + SPACE : 0;
+  const devices = [...map.devices].sort((a, b) => a.device_type.localeCompare(b.device_type) || a.name.localeCompare(b.name) || a.id - b.id);
+  let type: string | null = null;
+  let x = 0;
+  for (const d of devices) {
+    const b = byKey.get(`device_${d.id}`) as Body;
+    if (type !== null && d.device_type !== type) x += SPACE / 2;
+    type = d.device_type;
+    at.set(b.key, { x, y });
+    x += b.width + GAP;
+  }
+  if (devices.length) y += Math.max(...devices.map((d) => byKey.get(`device_${d.id}`)?.height ?? 0)) + SPACE;
+  x = 0;
+  for (const b of bodies.list) {
+    if (at.has(b.key)) continue;
+    at.set(b.key, { x, y });
+    x += b.width + GAP;
+  }
+  return at;
+}
+
+/** A zone with actors is the box around them (after the operator moved some). */
+function fitZones(map: NetworkMap, rects: ItemRects): void {
+  for (const z of map.zones) {
+    const zone = rects[`zone_${z.id}`];
+    const members = map.nodes.filter((n) => n.zone_id === z.id).map((n) => rects[`node_${n.id}`]).filter((r): r is Rect => !!r);
+    if (!zone || !members.length) continue;
+    const x = Math.min(...members.map((r) => r.x)) - ZONE_PAD;
+    const y = Math.min(...members.map((r) => r.y)) - ZONE_HEADER;
+    const right = Math.max(...members.map((r) => r.x + r.width)) + ZONE_PAD;
+    const bottom = Math.max(...members.map((r) => r.y + r.height)) + ZONE_PAD;
+    rects[`zone_${z.id}`] = { x, y, width: Math.max(ZONE_MIN_W, right - x), height: bottom - y };
+  }
+}
+
+function tweak(map: NetworkMap, positions: Record<string, Point>): ItemRects {
+  const rects = layout('Standard', map);
+  for (const [key, r] of Object.entries(rects)) {
+    const p = positions[key];
+    if (p) rects[key] = { ...r, x: Math.round(p.x), y: Math.round(p.y) };
+  }
+  fitZones(map, rects);
+  return rects;
+}
+
+/** Every zone, actor and device of the map with its rect, for the given mode. */
+export function layout(mode: LayoutMode, map: NetworkMap, opts: LayoutOptions = {}): ItemRects {
+  if (mode === 'Tweak') return tweak(map, opts.positions ?? {});
+  const bodies = buildBodies(map, mode === 'Structural' ? typeRows : gridRows);
+  const at =
+    mode === 'Organic' ? organic(bodies)
+    : mode === 'Sequential' ? sequential(bodies)
+    : mode === 'Lens' ? lens(bodies, opts.focus, map)
+    : mode === 'Structural' ? structural(bodies, map)
+    : standard(bodies);
+  return flatten(bodies.list, at);
+}
+
+/** Top-left positions of rects, as saved with the layout. */
+export const positionsOf = (rects: ItemRects): Record<string, Point> => Object.fromEntries(Object.entries(rects).map(([k, r]) => [k, { x: r.x, y: r.y }]));

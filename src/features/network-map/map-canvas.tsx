@@ -1,0 +1,209 @@
+/**
+ * The map drawn with @antv/x6: zones as group boxes holding their actors, devices between them,
+ * links as edges; wheel zoom, drag to pan, fit to view; actors and devices draggable in Tweak only.
+ * Cell ids are the item keys ('zone_1', 'node_3', 'device_2'). The only module that touches x6.
+ */
+import { Graph, type Node } from '@antv/x6';
+import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
+import type { MapDevice, MapNode, NetworkMap, Point } from '../../api/contracts/topology';
+import type { ItemRects } from './layouts';
+import { DEVICE_COLOURS, STATUS_COLOURS } from './colours';
+
+export interface MapCanvasHandle {
+  fit(): void;
+  /** The item's centre in client (viewport) coordinates, e.g. to open its context menu. */
+  clientCenter(key: string): Point | null;
+}
+
+interface Props {
+  map: NetworkMap;
+  rects: ItemRects;
+  selected: string | null;
+  draggable: boolean;
+  onSelect(key: string | null): void;
+  onContextMenu(key: string, at: Point): void;
+  /** After a drag: the new top-left corners of what moved (a dragged zone moves its actors too). */
+  onMoved(positions: Record<string, Point>): void;
+  handle: Ref<MapCanvasHandle>;
+}
+
+const SELECTED = '#38bdf8';
+const TEXT = '#e2e8f0';
+const MUTED = '#94a3b8';
+const FONT = 'ui-sans-serif, system-ui, sans-serif';
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+function zoneCell(z: NetworkMap['zones'][number]) {
+  return {
+    id: `zone_${z.id}`,
+    shape: 'rect',
+    zIndex: 0,
+    markup: [
+      { tagName: 'rect', selector: 'body' },
+      { tagName: 'text', selector: 'label' },
+      { tagName: 'text', selector: 'cidr' },
+    ],
+    attrs: {
+      body: { refWidth: '100%', refHeight: '100%', fill: '#0f172a', fillOpacity: 0.92, stroke: '#334155', strokeWidth: 1.5, rx: 10, ry: 10, strokeDasharray: '' },
+      label: { text: clip(z.name, 26), fill: TEXT, fontSize: 13, fontWeight: 600, fontFamily: FONT, refX: 14, refY: 20, textAnchor: 'start', textVerticalAnchor: 'middle' },
+      cidr: { text: z.cidr, fill: MUTED, fontSize: 11, fontFamily: 'ui-monospace, monospace', refX: '100%', refX2: -14, refY: 20, textAnchor: 'end', textVerticalAnchor: 'middle' },
+    },
+  };
+}
+
+const itemMarkup = [
+  { tagName: 'rect', selector: 'body' },
+  { tagName: 'rect', selector: 'stripe' },
+  { tagName: 'text', selector: 'title' },
+  { tagName: 'text', selector: 'sub' },
+];
+
+function itemAttrs(title: string, sub: string, stripe: string, fill: string, rx: number, chars = 22) {
+  return {
+    body: { refWidth: '100%', refHeight: '100%', fill, stroke: '#475569', strokeWidth: 1, rx, ry: rx },
+    stripe: { x: 0, y: 0, width: 5, refHeight: '100%', fill: stripe, rx: 2, ry: 2 },
+    title: { text: clip(title, chars), refX: 16, refY: 18, fill: TEXT, fontSize: 12.5, fontWeight: 600, fontFamily: FONT, textAnchor: 'start', textVerticalAnchor: 'middle' },
+    sub: { text: clip(sub, 28), refX: 16, refY: 36, fill: MUTED, fontSize: 11, fontFamily: FONT, textAnchor: 'start', textVerticalAnchor: 'middle' },
+  };
+}
+
+const nodeCell = (n: MapNode) => ({
+  id: `node_${n.id}`,
+  shape: 'rect',
+  zIndex: 2,
+  markup: itemMarkup,
+  attrs: itemAttrs(n.name, `${n.status} · ${n.sim_address || n.mgmt_address || n.os}`, STATUS_COLOURS[n.status], '#1e293b', 6),
+});
+
+const deviceCell = (d: MapDevice) => ({
+  id: `device_${d.id}`,
+  shape: 'rect',
+  zIndex: 2,
+  markup: itemMarkup,
+  attrs: itemAttrs(d.name, `${d.device_type.replace(/_/g, ' ')}${d.prevention_enabled ? ' · prevention' : ''}`, d.prevention_enabled ? DEVICE_COLOURS.prevention : DEVICE_COLOURS.detection, '#1c1a33', 16, 28),
+});
+
+/** One edge per link and its reverse (compliment_id). */
+function edgesOf(map: NetworkMap) {
+  const seen = new Set<string>();
+  return map.links.flatMap((l) => {
+    const pair = [l.id1, l.id2].sort().join('|');
+    if (seen.has(pair) || l.id1 === l.id2) return [];
+    seen.add(pair);
+    return [{ id: `link_${l.id}`, source: l.id1, target: l.id2 }];
+  });
+}
+
+function build(graph: Graph, map: NetworkMap, rects: ItemRects): void {
+  graph.clearCells();
+  const at = (key: string) => rects[key] ?? { x: 0, y: 0, width: 10, height: 10 };
+  const cells = new Map<string, Node>();
+  for (const c of [...map.zones.map(zoneCell), ...map.nodes.map(nodeCell), ...map.devices.map(deviceCell)]) {
+    const r = at(c.id);
+    cells.set(c.id, graph.addNode({ ...c, x: r.x, y: r.y, width: r.width, height: r.height }));
+  }
+  for (const n of map.nodes) if (n.zone_id !== null) cells.get(`zone_${n.zone_id}`)?.addChild(cells.get(`node_${n.id}`) ?? null);
+  for (const e of edgesOf(map)) {
+    if (!cells.has(e.source) || !cells.has(e.target)) continue;
+    graph.addEdge({
+      ...e,
+      zIndex: 1,
+      connector: { name: 'smooth' },
+      attrs: { line: { stroke: '#64748b', strokeWidth: 1.5, strokeOpacity: 0.8, targetMarker: null } },
+    });
+  }
+}
+
+function place(graph: Graph, rects: ItemRects): void {
+  graph.batchUpdate(() => {
+    for (const [key, r] of Object.entries(rects)) {
+      const cell = graph.getCellById(key);
+      if (!cell?.isNode()) continue;
+      cell.setPosition(r.x, r.y, { deep: false });
+      cell.resize(r.width, r.height);
+    }
+  });
+}
+
+function highlight(graph: Graph, selected: string | null): void {
+  for (const n of graph.getNodes()) {
+    const on = n.id === selected;
+    const zone = n.id.startsWith('zone_');
+    n.setAttrByPath('body/stroke', on ? SELECTED : zone ? '#334155' : '#475569');
+    n.setAttrByPath('body/strokeWidth', on ? 2.5 : zone ? 1.5 : 1);
+  }
+}
+
+export function MapCanvas({ map, rects, selected, draggable, onSelect, onContextMenu, onMoved, handle }: Props) {
+  const container = useRef<HTMLDivElement>(null);
+  const graphRef = useRef<Graph | null>(null);
+  const builtFor = useRef<NetworkMap | null>(null);
+  const dragRef = useRef(draggable);
+  dragRef.current = draggable;
+  const callbacks = useRef({ onSelect, onContextMenu, onMoved });
+  callbacks.current = { onSelect, onContextMenu, onMoved };
+
+  useEffect(() => {
+    if (!container.current) return undefined;
+    const graph = new Graph({
+      container: container.current,
+      autoResize: true,
+      background: { color: '#020617' },
+      grid: { visible: true, size: 24, type: 'dot', args: { color: '#1e293b', thickness: 1.5 } },
+      panning: { enabled: true, eventTypes: ['leftMouseDown'] },
+      mousewheel: { enabled: true, zoomAtMousePosition: true, minScale: 0.2, maxScale: 3, factor: 1.1 },
+      interacting: () => ({ nodeMovable: dragRef.current, edgeMovable: false, edgeLabelMovable: false }),
+      embedding: false,
+    });
+    graph.on('node:click', ({ node }) => callbacks.current.onSelect(node.id));
+    graph.on('blank:click', () => callbacks.current.onSelect(null));
+    graph.on('node:contextmenu', ({ e, node }) => {
+      e.preventDefault();
+      if (node.id.startsWith('zone_')) return;
+      callbacks.current.onContextMenu(node.id, { x: e.clientX ?? 0, y: e.clientY ?? 0 });
+    });
+    graph.on('node:moved', ({ node }) => {
+      const moved: Record<string, Point> = {};
+      for (const n of [node, ...node.getDescendants()]) if (n.isNode()) moved[n.id] = n.getPosition();
+      callbacks.current.onMoved(moved);
+    });
+    graphRef.current = graph;
+    return () => {
+      graph.dispose();
+      graphRef.current = null;
+      builtFor.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const graph = graphRef.current;
+    if (!graph) return;
+    if (builtFor.current !== map) {
+      // A refreshed map is drawn again in place; only the first drawing fits the view.
+      const first = builtFor.current === null;
+      build(graph, map, rects);
+      builtFor.current = map;
+      if (first) graph.zoomToFit({ padding: 32, maxScale: 1.1 });
+    } else place(graph, rects);
+  }, [map, rects]);
+
+  useEffect(() => {
+    if (graphRef.current) highlight(graphRef.current, selected);
+  }, [selected, map, rects]);
+
+  useImperativeHandle(handle, () => ({
+    fit: () => {
+      graphRef.current?.zoomToFit({ padding: 32, maxScale: 1.1 });
+    },
+    clientCenter: (key) => {
+      const graph = graphRef.current;
+      const cell = graph?.getCellById(key);
+      if (!graph || !cell?.isNode()) return null;
+      const p = graph.localToClient(cell.getBBox().getCenter());
+      return { x: p.x, y: p.y };
+    },
+  }));
+
+  return <div ref={container} className="absolute inset-0" data-testid="network-map-canvas" />;
+}

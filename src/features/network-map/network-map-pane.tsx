@@ -1,0 +1,208 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useSnapshot } from 'valtio';
+import { LAYOUT_MODES, RETRIEVE_FAILED, type LayoutMode, type NetworkMap, type Point } from '../../api/contracts/topology';
+import { commands } from '../../commands/registry';
+import { Button } from '../../ui/button';
+import { flash } from '../../ui/toasts';
+import { getLayout, getNetwork, layoutQueryKey, networkQueryKey } from './api';
+import { DEVICE_COLOURS, STATUS_COLOURS } from './colours';
+import { MapContextMenu, type MenuTarget } from './context-menu';
+import { ItemDetails } from './item-details';
+import { layoutKeyBuffer } from './layout-keys';
+import { layout, positionsOf } from './layouts';
+import { MapCanvas, type MapCanvasHandle } from './map-canvas';
+import { menuTargetOf, nextItem, type Direction } from './selection';
+import { networkMapStore } from './store';
+
+/** How often the map items are read again while the pane is open. */
+const MAP_REFRESH_MS = 30_000;
+const run = (id: string) => void commands.execute(id, {}, 'button').catch(() => {});
+
+function Legend() {
+  const chip = (colour: string, label: string) => (
+    <span className="flex items-center gap-1">
+      <span aria-hidden className="inline-block size-2.5 rounded-sm" style={{ background: colour }} />
+      {label}
+    </span>
+  );
+  return (
+    <div className="flex flex-wrap gap-3 text-xs text-muted" aria-label="Legend">
+      {chip(STATUS_COLOURS.online, 'Online')}
+      {chip(STATUS_COLOURS.offline, 'Offline')}
+      {chip(STATUS_COLOURS.pending, 'Pending')}
+      {chip(DEVICE_COLOURS.prevention, 'Device, prevention')}
+      {chip(DEVICE_COLOURS.detection, 'Device, detection only')}
+    </div>
+  );
+}
+
+function ModeButtons({ mode }: { mode: LayoutMode }) {
+  return (
+    <div role="group" aria-label="Layout mode" className="flex overflow-hidden rounded border border-line">
+      {LAYOUT_MODES.map((m, i) => (
+        <button
+          key={m}
+          type="button"
+          aria-pressed={m === mode}
+          title={`Layout: ${m} (L then ${i + 1})`}
+          onClick={() => run(`networkMap.layout${m}`)}
+          className={`px-2.5 py-1 text-sm ${m === mode ? 'bg-accent font-semibold text-slate-950' : 'bg-raised text-ink hover:bg-line/60'} ${i ? 'border-l border-line' : ''}`}
+        >
+          {m}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The map, its keyboard (L1..L6 buffer, arrows, Shift+F10 / ContextMenu, Escape) and the context menu. */
+function MapView({ map }: { map: NetworkMap }) {
+  const snap = useSnapshot(networkMapStore);
+  const canvas = useRef<MapCanvasHandle>(null);
+  const region = useRef<HTMLDivElement>(null);
+  const feedKey = useMemo(() => layoutKeyBuffer(), []);
+  const [menu, setMenu] = useState<MenuTarget | null>(null);
+  // Lens centres on the item selected when switching to it (or picked with Centre in Lens); selecting
+  // another item afterwards does not lay the map out again.
+  const [lensFocus, setLensFocus] = useState<string | null>(null);
+  useEffect(() => setLensFocus(networkMapStore.selected ?? networkMapStore.focus), [snap.mode, snap.focus]);
+  const rects = useMemo(
+    () => layout(snap.mode, map, { focus: lensFocus, positions: snap.positions as Record<string, Point> }),
+    [snap.mode, map, lensFocus, snap.positions],
+  );
+  const items = useMemo(() => [...map.nodes.map((n) => `node_${n.id}`), ...map.devices.map((d) => `device_${d.id}`)], [map]);
+
+  useEffect(() => {
+    region.current?.focus({ preventScroll: true });
+  }, []);
+  useEffect(() => {
+    if (snap.fitRequests) canvas.current?.fit();
+  }, [snap.fitRequests]);
+  useEffect(() => {
+    canvas.current?.fit();
+  }, [snap.mode, snap.focus]);
+
+  const closeMenu = useCallback(() => {
+    setMenu(null);
+    region.current?.focus({ preventScroll: true });
+  }, []);
+  const openMenu = (key: string, at: Point) => {
+    networkMapStore.selected = key;
+    setMenu(menuTargetOf(map, key, at));
+  };
+  const onMoved = (moved: Record<string, Point>) => {
+    if (networkMapStore.mode !== 'Tweak') return;
+    networkMapStore.positions = { ...positionsOf(rects), ...moved };
+    run('networkMap.save');
+  };
+  const onLens = (key: string) => {
+    networkMapStore.focus = key;
+    networkMapStore.selected = key;
+    run('networkMap.layoutLens');
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (menu || e.ctrlKey || e.metaKey || e.altKey) return;
+    const mode = feedKey(e.key);
+    if (mode) {
+      e.preventDefault();
+      void commands.execute(`networkMap.layout${mode}`, {}, 'hotkey').catch(() => {});
+      return;
+    }
+    if (e.key.startsWith('Arrow')) {
+      networkMapStore.selected = nextItem(rects, items, networkMapStore.selected, e.key as Direction);
+    } else if ((e.key === 'F10' && e.shiftKey) || e.key === 'ContextMenu' || e.key === 'Enter') {
+      const key = networkMapStore.selected;
+      const at = key ? canvas.current?.clientCenter(key) : null;
+      if (key && at) openMenu(key, at);
+    } else if (e.key === 'Escape') networkMapStore.selected = null;
+    else return;
+    e.preventDefault();
+  };
+
+  const selectedName = snap.selected ? menuTargetOf(map, snap.selected, { x: 0, y: 0 })?.name ?? map.zones.find((z) => `zone_${z.id}` === snap.selected)?.name : null;
+  return (
+    <div
+      ref={region}
+      role="application"
+      aria-label="Network map"
+      aria-roledescription="network map"
+      aria-describedby="network-map-keys"
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      className="relative min-h-0 flex-1 overflow-hidden rounded-md border border-line focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/60"
+    >
+      <MapCanvas
+        map={map}
+        rects={rects}
+        selected={snap.selected}
+        draggable={snap.mode === 'Tweak'}
+        onSelect={(key) => (networkMapStore.selected = key)}
+        onContextMenu={openMenu}
+        onMoved={onMoved}
+        handle={canvas}
+      />
+      <p id="network-map-keys" className="pointer-events-none absolute right-3 top-2 z-10 rounded bg-slate-950/70 px-2 py-1 text-xs text-muted">
+        {snap.mode === 'Tweak' ? 'Drag actors, devices or zones to move them. ' : ''}Arrows select · Shift+F10 menu · L then 1–6 layout
+      </p>
+      <p role="status" className="pointer-events-none absolute left-3 top-2 z-10 rounded bg-slate-950/70 px-2 py-1 text-xs">
+        {selectedName ? `Selected: ${selectedName}` : 'Nothing selected'}
+      </p>
+      {snap.selected && <ItemDetails map={map} selected={snap.selected} />}
+      {menu && <MapContextMenu target={menu} onClose={closeMenu} onLens={onLens} />}
+    </div>
+  );
+}
+
+/** JOB-023 (default mode), JOB-025, JOB-026, JOB-110: the network map of zones, actors and devices. */
+export function NetworkMapPane() {
+  const snap = useSnapshot(networkMapStore);
+  const queryClient = useQueryClient();
+  // Actor statuses change: the map is read again every 30 s (a background call).
+  const network = useQuery({ queryKey: networkQueryKey, queryFn: () => getNetwork(queryClient.getQueryData(networkQueryKey) !== undefined), refetchInterval: MAP_REFRESH_MS });
+  const saved = useQuery({ queryKey: layoutQueryKey, queryFn: getLayout, retry: false, staleTime: Infinity });
+  const restored = useRef(false);
+
+  useEffect(() => {
+    if (restored.current) return;
+    if (saved.data) {
+      restored.current = true;
+      networkMapStore.mode = saved.data.mode;
+      networkMapStore.positions = saved.data.positions;
+    } else if (saved.isError) {
+      restored.current = true;
+      flash('alert', RETRIEVE_FAILED);
+    }
+  }, [saved.data, saved.isError]);
+
+  const map = network.data;
+  const empty = map && !map.zones.length && !map.nodes.length && !map.devices.length;
+  return (
+    <div className="flex h-full flex-col gap-2 p-3">
+      <header className="flex flex-wrap items-center gap-3">
+        <h2 className="text-base font-semibold">Network Map</h2>
+        {map && (
+          <span className="text-xs text-muted">
+            {map.zones.length} zones · {map.nodes.length} actors · {map.devices.length} devices
+          </span>
+        )}
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          <ModeButtons mode={snap.mode} />
+          <Button onClick={() => run('networkMap.fit')}>Fit to view</Button>
+          <Button onClick={() => run('networkMap.save')}>Save layout</Button>
+        </div>
+      </header>
+      <Legend />
+      {(network.isPending || saved.isPending) && <p className="text-muted">Loading the network map…</p>}
+      {network.isError && (
+        <div role="alert" className="flex items-center gap-2 rounded border border-red-500/60 bg-red-500/10 px-3 py-2 text-sm">
+          {network.error.message}
+          <Button onClick={() => void network.refetch()}>Retry</Button>
+        </div>
+      )}
+      {empty && <p className="text-muted">No zones, actors or devices yet</p>}
+      {map && !empty && !saved.isPending && <MapView map={map} />}
+    </div>
+  );
+}
