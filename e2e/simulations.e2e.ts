@@ -39,6 +39,10 @@ describe('the Simulations panes', () => {
     const { item, preview } = await pickSimulation(page, 'sequence');
     await list(page, 'Sequences').waitFor();
     await page.getByRole('searchbox', { name: 'Search Sequences' }).fill(item.name);
+    const found = await get<LibraryListAnswer>(page, `/v2/simulations/library_simulations_list?simulation_type=sequence&search=${encodeURIComponent(item.name)}`);
+    expect(found.total_count).toBeGreaterThan(0);
+    const sequences = (n: number) => `${n} ${n === 1 ? 'Sequence' : 'Sequences'}`;
+    await eventually(() => page.getByTestId('simulations-count').innerText(), sequences(found.total_count), 'the list shows the matches after the debounce');
     const row = list(page, 'Sequences').getByRole('option', { name: `${item.vid} ${item.name}` });
     await row.click();
     await waitForPath(page, `/simulations?sim_type=sequence&vid=${encodeURIComponent(item.vid)}`);
