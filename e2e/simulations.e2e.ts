@@ -108,4 +108,25 @@ describe('the Simulations panes', () => {
     await page.keyboard.press('Escape');
     await run.getByRole('heading', { name: 'Select Source and Destination Actors' }).waitFor({ state: 'detached' });
   });
+
+  it('JOB-019 browser back and forward restore the selected sequence', async () => {
+    const { page } = b;
+    await asAdmin(page, '/simulations?sim_type=sequence');
+    const listed = await get<LibraryListAnswer>(page, '/v2/simulations/library_simulations_list?simulation_type=sequence&page_size=2&sort=name&direction=asc');
+    const [first, second] = listed.simulations;
+    if (!first || !second) throw new Error('The demo data needs two sequences');
+    await list(page, 'Sequences').waitFor();
+    await list(page, 'Sequences').focus();
+    await page.keyboard.press('j');
+    await waitForPath(page, `/simulations?sim_type=sequence&vid=${encodeURIComponent(first.vid)}`);
+    await page.keyboard.press('j');
+    await waitForPath(page, `/simulations?sim_type=sequence&vid=${encodeURIComponent(second.vid)}`);
+    await page.getByTestId('simulation-view').getByText(second.vid, { exact: true }).waitFor();
+    await page.goBack();
+    await waitForPath(page, `/simulations?sim_type=sequence&vid=${encodeURIComponent(first.vid)}`);
+    await page.getByTestId('simulation-view').getByText(first.vid, { exact: true }).waitFor();
+    expect(await list(page, 'Sequences').getByRole('option', { selected: true }).getAttribute('data-vid')).toBe(first.vid);
+    await page.goForward();
+    await page.getByTestId('simulation-view').getByText(second.vid, { exact: true }).waitFor();
+  });
 });
