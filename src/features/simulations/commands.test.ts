@@ -36,7 +36,7 @@ beforeEach(() => {
   ran.length = 0;
   openUrl.mockReset();
   // Stand-ins for the Run feature's commands: the simulations feature reaches them through the registry only.
-  const fakeRun = (id: 'run.sequence' | 'run.evaluation') => defineCommand<{ id: number }>({ id, title: id, category: 'Run', args: yup.object({ id: yup.number().required() }), run: (args) => void ran.push({ id, args }) });
+  const fakeRun = (id: 'run.sequence' | 'run.evaluation') => defineCommand<{ id: number }>({ id, title: id, category: 'Run', args: yup.object({ id: yup.number().required(), attack_node_id_1: yup.number().optional(), target_node_id_1: yup.number().optional() }), run: (args) => void ran.push({ id, args }) });
   disposers = [commands.registerAll(simulationCommands), commands.register(fakeRun('run.sequence')), commands.register(fakeRun('run.evaluation'))];
 });
 afterEach(() => {
@@ -54,7 +54,12 @@ describe('simulation commands', () => {
     await commands.execute('simulations.run');
     simStore.current = { id: 7, vid: 'S104-762', name: 'Ransomware Kill Chain', simulation_type: 'sequence' };
     await commands.execute('simulations.run');
-    expect(ran).toEqual([{ id: 'run.evaluation', args: { id: 41 } }, { id: 'run.sequence', args: { id: 7 } }]);
+    await commands.execute('simulations.run', { id: 7, attack_node_id_1: 3, target_node_id_1: 4 });
+    expect(ran).toEqual([
+      { id: 'run.evaluation', args: { id: 41 } },
+      { id: 'run.sequence', args: { id: 7 } },
+      { id: 'run.sequence', args: { id: 7, attack_node_id_1: 3, target_node_id_1: 4 } },
+    ]);
     as('viewer');
     expect(commands.visible().map((c) => c.id)).not.toContain('simulations.run');
     expect(commands.visible().map((c) => c.id)).toContain('simulations.preview');

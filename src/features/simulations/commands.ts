@@ -14,10 +14,19 @@ const SIM_PANES = [SIMULATIONS_PANE, SIMULATION_PANE];
 interface RefArgs {
   id?: number | undefined;
   vid?: string | undefined;
+  /** Run only: both actors run the simulation at once (scripts); without them the Run modal asks. */
+  attack_node_id_1?: number | undefined;
+  target_node_id_1?: number | undefined;
 }
-const refArgs = yup.object({
+const refShape = {
   id: yup.number().integer().positive().label('Simulation id (optional)').optional(),
   vid: yup.string().trim().matches(SIMULATION_VID_PATTERN, 'vid is not a valid VID').label('Simulation VID (optional)').optional(),
+};
+const refArgs = yup.object(refShape) as yup.Schema<RefArgs>;
+const runArgs = yup.object({
+  ...refShape,
+  attack_node_id_1: yup.number().integer().positive().label('Source Actor id (optional: the modal asks)').optional(),
+  target_node_id_1: yup.number().integer().positive().label('Destination Actor id (optional)').optional(),
 }) as yup.Schema<RefArgs>;
 
 /** The simulation a command acts on: its id or VID argument, else the open preview, the one-simulation pane, the list's selection. */
@@ -60,8 +69,8 @@ function onSimulation(
   title: string,
   hotkey: string,
   keywords: string[],
-  act: (s: CurrentSimulation, ctx: CommandContext) => unknown,
-  extra: Pick<AnyCommand, 'when' | 'needsWorkbench'> = {},
+  act: (s: CurrentSimulation, ctx: CommandContext, args: RefArgs | undefined) => unknown,
+  extra: Pick<AnyCommand, 'when' | 'needsWorkbench' | 'args'> = {},
 ): AnyCommand {
   return defineCommand<RefArgs>({
     id: `simulations.${verb}`,
@@ -72,7 +81,7 @@ function onSimulation(
     hotkeyContext: SIM_PANES,
     args: refArgs,
     ...extra,
-    run: async (args, ctx) => act(await resolveSimulation(args, ctx), ctx),
+    run: async (args, ctx) => act(await resolveSimulation(args, ctx), ctx, args),
   });
 }
 
@@ -97,10 +106,11 @@ export const simulationCommands: AnyCommand[] = [
     return { id: s.id, vid: s.vid };
   }),
   // The Run feature's own commands ask for the actors (or run at once in scripts that give them both).
-  onSimulation('run', 'Run Simulation…', 'shift+r', ['run', 'job', 'execute'], (s, ctx) => {
+  onSimulation('run', 'Run Simulation…', 'shift+r', ['run', 'job', 'execute'], (s, ctx, args) => {
     simStore.preview = null;
-    return commands.execute(s.simulation_type === 'eval' ? 'run.evaluation' : 'run.sequence', { id: s.id }, ctx.dock ? 'button' : 'script');
-  }, { when: (ctx) => ctx.permissions.has('jobs.run') }),
+    const actors = args?.attack_node_id_1 && args.target_node_id_1 ? { attack_node_id_1: args.attack_node_id_1, target_node_id_1: args.target_node_id_1 } : {};
+    return commands.execute(s.simulation_type === 'eval' ? 'run.evaluation' : 'run.sequence', { id: s.id, ...actors }, ctx.dock ? 'button' : 'script');
+  }, { when: (ctx) => ctx.permissions.has('jobs.run'), args: runArgs }),
   onSimulation('viewRuns', 'View Runs of Simulation', 'r', ['jobs', 'history', 'runs'], (s, ctx) => {
     simStore.preview = null;
     dock(ctx).openUrl(`/jobs?vid=${encodeURIComponent(s.vid)}`);
