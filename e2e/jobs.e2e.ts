@@ -489,7 +489,7 @@ describe('the Jobs pane', () => {
     expect(await menu.clone.getAttribute('title')).toBe('Your role does not allow cloning Actions.');
   });
 
-  it("JOB-018 Open the Job's Simulation on a sequence job opens the simulation pane, which says it is not built yet (never Not Found)", async () => {
+  it("JOB-018 Open the Job's Simulation on a sequence job opens the simulation pane showing that simulation (never Not Found)", async () => {
     const { page } = b;
     await asAdmin(page, '/');
     const recent = await api<JobListAnswer>(page, '/jobs/list_page_data.json?size=30');
@@ -503,11 +503,12 @@ describe('the Jobs pane', () => {
     await waitForFocused(page, `Simulation ${sim.vid}`);
     expect(pathOf(page)).toBe(`/simulation/${encodeURIComponent(sim.vid)}?sim_type=${sim.sim_type}`);
     const pane = panel(page, `Simulation ${sim.vid}`);
-    await pane.getByText('This pane is not built yet.').waitFor();
+    await pane.getByTestId('simulation-view').getByText(sim.vid, { exact: true }).waitFor();
+    await pane.getByRole('list', { name: 'Steps' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Not Found' }).count()).toBe(0);
     // The URL itself, loaded afresh, gives the same pane.
     await page.reload();
-    await panel(page, `Simulation ${sim.vid}`).getByText('This pane is not built yet.').waitFor();
+    await panel(page, `Simulation ${sim.vid}`).getByTestId('simulation-view').getByText(sim.vid, { exact: true }).waitFor();
     expect(await page.getByRole('heading', { name: 'Not Found' }).count()).toBe(0);
   });
 

@@ -57,7 +57,6 @@ describe('panes, layout and URLs', () => {
 
   const deepLinks: [string, string][] = [
     ['/topology/nodes/5/edit', 'Actor 5'],
-    ['/simulations?sim_type=sequence', 'Simulations'],
     ['/monitors', 'Monitors'],
   ];
 
@@ -72,6 +71,19 @@ describe('panes, layout and URLs', () => {
     expect((await content.getByRole('status').innerText()).trim()).toBe('This pane is not built yet.');
     expect(await content.locator('code').innerText()).toBe(url);
     expect(await tabs(page, title).count()).toBe(1);
+  });
+
+  it('JOB-018 a deep link to /simulations?sim_type=sequence opens the Simulations pane listing the sequences', async () => {
+    const { page } = b;
+    await signInAsAdmin(page);
+    await page.goto('/simulations?sim_type=sequence');
+    await waitForFocused(page, 'Simulations');
+    expect(pathOf(page)).toBe('/simulations?sim_type=sequence');
+    const content = panel(page, 'Simulations');
+    await content.getByRole('listbox', { name: 'Sequences' }).getByRole('option').first().waitFor();
+    expect(await content.getByRole('radio', { name: 'Sequences' }).getAttribute('aria-checked')).toBe('true');
+    expect(await content.getByText('This pane is not built yet.').count()).toBe(0);
+    expect(await tabs(page, 'Simulations').count()).toBe(1);
   });
 
   it('a deep link opened while signed out opens its pane right after signing in', async () => {

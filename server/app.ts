@@ -29,6 +29,7 @@ import { scriptsRoutes } from './routes/scripts';
 import { uploadRoutes } from './routes/upload';
 import { filtersRoutes } from './routes/filters';
 import { topologyRoutes } from './routes/topology';
+import { simulationsRoutes } from './routes/simulations';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -146,6 +147,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   await app.register(uploadRoutes);
   await app.register(filtersRoutes);
   await app.register(topologyRoutes);
+  await app.register(simulationsRoutes);
 
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;

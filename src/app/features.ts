@@ -11,6 +11,7 @@ import { pcapInspectFeature } from '../features/pcap-inspect';
 import { filtersFeature } from '../features/filters';
 import { actorsFeature } from '../features/actors';
 import { networkMapFeature } from '../features/network-map';
+import { simulationsFeature } from '../features/simulations';
 
 /** Every feature of the workbench; the only place that knows them all. */
-export const FEATURES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature, networkMapFeature];
+export const FEATURES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature, networkMapFeature, simulationsFeature];

@@ -11,6 +11,7 @@ import { pcapCommands } from '../features/pcap-inspect/commands';
 import { runCommands } from '../features/run/commands';
 import { scriptCommands } from '../features/scripts/commands';
 import { scriptPaneCommands } from '../features/scripts/pane-commands';
+import { simulationCommands } from '../features/simulations/commands';
 import { SPEC_PANES } from '../panes/spec-routes';
 import { paneOpenCommands, workbenchCommands } from '../panes/workbench-commands';
 
@@ -28,6 +29,7 @@ export function headlessCommands(): AnyCommand[] {
     ...scriptPaneCommands,
     ...actionFormCommands,
     ...libraryCommands,
+    ...simulationCommands,
     ...jobsCommands,
     ...pcapCommands,
     ...runCommands,

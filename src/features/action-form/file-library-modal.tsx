@@ -4,7 +4,7 @@
  */
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import {
   FILE_RESTRICTION_LABELS,
   MSG,
@@ -24,6 +24,7 @@ import { inputClass, labelClass, requiredLabelClass } from './controls';
 import { useFormEnv } from './form-env';
 import { flattenTree } from './tree-select';
 import { EmptyRow, SortHeader } from './table-parts';
+import { useDebounced } from '../../ui/use-debounced';
 
 export function RestrictionIcon({ restriction }: { restriction: FileRestriction }) {
   if (restriction === 'pending_approval')
@@ -63,15 +64,6 @@ export function filterFiles(files: readonly FileLibraryEntry[], query: string): 
   const q = query.trim().toLowerCase();
   if (!q) return [...files];
   return files.filter((f) => [String(f.id), f.orig_file_name, f.sha256sum, f.file_notes, tagsOf(f)].some((s) => s.toLowerCase().includes(q)));
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
 }
 
 interface Props {

@@ -1,5 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
+import { LISTBOX_CLASS, ROW_CLASS, RowPlaceholder, useVirtualRows } from '../../ui/virtual-list';
+import { useRef, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
 import { ACTION_TYPE_LABELS, LIBRARY_LIMITS, cutLabel, isFinishedJobStatus, type LibraryItem } from '../../api/contracts/library';
 import { relative } from './format';
 import { BugIcon, NetworkIcon, ShieldIcon, WarningIcon } from './icons';
@@ -75,15 +75,7 @@ function Tile({ item, focused, selected }: { item: LibraryItem; focused: boolean
 export function LibraryList({ total, itemAt, focusIndex, selectedIds, onRange, onClick, onKey, onOpen, listRef, scrollToIndex }: ListProps) {
   const ownRef = useRef<HTMLDivElement | null>(null);
   const scrollRef = listRef ?? ownRef;
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 6 });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? 0;
-
-  useEffect(() => onRange([first, last]), [first, last, onRange]);
-  useEffect(() => {
-    if (scrollToIndex !== null && scrollToIndex >= 0 && scrollToIndex < total) virtualizer.scrollToIndex(scrollToIndex, { align: 'auto' });
-  }, [scrollToIndex, total, virtualizer]);
+  const { items, totalSize } = useVirtualRows({ count: total, rowHeight: ROW, scrollRef: scrollRef, onRange, scrollToIndex });
 
   const click = (index: number, item: LibraryItem | undefined) => (e: MouseEvent) => {
     if (!item) return;
@@ -101,9 +93,9 @@ export function LibraryList({ total, itemAt, focusIndex, selectedIds, onRange, o
       aria-activedescendant={focusedItem ? `library-row-${focusedItem.id}` : undefined}
       tabIndex={0}
       onKeyDown={onKey}
-      className="relative min-h-0 flex-1 overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-accent/60 focus-visible:ring-inset"
+      className={LISTBOX_CLASS}
     >
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      <div style={{ height: totalSize, position: 'relative' }}>
         {items.map((v) => {
           const item = itemAt(v.index);
           return (
@@ -118,17 +110,12 @@ export function LibraryList({ total, itemAt, focusIndex, selectedIds, onRange, o
               data-index={v.index}
               onClick={click(v.index, item)}
               onDoubleClick={() => item && onOpen(v.index)}
-              className="absolute top-0 left-0 w-full cursor-default overflow-hidden select-none"
+              className={ROW_CLASS}
               style={{ height: ROW, transform: `translateY(${v.start}px)` }}
             >
               {item ? (
                 <Tile item={item} focused={v.index === focusIndex} selected={selectedIds.has(item.id)} />
-              ) : (
-                <div className="flex h-full flex-col justify-center gap-2 border-b border-line/60 px-3" aria-hidden>
-                  <div className="h-3 w-2/3 animate-pulse rounded bg-raised" />
-                  <div className="h-2 w-1/3 animate-pulse rounded bg-raised" />
-                </div>
-              )}
+              ) : <RowPlaceholder />}
             </div>
           );
         })}

@@ -13,6 +13,7 @@ import { FilterPanel, loadPanelFilter, savePanelFilter } from '../../ui/filters/
 import { registerFilterHost } from '../../ui/filters/bridge';
 import type { SavedFilterBody } from '../../api/contracts/filters';
 import { LIBRARY_PAGE_FILTERS, libraryRulesOf } from './page-filters';
+import { useDebounced } from '../../ui/use-debounced';
 
 const INITIAL: FilterState = {
   searchText: '',
@@ -36,15 +37,6 @@ function loadFilter(): FilterState {
   } catch {
     return INITIAL;
   }
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
 }
 
 /**

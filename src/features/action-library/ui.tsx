@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 import { OPEN_RULESET_SOURCE, ruleDocumentationUrl, type DetectionAlert, type Signature, type SimulationRef } from '../../api/contracts/library';
 import { datePart } from './format';
+import { Table } from '../../ui/table';
+
+export { Table };
 
 /** Small building blocks shared by the detail panel and the preview. */
 
@@ -33,36 +36,6 @@ export function Fields({ rows }: { rows: [ReactNode, ReactNode][] }) {
 
 export function Mono({ children }: { children: ReactNode }) {
   return <span className="font-mono text-2xs break-all">{children}</span>;
-}
-
-export function Table({ head, rows, label, empty }: { head: string[]; rows: ReactNode[][]; label: string; empty?: string }) {
-  if (!rows.length && empty) return <p className="text-muted">{empty}</p>;
-  return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" aria-label={label}>
-        <thead className="border-b border-line text-2xs text-muted uppercase">
-          <tr>
-            {head.map((h) => (
-              <th key={h} className="py-1 pr-3 font-medium">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={i} className="border-b border-line/50 align-top">
-              {r.map((c, j) => (
-                <td key={j} className="py-1 pr-3">
-                  {c}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
 }
 
 export function Badge({ children, tone = 'neutral', title }: { children: ReactNode; tone?: 'neutral' | 'good' | 'warn' | 'bad' | 'accent'; title?: string }) {

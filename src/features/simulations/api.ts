@@ -1,0 +1,28 @@
+import { http } from '../../api/http';
+import type { LibraryListAnswer, LibrarySort, SortDirection } from '../../api/contracts/library';
+import type { SimulationPreview, SimulationPreviewAnswer, SimulationType } from '../../api/contracts/simulations';
+
+/** Plain fetchers of the Simulations panes (commands and components share them). */
+
+export interface SimListFilter {
+  simType: SimulationType;
+  search: string;
+  sort: LibrarySort;
+  direction: SortDirection;
+}
+
+export const simKeys = {
+  all: ['simulations'] as const,
+  page: (f: SimListFilter, page: number, size: number) => ['simulations', 'list', f, page, size] as const,
+  preview: (ref: string) => ['simulations', 'preview', ref.toUpperCase()] as const,
+};
+
+export const fetchSimulationsPage = (f: SimListFilter, page: number, size: number, signal?: AbortSignal) =>
+  http.get<LibraryListAnswer>('/v2/simulations/library_simulations_list', {
+    params: { simulation_type: f.simType, search: f.search || undefined, sort: f.sort, direction: f.direction, page_number: page, page_size: size },
+    signal,
+  });
+
+/** MON-127: the simulation's preview_props, by id or VID. */
+export const fetchSimulationPreview = async (ref: { id: number } | { vid: string }, signal?: AbortSignal): Promise<SimulationPreview> =>
+  (await http.get<SimulationPreviewAnswer>('/library/simulations.json', { params: ref, signal })).data.preview_props;

@@ -1,0 +1,16 @@
+import { proxy } from 'valtio';
+import type { SimulationType } from '../../api/contracts/simulations';
+
+/** The simulation the list shows in its detail panel (and that commands act on by default). */
+export interface CurrentSimulation {
+  id: number;
+  vid: string;
+  name: string;
+  simulation_type: SimulationType;
+}
+
+/** What the Simulations panes share with their commands: the current simulation and the preview modal. */
+export const simStore = proxy<{ current: CurrentSimulation | null; preview: CurrentSimulation | null }>({ current: null, preview: null });
+
+/** Handlers the mounted list pane registers (functions stay outside the proxy). */
+export const simPaneHandlers: { move: ((step: 1 | -1) => void) | null; focusSearch: (() => void) | null } = { move: null, focusSearch: null };
