@@ -42,6 +42,8 @@ describe('simulation drafts from the Action library', () => {
     await page.keyboard.press('Alt+ArrowDown');
     const order = [names[1]!, names[0]!, names[2]!];
     await eventually(shown, order.map((n, i) => `Step ${i + 1}: ${n}`), 'Alt+ArrowDown moves the step');
+    await page.reload();
+    await eventually(shown, order.map((n, i) => `Step ${i + 1}: ${n}`), 'a reload keeps the draft');
     const simName = `Draft e2e ${Date.now()}`;
     await name.fill(simName);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
