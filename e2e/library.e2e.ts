@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, startDirector, type Director } from './director';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD } from './director';
+import { useOwnDirector } from './own-director';
 import { eventually, groups, panel, pathOf, paletteInput, paletteOption, openPalette, tabs, waitForPath } from './workbench';
 import { ACTION_TYPE_LABELS, LIBRARY_ACTION_TYPES, type ActionLibraryDetail, type LibraryListAnswer } from '../src/api/contracts/library';
 
@@ -9,17 +10,7 @@ import { ACTION_TYPE_LABELS, LIBRARY_ACTION_TYPES, type ActionLibraryDetail, typ
  * The Action library against its own director (SEED=demo), because these tests approve, reject and
  * rename Actions: other browser tests keep the shared director's demo data untouched.
  */
-let director: Director;
-beforeAll(async () => {
-  director = await startDirector({ LOCAL_ACTORS: '0' });
-});
-afterAll(async () => {
-  await director?.stop();
-});
-afterEach((ctx) => {
-  // The director's own account of a failure (an answer of 500 is logged there, not in the page).
-  if (ctx.task.result?.state === 'fail') console.error(`director output (tail):\n${director?.output().slice(-4000)}`);
-});
+const director = useOwnDirector();
 
 const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 
@@ -52,7 +43,7 @@ async function openPreviewOf(page: Page, vid: string): Promise<void> {
 }
 
 describe('the Action library', () => {
-  const b = useBrowser(() => director.url);
+  const b = useBrowser(() => director().url);
 
   it('JOB-017 JOB-047 ACT-006 finds an Action by search and by tag filter', async () => {
     const { page } = b;
@@ -256,7 +247,7 @@ describe('the Action library', () => {
 
   it('JOB-059 the library hotkeys: j and k move the selection, p opens the preview, / focuses search, y copies the VID, r opens its runs', async () => {
     const { page, context } = b;
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: director.url });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: director().url });
     await openLibrary(page, 'admin');
     const [first, second] = (await api(page, 'page_size=2')).actions;
     await row(page, first!.vid).click();

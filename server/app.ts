@@ -30,6 +30,7 @@ import { uploadRoutes } from './routes/upload';
 import { filtersRoutes } from './routes/filters';
 import { topologyRoutes } from './routes/topology';
 import { simulationsRoutes } from './routes/simulations';
+import { simulationCreateRoutes } from './routes/simulation-create';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -148,6 +149,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   await app.register(filtersRoutes);
   await app.register(topologyRoutes);
   await app.register(simulationsRoutes);
+  await app.register(simulationCreateRoutes);
 
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;

@@ -4,6 +4,7 @@ import { adminUsersCommands } from '../features/admin-users/commands';
 import { authCommands } from '../features/auth/commands';
 import { actionFormCommands } from '../features/action-form/commands';
 import { libraryCommands } from '../features/action-library/commands';
+import { draftCommands } from '../features/action-library/draft-commands';
 import { filterCommands } from '../features/filters/commands';
 import { networkMapCommands } from '../features/network-map/commands';
 import { jobsCommands } from '../features/jobs/commands';
@@ -29,6 +30,7 @@ export function headlessCommands(): AnyCommand[] {
     ...scriptPaneCommands,
     ...actionFormCommands,
     ...libraryCommands,
+    ...draftCommands,
     ...simulationCommands,
     ...jobsCommands,
     ...pcapCommands,

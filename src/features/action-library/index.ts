@@ -2,11 +2,13 @@ import type { FeatureModule } from '../../panes/feature-module';
 import { libraryCommands, LIBRARY_PANE, PREVIEW_PANE } from './commands';
 import { LibraryPane } from './library-pane';
 import { PreviewModalHost, PreviewPane } from './preview';
+import { draftCommands, QUEUE_PANE } from './draft-commands';
+import { QueuePane } from './queue-pane';
 
 /** The Action library: list, detail, preview, in-place edits, approval and rejection (issue 6). */
 export const actionLibraryFeature: FeatureModule = {
   id: 'action-library',
-  commands: libraryCommands,
+  commands: [...libraryCommands, ...draftCommands],
   panes: [
     {
       id: LIBRARY_PANE,
@@ -23,6 +25,13 @@ export const actionLibraryFeature: FeatureModule = {
       description: 'Preview of one Action',
       listed: false,
       component: PreviewPane,
+    },
+    {
+      id: QUEUE_PANE,
+      title: 'Queue',
+      routes: ['/manage_sims/actions/queue'],
+      description: 'Simulations queued from the library',
+      component: QueuePane,
     },
   ],
   globals: [PreviewModalHost],

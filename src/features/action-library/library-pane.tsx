@@ -14,6 +14,7 @@ import { registerFilterHost } from '../../ui/filters/bridge';
 import type { SavedFilterBody } from '../../api/contracts/filters';
 import { LIBRARY_PAGE_FILTERS, libraryRulesOf } from './page-filters';
 import { useDebounced } from '../../ui/use-debounced';
+import { QueueMenu } from './queue-menu';
 
 const INITIAL: FilterState = {
   searchText: '',
@@ -93,6 +94,10 @@ export function LibraryPane({ params, setParams }: PaneProps) {
   const searchRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const [scrollTo, setScrollTo] = useState<number | null>(null);
+
+  useEffect(() => {
+    libraryStore.activeTagIds = [...f.tags];
+  }, [f.tags]);
 
   useEffect(() => {
     try {
@@ -215,12 +220,17 @@ export function LibraryPane({ params, setParams }: PaneProps) {
 
   useEffect(() => {
     const vids: string[] = [];
+    const items: { id: number; name: string }[] = [];
     for (let i = 0; i < pages.total && vids.length < selectedIds.size; i++) {
       const it = pages.itemAt(i);
-      if (it && selectedIds.has(it.id)) vids.push(it.vid);
+      if (it && selectedIds.has(it.id)) {
+        vids.push(it.vid);
+        items.push({ id: it.id, name: it.name });
+      }
       if (!it && i > 5000) break;
     }
     libraryStore.selectedVids = vids;
+    libraryStore.selectedItems = items;
   }, [selectedIds, pages]);
 
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -277,6 +287,7 @@ export function LibraryPane({ params, setParams }: PaneProps) {
       <div className="flex min-h-0 flex-1">
       <div className="flex w-[27rem] max-w-[48%] min-w-[18rem] shrink-0 flex-col border-r border-line">
         <FilterBar ref={searchRef} f={f} onChange={onChange} onSearchKeyDown={onSearchKeyDown} />
+        <QueueMenu />
         {pages.error && !pages.total ? (
           <p role="alert" className="m-3 rounded border border-red-500/60 bg-red-500/10 p-2">
             {pages.error instanceof ApiError ? pages.error.message : 'The library could not be loaded.'}

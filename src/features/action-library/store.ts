@@ -20,12 +20,18 @@ export interface CurrentAction {
 export const libraryStore = proxy<{
   current: CurrentAction | null;
   selectedVids: string[];
+  /** The selected rows' ids and names, in list order (for 'Add all'). */
+  selectedItems: { id: number; name: string }[];
+  /** The tag filter's tag ids. */
+  activeTagIds: number[];
   seenVersions: Record<number, number>;
   previewId: number | null;
   focusSearchPending: boolean;
 }>({
   current: null,
   selectedVids: [],
+  selectedItems: [],
+  activeTagIds: [],
   seenVersions: {},
   previewId: null,
   focusSearchPending: false,
@@ -41,4 +47,5 @@ export function rememberVersion(id: number, version: number): void {
 export function clearSelection(): void {
   libraryStore.current = null;
   libraryStore.selectedVids = [];
+  libraryStore.selectedItems = [];
 }

@@ -1,0 +1,25 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startDirector, type Director } from './director';
+
+/**
+ * A director of the test file's own (SEED=demo, no local actors), for tests that write: started
+ * before the file's tests, stopped after them, its output printed when a test fails. Answers a
+ * getter, as the director exists only once beforeAll has run.
+ */
+export function useOwnDirector(): () => Director {
+  let director: Director | undefined;
+  beforeAll(async () => {
+    director = await startDirector({ LOCAL_ACTORS: '0' });
+  });
+  afterAll(async () => {
+    await director?.stop();
+  });
+  afterEach((ctx) => {
+    // The director's own account of a failure (an answer of 500 is logged there, not in the page).
+    if (ctx.task.result?.state === 'fail') console.error(`director output (tail):\n${director?.output().slice(-4000)}`);
+  });
+  return () => {
+    if (!director) throw new Error('The director has not started yet.');
+    return director;
+  };
+}
