@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/index';
 import { notFound } from '../http-errors';
+import { isoCol, jobSummaries } from './job-summaries';
 import type { ActiveSession } from '../auth/sessions';
 import {
   DIMENSION_TYPES,
@@ -59,7 +60,6 @@ const ACTION_COLUMNS = `id, vid, name, description, orig_description, notes, act
   to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at,
   to_char(coalesce(modified_at, updated_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as modified_at`;
 
-const isoCol = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export async function findAction(db: Db, ref: { id?: number | undefined; vid?: string | undefined }, lock = false): Promise<ActionRecord> {
   const rows =
@@ -119,24 +119,9 @@ async function loadTagsOf(db: Db, actionId: number): Promise<LibraryTag[]> {
 }
 
 export async function latestJobs(db: Db, actionId: number): Promise<{ latest_jobs: JobSummary[]; total_jobs: number }> {
-  const rows = await db.query<{ id: number; name: string; created_at: string; status: string; first_name: string | null; last_name: string | null; has_user: boolean }>(
-    `select j.id, j.name, ${isoCol('j.created_at')} as created_at, j.status, u.first_name, u.last_name, (u.id is not null) as has_user
-       from jobs j left join users u on u.id = j.user_id
-      where j.id in (select distinct job_id from job_actions where action_id = $1 order by job_id desc limit ${LATEST_JOBS_SHOWN})
-      order by j.id desc`,
-    [actionId],
-  );
+  const latest = await jobSummaries(db, `j.id in (select distinct job_id from job_actions where action_id = $1 order by job_id desc limit ${LATEST_JOBS_SHOWN})`, [actionId], LATEST_JOBS_SHOWN);
   const [count] = await db.query<{ n: number }>('select count(distinct job_id)::int as n from job_actions where action_id = $1', [actionId]);
-  return {
-    latest_jobs: rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      created_at: r.created_at,
-      status: r.status,
-      user: r.has_user ? { first_name: r.first_name ?? '', last_name: r.last_name ?? '' } : null,
-    })),
-    total_jobs: count?.n ?? 0,
-  };
+  return { latest_jobs: latest, total_jobs: count?.n ?? 0 };
 }
 
 async function loadAlerts(db: Db, actionId: number): Promise<DetectionAlert[]> {

@@ -1,22 +1,14 @@
 import type { Db } from '../db/index';
-import type { JobSummary, LibraryActionType, LibraryTag } from '../../src/api/contracts/library';
-import type { SimulationPreview, SimulationStep, SimulationType } from '../../src/api/contracts/simulations';
+import { jobSummaries } from '../library/job-summaries';
+import type { LibraryActionType, LibraryTag } from '../../src/api/contracts/library';
+import type { SimulationPreview, SimulationStep } from '../../src/api/contracts/simulations';
 
 /** How many of a simulation's latest jobs the preview lists. */
 export const LATEST_SIMULATION_JOBS = 5;
 /** Action types that make a step run on a single actor. */
 const SINGLE_ACTOR = { dns: 'dns_found', host_cli: 'host_cli_found', cloud: 'cloud_validation_found' } as const;
 
-const isoCol = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-interface SimRow {
-  id: number;
-  vid: string;
-  name: string;
-  description: string;
-  simulation_type: SimulationType;
-  disabled: boolean;
-}
+type SimRow = Pick<SimulationPreview, 'id' | 'vid' | 'name' | 'description' | 'simulation_type' | 'disabled'>;
 interface StepActionRow {
   step_id: number;
   step_name: string;
@@ -64,28 +56,16 @@ export async function loadSimulationPreview(db: Db, ref: { id?: number | undefin
       [sim.id],
     ),
     db.query<LibraryTag>('select t.id, t.name, t.tag_type as "tagType" from simulation_tags st join tags t on t.id = st.tag_id where st.simulation_id = $1 order by t.name', [sim.id]),
-    db.query<{ id: number; name: string; created_at: string; status: string; first_name: string | null; last_name: string | null; has_user: boolean }>(
-      `select j.id, j.name, ${isoCol('j.created_at')} as created_at, j.status, u.first_name, u.last_name, (u.id is not null) as has_user
-         from jobs j left join users u on u.id = j.user_id
-        where j.simulation_id = $1 order by j.id desc limit ${LATEST_SIMULATION_JOBS}`,
-      [sim.id],
-    ),
+    jobSummaries(db, 'j.simulation_id = $1', [sim.id], LATEST_SIMULATION_JOBS),
     db.query<{ n: number }>('select count(*)::int as n from jobs where simulation_id = $1', [sim.id]),
   ]);
   const steps = buildSteps(stepRows);
-  const latest: JobSummary[] = jobs.map((j) => ({
-    id: j.id,
-    name: j.name,
-    created_at: j.created_at,
-    status: j.status,
-    user: j.has_user ? { first_name: j.first_name ?? '', last_name: j.last_name ?? '' } : null,
-  }));
   return {
     ...sim,
     steps,
     tags,
     options: { empty_steps: steps.filter((s) => s.actions.length === 0).length },
-    latest_jobs: latest,
+    latest_jobs: jobs,
     total_jobs: count?.n ?? 0,
     can_edit: canEdit,
   };
