@@ -1,6 +1,6 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { configureHttp } from '../src/api/http';
+import { configureHttp } from '@/api/http';
 
 /** Component tests talk to MSW at this origin; the product never uses MSW. */
 export const API = 'http://vigil.test';

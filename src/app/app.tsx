@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { ApiError } from '../api/http';
-import { Toaster } from '../ui/toaster';
-import { ErrorBoundary } from '../ui/error-boundary';
+import { ApiError } from '@/api/http';
+import { Toaster } from '@/ui/toaster';
+import { ErrorBoundary } from '@/ui/error-boundary';
 import { router } from './router';
 
 const queryClient = new QueryClient({

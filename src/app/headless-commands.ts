@@ -1,20 +1,20 @@
-import type { AnyCommand } from '../commands/types';
-import { actorsCommands } from '../features/actors/commands';
-import { adminUsersCommands } from '../features/admin-users/commands';
-import { authCommands } from '../features/auth/commands';
-import { actionFormCommands } from '../features/action-form/commands';
-import { libraryCommands } from '../features/action-library/commands';
-import { draftCommands } from '../features/action-library/draft-commands';
-import { filterCommands } from '../features/filters/commands';
-import { networkMapCommands } from '../features/network-map/commands';
-import { jobsCommands } from '../features/jobs/commands';
-import { pcapCommands } from '../features/pcap-inspect/commands';
-import { runCommands } from '../features/run/commands';
-import { scriptCommands } from '../features/scripts/commands';
-import { scriptPaneCommands } from '../features/scripts/pane-commands';
-import { simulationCommands } from '../features/simulations/commands';
-import { SPEC_PANES } from '../panes/spec-routes';
-import { paneOpenCommands, workbenchCommands } from '../panes/workbench-commands';
+import type { AnyCommand } from '@/commands/types';
+import { actorsCommands } from '@/features/actors/commands';
+import { adminUsersCommands } from '@/features/admin-users/commands';
+import { authCommands } from '@/features/auth/commands';
+import { actionFormCommands } from '@/features/action-form/commands';
+import { libraryCommands } from '@/features/action-library/commands';
+import { draftCommands } from '@/features/action-library/draft-commands';
+import { filterCommands } from '@/features/filters/commands';
+import { networkMapCommands } from '@/features/network-map/commands';
+import { jobsCommands } from '@/features/jobs/commands';
+import { pcapCommands } from '@/features/pcap-inspect/commands';
+import { runCommands } from '@/features/run/commands';
+import { scriptCommands } from '@/features/scripts/commands';
+import { scriptPaneCommands } from '@/features/scripts/pane-commands';
+import { simulationCommands } from '@/features/simulations/commands';
+import { SPEC_PANES } from '@/panes/spec-routes';
+import { paneOpenCommands, workbenchCommands } from '@/panes/workbench-commands';
 
 /**
  * Every command, imported from the features' command modules only (no React), for runners without a

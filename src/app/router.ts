@@ -1,5 +1,5 @@
 import { createRootRoute, createRoute, createRouter, Outlet } from '@tanstack/react-router';
-import type { UrlHistory } from '../panes/dock-controller';
+import type { UrlHistory } from '@/panes/dock-controller';
 import { Shell } from './shell';
 
 /**

@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { ApiError } from '../api/http';
-import { environmentQueryKey, fetchEnvironment } from '../api/session-api';
-import { SignInPage, UserMenu } from '../features/auth';
-import { Workbench } from '../panes/workbench';
-import { Button } from '../ui/button';
+import { ApiError } from '@/api/http';
+import { environmentQueryKey, fetchEnvironment } from '@/api/session-api';
+import { SignInPage, UserMenu } from '@/features/auth';
+import { Workbench } from '@/panes/workbench';
+import { Button } from '@/ui/button';
 import { FEATURES } from './features';
 import { urlHistory } from './router';
 

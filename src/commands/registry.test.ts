@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as yup from 'yup';
 import { CommandRegistry, emptyContext, defineCommand } from './registry';
-import type { Permission } from '../api/contracts/permissions';
+import type { Permission } from '@/api/contracts/permissions';
 
 const ctxWith = (permissions: Permission[] = []) => () => ({ ...emptyContext(), permissions: new Set(permissions) });
 

@@ -1,7 +1,7 @@
 import type * as yup from 'yup';
 import type { QueryClient } from '@tanstack/react-query';
-import type { Permission } from '../api/contracts/permissions';
-import type { SessionUser } from '../api/contracts/session';
+import type { Permission } from '@/api/contracts/permissions';
+import type { SessionUser } from '@/api/contracts/session';
 
 /** Where a command was started from; errors are shown as toasts only for interactive sources. */
 export type CommandSource = 'palette' | 'hotkey' | 'menu' | 'button' | 'script' | 'test' | 'url';

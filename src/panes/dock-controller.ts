@@ -1,5 +1,5 @@
 import type { DockviewApi, IDockviewPanel } from 'dockview-react';
-import type { DockControl } from '../commands/types';
+import type { DockControl } from '@/commands/types';
 import { paneKey, paneTitle, paneUrl } from './route-match';
 import type { PaneRegistry } from './registry';
 import type { PaneParams, PaneRef } from './types';

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { AnyCommand } from '../commands/types';
+import type { AnyCommand } from '@/commands/types';
 import type { PaneKind } from './types';
 
 /** What a feature offers the workbench: its commands, its panes, and components mounted once. */

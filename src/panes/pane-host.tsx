@@ -1,7 +1,7 @@
 import { Suspense, useCallback } from 'react';
 import type { IDockviewPanelProps } from 'dockview-react';
-import { commands } from '../commands/registry';
-import { ErrorBoundary } from '../ui/error-boundary';
+import { commands } from '@/commands/registry';
+import { ErrorBoundary } from '@/ui/error-boundary';
 import { NOT_FOUND_KIND, START_KIND, type PanelParams } from './dock-controller';
 import { useWorkbench } from './pane-context';
 import { StartPane } from './start-pane';

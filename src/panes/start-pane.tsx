@@ -1,6 +1,6 @@
-import { hotkeyLabel } from '../commands/hotkey-format';
-import { commands } from '../commands/registry';
-import { openPalette } from '../commands/palette-store';
+import { hotkeyLabel } from '@/commands/hotkey-format';
+import { commands } from '@/commands/registry';
+import { openPalette } from '@/commands/palette-store';
 import { useWorkbench } from './pane-context';
 
 const HOTKEYS: [string, string][] = [

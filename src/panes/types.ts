@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { Permission } from '../api/contracts/permissions';
+import type { Permission } from '@/api/contracts/permissions';
 
 export type PaneParams = Record<string, string>;
 

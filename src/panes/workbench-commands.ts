@@ -1,7 +1,7 @@
 import * as yup from 'yup';
-import { defineCommand } from '../commands/registry';
-import { openPalette } from '../commands/palette-store';
-import type { AnyCommand, CommandContext } from '../commands/types';
+import { defineCommand } from '@/commands/registry';
+import { openPalette } from '@/commands/palette-store';
+import type { AnyCommand, CommandContext } from '@/commands/types';
 import { pathParamNames, paneUrl } from './route-match';
 import type { PaneKind } from './types';
 

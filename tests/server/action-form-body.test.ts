@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
-import { MSG, typeKey, type ActionType, type FileDisplay, type FormDefinition, type LoadedAction, type SaveAnswer } from '../../src/api/contracts/action-form';
-import { encodeActionForm } from '../../src/api/contracts/action-form-body';
-import { testPayload } from '../../src/features/action-form/test-values';
+import { MSG, typeKey, type ActionType, type FileDisplay, type FormDefinition, type LoadedAction, type SaveAnswer } from '@/api/contracts/action-form';
+import { encodeActionForm } from '@/api/contracts/action-form-body';
+import { testPayload } from '@/features/action-form/test-values';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
 let t: TestServer;

@@ -11,8 +11,8 @@ import {
   type LoadedAction,
   type SaveAnswer,
   type TagsAnswer,
-} from '../../src/api/contracts/action-form';
-import { testPayload } from '../../src/features/action-form/test-values';
+} from '@/api/contracts/action-form';
+import { testPayload } from '@/features/action-form/test-values';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
 let t: TestServer;

@@ -8,7 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorAgent } from '../../actor/agent';
-import { ACTOR_API, type SignedWork, type WorkPayload } from '../../src/api/contracts/engine';
+import { ACTOR_API, type SignedWork, type WorkPayload } from '@/api/contracts/engine';
 
 const NODE_ID = 7;
 const SELF = '127.0.0.2';

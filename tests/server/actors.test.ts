@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTOR_API } from '../../src/api/contracts/engine';
+import { ACTOR_API } from '@/api/contracts/engine';
 import { createBulkToken } from '../../server/engine/secrets';
 import { insertAction, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
 

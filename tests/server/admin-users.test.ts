@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { permissionsOf } from '../../src/api/contracts/permissions';
-import type { Environment, UserRow } from '../../src/api/contracts/session';
+import { permissionsOf } from '@/api/contracts/permissions';
+import type { Environment, UserRow } from '@/api/contracts/session';
 import { EMAILS, PASSWORD, startTestServer, type Session, type TestServer } from './helpers';
 
 let t: TestServer;

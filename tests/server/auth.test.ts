@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignInThrottle, THROTTLE_WINDOW_MIN } from '../../server/auth/throttle';
 import { SESSION_COOKIE } from '../../server/auth/sessions';
 import type { Db } from '../../server/db/index';
-import { permissionsOf } from '../../src/api/contracts/permissions';
-import type { SignInAnswer, VerifySessionAnswer } from '../../src/api/contracts/session';
+import { permissionsOf } from '@/api/contracts/permissions';
+import type { SignInAnswer, VerifySessionAnswer } from '@/api/contracts/session';
 import { EMAILS, PASSWORD, startTestServer, type Session, type TestServer } from './helpers';
 
 let t: TestServer;

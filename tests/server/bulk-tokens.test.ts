@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTOR_API } from '../../src/api/contracts/engine';
-import type { ActorTables, BulkTokenRow, CreatedBulkToken, InstallerOption, PendingNode, RegisterPush } from '../../src/api/contracts/actors';
+import { ACTOR_API } from '@/api/contracts/engine';
+import type { ActorTables, BulkTokenRow, CreatedBulkToken, InstallerOption, PendingNode, RegisterPush } from '@/api/contracts/actors';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
 let s: TestServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, permissionsOf, type Role } from '../../src/api/contracts/permissions';
-import type { ContentServiceAnswer, UserRow } from '../../src/api/contracts/session';
+import { ROLES, permissionsOf, type Role } from '@/api/contracts/permissions';
+import type { ContentServiceAnswer, UserRow } from '@/api/contracts/session';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
 let t: TestServer;

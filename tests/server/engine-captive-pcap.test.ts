@@ -3,8 +3,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captivePcapSource } from '../../actor/types/captive-pcap';
-import type { WorkPayload } from '../../src/api/contracts/engine';
-import type { ReplayScript } from '../../src/api/contracts/replay';
+import type { WorkPayload } from '@/api/contracts/engine';
+import type { ReplayScript } from '@/api/contracts/replay';
 import { runJob, waitForJob } from './engine-helpers';
 import { alterHttpAnswer, createPcapAction, expectAlteredHttpAnswer, usePcapEngineWorld } from './pcap-helpers';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../server/engine/engine';
 import { TEST_ENGINE_OPTIONS, insertAction, runJob, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
-import type { PollAnswer, RegisterAnswer } from '../../src/api/contracts/engine';
+import type { PollAnswer, RegisterAnswer } from '@/api/contracts/engine';
 
 let w: EngineWorld;
 /** The engines of two directors on the same database (the world's director only answers the actors). */

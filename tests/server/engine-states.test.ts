@@ -1,8 +1,8 @@
 /** Job states the engine produces (preparing, running while collecting events) and the detection window. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActorAgent } from '../../actor/agent';
-import type { JobListAnswer } from '../../src/api/contracts/jobs';
-import { ACTOR_API, type PollAnswer, type RegisterAnswer } from '../../src/api/contracts/engine';
+import type { JobListAnswer } from '@/api/contracts/jobs';
+import { ACTOR_API, type PollAnswer, type RegisterAnswer } from '@/api/contracts/engine';
 import { insertAction, startEngineWorld, stoppedActor, waitForAction, waitForJob, type EngineWorld } from './engine-helpers';
 
 const WINDOW_MS = 4000;

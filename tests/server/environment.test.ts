@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { permissionsOf } from '../../src/api/contracts/permissions';
-import type { BackgroundProcessesAnswer, ContentServiceAnswer, Environment } from '../../src/api/contracts/session';
+import { permissionsOf } from '@/api/contracts/permissions';
+import type { BackgroundProcessesAnswer, ContentServiceAnswer, Environment } from '@/api/contracts/session';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
 let t: TestServer;

@@ -4,7 +4,7 @@ import { seedDemo } from '../../server/seed/demo';
 import { putSetting } from '../../server/settings-store';
 import { buildZip } from '../../server/actions/zip';
 import { DEFAULT_FILE_LIMITS } from '../../server/routes/file-library';
-import { MSG, type FileLibraryEntry, type FileUploadAnswer } from '../../src/api/contracts/action-form';
+import { MSG, type FileLibraryEntry, type FileUploadAnswer } from '@/api/contracts/action-form';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
 let t: TestServer;

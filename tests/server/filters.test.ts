@@ -15,8 +15,8 @@ import {
   type ParsedNode,
   type PageFilterData,
   type SavedFilter,
-} from '../../src/api/contracts/filters';
-import type { JobListAnswer } from '../../src/api/contracts/jobs';
+} from '@/api/contracts/filters';
+import type { JobListAnswer } from '@/api/contracts/jobs';
 
 let s: TestServer;
 let admin: Session;

@@ -18,8 +18,8 @@ import { SignInThrottle } from '../../server/auth/throttle';
 import { SESSION_COOKIE } from '../../server/auth/sessions';
 import { ensureAdmin, ensureDemoUsers } from '../../server/seed/users';
 import { hashPassword } from '../../server/auth/passwords';
-import type { Role } from '../../src/api/contracts/permissions';
-import type { SignInAnswer } from '../../src/api/contracts/session';
+import type { Role } from '@/api/contracts/permissions';
+import type { SignInAnswer } from '@/api/contracts/session';
 
 export const PASSWORD = 'correct horse battery staple';
 

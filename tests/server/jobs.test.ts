@@ -14,7 +14,7 @@ import {
   type JobListItem,
   type StepActionsAnswer,
   type SummaryReportAnswer,
-} from '../../src/api/contracts/jobs';
+} from '@/api/contracts/jobs';
 
 let s: TestServer;
 let admin: Session;

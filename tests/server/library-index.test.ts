@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIBRARY_SORTS } from '../../src/api/contracts/library';
+import { LIBRARY_SORTS } from '@/api/contracts/library';
 import { SortedIndex, type IndexEntry, type IndexFilter } from '../../server/library/sorted-index';
 
 const WORDS = ['mimikatz', 'beacon', 'dns', 'tunnel', 'powershell', 'lsass', 'phishing', 'ransom', 'scan', 'exfil'];

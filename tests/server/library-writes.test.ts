@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
 import { startTestServer, type Session, type TestServer } from './helpers';
-import type { ActionLibraryDetail, LibraryItem, LibraryListAnswer } from '../../src/api/contracts/library';
+import type { ActionLibraryDetail, LibraryItem, LibraryListAnswer } from '@/api/contracts/library';
 
 /**
  * The library list answers from memory and reads the change log at most every 200 ms while nothing is

@@ -8,8 +8,8 @@ import type {
   LibraryListAnswer,
   PreviewAnswer,
   UpdateFromLibraryAnswer,
-} from '../../src/api/contracts/library';
-import { LIBRARY_ACTION_TYPES, LIBRARY_MESSAGES } from '../../src/api/contracts/library';
+} from '@/api/contracts/library';
+import { LIBRARY_ACTION_TYPES, LIBRARY_MESSAGES } from '@/api/contracts/library';
 import { parseHostCommands } from '../../server/library/detail';
 
 let s: TestServer;

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
-import type { FormDefinition } from '../../src/api/contracts/action-form';
-import type { CheckProcessStatusAnswer, CreatePcapActionAnswer, UploadPcapAnswer } from '../../src/api/contracts/pcap';
-import { testPayload } from '../../src/features/action-form/test-values';
+import type { FormDefinition } from '@/api/contracts/action-form';
+import type { CheckProcessStatusAnswer, CreatePcapActionAnswer, UploadPcapAnswer } from '@/api/contracts/pcap';
+import { testPayload } from '@/features/action-form/test-values';
 import { startEngineWorld, type EngineWorld, type JobActionRow } from './engine-helpers';
 import type { Session, TestServer } from './helpers';
 

@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import * as B from '../../server/pcap/testing/builder';
 import { ReplayScriptError, extractReplayScript } from '../../server/engine/replay-script';
 import { pcapSource, startPcapTarget } from '../../actor/types/pcap-replay';
-import type { WorkPayload } from '../../src/api/contracts/engine';
-import { REPLAY_LIMITS, type ReplayScript } from '../../src/api/contracts/replay';
+import type { WorkPayload } from '@/api/contracts/engine';
+import { REPLAY_LIMITS, type ReplayScript } from '@/api/contracts/replay';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-replay-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
 import { analyzeBuffer } from '../../server/pcap/analyze';
-import type { FormDefinition } from '../../src/api/contracts/action-form';
-import type { PreviewAnswer } from '../../src/api/contracts/library';
+import type { FormDefinition } from '@/api/contracts/action-form';
+import type { PreviewAnswer } from '@/api/contracts/library';
 import type {
   CheckProcessStatusAnswer,
   CreatePcapActionAnswer,
@@ -15,9 +15,9 @@ import type {
   PcapPacketsAnswer,
   ShowConversationsAnswer,
   UploadPcapAnswer,
-} from '../../src/api/contracts/pcap';
-import { PCAP_STATUS, PCAP_TCP_OR_UDP_MESSAGE } from '../../src/api/contracts/pcap';
-import { testPayload } from '../../src/features/action-form/test-values';
+} from '@/api/contracts/pcap';
+import { PCAP_STATUS, PCAP_TCP_OR_UDP_MESSAGE } from '@/api/contracts/pcap';
+import { testPayload } from '@/features/action-form/test-values';
 import { startTestServer, type Session, type TestServer } from './helpers';
 import { BOUNDARY, fixture, multipart } from './pcap-helpers';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SavedScript, ScriptRunRecord } from '../../src/api/contracts/scripts';
+import type { SavedScript, ScriptRunRecord } from '@/api/contracts/scripts';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
 let t: TestServer;

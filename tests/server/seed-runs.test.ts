@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
-import type { PreviewAnswer } from '../../src/api/contracts/library';
-import type { PcapPacketsAnswer, ShowConversationsAnswer } from '../../src/api/contracts/pcap';
+import type { PreviewAnswer } from '@/api/contracts/library';
+import type { PcapPacketsAnswer, ShowConversationsAnswer } from '@/api/contracts/pcap';
 import { runJob, startEngineWorld, waitForJob, type EngineWorld, type JobActionRow } from './engine-helpers';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-seed-runs-'));

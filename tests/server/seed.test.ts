@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, openPglite, type Db } from '../../server/db/index';
 import { migrate } from '../../server/db/migrate';
 import { seedDemo } from '../../server/seed/demo';
-import { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS, JOB_STATUSES } from '../../src/api/fakes/index';
+import { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS, JOB_STATUSES } from '@/api/fakes/index';
 
 // One database for the whole file: PGlite by default; PostgreSQL in a throw-away schema when
 // TEST_DATABASE_URL is set (e.g. postgres://postgres@localhost/vigil_test).

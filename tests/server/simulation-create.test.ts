@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimulationPreviewAnswer } from '../../src/api/contracts/simulations';
-import type { CreateSimulationAnswer } from '../../src/api/contracts/simulation-draft';
-import type { LibraryListAnswer } from '../../src/api/contracts/library';
+import type { SimulationPreviewAnswer } from '@/api/contracts/simulations';
+import type { CreateSimulationAnswer } from '@/api/contracts/simulation-draft';
+import type { LibraryListAnswer } from '@/api/contracts/library';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
 let s: TestServer;

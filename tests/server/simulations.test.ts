@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimulationPreviewAnswer, VidAndIdAnswer } from '../../src/api/contracts/simulations';
+import type { SimulationPreviewAnswer, VidAndIdAnswer } from '@/api/contracts/simulations';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
 let s: TestServer;

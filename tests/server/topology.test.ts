@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MapLayout, NetworkMap } from '../../src/api/contracts/topology';
+import type { MapLayout, NetworkMap } from '@/api/contracts/topology';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
 let s: TestServer;

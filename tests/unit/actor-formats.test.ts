@@ -2,7 +2,7 @@
 /** The actor's own formats: host_cli condition judging, MIME round trips, DNS records. */
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseHostCli } from '../../src/api/contracts/action-form-host-cli';
+import { parseHostCli } from '@/api/contracts/action-form-host-cli';
 import { judge } from '../../actor/types/host-cli';
 import { buildMessage, decodeQuotedPrintable, dotStuff, dotUnstuff, encodeQuotedPrintable, readMessage } from '../../actor/types/mime';
 import { encodeRdata, renderRdata } from '../../actor/types/dns-wire';

@@ -9,7 +9,7 @@
  * `trees[i].id` (one per dimension, in DIMENSION_TYPES order) and tag lists by hidden field name.
  */
 import * as yup from 'yup';
-import { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS, type ActionType, type DimensionType, type FileRestriction } from '../fakes/types';
+import { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS, type ActionType, type DimensionType, type FileRestriction } from '@/api/fakes/types';
 import { hostCliErrorSummary } from './action-form-host-cli';
 
 export { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS };

@@ -1,6 +1,6 @@
 import * as yup from 'yup';
-import type { CommandRegistry } from '../registry';
-import type { AnyCommand, CommandContext } from '../types';
+import type { CommandRegistry } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
 import { argUsesVariables, type ArgValue, type ParsedScript, type ScriptStep } from './parse';
 
 export interface Diagnostic {

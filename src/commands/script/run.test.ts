@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as yup from 'yup';
-import { sleepUnlessStopped, STOPPED_MESSAGE } from '../abort';
-import { CommandRegistry, emptyContext } from '../registry';
-import type { Permission } from '../../api/contracts/permissions';
+import { sleepUnlessStopped, STOPPED_MESSAGE } from '@/commands/abort';
+import { CommandRegistry, emptyContext } from '@/commands/registry';
+import type { Permission } from '@/api/contracts/permissions';
 import { checkScript } from './check';
 import { parseScript } from './parse';
 import { formatTranscript, runScript } from './run';

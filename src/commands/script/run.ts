@@ -1,5 +1,5 @@
-import { StoppedError, STOPPED_MESSAGE } from '../abort';
-import type { CommandRegistry } from '../registry';
+import { StoppedError, STOPPED_MESSAGE } from '@/commands/abort';
+import type { CommandRegistry } from '@/commands/registry';
 import { checkStep, WORKBENCH_ONLY } from './check';
 import type { ArgValue, ParsedScript, ScriptStep, VarRef } from './parse';
 

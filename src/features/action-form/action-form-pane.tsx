@@ -1,9 +1,9 @@
 /** The panes of the Action form: Add Action, Edit Action {vid}, Clone Action. */
 import { useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
-import type { LoadedAction } from '../../api/contracts/action-form';
-import { commands } from '../../commands/registry';
-import type { PaneProps } from '../../panes/types';
+import type { LoadedAction } from '@/api/contracts/action-form';
+import { commands } from '@/commands/registry';
+import type { PaneProps } from '@/panes/types';
 import { ActionFormView } from './action-form-view';
 import { definitionQuery, loadedActionQuery, tagsQuery } from './api';
 import { controllerKey, type FormPaneKind } from './controllers';

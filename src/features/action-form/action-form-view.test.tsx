@@ -4,12 +4,12 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import { DIMENSION_TYPES, FORM_LIMITS, MSG, actionFormSchema, type ActionFormPayload, type FormDefinition, type TagsAnswer } from '../../api/contracts/action-form';
-import { decodeActionForm, formFieldsOf } from '../../api/contracts/action-form-body';
-import type { Permission } from '../../api/contracts/permissions';
-import { commands, emptyContext } from '../../commands/registry';
-import { Toaster } from '../../ui/toaster';
-import { clearToasts } from '../../ui/toasts';
+import { DIMENSION_TYPES, FORM_LIMITS, MSG, actionFormSchema, type ActionFormPayload, type FormDefinition, type TagsAnswer } from '@/api/contracts/action-form';
+import { decodeActionForm, formFieldsOf } from '@/api/contracts/action-form-body';
+import type { Permission } from '@/api/contracts/permissions';
+import { commands, emptyContext } from '@/commands/registry';
+import { Toaster } from '@/ui/toaster';
+import { clearToasts } from '@/ui/toasts';
 import { NewActionPane } from './action-form-pane';
 import { actionFormCommands } from './commands';
 

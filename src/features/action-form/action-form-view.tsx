@@ -18,13 +18,13 @@ import {
   type LoadedAction,
   type SaveAnswer,
   type TagOption,
-} from '../../api/contracts/action-form';
-import { ApiError } from '../../api/http';
-import { commands } from '../../commands/registry';
-import { WorkbenchContext } from '../../panes/pane-context';
-import { Button } from '../../ui/button';
-import { confirmDialog } from '../../ui/confirm';
-import { flash } from '../../ui/toasts';
+} from '@/api/contracts/action-form';
+import { ApiError } from '@/api/http';
+import { commands } from '@/commands/registry';
+import { WorkbenchContext } from '@/panes/pane-context';
+import { Button } from '@/ui/button';
+import { confirmDialog } from '@/ui/confirm';
+import { flash } from '@/ui/toasts';
 import { createAction, createPcapAction, libraryFilesQuery, updateAction } from './api';
 import { CloudSaveModal } from './cloud-save-modal';
 import { registerController, type FormController, type FormPaneKind, type SaveResult } from './controllers';

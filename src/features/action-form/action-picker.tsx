@@ -3,9 +3,9 @@ import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { ACTION_TYPE_LABELS, type PickerAction } from '../../api/contracts/action-form';
-import { fuzzyScore } from '../../commands/fuzzy';
-import { commands } from '../../commands/registry';
+import { ACTION_TYPE_LABELS, type PickerAction } from '@/api/contracts/action-form';
+import { fuzzyScore } from '@/commands/fuzzy';
+import { commands } from '@/commands/registry';
 import { pickerQuery } from './api';
 import { pickerStore } from './commands';
 

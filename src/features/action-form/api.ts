@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '../../api/http';
+import { http } from '@/api/http';
 import type {
   ActionFormPayload,
   ActionType,
@@ -10,8 +10,8 @@ import type {
   PickerAction,
   SaveAnswer,
   TagsAnswer,
-} from '../../api/contracts/action-form';
-import { encodeActionForm } from '../../api/contracts/action-form-body';
+} from '@/api/contracts/action-form';
+import { encodeActionForm } from '@/api/contracts/action-form-body';
 
 export const actionFormKeys = {
   definition: ['action-form', 'definition'] as const,

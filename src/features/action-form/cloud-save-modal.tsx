@@ -4,9 +4,9 @@
  * pending_approval file disables Approve Now.
  */
 import { useEffect, useRef, useState } from 'react';
-import { MSG, type FileRestriction } from '../../api/contracts/action-form';
-import { Button } from '../../ui/button';
-import { Modal } from '../../ui/modal';
+import { MSG, type FileRestriction } from '@/api/contracts/action-form';
+import { Button } from '@/ui/button';
+import { Modal } from '@/ui/modal';
 
 export interface CloudSaveState {
   queueEnabled: boolean;

@@ -1,8 +1,8 @@
 import * as yup from 'yup';
 import { proxy } from 'valtio';
-import { ACTION_TYPES, type ActionFormPayload, type ActionType } from '../../api/contracts/action-form';
-import { defineCommand } from '../../commands/registry';
-import type { AnyCommand, CommandContext } from '../../commands/types';
+import { ACTION_TYPES, type ActionFormPayload, type ActionType } from '@/api/contracts/action-form';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
 import { createAction, getLoadedAction, updateAction } from './api';
 import { FORM_PANE_KINDS, controllerFor, type FormPaneKind } from './controllers';
 import { pcapFormBridge } from './pcap-bridge';

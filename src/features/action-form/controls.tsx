@@ -1,7 +1,7 @@
 /** Form controls bound to the Action form (react-hook-form context), each with its label and error. */
 import { useId, useState, type ReactNode } from 'react';
 import { Controller, get, useFormContext, useFormState, type FieldPath } from 'react-hook-form';
-import type { Limit } from '../../api/contracts/action-form';
+import type { Limit } from '@/api/contracts/action-form';
 import type { ActionFormValues } from './form-model';
 
 export type FormPath = FieldPath<ActionFormValues>;

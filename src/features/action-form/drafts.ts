@@ -2,7 +2,7 @@
  * Unsaved form state kept in browser storage per user and per Action (new, edit:{id}, clone:{id}), so
  * a reload, a closed pane or a crash never loses a draft. Dropped after a save, a Cancel or a Discard.
  */
-import type { FileDisplay } from '../../api/contracts/action-form';
+import type { FileDisplay } from '@/api/contracts/action-form';
 import type { ActionFormValues, StepNumber } from './form-model';
 
 export const DRAFT_VERSION = 1;

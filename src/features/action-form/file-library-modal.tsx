@@ -14,17 +14,17 @@ import {
   type FileLibraryEntry,
   type FileRestriction,
   type FileUploadAnswer,
-} from '../../api/contracts/action-form';
-import { ApiError } from '../../api/http';
-import { Button } from '../../ui/button';
-import { Modal } from '../../ui/modal';
-import { flash } from '../../ui/toasts';
+} from '@/api/contracts/action-form';
+import { ApiError } from '@/api/http';
+import { Button } from '@/ui/button';
+import { Modal } from '@/ui/modal';
+import { flash } from '@/ui/toasts';
 import { libraryFilesQuery, uploadLibraryFile } from './api';
 import { inputClass, labelClass, requiredLabelClass } from './controls';
 import { useFormEnv } from './form-env';
 import { flattenTree } from './tree-select';
 import { EmptyRow, SortHeader } from './table-parts';
-import { useDebounced } from '../../ui/use-debounced';
+import { useDebounced } from '@/ui/use-debounced';
 
 export function RestrictionIcon({ restriction }: { restriction: FileRestriction }) {
   if (restriction === 'pending_approval')

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { FileDisplay, FormDefinition, TagOption } from '../../api/contracts/action-form';
+import type { FileDisplay, FormDefinition, TagOption } from '@/api/contracts/action-form';
 import type { FormMode } from './form-model';
 
 /** What every part of the form needs besides its values: the definition, flags, permissions, file display data. */

@@ -13,8 +13,8 @@ import {
   uploadRestrictionsFor,
   type FileLibraryEntry,
   type FormDefinition,
-} from '../../api/contracts/action-form';
-import { classifyHostCliLines, HOST_CLI_CONDITIONS, hostCliErrorSummary, parseHostCli, sampleHostCliCommand, tokenizeHostCliLine } from '../../api/contracts/action-form-host-cli';
+} from '@/api/contracts/action-form';
+import { classifyHostCliLines, HOST_CLI_CONDITIONS, hostCliErrorSummary, parseHostCli, sampleHostCliCommand, tokenizeHostCliLine } from '@/api/contracts/action-form-host-cli';
 import { rankActions } from './action-picker';
 import { cloudSaveState } from './cloud-save-modal';
 import { draftKey, dropDraft, readDraft, stableJson, writeDraft } from './drafts';

@@ -20,7 +20,7 @@ import {
   type FormDefinition,
   type TypeFieldsByType,
   type TypeKey,
-} from '../../api/contracts/action-form';
+} from '@/api/contracts/action-form';
 
 export type TypeValues = { [K in ActionType as TypeKey<K>]: TypeFieldsByType[K] };
 

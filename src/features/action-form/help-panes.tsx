@@ -1,7 +1,7 @@
 /** Help pages linked from the form (they open in a new tab): host_cli syntax, host_cli python, cloud python. */
-import type { PaneKind } from '../../panes/types';
-import { HOST_CLI_CONDITIONS, sampleHostCliCommand } from '../../api/contracts/action-form-host-cli';
-import { CLOUD_SCRIPT_TEMPLATE } from '../../api/contracts/action-form';
+import type { PaneKind } from '@/panes/types';
+import { HOST_CLI_CONDITIONS, sampleHostCliCommand } from '@/api/contracts/action-form-host-cli';
+import { CLOUD_SCRIPT_TEMPLATE } from '@/api/contracts/action-form';
 
 const pre = 'overflow-auto rounded border border-line bg-surface p-3 font-mono text-xs';
 

@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { CloneActionPane, EditActionPane, NewActionPane } from './action-form-pane';
 import { ActionPicker } from './action-picker';
 import { actionFormCommands } from './commands';

@@ -1,9 +1,9 @@
 /** Step 1: name, action type, VID override (brt_auth), description with a Markdown preview. */
 import { useState } from 'react';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
-import type { ActionType } from '../../api/contracts/action-form';
-import { Button } from '../../ui/button';
-import { Modal } from '../../ui/modal';
+import type { ActionType } from '@/api/contracts/action-form';
+import { Button } from '@/ui/button';
+import { Modal } from '@/ui/modal';
 import { ErrorText, TextAreaInput, TextInput, inputClass, useFieldError, requiredLabelClass } from './controls';
 import { useFormEnv } from './form-env';
 import type { ActionFormValues } from './form-model';

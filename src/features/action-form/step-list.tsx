@@ -5,7 +5,7 @@
  */
 import { useState, type ReactNode } from 'react';
 import { get, useFieldArray, useFormContext, useFormState, type FieldArray, type FieldArrayPath } from 'react-hook-form';
-import { Button } from '../../ui/button';
+import { Button } from '@/ui/button';
 import type { ActionFormValues } from './form-model';
 
 export type StepArrayName = Extract<FieldArrayPath<ActionFormValues>, 'socket_action.steps' | 'website_action.steps' | 'cloud_action.scripts'>;

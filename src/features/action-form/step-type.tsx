@@ -1,5 +1,5 @@
 /** Step 2: the form of the chosen type. */
-import { ACTION_TYPE_LABELS, type ActionType } from '../../api/contracts/action-form';
+import { ACTION_TYPE_LABELS, type ActionType } from '@/api/contracts/action-form';
 import { NumberInput } from './controls';
 import { useFormEnv } from './form-env';
 import { CloudForm } from './types/cloud';

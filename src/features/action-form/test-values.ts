@@ -10,8 +10,8 @@ import {
   type FormDefinition,
   type TypeFieldsByType,
   typeKey,
-} from '../../api/contracts/action-form';
-import { sampleHostCliCommand } from '../../api/contracts/action-form-host-cli';
+} from '@/api/contracts/action-form';
+import { sampleHostCliCommand } from '@/api/contracts/action-form-host-cli';
 
 /** The first non-root node of each tree (or the type's default when there is one). */
 export function testTrees(def: FormDefinition, type: ActionType): { id: number | null }[] {

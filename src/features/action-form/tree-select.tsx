@@ -3,7 +3,7 @@
  * popup has a filter box and a tree (arrow keys move, Right opens, Left closes, Enter chooses, Escape closes).
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { DimensionTreeNode } from '../../api/contracts/action-form';
+import type { DimensionTreeNode } from '@/api/contracts/action-form';
 import { inputClass, labelClass, requiredLabelClass } from './controls';
 
 export interface FlatNode {

@@ -1,4 +1,4 @@
-import { ApiError, http, request } from '../../api/http';
+import { ApiError, http, request } from '@/api/http';
 import {
   LIBRARY_LIMITS,
   type ActionLibraryDetail,
@@ -14,8 +14,8 @@ import {
   type PreviewProps,
   type SortDirection,
   type UpdateFromLibraryAnswer,
-} from '../../api/contracts/library';
-import type { FilterNode } from '../../api/contracts/filters';
+} from '@/api/contracts/library';
+import type { FilterNode } from '@/api/contracts/filters';
 
 /** Plain fetchers of the Action library (commands and components share them). */
 

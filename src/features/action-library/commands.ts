@@ -1,9 +1,9 @@
 import * as yup from 'yup';
-import { APPROVE_LABELS, EDITABLE_PARAMS, LIBRARY_MESSAGES, type ActionLibraryDetail, type EditableParam, type LibraryActionType } from '../../api/contracts/library';
-import { defineCommand } from '../../commands/registry';
-import type { AnyCommand, CommandContext } from '../../commands/types';
-import { ApiError } from '../../api/http';
-import { flash } from '../../ui/toasts';
+import { APPROVE_LABELS, EDITABLE_PARAMS, LIBRARY_MESSAGES, type ActionLibraryDetail, type EditableParam, type LibraryActionType } from '@/api/contracts/library';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
+import { ApiError } from '@/api/http';
+import { flash } from '@/ui/toasts';
 import { approveAction, decideFile, fetchAllLibraryPages, fetchDetail, fetchPreview, libraryKeys, rejectAction, updateFromLibrary, type FileDecision } from './api';
 import { csvField } from './format';
 import { clearSelection, libraryStore, paneHandlers } from './store';

@@ -10,10 +10,10 @@ import {
   type ActionLibraryDetail,
   type EditableParam,
   type LibraryTag,
-} from '../../api/contracts/library';
-import { ApiError } from '../../api/http';
-import { commands } from '../../commands/registry';
-import { Button } from '../../ui/button';
+} from '@/api/contracts/library';
+import { ApiError } from '@/api/http';
+import { commands } from '@/commands/registry';
+import { Button } from '@/ui/button';
 import { fetchDetail, fetchLatestJobs, libraryKeys } from './api';
 import { Editable } from './editable';
 import { anyRunning, datePart, dateTime, ranBy } from './format';

@@ -1,10 +1,10 @@
 import * as yup from 'yup';
-import { generateDraft, draftDescription, type CreateSimulationAnswer } from '../../api/contracts/simulation-draft';
-import { SIMULATION_TYPES, type SimulationType } from '../../api/contracts/simulations';
-import { http } from '../../api/http';
-import { defineCommand } from '../../commands/registry';
-import type { AnyCommand, CommandContext } from '../../commands/types';
-import { flash } from '../../ui/toasts';
+import { generateDraft, draftDescription, type CreateSimulationAnswer } from '@/api/contracts/simulation-draft';
+import { SIMULATION_TYPES, type SimulationType } from '@/api/contracts/simulations';
+import { http } from '@/api/http';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
+import { flash } from '@/ui/toasts';
 import { fetchFilters } from './api';
 import { libraryStore } from './store';
 import { draftStore } from './draft-store';

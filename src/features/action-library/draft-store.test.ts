@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { draftName, generateDraft } from '../../api/contracts/simulation-draft';
+import { draftName, generateDraft } from '@/api/contracts/simulation-draft';
 import { draftStore, moveStep, restoreFromTrash, trashStep } from './draft-store';
 import { setDraftType } from './draft-commands';
 

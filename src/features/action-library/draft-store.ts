@@ -1,5 +1,5 @@
 import { proxy, snapshot, subscribe } from 'valtio';
-import type { SimulationDraft } from '../../api/contracts/simulation-draft';
+import type { SimulationDraft } from '@/api/contracts/simulation-draft';
 
 const STORAGE_KEY = 'vigil.simulation-draft';
 

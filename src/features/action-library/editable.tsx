@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent, type KeyboardEvent, type ReactNode } from 'react';
-import type { EditableParam } from '../../api/contracts/library';
-import { Button } from '../../ui/button';
+import type { EditableParam } from '@/api/contracts/library';
+import { Button } from '@/ui/button';
 import { LockIcon } from './icons';
 
 interface EditableProps {

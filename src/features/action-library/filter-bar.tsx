@@ -1,7 +1,7 @@
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { useQuery } from '@tanstack/react-query';
 import { forwardRef, useMemo, useState, type KeyboardEvent } from 'react';
-import { SORT_LABELS, type LibraryFiltersAnswer, type LibrarySort, type LibraryStatus, type TreeNode } from '../../api/contracts/library';
+import { SORT_LABELS, type LibraryFiltersAnswer, type LibrarySort, type LibraryStatus, type TreeNode } from '@/api/contracts/library';
 import { fetchFilters, libraryKeys, type ListFilter } from './api';
 
 const select = 'rounded border border-line bg-surface px-1.5 py-1 text-sm text-ink';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutLabel } from '../../api/contracts/library';
+import { cutLabel } from '@/api/contracts/library';
 import { anyRunning, csvField, datePart, logLines, ranBy, webValue } from './format';
 
 describe('library formatting', () => {

@@ -1,5 +1,5 @@
 import { format, formatDistanceToNowStrict } from 'date-fns';
-import { LIBRARY_MESSAGES, isFinishedJobStatus, type FileRestriction, type JobSummary, type LatestJob } from '../../api/contracts/library';
+import { LIBRARY_MESSAGES, isFinishedJobStatus, type FileRestriction, type JobSummary, type LatestJob } from '@/api/contracts/library';
 
 /** The date part only (actions.md: created and modified dates, date part only). */
 export function datePart(iso: string | null | undefined): string {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { FileRestriction } from '../../api/contracts/library';
+import type { FileRestriction } from '@/api/contracts/library';
 import { RESTRICTION_LABELS } from './format';
 
 interface IconProps {

@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { libraryCommands, LIBRARY_PANE, PREVIEW_PANE } from './commands';
 import { LibraryPane } from './library-pane';
 import { PreviewModalHost, PreviewPane } from './preview';

@@ -1,6 +1,6 @@
-import { LISTBOX_CLASS, ROW_CLASS, RowPlaceholder, useVirtualRows } from '../../ui/virtual-list';
+import { LISTBOX_CLASS, ROW_CLASS, RowPlaceholder, useVirtualRows } from '@/ui/virtual-list';
 import { useRef, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
-import { ACTION_TYPE_LABELS, LIBRARY_LIMITS, cutLabel, isFinishedJobStatus, type LibraryItem } from '../../api/contracts/library';
+import { ACTION_TYPE_LABELS, LIBRARY_LIMITS, cutLabel, isFinishedJobStatus, type LibraryItem } from '@/api/contracts/library';
 import { relative } from './format';
 import { BugIcon, NetworkIcon, ShieldIcon, WarningIcon } from './icons';
 import { Badge } from './ui';

@@ -1,19 +1,19 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { DEFAULT_DIRECTION, LIBRARY_LIMITS, LIBRARY_VID_PATTERN, type LibraryItem } from '../../api/contracts/library';
-import { ApiError } from '../../api/http';
-import { commands } from '../../commands/registry';
-import type { PaneProps } from '../../panes/types';
+import { DEFAULT_DIRECTION, LIBRARY_LIMITS, LIBRARY_VID_PATTERN, type LibraryItem } from '@/api/contracts/library';
+import { ApiError } from '@/api/http';
+import { commands } from '@/commands/registry';
+import type { PaneProps } from '@/panes/types';
 import type { ListFilter } from './api';
 import { DetailPanel } from './detail-panel';
 import { FilterBar, type FilterState } from './filter-bar';
 import { LibraryList } from './library-list';
 import { libraryStore, paneHandlers } from './store';
 import { useLibraryPages } from './use-library-pages';
-import { FilterPanel, loadPanelFilter, savePanelFilter } from '../../ui/filters/filter-panel';
-import { registerFilterHost } from '../../ui/filters/bridge';
-import type { SavedFilterBody } from '../../api/contracts/filters';
+import { FilterPanel, loadPanelFilter, savePanelFilter } from '@/ui/filters/filter-panel';
+import { registerFilterHost } from '@/ui/filters/bridge';
+import type { SavedFilterBody } from '@/api/contracts/filters';
 import { LIBRARY_PAGE_FILTERS, libraryRulesOf } from './page-filters';
-import { useDebounced } from '../../ui/use-debounced';
+import { useDebounced } from '@/ui/use-debounced';
 import { QueueMenu } from './queue-menu';
 
 const INITIAL: FilterState = {

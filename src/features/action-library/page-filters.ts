@@ -1,4 +1,4 @@
-import { DEFAULT_DIMENSION_TYPES, pageToNodes, type FilterNode, type PageFilterItem, type PageFilterValues } from '../../api/contracts/filters';
+import { DEFAULT_DIMENSION_TYPES, pageToNodes, type FilterNode, type PageFilterItem, type PageFilterValues } from '@/api/contracts/filters';
 
 /** The Action library's page filter items (section 3: page filter config item). */
 export const LIBRARY_PAGE_FILTERS: PageFilterItem[] = [

@@ -8,9 +8,9 @@ import {
   type AttachedFile,
   type LibraryActionType,
   type PreviewProps,
-} from '../../api/contracts/library';
-import { commands } from '../../commands/registry';
-import { Button } from '../../ui/button';
+} from '@/api/contracts/library';
+import { commands } from '@/commands/registry';
+import { Button } from '@/ui/button';
 import { fetchPreview, libraryKeys } from './api';
 import { dateTime } from './format';
 import { NetworkIcon, RestrictionBadge, ShieldIcon } from './icons';

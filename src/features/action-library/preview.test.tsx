@@ -4,7 +4,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import type { PreviewCommon, PreviewDetail, PreviewProps } from '../../api/contracts/library';
+import type { PreviewCommon, PreviewDetail, PreviewProps } from '@/api/contracts/library';
 import { PreviewContent } from './preview-content';
 import { PreviewModalHost } from './preview';
 import { libraryStore } from './store';

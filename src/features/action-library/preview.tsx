@@ -1,9 +1,9 @@
 import { useSnapshot } from 'valtio';
-import { ApiError } from '../../api/http';
-import { commands } from '../../commands/registry';
-import type { PaneProps } from '../../panes/types';
-import { Button } from '../../ui/button';
-import { Modal } from '../../ui/modal';
+import { ApiError } from '@/api/http';
+import { commands } from '@/commands/registry';
+import type { PaneProps } from '@/panes/types';
+import { Button } from '@/ui/button';
+import { Modal } from '@/ui/modal';
 import { PreviewContent, usePreview } from './preview-content';
 import { libraryStore } from './store';
 

@@ -1,5 +1,5 @@
-import { commands } from '../../commands/registry';
-import { ActionMenu } from '../../ui/action-menu';
+import { commands } from '@/commands/registry';
+import { ActionMenu } from '@/ui/action-menu';
 
 const add = (sim_type: 'sequence' | 'eval') => void commands.execute('actions.addAll', { sim_type }, 'button').catch(() => undefined);
 

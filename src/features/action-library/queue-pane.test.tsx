@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateDraft } from '../../api/contracts/simulation-draft';
+import { generateDraft } from '@/api/contracts/simulation-draft';
 import { draftStore } from './draft-store';
 import { QueuePane } from './queue-pane';
 

@@ -1,9 +1,9 @@
 import { useRef, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
-import { DRAFT_NAME_MAX } from '../../api/contracts/simulation-draft';
-import { SIMULATION_TYPES, SIMULATION_TYPE_LABELS } from '../../api/contracts/simulations';
-import { commands } from '../../commands/registry';
-import { Button } from '../../ui/button';
+import { DRAFT_NAME_MAX } from '@/api/contracts/simulation-draft';
+import { SIMULATION_TYPES, SIMULATION_TYPE_LABELS } from '@/api/contracts/simulations';
+import { commands } from '@/commands/registry';
+import { Button } from '@/ui/button';
 import { setDraftType } from './draft-commands';
 import { draftStore, moveStep, restoreFromTrash, trashedName, trashStep } from './draft-store';
 

@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import type { LibraryActionType } from '../../api/contracts/library';
+import type { LibraryActionType } from '@/api/contracts/library';
 
 /** The Action the library shows in its detail panel (and that commands act on by default). */
 export interface CurrentAction {

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import type { HostCommand, PreviewDetailByType, PreviewProps, WebRequestPreview } from '../../api/contracts/library';
+import type { HostCommand, PreviewDetailByType, PreviewProps, WebRequestPreview } from '@/api/contracts/library';
 import { LOG_UNAVAILABLE, logLines, webValue, yesNo } from './format';
 import { RestrictionBadge } from './icons';
 import { Fields, Mono, Section, Table } from './ui';

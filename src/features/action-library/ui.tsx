@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { OPEN_RULESET_SOURCE, ruleDocumentationUrl, type DetectionAlert, type Signature, type SimulationRef } from '../../api/contracts/library';
+import { OPEN_RULESET_SOURCE, ruleDocumentationUrl, type DetectionAlert, type Signature, type SimulationRef } from '@/api/contracts/library';
 import { datePart } from './format';
-import { Table } from '../../ui/table';
+import { Table } from '@/ui/table';
 
 export { Table };
 

@@ -1,6 +1,6 @@
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { LIBRARY_LIMITS, type LibraryItem, type LibraryListAnswer } from '../../api/contracts/library';
+import { LIBRARY_LIMITS, type LibraryItem, type LibraryListAnswer } from '@/api/contracts/library';
 import { fetchLibraryPage, libraryKeys, type ListFilter } from './api';
 import { anyRunning } from './format';
 

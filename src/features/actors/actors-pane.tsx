@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
-import { BULK_REFRESH_MS } from '../../api/contracts/actors';
-import { commands } from '../../commands/registry';
-import { Button } from '../../ui/button';
+import { BULK_REFRESH_MS } from '@/api/contracts/actors';
+import { commands } from '@/commands/registry';
+import { Button } from '@/ui/button';
 import { getTables, tablesQueryKey } from './api';
 import { ActorsTable } from './actors-table';
 import { BulkTokensTable } from './bulk-table';

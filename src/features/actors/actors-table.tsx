@@ -1,4 +1,4 @@
-import type { ActorRow } from '../../api/contracts/actors';
+import type { ActorRow } from '@/api/contracts/actors';
 import { StatusCell } from './status';
 import { TableHead } from './table-head';
 

@@ -1,5 +1,5 @@
-import { http } from '../../api/http';
-import type { ActorTables, BulkTokenInput, CreatedBulkToken, InstallerOption, PendingNode, RegisterPush } from '../../api/contracts/actors';
+import { http } from '@/api/http';
+import type { ActorTables, BulkTokenInput, CreatedBulkToken, InstallerOption, PendingNode, RegisterPush } from '@/api/contracts/actors';
 
 export const actorsQueryKey = ['actors'] as const;
 export const tablesQueryKey = ['actors', 'tables'] as const;

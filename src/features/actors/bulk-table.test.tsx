@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import type { BulkTokenRow } from '../../api/contracts/actors';
+import type { BulkTokenRow } from '@/api/contracts/actors';
 import { BulkTokensTable } from './bulk-table';
 import { actorsStore } from './store';
 

@@ -1,9 +1,9 @@
 import { Fragment } from 'react';
 import { useSnapshot } from 'valtio';
-import type { BulkTokenRow } from '../../api/contracts/actors';
-import { commands } from '../../commands/registry';
-import { ActionMenu } from '../../ui/action-menu';
-import { Button } from '../../ui/button';
+import type { BulkTokenRow } from '@/api/contracts/actors';
+import { commands } from '@/commands/registry';
+import { ActionMenu } from '@/ui/action-menu';
+import { Button } from '@/ui/button';
 import { PendingList } from './pending-list';
 import { StatusCell } from './status';
 import { actorsStore, modalOpen } from './store';

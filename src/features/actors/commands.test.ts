@@ -2,9 +2,9 @@ import { QueryClient } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import { permissionsOf, type Role } from '../../api/contracts/permissions';
-import { CommandRegistry, emptyContext } from '../../commands/registry';
-import { clearToasts, toastStore } from '../../ui/toasts';
+import { permissionsOf, type Role } from '@/api/contracts/permissions';
+import { CommandRegistry, emptyContext } from '@/commands/registry';
+import { clearToasts, toastStore } from '@/ui/toasts';
 import { CLEAR_CONFIRM, actorsCommands } from './commands';
 import { actorsStore } from './store';
 

@@ -1,9 +1,9 @@
 import * as yup from 'yup';
-import { bulkTokenCreateSchema, type BulkTokenInput, type CreatedBulkToken } from '../../api/contracts/actors';
-import { defineCommand } from '../../commands/registry';
-import type { AnyCommand, CommandContext } from '../../commands/types';
-import { downloadText } from '../../ui/download';
-import { flash } from '../../ui/toasts';
+import { bulkTokenCreateSchema, type BulkTokenInput, type CreatedBulkToken } from '@/api/contracts/actors';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
+import { downloadText } from '@/ui/download';
+import { flash } from '@/ui/toasts';
 import { actorsQueryKey, clearPendingActor, clearToken, createToken, getTokenCsv } from './api';
 import { actorsStore } from './store';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button } from '../../ui/button';
-import { flash } from '../../ui/toasts';
+import { Button } from '@/ui/button';
+import { flash } from '@/ui/toasts';
 
 /** Copies text to the clipboard; says "Copied" for 2000 ms (section 9: copy confirmation). */
 export function CopyButton({ text, label }: { text: string; label: string }) {

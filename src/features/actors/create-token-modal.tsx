@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSnapshot } from 'valtio';
-import { actorCommand, bulkTokenCreateSchema, type BulkTokenInput, type CreatedBulkToken } from '../../api/contracts/actors';
-import { commands } from '../../commands/registry';
-import { Button } from '../../ui/button';
-import { Field } from '../../ui/field';
-import { Modal } from '../../ui/modal';
-import { yupResolver } from '../../ui/yup-resolver';
+import { actorCommand, bulkTokenCreateSchema, type BulkTokenInput, type CreatedBulkToken } from '@/api/contracts/actors';
+import { commands } from '@/commands/registry';
+import { Button } from '@/ui/button';
+import { Field } from '@/ui/field';
+import { Modal } from '@/ui/modal';
+import { yupResolver } from '@/ui/yup-resolver';
 import { CopyBlock } from './copy-button';
 import { actorsStore } from './store';
 

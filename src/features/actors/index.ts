@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { actorsCommands } from './commands';
 import { ActorsPane } from './actors-pane';
 

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { installerLink, type InstallerOption } from '../../api/contracts/actors';
-import { Button } from '../../ui/button';
-import { Modal } from '../../ui/modal';
+import { installerLink, type InstallerOption } from '@/api/contracts/actors';
+import { Button } from '@/ui/button';
+import { Modal } from '@/ui/modal';
 import { getInstallerOptions, installerQueryKey } from './api';
 import { CopyBlock } from './copy-button';
 import { actorsStore } from './store';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { PENDING_REFRESH_MS } from '../../api/contracts/actors';
-import { commands } from '../../commands/registry';
-import { Button } from '../../ui/button';
+import { PENDING_REFRESH_MS } from '@/api/contracts/actors';
+import { commands } from '@/commands/registry';
+import { Button } from '@/ui/button';
 import { getPending, pendingQueryKey } from './api';
 import { StatusCell } from './status';
 import { TableHead } from './table-head';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
-import { Button } from '../../ui/button';
-import { Modal } from '../../ui/modal';
+import { Button } from '@/ui/button';
+import { Modal } from '@/ui/modal';
 import { getRegisterPush, registerPushQueryKey } from './api';
 import { CopyBlock } from './copy-button';
 import { actorsStore } from './store';

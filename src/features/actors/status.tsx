@@ -1,4 +1,4 @@
-import { flash } from '../../ui/toasts';
+import { flash } from '@/ui/toasts';
 
 const FLAGGED = /expired|errored|offline/i;
 

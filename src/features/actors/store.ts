@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import type { CreatedBulkToken } from '../../api/contracts/actors';
+import type { CreatedBulkToken } from '@/api/contracts/actors';
 
 /**
  * The Actors pane's state that commands and components share: the selected bulk token (what the

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { http } from '../../api/http';
-import type { Role } from '../../api/contracts/permissions';
-import type { UserRow } from '../../api/contracts/session';
+import { http } from '@/api/http';
+import type { Role } from '@/api/contracts/permissions';
+import type { UserRow } from '@/api/contracts/session';
 
 export const usersQueryKey = ['admin', 'users'] as const;
 

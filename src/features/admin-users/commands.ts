@@ -1,8 +1,8 @@
 import * as yup from 'yup';
-import { ROLES, type Role } from '../../api/contracts/permissions';
-import { userCreateSchema } from '../../api/contracts/session';
-import { defineCommand } from '../../commands/registry';
-import type { AnyCommand, CommandContext } from '../../commands/types';
+import { ROLES, type Role } from '@/api/contracts/permissions';
+import { userCreateSchema } from '@/api/contracts/session';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
 import { createUser, resetUserPassword, setUserRole, usersQueryKey, type NewUser } from './api';
 
 const canManage = (ctx: CommandContext) => ctx.permissions.has('users.manage');

@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { adminUsersCommands } from './commands';
 import { UsersPane } from './users-pane';
 

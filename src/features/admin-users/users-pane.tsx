@@ -1,13 +1,13 @@
 import { useForm } from 'react-hook-form';
 import { useState } from 'react';
-import { ROLES, ROLE_LABELS, type Role } from '../../api/contracts/permissions';
-import { userCreateSchema, type UserRow } from '../../api/contracts/session';
-import { commands } from '../../commands/registry';
-import { Button } from '../../ui/button';
-import { Field } from '../../ui/field';
-import { Modal } from '../../ui/modal';
-import { flash } from '../../ui/toasts';
-import { yupResolver } from '../../ui/yup-resolver';
+import { ROLES, ROLE_LABELS, type Role } from '@/api/contracts/permissions';
+import { userCreateSchema, type UserRow } from '@/api/contracts/session';
+import { commands } from '@/commands/registry';
+import { Button } from '@/ui/button';
+import { Field } from '@/ui/field';
+import { Modal } from '@/ui/modal';
+import { flash } from '@/ui/toasts';
+import { yupResolver } from '@/ui/yup-resolver';
 import { useUsers, type NewUser } from './api';
 
 function AddUserForm({ onDone }: { onDone: () => void }) {

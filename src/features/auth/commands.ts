@@ -1,6 +1,6 @@
-import { defineCommand } from '../../commands/registry';
-import { signOut } from '../../api/session-api';
-import type { AnyCommand } from '../../commands/types';
+import { defineCommand } from '@/commands/registry';
+import { signOut } from '@/api/session-api';
+import type { AnyCommand } from '@/commands/types';
 
 export const authCommands: AnyCommand[] = [
   defineCommand({

@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { authCommands } from './commands';
 import { SessionTimeout } from './session-timeout';
 

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../api/http';
-import { resetSessionTimeout, verifySession } from '../../api/session-api';
-import { Button } from '../../ui/button';
-import { Modal } from '../../ui/modal';
+import { ApiError } from '@/api/http';
+import { resetSessionTimeout, verifySession } from '@/api/session-api';
+import { Button } from '@/ui/button';
+import { Modal } from '@/ui/modal';
 
 export const SESSION_POLL_MS = 60_000;
 export const SESSION_WARNING_SECONDS = 120;

@@ -1,11 +1,11 @@
 import { useForm } from 'react-hook-form';
 import { useState } from 'react';
-import { ApiError } from '../../api/http';
-import { signIn } from '../../api/session-api';
-import { signInSchema, type SignInAnswer, type SignInInput } from '../../api/contracts/session';
-import { Button } from '../../ui/button';
-import { Field } from '../../ui/field';
-import { yupResolver } from '../../ui/yup-resolver';
+import { ApiError } from '@/api/http';
+import { signIn } from '@/api/session-api';
+import { signInSchema, type SignInAnswer, type SignInInput } from '@/api/contracts/session';
+import { Button } from '@/ui/button';
+import { Field } from '@/ui/field';
+import { yupResolver } from '@/ui/yup-resolver';
 
 /** The sign-in page; keeps what was typed when the director refuses. */
 export function SignInPage({ onSignedIn }: { onSignedIn: (answer: SignInAnswer) => void }) {

@@ -1,7 +1,7 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
-import { commands } from '../../commands/registry';
-import { ROLE_LABELS } from '../../api/contracts/permissions';
-import type { SessionUser } from '../../api/contracts/session';
+import { commands } from '@/commands/registry';
+import { ROLE_LABELS } from '@/api/contracts/permissions';
+import type { SessionUser } from '@/api/contracts/session';
 
 export function UserMenu({ user }: { user: SessionUser }) {
   const name = `${user.first_name} ${user.last_name}`.trim() || user.email;

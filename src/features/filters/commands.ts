@@ -1,9 +1,9 @@
 import * as yup from 'yup';
-import { defineCommand } from '../../commands/registry';
-import type { AnyCommand, CommandContext } from '../../commands/types';
-import type { SavedFilter } from '../../api/contracts/filters';
-import { deleteSavedFilter, filterKeys, saveFilter } from '../../ui/filters/api';
-import { filterHostFor, loadIntoTarget, type FilterHost } from '../../ui/filters/bridge';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
+import type { SavedFilter } from '@/api/contracts/filters';
+import { deleteSavedFilter, filterKeys, saveFilter } from '@/ui/filters/api';
+import { filterHostFor, loadIntoTarget, type FilterHost } from '@/ui/filters/bridge';
 
 /** Filter commands: they act on the filter panel of the focused pane (Jobs, Action library). */
 

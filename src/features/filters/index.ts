@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { filterCommands } from './commands';
 import { SavedFilterCommands } from './saved-filter-commands';
 

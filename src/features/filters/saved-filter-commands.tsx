@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { commands } from '../../commands/registry';
-import { fetchSavedFilters, filterKeys } from '../../ui/filters/api';
+import { commands } from '@/commands/registry';
+import { fetchSavedFilters, filterKeys } from '@/ui/filters/api';
 import { applySavedCommand, deleteSavedCommand } from './commands';
 
 /** Two palette entries per saved filter of the user: 'Apply filter: <name>' and 'Delete saved filter: <name>'. */

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import type { JobListAnswer } from '../../api/contracts/jobs';
+import type { JobListAnswer } from '@/api/contracts/jobs';
 import { getJobs } from './api';
 import { defaultFilter, toListRequest } from './stored-filter';
 

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, http } from '../../api/http';
+import { ApiError, http } from '@/api/http';
 import {
   type CancelAnswer,
   type EventsFilter,
@@ -11,7 +11,7 @@ import {
   type PublishAnswer,
   type StepActionsAnswer,
   type SummaryReportAnswer,
-} from '../../api/contracts/jobs';
+} from '@/api/contracts/jobs';
 import type { ListRequest } from './stored-filter';
 
 /** Plain fetchers (commands and scripts call these) and the query options built on them. */

@@ -2,18 +2,18 @@ import { QueryClient } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import { CANCEL_CONFIRM, deleteConfirmText, type JobListItem } from '../../api/contracts/jobs';
-import { permissionsOf, type Role } from '../../api/contracts/permissions';
-import { STOPPED_MESSAGE } from '../../commands/abort';
-import { CommandRegistry, emptyContext } from '../../commands/registry';
-import { parseScript } from '../../commands/script/parse';
-import { runScript } from '../../commands/script/run';
-import type { CommandContext } from '../../commands/types';
-import { clearToasts, toastStore } from '../../ui/toasts';
+import { CANCEL_CONFIRM, deleteConfirmText, type JobListItem } from '@/api/contracts/jobs';
+import { permissionsOf, type Role } from '@/api/contracts/permissions';
+import { STOPPED_MESSAGE } from '@/commands/abort';
+import { CommandRegistry, emptyContext } from '@/commands/registry';
+import { parseScript } from '@/commands/script/parse';
+import { runScript } from '@/commands/script/run';
+import type { CommandContext } from '@/commands/types';
+import { clearToasts, toastStore } from '@/ui/toasts';
 import { jobsCommands } from './commands';
 import { dialogs } from './dialogs';
 import { jobPaneState, jobsPaneState, resetPaneStates, setRows } from './pane-state';
-import { workbenchCommands } from '../../panes/workbench-commands';
+import { workbenchCommands } from '@/panes/workbench-commands';
 
 const server = useMswServer();
 

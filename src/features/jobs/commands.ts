@@ -1,7 +1,7 @@
 import * as yup from 'yup';
-import { sleepUnlessStopped, throwIfStopped } from '../../commands/abort';
-import { defineCommand } from '../../commands/registry';
-import type { AnyCommand, CommandContext } from '../../commands/types';
+import { sleepUnlessStopped, throwIfStopped } from '@/commands/abort';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
 import {
   CANCEL_CONFIRM,
   CSV_ALL_EVENTS,
@@ -23,9 +23,9 @@ import {
   type JobStatus,
   type SortColumn,
   type SortDirection,
-} from '../../api/contracts/jobs';
-import type { FilterNode } from '../../api/contracts/filters';
-import { flash } from '../../ui/toasts';
+} from '@/api/contracts/jobs';
+import type { FilterNode } from '@/api/contracts/filters';
+import { flash } from '@/ui/toasts';
 import { cancelJob, deleteJob, exportCsv, getJob, listParams, publishJobs, serverMessage } from './api';
 import { deliverCsv } from './csv-delivery';
 import { dialogs } from './dialogs';

@@ -1,4 +1,4 @@
-import { downloadText } from '../../ui/download';
+import { downloadText } from '@/ui/download';
 
 /**
  * Delivers an exported CSV in the browser: 'download' saves it under its file name; 'popup' shows the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFilterRules } from '../../api/contracts/filters';
+import { parseFilterRules } from '@/api/contracts/filters';
 import { QUALIFIER_FIELDS, splitQualifiers } from './filter-qualifiers';
 
 describe('jobs filter qualifiers', () => {

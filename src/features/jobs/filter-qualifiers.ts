@@ -1,4 +1,4 @@
-import { FILTER_CONFIGS, isListSelector, type FilterCondition, type FilterFieldConfig } from '../../api/contracts/filters';
+import { FILTER_CONFIGS, isListSelector, type FilterCondition, type FilterFieldConfig } from '@/api/contracts/filters';
 
 /** The Job fields of the filter-rule builder, by name: `status:completed`, `ran_by:ada`, `published:yes`. */
 const JOB_FIELDS: ReadonlyMap<string, FilterFieldConfig> = new Map(

@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { jobsCommands } from './commands';
 import { JobsDialogs } from './components/dialogs';
 import { JobPane } from './components/job-pane';

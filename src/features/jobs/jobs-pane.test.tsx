@@ -3,10 +3,10 @@ import { render, screen, waitFor, fireEvent } from '@testing-library/react';
 import { http, HttpResponse, delay } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import { LOADING_JOB_RESULTS, NO_JOB_RESULTS, type JobListAnswer } from '../../api/contracts/jobs';
-import type { DockController } from '../../panes/dock-controller';
-import { WorkbenchContext } from '../../panes/pane-context';
-import { PaneRegistry } from '../../panes/registry';
+import { LOADING_JOB_RESULTS, NO_JOB_RESULTS, type JobListAnswer } from '@/api/contracts/jobs';
+import type { DockController } from '@/panes/dock-controller';
+import { WorkbenchContext } from '@/panes/pane-context';
+import { PaneRegistry } from '@/panes/registry';
 import { JobsPane } from './components/jobs-pane';
 import { resetPaneStates } from './pane-state';
 

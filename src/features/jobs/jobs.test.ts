@@ -10,14 +10,14 @@ import {
   JOB_STATUSES,
   parseFilterRange,
   type JobAction,
-} from '../../api/contracts/jobs';
-import { permissionsOf } from '../../api/contracts/permissions';
+} from '@/api/contracts/jobs';
+import { permissionsOf } from '@/api/contracts/permissions';
 import { datePresetRange } from './date-presets';
 import { rangeWithStart } from './page-filters';
 import { allListedSelected, applyPanelFilter, goToPage, jobsPaneState, resetPaneStates, supplyPanelFilter, targetJobs, toggleSelectAll, toggleSelected } from './pane-state';
 import { cancelAllowed, cloneBlockedReason, deleteAllowed, editActionUrl, editBlockedReason, maySeeEvents, publishAllowed, simulationUrl, summaryUrl } from './predicates';
 import { defaultFilter, filterStorageKey, parseStoredFilter, toListRequest } from './stored-filter';
-import type { FilterNode } from '../../api/contracts/filters';
+import type { FilterNode } from '@/api/contracts/filters';
 
 const action = (over: Partial<JobAction>): Pick<JobAction, 'status' | 'alerted' | 'blocked' | 'events'> => ({ status: 'ran', alerted: false, blocked: null, events: 0, ...over });
 

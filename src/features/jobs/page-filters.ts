@@ -1,4 +1,4 @@
-import { DEFAULT_DIMENSION_TYPES, pageToNodes, type FilterNode, type PageFilterItem, type PageFilterValues } from '../../api/contracts/filters';
+import { DEFAULT_DIMENSION_TYPES, pageToNodes, type FilterNode, type PageFilterItem, type PageFilterValues } from '@/api/contracts/filters';
 
 /** The Jobs pane's page filter items (section 3: page filter config item). */
 export const JOB_PAGE_FILTERS: PageFilterItem[] = [

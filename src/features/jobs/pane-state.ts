@@ -1,5 +1,5 @@
 import { proxy, ref, subscribe } from 'valtio';
-import type { JobAction, JobDetail, JobListItem, JobStatus, JobStep } from '../../api/contracts/jobs';
+import type { JobAction, JobDetail, JobListItem, JobStatus, JobStep } from '@/api/contracts/jobs';
 import { filterStorageKey, loadFilter, saveFilter, type StoredFilter } from './stored-filter';
 
 /**

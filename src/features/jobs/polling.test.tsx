@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LIST_POLL_DONE_MS, LIST_POLL_MS, POLLING_STOPPED, PUBLISHED, STEPS_POLL_DONE_MS, STEPS_POLL_MS, type JobListItem, type JobStep } from '../../api/contracts/jobs';
-import { clearToasts, toastStore } from '../../ui/toasts';
+import { LIST_POLL_DONE_MS, LIST_POLL_MS, POLLING_STOPPED, PUBLISHED, STEPS_POLL_DONE_MS, STEPS_POLL_MS, type JobListItem, type JobStep } from '@/api/contracts/jobs';
+import { clearToasts, toastStore } from '@/ui/toasts';
 import { POLLING_OVERRIDE_KEY, listPollMs, pollingOverride, stepsPollMs, usePolling } from './polling';
 
 beforeEach(() => {

@@ -10,8 +10,8 @@ import {
   isJobFinished,
   type JobDetail,
   type JobListItem,
-} from '../../api/contracts/jobs';
-import { flash } from '../../ui/toasts';
+} from '@/api/contracts/jobs';
+import { flash } from '@/ui/toasts';
 
 /**
  * Polling of the jobs panes (JOB-055, JOB-056): re-polls at the interval given (30 s, or 60 s when

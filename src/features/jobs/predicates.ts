@@ -1,5 +1,5 @@
-import type { Permission } from '../../api/contracts/permissions';
-import { canCancelJob, canCloneAction, canDeleteJob, canEditAction, canPublishJob, type JobAction } from '../../api/contracts/jobs';
+import type { Permission } from '@/api/contracts/permissions';
+import { canCancelJob, canCloneAction, canDeleteJob, canEditAction, canPublishJob, type JobAction } from '@/api/contracts/jobs';
 
 /**
  * What a user may do with a job or a job action (section 6), as pure functions of their permissions and

@@ -7,8 +7,8 @@ import {
   type EventsFilter,
   type SortColumn,
   type SortDirection,
-} from '../../api/contracts/jobs';
-import type { FilterNode, PageFilterValues } from '../../api/contracts/filters';
+} from '@/api/contracts/jobs';
+import type { FilterNode, PageFilterValues } from '@/api/contracts/filters';
 import { jobRulesOf, rangeWithStart } from './page-filters';
 
 /** The stored job-list filter (JOB-033), kept in browser storage per user and per ?vid= scope. */

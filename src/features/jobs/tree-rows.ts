@@ -1,5 +1,5 @@
 import { useQueries, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
-import type { EventsFilter, JobAction, JobDetail, JobListItem } from '../../api/contracts/jobs';
+import type { EventsFilter, JobAction, JobDetail, JobListItem } from '@/api/contracts/jobs';
 import { getJob, jobsKeys, loadStepActions } from './api';
 import { isJobOpen, isStepOpen, useExpanded } from './expanded';
 import type { RowRef } from './pane-state';

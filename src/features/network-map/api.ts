@@ -1,5 +1,5 @@
-import { http } from '../../api/http';
-import type { MapLayout, NetworkMap } from '../../api/contracts/topology';
+import { http } from '@/api/http';
+import type { MapLayout, NetworkMap } from '@/api/contracts/topology';
 
 export const networkQueryKey = ['network-map', 'items'] as const;
 export const layoutQueryKey = ['network-map', 'layout'] as const;

@@ -3,7 +3,7 @@
  * members, positioned relative to the body's top-left corner); a device, and an actor outside any
  * zone, is a body of its own. Layouts only place bodies, so members never leave their zone box.
  */
-import type { MapNode, NetworkMap, Point } from '../../api/contracts/topology';
+import type { MapNode, NetworkMap, Point } from '@/api/contracts/topology';
 
 export interface Rect {
   x: number;

@@ -1,4 +1,4 @@
-import type { MapNode } from '../../api/contracts/topology';
+import type { MapNode } from '@/api/contracts/topology';
 
 /** Actor status colours on the map, its legend and the details card. */
 export const STATUS_COLOURS: Record<MapNode['status'], string> = { online: '#22c55e', offline: '#ef4444', pending: '#f59e0b' };

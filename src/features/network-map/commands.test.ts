@@ -1,9 +1,9 @@
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import { permissionsOf } from '../../api/contracts/permissions';
-import { SAVE_FAILED } from '../../api/contracts/topology';
-import { CommandRegistry, emptyContext } from '../../commands/registry';
+import { permissionsOf } from '@/api/contracts/permissions';
+import { SAVE_FAILED } from '@/api/contracts/topology';
+import { CommandRegistry, emptyContext } from '@/commands/registry';
 import { networkMapCommands } from './commands';
 import { networkMapStore } from './store';
 

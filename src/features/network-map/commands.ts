@@ -1,7 +1,7 @@
 import * as yup from 'yup';
-import { LAYOUT_MODES, SAVE_FAILED, type MapLayout } from '../../api/contracts/topology';
-import { defineCommand } from '../../commands/registry';
-import type { AnyCommand, CommandContext } from '../../commands/types';
+import { LAYOUT_MODES, SAVE_FAILED, type MapLayout } from '@/api/contracts/topology';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
 import { layoutQueryKey, putLayout } from './api';
 import { networkMapStore } from './store';
 

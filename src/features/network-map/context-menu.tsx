@@ -1,6 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import type { Point } from '../../api/contracts/topology';
-import { flash } from '../../ui/toasts';
+import type { Point } from '@/api/contracts/topology';
+import { flash } from '@/ui/toasts';
 import { helpHref } from './help-link';
 
 export interface MenuTarget {

@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { networkMapCommands } from './commands';
 import { NetworkMapPane } from './network-map-pane';
 

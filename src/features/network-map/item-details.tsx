@@ -1,4 +1,4 @@
-import type { NetworkMap } from '../../api/contracts/topology';
+import type { NetworkMap } from '@/api/contracts/topology';
 import { STATUS_COLOURS } from './colours';
 
 function Row({ label, value }: { label: string; value: string }) {

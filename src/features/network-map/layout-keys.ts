@@ -1,4 +1,4 @@
-import { LAYOUT_MODES, type LayoutMode } from '../../api/contracts/topology';
+import { LAYOUT_MODES, type LayoutMode } from '@/api/contracts/topology';
 
 /** JOB-025: the second key of a shortcut counts within this many ms of the first. */
 export const LAYOUT_KEY_DELAY_MS = 1000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LAYOUT_MODES, type NetworkMap } from '../../api/contracts/topology';
+import { LAYOUT_MODES, type NetworkMap } from '@/api/contracts/topology';
 import { overlaps } from './bodies';
 import { layout, positionsOf } from './layouts';
 

@@ -16,7 +16,7 @@
  * - Tweak: the Standard layout moved by the operator: saved positions win; a zone with actors is
  *   the box around them.
  */
-import type { LayoutMode, NetworkMap, Point } from '../../api/contracts/topology';
+import type { LayoutMode, NetworkMap, Point } from '@/api/contracts/topology';
 import { GAP, ZONE_HEADER, ZONE_MIN_W, ZONE_PAD, buildBodies, flatten, gridRows, neighbours, overlaps, placeFree, typeRows, type Bodies, type Body, type Rect } from './bodies';
 
 export type { Rect } from './bodies';

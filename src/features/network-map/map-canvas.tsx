@@ -5,7 +5,7 @@
  */
 import { Graph, type Node } from '@antv/x6';
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
-import type { MapDevice, MapNode, NetworkMap, Point } from '../../api/contracts/topology';
+import type { MapDevice, MapNode, NetworkMap, Point } from '@/api/contracts/topology';
 import type { ItemRects } from './layouts';
 import { DEVICE_COLOURS, STATUS_COLOURS } from './colours';
 

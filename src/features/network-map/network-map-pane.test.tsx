@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import { RETRIEVE_FAILED } from '../../api/contracts/topology';
-import { clearToasts, toastStore } from '../../ui/toasts';
+import { RETRIEVE_FAILED } from '@/api/contracts/topology';
+import { clearToasts, toastStore } from '@/ui/toasts';
 import { NetworkMapPane } from './network-map-pane';
 import { networkMapStore } from './store';
 

@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
-import { LAYOUT_MODES, RETRIEVE_FAILED, type LayoutMode, type NetworkMap, type Point } from '../../api/contracts/topology';
-import { commands } from '../../commands/registry';
-import { Button } from '../../ui/button';
-import { flash } from '../../ui/toasts';
+import { LAYOUT_MODES, RETRIEVE_FAILED, type LayoutMode, type NetworkMap, type Point } from '@/api/contracts/topology';
+import { commands } from '@/commands/registry';
+import { Button } from '@/ui/button';
+import { flash } from '@/ui/toasts';
 import { getLayout, getNetwork, layoutQueryKey, networkQueryKey } from './api';
 import { DEVICE_COLOURS, STATUS_COLOURS } from './colours';
 import { MapContextMenu, type MenuTarget } from './context-menu';

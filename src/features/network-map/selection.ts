@@ -1,4 +1,4 @@
-import type { NetworkMap } from '../../api/contracts/topology';
+import type { NetworkMap } from '@/api/contracts/topology';
 import type { ItemRects } from './layouts';
 import type { MenuTarget } from './context-menu';
 

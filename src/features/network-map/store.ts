@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import type { LayoutMode, Point } from '../../api/contracts/topology';
+import type { LayoutMode, Point } from '@/api/contracts/topology';
 
 /**
  * The Network Map's state shared by its commands and its pane: the layout mode, the item Lens

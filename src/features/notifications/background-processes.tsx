@@ -1,8 +1,8 @@
 import { formatDistanceToNow } from 'date-fns';
 import { useEffect } from 'react';
-import { http } from '../../api/http';
-import type { BackgroundProcessesAnswer } from '../../api/contracts/session';
-import { flash } from '../../ui/toasts';
+import { http } from '@/api/http';
+import type { BackgroundProcessesAnswer } from '@/api/contracts/session';
+import { flash } from '@/ui/toasts';
 
 export const BACKGROUND_CHECK_MS = 60_000;
 

@@ -1,8 +1,8 @@
 import { differenceInCalendarDays } from 'date-fns';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { http } from '../../api/http';
-import type { ContentServiceAnswer } from '../../api/contracts/session';
+import { http } from '@/api/http';
+import type { ContentServiceAnswer } from '@/api/contracts/session';
 
 export const DISMISS_COOKIE = 'content_service_banner_dismissed';
 const DAY_SECONDS = 24 * 60 * 60;

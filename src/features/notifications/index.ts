@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { BackgroundProcessPoller } from './background-processes';
 import { ContentServiceBanner } from './content-service-banner';
 

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import { clearToasts, toastStore } from '../../ui/toasts';
+import { clearToasts, toastStore } from '@/ui/toasts';
 import { BackgroundProcessPoller, showBackgroundProcesses } from './background-processes';
 import { ContentServiceBanner, DISMISS_COOKIE, bannerText } from './content-service-banner';
 

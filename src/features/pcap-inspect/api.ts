@@ -1,5 +1,5 @@
-import { http } from '../../api/http';
-import type { DestroyConversationsAnswer, PcapPacketBytesAnswer, PcapPacketsAnswer } from '../../api/contracts/pcap';
+import { http } from '@/api/http';
+import type { DestroyConversationsAnswer, PcapPacketBytesAnswer, PcapPacketsAnswer } from '@/api/contracts/pcap';
 
 export const PACKET_PAGE = 200;
 

@@ -1,6 +1,6 @@
 import * as yup from 'yup';
-import { defineCommand } from '../../commands/registry';
-import type { AnyCommand, CommandContext } from '../../commands/types';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
 import { conversationsKey, destroyConversations } from './api';
 import { packetViewBridge } from './bridge';
 

@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { pcapCommands } from './commands';
 import { PacketViewPane } from './packet-view-pane';
 

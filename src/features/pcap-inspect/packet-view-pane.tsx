@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { PcapPacketSummary } from '../../api/contracts/pcap';
-import type { PaneProps } from '../../panes/types';
+import type { PcapPacketSummary } from '@/api/contracts/pcap';
+import type { PaneProps } from '@/panes/types';
 import { PACKET_PAGE, getPacketBytes, getPackets, packetBytesKey, packetsKey } from './api';
 import { packetViewBridge } from './bridge';
 import { formatTime, hexRows } from './hex';

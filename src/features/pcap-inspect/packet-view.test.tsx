@@ -4,8 +4,8 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import type { PcapPacketBytesAnswer, PcapPacketsAnswer } from '../../api/contracts/pcap';
-import type { PaneParams } from '../../panes/types';
+import type { PcapPacketBytesAnswer, PcapPacketsAnswer } from '@/api/contracts/pcap';
+import type { PaneParams } from '@/panes/types';
 import { packetViewBridge } from './bridge';
 import { hexRows } from './hex';
 import { PacketViewPane } from './packet-view-pane';

@@ -1,5 +1,5 @@
-import { http } from '../../api/http';
-import type { RunActor, RunAnswer, RunRequest } from '../../api/contracts/engine';
+import { http } from '@/api/http';
+import type { RunActor, RunAnswer, RunRequest } from '@/api/contracts/engine';
 
 export type RunKind = 'action' | 'sequence' | 'evaluation';
 const SEGMENT: Record<RunKind, string> = { action: 'actions', sequence: 'sequences', evaluation: 'evaluations' };

@@ -2,10 +2,10 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import * as yup from 'yup';
 import { API, useMswServer } from '../../../tests/msw';
-import { permissionsOf } from '../../api/contracts/permissions';
-import { CommandRegistry, emptyContext } from '../../commands/registry';
-import { parseScript } from '../../commands/script/parse';
-import { runScript } from '../../commands/script/run';
+import { permissionsOf } from '@/api/contracts/permissions';
+import { CommandRegistry, emptyContext } from '@/commands/registry';
+import { parseScript } from '@/commands/script/parse';
+import { runScript } from '@/commands/script/run';
 import { runCommands } from './commands';
 
 const server = useMswServer();

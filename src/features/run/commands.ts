@@ -1,7 +1,7 @@
 import * as yup from 'yup';
-import { defineCommand } from '../../commands/registry';
-import type { AnyCommand, CommandContext } from '../../commands/types';
-import { flash } from '../../ui/toasts';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
+import { flash } from '@/ui/toasts';
 import { runJob, type RunKind } from './api';
 import { runModal } from './store';
 

@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { runCommands } from './commands';
 import { RunAllActionsModal } from './run-all-modal';
 

@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
-import { Modal } from '../../ui/modal';
-import { Button } from '../../ui/button';
-import { flash } from '../../ui/toasts';
-import { ApiError } from '../../api/http';
-import type { RunActor } from '../../api/contracts/engine';
-import { commands } from '../../commands/registry';
+import { Modal } from '@/ui/modal';
+import { Button } from '@/ui/button';
+import { flash } from '@/ui/toasts';
+import { ApiError } from '@/api/http';
+import type { RunActor } from '@/api/contracts/engine';
+import { commands } from '@/commands/registry';
 import { getRunActors, runActorsQueryKey, runJob } from './api';
 import { jobStartedNotice } from './commands';
 import { runModal } from './store';

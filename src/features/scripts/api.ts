@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '../../api/http';
-import type { SavedScript, ScriptRunRecord, ScriptSaveInput } from '../../api/contracts/scripts';
-import type { RunResult } from '../../commands/script/run';
+import { http } from '@/api/http';
+import type { SavedScript, ScriptRunRecord, ScriptSaveInput } from '@/api/contracts/scripts';
+import type { RunResult } from '@/commands/script/run';
 
 export const scriptsQueryKey = ['scripts'] as const;
 

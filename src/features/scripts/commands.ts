@@ -1,10 +1,10 @@
 import * as yup from 'yup';
-import { sleepUnlessStopped, StoppedError } from '../../commands/abort';
-import { defineCommand } from '../../commands/registry';
-import { parseScript } from '../../commands/script/parse';
-import { runScript } from '../../commands/script/run';
-import type { AnyCommand, CommandContext } from '../../commands/types';
-import { commands } from '../../commands/registry';
+import { sleepUnlessStopped, StoppedError } from '@/commands/abort';
+import { defineCommand } from '@/commands/registry';
+import { parseScript } from '@/commands/script/parse';
+import { runScript } from '@/commands/script/run';
+import type { AnyCommand, CommandContext } from '@/commands/types';
+import { commands } from '@/commands/registry';
 import { getScript, getScripts, recordScriptRun, scriptsQueryKey } from './api';
 
 async function findScript(ref: string) {

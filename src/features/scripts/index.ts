@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { scriptCommands } from './commands';
 import { scriptPaneCommands } from './pane-commands';
 import { SavedScriptCommands } from './saved-script-commands';

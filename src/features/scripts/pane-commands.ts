@@ -1,5 +1,5 @@
-import { defineCommand } from '../../commands/registry';
-import type { AnyCommand } from '../../commands/types';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand } from '@/commands/types';
 import { scriptsPaneBridge } from './pane-bridge';
 
 const inPane = () => scriptsPaneBridge.run !== null;

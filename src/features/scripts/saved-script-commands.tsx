@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { commands, defineCommand } from '../../commands/registry';
+import { commands, defineCommand } from '@/commands/registry';
 import { scriptsQuery } from './api';
 
 /** One palette entry per saved script: 'Run script: <name>' opens it in the Scripts pane and runs it. */

@@ -2,7 +2,7 @@ import { CompletionContext, type CompletionResult } from '@codemirror/autocomple
 import { EditorState } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
 import * as yup from 'yup';
-import { CommandRegistry, emptyContext } from '../../commands/registry';
+import { CommandRegistry, emptyContext } from '@/commands/registry';
 import { scriptCompletions } from './script-language';
 
 function registry() {

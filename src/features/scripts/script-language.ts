@@ -2,9 +2,9 @@ import { autocompletion, type Completion, type CompletionContext, type Completio
 import { StreamLanguage, type StringStream } from '@codemirror/language';
 import { linter, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
 import type { Extension } from '@codemirror/state';
-import { argSpecs, checkScript } from '../../commands/script/check';
-import { parseScript } from '../../commands/script/parse';
-import type { CommandRegistry } from '../../commands/registry';
+import { argSpecs, checkScript } from '@/commands/script/check';
+import { parseScript } from '@/commands/script/parse';
+import type { CommandRegistry } from '@/commands/registry';
 
 interface LineState {
   sawCommand: boolean;

@@ -1,4 +1,4 @@
-import type { TranscriptStep } from '../../commands/script/run';
+import type { TranscriptStep } from '@/commands/script/run';
 
 const STATUS_STYLE = { ok: 'text-emerald-400', failed: 'text-red-400', skipped: 'text-muted', stopped: 'text-amber-600 dark:text-amber-300' } as const;
 

@@ -1,6 +1,6 @@
-import { http } from '../../api/http';
-import type { LibraryListAnswer, LibrarySort, SortDirection } from '../../api/contracts/library';
-import type { SimulationPreview, SimulationPreviewAnswer, SimulationType } from '../../api/contracts/simulations';
+import { http } from '@/api/http';
+import type { LibraryListAnswer, LibrarySort, SortDirection } from '@/api/contracts/library';
+import type { SimulationPreview, SimulationPreviewAnswer, SimulationType } from '@/api/contracts/simulations';
 
 /** Plain fetchers of the Simulations panes (commands and components share them). */
 

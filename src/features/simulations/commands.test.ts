@@ -3,11 +3,11 @@ import { QueryClient } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import { permissionsOf, type Role } from '../../api/contracts/permissions';
-import type { SimulationPreview } from '../../api/contracts/simulations';
-import { commands, defineCommand, emptyContext } from '../../commands/registry';
-import type { CommandContext } from '../../commands/types';
-import { clearToasts } from '../../ui/toasts';
+import { permissionsOf, type Role } from '@/api/contracts/permissions';
+import type { SimulationPreview } from '@/api/contracts/simulations';
+import { commands, defineCommand, emptyContext } from '@/commands/registry';
+import type { CommandContext } from '@/commands/types';
+import { clearToasts } from '@/ui/toasts';
 import { simulationCommands } from './commands';
 import { simStore } from './store';
 

@@ -1,8 +1,8 @@
 import * as yup from 'yup';
-import { SIMULATION_VID_PATTERN } from '../../api/contracts/simulations';
-import { commands, defineCommand } from '../../commands/registry';
-import type { AnyCommand, CommandContext } from '../../commands/types';
-import { flash } from '../../ui/toasts';
+import { SIMULATION_VID_PATTERN } from '@/api/contracts/simulations';
+import { commands, defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
+import { flash } from '@/ui/toasts';
 import { fetchSimulationPreview } from './api';
 import { simPaneHandlers, simStore, type CurrentSimulation } from './store';
 

@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../panes/feature-module';
+import type { FeatureModule } from '@/panes/feature-module';
 import { SIMULATION_PANE, SIMULATIONS_PANE, simulationCommands } from './commands';
 import { SimulationPreviewHost } from './preview';
 import { SimulationPane } from './simulation-pane';

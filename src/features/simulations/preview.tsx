@@ -1,7 +1,7 @@
 import { useSnapshot } from 'valtio';
-import { commands } from '../../commands/registry';
-import { Button } from '../../ui/button';
-import { Modal } from '../../ui/modal';
+import { commands } from '@/commands/registry';
+import { Button } from '@/ui/button';
+import { Modal } from '@/ui/modal';
 import { ErrorNote, SimulationView, useSimulation } from './simulation-view';
 import { simStore } from './store';
 

@@ -1,6 +1,6 @@
-import { LISTBOX_CLASS, ROW_CLASS, RowPlaceholder, useVirtualRows } from '../../ui/virtual-list';
+import { LISTBOX_CLASS, ROW_CLASS, RowPlaceholder, useVirtualRows } from '@/ui/virtual-list';
 import { type KeyboardEvent, type RefObject } from 'react';
-import { LIBRARY_LIMITS, cutLabel, isFinishedJobStatus, type SimulationLibraryItem } from '../../api/contracts/library';
+import { LIBRARY_LIMITS, cutLabel, isFinishedJobStatus, type SimulationLibraryItem } from '@/api/contracts/library';
 import { relative } from './ui';
 
 const ROW = LIBRARY_LIMITS.tileHeightPx;

@@ -1,7 +1,7 @@
-import { SIMULATION_VID_PATTERN } from '../../api/contracts/simulations';
-import { commands } from '../../commands/registry';
-import type { PaneProps } from '../../panes/types';
-import { Button } from '../../ui/button';
+import { SIMULATION_VID_PATTERN } from '@/api/contracts/simulations';
+import { commands } from '@/commands/registry';
+import type { PaneProps } from '@/panes/types';
+import { Button } from '@/ui/button';
 import { ErrorNote, SimulationView, useSimulation } from './simulation-view';
 
 const run = (id: string, args: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);

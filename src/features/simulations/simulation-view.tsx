@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { ACTION_TYPE_LABELS, LIBRARY_LIMITS, isFinishedJobStatus } from '../../api/contracts/library';
-import { SIMULATION_TYPE_LABELS, type SimulationPreview, type SimulationStep } from '../../api/contracts/simulations';
-import { ApiError } from '../../api/http';
-import { Table } from '../../ui/table';
+import { ACTION_TYPE_LABELS, LIBRARY_LIMITS, isFinishedJobStatus } from '@/api/contracts/library';
+import { SIMULATION_TYPE_LABELS, type SimulationPreview, type SimulationStep } from '@/api/contracts/simulations';
+import { ApiError } from '@/api/http';
+import { Table } from '@/ui/table';
 import { fetchSimulationPreview, simKeys } from './api';
 import { Section, dateTime, ranBy, statusTone } from './ui';
 

@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { DEFAULT_DIRECTION, LIBRARY_LIMITS, LIBRARY_SORTS, SORT_LABELS, type LibrarySort, type SimulationLibraryItem, type SortDirection } from '../../api/contracts/library';
-import { SIMULATION_TYPES, SIMULATION_TYPE_LABELS, SIMULATION_VID_PATTERN, type SimulationType } from '../../api/contracts/simulations';
-import { ApiError } from '../../api/http';
-import { commands } from '../../commands/registry';
-import type { PaneProps } from '../../panes/types';
+import { DEFAULT_DIRECTION, LIBRARY_LIMITS, LIBRARY_SORTS, SORT_LABELS, type LibrarySort, type SimulationLibraryItem, type SortDirection } from '@/api/contracts/library';
+import { SIMULATION_TYPES, SIMULATION_TYPE_LABELS, SIMULATION_VID_PATTERN, type SimulationType } from '@/api/contracts/simulations';
+import { ApiError } from '@/api/http';
+import { commands } from '@/commands/registry';
+import type { PaneProps } from '@/panes/types';
 import { SimulationDetail } from './simulation-pane';
 import { SimList } from './sim-list';
 import { simPaneHandlers, simStore } from './store';
 import { useSimulationPages } from './use-sim-pages';
-import { useDebounced } from '../../ui/use-debounced';
+import { useDebounced } from '@/ui/use-debounced';
 
 const control = 'rounded border border-line bg-surface px-1.5 py-1 text-sm text-ink';
 const run = (id: string, args?: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);

@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import type { SimulationType } from '../../api/contracts/simulations';
+import type { SimulationType } from '@/api/contracts/simulations';
 
 /** The simulation the list shows in its detail panel (and that commands act on by default). */
 export interface CurrentSimulation {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { format, formatDistanceToNowStrict } from 'date-fns';
-import type { JobSummary } from '../../api/contracts/library';
+import type { JobSummary } from '@/api/contracts/library';
 
 /** Small building blocks of the Simulations panes (the Action library keeps its own). */
 

@@ -1,6 +1,6 @@
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { LIBRARY_LIMITS, isFinishedJobStatus, type LibraryListAnswer, type SimulationLibraryItem } from '../../api/contracts/library';
+import { LIBRARY_LIMITS, isFinishedJobStatus, type LibraryListAnswer, type SimulationLibraryItem } from '@/api/contracts/library';
 import { fetchSimulationsPage, simKeys, type SimListFilter } from './api';
 
 export const PAGE_SIZE = LIBRARY_LIMITS.defaultPageSize;

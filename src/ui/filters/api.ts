@@ -1,4 +1,4 @@
-import { http } from '../../api/http';
+import { http } from '@/api/http';
 import {
   FILTER_SRC,
   type DimensionChildren,
@@ -8,7 +8,7 @@ import {
   type PageFilterData,
   type SavedFilter,
   type SavedFilterBody,
-} from '../../api/contracts/filters';
+} from '@/api/contracts/filters';
 
 /** Plain fetchers of the filter calls (section 7) and of saved filters. */
 

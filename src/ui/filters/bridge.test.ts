@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { SavedFilterBody } from '../../api/contracts/filters';
+import type { SavedFilterBody } from '@/api/contracts/filters';
 import { loadIntoTarget, pendingFilterOf, registerFilterHost, type FilterHost } from './bridge';
 
 const body: SavedFilterBody = { rules: [], page: { job_name: 'dns' } };

@@ -1,4 +1,4 @@
-import type { FilterTarget, SavedFilterBody } from '../../api/contracts/filters';
+import type { FilterTarget, SavedFilterBody } from '@/api/contracts/filters';
 
 /**
  * Where a pane showing a filter panel (the Jobs pane, the Action library) offers it to the filter

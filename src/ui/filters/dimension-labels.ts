@@ -1,5 +1,5 @@
 import { useQueries, type UseQueryResult } from '@tanstack/react-query';
-import type { DimensionChildren } from '../../api/contracts/filters';
+import type { DimensionChildren } from '@/api/contracts/filters';
 import { fetchDimensionChildren, filterKeys } from './api';
 
 // A module-level combine, so the map is rebuilt only when an answer changes.

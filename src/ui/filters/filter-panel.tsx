@@ -20,8 +20,8 @@ import {
   type PageFilterValues,
   type RuleErrors,
   type SavedFilterBody,
-} from '../../api/contracts/filters';
-import { Button } from '../button';
+} from '@/api/contracts/filters';
+import { Button } from '@/ui/button';
 import { fetchDimensionChildren, fetchPageFilterData, filterKeys } from './api';
 import { RuleBuilder } from './rule-builder';
 import { useDimensionLabels } from './dimension-labels';

@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import { FILTER_CONFIGS, emptyBuilderRule, type BuilderRule, type FilterContentType, type FilterTarget, type SavedFilterBody } from '../../api/contracts/filters';
+import { FILTER_CONFIGS, emptyBuilderRule, type BuilderRule, type FilterContentType, type FilterTarget, type SavedFilterBody } from '@/api/contracts/filters';
 import { FilterPanel } from './filter-panel';
 import { RuleBuilder } from './rule-builder';
 

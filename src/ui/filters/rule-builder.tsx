@@ -9,8 +9,8 @@ import {
   type FilterFieldConfig,
   type FilterTarget,
   type RuleErrors,
-} from '../../api/contracts/filters';
-import { Button } from '../button';
+} from '@/api/contracts/filters';
+import { Button } from '@/ui/button';
 import { Dropdown, PlainText, RangeInput, TextList, TextareaList, Typeahead } from './value-selectors';
 
 const select = 'rounded border bg-surface px-1.5 py-1 text-sm';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { acceptRangeTyping, dimensionLabelOfField, type FilterFieldConfig, type FilterOption } from '../../api/contracts/filters';
+import { acceptRangeTyping, dimensionLabelOfField, type FilterFieldConfig, type FilterOption } from '@/api/contracts/filters';
 import { fetchLookup } from './api';
 import { useDimensionLabels } from './dimension-labels';
 

@@ -1,14 +1,14 @@
 /** Step 2 for cloud: inputs, outputs, ordered scripts (Setup first, Clean Up last) and attached files. */
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
-import { CLOUD_SCRIPT_TEMPLATE, cloudScriptTypeAt } from '../../../api/contracts/action-form';
-import { Button } from '../../../ui/button';
-import { AddFileButton, FileLabel, tableClass, tdClass, thClass, unattachedNotice } from '../attachments';
-import { CodeEditorField } from '../code-editor';
-import { ErrorText, NumberInput, Section, TextInput, inputClass, useFieldError } from '../controls';
-import { useFormEnv } from '../form-env';
-import type { ActionFormValues } from '../form-model';
-import { StepList } from '../step-list';
-import { RemoveHeader } from '../table-parts';
+import { CLOUD_SCRIPT_TEMPLATE, cloudScriptTypeAt } from '@/api/contracts/action-form';
+import { Button } from '@/ui/button';
+import { AddFileButton, FileLabel, tableClass, tdClass, thClass, unattachedNotice } from '@/features/action-form/attachments';
+import { CodeEditorField } from '@/features/action-form/code-editor';
+import { ErrorText, NumberInput, Section, TextInput, inputClass, useFieldError } from '@/features/action-form/controls';
+import { useFormEnv } from '@/features/action-form/form-env';
+import type { ActionFormValues } from '@/features/action-form/form-model';
+import { StepList } from '@/features/action-form/step-list';
+import { RemoveHeader } from '@/features/action-form/table-parts';
 
 function CellInput({ name, label, disabled, mono }: { name: `cloud_action.inputs.${number}.name` | `cloud_action.inputs.${number}.default_value` | `cloud_action.outputs.${number}.name` | `cloud_action.files.${number}.variable_name`; label: string; disabled: boolean; mono?: boolean }) {
   const { register } = useFormContext<ActionFormValues>();

@@ -4,7 +4,7 @@ import { FormProvider, useForm } from 'react-hook-form';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../../tests/msw';
-import { FORM_LIMITS, type FormDefinition } from '../../../api/contracts/action-form';
+import { FORM_LIMITS, type FormDefinition } from '@/api/contracts/action-form';
 import {
   PCAP_STATUS,
   PCAP_TCP_OR_UDP_MESSAGE,
@@ -14,12 +14,12 @@ import {
   type PcapUploadFlags,
   type PcapUploadRecord,
   type ShowConversationsAnswer,
-} from '../../../api/contracts/pcap';
-import { Toaster } from '../../../ui/toaster';
-import { clearToasts, toastStore } from '../../../ui/toasts';
-import { FormEnvContext, type FormEnv } from '../form-env';
-import { emptyValues, type ActionFormValues } from '../form-model';
-import { pcapFormBridge } from '../pcap-bridge';
+} from '@/api/contracts/pcap';
+import { Toaster } from '@/ui/toaster';
+import { clearToasts, toastStore } from '@/ui/toasts';
+import { FormEnvContext, type FormEnv } from '@/features/action-form/form-env';
+import { emptyValues, type ActionFormValues } from '@/features/action-form/form-model';
+import { pcapFormBridge } from '@/features/action-form/pcap-bridge';
 import { PcapUploadForm } from './pcap';
 
 // jsdom has no layout, so the real virtualizer renders no rows: list them all here.

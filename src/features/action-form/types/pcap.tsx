@@ -19,15 +19,15 @@ import {
   type PcapUploadRecord,
   type ShowConversationsAnswer,
   type UploadPcapAnswer,
-} from '../../../api/contracts/pcap';
-import { ApiError, http } from '../../../api/http';
-import { postWithUploadProgress } from '../../../api/upload';
-import { Button } from '../../../ui/button';
-import { flash } from '../../../ui/toasts';
-import { CheckboxInput, ErrorText, TextInput, labelClass, useFieldError } from '../controls';
-import { useFormEnv } from '../form-env';
-import type { ActionFormValues } from '../form-model';
-import { pcapFormBridge } from '../pcap-bridge';
+} from '@/api/contracts/pcap';
+import { ApiError, http } from '@/api/http';
+import { postWithUploadProgress } from '@/api/upload';
+import { Button } from '@/ui/button';
+import { flash } from '@/ui/toasts';
+import { CheckboxInput, ErrorText, TextInput, labelClass, useFieldError } from '@/features/action-form/controls';
+import { useFormEnv } from '@/features/action-form/form-env';
+import type { ActionFormValues } from '@/features/action-form/form-model';
+import { pcapFormBridge } from '@/features/action-form/pcap-bridge';
 import { ConversationTable } from './pcap-conversations';
 
 type PcapType = 'pcap' | 'captive_ioc_pcap';

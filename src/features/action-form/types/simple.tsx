@@ -1,9 +1,9 @@
 /** Step 2 for the simpler types: dns, captive_dns, captive_ioc_url, port_scan, sleep, pcap. */
 import { Controller, useFormContext } from 'react-hook-form';
-import { DNS_QUERY_TYPES } from '../../../api/contracts/action-form';
-import { CheckboxInput, ErrorText, NumberInput, SelectInput, TextInput, inputClass, labelClass, optionsOf, useFieldError, requiredLabelClass } from '../controls';
-import { useFormEnv } from '../form-env';
-import type { ActionFormValues } from '../form-model';
+import { DNS_QUERY_TYPES } from '@/api/contracts/action-form';
+import { CheckboxInput, ErrorText, NumberInput, SelectInput, TextInput, inputClass, labelClass, optionsOf, useFieldError, requiredLabelClass } from '@/features/action-form/controls';
+import { useFormEnv } from '@/features/action-form/form-env';
+import type { ActionFormValues } from '@/features/action-form/form-model';
 
 export function DnsForm() {
   const env = useFormEnv();

@@ -1,10 +1,10 @@
 /** Step 2 for socket and website: settings and an ordered list of steps. */
 import { useWatch } from 'react-hook-form';
-import { HTTP_VERSIONS, SOCKET_COMM_TYPES, SOCKET_DATA_TYPES } from '../../../api/contracts/action-form';
-import { CheckboxInput, NumberInput, SelectInput, TextAreaInput, TextInput, optionsOf } from '../controls';
-import { useFormEnv } from '../form-env';
-import type { ActionFormValues } from '../form-model';
-import { StepList } from '../step-list';
+import { HTTP_VERSIONS, SOCKET_COMM_TYPES, SOCKET_DATA_TYPES } from '@/api/contracts/action-form';
+import { CheckboxInput, NumberInput, SelectInput, TextAreaInput, TextInput, optionsOf } from '@/features/action-form/controls';
+import { useFormEnv } from '@/features/action-form/form-env';
+import type { ActionFormValues } from '@/features/action-form/form-model';
+import { StepList } from '@/features/action-form/step-list';
 
 const short = (s: string | undefined, n = 60) => {
   const t = (s ?? '').replace(/\s+/g, ' ').trim();

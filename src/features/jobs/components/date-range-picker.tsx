@@ -1,9 +1,9 @@
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { format } from 'date-fns';
 import { useState } from 'react';
-import { formatFilterRange, parseFilterRange } from '../../../api/contracts/jobs';
-import { Button } from '../../../ui/button';
-import { DATE_PRESETS, DATE_PRESET_LABELS, datePresetRange, endOfMinute, fromLocalInput, toLocalInput } from '../date-presets';
+import { formatFilterRange, parseFilterRange } from '@/api/contracts/jobs';
+import { Button } from '@/ui/button';
+import { DATE_PRESETS, DATE_PRESET_LABELS, datePresetRange, endOfMinute, fromLocalInput, toLocalInput } from '@/features/jobs/date-presets';
 
 /** The range as shown on the picker's button. */
 export function rangeLabel(value: string): string {

@@ -12,15 +12,15 @@ import {
   csvFilename,
   type CsvSeparator,
   type JobEvent,
-} from '../../../api/contracts/jobs';
-import { commands } from '../../../commands/registry';
-import { Button } from '../../../ui/button';
-import { Modal } from '../../../ui/modal';
-import { getActionEvents, jobsKeys } from '../api';
-import { runExport } from '../commands';
-import { dialogs } from '../dialogs';
-import { findPaneState } from '../pane-state';
-import { suspectEventsUrl } from '../predicates';
+} from '@/api/contracts/jobs';
+import { commands } from '@/commands/registry';
+import { Button } from '@/ui/button';
+import { Modal } from '@/ui/modal';
+import { getActionEvents, jobsKeys } from '@/features/jobs/api';
+import { runExport } from '@/features/jobs/commands';
+import { dialogs } from '@/features/jobs/dialogs';
+import { findPaneState } from '@/features/jobs/pane-state';
+import { suspectEventsUrl } from '@/features/jobs/predicates';
 
 export function EventList({ events }: { events: readonly JobEvent[] }) {
   return (

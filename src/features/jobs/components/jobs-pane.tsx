@@ -12,28 +12,28 @@ import {
   type EventsFilter,
   type JobListAnswer,
   type SortColumn,
-} from '../../../api/contracts/jobs';
-import { commands } from '../../../commands/registry';
-import type { PaneProps } from '../../../panes/types';
-import { useWorkbench } from '../../../panes/pane-context';
-import { Button } from '../../../ui/button';
-import { getJobs, jobsKeys } from '../api';
-import { dialogs } from '../dialogs';
-import { setStepOpen } from '../expanded';
-import { allListedSelected, applyPanelFilter, changeFilter, goToPage, supplyPanelFilter, jobsPaneState, setPageJobs, setRows, toggleSelectAll, toggleSelected, type PaneState, type RowRef } from '../pane-state';
-import { mayDelete, mayPublish } from '../predicates';
-import { listPollMs, usePolling } from '../polling';
-import { toListRequest, type ListRequest } from '../stored-filter';
-import { repollTree, useListRows } from '../tree-rows';
+} from '@/api/contracts/jobs';
+import { commands } from '@/commands/registry';
+import type { PaneProps } from '@/panes/types';
+import { useWorkbench } from '@/panes/pane-context';
+import { Button } from '@/ui/button';
+import { getJobs, jobsKeys } from '@/features/jobs/api';
+import { dialogs } from '@/features/jobs/dialogs';
+import { setStepOpen } from '@/features/jobs/expanded';
+import { allListedSelected, applyPanelFilter, changeFilter, goToPage, supplyPanelFilter, jobsPaneState, setPageJobs, setRows, toggleSelectAll, toggleSelected, type PaneState, type RowRef } from '@/features/jobs/pane-state';
+import { mayDelete, mayPublish } from '@/features/jobs/predicates';
+import { listPollMs, usePolling } from '@/features/jobs/polling';
+import { toListRequest, type ListRequest } from '@/features/jobs/stored-filter';
+import { repollTree, useListRows } from '@/features/jobs/tree-rows';
 import { DateRangePicker } from './date-range-picker';
-import { ActionMenu } from '../../../ui/action-menu';
+import { ActionMenu } from '@/ui/action-menu';
 import { ActionCells, JOB_COLUMNS, JobCells, NoteCells, StepCells, type RowEnv } from './rows';
 import { TreeGrid } from './tree-grid';
-import { FilterPanel } from '../../../ui/filters/filter-panel';
-import { registerFilterHost } from '../../../ui/filters/bridge';
-import { fetchPageFilterData, filterKeys } from '../../../ui/filters/api';
-import type { SavedFilterBody } from '../../../api/contracts/filters';
-import { JOB_PAGE_FILTERS } from '../page-filters';
+import { FilterPanel } from '@/ui/filters/filter-panel';
+import { registerFilterHost } from '@/ui/filters/bridge';
+import { fetchPageFilterData, filterKeys } from '@/ui/filters/api';
+import type { SavedFilterBody } from '@/api/contracts/filters';
+import { JOB_PAGE_FILTERS } from '@/features/jobs/page-filters';
 
 const exec = (id: string, args?: unknown) => void commands.execute(id, args, 'hotkey').catch(() => undefined);
 

@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { format } from 'date-fns';
-import { LOADING_EVENTS, MAX_SUMMARY_JOBS, NO_EVENTS, statusLabel, type SummaryTotals } from '../../../api/contracts/jobs';
-import type { PaneProps } from '../../../panes/types';
-import { Button } from '../../../ui/button';
-import { getActionEvents, getSummary, jobsKeys } from '../api';
+import { LOADING_EVENTS, MAX_SUMMARY_JOBS, NO_EVENTS, statusLabel, type SummaryTotals } from '@/api/contracts/jobs';
+import type { PaneProps } from '@/panes/types';
+import { Button } from '@/ui/button';
+import { getActionEvents, getSummary, jobsKeys } from '@/features/jobs/api';
 import { PercentBar } from './badges';
 import { EventList } from './dialogs';
 

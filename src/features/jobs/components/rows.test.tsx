@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { JOB_STATUSES, type JobStep } from '../../../api/contracts/jobs';
+import { JOB_STATUSES, type JobStep } from '@/api/contracts/jobs';
 import { StatusCell } from './badges';
 import { StepCells } from './rows';
 

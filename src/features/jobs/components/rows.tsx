@@ -1,8 +1,8 @@
-import { SYSTEM_PROFILE, type JobAction, type JobListItem, type JobStep, type NodeRef } from '../../../api/contracts/jobs';
-import type { Permission } from '../../../api/contracts/permissions';
-import { commands } from '../../../commands/registry';
-import { setJobOpen, setStepOpen } from '../expanded';
-import type { RowRef } from '../pane-state';
+import { SYSTEM_PROFILE, type JobAction, type JobListItem, type JobStep, type NodeRef } from '@/api/contracts/jobs';
+import type { Permission } from '@/api/contracts/permissions';
+import { commands } from '@/commands/registry';
+import { setJobOpen, setStepOpen } from '@/features/jobs/expanded';
+import type { RowRef } from '@/features/jobs/pane-state';
 import {
   cancelAllowed,
   cloneActionUrl,
@@ -18,10 +18,10 @@ import {
   simulationUrl,
   summaryUrl,
   suspectEventsUrl,
-} from '../predicates';
-import { dialogs } from '../dialogs';
+} from '@/features/jobs/predicates';
+import { dialogs } from '@/features/jobs/dialogs';
 import { StatusCell, ResultBadge, TimeCell } from './badges';
-import { ActionMenu, type MenuEntry } from '../../../ui/action-menu';
+import { ActionMenu, type MenuEntry } from '@/ui/action-menu';
 import { Expander } from './tree-grid';
 
 /** The six columns: Job Id, Job Name, Job Status, Ran By, Time Started, row actions. */

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import type { RowRef } from '../pane-state';
+import type { RowRef } from '@/features/jobs/pane-state';
 
 /** Row heights per kind (px): fixed, so the virtual list needs no measuring. */
 export const ROW_HEIGHT: Record<RowRef['kind'], number> = { job: 44, step: 40, action: 36, note: 32 };
