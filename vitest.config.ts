@@ -62,7 +62,9 @@ export default defineConfig({
           // Files run in parallel: each opens its own in-memory PGlite (or its own schema of
           // TEST_DATABASE_URL), listens on port 0 and uses its own temporary directories.
           testTimeout: 30000,
-          hookTimeout: 60000,
+          // Set-up opens a PGlite (WASM start and initdb); two files open theirs at once here, and on
+          // this shared 2-core machine one open was measured at 22-65 s under a load average of 15-20.
+          hookTimeout: 120000,
         },
       },
       {
