@@ -19,7 +19,7 @@ const features = fs.existsSync('src/features') ? fs.readdirSync('src/features', 
 const featureZones = features.map((f) => ({ target: `./src/features/${f}`, from: './src/features', except: [`./${f}`] }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-cli/**', 'node_modules/**', 'data/**', 'coverage/**', '.e2e-tmp/**', 'bench/out/**'] },
+  { ignores: ['dist/**', 'dist-cli/**', 'node_modules/**', 'data/**', 'coverage/**', '.e2e-tmp/**', 'bench/out/**', 'tests/lint-fixtures/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
