@@ -7,18 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { formatDistanceToNow } from 'date-fns';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { FormProvider, get, useForm, useFormState, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
-import {
-  MSG,
-  defaultTypeFields,
-  typeKey,
-  type ActionType,
-  type FileDisplay,
-  type FileRestriction,
-  type FormDefinition,
-  type LoadedAction,
-  type SaveAnswer,
-  type TagOption,
-} from '@/api/contracts/action-form';
+import { MSG, defaultTypeFields, typeKey, type FileDisplay, type FormDefinition, type LoadedAction, type SaveAnswer, type TagOption } from '@/api/contracts/action-form';
 import { ApiError } from '@/api/http';
 import { commands } from '@/commands/registry';
 import { WorkbenchContext } from '@/panes/pane-context';
@@ -48,6 +37,7 @@ import { StepDetails } from './step-details';
 import { StepTags } from './step-tags';
 import { StepType } from './step-type';
 import { testPayload } from './test-values';
+import { type ActionType, type FileRestriction } from '@/api/contracts/vocabulary';
 
 export const STEPS: { n: StepNumber; title: string }[] = [
   { n: 1, title: 'Name/Description' },

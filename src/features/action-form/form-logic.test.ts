@@ -1,19 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DIMENSION_TYPES,
-  FORM_LIMITS,
-  MSG,
-  appLayerPort,
-  cloudScriptTypeAt,
-  contentEncodingError,
-  errorKeyFor,
-  fieldPathFor,
-  portsListError,
-  tunnelProtocolsFor,
-  uploadRestrictionsFor,
-  type FileLibraryEntry,
-  type FormDefinition,
-} from '@/api/contracts/action-form';
+import { FORM_LIMITS, MSG, appLayerPort, cloudScriptTypeAt, contentEncodingError, errorKeyFor, fieldPathFor, portsListError, tunnelProtocolsFor, uploadRestrictionsFor, type FileLibraryEntry, type FormDefinition } from '@/api/contracts/action-form';
 import { classifyHostCliLines, HOST_CLI_CONDITIONS, hostCliErrorSummary, parseHostCli, sampleHostCliCommand, tokenizeHostCliLine } from '@/api/contracts/action-form-host-cli';
 import { rankActions } from './action-picker';
 import { cloudSaveState } from './cloud-save-modal';
@@ -24,6 +10,7 @@ import { parseBlocks, safeHref } from './markdown';
 import { testPayload } from './test-values';
 import { flattenTree, visibleNodes } from './tree-select';
 import { joinBody, splitBody } from './types/web-request';
+import { DIMENSION_TYPES } from '@/api/contracts/vocabulary';
 
 const tree = (type: string, id: number) => ({ id, name: type, param_name: type, children: [{ id: id + 1, name: 'A', param_name: 'a', children: [{ id: id + 2, name: 'A child', param_name: 'a_child', children: [] }] }, { id: id + 3, name: 'B', param_name: 'b', children: [] }] });
 const DEF: FormDefinition = {

@@ -1,13 +1,13 @@
 /** Step 1: name, action type, VID override (brt_auth), description with a Markdown preview. */
 import { useState } from 'react';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
-import type { ActionType } from '@/api/contracts/action-form';
 import { Button } from '@/ui/button';
 import { Modal } from '@/ui/modal';
 import { ErrorText, TextAreaInput, TextInput, inputClass, useFieldError, requiredLabelClass } from './controls';
 import { useFormEnv } from './form-env';
 import type { ActionFormValues } from './form-model';
 import { Markdown } from './markdown';
+import { type ActionType } from '@/api/contracts/vocabulary';
 
 export function StepDetails({ onTypeChange }: { onTypeChange(type: ActionType | ''): void }) {
   const env = useFormEnv();
