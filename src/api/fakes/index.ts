@@ -16,7 +16,6 @@ import type { ActionFileRow, DemoData, FakeUser, FileLibraryRow } from './types'
 
 export * from './types';
 export { CATALOG } from './actions';
-export { DIMENSION_LABELS } from './dimensions';
 export { OPEN_RULESET_SOURCE } from './alerts';
 export { Rng } from './random';
 
