@@ -6,7 +6,6 @@ import { cloudSaveState } from './cloud-save-modal';
 import { draftKey, dropDraft, readDraft, stableJson, writeDraft } from './drafts';
 import { filterFiles, sortFiles } from './file-library-modal';
 import { applyDimensionDefaults, emptyValues, fieldLabel, headerFilled, loadedValues, nestErrors, newValues, serverErrorsToFields, stepOfField, toPayload, validatePayload } from './form-model';
-import { parseBlocks, safeHref } from './markdown';
 import { testPayload } from './test-values';
 import { flattenTree, visibleNodes } from './tree-select';
 import { joinBody, splitBody } from './types/web-request';
@@ -250,18 +249,5 @@ describe('pickers and tables', () => {
     expect(rankActions(actions, 'mimi').map((a) => a.id)).toEqual([2]);
     expect(rankActions(actions, 'A100')[0]!.id).toBe(1);
     expect(rankActions(actions, '')).toHaveLength(2);
-  });
-});
-
-describe('markdown', () => {
-  it('parses headings, lists, code, quotes and paragraphs', () => {
-    expect(parseBlocks('# T\n\npara one\nline two\n\n- a\n- b\n\n1. x\n\n```\n<b>code</b>\n```\n> q\n\n---').map((b) => b.kind)).toEqual(['heading', 'paragraph', 'list', 'list', 'code', 'quote', 'rule']);
-  });
-  it('follows only http, https, mailto and same-site links', () => {
-    expect(safeHref('https://attack.mitre.org')).toBe('https://attack.mitre.org');
-    expect(safeHref('/manage_sims/actions')).toBe('/manage_sims/actions');
-    expect(safeHref('javascript:alert(1)')).toBeNull();
-    expect(safeHref('//evil.example')).toBeNull();
-    expect(safeHref('data:text/html,x')).toBeNull();
   });
 });

@@ -8,7 +8,7 @@ import { fetchDetail, fetchLatestJobs, libraryKeys } from './api';
 import { Editable } from './editable';
 import { anyRunning, datePart, dateTime, ranBy } from './format';
 import { NetworkIcon, ShieldIcon } from './icons';
-import { Markdown } from './markdown';
+import { Markdown } from '@/ui/markdown';
 import { ApprovalControls, FilesSection } from './preview-content';
 import { libraryStore, rememberVersion } from './store';
 import { AlertsTable, Badge, Mono, Section, SignaturesList, SimulationsTable, Table } from './ui';

@@ -6,7 +6,7 @@ import { Button } from '@/ui/button';
 import { fetchPreview, libraryKeys } from './api';
 import { dateTime } from './format';
 import { NetworkIcon, RestrictionBadge, ShieldIcon } from './icons';
-import { Markdown } from './markdown';
+import { Markdown } from '@/ui/markdown';
 import { rememberVersion } from './store';
 import { TypeDetail } from './type-detail';
 import { AlertsTable, Badge, Fields, Mono, Section, SignaturesList, SimulationsTable, Table } from './ui';
