@@ -11,7 +11,8 @@ import { NetworkIcon, ShieldIcon } from './icons';
 import { Markdown } from '@/ui/markdown';
 import { ApprovalControls, FilesSection } from './preview-content';
 import { libraryStore, rememberVersion } from './store';
-import { AlertsTable, Badge, Mono, Section, SignaturesList, SimulationsTable, Table } from './ui';
+import { AlertsTable, Badge, Mono, SignaturesList, SimulationsTable, Table } from './ui';
+import { Section } from '@/ui/section';
 import { ACTION_TYPE_LABELS, DIMENSION_LABELS } from '@/api/contracts/vocabulary';
 
 const run = (id: string, args: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);

@@ -9,7 +9,8 @@ import { NetworkIcon, RestrictionBadge, ShieldIcon } from './icons';
 import { Markdown } from '@/ui/markdown';
 import { rememberVersion } from './store';
 import { TypeDetail } from './type-detail';
-import { AlertsTable, Badge, Fields, Mono, Section, SignaturesList, SimulationsTable, Table } from './ui';
+import { AlertsTable, Badge, Fields, Mono, SignaturesList, SimulationsTable, Table } from './ui';
+import { Section } from '@/ui/section';
 import { ACTION_TYPE_LABELS, type ActionType } from '@/api/contracts/vocabulary';
 
 const run = (id: string, args: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);
