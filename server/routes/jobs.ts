@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requirePermission, requireUser } from '../app';
+import { requirePermission, requireUser } from '../guards';
 import { requireCsrfToken } from '../auth/csrf';
 import { badRequest, bodyFields, validate } from '../http-errors';
 import {

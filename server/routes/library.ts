@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requirePermission, requireUser } from '../app';
+import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest, bodyFields, forbidden, notFound, validate } from '../http-errors';
 import { getSetting } from '../settings-store';
 import { DEFAULT_DIRECTION, LIBRARY_LIMITS, LIBRARY_MESSAGES, actionIdParamSchema, approveQuerySchema, detailQuerySchema, fileParamSchema, isVendorVid, legacyListQuerySchema, libraryListQuerySchema, previewQuerySchema, quickActionIdsSchema, simulationListQuerySchema, treeFilterSchema, updateFromLibrarySchema, type LegacyLibraryPage, type LibraryListAnswer, type LibrarySort, type LatestJobsAnswer, type SortDirection, type UpdateFromLibraryAnswer } from '../../src/api/contracts/library';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../app';
+import { requireUser } from '../guards';
 import { badRequest, bodyFields, validate } from '../http-errors';
 import { scriptRunSchema, scriptSaveSchema } from '../../src/api/contracts/scripts';
 import { createScript, deleteScript, listScriptRuns, listScripts, recordScriptRun, updateScript, visibleScript } from '../scripts/service';

@@ -6,8 +6,17 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { formatDistanceToNow } from 'date-fns';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { FormProvider, get, useForm, useFormState, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
-import { MSG, defaultTypeFields, typeKey, type FileDisplay, type FormDefinition, type LoadedAction, type SaveAnswer, type TagOption } from '@/api/contracts/action-form';
+import { FormProvider, useForm, useFormState, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import {
+  MSG,
+  defaultTypeFields,
+  typeKey,
+  type FileDisplay,
+  type FormDefinition,
+  type LoadedAction,
+  type SaveAnswer,
+  type TagOption,
+} from '@/api/contracts/action-form';
 import { ApiError } from '@/api/http';
 import { commands } from '@/commands/registry';
 import { WorkbenchContext } from '@/panes/pane-context';
@@ -543,6 +552,3 @@ export function ActionFormView(props: ActionFormViewProps) {
     </FormEnvContext.Provider>
   );
 }
-
-/** Used by tests: whether a path has an error in a react-hook-form errors object. */
-export const hasError = (errors: FieldErrors, path: string) => !!get(errors, path);

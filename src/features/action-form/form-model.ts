@@ -4,7 +4,7 @@
  * validation with the director's schemas, and the mapping of server error keys onto fields.
  */
 import * as yup from 'yup';
-import { MSG, actionFormSchema, defaultTypeFields, errorKeyFor, fieldPathFor, sleepDurationError, typeKey, type ActionFormPayload, type FormDefinition, type TypeFieldsByType, type TypeKey } from '@/api/contracts/action-form';
+import { actionFormSchema, defaultTypeFields, errorKeyFor, fieldPathFor, sleepDurationError, typeKey, type ActionFormPayload, type FormDefinition, type TypeFieldsByType, type TypeKey } from '@/api/contracts/action-form';
 import { ACTION_TYPES, DIMENSION_LABELS, DIMENSION_TYPES, type ActionType } from '@/api/contracts/vocabulary';
 
 export type TypeValues = { [K in ActionType as TypeKey<K>]: TypeFieldsByType[K] };
@@ -80,11 +80,6 @@ export function loadedValues(payload: ActionFormPayload, mode: FormMode): Action
   }
   if (mode === 'clone') merged.sim_action.name = `${merged.sim_action.name} (copy)`;
   return merged;
-}
-
-/** Resets the fields of a type to their defaults (changing the type resets the type-specific fields). */
-export function resetTypeFields(values: ActionFormValues, type: ActionType): ActionFormValues {
-  return { ...values, [typeKey(type)]: defaultTypeFields(type) };
 }
 
 /** The payload for the chosen type (type fields of other types are not sent). */
@@ -172,8 +167,6 @@ export function nestErrors(flat: FieldErrorMap): Record<string, unknown> {
 export function headerFilled(values: Pick<ActionFormValues, 'sim_action'>): boolean {
   return !!values.sim_action.name.trim() && !!values.sim_action.desc.trim() && !!values.sim_action.action_type;
 }
-
-export { MSG };
 
 const FIELD_LABELS: Record<string, string> = {
   'sim_action.name': 'Name',

@@ -1,11 +1,6 @@
 /** Error keys: the director answers `{ error, errors }` with the spec's key shapes; the form maps them back to field paths. */
 // Error keys: the director answers `{ error, errors }` where errors uses the spec's key shapes.
 
-export interface ActionSaveErrorAnswer {
-  error: string;
-  errors: Record<string, string[]>;
-}
-
 /** Payload path -> the spec's error key: website/socket steps by index, everything else unchanged. */
 export function errorKeyFor(path: string): string {
   if (path === 'system_override.vid') return 'vid';

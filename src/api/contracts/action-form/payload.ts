@@ -183,5 +183,3 @@ export type ActionFormPayload = {
   lock_version?: number;
 } & TypeFieldsPayload;
 
-/** Types whose files are attachments in the form (file_transfer holds exactly one). */
-export const FILE_TYPES: readonly ActionType[] = ['host_cli', 'email', 'file_transfer', 'cloud'];
