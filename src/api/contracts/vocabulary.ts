@@ -45,8 +45,6 @@ export const ACTION_TYPE_LABELS: Record<ActionType, string> = {
   cloud: 'Cloud',
 };
 
-export const isActionType = (value: string): value is ActionType => (ACTION_TYPES as readonly string[]).includes(value);
-
 /** The six dimension trees of an Action, in the form's order. */
 export const DIMENSION_TYPES = ['attack_vector', 'attacker_location', 'behavior_type', 'covert', 'os_platform', 'stage_of_attack'] as const;
 export type DimensionType = (typeof DIMENSION_TYPES)[number];
