@@ -6,6 +6,7 @@ import type { Permission } from '@/api/contracts/permissions';
 import { bindHotkeys } from '@/commands/hotkeys';
 import { CommandPalette } from '@/commands/palette';
 import { openPalette } from '@/commands/palette-store';
+import { paneContexts } from '@/commands/pane-contexts';
 import { commands } from '@/commands/registry';
 import { confirmDialog, ConfirmHost } from '@/ui/confirm';
 import { flash } from '@/ui/toasts';
@@ -69,6 +70,9 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
       dock: controller,
       queryClient,
       confirm: (message) => confirmDialog(message),
+      pane(key) {
+        return paneContexts.lookup(key, this.activePane);
+      },
     }));
     commands.setErrorReporter((message) => flash('alert', message));
     const disposers = [
