@@ -1,9 +1,9 @@
 import { Menu, MenuButton, MenuItem, MenuItems, MenuSeparator } from '@headlessui/react';
-import type { ReactNode } from 'react';
+import { useSyncExternalStore, type ReactNode } from 'react';
 import { Button } from '@/ui/button';
 import { hotkeyText } from './hotkey-format';
 import type { MenuArgsOf, MenuId, MenuItemModel } from './menus';
-import type { PaneInstance } from './pane-contexts';
+import { paneContexts, type PaneInstance } from './pane-contexts';
 import { usePaneInstance } from './pane-instance';
 import { commands as workbenchRegistry, type CommandRegistry } from './registry';
 import type { CommandContext, CommandSource, ExecuteOptions } from './types';
@@ -20,6 +20,10 @@ export function runFrom(registry: CommandRegistry, id: string, args: unknown, so
 /** The context a menu or button inside this pane sees: the registry's, with its own pane as the active one. */
 export function usePaneCommandContext(registry: CommandRegistry = workbenchRegistry): { ctx: CommandContext; opts: ExecuteOptions } {
   useRegistryVersion(registry);
+  useSyncExternalStore(
+    (cb) => paneContexts.subscribe(cb),
+    () => paneContexts.getVersion(),
+  );
   const opts = paneOption(usePaneInstance());
   return { ctx: registry.contextWith(opts), opts };
 }

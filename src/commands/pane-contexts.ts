@@ -37,6 +37,23 @@ export type PaneRef = { kind: string; id?: string } | null;
 /** The registry of provided pane contexts (one per workbench page). */
 export class PaneContextStore {
   private entries = new Map<string, Entry[]>();
+  private listeners = new Set<() => void>();
+  private version = 0;
+
+  /** Menus and buttons re-render when a pane provides or withdraws a context. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  getVersion(): number {
+    return this.version;
+  }
+
+  private changed(): void {
+    this.version++;
+    this.listeners.forEach((l) => l());
+  }
 
   /** Provides `value` for `key` from one pane instance; returns the disposer. */
   provide<T>(key: PaneContextKey<T>, instance: PaneInstance, value: T): () => void {
@@ -44,9 +61,11 @@ export class PaneContextStore {
     const list = (this.entries.get(key.name) ?? []).filter((e) => e.instance.id !== instance.id);
     list.push(entry);
     this.entries.set(key.name, list);
+    this.changed();
     return () => {
       const now = this.entries.get(key.name);
       if (now) this.entries.set(key.name, now.filter((e) => e !== entry));
+      this.changed();
     };
   }
 

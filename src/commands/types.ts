@@ -27,7 +27,8 @@ export interface CommandContext {
   activePane: { kind: string; params: Record<string, string>; id?: string } | null;
   dock: DockControl | null;
   queryClient: QueryClient | null;
-  confirm(message: string): Promise<boolean>;
+  /** Asks the user (a script run answers itself); `confirmLabel` names the confirming button. */
+  confirm(message: string, opts?: { confirmLabel?: string }): Promise<boolean>;
   /** A script run's signal: a command that waits (polls, sleeps) stops waiting when it aborts. */
   signal?: AbortSignal;
   /**
