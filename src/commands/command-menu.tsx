@@ -35,11 +35,6 @@ export function useMenuItems<M extends MenuId>(menu: M, args?: MenuArgsOf<M>, re
 }
 
 /** The first hotkey of a command as text ('Shift+S'), or null: the one source of every hotkey hint. */
-export function useHotkeyText(id: string, registry: CommandRegistry = workbenchRegistry): string | null {
-  useRegistryVersion(registry);
-  return commandHotkeyText(registry, id);
-}
-
 export function commandHotkeyText(registry: CommandRegistry, id: string): string | null {
   const h = registry.get(id)?.hotkey;
   const first = Array.isArray(h) ? h[0] : h;

@@ -2,7 +2,7 @@ import * as yup from 'yup';
 import type { CommandContext } from '@/commands/types';
 import type { JobAction } from '@/api/contracts/jobs';
 import { serverMessage } from '@/features/jobs/api';
-import { activeRow, findPaneState, jobStatusOf, rowJobId, targetJobs, type PaneState } from '@/features/jobs/pane-state';
+import { activeRow, findPaneState, rowJobId, targetJobs, type PaneState } from '@/features/jobs/pane-state';
 
 /** What every jobs command shares: the panes they act in, the focused pane's rows, and argument schemas. */
 
@@ -68,10 +68,3 @@ export const actionArg = yup.object({ job_action_id: yup.number().integer().posi
 /** The Selected menu's items need a selection (JOB: "Select jobs first."). */
 export const selectionBlocked = (ctx: CommandContext): string | null => (paneOf(ctx)?.filter.selected_jobs.length ? null : 'Select jobs first.');
 
-/** Why an operation cannot run on the one job it names, from its status on screen (null when unknown or allowed). */
-export function statusBlocked(ctx: CommandContext, ids: readonly number[] | undefined, allowed: (status: string) => boolean, reason: string): string | null {
-  const s = paneOf(ctx);
-  if (!s || ids?.length !== 1) return null;
-  const status = jobStatusOf(s, ids[0]!);
-  return status && !allowed(status) ? reason : null;
-}

@@ -6,8 +6,7 @@ import { navigationCommands } from './navigation';
 import { operationCommands } from './operations';
 import { rowCommands } from './row-moves';
 
-export { csvRowCount, runExport, type ExportResult } from './export-csv';
-export { waitForJob, type JobOutcome } from './operations';
+export { runExport } from './export-csv';
 
 /** Every jobs command, React-free (scripts and the terminal runner use them too), one concern per file. */
 export const jobsCommands: AnyCommand[] = [...rowCommands, ...operationCommands, ...exportCommands, ...navigationCommands, ...listFilterCommands, ...jobActionCommands];
