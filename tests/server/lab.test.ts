@@ -6,7 +6,7 @@
  * Runs as root on a kernel with network namespaces and nf_tables (CI runs as root); skipped elsewhere
  * with the reason printed.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,9 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { startEngine } from '../../server/engine/index';
 import { labLayout, namespacesOf } from '../../server/lab/layout';
-import { DEFAULT_POLICY, REPO_ROOT } from '../../server/lab/lab';
+import { DEFAULT_POLICY } from '../../server/lab/lab';
+import { runLabCli } from '../../server/lab/run-cli';
 import { parseExpectations } from '../../server/lab/policy';
-import { LabError, checkHost, findProgram } from '../../server/lab/system';
+import { labUnsupportedReason } from '../../server/lab/probe';
+import { findProgram } from '../../server/lab/system';
 import { LAB_EVALUATION_VID, seedLabEvaluation } from '../../server/seed/lab-evaluation';
 import { EMAILS, PASSWORD, startTestServer, type Session, type TestServer } from './helpers';
 
@@ -26,47 +28,10 @@ const SUBNET = `10.${200 + (process.pid % 50)}`;
 const RUN_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-lab-test-'));
 const layout = labLayout(PREFIX, SUBNET, RUN_DIR);
 
-/** Why the lab cannot run here, or null. */
-function skipReason(): string | null {
-  try {
-    checkHost();
-  } catch (e) {
-    return e instanceof LabError ? e.message : String(e);
-  }
-  const probe = `${PREFIX}-probe`;
-  const ip = findProgram('ip')!;
-  try {
-    execFileSync(ip, ['netns', 'add', probe], { stdio: 'pipe' });
-  } catch (e) {
-    return `network namespaces cannot be created here: ${(e as { stderr?: Buffer }).stderr?.toString().trim() ?? String(e)}`;
-  }
-  try {
-    execFileSync(ip, ['netns', 'exec', probe, findProgram('nft')!, 'add', 'table', 'inet', 'probe'], { stdio: 'pipe' });
-    return null;
-  } catch (e) {
-    return `nf_tables does not work in a namespace here: ${(e as { stderr?: Buffer }).stderr?.toString().trim() ?? String(e)}`;
-  } finally {
-    execFileSync(ip, ['netns', 'del', probe], { stdio: 'pipe' });
-  }
-}
-
-const reason = skipReason();
+const reason = labUnsupportedReason(`${PREFIX}-probe`);
 if (reason) console.log(`The security lab test is skipped: ${reason}`);
 
-function lab(args: string[], director: string): Promise<{ code: number; output: string; ms: number }> {
-  const t0 = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server/lab/cli.ts'), '--prefix', PREFIX, '--subnet', SUBNET, '--director', director, ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, VIGIL_EMAIL: EMAILS.admin, VIGIL_PASSWORD: PASSWORD, VIGIL_LAB_RUN_DIR: RUN_DIR },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, output, ms: Date.now() - t0 }));
-  });
-}
+const lab = (args: string[], director: string) => runLabCli({ prefix: PREFIX, subnet: SUBNET, runDir: RUN_DIR, director, email: EMAILS.admin, password: PASSWORD }, args);
 
 const namespacesLeft = () => execFileSync(findProgram('ip')!, ['netns', 'list']).toString().split('\n').filter((l) => l.startsWith(`${PREFIX}-`));
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
