@@ -1,5 +1,6 @@
 import type { AnyCommand } from '@/commands/types';
 import { actorsCommands } from '@/features/actors/commands';
+import { integrationsCommands } from '@/features/integrations/commands';
 import { adminUsersCommands } from '@/features/admin-users/commands';
 import { authCommands } from '@/features/auth/commands';
 import { actionFormCommands } from '@/features/action-form/commands';
@@ -37,6 +38,7 @@ export function headlessCommands(): AnyCommand[] {
     ...runCommands,
     ...filterCommands,
     ...actorsCommands,
+    ...integrationsCommands,
     ...networkMapCommands,
   ];
 }

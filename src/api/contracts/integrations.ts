@@ -30,15 +30,17 @@ export interface IntegrationRow {
 
 export const createIntegrationSchema = yup
   .object({
-    name: yup.string().trim().required('Name is required').max(120, 'Name is at most 120 characters'),
+    name: yup.string().trim().required('Name is required').max(120, 'Name is at most 120 characters').label('Name'),
     type: yup
       .string()
       .required('Kind is required')
-      .oneOf([...INTEGRATION_TYPES], `Kind must be one of ${INTEGRATION_TYPES.join(', ')}`),
+      .oneOf([...INTEGRATION_TYPES], `Kind must be one of ${INTEGRATION_TYPES.join(', ')}`)
+      .label('Kind'),
     source_path: yup
       .string()
       .trim()
       .max(1000, 'The file path is at most 1000 characters')
+      .label('File the director tails (Suricata EVE and nftables/ulogd JSON kinds)')
       .when('type', {
         is: (t: string) => FILE_KINDS.includes(t),
         then: (s) => s.required('A file path is required for this kind').matches(/^\//, 'The file path must be absolute'),

@@ -1,0 +1,7 @@
+import { http } from '@/api/http';
+import type { CreateIntegrationRequest, IntegrationRow } from '@/api/contracts/integrations';
+
+export const integrationsQueryKey = ['integrations'] as const;
+
+export const listIntegrations = async () => (await http.get<{ data: IntegrationRow[] }>('/integrations.json')).data;
+export const createIntegration = (input: CreateIntegrationRequest) => http.post<IntegrationRow>('/integrations.json', input);
