@@ -5,7 +5,7 @@
  * DELETE /lab/setups/{prefix}.json removes it. See docs/api.md, "Security lab".
  */
 import type { FastifyInstance } from 'fastify';
-import { requirePermission } from '../app';
+import { requirePermission } from '../guards';
 import { bodyFields, notFound, validate } from '../http-errors';
 import { labPrefixParam, labSetupSchema, type LabActor, type LabRemoval, type LabSetupAnswer } from '../../src/api/contracts/lab';
 import { attachLabActors, removeLab, setupLab } from './service';

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
-import { requirePermission, requireUser } from '../app';
+import { requirePermission, requireUser } from '../guards';
 import { bodyFields, notFound, validate } from '../http-errors';
 import { createIntegrationSchema, type IntegrationRow } from '../../src/api/contracts/integrations';
 import { createIntegration, deleteIntegration, listIntegrations } from '../integrations/service';

@@ -11,7 +11,6 @@ export const INTEGRATION_KINDS = [
   { type: 'suricata_eve', label: 'Suricata EVE JSON', tailsFile: true },
   { type: 'nftables_ulogd_json', label: 'nftables/ulogd JSON', tailsFile: true },
 ] as const;
-export type IntegrationKind = (typeof INTEGRATION_KINDS)[number]['type'];
 export const INTEGRATION_TYPES = INTEGRATION_KINDS.map((k) => k.type);
 export const FILE_KINDS: readonly string[] = INTEGRATION_KINDS.filter((k) => k.tailsFile).map((k) => k.type);
 

@@ -3,5 +3,4 @@ import type { CreateIntegrationRequest, IntegrationRow } from '@/api/contracts/i
 
 export const integrationsQueryKey = ['integrations'] as const;
 
-export const listIntegrations = async () => (await http.get<{ data: IntegrationRow[] }>('/integrations.json')).data;
 export const createIntegration = (input: CreateIntegrationRequest) => http.post<IntegrationRow>('/integrations.json', input);

@@ -26,7 +26,7 @@ describe('integrations commands', () => {
   it('Create integration… is offered to actors.manage only, with the kind as a pick list', () => {
     expect(registry('operator').visible().map((c) => c.id)).toEqual([]);
     const cmd = registry('admin').visible().find((c) => c.id === 'integrations.create')!;
-    const kind = (cmd.args!.describe() as { fields: Record<string, { oneOf?: unknown[] }> }).fields.type!;
+    const kind = (cmd.args!.describe() as unknown as { fields: Record<string, { oneOf?: unknown[] }> }).fields.type!;
     expect(kind.oneOf).toEqual(['webhook', 'suricata_eve', 'nftables_ulogd_json']);
   });
 
@@ -44,6 +44,6 @@ describe('integrations commands', () => {
     const row = await r.execute('integrations.create', { name: 'Lab fw', type: 'nftables_ulogd_json', source_path: '/run/vigil-lab/x/ulogd.json' }, 'test');
     expect(sent).toEqual([{ name: 'Lab fw', type: 'nftables_ulogd_json', source_path: '/run/vigil-lab/x/ulogd.json' }]);
     expect(row).toMatchObject({ id: 4, type: 'nftables_ulogd_json' });
-    expect(toastStore.toasts.map((t) => t.text)).toEqual(['Integration Lab fw (nftables/ulogd JSON) created; the director reads /run/vigil-lab/x/ulogd.json.']);
+    expect(toastStore.toasts.map((t) => t.message)).toEqual(['Integration Lab fw (nftables/ulogd JSON) created; the director reads /run/vigil-lab/x/ulogd.json.']);
   });
 });
