@@ -12,7 +12,7 @@ import { DirectorClient } from './director-client';
 import type { LabLayout } from './layout';
 import { buildNetworkSteps, planDown, planUp, type ProcessName } from './plan';
 import { firewallScript, logGroupOf, ulogdConfig } from './policy';
-import { LabError, checkHost, inNamespace, observe, readState, runSteps, startDetached, writeState, type LabState, type Tools } from './system';
+import { LabError, checkHost, inNamespace, isLabProcess, observe, readState, runSteps, startDetached, writeState, type LabState, type Tools } from './system';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DEFAULT_POLICY = path.join(REPO_ROOT, 'lab', 'policy.nft');
@@ -71,6 +71,11 @@ export async function labUp(o: LabOptions): Promise<{ reloaded: boolean; actors:
   const { layout } = o;
   const plan = planUp(layout, await observe(tools, layout), o.director);
   if (plan.kind === 'reload-policy') {
+    const running = /\[log1\]\ngroup=(\d+)/.exec(fs.readFileSync(layout.ulogdConf, 'utf8'))?.[1];
+    const wanted = logGroupOf(fs.readFileSync(o.policy, 'utf8')) ?? 7;
+    if (running && Number(running) !== wanted) {
+      throw new LabError(`The running lab's sensor reads NFLOG group ${running} and ${o.policy} logs to group ${wanted}: run npm run lab -- --down first, then npm run lab -- --policy ${o.policy}.`);
+    }
     await loadPolicy(tools, o);
     const state = readState(layout);
     if (state) writeState(layout, { ...state, policy: o.policy });
@@ -108,6 +113,10 @@ export async function labUp(o: LabOptions): Promise<{ reloaded: boolean; actors:
       record(`actor-${z.name}`, startDetached(tools, z.ns, argv, path.join(layout.stateDir, `actor-${z.name}.log`), REPO_ROOT));
     }
     const actors = await waitForActors(client, o);
+    if (!isLabProcess(state.pids.ulogd!, layout)) {
+      const log = fs.existsSync(path.join(layout.stateDir, 'ulogd.log')) ? fs.readFileSync(path.join(layout.stateDir, 'ulogd.log'), 'utf8').slice(-2000) : '';
+      throw new LabError(`ulogd2 stopped, so the firewall's log would reach nobody:\n${log}`);
+    }
     return { reloaded: false, actors, ms: Date.now() - t0 };
   } catch (e) {
     o.log('The lab did not come up; removing what was built.');
