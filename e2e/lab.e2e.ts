@@ -87,19 +87,23 @@ describe.skipIf(reason !== null)('security lab in the workbench', () => {
     return page.getByRole('dialog', { name: /^Detected Events:/ });
   }
 
-  it('JOB-077 JOB-105 after the lab evaluation, the events modal of an alerted Action lists the firewall\'s events', async () => {
+  it('JOB-077 JOB-105 after the lab evaluation, the events modal lists the firewall\'s events; a high-severity rule\'s event counts as suspicious', async () => {
     const { page } = b;
     await page.setViewportSize({ width: 1500, height: 950 });
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/jobs/${jobId}`);
-    const modal = await openEvents(page, 'Lab: Telnet between zones');
-    await modal.getByText('ALERT:critical Telnet between zones').first().waitFor();
+    // An ALERT:medium rule: alerted, listed among the detected events with the rule prefix as description.
+    const dns = await openEvents(page, 'Lab: DNS to a server that is not the lab resolver');
+    await dns.getByText('ALERT:medium DNS to a server other than the lab resolver').first().waitFor();
     await page.screenshot({ path: path.join(os.tmpdir(), 'vigil-lab-events.png') });
     await page.keyboard.press('Escape');
     const ftp = await openEvents(page, 'Lab: FTP control channel to a server');
     await eventually(() => ftp.getByText('LOG:medium FTP control channel between zones').count().then((n) => n > 0), true, 'the FTP rule\'s events are listed');
-    // Silently dropped SMB has no events: the Action shows no Events button.
-    const smb = actions.find((x) => x.name === 'Lab: SMB session to a server')!;
-    expect(smb.events).toBe(0);
+    await page.keyboard.press('Escape');
+    // ALERT:critical: the event is suspicious, so the modal links it as such.
+    const telnet = await openEvents(page, 'Lab: Telnet between zones');
+    await telnet.getByRole('link', { name: /1 suspicious event/ }).waitFor();
+    // Silently dropped SMB has no events.
+    expect(actions.find((x) => x.name === 'Lab: SMB session to a server')!.events).toBe(0);
   });
 
   it('JOB-023 JOB-094 the network map draws the lab zones with their actors and the firewall device', async () => {
