@@ -35,6 +35,11 @@ export interface ActorOptions {
   log?: (line: string) => void;
   tamper?: PerformOptions['tamper'];
   pollWaitMs?: number;
+  /**
+   * A Unix socket that carries the calls to the director (the lab's bridge: an actor in a network
+   * namespace reaches the director on the host's loopback through it). The URL still names the director.
+   */
+  directorSocket?: string | undefined;
 }
 
 interface Credential {
@@ -112,7 +117,8 @@ export class ActorAgent {
     if (auth && this.cred) headers.authorization = `Bearer ${this.cred.token}`;
     const lib = url.protocol === 'https:' ? https : http;
     return new Promise<Buffer>((resolve, reject) => {
-      const req = lib.request(url, { method: 'POST', headers, agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent, signal, timeout: 30_000 });
+      const socket = this.opts.directorSocket ? { socketPath: this.opts.directorSocket } : {};
+      const req = lib.request(url, { method: 'POST', headers, agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent, signal, timeout: 30_000, ...socket });
       req.on('timeout', () => req.destroy(new Error('the director did not answer in time')));
       req.on('error', reject);
       req.on('response', (res) => {

@@ -1,5 +1,5 @@
 /**
- * `npm run actor -- --director URL --token TOKEN [--name N] [--address 127.0.0.2] [--allow-host-cli] [--state FILE]`
+ * `npm run actor -- --director URL --token TOKEN [--name N] [--address 127.0.0.2] [--allow-host-cli] [--state FILE] [--director-socket PATH]`
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -14,6 +14,7 @@ const { values } = parseArgs({
     'allow-host-cli': { type: 'boolean', default: false },
     state: { type: 'string' },
     'exit-with-stdin': { type: 'boolean', default: false },
+    'director-socket': { type: 'string' },
   },
 });
 
@@ -29,6 +30,7 @@ const agent = new ActorAgent({
   address: values.address ?? '127.0.0.1',
   allowHostCli: values['allow-host-cli'] === true,
   stateFile: values.state,
+  directorSocket: values['director-socket'],
 });
 
 const stop = async () => {

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setCsrfToken } from '../src/api/csrf';
 import { ApiError, configureHttp, http } from '../src/api/http';
-import type { Environment, SignInAnswer } from '../src/api/contracts/session';
+import type { Environment } from '../src/api/contracts/session';
+import { signIn } from './sign-in';
 import type { Permission } from '../src/api/contracts/permissions';
 import { headlessCommands } from '../src/app/headless-commands';
 import { commands } from '../src/commands/registry';
@@ -63,26 +64,6 @@ function exportedFile(result: unknown): { filename: string; csv: string } | null
   if (!result || typeof result !== 'object') return null;
   const { filename, csv } = result as Record<string, unknown>;
   return typeof filename === 'string' && typeof csv === 'string' && filename ? { filename, csv } : null;
-}
-
-async function signIn(director: string, email: string, password: string): Promise<{ cookie: string; answer: SignInAnswer }> {
-  let res: Response;
-  try {
-    res = await fetch(`${director}/users/sign_in.json`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
-      body: JSON.stringify({ email, password }),
-    });
-  } catch {
-    throw new Error(`The director at ${director} could not be reached.`);
-  }
-  const body = (await res.json().catch(() => ({}))) as SignInAnswer & { error?: string };
-  if (res.status !== 200) throw new Error(`Sign-in failed: ${body.error ?? `status ${res.status}`}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0]!)
-    .join('; ');
-  return { cookie, answer: body };
 }
 
 export async function main(argv: string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {

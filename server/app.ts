@@ -21,6 +21,8 @@ import { bulkTokensRoutes } from './routes/bulk-tokens';
 import { actorFilesRoutes } from './routes/actor-files';
 import { runRoutes } from './routes/run';
 import { integrationsEventsRoutes } from './routes/integrations-events';
+import { integrationsRoutes } from './routes/integrations';
+import { labRoutes } from './lab/routes';
 import { actionFormRoutes } from './routes/action-form';
 import { fileLibraryRoutes } from './routes/file-library';
 import { libraryRoutes } from './routes/library';
@@ -118,6 +120,8 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   await app.register(actorFilesRoutes);
   await app.register(runRoutes);
   await app.register(integrationsEventsRoutes);
+  await app.register(integrationsRoutes);
+  await app.register(labRoutes);
   await app.register(actionFormRoutes);
   await app.register(fileLibraryRoutes);
   await app.register(libraryRoutes);

@@ -4,6 +4,7 @@ import { migrate } from './db/migrate';
 import { buildApp } from './app';
 import { ensureAdmin, ensureDemoUsers, type CreatedCredential } from './seed/users';
 import { seedDemo } from './seed/demo';
+import { seedLabEvaluation } from './seed/lab-evaluation';
 import { startEngine, startLocalActors } from './engine/index';
 
 async function main() {
@@ -17,6 +18,8 @@ async function main() {
     const summary = await seedDemo(db, { dataDir: config.dataDir });
     console.log(`Seeded demo content: ${summary}`);
   }
+  // The security lab's evaluation (npm run lab), also added to a demo install made before it existed.
+  if (config.seed === 'demo' && (await seedLabEvaluation(db))) console.log('Added the evaluation "Lab: segmentation and egress" (npm run lab).');
   const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1' });
   const url = await app.listen({ port: config.port, host: config.host });
   const shown = url.replace('127.0.0.1', 'localhost');

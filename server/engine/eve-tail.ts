@@ -11,6 +11,12 @@ import { ingestEvents, normalizeEvent, type NormalEvent } from './detection';
 const KEEP = new Set(['alert', 'anomaly', 'drop']);
 const MAX_READ = 4 * 1024 * 1024;
 
+/** An EVE line's event: alert, anomaly and drop events only. */
+export function eveLineEvent(o: unknown): NormalEvent | null {
+  const type = o && typeof o === 'object' ? (o as { event_type?: unknown }).event_type : undefined;
+  return typeof type === 'string' && KEEP.has(type) ? normalizeEvent(o) : null;
+}
+
 export interface EveSource {
   integrationId: number;
   path: string;
@@ -41,6 +47,8 @@ export class EveTail {
     private readonly source: EveSource,
     private readonly windowMs: () => number,
     fromStart = false,
+    /** Turns one parsed JSON line into an event (null skips it); other file kinds pass their own. */
+    private readonly toEvent: (line: unknown) => NormalEvent | null = eveLineEvent,
   ) {
     this.offset = fromStart ? 0 : fs.existsSync(source.path) ? fs.statSync(source.path).size : 0;
   }
@@ -85,9 +93,7 @@ export class EveTail {
       for (const line of lines) {
         if (!line.trim()) continue;
         try {
-          const o = JSON.parse(line) as { event_type?: string };
-          if (!KEEP.has(o.event_type ?? '')) continue;
-          const e = normalizeEvent(o);
+          const e = this.toEvent(JSON.parse(line));
           if (e) events.push(e);
         } catch {
           /* a line that is not JSON is skipped */

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { engineFor, type Engine, type EngineOptions } from './engine';
 import { createBulkToken } from './secrets';
 import { EveTail, parseEveConfig } from './eve-tail';
+import { FileSources } from '../integrations/file-sources';
 import { withReplayScript } from './replay-script';
 import { withRunAsUser } from './run-as';
 import { withTransferKey } from './transfer-key';
@@ -30,6 +31,10 @@ export function startEngine(app: FastifyInstance, opts?: Partial<EngineOptions>)
     tail.start();
     engine.onStop(() => tail.stop());
   }
+  // Integrations whose events the director reads from a file (EVE, nftables/ulogd JSON).
+  const files = new FileSources(app.db, () => engine.opts.detectionWindowMs);
+  files.start();
+  engine.onStop(() => files.stop());
   return engine;
 }
 

@@ -1,5 +1,6 @@
 import type { AnyCommand } from '@/commands/types';
 import { actorsCommands } from '@/features/actors/commands';
+import { integrationsCommands } from '@/features/integrations/commands';
 import { adminUsersCommands } from '@/features/admin-users/commands';
 import { authCommands } from '@/features/auth/commands';
 import { actionFormCommands } from '@/features/action-form/commands';
@@ -30,6 +31,7 @@ export const FEATURE_COMMANDS: Readonly<Record<string, readonly AnyCommand[]>> =
   'pcap-inspect': pcapCommands,
   filters: filterCommands,
   actors: actorsCommands,
+  integrations: integrationsCommands,
   'network-map': networkMapCommands,
   simulations: simulationCommands,
 };
