@@ -2,13 +2,15 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { precompress } from './build-tools/precompress';
 
 const directorUrl = process.env.VIGIL_DIRECTOR_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 2000 },
+  // No source maps in the product build (VIGIL_SOURCEMAPS=1 keeps them); the manifest lists chunks for `npm run bench:bundle`.
+  build: { outDir: 'dist', sourcemap: process.env.VIGIL_SOURCEMAPS === '1', manifest: true, chunkSizeWarningLimit: 600 },
   server: {
     // In development the SPA is served by Vite and every non-asset call goes to the director.
     proxy: Object.fromEntries(

@@ -3,13 +3,14 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import fastifyStatic from '@fastify/static';
 import type { Db } from './db/index';
 import type { DirectorConfig } from './config';
 import { SESSION_COOKIE, SessionStore } from './auth/sessions';
 import { SignInThrottle } from './auth/throttle';
 import { requireCsrfToken } from './auth/csrf';
 import { HttpError } from './http-errors';
+import { registerStaticAssets } from './static-assets';
+import { compressJson } from './compress-json';
 import { usersRoutes } from './routes/users';
 import { environmentRoutes } from './routes/environment';
 import { backgroundRoutes } from './routes/background';
@@ -68,6 +69,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   const app = Fastify({ logger, bodyLimit: 1024 * 1024 * 1024, trustProxy: false });
   app.decorate('db', db);
   app.decorate('config', config);
+  compressJson(app);
   app.decorate('sessions', new SessionStore(db, config.sessionTimeoutMin * 60_000));
   app.decorate('throttle', throttle ?? new SignInThrottle(db));
   app.decorateRequest('session', null);
@@ -135,16 +137,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;
   const hasSpa = indexPath !== undefined && fs.existsSync(indexPath);
-  if (hasSpa && staticDir) {
-    await app.register(fastifyStatic, {
-      root: staticDir,
-      index: false,
-      wildcard: true,
-      setHeaders: (res, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
-      },
-    });
-  }
+  if (hasSpa && staticDir) await registerStaticAssets(app, staticDir);
   const sendIndex = (req: FastifyRequest, reply: FastifyReply) => {
     if (!hasSpa || !indexPath) return reply.status(503).type('text/plain').send('The workbench is not built. Run `npm run build` and restart the director.');
     const html = fs.readFileSync(indexPath, 'utf8').replace('<meta name="csrf-token" content="" />', `<meta name="csrf-token" content="${req.session?.csrfToken ?? ''}" />`);

@@ -1,6 +1,6 @@
 import { DockviewReact, themeDark, themeLight, type DockviewApi, type DockviewReadyEvent, type DockviewTheme } from 'dockview-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import type { Environment } from '@/api/contracts/session';
 import type { Permission } from '@/api/contracts/permissions';
 import { bindHotkeys } from '@/commands/hotkeys';
@@ -12,6 +12,7 @@ import { confirmDialog, ConfirmHost } from '@/ui/confirm';
 import { flash } from '@/ui/toasts';
 import { DockController, PANE_COMPONENT, START_KIND, type UrlHistory } from './dock-controller';
 import type { FeatureModule } from './feature-module';
+import { prefetchWhenIdle } from './lazy';
 import { layoutKey, loadLayout, saveLayout } from './layout-storage';
 import { PaneHost } from './pane-host';
 import { WorkbenchContext } from './pane-context';
@@ -112,6 +113,8 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
   }, [controller]);
 
   // Browser back/forward (and any navigation) open or focus the pane of the new URL.
+  // Pane code is split per pane; fetch it ahead while idle so opening one rarely waits.
+  useEffect(() => prefetchWhenIdle([...features.flatMap((f) => f.globals ?? []), ...panes.list().map((k) => k.component)]), [features, panes]);
   useEffect(() => history.subscribe(() => apiRef.current && controller.openUrl(history.current())), [history, controller]);
 
   useEffect(() => {
@@ -206,7 +209,7 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
       </div>
       <CommandPalette registry={commands} />
       <ConfirmHost />
-      {features.flatMap((f) => (f.globals ?? []).map((G, i) => <G key={`${f.id}-${i}`} />))}
+      <Suspense fallback={null}>{features.flatMap((f) => (f.globals ?? []).map((G, i) => <G key={`${f.id}-${i}`} />))}</Suspense>
     </WorkbenchContext.Provider>
   );
 }

@@ -1,11 +1,10 @@
 /** Help pages linked from the form (they open in a new tab): host_cli syntax, host_cli python, cloud python. */
-import type { PaneComponent } from '@/panes/feature-module';
 import { HOST_CLI_CONDITIONS, sampleHostCliCommand } from '@/api/contracts/action-form-host-cli';
 import { CLOUD_SCRIPT_TEMPLATE } from '@/api/contracts/action-form';
 
 const pre = 'overflow-auto rounded border border-line bg-surface p-3 font-mono text-xs';
 
-function HostCliHelp() {
+export function HostCliHelp() {
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-3 p-6 text-sm">
       <h2 className="text-lg font-semibold">Host CLI command syntax</h2>
@@ -43,7 +42,7 @@ function HostCliHelp() {
   );
 }
 
-function HostCliPythonHelp() {
+export function HostCliPythonHelp() {
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-3 p-6 text-sm">
       <h2 className="text-lg font-semibold">Host CLI: Python scripts</h2>
@@ -58,7 +57,7 @@ function HostCliPythonHelp() {
   );
 }
 
-function CloudPythonHelp() {
+export function CloudPythonHelp() {
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-3 p-6 text-sm">
       <h2 className="text-lg font-semibold">Cloud Actions: Python scripts</h2>
@@ -79,9 +78,3 @@ function CloudPythonHelp() {
     </article>
   );
 }
-
-export const HELP_PANES: PaneComponent[] = [
-  { id: 'host-cli-help', component: HostCliHelp },
-  { id: 'host-cli-python-help', component: HostCliPythonHelp },
-  { id: 'cloud-python-help', component: CloudPythonHelp },
-];

@@ -1,8 +1,8 @@
 import type { FeatureModule } from '@/panes/feature-module';
-import { ActorsPane } from './actors-pane';
+import { lazyPane } from '@/panes/lazy';
 
 /** Actors: the registered actors, bulk registration tokens, their pending actors, installers. */
 export const actorsFeature: FeatureModule = {
   id: 'actors',
-  panes: [{ id: 'actors', component: ActorsPane }],
+  panes: [{ id: 'actors', component: lazyPane(() => import('./actors-pane'), 'ActorsPane') }],
 };

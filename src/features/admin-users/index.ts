@@ -1,7 +1,7 @@
 import type { FeatureModule } from '@/panes/feature-module';
-import { UsersPane } from './users-pane';
+import { lazyPane } from '@/panes/lazy';
 
 export const adminUsersFeature: FeatureModule = {
   id: 'admin-users',
-  panes: [{ id: 'admin-users', component: UsersPane }],
+  panes: [{ id: 'admin-users', component: lazyPane(() => import('./users-pane'), 'UsersPane') }],
 };

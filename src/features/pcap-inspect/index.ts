@@ -1,8 +1,8 @@
 import type { FeatureModule } from '@/panes/feature-module';
-import { PacketViewPane } from './packet-view-pane';
+import { lazyPane } from '@/panes/lazy';
 
 /** Packet View of stored captures (/manage_sims/pcaps/inspect/{pcap_library_id}) and PCAP conversation commands. */
 export const pcapInspectFeature: FeatureModule = {
   id: 'pcap-inspect',
-  panes: [{ id: 'pcap-inspect', component: PacketViewPane }],
+  panes: [{ id: 'pcap-inspect', component: lazyPane(() => import('./packet-view-pane'), 'PacketViewPane') }],
 };

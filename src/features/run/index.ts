@@ -1,7 +1,7 @@
 import type { FeatureModule } from '@/panes/feature-module';
-import { RunAllActionsModal } from './run-all-modal';
+import { lazyGlobal } from '@/panes/lazy';
 
 export const runFeature: FeatureModule = {
   id: 'run',
-  globals: [RunAllActionsModal],
+  globals: [lazyGlobal(() => import('./run-all-modal'), 'RunAllActionsModal')],
 };

@@ -1,15 +1,13 @@
 import type { FeatureModule } from '@/panes/feature-module';
+import { lazyGlobal, lazyPane } from '@/panes/lazy';
 import { SIMULATION_PANE, SIMULATIONS_PANE } from './commands';
-import { SimulationPreviewHost } from './preview';
-import { SimulationPane } from './simulation-pane';
-import { SimulationsPane } from './simulations-pane';
 
 /** Sequences and evaluations: the list, one simulation, and the Simulation preview modal. */
 export const simulationsFeature: FeatureModule = {
   id: 'simulations',
   panes: [
-    { id: SIMULATIONS_PANE, component: SimulationsPane },
-    { id: SIMULATION_PANE, component: SimulationPane },
+    { id: SIMULATIONS_PANE, component: lazyPane(() => import('./simulations-pane'), 'SimulationsPane') },
+    { id: SIMULATION_PANE, component: lazyPane(() => import('./simulation-pane'), 'SimulationPane') },
   ],
-  globals: [SimulationPreviewHost],
+  globals: [lazyGlobal(() => import('./preview'), 'SimulationPreviewHost')],
 };

@@ -1,0 +1,53 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { PaneProps } from './types';
+
+/** A component loaded on first render (its own chunk), which can also be fetched ahead with `preload`. */
+export type LazyComponent<P> = LazyExoticComponent<ComponentType<P>> & { preload: () => Promise<void> };
+
+/**
+ * The named export of a module, split into its own
+ * chunk and loaded on first use. Features give their panes and modal globals this way so that
+ * nothing but the shell is in the first download; heavy libraries (X6, CodeMirror, uPlot, jsPDF,
+ * html2canvas) must only be imported by such modules. A failed load is retried on the next preload.
+ */
+function lazyNamed<P, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K): LazyComponent<P> {
+  let pending: Promise<{ default: ComponentType<P> }> | undefined;
+  const get = () =>
+    (pending ??= load().then(
+      (m) => ({ default: m[name] }),
+      (e: unknown) => {
+        pending = undefined;
+        throw e;
+      },
+    ));
+  return Object.assign(lazy(get), { preload: () => get().then(() => undefined) });
+}
+
+/** A pane's component: `{ id: 'jobs', component: lazyPane(() => import('./jobs-pane'), 'JobsPane') }`. */
+export const lazyPane = <K extends string>(load: () => Promise<Record<K, ComponentType<PaneProps>>>, name: K) => lazyNamed<PaneProps, K>(load, name);
+
+/** A feature's global mounted once (modal hosts): `globals: [lazyGlobal(() => import('./dialogs'), 'JobsDialogs')]`. */
+export const lazyGlobal = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => lazyNamed<object, K>(load, name);
+
+const isLazy = (c: unknown): c is { preload: () => Promise<void> } => typeof (c as { preload?: unknown } | null)?.preload === 'function';
+
+/** Fetches every lazy component ahead, one at a time while the browser is idle (so first paint never waits on them). */
+export function prefetchWhenIdle(components: readonly unknown[]): () => void {
+  const queue = components.filter(isLazy);
+  let stopped = false;
+  const idle = (fn: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 5000 }) : setTimeout(fn, 200));
+  const next = () => {
+    const c = queue.shift();
+    if (stopped || !c) return;
+    void c.preload().catch(() => undefined).then(() => idle(next));
+  };
+  idle(next);
+  return () => {
+    stopped = true;
+  };
+}
+
+/** Starts fetching a pane's code (e.g. when the pointer rests on what opens it). */
+export function prefetch(component: unknown): void {
+  if (isLazy(component)) void component.preload().catch(() => undefined);
+}
