@@ -7,7 +7,9 @@ import type { ListFilter } from './api';
 import { DetailPanel } from './detail-panel';
 import { FilterBar, type FilterState } from './filter-bar';
 import { LibraryList } from './library-list';
-import { libraryStore, paneHandlers } from './store';
+import { usePaneContext } from '@/panes/use-pane-context';
+import { libraryPane } from './pane-context';
+import { libraryStore } from './store';
 import { useLibraryPages } from './use-library-pages';
 import { FilterPanel, loadPanelFilter, savePanelFilter } from '@/ui/filters/filter-panel';
 import { registerFilterHost } from '@/ui/filters/bridge';
@@ -180,22 +182,18 @@ export function LibraryPane({ params, setParams }: PaneProps) {
     [pages, focusIndex, selectOnly, selectRange],
   );
 
-  // Commands reach the pane through these handlers while it is mounted.
+  // Commands reach the pane through its pane context while it is mounted.
+  const focusSearch = useCallback(() => {
+    searchRef.current?.focus();
+    searchRef.current?.select();
+  }, []);
+  usePaneContext(libraryPane, { move, focusSearch });
   useEffect(() => {
-    paneHandlers.move = (step) => move(step);
-    paneHandlers.focusSearch = () => {
-      searchRef.current?.focus();
-      searchRef.current?.select();
-    };
     if (libraryStore.focusSearchPending) {
       libraryStore.focusSearchPending = false;
-      setTimeout(() => paneHandlers.focusSearch?.());
+      setTimeout(focusSearch);
     }
-    return () => {
-      paneHandlers.move = null;
-      paneHandlers.focusSearch = null;
-    };
-  }, [move]);
+  }, [focusSearch]);
 
   // Back/forward or a link changed the selected VID: select it (alone) when it is not part of the selection.
   useEffect(() => {
