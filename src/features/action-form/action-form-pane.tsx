@@ -6,7 +6,7 @@ import { commands } from '@/commands/registry';
 import type { PaneProps } from '@/panes/types';
 import { ActionFormView } from './action-form-view';
 import { definitionQuery, loadedActionQuery, tagsQuery } from './api';
-import { controllerKey, type FormPaneKind } from './controllers';
+import { type FormPaneKind } from './pane-context';
 import { draftKey } from './drafts';
 import { loadedValues, newValues, type FormMode } from './form-model';
 
@@ -45,7 +45,6 @@ export function NewActionPane({ params }: PaneProps) {
       mode="new"
       paneKind="action-new"
       paneParams={params}
-      controllerKey={controllerKey('action-new', params)}
       def={def.data}
       tags={tags.data}
       loaded={null}
@@ -75,7 +74,6 @@ function LoadedPane({ params, mode, kind }: PaneProps & { mode: Exclude<FormMode
       mode={mode}
       paneKind={kind}
       paneParams={params}
-      controllerKey={controllerKey(kind, params)}
       def={def.data}
       tags={tags.data}
       loaded={loaded}

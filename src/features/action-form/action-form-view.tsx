@@ -25,7 +25,8 @@ import { confirmDialog } from '@/ui/confirm';
 import { flash } from '@/ui/toasts';
 import { createAction, createPcapAction, libraryFilesQuery, updateAction } from './api';
 import { CloudSaveModal } from './cloud-save-modal';
-import { registerController, type FormController, type FormPaneKind, type SaveResult } from './controllers';
+import { usePaneContext } from '@/panes/use-pane-context';
+import { actionFormPane, type FormController, type FormPaneKind, type SaveResult } from './pane-context';
 import { dropDraft, readDraft, stableJson, writeDraft, type Draft } from './drafts';
 import { FormEnvContext, type FormEnv } from './form-env';
 import {
@@ -60,7 +61,6 @@ export interface ActionFormViewProps {
   mode: FormMode;
   paneKind: FormPaneKind;
   paneParams: Record<string, string>;
-  controllerKey: string;
   def: FormDefinition;
   tags: TagOption[];
   loaded: LoadedAction | null;
@@ -108,7 +108,7 @@ function ErrorSummary({ goTo }: { goTo(step: StepNumber): void }) {
 }
 
 export function ActionFormView(props: ActionFormViewProps) {
-  const { mode, def, tags, loaded, initial, initialFiles, draftKey, controllerKey, paneKind, paneParams } = props;
+  const { mode, def, tags, loaded, initial, initialFiles, draftKey, paneKind, paneParams } = props;
   const storage = props.storage ?? window.localStorage;
   const queryClient = useQueryClient();
   const workbench = useContext(WorkbenchContext);
@@ -385,21 +385,7 @@ export function ActionFormView(props: ActionFormViewProps) {
     canSave: () => !saving && headerFilled(getValues()),
     canEdit: () => canCreate,
   };
-  useEffect(() => {
-    const proxyController: FormController = {
-      save: () => api.current.save(),
-      reset: () => api.current.reset(),
-      cancel: () => api.current.cancel(),
-      next: () => api.current.next(),
-      previous: () => api.current.previous(),
-      goTo: (n) => api.current.goTo(n),
-      toggleView: () => api.current.toggleView(),
-      fillTestValues: () => api.current.fillTestValues(),
-      canSave: () => api.current.canSave(),
-      canEdit: () => api.current.canEdit(),
-    };
-    return registerController(controllerKey, proxyController);
-  }, [controllerKey]);
+  usePaneContext(actionFormPane, api.current);
 
   const env: FormEnv = useMemo(
     () => ({ def, tags, mode, canCreate, canApproveCloud, brtAuth, protectedTheater: def.flags.protected_theater, knownFiles, rememberFiles }),

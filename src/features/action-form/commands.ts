@@ -4,8 +4,7 @@ import { type ActionFormPayload } from '@/api/contracts/action-form';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { createAction, getLoadedAction, updateAction } from './api';
-import { FORM_PANE_KINDS, controllerFor, type FormPaneKind } from './controllers';
-import { pcapFormBridge } from './pcap-bridge';
+import { FORM_PANE_KINDS, actionFormPane, pcapUploadPane, type FormController, type FormPaneKind } from './pane-context';
 import { ACTION_TYPES, type ActionType } from '@/api/contracts/vocabulary';
 
 /** The fuzzy action picker of Edit Action… and Clone Action… (a global modal). */
@@ -27,7 +26,7 @@ async function resolveAction(ref: string): Promise<{ id: number; type: ActionTyp
   return { id: a.id, type: a.action_type };
 }
 
-const FORM_COMMANDS: { op: string; title: string; hotkey?: string; keywords?: string[]; run: (c: NonNullable<ReturnType<typeof controllerFor>>) => unknown; enabled?: (c: NonNullable<ReturnType<typeof controllerFor>>) => boolean }[] = [
+const FORM_COMMANDS: { op: string; title: string; hotkey?: string; keywords?: string[]; run: (c: FormController) => unknown; enabled?: (c: FormController) => boolean }[] = [
   { op: 'save', title: 'Save Action', hotkey: 'mod+s', keywords: ['submit', 'store'], run: (c) => c.save() },
   { op: 'reset', title: 'Reset Action Form', hotkey: 'alt+shift+r', keywords: ['restore', 'undo', 'loaded values'], run: (c) => c.reset(), enabled: (c) => c.canSave() },
   { op: 'cancel', title: 'Cancel Action Form', hotkey: 'alt+shift+c', keywords: ['close', 'discard'], run: (c) => c.cancel() },
@@ -50,13 +49,13 @@ function formCommands(kind: FormPaneKind): AnyCommand[] {
       keywords: [...(f.keywords ?? []), 'action form'],
       ...(f.hotkey ? { hotkey: f.hotkey } : {}),
       hotkeyContext: kind,
-      when: (ctx) => ctx.activePane?.kind === kind && (f.op !== 'save' && f.op !== 'reset' && f.op !== 'cancel' && f.op !== 'fillTestValues' ? true : canCreate(ctx)) && !!controllerFor(ctx.activePane),
+      when: (ctx) => ctx.activePane?.kind === kind && (f.op !== 'save' && f.op !== 'reset' && f.op !== 'cancel' && f.op !== 'fillTestValues' ? true : canCreate(ctx)) && ctx.pane(actionFormPane) !== undefined,
       enabled: (ctx) => {
-        const c = controllerFor(ctx.activePane);
+        const c = ctx.pane(actionFormPane);
         return !!c && (!f.enabled || f.enabled(c));
       },
       run: (_args, ctx) => {
-        const c = controllerFor(ctx.activePane);
+        const c = ctx.pane(actionFormPane);
         if (!c) throw new Error('No Action form is focused');
         return f.run(c);
       },
@@ -141,10 +140,11 @@ export const actionFormCommands: AnyCommand[] = [
     category: 'PCAP',
     keywords: ['pcap', 'browse', 'file', 'packet capture', 'upload'],
     needsWorkbench: true,
-    when: (ctx) => canCreate(ctx) && pcapFormBridge.openPicker !== null,
-    run: () => {
-      if (!pcapFormBridge.openPicker) throw new Error('Open the Action Details step of a PCAP Action form first');
-      pcapFormBridge.openPicker();
+    when: (ctx) => canCreate(ctx) && !!ctx.pane(pcapUploadPane)?.openPicker,
+    run: (_a, ctx) => {
+      const open = ctx.pane(pcapUploadPane)?.openPicker;
+      if (!open) throw new Error('Open the Action Details step of a PCAP Action form first');
+      open();
     },
   }),
   // Scripts and a terminal runner: save without the form.

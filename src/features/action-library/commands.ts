@@ -6,10 +6,18 @@ import { ApiError } from '@/api/http';
 import { flash } from '@/ui/toasts';
 import { approveAction, decideFile, fetchAllLibraryPages, fetchDetail, fetchPreview, libraryKeys, rejectAction, updateFromLibrary, type FileDecision } from './api';
 import { csvField } from './format';
-import { clearSelection, libraryStore, paneHandlers } from './store';
+import { paneContexts } from '@/commands/pane-contexts';
+import { libraryPane, type LibraryPaneApi } from './pane-context';
+import { clearSelection, libraryStore } from './store';
 import { type ActionType } from '@/api/contracts/vocabulary';
 
 export const LIBRARY_PANE = 'actions';
+
+function library(ctx: CommandContext): LibraryPaneApi {
+  const p = ctx.pane(libraryPane);
+  if (!p) throw new Error('Open the Action library first.');
+  return p;
+}
 export const PREVIEW_PANE = 'action-preview';
 /** Keys acting on one Action work in the library and in a preview pane. */
 const ACTION_PANES = [LIBRARY_PANE, PREVIEW_PANE];
@@ -175,11 +183,17 @@ export const libraryCommands: AnyCommand[] = [
     hotkeyContext: LIBRARY_PANE,
     needsWorkbench: true,
     run: (_a, ctx) => {
-      if (ctx.activePane?.kind !== LIBRARY_PANE || !paneHandlers.focusSearch) {
+      const focused = ctx.activePane?.kind === LIBRARY_PANE ? ctx.pane(libraryPane) : undefined;
+      if (!focused) {
         libraryStore.focusSearchPending = true;
         dock(ctx).openUrl(libraryStore.current ? `/manage_sims/action/${encodeURIComponent(libraryStore.current.vid)}` : '/manage_sims/actions');
       }
-      paneHandlers.focusSearch?.();
+      // A library already mounted (now brought to the front) focuses its search at once.
+      const mounted = focused ?? paneContexts.lookup(libraryPane, { kind: LIBRARY_PANE });
+      if (mounted) {
+        libraryStore.focusSearchPending = false;
+        mounted.focusSearch();
+      }
     },
   }),
   defineCommand({
@@ -189,10 +203,7 @@ export const libraryCommands: AnyCommand[] = [
     hotkey: 'j',
     hotkeyContext: LIBRARY_PANE,
     needsWorkbench: true,
-    run: () => {
-      if (!paneHandlers.move) throw new Error('Open the Action library first.');
-      paneHandlers.move(1);
-    },
+    run: (_a, ctx) => library(ctx).move(1),
   }),
   defineCommand({
     id: 'actions.previous',
@@ -201,10 +212,7 @@ export const libraryCommands: AnyCommand[] = [
     hotkey: 'k',
     hotkeyContext: LIBRARY_PANE,
     needsWorkbench: true,
-    run: () => {
-      if (!paneHandlers.move) throw new Error('Open the Action library first.');
-      paneHandlers.move(-1);
-    },
+    run: (_a, ctx) => library(ctx).move(-1),
   }),
   defineCommand<IdArgs>({
     id: 'actions.preview',

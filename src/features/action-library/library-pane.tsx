@@ -7,10 +7,12 @@ import type { ListFilter } from './api';
 import { DetailPanel } from './detail-panel';
 import { FilterBar, type FilterState } from './filter-bar';
 import { LibraryList } from './library-list';
-import { libraryStore, paneHandlers } from './store';
+import { usePaneContext } from '@/panes/use-pane-context';
+import { libraryPane } from './pane-context';
+import { libraryStore } from './store';
 import { useLibraryPages } from './use-library-pages';
 import { FilterPanel, loadPanelFilter, savePanelFilter } from '@/ui/filters/filter-panel';
-import { registerFilterHost } from '@/ui/filters/bridge';
+import { useFilterHost } from '@/ui/filters/use-filter-host';
 import type { SavedFilterBody } from '@/api/contracts/filters';
 import { LIBRARY_PAGE_FILTERS, libraryRulesOf } from './page-filters';
 import { useDebounced } from '@/ui/use-debounced';
@@ -29,7 +31,6 @@ const INITIAL: FilterState = {
 };
 const STORAGE_KEY = 'vigil.library.filter.v1';
 const PANEL_KEY = 'vigil.library.panel.v1';
-const LIBRARY_PANE_KIND = 'actions';
 
 function loadFilter(): FilterState {
   try {
@@ -59,26 +60,22 @@ export function LibraryPane({ params, setParams }: PaneProps) {
   }, [panel, supplied]);
   const panelRef = useRef(panel);
   panelRef.current = panel;
-  useEffect(
-    () =>
-      registerFilterHost(LIBRARY_PANE_KIND, {
-        target: 'actions',
-        url: '/manage_sims/actions',
-        focus: () => setPanelTicks((t) => ({ ...t, focus: t.focus + 1 })),
-        clear: () => {
-          setSupplied(false);
-          setPanel({ rules: [], page: {} });
-        },
-        apply: () => setPanelTicks((t) => ({ ...t, apply: t.apply + 1 })),
-        load: (b) => {
-          setSupplied(true);
-          setPanelOpen(true);
-          setPanel(b);
-        },
-        current: () => panelRef.current,
-      }),
-    [],
-  );
+  useFilterHost({
+    target: 'actions',
+    url: '/manage_sims/actions',
+    focus: () => setPanelTicks((t) => ({ ...t, focus: t.focus + 1 })),
+    clear: () => {
+      setSupplied(false);
+      setPanel({ rules: [], page: {} });
+    },
+    apply: () => setPanelTicks((t) => ({ ...t, apply: t.apply + 1 })),
+    load: (b) => {
+      setSupplied(true);
+      setPanelOpen(true);
+      setPanel(b);
+    },
+    current: () => panelRef.current,
+  });
   const rules = useMemo(() => libraryRulesOf(panel.rules, panel.page), [panel]);
   const filter: ListFilter = useMemo(
     () => ({ search: search.trim(), tags: f.tags, tag_mode: f.tag_mode, action_types: f.action_types, status: f.status, dimensions: f.dimensions, sort: f.sort, direction: f.direction, include_disabled: f.include_disabled, rules }),
@@ -180,22 +177,18 @@ export function LibraryPane({ params, setParams }: PaneProps) {
     [pages, focusIndex, selectOnly, selectRange],
   );
 
-  // Commands reach the pane through these handlers while it is mounted.
+  // Commands reach the pane through its pane context while it is mounted.
+  const focusSearch = useCallback(() => {
+    searchRef.current?.focus();
+    searchRef.current?.select();
+  }, []);
+  usePaneContext(libraryPane, { move, focusSearch });
   useEffect(() => {
-    paneHandlers.move = (step) => move(step);
-    paneHandlers.focusSearch = () => {
-      searchRef.current?.focus();
-      searchRef.current?.select();
-    };
     if (libraryStore.focusSearchPending) {
       libraryStore.focusSearchPending = false;
-      setTimeout(() => paneHandlers.focusSearch?.());
+      setTimeout(focusSearch);
     }
-    return () => {
-      paneHandlers.move = null;
-      paneHandlers.focusSearch = null;
-    };
-  }, [move]);
+  }, [focusSearch]);
 
   // Back/forward or a link changed the selected VID: select it (alone) when it is not part of the selection.
   useEffect(() => {

@@ -37,9 +37,6 @@ export const libraryStore = proxy<{
   focusSearchPending: false,
 });
 
-/** Handlers the mounted library pane registers (functions stay outside the proxy). */
-export const paneHandlers: { move: ((step: 1 | -1) => void) | null; focusSearch: (() => void) | null } = { move: null, focusSearch: null };
-
 export function rememberVersion(id: number, version: number): void {
   if (libraryStore.seenVersions[id] !== version) libraryStore.seenVersions[id] = version;
 }

@@ -3,18 +3,18 @@ import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import type { SavedFilter } from '@/api/contracts/filters';
 import { deleteSavedFilter, filterKeys, saveFilter } from '@/ui/filters/api';
-import { filterHostFor, loadIntoTarget, type FilterHost } from '@/ui/filters/bridge';
+import { filterHostPane, loadIntoTarget, type FilterHost } from '@/ui/filters/filter-host';
 
 /** Filter commands: they act on the filter panel of the focused pane (Jobs, Action library). */
 
 const CATEGORY = 'Filters';
 
 function host(ctx: CommandContext): FilterHost {
-  const h = filterHostFor(ctx.activePane);
+  const h = ctx.pane(filterHostPane);
   if (!h) throw new Error('Focus the Jobs pane or the Action library first.');
   return h;
 }
-const hasHost = (ctx: CommandContext) => !!filterHostFor(ctx.activePane);
+const hasHost = (ctx: CommandContext) => ctx.pane(filterHostPane) !== undefined;
 
 export const filterCommands: AnyCommand[] = [
   defineCommand({
@@ -84,7 +84,7 @@ export function applySavedCommand(f: SavedFilter): AnyCommand {
     keywords: [f.target === 'jobs' ? 'jobs' : 'actions library', 'saved filter'],
     needsWorkbench: true,
     run: (_a, ctx) => {
-      const focused = filterHostFor(ctx.activePane);
+      const focused = ctx.pane(filterHostPane);
       if (focused?.target === f.target) focused.load(f.filter);
       else {
         const url = loadIntoTarget(f.target, f.filter);

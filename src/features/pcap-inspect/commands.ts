@@ -2,15 +2,15 @@ import * as yup from 'yup';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { conversationsKey, destroyConversations } from './api';
-import { packetViewBridge } from './bridge';
+import { packetViewPane, type PacketViewApi } from './pane-context';
 
-const inPane = () => packetViewBridge.goTo !== null;
+const inPane = (ctx: CommandContext) => ctx.pane(packetViewPane) !== undefined;
 const canEdit = (ctx: CommandContext) => ctx.permissions.has('create_action_permission');
 
-function pane<K extends 'goTo' | 'move'>(key: K) {
-  const fn = packetViewBridge[key];
-  if (!fn) throw new Error('Open a Packet View first');
-  return fn;
+function packetView(ctx: CommandContext): PacketViewApi {
+  const p = ctx.pane(packetViewPane);
+  if (!p) throw new Error('Open a Packet View first');
+  return p;
 }
 
 /** Packet View and PCAP conversation commands (plain fetchers; no React inside run). */
@@ -37,7 +37,7 @@ export const pcapCommands: AnyCommand[] = [
     needsWorkbench: true,
     when: inPane,
     args: yup.object({ no: yup.number().typeError('must be a number').integer().min(1).required('Packet number') }),
-    run: ({ no }) => pane('goTo')(no),
+    run: ({ no }, ctx) => packetView(ctx).goTo(no),
   }),
   defineCommand({
     id: 'pcap.nextPacket',
@@ -47,7 +47,7 @@ export const pcapCommands: AnyCommand[] = [
     hotkeyContext: 'pcap-inspect',
     needsWorkbench: true,
     when: inPane,
-    run: () => pane('move')(1),
+    run: (_a, ctx) => packetView(ctx).move(1),
   }),
   defineCommand({
     id: 'pcap.previousPacket',
@@ -57,7 +57,7 @@ export const pcapCommands: AnyCommand[] = [
     hotkeyContext: 'pcap-inspect',
     needsWorkbench: true,
     when: inPane,
-    run: () => pane('move')(-1),
+    run: (_a, ctx) => packetView(ctx).move(-1),
   }),
   defineCommand({
     id: 'pcap.copyPacketHex',
@@ -66,9 +66,9 @@ export const pcapCommands: AnyCommand[] = [
     hotkey: 'mod+shift+c',
     hotkeyContext: 'pcap-inspect',
     needsWorkbench: true,
-    when: () => packetViewBridge.copyHex !== null,
-    run: async () => {
-      const hex = await packetViewBridge.copyHex!();
+    when: inPane,
+    run: async (_a, ctx) => {
+      const hex = await packetView(ctx).copyHex();
       await navigator.clipboard?.writeText(hex).catch(() => undefined);
       return { bytes: hex.length / 2 };
     },

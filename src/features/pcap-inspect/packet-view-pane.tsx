@@ -4,7 +4,8 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import type { PcapPacketSummary } from '@/api/contracts/pcap';
 import type { PaneProps } from '@/panes/types';
 import { PACKET_PAGE, getPacketBytes, getPackets, packetBytesKey, packetsKey } from './api';
-import { packetViewBridge } from './bridge';
+import { usePaneContext } from '@/panes/use-pane-context';
+import { packetViewPane } from './pane-context';
 import { formatTime, hexRows } from './hex';
 
 const ROW = 24;
@@ -71,24 +72,16 @@ export function PacketViewPane({ params, setParams }: PaneProps) {
 
   const bytes = useQuery({ queryKey: packetBytesKey(id, selected), queryFn: () => getPacketBytes(id, selected), enabled: valid && total > 0 && selected <= total });
 
-  // Pane-local commands act on this pane through the bridge.
-  useEffect(() => {
-    packetViewBridge.id = id;
-    packetViewBridge.goTo = select;
-    packetViewBridge.move = (delta: number) => select(selected + delta);
-    packetViewBridge.copyHex = async () => {
+  // Pane-local commands act on this pane through its pane context.
+  usePaneContext(packetViewPane, {
+    id,
+    goTo: select,
+    move: (delta: number) => select(selected + delta),
+    copyHex: async () => {
       const b = bytes.data?.bytes ?? (await getPacketBytes(id, selected)).bytes;
       return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-    };
-    return () => {
-      if (packetViewBridge.goTo === select) {
-        packetViewBridge.id = null;
-        packetViewBridge.goTo = null;
-        packetViewBridge.move = null;
-        packetViewBridge.copyHex = null;
-      }
-    };
-  }, [id, select, selected, bytes.data]);
+    },
+  });
 
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW * 20) / ROW) - 1);

@@ -6,7 +6,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
 import type { PcapPacketBytesAnswer, PcapPacketsAnswer } from '@/api/contracts/pcap';
 import type { PaneParams } from '@/panes/types';
-import { packetViewBridge } from './bridge';
+import { paneContexts } from '@/commands/pane-contexts';
+import { packetViewPane } from './pane-context';
 import { hexRows } from './hex';
 import { PacketViewPane } from './packet-view-pane';
 
@@ -85,8 +86,8 @@ describe('Packet View pane', () => {
     fireEvent.keyDown(list, { key: 'End' });
     expect(JSON.parse(screen.getByTestId('params').textContent!).packet).toBe('3');
     expect(within(list).getByRole('option', { name: /Packet 3/ }).getAttribute('aria-selected')).toBe('true');
-    // Pane-local commands reach the pane through the bridge.
-    packetViewBridge.move?.(-2);
+    // Pane-local commands reach the pane through its pane context.
+    paneContexts.lookup(packetViewPane, null)?.move(-2);
     await waitFor(() => expect(JSON.parse(screen.getByTestId('params').textContent!).packet).toBe('1'));
     fireEvent.click(within(list).getByRole('option', { name: /Packet 2/ }));
     expect(JSON.parse(screen.getByTestId('params').textContent!).packet).toBe('2');

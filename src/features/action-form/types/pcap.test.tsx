@@ -19,7 +19,8 @@ import { Toaster } from '@/ui/toaster';
 import { clearToasts, toastStore } from '@/ui/toasts';
 import { FormEnvContext, type FormEnv } from '@/features/action-form/form-env';
 import { emptyValues, type ActionFormValues } from '@/features/action-form/form-model';
-import { pcapFormBridge } from '@/features/action-form/pcap-bridge';
+import { paneContexts } from '@/commands/pane-contexts';
+import { pcapUploadPane } from '@/features/action-form/pane-context';
 import { PcapUploadForm } from './pcap';
 
 // jsdom has no layout, so the real virtualizer renders no rows: list them all here.
@@ -229,10 +230,11 @@ describe('the PCAP upload form', () => {
     const input = screen.getByLabelText('PCAP File') as HTMLInputElement;
     const clicked = vi.fn();
     input.addEventListener('click', clicked);
-    expect(pcapFormBridge.openPicker).not.toBeNull();
-    pcapFormBridge.openPicker!();
+    const picker = () => paneContexts.lookup(pcapUploadPane, null)?.openPicker;
+    expect(picker()).toBeTruthy();
+    picker()!();
     expect(clicked).toHaveBeenCalledTimes(1);
     view.unmount();
-    expect(pcapFormBridge.openPicker).toBeNull();
+    expect(picker()).toBeUndefined();
   });
 });

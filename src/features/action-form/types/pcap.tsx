@@ -27,7 +27,8 @@ import { flash } from '@/ui/toasts';
 import { CheckboxInput, ErrorText, TextInput, labelClass, useFieldError } from '@/features/action-form/controls';
 import { useFormEnv } from '@/features/action-form/form-env';
 import type { ActionFormValues } from '@/features/action-form/form-model';
-import { pcapFormBridge } from '@/features/action-form/pcap-bridge';
+import { pcapUploadPane } from '@/features/action-form/pane-context';
+import { usePaneContext } from '@/panes/use-pane-context';
 import { ConversationTable } from './pcap-conversations';
 
 type PcapType = 'pcap' | 'captive_ioc_pcap';
@@ -52,13 +53,7 @@ function UploadFlow({ type }: { type: PcapType }) {
     if (timer.current) clearTimeout(timer.current);
     uploadId.current = null;
   }, []);
-  useEffect(() => {
-    const open = () => fileInput.current?.click();
-    if (!ro) pcapFormBridge.openPicker = open;
-    return () => {
-      if (pcapFormBridge.openPicker === open) pcapFormBridge.openPicker = null;
-    };
-  }, [ro]);
+  usePaneContext(pcapUploadPane, { openPicker: ro ? null : () => fileInput.current?.click() });
 
   const fail = (text: string, rec: PcapUploadRecord | null = null) => {
     setFailed(true);

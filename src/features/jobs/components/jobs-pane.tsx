@@ -28,7 +28,7 @@ import { CommandButton, CommandMenu } from '@/commands/command-menu';
 import { ActionCells, JOB_COLUMNS, JobCells, NoteCells, StepCells, type RowEnv } from './rows';
 import { TreeGrid } from './tree-grid';
 import { FilterPanel } from '@/ui/filters/filter-panel';
-import { registerFilterHost } from '@/ui/filters/bridge';
+import { useFilterHost } from '@/ui/filters/use-filter-host';
 import { fetchPageFilterData, filterKeys } from '@/ui/filters/api';
 import type { SavedFilterBody } from '@/api/contracts/filters';
 import { JOB_PAGE_FILTERS } from '@/features/jobs/page-filters';
@@ -247,19 +247,15 @@ export function JobsPane({ params }: PaneProps) {
   }, [refreshTick]);
 
   // The filter panel: the builder's rules and page filter values live in the stored filter.
-  useEffect(
-    () =>
-      registerFilterHost('jobs', {
-        target: 'jobs',
-        url: vid ? `/jobs?vid=${encodeURIComponent(vid)}` : '/jobs',
-        focus: () => void (s.panelFocusTick += 1),
-        clear: () => applyPanelFilter(s, { rules: [], page: {} }),
-        apply: () => void (s.panelApplyTick += 1),
-        load: (b) => supplyPanelFilter(s, b),
-        current: () => ({ rules: [...s.filter.structured_filter.rules], page: { ...s.filter.structured_filter.page } }),
-      }),
-    [s, vid],
-  );
+  useFilterHost({
+    target: 'jobs',
+    url: vid ? `/jobs?vid=${encodeURIComponent(vid)}` : '/jobs',
+    focus: () => void (s.panelFocusTick += 1),
+    clear: () => applyPanelFilter(s, { rules: [], page: {} }),
+    apply: () => void (s.panelApplyTick += 1),
+    load: (b) => supplyPanelFilter(s, b),
+    current: () => ({ rules: [...s.filter.structured_filter.rules], page: { ...s.filter.structured_filter.page } }),
+  });
   const panelValue = useMemo(
     () => ({ rules: snap.filter.structured_filter.rules as SavedFilterBody['rules'], page: snap.filter.structured_filter.page as SavedFilterBody['page'] }),
     [snap.filter.structured_filter.rules, snap.filter.structured_filter.page],
