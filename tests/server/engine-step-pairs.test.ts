@@ -132,9 +132,14 @@ describe('runs with per-step actors', () => {
     const sock = await insertAction(w.server.db, 'socket', socket(47341), 'guarded socket');
     const sim = await insertSimulation(w.server.db, 'sequence', [[sock], [sock]]);
     const body = { attack_node_id_1: w.src.nodeId, target_node_id_1: w.dst.nodeId, attack_node_id_2: w.dst.nodeId, target_node_id_2: w.src.nodeId };
+    const count = async () => (await w.server.db.query<{ n: number }>('select count(*)::int as n from jobs'))[0]?.n;
+    const before = await count();
     const viewer = await w.server.signIn('viewer');
     expect((await post('sequences', sim, body, viewer)).statusCode).toBe(403);
     expect((await post('sequences', sim, body, w.operator, false)).statusCode).toBe(403);
-    expect((await w.server.call('POST', `/run/sequences/${sim}.json`, { body })).statusCode).toBe(401);
+    // Signed out: refused (the CSRF check answers first, without a session).
+    expect([401, 403]).toContain((await w.server.call('POST', `/run/sequences/${sim}.json`, { body })).statusCode);
+    expect(await count()).toBe(before);
+    expect((await post('sequences', sim, body)).statusCode).toBe(201);
   });
 });
