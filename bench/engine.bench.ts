@@ -59,7 +59,7 @@ async function main() {
       [step?.id, scan?.id, sock?.id, ACTIONS],
     );
     const t0 = performance.now();
-    const job = await createJob(db, { kind: 'sequence', id: sim?.id ?? 0, sourceId: nodes[0]?.id ?? 0, targetId: nodes[1]?.id ?? 0, userId: null });
+    const job = await createJob(db, { kind: 'sequence', id: sim?.id ?? 0, pairs: [{ source: nodes[0]?.id ?? 0, target: nodes[1]?.id ?? 0 }], userId: null });
     let rssMax = 0;
     let status = '';
     for (;;) {

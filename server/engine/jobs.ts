@@ -1,4 +1,7 @@
-/** Creating jobs: an action, a sequence or an evaluation between a source and a destination actor. */
+/**
+ * Creating jobs: an action, a sequence or an evaluation; each step between its own source and
+ * destination actor (a step without its own pair uses the step 1 pair).
+ */
 import type { Db } from '../db/index';
 import { HttpError, badRequest, notFound } from '../http-errors';
 import { SINGLE_ACTOR_TYPES } from '../../src/api/contracts/engine';
@@ -9,11 +12,16 @@ export type JobKind = 'action' | 'sequence' | 'evaluation';
 export interface CreateJobInput {
   kind: JobKind;
   id: number;
-  sourceId: number;
-  targetId: number;
+  /** The actor pair of step n at index n - 1; steps without one run between pairs[0]. */
+  pairs: StepPair[];
   userId: number | null;
   /** Unlocked: an actor that is not online is accepted and the job waits for it. */
   forceUnlock?: boolean;
+}
+
+export interface StepPair {
+  source?: number | undefined;
+  target?: number | undefined;
 }
 
 interface NodeRow {
@@ -42,9 +50,16 @@ async function actorOf(db: Db, id: number, label: string, forceUnlock: boolean):
 /** Creates the job, its steps and job actions (status pending); the engine schedules it. */
 export async function createJob(db: Db, input: CreateJobInput): Promise<{ job_id: number; name: string; status: string }> {
   const forced = input.forceUnlock === true;
-  const source = await actorOf(db, input.sourceId, 'Source Actor', forced);
-  const target = await actorOf(db, input.targetId, 'Destination Actor', forced);
-  if (source.id === target.id) throw badRequest('Source Actor and Destination Actor must be different actors.');
+  const known = new Map<number, NodeRow>();
+  const actor = async (id: number, label: string) => {
+    const n = known.get(id) ?? (await actorOf(db, id, label, forced));
+    known.set(id, n);
+    return n;
+  };
+  const first = input.pairs[0];
+  if (!first?.source) throw badRequest('Source Actor must be chosen');
+  await actor(first.source, 'Source Actor');
+  if (first.target) await actor(first.target, 'Destination Actor');
 
   let name: string;
   let simulationId: number | null = null;
@@ -84,10 +99,7 @@ export async function createJob(db: Db, input: CreateJobInput): Promise<{ job_id
   }
   if (!steps.length) throw badRequest(`${name} has no actions to run.`);
 
-  // A dns action answered by the destination actor keeps its step on two actors.
-  const twoActorDns = new Set<number>();
-  for (const a of steps.flatMap((s) => s.actions)) if (a.action_type === 'dns' && (await dnsUsesDestination(db, a.id, target.id))) twoActorDns.add(a.id);
-
+  const aimed = await aimSteps(db, steps, input.pairs, name, actor);
   return db.transaction(async (tx) => {
     const [job] = await tx.query<{ id: number }>(
       `insert into jobs (name, status, progress, simulation_id, action_id, user_id) values ($1, 'pending', 0, $2, $3, $4) returning id`,
@@ -96,11 +108,10 @@ export async function createJob(db: Db, input: CreateJobInput): Promise<{ job_id
     if (!job) throw new HttpError(500, 'The job could not be created.');
     await tx.query(`insert into engine_jobs (job_id, kind, force_unlock) values ($1, $2, $3)`, [job.id, input.kind, forced]);
     for (const [i, step] of steps.entries()) {
-      // Steps holding a DNS, host CLI or cloud action run on a single actor (sequence assignment rule).
-      const single = step.actions.some((a) => SINGLE_ACTOR_TYPES.includes(a.action_type) && a.action_type !== 'sleep' && !twoActorDns.has(a.id));
+      const pair = aimed[i];
       const [js] = await tx.query<{ id: number }>(
         `insert into job_steps (job_id, step_id, group_order, name, source_node_id, destination_node_id) values ($1, $2, $3, $4, $5, $6) returning id`,
-        [job.id, step.step_id, i + 1, step.name, source.id, single ? null : target.id],
+        [job.id, step.step_id, i + 1, step.name, pair?.source ?? null, pair?.target ?? null],
       );
       if (!js) throw new HttpError(500, 'The job step could not be created.');
       await tx.query(
@@ -121,4 +132,44 @@ export async function createJob(db: Db, input: CreateJobInput): Promise<{ job_id
     }
     return { job_id: job.id, name, status: 'pending' };
   });
+}
+
+/**
+ * The actor pair each step runs between: its own attack/target pair, else the step 1 pair. Steps
+ * holding a DNS, host CLI or cloud action run on a single actor (sequence assignment rule) and keep
+ * no destination; two-actor steps need one, different from the source.
+ */
+async function aimSteps(
+  db: Db,
+  steps: { actions: ActionRow[] }[],
+  pairs: StepPair[],
+  name: string,
+  actor: (id: number, label: string) => Promise<NodeRow>,
+): Promise<{ source: number; target: number | null }[]> {
+  if (pairs.length > steps.length) {
+    throw badRequest(`Step ${pairs.length} does not exist: ${name} has ${steps.length} step${steps.length === 1 ? '' : 's'}.`);
+  }
+  const aimed: { source: number; target: number | null }[] = [];
+  for (const [i, step] of steps.entries()) {
+    const n = i + 1;
+    const prefix = n === 1 ? '' : `Step ${n}: `;
+    const own = pairs[i];
+    if (own && own.source === undefined && own.target !== undefined) throw badRequest(`${prefix}Source Actor must be chosen`);
+    const pair = own?.source !== undefined ? own : pairs[0];
+    const source = await actor(pair?.source ?? 0, `${prefix}Source Actor`);
+    const target = pair?.target !== undefined ? await actor(pair.target, `${prefix}Destination Actor`) : null;
+    // A dns action answered by the destination actor keeps its step on two actors.
+    const twoActorDns = new Set<number>();
+    for (const a of step.actions) if (a.action_type === 'dns' && target && (await dnsUsesDestination(db, a.id, target.id))) twoActorDns.add(a.id);
+    const single = step.actions.some((a) => SINGLE_ACTOR_TYPES.includes(a.action_type) && a.action_type !== 'sleep' && !twoActorDns.has(a.id));
+    if (single) {
+      aimed.push({ source: source.id, target: null });
+      continue;
+    }
+    const needsTarget = step.actions.some((a) => !SINGLE_ACTOR_TYPES.includes(a.action_type));
+    if (needsTarget && !target) throw badRequest(`${prefix}Destination Actor must be chosen`);
+    if (target && target.id === source.id) throw badRequest(`${prefix}Source Actor and Destination Actor must be different actors.`);
+    aimed.push({ source: source.id, target: target?.id ?? null });
+  }
+  return aimed;
 }

@@ -1,12 +1,13 @@
 /**
- * Running jobs: the Run All Actions form (attack_node_id_1, target_node_id_1, force_unlock) posted
- * for an action, a sequence or an evaluation creates a job the engine runs between the two actors.
+ * Running jobs: the Run All Actions form (attack_node_id_1, target_node_id_1, force_unlock), or a run
+ * aimed step by step (attack_node_id_{n}, target_node_id_{n}), posted for an action, a sequence or an
+ * evaluation creates a job the engine runs, each step between its own pair of actors.
  */
 import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
 import { requirePermission, requireUser } from '../guards';
 import { bodyFields, notFound, validate } from '../http-errors';
-import { runSchema, type RunActor, type RunAnswer } from '../../src/api/contracts/engine';
+import { runSchema, stepPairs, type RunActor, type RunAnswer } from '../../src/api/contracts/engine';
 import { createJob, type JobKind } from '../engine/jobs';
 import { engineFor } from '../engine/engine';
 
@@ -48,7 +49,7 @@ export async function runRoutes(app: FastifyInstance) {
       const session = requirePermission(req, 'jobs.run');
       const { id } = validate(idParam, req.params);
       const input = validate(runSchema, bodyFields(req.body));
-      const job = await createJob(app.db, { kind, id, sourceId: input.attack_node_id_1, targetId: input.target_node_id_1, userId: session.user.id, forceUnlock: input.force_unlock });
+      const job = await createJob(app.db, { kind, id, pairs: stepPairs(input), userId: session.user.id, forceUnlock: input.force_unlock });
       engine.kick();
       reply.status(201);
       return { ...job, url: `/jobs/${job.job_id}` };

@@ -149,7 +149,8 @@ describe('engine with two actors on loopback', () => {
   });
 
   it('the run call refuses missing actors, unknown content and a viewer', async () => {
-    const id = await insertAction(w.server.db, 'sleep', {});
+    // A two-actor action (a sleep-only step needs just the Source Actor).
+    const id = await insertAction(w.server.db, 'socket', socketDetails(47199));
     const missing = await w.server.call('POST', `/run/actions/${id}.json`, { as: w.operator, body: { attack_node_id_1: w.src.nodeId } });
     expect(missing.statusCode).toBe(400);
     expect(missing.json<{ error: string }>().error).toContain('Destination Actor must be chosen');

@@ -137,13 +137,49 @@ export const heartbeatSchema = yup.object({ session: yup.string().trim().require
 
 // ---- running jobs (the Run All Actions form) ----
 
+/** The most steps a run can aim (attack_node_id_{n} / target_node_id_{n}, n = 1..MAX_RUN_STEPS). */
+export const MAX_RUN_STEPS = 200;
+
+const stepActor = (n: number, label: string) =>
+  yup
+    .number()
+    .typeError(n === 1 ? `${label} must be chosen` : `Step ${n}: ${label} must be an actor id`)
+    .integer(`Step ${n}: ${label} must be an actor id`)
+    .positive(`Step ${n}: ${label} must be an actor id`)
+    .max(2_147_483_647, `Step ${n}: ${label} must be an actor id`);
+
+const stepFields: Record<string, ReturnType<typeof stepActor>> = {};
+for (let n = 2; n <= MAX_RUN_STEPS; n++) {
+  stepFields[`attack_node_id_${n}`] = stepActor(n, 'Source Actor');
+  stepFields[`target_node_id_${n}`] = stepActor(n, 'Destination Actor');
+}
+
+/**
+ * The Run All Actions form, and a run assembled step by step: attack_node_id_{n}/target_node_id_{n}
+ * aim step n (1-based); a step without its own pair runs between the step 1 pair. The Destination
+ * Actor is required only by steps that need two actors (the director checks that per step).
+ */
 export const runSchema = yup
   .object({
-    attack_node_id_1: yup.number().typeError('Source Actor must be chosen').integer().positive().required('Source Actor must be chosen'),
-    target_node_id_1: yup.number().typeError('Destination Actor must be chosen').integer().positive().required('Destination Actor must be chosen'),
+    attack_node_id_1: stepActor(1, 'Source Actor').required('Source Actor must be chosen'),
+    target_node_id_1: stepActor(1, 'Destination Actor'),
+    ...stepFields,
     force_unlock: yup.boolean().default(false),
   })
-  .noUnknown();
+  .noUnknown(`Unknown field: use attack_node_id_{n} and target_node_id_{n} with n from 1 to ${MAX_RUN_STEPS}, and force_unlock.`);
+
+/** The actor pair of every step n named in a run request (index n - 1; undefined where none is given). */
+export function stepPairs(input: Record<string, unknown>): { source?: number; target?: number }[] {
+  const pairs: { source?: number; target?: number }[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    const m = /^(attack|target)_node_id_(\d+)$/.exec(key);
+    if (!m || typeof value !== 'number') continue;
+    const pair = (pairs[Number(m[2]) - 1] ??= {});
+    if (m[1] === 'attack') pair.source = value;
+    else pair.target = value;
+  }
+  return pairs;
+}
 export type RunRequest = yup.InferType<typeof runSchema>;
 
 export interface RunAnswer {
