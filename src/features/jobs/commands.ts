@@ -17,6 +17,7 @@ import {
   canCancelJob,
   csvFilename,
   deleteConfirmText,
+  parseFilterRange,
   formatFilterRange,
   type EventsFilter,
   type JobAction,
@@ -33,10 +34,12 @@ import { setJobOpen, setStepOpen } from './expanded';
 import { datePresetRange, DATE_PRESETS, type DatePreset } from './date-presets';
 import {
   activeRow,
+  applyPanelFilter,
   changeFilter,
   findPaneState,
   goToPage,
   jobStatusOf,
+  jobsPaneState,
   moveActive,
   rowJobId,
   targetJobs,
@@ -398,6 +401,40 @@ export const jobsCommands: AnyCommand[] = [
         filename: a?.filename ?? '',
         job_action_report: a?.job_action_report ?? false,
       });
+    },
+  }),
+
+  defineCommand<{ filter_range?: string; rules?: string; filter_value?: string }>({
+    id: 'jobs.showMatching',
+    title: 'Show Matching Jobs',
+    category: 'Jobs',
+    keywords: ['report', 'chart', 'drill down', 'filter'],
+    needsWorkbench: true,
+    when: (ctx) => ctx.dock !== null && ctx.user !== null,
+    args: yup.object({
+      filter_range: yup.string().max(100).test('range', (v, c) => (!v || typeof parseFilterRange(v) !== 'string' ? true : c.createError({ message: parseFilterRange(v) as string }))).label('Time range (start,end ISO)'),
+      rules: yup.string().max(20_000).label('Filter rules (JSON list)'),
+      filter_value: yup.string().max(200).label('Text'),
+    }) as yup.Schema<{ filter_range?: string; rules?: string; filter_value?: string }>,
+    run: (a, ctx) => {
+      // Reports open the jobs behind a chart segment: the Jobs pane with its filter replaced.
+      let rules: FilterNode[] = [];
+      if (a?.rules) {
+        try {
+          rules = JSON.parse(a.rules) as FilterNode[];
+        } catch {
+          throw new Error('rules is not valid JSON');
+        }
+        if (!Array.isArray(rules)) throw new Error('rules must be a list of filter rules');
+      }
+      const s = jobsPaneState('', ctx.user!.id);
+      changeFilter(s, (f) => {
+        f.filter_range = a?.filter_range ?? '';
+        f.filter_value = a?.filter_value ?? '';
+        f.structured_filter.events = '';
+      });
+      applyPanelFilter(s, { rules, page: {} });
+      ctx.dock?.openUrl('/jobs');
     },
   }),
 
