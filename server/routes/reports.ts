@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../app';
+import { requireUser } from '../guards';
 import { badRequest, bodyFields, validate } from '../http-errors';
+import { csvFilename, exportOptionsSchema, type CsvSeparator } from '../../src/api/contracts/jobs';
+import { reportTable, type ReportAnswer } from '../../src/api/contracts/report-table';
+import { csvLine } from '../jobs/csv';
 import { PANEL_LIBRARY, dashboardPatchSchema, dashboardSharesSchema, dashboardWriteSchema, dashboardNameSchema } from '../../src/api/contracts/reports';
 import { mitreMatrix, mitreTaam, results, techniqueActions, timeSeries, treeMap } from '../reports/service';
 import { createDashboard, deleteDashboard, duplicateDashboard, getDashboard, listDashboards, shareDashboard, shareableUsers, updateDashboard } from '../reports/dashboards';
@@ -35,6 +38,31 @@ export async function reportsRoutes(app: FastifyInstance) {
       return answer(app.db, req.query as Query);
     });
   }
+
+  // CSV of a result answer (POST {export source}.csv): the export options with the result call's query as props.
+  const CSV_SOURCES: Record<string, (q: Query) => Promise<ReportAnswer>> = {
+    results: async (q) => ({ type: 'results', answer: await results(app.db, q) }),
+    time_series: async (q) => ({ type: 'series', answer: await timeSeries(app.db, q) }),
+    mitre_taam_data: async (q) => ({ type: 'taam', answer: await mitreTaam(app.db, q) }),
+    tree_map: async (q) => ({ type: 'tree', answer: await treeMap(app.db, q) }),
+  };
+  app.post<{ Params: { source: string } }>('/reports/:source', async (req, reply) => {
+    requireUser(req);
+    const source = req.params.source.replace(/\.csv$/, '');
+    const load = req.params.source.endsWith('.csv') ? CSV_SOURCES[source] : undefined;
+    if (!load) throw badRequest(`Unknown export source ${req.params.source}: use ${Object.keys(CSV_SOURCES).map((k) => `${k}.csv`).join(', ')}`);
+    const opts = validate(exportOptionsSchema, bodyFields(req.body));
+    const props = opts.props as Query;
+    if (props === null || typeof props !== 'object' || Array.isArray(props)) throw badRequest('props must be an object');
+    const table = reportTable(await load(props));
+    const format = { separator: opts.separator as CsvSeparator, quotes: opts.regex as 'double' | 'single' };
+    const filename = csvFilename(opts.filename, `report_${source}`);
+    const text = `\uFEFF${csvLine(table.columns, format)}${table.rows.map((r) => csvLine(r, format)).join('')}`;
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, '_')}"`)
+      .send(text);
+  });
 
   // The Panel Library (GET {library path}): a list of groups of panels.
   app.get('/reports/panel_library.json', async (req) => {

@@ -13,6 +13,7 @@ import { runCommands } from '@/features/run/commands';
 import { scriptCommands } from '@/features/scripts/commands';
 import { scriptPaneCommands } from '@/features/scripts/pane-commands';
 import { simulationCommands } from '@/features/simulations/commands';
+import { reportsCommands } from '@/features/reports/commands';
 import { SPEC_PANES } from '@/panes/spec-routes';
 import { paneOpenCommands, workbenchCommands } from '@/panes/workbench-commands';
 
@@ -38,5 +39,6 @@ export function headlessCommands(): AnyCommand[] {
     ...filterCommands,
     ...actorsCommands,
     ...networkMapCommands,
+    ...reportsCommands,
   ];
 }

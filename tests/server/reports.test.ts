@@ -224,4 +224,20 @@ describe('other result calls', () => {
     expect(new Set(panels.map((p) => p.key))).toEqual(new Set(['bullet', 'force_field', 'gauge', 'bar', 'pie', 'radar', 'line', 'block_rate', 'tree_map']));
     expect(panels.every((p) => typeof p.id === 'number' && p.name && p.description && p.logo)).toBe(true);
   });
+
+  it('MON-140 MON-115 POST /reports/results.csv answers CSV text with the export options (separator, quotes, .csv name)', async () => {
+    const res = await t.call('POST', '/reports/results.csv', {
+      as: viewer,
+      body: { separator: 'semicolon', delivery: 'download', all_events: 'all', regex: 'double', filename: 'weekly', props: { start: '2026-01-01T00:00:00Z', end: '2026-01-31T00:00:00Z', group_by: 'action_type' } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-disposition']).toContain('filename="weekly.csv"');
+    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('Group;Total;Prevented;Detected;Alerts;Missed;Prevented %');
+    expect(lines.slice(1)).toEqual(['DNS;2;1;1;0;0;50%', 'Host CLI;1;0;1;1;0;0%', 'Web Request;1;0;0;0;1;0%', 'All;4;1;2;1;1;25%']);
+    const bad = await t.call('POST', '/reports/nothing.csv', { as: viewer, body: {} });
+    expect(bad.statusCode).toBe(400);
+    const badProps = await t.call('POST', '/reports/results.csv', { as: viewer, body: { props: { group_by: 'nope' } } });
+    expect(badProps.statusCode).toBe(400);
+  });
 });

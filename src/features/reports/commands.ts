@@ -89,28 +89,33 @@ export const reportsCommands: AnyCommand[] = [
       return { id: d.id };
     },
   }),
-  defineCommand<{ name: string }>({
+  defineCommand<{ name?: string }>({
     id: 'reports.createDashboard',
     title: 'New Dashboard',
     category: 'Reports',
     keywords: ['create', 'add', 'report'],
-    args: yup.object({ name: yup.string().trim().required('Name is required').max(120).label('Name') }) as yup.Schema<{ name: string }>,
-    run: async ({ name }, ctx) => {
-      const d = await createDashboard(name);
+    args: yup.object({ name: yup.string().trim().max(120).label('Name (optional; rename later with F2)').optional() }) as yup.Schema<{ name?: string }>,
+    run: async (a, ctx) => {
+      const d = await createDashboard(a?.name || 'New dashboard');
       await refresh(ctx);
       ctx.dock?.openUrl(`/dashboards/${d.id}`);
       return { id: d.id };
     },
   }),
-  defineCommand<Ref & { new_name: string }>({
+  defineCommand<Ref & { new_name?: string }>({
     id: 'reports.renameDashboard',
     title: 'Rename Dashboard',
     category: 'Reports',
     hotkey: 'f2',
     hotkeyContext: DASHBOARD_PANE,
-    args: yup.object({ ...refShape, new_name: yup.string().trim().required('New name is required').max(120).label('New name') }) as yup.Schema<Ref & { new_name: string }>,
+    args: yup.object({ ...refShape, new_name: yup.string().trim().max(120).label('New name') }) as yup.Schema<Ref & { new_name?: string }>,
     run: async (a, ctx) => {
       const d = await dashboardOf(a, ctx);
+      if (!a?.new_name) {
+        // Without a name (a button, a hotkey): the rename dialog asks for it.
+        reportsStore.rename = { dashboardId: d.id, name: d.name };
+        return { dialog: true };
+      }
       await patchDashboard(d.id, { name: a.new_name });
       await refresh(ctx);
     },

@@ -7,9 +7,9 @@ export interface ReportsStore {
   progress: { label: string; done: number; total: number } | null;
   share: { dashboardId: number } | null;
   options: { dashboardId: number; uid: string } | null;
-  csv: { dashboardId: number; uid: string } | null;
+  rename: { dashboardId: number; name: string } | null;
   /** The ATT&CK view's selected technique. */
   technique: string | null;
 }
 
-export const reportsStore = proxy<ReportsStore>({ library: null, focused: {}, progress: null, share: null, options: null, csv: null, technique: null });
+export const reportsStore = proxy<ReportsStore>({ library: null, focused: {}, progress: null, share: null, options: null, rename: null, technique: null });
