@@ -1,5 +1,5 @@
 /**
- * Derives the compact ATT&CK data file the workbench and the director read (src/api/attack/enterprise.json)
+ * Derives the compact ATT&CK data file the workbench and the director read (src/api/contracts/attack/enterprise.json)
  * from MITRE's STIX data (https://github.com/mitre/cti, folder enterprise-attack), and copies MITRE's
  * licence beside it. Nothing is typed by hand: tactics come from the x-mitre-tactic objects in the order
  * of the Enterprise matrix (x-mitre-matrix tactic_refs), techniques from the attack-pattern objects
@@ -77,7 +77,7 @@ const techniques = objectsOf('attack-pattern')
   .sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
 
 const version = execFileSync('git', isGitDir ? ['--git-dir', source, 'log', '-1', '--format=%s'] : ['-C', source, 'log', '-1', '--format=%s'], { encoding: 'utf8' }).trim();
-const outDir = path.resolve(import.meta.dirname, '../src/api/attack');
+const outDir = path.resolve(import.meta.dirname, '../src/api/contracts/attack');
 const data = {
   source: 'https://github.com/mitre/cti enterprise-attack',
   version,

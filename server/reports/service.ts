@@ -1,8 +1,8 @@
 import type { Db } from '../db/index';
 import { badRequest, notFound } from '../http-errors';
 import { iso } from '../jobs/list-query';
-import { ATTACK_TACTICS, ATTACK_TECHNIQUES, attackName } from '../../src/api/attack/index';
-import { ACTION_TYPE_LABELS } from '../../src/api/contracts/library';
+import { ATTACK_TACTICS, ATTACK_TECHNIQUES, attackName } from '../../src/api/contracts/attack/index';
+import { ACTION_TYPE_LABELS } from '../../src/api/contracts/vocabulary';
 import {
   FAIL_COLOR,
   PASS_COLOR,

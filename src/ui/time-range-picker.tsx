@@ -4,7 +4,6 @@ import {
   TIME_RANGE_DEBOUNCE_MS,
   TIME_UNITS,
   TIME_UNIT_LABELS,
-  minusUnits,
   type TimeRangeConfig,
   type TimeUnit,
 } from '@/api/contracts/time-range';
@@ -114,6 +113,3 @@ export function TimeRangePicker({ value, onChange, debounceMs = TIME_RANGE_DEBOU
     </fieldset>
   );
 }
-
-/** An absolute range covering the last n units (used when switching a relative range to absolute). */
-export const absoluteFrom = (n: number, unit: TimeUnit, now = new Date()): TimeRangeConfig => ({ rangeType: 'abs', relBackCount: n, relUnit: unit, start: minusUnits(now, n, unit).toISOString(), end: now.toISOString() });

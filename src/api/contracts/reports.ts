@@ -32,16 +32,6 @@ export interface ResultCounts {
 
 export const RESULT_METRICS = ['prevented', 'detected', 'alerted', 'missed', 'passed', 'failed', 'notPrevented'] as const;
 export type ResultMetric = (typeof RESULT_METRICS)[number];
-export const METRIC_LABELS: Record<ResultMetric | 'total', string> = {
-  prevented: 'Prevented',
-  detected: 'Detected',
-  alerted: 'Alerts',
-  missed: 'Missed',
-  passed: 'Passed',
-  failed: 'Failed',
-  notPrevented: 'Not Prevented',
-  total: 'Total',
-};
 
 /** Percentages (0..100, one decimal) of the total. */
 export type ResultPercents = { [K in ResultMetric as `${K}Pct`]: number };

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { ATTACK_TACTICS, ATTACK_TECHNIQUES, ATTACK_VERSION } from '@/api/attack';
+import { ATTACK_TACTICS, ATTACK_TECHNIQUES, ATTACK_VERSION } from '@/api/contracts/attack';
 import { DEFAULT_BLOCK_THRESHOLD, ZERO_COUNTS, type ResultCounts, type TechniqueCell } from '@/api/contracts/reports';
 import { DEFAULT_TIME_RANGE, describeTimeRange, resolveTimeRange, type TimeRangeConfig } from '@/api/contracts/time-range';
 import type { PaneProps } from '@/panes/types';

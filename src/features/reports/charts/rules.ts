@@ -6,7 +6,6 @@ import { FAIL_COLOR, PASS_COLOR, type ChartMode, type ResultRow, type TimeSeries
  */
 
 export const NEUTRAL_COLOR = '#38bdf8';
-export const MISSED_COLOR = FAIL_COLOR;
 export const DETECTED_COLOR = '#facc15';
 export const ALERTED_COLOR = '#fb923c';
 

@@ -31,9 +31,3 @@ const byId = new Map<string, AttackTactic | AttackTechnique>([...ATTACK_TACTICS,
 
 /** The name of a tactic or technique id, or null when ATT&CK has no such id. */
 export const attackName = (id: string): string | null => byId.get(id)?.name ?? null;
-
-/** Matrix position of a tactic id (unknown ids sort last). */
-export const tacticOrder = (id: string): number => {
-  const i = ATTACK_TACTICS.findIndex((t) => t.id === id);
-  return i < 0 ? ATTACK_TACTICS.length : i;
-};
