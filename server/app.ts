@@ -33,6 +33,7 @@ import { filtersRoutes } from './routes/filters';
 import { topologyRoutes } from './routes/topology';
 import { simulationsRoutes } from './routes/simulations';
 import { simulationCreateRoutes } from './routes/simulation-create';
+import { reportsRoutes } from './routes/reports';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -133,6 +134,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   await app.register(topologyRoutes);
   await app.register(simulationsRoutes);
   await app.register(simulationCreateRoutes);
+  await app.register(reportsRoutes);
 
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;

@@ -2,6 +2,7 @@ import type { Db } from '../db/index';
 import { generateDemoData, type DemoData } from '../../src/api/fakes/index';
 import { withDemoContent } from './demo-files';
 import { seedDemoCaptures } from './demo-captures';
+import { seedDemoDashboards } from './demo-dashboards';
 
 type ColType = 'int' | 'text' | 'bool' | 'jsonb' | 'timestamptz' | 'bytea';
 type Col<R> = readonly [keyof R & string, ColType];
@@ -129,6 +130,7 @@ export async function seedDemo(db: Db, opts: { seed?: number; now?: number; jobs
     await tx.query(`insert into settings (key, value) values ('demo_seeded_at', to_jsonb(now()::text)) on conflict (key) do nothing`);
   });
   const captures = opts.dataDir ? await seedDemoCaptures(db, opts.dataDir) : 0;
+  const dashboards = await seedDemoDashboards(db);
 
   return [
     `${data.actions.length} actions`,
@@ -140,5 +142,6 @@ export async function seedDemo(db: Db, opts: { seed?: number; now?: number; jobs
     `${data.devices.length} devices`,
     `${data.tags.length} tags`,
     `${data.dimensions.length} dimension nodes`,
+    `${dashboards} dashboards`,
   ].join(', ');
 }

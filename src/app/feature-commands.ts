@@ -14,6 +14,7 @@ import { runCommands } from '@/features/run/commands';
 import { scriptCommands } from '@/features/scripts/commands';
 import { scriptPaneCommands } from '@/features/scripts/pane-commands';
 import { simulationCommands } from '@/features/simulations/commands';
+import { reportsCommands } from '@/features/reports/commands';
 
 /**
  * THE table of every feature's commands, by feature id, imported from React-free command modules only.
@@ -34,4 +35,5 @@ export const FEATURE_COMMANDS: Readonly<Record<string, readonly AnyCommand[]>> =
   integrations: integrationsCommands,
   'network-map': networkMapCommands,
   simulations: simulationCommands,
+  reports: reportsCommands,
 };

@@ -14,8 +14,9 @@ import { actorsFeature } from '@/features/actors';
 import { networkMapFeature } from '@/features/network-map';
 import { simulationsFeature } from '@/features/simulations';
 import { integrationsFeature } from '@/features/integrations';
+import { reportsFeature } from '@/features/reports';
 
-const MODULES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature, networkMapFeature, simulationsFeature, integrationsFeature];
+const MODULES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature, networkMapFeature, simulationsFeature, integrationsFeature, reportsFeature];
 
 /** Every feature of the workbench (panes, globals), each with its commands from the one table FEATURE_COMMANDS. */
 export const FEATURES: readonly FeatureModule[] = MODULES.map((f) => ({ ...f, commands: [...(FEATURE_COMMANDS[f.id] ?? [])] }));

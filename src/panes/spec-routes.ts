@@ -34,6 +34,9 @@ export const SPEC_PANES: PaneKind[] = [
   { id: 'monitors', title: 'Monitors', routes: ['/monitors'], description: 'Scheduled repeating checks' },
   { id: 'actors', title: 'Actors', routes: ['/actors'], description: 'Actors, bulk tokens and installers' },
   { id: 'action-user-profiles', title: 'Run-as User Profiles', routes: ['/action_user_profiles'], description: 'Profiles actions run as on actors' },
+  // Dashboards are ours (issue 18): the spec names the Panel Library and charts but not their pages.
+  { id: 'dashboards', title: 'Dashboards', routes: ['/dashboards'], description: 'Dashboards of result charts' },
+  { id: 'dashboard', title: 'Dashboard {id}', routes: ['/dashboards/:id'], listed: false },
   { id: 'mitre', title: 'MITRE ATT&CK', routes: ['/analyze/mitre'], query: ['active_tactics', 'start', 'end'], identity: [], description: 'Results by tactic' },
   { id: 'operational-status', title: 'Operational Status', routes: ['/operational_status'], query: ['tabIndex'], identity: [], description: 'Director and content-service status' },
   { id: 'help', title: 'Help: {file}', routes: ['/help/:file'], listed: false },

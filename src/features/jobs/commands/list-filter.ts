@@ -1,9 +1,10 @@
 import * as yup from 'yup';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand } from '@/commands/types';
-import { EVENTS_FILTERS, PAGE_SIZES, SORT_COLUMNS, formatFilterRange, type EventsFilter, type SortColumn, type SortDirection } from '@/api/contracts/jobs';
+import { EVENTS_FILTERS, PAGE_SIZES, SORT_COLUMNS, formatFilterRange, parseFilterRange, type EventsFilter, type SortColumn, type SortDirection } from '@/api/contracts/jobs';
 import { datePresetRange, DATE_PRESETS, type DatePreset } from '@/features/jobs/date-presets';
-import { changeFilter } from '@/features/jobs/pane-state';
+import { applyPanelFilter, changeFilter, jobsPaneState } from '@/features/jobs/pane-state';
+import type { FilterNode } from '@/api/contracts/filters';
 import { inList, listPane } from './context';
 
 /** The list's sort, page size, text, events and date filters. */
@@ -63,4 +64,38 @@ export const listFilterCommands: AnyCommand[] = [
         f.filter_range = r ? formatFilterRange(r.start, r.end) : '';
       }),
   }),
+  defineCommand<{ filter_range?: string; rules?: string; filter_value?: string }>({
+    id: 'jobs.showMatching',
+    title: 'Show Matching Jobs',
+    category: 'Jobs',
+    keywords: ['report', 'chart', 'drill down', 'filter'],
+    needsWorkbench: true,
+    when: (ctx) => ctx.dock !== null && ctx.user !== null,
+    args: yup.object({
+      filter_range: yup.string().max(100).test('range', (v, c) => (!v || typeof parseFilterRange(v) !== 'string' ? true : c.createError({ message: parseFilterRange(v) as string }))).label('Time range (start,end ISO)'),
+      rules: yup.string().max(20_000).label('Filter rules (JSON list)'),
+      filter_value: yup.string().max(200).label('Text'),
+    }) as yup.Schema<{ filter_range?: string; rules?: string; filter_value?: string }>,
+    run: (a, ctx) => {
+      // Reports open the jobs behind a chart segment: the Jobs pane with its filter replaced.
+      let rules: FilterNode[] = [];
+      if (a?.rules) {
+        try {
+          rules = JSON.parse(a.rules) as FilterNode[];
+        } catch {
+          throw new Error('rules is not valid JSON');
+        }
+        if (!Array.isArray(rules)) throw new Error('rules must be a list of filter rules');
+      }
+      const s = jobsPaneState('', ctx.user!.id);
+      changeFilter(s, (f) => {
+        f.filter_range = a?.filter_range ?? '';
+        f.filter_value = a?.filter_value ?? '';
+        f.structured_filter.events = '';
+      });
+      applyPanelFilter(s, { rules, page: {} });
+      ctx.dock?.openUrl('/jobs');
+    },
+  }),
+
 ];

@@ -1,0 +1,41 @@
+/**
+ * A small reader of uncompressed PDF files (what jsPDF writes with compress: false): the objects, the
+ * page tree's pages with their MediaBox, and the text each page's content stream shows (Tj strings).
+ * Enough for tests to check page size, page count and footer text of a real exported file.
+ */
+export interface PdfPage {
+  width: number;
+  height: number;
+  texts: string[];
+}
+
+function objects(src: string): Map<number, string> {
+  const out = new Map<number, string>();
+  const re = /(\d+) 0 obj([\s\S]*?)endobj/g;
+  for (let m = re.exec(src); m; m = re.exec(src)) out.set(Number(m[1]), m[2]!);
+  return out;
+}
+
+const unescape = (s: string) => s.replace(/\\([()\\])/g, '$1');
+
+export function readPdf(bytes: Uint8Array): { pages: PdfPage[] } {
+  const src = new TextDecoder('latin1').decode(bytes);
+  if (!src.startsWith('%PDF-')) throw new Error('Not a PDF file');
+  const objs = objects(src);
+  const catalog = [...objs.values()].find((o) => /\/Type\s*\/Catalog/.test(o));
+  const pagesRef = catalog?.match(/\/Pages\s+(\d+)\s+0\s+R/)?.[1];
+  const root = pagesRef ? objs.get(Number(pagesRef)) : undefined;
+  if (!root) throw new Error('No page tree');
+  const kids = [...(root.match(/\/Kids\s*\[([^\]]*)\]/)?.[1] ?? '').matchAll(/(\d+)\s+0\s+R/g)].map((k) => Number(k[1]));
+  const rootBox = root.match(/\/MediaBox\s*\[([^\]]*)\]/)?.[1];
+  return {
+    pages: kids.map((id) => {
+      const page = objs.get(id) ?? '';
+      const box = (page.match(/\/MediaBox\s*\[([^\]]*)\]/)?.[1] ?? rootBox ?? '').trim().split(/\s+/).map(Number);
+      const contentRef = page.match(/\/Contents\s+(\d+)\s+0\s+R/)?.[1];
+      const content = contentRef ? (objs.get(Number(contentRef)) ?? '') : '';
+      const texts = [...content.matchAll(/\(((?:\\.|[^\\)])*)\)\s*Tj/g)].map((m) => unescape(m[1]!));
+      return { width: (box[2] ?? 0) - (box[0] ?? 0), height: (box[3] ?? 0) - (box[1] ?? 0), texts };
+    }),
+  };
+}

@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import { describe, expect, inject, it } from 'vitest';
+import type { Download, Page } from 'playwright-core';
+import { signIn, useBrowser } from './browser';
+import { eventually, runCommand, waitForPath } from './workbench';
+import { readPdf } from './pdf-reader';
+import type { Dashboard, DashboardsAnswer } from '../src/api/contracts/reports';
+
+/** Dashboards, the Panel Library, exports and the ATT&CK view on the shared director's demo data. */
+const baseUrl = inject('baseUrl');
+const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
+const SHOTS = process.env.E2E_SHOTS_DIR;
+
+async function get<T>(page: Page, url: string): Promise<T> {
+  const res = await page.request.get(url, { headers: XHR });
+  expect(res.status(), url).toBe(200);
+  return (await res.json()) as T;
+}
+
+async function demoDashboard(page: Page, name: string): Promise<Dashboard> {
+  const { dashboards } = await get<DashboardsAnswer>(page, '/dashboards.json');
+  const hit = dashboards.find((d) => d.name === name);
+  if (!hit) throw new Error(`No demo dashboard ${name}`);
+  return get<Dashboard>(page, `/dashboards/${hit.id}`);
+}
+
+const bytesOf = async (d: Download) => new Uint8Array(fs.readFileSync((await d.path())!));
+const shot = async (page: Page, name: string) => SHOTS && (await page.screenshot({ path: `${SHOTS}/${name}.png` }));
+
+describe('reports', () => {
+  const b = useBrowser(() => baseUrl);
+  const asAdmin = (page: Page, at: string) => signIn(page, inject('adminEmail'), inject('adminPassword'), at);
+
+  it('MON-023 MON-031 MON-052 opens a demo dashboard by keyboard, adds a panel from the Panel Library and moves it with Alt+Left', async () => {
+    const { page } = b;
+    await asAdmin(page, '/dashboards');
+    const control = await demoDashboard(page, 'Control effectiveness');
+    const list = page.getByRole('listbox', { name: 'Dashboards' });
+    await list.waitFor();
+    await list.focus();
+    const names = await list.getByRole('option').allInnerTexts();
+    const index = names.findIndex((n) => n.startsWith('Control effectiveness'));
+    for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await waitForPath(page, `/dashboards/${control.id}`);
+    const panels = page.getByRole('list', { name: 'Control effectiveness panels' }).getByRole('listitem');
+    await eventually(() => panels.count(), control.panels.length, 'every panel is drawn');
+    await page.getByRole('button', { name: /^Prevented: \d+/ }).first().waitFor();
+    await shot(page, 'dashboard');
+
+    await panels.first().focus();
+    await page.keyboard.press('a');
+    const dialog = page.getByRole('dialog', { name: 'Panel Library' });
+    for (const g of ['Summary', 'Breakdown', 'Over time', 'ATT&CK']) await dialog.getByRole('heading', { name: g }).waitFor();
+    expect(await dialog.getByText('Some panels shown with a disabled button below are not available to add in this location.').count()).toBe(0);
+    await shot(page, 'panel-library');
+    await dialog.getByRole('button', { name: 'Add to Dashboard: Tactic Radar' }).focus();
+    await page.keyboard.press('Enter');
+    await eventually(() => panels.count(), control.panels.length + 1, 'the radar panel is added');
+    const added = (await demoDashboard(page, 'Control effectiveness')).panels.at(-1)!;
+    expect(added.kind).toBe('radar');
+    await page.locator(`[data-panel="${added.uid}"]`).focus();
+    await page.keyboard.press('Alt+ArrowLeft');
+    await eventually(async () => (await demoDashboard(page, 'Control effectiveness')).panels.at(-2)?.uid, added.uid, 'the panel moved one place earlier');
+    await page.locator(`[data-panel="${added.uid}"]`).focus();
+    await page.keyboard.press('Shift+Delete');
+    await eventually(async () => (await demoDashboard(page, 'Control effectiveness')).panels.length, control.panels.length, 'the panel is removed');
+  });
+
+  it('MON-022 MON-180 MON-143 exports a dashboard as a Letter PDF with the footer on every page', async () => {
+    const { page } = b;
+    const d = await (async () => {
+      await asAdmin(page, '/dashboards');
+      return demoDashboard(page, 'ATT&CK coverage');
+    })();
+    await page.goto(`/dashboards/${d.id}`);
+    await page.getByRole('list', { name: 'ATT&CK coverage panels' }).waitFor();
+    const download = page.waitForEvent('download', { timeout: 60_000 });
+    await page.getByRole('toolbar', { name: 'Dashboard actions' }).getByRole('button', { name: 'Export PDF' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('ATT_CK_coverage.pdf');
+    const pdf = readPdf(await bytesOf(file));
+    expect(pdf.pages.length).toBeGreaterThanOrEqual(2);
+    for (const p of pdf.pages) {
+      expect([p.width, p.height]).toEqual([612, 792]);
+      expect(p.texts.some((t) => /^Generated on \d{4}-\d{2}-\d{2} \d{2}:\d{2} [+-]\d{2}:\d{2}$/.test(t))).toBe(true);
+    }
+    expect(pdf.pages[0]!.texts).toContain('ATT&CK coverage');
+    expect(pdf.pages.flatMap((p) => p.texts)).toContain('Execution');
+  });
+
+  it('MON-181 MON-140 exports the dashboard as PNG and its data as CSV', async () => {
+    const { page } = b;
+    await asAdmin(page, '/dashboards');
+    const d = await demoDashboard(page, 'Actors and zones');
+    await page.goto(`/dashboards/${d.id}`);
+    await page.getByRole('list', { name: 'Actors and zones panels' }).waitFor();
+    const png = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export Image' }).click();
+    const image = await bytesOf(await png);
+    expect([...image.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
+    const csv = page.waitForEvent('download');
+    await runCommand(page, 'Export Dashboard Data as CSV');
+    const file = await csv;
+    expect(file.suggestedFilename()).toBe('Actors_and_zones.csv');
+    const text = new TextDecoder().decode(await bytesOf(file));
+    expect(text).toContain('Pass/Fail by source zone\r\nGroup,Total,Prevented,Detected,Alerts,Missed,Prevented %');
+  });
+
+  it('MON-007 the ATT&CK view shows the active tactics and lists the Actions of a technique with their latest runs', async () => {
+    const { page } = b;
+    await asAdmin(page, '/analyze/mitre/?active_tactics[]=TA0002');
+    const grid = page.getByRole('grid', { name: 'ATT&CK matrix' });
+    await grid.waitFor();
+    expect(await grid.getByRole('columnheader').allInnerTexts()).toEqual(['Execution TA0002']);
+    const cell = grid.getByRole('gridcell', { name: /^T1059 Command and Scripting Interpreter: [1-9]\d* Actions/ });
+    await cell.click();
+    const detail = page.getByRole('complementary', { name: 'Technique detail' });
+    await detail.getByRole('heading', { name: 'T1059 Command and Scripting Interpreter' }).waitFor();
+    expect(await detail.getByRole('listitem').count()).toBeGreaterThan(0);
+    await shot(page, 'mitre');
+  });
+});

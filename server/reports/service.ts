@@ -1,0 +1,252 @@
+import type { Db } from '../db/index';
+import { badRequest, notFound } from '../http-errors';
+import { iso } from '../jobs/list-query';
+import { ATTACK_TACTICS, ATTACK_TECHNIQUES, attackName } from '../../src/api/contracts/attack/index';
+import { ACTION_TYPE_LABELS } from '../../src/api/contracts/vocabulary';
+import {
+  FAIL_COLOR,
+  PASS_COLOR,
+  ZERO_COUNTS,
+  withPercents,
+  type GroupKey,
+  type MatchMetric,
+  type MitreMatrixAnswer,
+  type MitreTaamAnswer,
+  type ResultCounts,
+  type ResultRow,
+  type ResultsAnswer,
+  type TechniqueActionsAnswer,
+  type TimeSeriesAnswer,
+  type TreeMapAnswer,
+} from '../../src/api/contracts/reports';
+import { COUNTS_SQL, reportScope, type CountsRow, type ReportScope } from './scope';
+
+/**
+ * Result aggregations of the reports (issue 18, docs/api.md "Reports"): rows by a grouping key, totals,
+ * time series, tactic data (mitre_taam_data), tree map rows, the ATT&CK matrix and a technique's Actions.
+ * One statement per answer over the scope's `ja` rows; small lookups (Action -> tags and tactics) are
+ * CTEs over the Actions, joined by hash to the job actions.
+ */
+
+type Raw = Record<string, unknown>;
+
+export const toCounts = (r: CountsRow | undefined): ResultCounts => {
+  if (!r) return { ...ZERO_COUNTS };
+  const passed = r.total - r.missed;
+  return {
+    total: r.total,
+    prevented: r.prevented,
+    detected: r.detected,
+    alerted: r.alerted,
+    missed: r.missed,
+    passed,
+    failed: r.total - passed,
+    notPrevented: r.total - r.prevented,
+    notRun: r.not_run,
+    errored: r.errored,
+  };
+};
+
+/** Per grouping key: extra CTEs, the join from `ja x` and the key expression (null keys are left out). */
+interface KeySql {
+  ctes?: string;
+  join: string;
+  key: string;
+}
+
+const TAG_MAP = (cond: string) => `select at.action_id, t.name as key from action_tags at join tags t on t.id = at.tag_id where ${cond}`;
+/** Action -> tactic codes: a technique's tactics, or a tactic tag itself. */
+const TACTIC_MAP = `select distinct at.action_id, tac.code as key from action_tags at
+  join tags t on t.id = at.tag_id and t.class_name = 'mitre_attack'
+  left join tag_tactics tt on tt.tag_id = t.id
+  join tags tac on tac.id = case when t.code like 'TA%' then t.id else tt.tactic_tag_id end
+  where tac.code is not null`;
+const TECHNIQUE_MAP = `select distinct at.action_id, t.code as key from action_tags at join tags t on t.id = at.tag_id
+  where t.class_name = 'mitre_attack' and t.code like 'T%' and t.code not like 'TA%'`;
+
+const KEYS: Record<GroupKey, KeySql> = {
+  action_type: { join: '', key: 'x.action_type' },
+  action: { join: '', key: 'x.action_id::text' },
+  tag: { ctes: `m as (${TAG_MAP(`t.class_name <> 'mitre_attack'`)})`, join: 'join m on m.action_id = x.action_id', key: 'm.key' },
+  control: { ctes: `m as (${TAG_MAP(`t.tag_type = 'control'`)})`, join: 'join m on m.action_id = x.action_id', key: 'm.key' },
+  tactic: { ctes: `m as (${TACTIC_MAP})`, join: 'join m on m.action_id = x.action_id', key: 'm.key' },
+  technique: { ctes: `m as (${TECHNIQUE_MAP})`, join: 'join m on m.action_id = x.action_id', key: 'm.key' },
+  actor: { join: 'join job_steps s on s.id = x.job_step_id', key: 's.source_node_id::text' },
+  destination_actor: { join: 'join job_steps s on s.id = x.job_step_id', key: 's.destination_node_id::text' },
+  zone: { join: 'join job_steps s on s.id = x.job_step_id join nodes n on n.id = s.source_node_id', key: 'n.security_zone_id::text' },
+  destination_zone: { join: 'join job_steps s on s.id = x.job_step_id join nodes n on n.id = s.destination_node_id', key: 'n.security_zone_id::text' },
+  simulation: { join: '', key: `coalesce(x.simulation_id::text, 'none')` },
+};
+
+const NO_SIMULATION = 'Single Actions';
+
+/** Labels of a page of keys (one small lookup per key kind). */
+async function labels(db: Db, by: GroupKey, keys: readonly string[]): Promise<Map<string, string>> {
+  const ids = keys.filter((k) => /^\d+$/.test(k)).map(Number);
+  const lookup = async (sql: string) => new Map((await db.query<{ id: number; name: string }>(sql, [ids])).map((r) => [String(r.id), r.name]));
+  switch (by) {
+    case 'action_type':
+      return new Map(keys.map((k) => [k, ACTION_TYPE_LABELS[k as keyof typeof ACTION_TYPE_LABELS] ?? k]));
+    case 'tactic':
+    case 'technique':
+      return new Map(keys.map((k) => [k, attackName(k) ?? k]));
+    case 'tag':
+    case 'control':
+      return new Map(keys.map((k) => [k, k]));
+    case 'action':
+      return lookup('select id, name from actions where id = any($1::int[])');
+    case 'actor':
+    case 'destination_actor':
+      return lookup(`select id, coalesce(nullif(friendly_name, ''), name) as name from nodes where id = any($1::int[])`);
+    case 'zone':
+    case 'destination_zone':
+      return lookup('select id, name from zones where id = any($1::int[])');
+    case 'simulation': {
+      const m = await lookup('select id, name from simulations where id = any($1::int[])');
+      if (keys.includes('none')) m.set('none', NO_SIMULATION);
+      return m;
+    }
+  }
+}
+
+async function totalsOf(db: Db, s: ReportScope): Promise<ResultRow> {
+  if (!s.cte) return withPercents('all', 'All', { ...ZERO_COUNTS });
+  const [row] = await db.query<CountsRow>(`${s.cte} select ${COUNTS_SQL} from ja x`, s.p.values);
+  return withPercents('all', 'All', toCounts(row));
+}
+
+async function groupedRows(db: Db, s: ReportScope, by: GroupKey, limit: number | null): Promise<{ rows: ResultRow[]; truncated: boolean }> {
+  if (!s.cte) return { rows: [], truncated: false };
+  const k = KEYS[by];
+  const p = s.p.clone();
+  const lim = limit === null ? '' : `limit ${p.add(limit + 1)}`;
+  const ctes = k.ctes ? `${s.cte}, ${k.ctes}` : s.cte;
+  const rows = await db.query<CountsRow & { key: string }>(
+    `${ctes} select ${k.key} as key, ${COUNTS_SQL} from ja x ${k.join} where ${k.key} is not null group by 1 order by total desc, 1 ${lim}`,
+    p.values,
+  );
+  const truncated = limit !== null && rows.length > limit;
+  const page = truncated ? rows.slice(0, limit!) : rows;
+  const names = await labels(db, by, page.map((r) => r.key));
+  return { rows: page.map((r) => withPercents(r.key, names.get(r.key) ?? r.key, toCounts(r))), truncated };
+}
+
+/** GET /reports/results.json: result rows by a key, plus the totals. */
+export async function results(db: Db, raw: Raw): Promise<ResultsAnswer> {
+  const s = await reportScope(db, raw);
+  const by = s.q.group_by as GroupKey;
+  const [{ rows, truncated }, totals] = [await groupedRows(db, s, by, s.q.limit), await totalsOf(db, s)];
+  return { group_by: by, start: iso(s.start), end: iso(s.end), rows, totals, truncated };
+}
+
+const DAY = 86_400_000;
+
+/** GET /reports/time_series.json: `points` equal buckets from start to end (default: the last 30 days). */
+export async function timeSeries(db: Db, raw: Raw, now = new Date()): Promise<TimeSeriesAnswer> {
+  const endIn = typeof raw.end === 'string' && raw.end ? raw.end : now.toISOString();
+  const startIn = typeof raw.start === 'string' && raw.start ? raw.start : new Date(Date.parse(endIn) - 30 * DAY).toISOString();
+  const s = await reportScope(db, { ...raw, start: startIn, end: endIn });
+  const start = s.start!.getTime();
+  const end = s.end!.getTime();
+  if (end <= start) throw badRequest('A time series needs end after start');
+  const n = s.q.points;
+  const step = Math.ceil((end - start) / n);
+  const buckets = new Map<number, CountsRow>();
+  if (s.cte) {
+    const p = s.p.clone();
+    const rows = await db.query<CountsRow & { b: number }>(
+      `${s.cte} select least(floor((extract(epoch from x.job_time) * 1000 - ${p.add(start)}::float8) / ${p.add(step)}::float8)::int, ${p.add(n - 1)}::int) as b, ${COUNTS_SQL}
+       from ja x group by 1`,
+      p.values,
+    );
+    for (const r of rows) buckets.set(Number(r.b), r);
+  }
+  const points = Array.from({ length: n }, (_, i) => {
+    const bs = new Date(start + i * step).toISOString();
+    const be = new Date(Math.min(end, start + (i + 1) * step)).toISOString();
+    return { ...withPercents(bs, bs, toCounts(buckets.get(i))), start: bs, end: be };
+  });
+  return { start: new Date(start).toISOString(), end: new Date(end).toISOString(), step_ms: step, points };
+}
+
+/** GET /reports/mitre_taam_data.json: every Enterprise tactic in matrix order with its results. */
+export async function mitreTaam(db: Db, raw: Raw): Promise<MitreTaamAnswer> {
+  const s = await reportScope(db, raw);
+  const { rows } = await groupedRows(db, s, 'tactic', null);
+  const byCode = new Map(rows.map((r) => [r.key, r]));
+  return {
+    start: iso(s.start),
+    end: iso(s.end),
+    mitre_taam_data: ATTACK_TACTICS.map((t) => ({ tactic: { id: t.id, name: t.name }, results: byCode.get(t.id) ?? withPercents(t.id, t.name, { ...ZERO_COUNTS }) })),
+  };
+}
+
+export const NO_RESULTS_COLOR = '#6b7280';
+
+/** The colour of a tree map cell: pass when the matched share reaches the threshold. */
+export function treeColor(matched: number, total: number, threshold: number): string {
+  if (!total) return NO_RESULTS_COLOR;
+  return (matched / total) * 100 >= threshold ? PASS_COLOR : FAIL_COLOR;
+}
+
+/** GET /reports/tree_map.json: name, total, matched (the `match` metric) and colour per key. */
+export async function treeMap(db: Db, raw: Raw): Promise<TreeMapAnswer> {
+  const s = await reportScope(db, raw);
+  const by = s.q.group_by as GroupKey;
+  const match = s.q.match as MatchMetric;
+  const { rows } = await groupedRows(db, s, by, s.q.limit);
+  return {
+    group_by: by,
+    match,
+    threshold: s.q.threshold,
+    rows: rows.map((r) => ({ key: r.key, name: r.label, total: r.total, matched: r[match], color: treeColor(r[match], r.total, s.q.threshold) })),
+  };
+}
+
+/** GET /reports/mitre_matrix.json: per technique, its Actions (whatever the range) and its results in range. */
+export async function mitreMatrix(db: Db, raw: Raw): Promise<MitreMatrixAnswer> {
+  const s = await reportScope(db, raw);
+  const { rows } = await groupedRows(db, s, 'technique', null);
+  const counts = await db.query<{ code: string; n: number }>(
+    `select t.code, count(distinct at.action_id)::int as n from tags t join action_tags at on at.tag_id = t.id
+     join actions ac on ac.id = at.action_id and not ac.disabled and not ac.decommissioned
+     where t.class_name = 'mitre_attack' and t.code like 'T%' and t.code not like 'TA%' group by t.code`,
+  );
+  const byCode = new Map(rows.map((r) => [r.key, r]));
+  const codes = new Set([...counts.map((c) => c.code), ...byCode.keys()]);
+  const actionsOf = new Map(counts.map((c) => [c.code, c.n]));
+  return {
+    start: iso(s.start),
+    end: iso(s.end),
+    techniques: [...codes].sort().map((id) => ({ id, actions: actionsOf.get(id) ?? 0, results: byCode.get(id) ?? withPercents(id, attackName(id) ?? id, { ...ZERO_COUNTS }) })),
+  };
+}
+
+const TECHNIQUE_ID = /^T\d{4}(\.\d{3})?$/;
+export const LATEST_RUNS = 3;
+
+/** GET /reports/mitre_technique.json?id=T1059: the Actions tagged with a technique (or its sub-techniques) and their latest runs. */
+export async function techniqueActions(db: Db, id: unknown): Promise<TechniqueActionsAnswer> {
+  if (typeof id !== 'string' || !TECHNIQUE_ID.test(id)) throw badRequest('id must be an ATT&CK technique id such as T1059 or T1059.001');
+  const name = attackName(id) ?? ATTACK_TECHNIQUES.find((t) => t.id === id)?.name;
+  const actions = await db.query<{ id: number; vid: string; name: string; action_type: string; runs: TechniqueActionsAnswer['actions'][number]['latest_runs'] | string | null }>(
+    `select ac.id, ac.vid, ac.name, ac.action_type,
+       (select coalesce(json_agg(json_build_object('job_id', r.job_id, 'job_action_id', r.id, 'status', r.status, 'blocked', r.blocked, 'alerted', r.alerted,
+          'events', r.events, 'job_time', r.job_time) order by r.job_id desc), '[]'::json)
+        from (select a.id, a.job_id, a.status, a.blocked, a.alerted, a.events, j.job_time from job_actions a join jobs j on j.id = a.job_id
+              where a.action_id = ac.id order by a.action_id, a.job_id desc limit ${LATEST_RUNS}) r) as runs
+     from actions ac
+     where ac.id in (select at.action_id from action_tags at join tags t on t.id = at.tag_id
+                     where t.class_name = 'mitre_attack' and (t.code = $1 or t.code like $1 || '.%'))
+     order by lower(ac.name), ac.id`,
+    [id],
+  );
+  if (!name && !actions.length) throw notFound(`Technique ${id} is not in ATT&CK Enterprise and no Action is tagged with it.`);
+  return {
+    technique: { id, name: name ?? id },
+    actions: actions.map((a) => {
+      const runs = typeof a.runs === 'string' ? (JSON.parse(a.runs) as TechniqueActionsAnswer['actions'][number]['latest_runs']) : (a.runs ?? []);
+      return { id: a.id, vid: a.vid, name: a.name, action_type: a.action_type, latest_runs: runs.map((r) => ({ ...r, job_time: iso(r.job_time) ?? '' })) };
+    }),
+  };
+}

@@ -1,0 +1,99 @@
+import * as yup from 'yup';
+
+/**
+ * The time range config of reports and monitors (monitors-actors-reporting.md section 3 "Time range
+ * config", section 4 "Time widgets", section 9): relative (the last N units) or absolute (start..end).
+ */
+export const TIME_UNITS = ['minute', 'hour', 'day', 'week', 'month', 'year'] as const;
+export type TimeUnit = (typeof TIME_UNITS)[number];
+export const TIME_UNIT_LABELS: Record<TimeUnit, string> = { minute: 'Minutes', hour: 'Hours', day: 'Days', week: 'Weeks', month: 'Months', year: 'Years' };
+
+/** Time range updates are debounced this long (0 when debouncing is disabled). */
+export const TIME_RANGE_DEBOUNCE_MS = 2000;
+/** The range length offered after choosing an absolute start. */
+export const ABSOLUTE_RANGE_DAYS = 29;
+
+export interface TimeRangeConfig {
+  rangeType: 'rel' | 'abs';
+  relBackCount: number;
+  relUnit: TimeUnit;
+  /** ISO instants of an absolute range. */
+  start: string | null;
+  end: string | null;
+}
+
+export const DEFAULT_TIME_RANGE: TimeRangeConfig = { rangeType: 'rel', relBackCount: 30, relUnit: 'day', start: null, end: null };
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+export const timeRangeSchema: yup.ObjectSchema<TimeRangeConfig> = yup.object({
+  rangeType: yup.mixed<'rel' | 'abs'>().oneOf(['rel', 'abs'], 'rangeType must be rel or abs').required('rangeType is required'),
+  relBackCount: yup.number().typeError('relBackCount must be a number').integer('relBackCount must be a whole number').min(0, 'relBackCount must not be negative').max(100_000).required(),
+  relUnit: yup.mixed<TimeUnit>().oneOf([...TIME_UNITS], `relUnit must be one of ${TIME_UNITS.join(', ')}`).required(),
+  start: yup.string().nullable().defined().default(null).matches(ISO_INSTANT, { message: 'start must be an ISO 8601 time', excludeEmptyString: true }),
+  end: yup
+    .string()
+    .nullable()
+    .defined()
+    .default(null)
+    .matches(ISO_INSTANT, { message: 'end must be an ISO 8601 time', excludeEmptyString: true })
+    .test('order', 'The range starts after it ends', function (end) {
+      const { start } = this.parent as TimeRangeConfig;
+      return !start || !end || Date.parse(start) <= Date.parse(end);
+    }),
+});
+
+/** Subtracts n units from a time (calendar months and years). */
+export function minusUnits(at: Date, n: number, unit: TimeUnit): Date {
+  const d = new Date(at.getTime());
+  switch (unit) {
+    case 'minute':
+      return new Date(d.getTime() - n * 60_000);
+    case 'hour':
+      return new Date(d.getTime() - n * 3_600_000);
+    case 'day':
+      return new Date(d.getTime() - n * 86_400_000);
+    case 'week':
+      return new Date(d.getTime() - n * 7 * 86_400_000);
+    case 'month':
+      d.setUTCMonth(d.getUTCMonth() - n);
+      return d;
+    case 'year':
+      d.setUTCFullYear(d.getUTCFullYear() - n);
+      return d;
+  }
+}
+
+/** The instants a range config stands for at `now` (an absolute range without an end ends now). */
+export function resolveTimeRange(cfg: TimeRangeConfig, now: Date = new Date()): { start: Date; end: Date } {
+  if (cfg.rangeType === 'abs') {
+    const end = cfg.end ? new Date(cfg.end) : now;
+    const start = cfg.start ? new Date(cfg.start) : minusUnits(end, ABSOLUTE_RANGE_DAYS, 'day');
+    return { start, end };
+  }
+  return { start: minusUnits(now, Math.max(0, cfg.relBackCount), cfg.relUnit), end: now };
+}
+
+/** A short label: 'Last 30 days', or the two dates. */
+export function describeTimeRange(cfg: TimeRangeConfig): string {
+  if (cfg.rangeType === 'rel') {
+    const unit = cfg.relBackCount === 1 ? cfg.relUnit : `${cfg.relUnit}s`;
+    return `Last ${cfg.relBackCount} ${unit}`;
+  }
+  const day = (s: string | null) => (s ? s.slice(0, 16).replace('T', ' ') : 'now');
+  return `${day(cfg.start)} to ${day(cfg.end)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Day-of-week picker (section 9 "Day picker labels"); repeat_week_days is a comma-separated day list.
+
+export const WEEK_DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+export type WeekDay = (typeof WEEK_DAYS)[number];
+export const WEEK_DAY_LABELS: Record<WeekDay, string> = { sunday: 'Su', monday: 'M', tuesday: 'T', wednesday: 'W', thursday: 'Th', friday: 'F', saturday: 'S' };
+export const WEEK_DAY_NAMES: Record<WeekDay, string> = { sunday: 'Sunday', monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday' };
+
+export const parseWeekDays = (value: string): WeekDay[] => {
+  const set = new Set(value.split(',').map((s) => s.trim().toLowerCase()));
+  return WEEK_DAYS.filter((d) => set.has(d));
+};
+export const formatWeekDays = (days: readonly WeekDay[]): string => WEEK_DAYS.filter((d) => days.includes(d)).join(',');

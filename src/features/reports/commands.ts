@@ -1,0 +1,288 @@
+import * as yup from 'yup';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
+import { CHART_MODES, GROUP_KEYS, PANEL_KINDS, type ChartMode, type Dashboard, type DashboardPanel, type GroupKey, type PanelKind } from '@/api/contracts/reports';
+import { TIME_UNITS, type TimeUnit } from '@/api/contracts/time-range';
+import { createDashboard, deleteDashboard, duplicateDashboard, getDashboard, listDashboards, patchDashboard, qk } from './api';
+import { addPanel, movePanel, removePanel, resizePanel, updatePanel } from './panels';
+import { reportsStore } from './store';
+import { exportDashboardCsv, exportDashboardPdf, exportDashboardPng } from './exports';
+
+/**
+ * Reports commands: dashboards (open, create, rename, duplicate, delete, share), panels (add through the
+ * Panel Library, remove, move, resize, options), the time range, exports (PDF, PNG, CSV) and the
+ * ATT&CK view. The dashboard acted on is the `id` or `name` argument, else the focused dashboard pane;
+ * the panel is the focused one of that dashboard.
+ */
+
+export const DASHBOARDS_PANE = 'dashboards';
+export const DASHBOARD_PANE = 'dashboard';
+export const MITRE_PANE = 'mitre';
+
+interface Ref {
+  id?: number;
+  name?: string;
+}
+const refShape = {
+  id: yup.number().integer().positive().label('Dashboard id (optional)').optional(),
+  name: yup.string().trim().max(120).label('Dashboard name (optional)').optional(),
+};
+
+async function dashboardOf(a: Ref | undefined, ctx: CommandContext): Promise<Dashboard> {
+  if (a?.id) return getDashboard(a.id);
+  if (a?.name) {
+    const want = a.name.toLowerCase();
+    const { dashboards } = await listDashboards();
+    const hit = dashboards.find((d) => d.name.toLowerCase() === want) ?? dashboards.find((d) => d.name.toLowerCase().includes(want));
+    if (!hit) throw new Error(`No dashboard is named "${a.name}".`);
+    return getDashboard(hit.id);
+  }
+  const id = ctx.activePane?.kind === DASHBOARD_PANE ? Number(ctx.activePane.params.id) : NaN;
+  if (!id) throw new Error('Open a dashboard first (or name one).');
+  return getDashboard(id);
+}
+
+const inDashboard = (ctx: CommandContext) => ctx.activePane?.kind === DASHBOARD_PANE;
+const refresh = async (ctx: CommandContext) => ctx.queryClient?.invalidateQueries({ queryKey: qk.dashboards });
+
+async function editPanels(a: Ref | undefined, ctx: CommandContext, change: (panels: DashboardPanel[], focused: string | null) => DashboardPanel[]): Promise<Dashboard> {
+  const d = await dashboardOf(a, ctx);
+  if (!d.editable) throw new Error(`"${d.name}" belongs to ${d.owner.name}; duplicate it to change a copy of your own.`);
+  const next = await patchDashboard(d.id, { panels: change(d.panels, reportsStore.focused[d.id] ?? null) });
+  await refresh(ctx);
+  return next;
+}
+
+const focusedUid = (panels: readonly DashboardPanel[], uid: string | null): string => {
+  const hit = uid && panels.find((p) => p.uid === uid);
+  if (!hit) throw new Error('Focus a panel first (Tab to it).');
+  return hit.uid;
+};
+
+const refArgs = yup.object(refShape) as yup.Schema<Ref>;
+
+const panelCommand = (id: string, title: string, hotkey: string, change: (panels: DashboardPanel[], uid: string) => DashboardPanel[], keywords: string[] = []) =>
+  defineCommand<Ref>({
+    id: `reports.${id}` as const,
+    title,
+    category: 'Reports',
+    keywords: ['panel', ...keywords],
+    hotkey,
+    hotkeyContext: DASHBOARD_PANE,
+    when: inDashboard,
+    args: refArgs,
+    run: (a, ctx) => editPanels(a, ctx, (ps, f) => change(ps, focusedUid(ps, f))),
+  });
+
+export const reportsCommands: AnyCommand[] = [
+  defineCommand<Ref>({
+    id: 'reports.openDashboard',
+    title: 'Open Dashboard',
+    category: 'Reports',
+    keywords: ['report', 'charts'],
+    needsWorkbench: true,
+    args: refArgs,
+    run: async (a, ctx) => {
+      if (!a?.id && !a?.name) return ctx.dock?.openUrl('/dashboards');
+      const d = await dashboardOf(a, ctx);
+      ctx.dock?.openUrl(`/dashboards/${d.id}`);
+      return { id: d.id };
+    },
+  }),
+  defineCommand<{ name?: string }>({
+    id: 'reports.createDashboard',
+    title: 'New Dashboard',
+    category: 'Reports',
+    keywords: ['create', 'add', 'report'],
+    args: yup.object({ name: yup.string().trim().max(120).label('Name (optional; rename later with F2)').optional() }) as yup.Schema<{ name?: string }>,
+    run: async (a, ctx) => {
+      const d = await createDashboard(a?.name || 'New dashboard');
+      await refresh(ctx);
+      ctx.dock?.openUrl(`/dashboards/${d.id}`);
+      return { id: d.id };
+    },
+  }),
+  defineCommand<Ref & { new_name?: string }>({
+    id: 'reports.renameDashboard',
+    title: 'Rename Dashboard',
+    category: 'Reports',
+    hotkey: 'f2',
+    hotkeyContext: DASHBOARD_PANE,
+    args: yup.object({ ...refShape, new_name: yup.string().trim().max(120).label('New name') }) as yup.Schema<Ref & { new_name?: string }>,
+    run: async (a, ctx) => {
+      const d = await dashboardOf(a, ctx);
+      if (!a?.new_name) {
+        // Without a name (a button, a hotkey): the rename dialog asks for it.
+        reportsStore.rename = { dashboardId: d.id, name: d.name };
+        return { dialog: true };
+      }
+      await patchDashboard(d.id, { name: a.new_name });
+      await refresh(ctx);
+    },
+  }),
+  defineCommand<Ref>({
+    id: 'reports.duplicateDashboard',
+    title: 'Duplicate Dashboard',
+    category: 'Reports',
+    keywords: ['copy', 'clone'],
+    args: refArgs,
+    run: async (a, ctx) => {
+      const d = await dashboardOf(a, ctx);
+      const copy = await duplicateDashboard(d.id);
+      await refresh(ctx);
+      ctx.dock?.openUrl(`/dashboards/${copy.id}`);
+      return { id: copy.id };
+    },
+  }),
+  defineCommand<Ref>({
+    id: 'reports.deleteDashboard',
+    title: 'Delete Dashboard',
+    category: 'Reports',
+    keywords: ['remove'],
+    args: refArgs,
+    run: async (a, ctx) => {
+      const d = await dashboardOf(a, ctx);
+      if (!(await ctx.confirm(`Delete the dashboard "${d.name}"? This cannot be undone.`))) return { deleted: false };
+      await deleteDashboard(d.id);
+      await refresh(ctx);
+      return { deleted: true };
+    },
+  }),
+  defineCommand<Ref>({
+    id: 'reports.shareDashboard',
+    title: 'Share Dashboard…',
+    category: 'Reports',
+    keywords: ['users', 'permission'],
+    needsWorkbench: true,
+    args: refArgs,
+    run: async (a, ctx) => {
+      const d = await dashboardOf(a, ctx);
+      if (!d.editable) throw new Error(`Only ${d.owner.name} can share "${d.name}".`);
+      reportsStore.share = { dashboardId: d.id };
+    },
+  }),
+  defineCommand<Ref & { kind?: PanelKind }>({
+    id: 'reports.addPanel',
+    title: 'Add Panel…',
+    category: 'Reports',
+    keywords: ['panel library', 'chart', 'widget'],
+    hotkey: 'a',
+    hotkeyContext: DASHBOARD_PANE,
+    args: yup.object({ ...refShape, kind: yup.string<PanelKind>().oneOf([...PANEL_KINDS]).label(`Panel kind (${PANEL_KINDS.join(', ')}; empty opens the Panel Library)`).optional() }) as yup.Schema<Ref & { kind?: PanelKind }>,
+    run: async (a, ctx) => {
+      if (!a?.kind) {
+        const d = await dashboardOf(a, ctx);
+        reportsStore.library = { dashboardId: d.id, location: 'dashboard' };
+        return { library: true };
+      }
+      const next = await editPanels(a, ctx, (ps) => addPanel(ps, a.kind!));
+      const added = next.panels[next.panels.length - 1]!;
+      reportsStore.focused[next.id] = added.uid;
+      return { uid: added.uid };
+    },
+  }),
+  panelCommand('removePanel', 'Remove Panel', 'shift+delete', (ps, uid) => removePanel(ps, uid), ['delete']),
+  panelCommand('movePanelEarlier', 'Move Panel Earlier', 'alt+arrowleft', (ps, uid) => movePanel(ps, uid, -1), ['reorder', 'left']),
+  panelCommand('movePanelLater', 'Move Panel Later', 'alt+arrowright', (ps, uid) => movePanel(ps, uid, 1), ['reorder', 'right']),
+  panelCommand('widenPanel', 'Widen Panel', 'alt+shift+arrowright', (ps, uid) => resizePanel(ps, uid, 1, 0), ['resize', 'wider']),
+  panelCommand('narrowPanel', 'Narrow Panel', 'alt+shift+arrowleft', (ps, uid) => resizePanel(ps, uid, -1, 0), ['resize', 'narrower']),
+  panelCommand('tallerPanel', 'Make Panel Taller', 'alt+shift+arrowdown', (ps, uid) => resizePanel(ps, uid, 0, 1), ['resize', 'height']),
+  panelCommand('shorterPanel', 'Make Panel Shorter', 'alt+shift+arrowup', (ps, uid) => resizePanel(ps, uid, 0, -1), ['resize', 'height']),
+  defineCommand<Ref & { chartMode?: ChartMode; blockThreshold?: number; group_by?: GroupKey; title?: string }>({
+    id: 'reports.panelOptions',
+    title: 'Panel Options…',
+    category: 'Reports',
+    keywords: ['chart mode', 'threshold', 'group by', 'settings'],
+    hotkey: 'o',
+    hotkeyContext: DASHBOARD_PANE,
+    when: inDashboard,
+    args: yup.object({
+      ...refShape,
+      chartMode: yup.string<ChartMode>().oneOf([...CHART_MODES]).label('Chart mode (blocked or totals)').optional(),
+      blockThreshold: yup.number().min(0).max(100).label('Block threshold % (0-100)').optional(),
+      group_by: yup.string<GroupKey>().oneOf([...GROUP_KEYS]).label(`Group by (${GROUP_KEYS.join(', ')})`).optional(),
+      title: yup.string().trim().max(120).label('Title').optional(),
+    }) as yup.Schema<Ref & { chartMode?: ChartMode; blockThreshold?: number; group_by?: GroupKey; title?: string }>,
+    run: async (a, ctx) => {
+      const given = a && (a.chartMode !== undefined || a.blockThreshold !== undefined || a.group_by !== undefined || a.title);
+      const d = await dashboardOf(a, ctx);
+      const uid = focusedUid(d.panels, reportsStore.focused[d.id] ?? null);
+      if (!given) {
+        reportsStore.options = { dashboardId: d.id, uid };
+        return { dialog: true };
+      }
+      return editPanels({ id: d.id }, ctx, (ps) => {
+        const p = ps.find((x) => x.uid === uid)!;
+        const options = { ...p.options, ...(a.chartMode ? { chartMode: a.chartMode } : {}), ...(a.blockThreshold !== undefined ? { blockThreshold: a.blockThreshold } : {}), ...(a.group_by ? { group_by: a.group_by } : {}) };
+        return updatePanel(ps, uid, { options, ...(a.title ? { title: a.title } : {}) });
+      });
+    },
+  }),
+  defineCommand<Ref & { count: number; unit: TimeUnit }>({
+    id: 'reports.setTimeRange',
+    title: 'Set Dashboard Time Range',
+    category: 'Reports',
+    keywords: ['last', 'days', 'hours', 'weeks', 'relative'],
+    hotkey: 't',
+    hotkeyContext: DASHBOARD_PANE,
+    args: yup.object({
+      ...refShape,
+      count: yup.number().integer('count must be a whole number').min(0, 'count must not be negative').required('count is required').label('Last (count)'),
+      unit: yup.string<TimeUnit>().oneOf([...TIME_UNITS]).required('unit is required').label(`Unit (${TIME_UNITS.join(', ')})`),
+    }) as yup.Schema<Ref & { count: number; unit: TimeUnit }>,
+    run: async (a, ctx) => {
+      const d = await dashboardOf(a, ctx);
+      if (!d.editable) throw new Error(`"${d.name}" belongs to ${d.owner.name}; duplicate it to change its time range.`);
+      await patchDashboard(d.id, { time_range: { rangeType: 'rel', relBackCount: a.count, relUnit: a.unit, start: null, end: null } });
+      await refresh(ctx);
+    },
+  }),
+  defineCommand<Ref & { filename?: string }>({
+    id: 'reports.exportPdf',
+    title: 'Export Dashboard as PDF',
+    category: 'Reports',
+    keywords: ['print', 'report', 'download'],
+    hotkey: 'mod+shift+p',
+    hotkeyContext: DASHBOARD_PANE,
+    args: yup.object({ ...refShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
+    run: async (a, ctx) => exportDashboardPdf(await dashboardOf(a, ctx), a?.filename),
+  }),
+  defineCommand<Ref & { filename?: string }>({
+    id: 'reports.exportPng',
+    title: 'Export Dashboard as Image',
+    category: 'Reports',
+    keywords: ['png', 'screenshot', 'picture', 'zip'],
+    needsWorkbench: true,
+    hotkey: 'mod+shift+i',
+    hotkeyContext: DASHBOARD_PANE,
+    args: yup.object({ ...refShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
+    run: async (a, ctx) => exportDashboardPng(await dashboardOf(a, ctx), a?.filename),
+  }),
+  defineCommand<Ref & { filename?: string; separator?: 'comma' | 'semicolon' | 'space' | 'tab' }>({
+    id: 'reports.exportCsv',
+    title: 'Export Dashboard Data as CSV',
+    category: 'Reports',
+    keywords: ['csv', 'spreadsheet', 'data'],
+    hotkey: 'e',
+    hotkeyContext: DASHBOARD_PANE,
+    args: yup.object({
+      ...refShape,
+      filename: yup.string().max(200).label('File name (optional)').optional(),
+      separator: yup.string<'comma' | 'semicolon' | 'space' | 'tab'>().oneOf(['comma', 'semicolon', 'space', 'tab']).label('Separator').optional(),
+    }) as yup.Schema<Ref & { filename?: string; separator?: 'comma' | 'semicolon' | 'space' | 'tab' }>,
+    run: async (a, ctx) => exportDashboardCsv(await dashboardOf(a, ctx), a?.filename, a?.separator ?? 'comma'),
+  }),
+  defineCommand<{ tactics?: string; start?: string; end?: string }>({
+    id: 'reports.openMitre',
+    title: 'Open ATT&CK View',
+    category: 'Reports',
+    keywords: ['mitre', 'matrix', 'tactics', 'techniques', 'coverage'],
+    needsWorkbench: true,
+    args: yup.object({ tactics: yup.string().max(200).label('Tactic ids, comma separated (optional)').optional() }) as yup.Schema<{ tactics?: string }>,
+    run: (a, ctx) => {
+      const q = new URLSearchParams();
+      for (const t of (a?.tactics ?? '').split(',').map((s) => s.trim()).filter(Boolean)) q.append('active_tactics[]', t);
+      ctx.dock?.openUrl(`/analyze/mitre${q.size ? `?${q.toString()}` : ''}`);
+    },
+  }),
+];

@@ -1,0 +1,110 @@
+import { http } from '@/api/http';
+import { csvFilename, type CsvSeparator } from '@/api/contracts/jobs';
+import { describeTimeRange } from '@/api/contracts/time-range';
+import type { Dashboard } from '@/api/contracts/reports';
+import { downloadBytes, downloadText } from '@/ui/download';
+import { zipStore } from '@/ui/zip-store';
+import { loadPanelData, panelQuery, sourceOf, tableOf } from './panel-data';
+import type { ReportSection } from './pdf-report';
+import { reportsStore } from './store';
+
+/**
+ * Dashboard exports. PDF and images run in the browser with no call (MON-143): the figures come from the
+ * result calls, the drawings from the panels on screen (when the dashboard is open). CSV asks the
+ * director (POST /reports/{source}.csv with the export options, MON-140). Progress shows for exports
+ * that take over a second.
+ */
+
+const slug = (s: string) => s.replace(/[^\w.-]+/g, '_').replace(/^_+|_+$/g, '') || 'dashboard';
+const withExt = (name: string | undefined, fallback: string, ext: string) => {
+  const base = (name ?? '').trim() || fallback;
+  return base.toLowerCase().endsWith(`.${ext}`) ? base : `${base}.${ext}`;
+};
+
+async function withProgress<T>(label: string, total: number, work: (step: () => void) => Promise<T>): Promise<T> {
+  reportsStore.progress = { label, done: 0, total };
+  try {
+    return await work(() => {
+      if (reportsStore.progress) reportsStore.progress.done++;
+    });
+  } finally {
+    reportsStore.progress = null;
+  }
+}
+
+const panelElement = (d: Dashboard, uid: string): HTMLElement | null =>
+  typeof document === 'undefined' ? null : document.querySelector<HTMLElement>(`[data-dashboard="${d.id}"] [data-panel="${uid}"] [data-chart]`);
+
+const toBase64 = (bytes: Uint8Array) => {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+};
+
+/** The dashboard as a PDF report: a section per panel (drawing when on screen, figures as a table). */
+export async function exportDashboardPdf(d: Dashboard, filename?: string): Promise<{ filename: string; pages: number; base64: string }> {
+  const name = withExt(filename, slug(d.name), 'pdf');
+  return withProgress(`Exporting ${name}`, d.panels.length + 1, async (step) => {
+    const now = new Date();
+    const sections: ReportSection[] = [];
+    for (const p of d.panels) {
+      const data = await loadPanelData(p, panelQuery(p, d.time_range, now));
+      const el = panelElement(d, p.uid);
+      let image: ReportSection['image'] = null;
+      if (el) {
+        const { captureElement } = await import('./image-export');
+        const [canvas] = await captureElement(el);
+        if (canvas) image = { dataUrl: canvas.toDataURL('image/png'), width: el.clientWidth, height: el.clientHeight };
+      }
+      sections.push({ title: p.title, image, table: tableOf(data) });
+      step();
+    }
+    // jsPDF loads with the first PDF export, not with the workbench.
+    const { buildReportPdf } = await import('./pdf-report');
+    const pdf = buildReportPdf({ title: d.name, subtitle: `${describeTimeRange(d.time_range)} · ${d.panels.length} panels · owner ${d.owner.name}`, sections, generatedAt: now });
+    const bytes = new Uint8Array(pdf.output('arraybuffer'));
+    downloadBytes(name, bytes, 'application/pdf');
+    return { filename: name, pages: pdf.getNumberOfPages(), base64: toBase64(bytes) };
+  });
+}
+
+/** The dashboard grid as PNG (one image), or a zip of slices when it is taller than a canvas may be. */
+export async function exportDashboardPng(d: Dashboard, filename?: string): Promise<{ filename: string; images: number }> {
+  const el = typeof document === 'undefined' ? null : document.querySelector<HTMLElement>(`[data-dashboard="${d.id}"] [data-grid]`);
+  if (!el) throw new Error(`Open the dashboard "${d.name}" to export it as an image.`);
+  const { captureElement, canvasBytes } = await import('./image-export');
+  return withProgress('Exporting image', 1, async (step) => {
+    const canvases = await captureElement(el);
+    step();
+    const base = slug(d.name);
+    if (canvases.length === 1) {
+      const name = withExt(filename, base, 'png');
+      downloadBytes(name, await canvasBytes(canvases[0]!), 'image/png');
+      return { filename: name, images: 1 };
+    }
+    const files = await Promise.all(canvases.map(async (c, i) => ({ name: `${base}-${i + 1}.png`, data: await canvasBytes(c) })));
+    const name = withExt(filename, base, 'zip');
+    downloadBytes(name, zipStore(files), 'application/zip');
+    return { filename: name, images: files.length };
+  });
+}
+
+/** Every panel's figures as one CSV from the director (POST /reports/{source}.csv per panel, joined with a blank line). */
+export async function exportDashboardCsv(d: Dashboard, filename: string | undefined, separator: CsvSeparator): Promise<{ filename: string; csv: string }> {
+  const name = csvFilename(filename, slug(d.name));
+  return withProgress(`Exporting ${name}`, d.panels.length, async (step) => {
+    const now = new Date();
+    const parts: string[] = [];
+    for (const p of d.panels) {
+      const props = panelQuery(p, d.time_range, now);
+      const text = await http.post<string>(`/reports/${CSV_SOURCE[sourceOf(p.kind)]}.csv`, { separator, delivery: 'download', all_events: 'all', regex: 'double', filename: name, props }, { parse: 'text' });
+      parts.push(`${p.title}\r\n${text.replace(/^\uFEFF/, '')}`);
+      step();
+    }
+    const csv = `\uFEFF${parts.join('\r\n')}`;
+    downloadText(name, csv, 'text/csv;charset=utf-8');
+    return { filename: name, csv };
+  });
+}
+
+export const CSV_SOURCE = { results: 'results', series: 'time_series', taam: 'mitre_taam_data', tree: 'tree_map' } as const;

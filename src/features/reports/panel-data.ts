@@ -1,0 +1,45 @@
+import type { DashboardPanel, ReportParams } from '@/api/contracts/reports';
+import type { TimeRangeConfig } from '@/api/contracts/time-range';
+import { fetchResults, fetchTaam, fetchTimeSeries, fetchTreeMap, panelParams } from './api';
+import type { TableData } from './charts/chart-frame';
+import { reportTable, type ReportAnswer } from '@/api/contracts/report-table';
+import { pointsForWidth } from './charts/rules';
+
+/** What each panel kind reads from the director, and its figures as a table (PDF, CSV of a panel). */
+export type PanelData = ReportAnswer;
+
+export type PanelSource = PanelData['type'];
+
+export const sourceOf = (kind: DashboardPanel['kind']): PanelSource => {
+  switch (kind) {
+    case 'line':
+    case 'block_rate':
+      return 'series';
+    case 'radar':
+      return 'taam';
+    case 'tree_map':
+      return 'tree';
+    default:
+      return 'results';
+  }
+};
+
+export function panelQuery(panel: DashboardPanel, range: TimeRangeConfig, now = new Date()): ReportParams {
+  const p = panelParams(panel, range, now);
+  return sourceOf(panel.kind) === 'series' ? { ...p, points: pointsForWidth(panel.w) } : p;
+}
+
+export async function loadPanelData(panel: DashboardPanel, p: ReportParams): Promise<PanelData> {
+  switch (sourceOf(panel.kind)) {
+    case 'series':
+      return { type: 'series', answer: await fetchTimeSeries(p) };
+    case 'taam':
+      return { type: 'taam', answer: await fetchTaam(p) };
+    case 'tree':
+      return { type: 'tree', answer: await fetchTreeMap(p) };
+    case 'results':
+      return { type: 'results', answer: await fetchResults(p) };
+  }
+}
+
+export const tableOf = (d: PanelData): TableData => reportTable(d);

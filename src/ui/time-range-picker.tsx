@@ -1,0 +1,115 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import {
+  ABSOLUTE_RANGE_DAYS,
+  TIME_RANGE_DEBOUNCE_MS,
+  TIME_UNITS,
+  TIME_UNIT_LABELS,
+  type TimeRangeConfig,
+  type TimeUnit,
+} from '@/api/contracts/time-range';
+
+/**
+ * The relative or absolute time range picker (monitors-actors-reporting.md sections 3, 4, 5, 9): a count
+ * (a non-negative integer, minimum 1 in the input) of minutes..years back from now, or a start and end
+ * (1-minute steps; choosing a start proposes an end 29 days later). Changes are emitted after
+ * `debounceMs` (2000 ms by default; 0 emits at once).
+ */
+
+const toLocalInput = (iso: string | null) => {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
+const fromLocalInput = (v: string) => (v ? new Date(v).toISOString() : null);
+
+export function TimeRangePicker({ value, onChange, debounceMs = TIME_RANGE_DEBOUNCE_MS, label = 'Time range' }: { value: TimeRangeConfig; onChange(next: TimeRangeConfig): void; debounceMs?: number; label?: string }) {
+  const [draft, setDraft] = useState(value);
+  const id = useId();
+  const emit = useRef(onChange);
+  emit.current = onChange;
+  const last = useRef(JSON.stringify(value));
+  useEffect(() => {
+    const incoming = JSON.stringify(value);
+    if (incoming !== last.current) {
+      last.current = incoming;
+      setDraft(value);
+    }
+  }, [value]);
+  useEffect(() => {
+    const s = JSON.stringify(draft);
+    if (s === last.current) return;
+    const valid = draft.rangeType === 'abs' ? !draft.start || !draft.end || draft.start <= draft.end : Number.isInteger(draft.relBackCount) && draft.relBackCount >= 0;
+    if (!valid) return;
+    const fire = () => {
+      last.current = s;
+      emit.current(draft);
+    };
+    if (debounceMs <= 0) return fire();
+    const t = setTimeout(fire, debounceMs);
+    return () => clearTimeout(t);
+  }, [draft, debounceMs]);
+  const set = (patch: Partial<TimeRangeConfig>) => setDraft((d) => ({ ...d, ...patch }));
+  const countInvalid = draft.rangeType === 'rel' && (!Number.isInteger(draft.relBackCount) || draft.relBackCount < 0);
+  return (
+    <fieldset className="flex flex-wrap items-center gap-2 text-sm" aria-label={label}>
+      <legend className="sr-only">{label}</legend>
+      <div role="radiogroup" aria-label="Range type" className="flex gap-2">
+        {(['rel', 'abs'] as const).map((t) => (
+          <label key={t} className="flex items-center gap-1">
+            <input type="radio" name={`${id}-type`} checked={draft.rangeType === t} onChange={() => set({ rangeType: t })} />
+            {t === 'rel' ? 'Relative' : 'Absolute'}
+          </label>
+        ))}
+      </div>
+      {draft.rangeType === 'rel' ? (
+        <>
+          <label className="flex items-center gap-1">
+            Last
+            <input
+              type="number"
+              min={1}
+              step={1}
+              aria-label="Count"
+              aria-invalid={countInvalid}
+              className="w-20 rounded border border-line bg-surface px-1 py-0.5"
+              value={Number.isNaN(draft.relBackCount) ? '' : draft.relBackCount}
+              onChange={(e) => set({ relBackCount: e.target.value === '' ? Number.NaN : Number(e.target.value) })}
+            />
+          </label>
+          <select aria-label="Unit" className="rounded border border-line bg-surface px-1 py-0.5" value={draft.relUnit} onChange={(e) => set({ relUnit: e.target.value as TimeUnit })}>
+            {TIME_UNITS.map((u) => (
+              <option key={u} value={u}>
+                {TIME_UNIT_LABELS[u]}
+              </option>
+            ))}
+          </select>
+          {countInvalid && <span className="text-xs text-red-400">Enter a whole number of 0 or more.</span>}
+        </>
+      ) : (
+        <>
+          <label className="flex items-center gap-1">
+            From
+            <input
+              type="datetime-local"
+              step={60}
+              aria-label="Start"
+              className="rounded border border-line bg-surface px-1 py-0.5"
+              value={toLocalInput(draft.start)}
+              onChange={(e) => {
+                const start = fromLocalInput(e.target.value);
+                const end = start && !draft.end ? new Date(Date.parse(start) + ABSOLUTE_RANGE_DAYS * 86_400_000).toISOString() : draft.end;
+                set({ start, end });
+              }}
+            />
+          </label>
+          <label className="flex items-center gap-1">
+            To
+            <input type="datetime-local" step={60} aria-label="End" className="rounded border border-line bg-surface px-1 py-0.5" value={toLocalInput(draft.end)} onChange={(e) => set({ end: fromLocalInput(e.target.value) })} />
+          </label>
+          {draft.start && draft.end && draft.start > draft.end && <span className="text-xs text-red-400">The range starts after it ends.</span>}
+        </>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it, vi } from 'vitest';
+import { act, render, screen, fireEvent } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { DEFAULT_TIME_RANGE, resolveTimeRange, type TimeRangeConfig } from '@/api/contracts/time-range';
+import { TimeRangePicker } from './time-range-picker';
+import { DayOfWeekPicker } from './day-of-week-picker';
+import { PercentBlockedBar, RESULT_BADGES, ResultBadge, resultBadge } from './result-badge';
+
+describe('time range picker', () => {
+  it('MON-095 MON-175 emits a relative change once, 2000 ms after the last edit; units minute to year', () => {
+    vi.useFakeTimers();
+    const onChange = vi.fn();
+    render(<TimeRangePicker value={DEFAULT_TIME_RANGE} onChange={onChange} />);
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Minutes', 'Hours', 'Days', 'Weeks', 'Months', 'Years']);
+    fireEvent.change(screen.getByRole('spinbutton', { name: 'Count' }), { target: { value: '7' } });
+    act(() => void vi.advanceTimersByTime(1500));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Unit' }), { target: { value: 'hour' } });
+    act(() => void vi.advanceTimersByTime(1999));
+    expect(onChange).not.toHaveBeenCalled();
+    act(() => void vi.advanceTimersByTime(1));
+    expect(onChange).toHaveBeenCalledTimes(1);
+    expect(onChange).toHaveBeenCalledWith({ ...DEFAULT_TIME_RANGE, relBackCount: 7, relUnit: 'hour' });
+    vi.useRealTimers();
+  });
+
+  it('MON-116 a negative count is not emitted; debounce 0 emits at once; the input has minimum 1', () => {
+    const onChange = vi.fn();
+    render(<TimeRangePicker value={DEFAULT_TIME_RANGE} onChange={onChange} debounceMs={0} />);
+    const count = screen.getByRole('spinbutton', { name: 'Count' });
+    expect(count.getAttribute('min')).toBe('1');
+    fireEvent.change(count, { target: { value: '-2' } });
+    expect(onChange).not.toHaveBeenCalled();
+    expect(screen.getByText('Enter a whole number of 0 or more.')).toBeTruthy();
+    fireEvent.change(count, { target: { value: '3' } });
+    expect(onChange).toHaveBeenLastCalledWith({ ...DEFAULT_TIME_RANGE, relBackCount: 3 });
+  });
+
+  it('MON-175 absolute: a start proposes an end 29 days later, in 1-minute steps', () => {
+    const onChange = vi.fn();
+    render(<TimeRangePicker value={{ ...DEFAULT_TIME_RANGE, rangeType: 'abs' }} onChange={onChange} debounceMs={0} />);
+    const start = screen.getByLabelText('Start');
+    expect(start.getAttribute('step')).toBe('60');
+    fireEvent.change(start, { target: { value: '2026-01-01T10:00' } });
+    const last = onChange.mock.lastCall![0] as TimeRangeConfig;
+    expect(Date.parse(last.end!) - Date.parse(last.start!)).toBe(29 * 86_400_000);
+  });
+
+  it('MON-051 resolves relative months and years by the calendar', () => {
+    const now = new Date('2026-03-31T12:00:00Z');
+    expect(resolveTimeRange({ ...DEFAULT_TIME_RANGE, relBackCount: 1, relUnit: 'year' }, now).start.toISOString()).toBe('2025-03-31T12:00:00.000Z');
+    expect(resolveTimeRange({ ...DEFAULT_TIME_RANGE, relBackCount: 2, relUnit: 'week' }, now).start.toISOString()).toBe('2026-03-17T12:00:00.000Z');
+  });
+});
+
+describe('day-of-week picker', () => {
+  it('MON-178 shows Su M T W Th F S and toggles days into a comma list', async () => {
+    function Host() {
+      const [v, setV] = useState('monday');
+      return (
+        <>
+          <DayOfWeekPicker value={v} onChange={setV} />
+          <output>{v}</output>
+        </>
+      );
+    }
+    render(<Host />);
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Su', 'M', 'T', 'W', 'Th', 'F', 'S']);
+    expect(screen.getByRole('button', { name: 'Monday' }).getAttribute('aria-pressed')).toBe('true');
+    await userEvent.click(screen.getByRole('button', { name: 'Friday' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Sunday' }));
+    expect(screen.getByRole('status').textContent).toBe('sunday,monday,friday');
+    await userEvent.click(screen.getByRole('button', { name: 'Monday' }));
+    expect(screen.getByRole('status').textContent).toBe('sunday,friday');
+  });
+});
+
+describe('result badges', () => {
+  it('MON-058 every job action result has a badge', () => {
+    const base = { alerted: false, blocked: null, events: 0 };
+    expect(resultBadge({ ...base, status: 'ran', alerted: true })).toBe('Alerted');
+    expect(resultBadge({ ...base, status: 'ran' })).toBe('Not Successful');
+    expect(resultBadge({ ...base, status: 'ran', events: 2 })).toBe('Event Matching');
+    expect(resultBadge({ ...base, status: 'waiting' })).toBe('Event Matching');
+    expect(resultBadge({ ...base, status: 'errored' })).toBe('Errored');
+    expect(resultBadge({ ...base, status: 'not run' })).toBe('Not Run');
+    expect(resultBadge({ ...base, status: 'ran', action_type: 'sleep' })).toBe('Sleep');
+    expect(resultBadge({ ...base, status: 'running' })).toBe('Running');
+    expect(resultBadge({ ...base, status: 'ran', blocked: true })).toBe('Blocked');
+    expect(resultBadge({ ...base, status: 'completed', blocked: false })).toBe('Not Blocked');
+    expect(resultBadge({ ...base, status: 'incompatible' })).toBe('Incompatible');
+    render(
+      <>
+        {RESULT_BADGES.map((b) => (
+          <ResultBadge key={b} text={b} />
+        ))}
+        <PercentBlockedBar percent={62.5} />
+      </>,
+    );
+    for (const b of RESULT_BADGES) expect(screen.getByText(b)).toBeTruthy();
+    expect(screen.getByRole('img', { name: '62.5% blocked' })).toBeTruthy();
+  });
+});

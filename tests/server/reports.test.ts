@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type Session, type TestServer } from './helpers';
+import type { MitreTaamAnswer, ResultRow, ResultsAnswer, TechniqueActionsAnswer, TimeSeriesAnswer, TreeMapAnswer, MitreMatrixAnswer } from '@/api/contracts/reports';
+import { FAIL_COLOR, PASS_COLOR } from '@/api/contracts/reports';
+
+/**
+ * Result aggregations on a small hand-built set (issue 18). Expected figures are counted by hand:
+ *
+ *   job 1 "Alpha sweep" 2026-01-10, simulation S1, step n1 (zone Z1) -> n2 (zone Z2)
+ *     A1 dns ran blocked            -> prevented
+ *     A2 host_cli ran alerted, 2 ev -> detected, alerted
+ *     A3 web_request ran, nothing   -> missed
+ *   job 2 "Beta run" 2026-01-20, no simulation, step n3 (zone Z2)
+ *     A1 dns ran not blocked, 1 ev  -> detected
+ *     A2 host_cli not run           -> not run
+ *     A3 web_request errored        -> errored
+ *   job 3 "Gamma old" 2025-12-01, step n1: A1 dns ran blocked (outside January)
+ *
+ * Tags: A1 T1059 (Execution TA0002) + 'Crown Jewels'; A2 T1562 (Defense Evasion TA0005) + 'Control:Network IPS'.
+ */
+
+let t: TestServer;
+let viewer: Session;
+const JAN = 'start=2026-01-01T00:00:00Z&end=2026-01-31T00:00:00Z';
+
+async function get<T>(url: string, as: Session = viewer): Promise<T> {
+  const res = await t.call('GET', url, { as });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as T;
+}
+
+const pick = (r: ResultRow | undefined) => r && { key: r.key, label: r.label, total: r.total, prevented: r.prevented, detected: r.detected, alerted: r.alerted, missed: r.missed, notRun: r.notRun, errored: r.errored };
+
+beforeAll(async () => {
+  t = await startTestServer();
+  viewer = await t.signIn('viewer');
+  await t.db.exec(`
+    insert into tags (id, name, class_name, tag_type, code, editable) values
+      (901, 'Execution', 'mitre_attack', 'mitre_attack', 'TA0002', false),
+      (902, 'Defense Evasion', 'mitre_attack', 'mitre_attack', 'TA0005', false),
+      (903, 'Command and Scripting Interpreter', 'mitre_attack', 'mitre_attack', 'T1059', false),
+      (904, 'Impair Defenses', 'mitre_attack', 'mitre_attack', 'T1562', false),
+      (905, 'Crown Jewels', 'user', 'user', null, true),
+      (906, 'Control:Network IPS', 'verodin', 'control', null, false);
+    insert into tag_tactics (tag_id, tactic_tag_id) values (903, 901), (904, 902);
+    insert into zones (id, name) values (1, 'Z1'), (2, 'Z2');
+    insert into nodes (id, name, friendly_name, node_type, security_zone_id) values (1, 'n1', 'Actor One', 'endpoint', 1), (2, 'n2', '', 'endpoint', 2), (3, 'n3', 'Actor Three', 'endpoint', 2);
+    insert into actions (id, vid, name, action_type) values (1, 'A100-001', 'Resolve a bad domain', 'dns'), (2, 'A100-002', 'Stop the EDR', 'host_cli'), (3, 'A100-003', 'Fetch a page', 'web_request');
+    insert into action_tags (action_id, tag_id) values (1, 903), (1, 905), (2, 904), (2, 906);
+    insert into simulations (id, vid, name, simulation_type) values (1, 'S100-001', 'Quarterly sweep', 'sequence');
+    insert into jobs (id, name, status, simulation_id, created_at, started_at) values
+      (1, 'Alpha sweep', 'completed', 1, '2026-01-10T00:00:00Z', '2026-01-10T00:00:00Z'),
+      (2, 'Beta run', 'completed', null, '2026-01-20T00:00:00Z', '2026-01-20T00:00:00Z'),
+      (3, 'Gamma old', 'completed', null, '2025-12-01T00:00:00Z', '2025-12-01T00:00:00Z');
+    insert into job_steps (id, job_id, group_order, source_node_id, destination_node_id) values (1, 1, 0, 1, 2), (2, 2, 0, 3, null), (3, 3, 0, 1, null);
+    insert into job_actions (id, job_step_id, job_id, action_id, sim_action_vid, name, action_type, status, alerted, blocked, events) values
+      (1, 1, 1, 1, 'A100-001', 'Resolve a bad domain', 'dns', 'ran', false, true, 0),
+      (2, 1, 1, 2, 'A100-002', 'Stop the EDR', 'host_cli', 'ran', true, false, 2),
+      (3, 1, 1, 3, 'A100-003', 'Fetch a page', 'web_request', 'ran', false, null, 0),
+      (4, 2, 2, 1, 'A100-001', 'Resolve a bad domain', 'dns', 'ran', false, false, 1),
+      (5, 2, 2, 2, 'A100-002', 'Stop the EDR', 'host_cli', 'not run', false, null, 0),
+      (6, 2, 2, 3, 'A100-003', 'Fetch a page', 'web_request', 'errored', false, null, 0),
+      (7, 3, 3, 1, 'A100-001', 'Resolve a bad domain', 'dns', 'ran', false, true, 0);
+  `);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('GET /reports/results.json', () => {
+  it('MON-053 totals and percentages of January', async () => {
+    const a = await get<ResultsAnswer>(`/reports/results.json?${JAN}`);
+    expect(a.totals).toMatchObject({ total: 4, prevented: 1, detected: 2, alerted: 1, missed: 1, passed: 3, failed: 1, notPrevented: 3, notRun: 1, errored: 1 });
+    expect(a.totals).toMatchObject({ preventedPct: 25, detectedPct: 50, alertedPct: 25, missedPct: 25, passedPct: 75, failedPct: 25, notPreventedPct: 75 });
+    expect(a.start).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('MON-053 rows by action type, largest total first, with labels', async () => {
+    const a = await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=action_type`);
+    expect(a.rows.map(pick)).toEqual([
+      { key: 'dns', label: 'DNS', total: 2, prevented: 1, detected: 1, alerted: 0, missed: 0, notRun: 0, errored: 0 },
+      { key: 'host_cli', label: 'Host CLI', total: 1, prevented: 0, detected: 1, alerted: 1, missed: 0, notRun: 1, errored: 0 },
+      { key: 'web_request', label: 'Web Request', total: 1, prevented: 0, detected: 0, alerted: 0, missed: 1, notRun: 0, errored: 1 },
+    ]);
+    expect(a.truncated).toBe(false);
+  });
+
+  it('MON-053 rows by technique, tactic, tag and control (names from ATT&CK)', async () => {
+    const tech = await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=technique`);
+    expect(tech.rows.map((r) => [r.key, r.label, r.total, r.prevented, r.detected])).toEqual([
+      ['T1059', 'Command and Scripting Interpreter', 2, 1, 1],
+      ['T1562', 'Impair Defenses', 1, 0, 1],
+    ]);
+    const tac = await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=tactic`);
+    expect(tac.rows.map((r) => [r.key, r.label, r.total])).toEqual([
+      ['TA0002', 'Execution', 2],
+      ['TA0005', 'Defense Evasion', 1],
+    ]);
+    const tag = await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=tag`);
+    expect(tag.rows.map((r) => [r.key, r.total])).toEqual([
+      ['Crown Jewels', 2],
+      ['Control:Network IPS', 1],
+    ]);
+    const control = await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=control`);
+    expect(control.rows.map((r) => [r.key, r.total, r.detected])).toEqual([['Control:Network IPS', 1, 1]]);
+  });
+
+  it('MON-053 rows by actor, zone and simulation', async () => {
+    const actor = await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=actor`);
+    expect(actor.rows.map((r) => [r.label, r.total, r.notRun, r.errored])).toEqual([
+      ['Actor One', 3, 0, 0],
+      ['Actor Three', 1, 1, 1],
+    ]);
+    const dest = await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=destination_actor`);
+    expect(dest.rows.map((r) => [r.label, r.total])).toEqual([['n2', 3]]);
+    const zone = await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=zone`);
+    expect(zone.rows.map((r) => [r.label, r.total])).toEqual([
+      ['Z1', 3],
+      ['Z2', 1],
+    ]);
+    const sim = await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=simulation`);
+    expect(sim.rows.map((r) => [r.key, r.label, r.total])).toEqual([
+      ['1', 'Quarterly sweep', 3],
+      ['none', 'Single Actions', 1],
+    ]);
+  });
+
+  it('MON-053 without a range every job counts; limit truncates', async () => {
+    const all = await get<ResultsAnswer>('/reports/results.json?group_by=action_type&limit=1');
+    expect(all.totals).toMatchObject({ total: 5, prevented: 2 });
+    expect(all.rows.map((r) => [r.key, r.total])).toEqual([['dns', 3]]);
+    expect(all.truncated).toBe(true);
+  });
+
+  it('MON-053 the jobs list filters apply: text, VID and structured rules', async () => {
+    const beta = await get<ResultsAnswer>(`/reports/results.json?${JAN}&filterVal=beta`);
+    expect(beta.totals).toMatchObject({ total: 1, detected: 1, notRun: 1, errored: 1 });
+    const sim = await get<ResultsAnswer>(`/reports/results.json?${JAN}&vid=S100-001`);
+    expect(sim.totals.total).toBe(3);
+    const rules = JSON.stringify({ rules: [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object: 'job', match_field: 'name', operator: 'contains', value: 'alpha' }] }] }] });
+    const alpha = await get<ResultsAnswer>(`/reports/results.json?${JAN}&filter=adhoc&structuredFilter=${encodeURIComponent(rules)}`);
+    expect(alpha.totals).toMatchObject({ total: 3, prevented: 1, detected: 1, missed: 1 });
+    const events = await get<ResultsAnswer>(`/reports/results.json?${JAN}&filter=adhoc&structuredFilter=${encodeURIComponent('{"events":"present"}')}`);
+    expect(events.totals.total).toBe(4);
+    const none = await get<ResultsAnswer>(`/reports/results.json?${JAN}&filterVal=zzz-no-such-job`);
+    expect(none.totals.total).toBe(0);
+    expect(none.rows).toEqual([]);
+  });
+
+  it('refuses bad input with 400 and a message, and callers without a session with 401', async () => {
+    const cases: [string, RegExp][] = [
+      ['group_by=colour', /group_by must be one of/],
+      ['start=yesterday', /start must be an ISO 8601 time/],
+      ['start=2026-02-01T00:00:00Z&end=2026-01-01T00:00:00Z', /start must not be after end/],
+      ['limit=0', /limit must be at least 1/],
+      ['limit=9999', /limit must be at most 500/],
+      ['structuredFilter=%7B%7D', /structuredFilter needs filter=adhoc/],
+      ['filter=adhoc&structuredFilter=nope', /structuredFilter is not valid JSON/],
+    ];
+    for (const [q, msg] of cases) {
+      const res = await t.call('GET', `/reports/results.json?${q}`, { as: viewer });
+      expect(res.statusCode, q).toBe(400);
+      expect((res.json() as { error: string }).error, q).toMatch(msg);
+    }
+    expect((await t.call('GET', `/reports/results.json?${JAN}`)).statusCode).toBe(401);
+  });
+});
+
+describe('other result calls', () => {
+  it('MON-053 MON-183 time series: equal buckets over the range', async () => {
+    const a = await get<TimeSeriesAnswer>(`/reports/time_series.json?${JAN}&points=3`);
+    expect(a.step_ms).toBe(10 * 86_400_000);
+    expect(a.points.map((p) => [p.start, p.total, p.prevented, p.detected])).toEqual([
+      ['2026-01-01T00:00:00.000Z', 3, 1, 1],
+      ['2026-01-11T00:00:00.000Z', 1, 0, 1],
+      ['2026-01-21T00:00:00.000Z', 0, 0, 0],
+    ]);
+    expect(a.points[2]!.end).toBe('2026-01-31T00:00:00.000Z');
+    const bad = await t.call('GET', `/reports/time_series.json?${JAN}&points=1`, { as: viewer });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('MON-053 mitre_taam_data lists every tactic in matrix order with results', async () => {
+    const a = await get<MitreTaamAnswer>(`/reports/mitre_taam_data.json?${JAN}`);
+    expect(a.mitre_taam_data).toHaveLength(14);
+    expect(a.mitre_taam_data[0]!.tactic).toEqual({ id: 'TA0043', name: 'Reconnaissance' });
+    const exec = a.mitre_taam_data.find((d) => d.tactic.id === 'TA0002')!;
+    expect([exec.results.total, exec.results.prevented]).toEqual([2, 1]);
+    const evasion = a.mitre_taam_data.find((d) => d.tactic.id === 'TA0005')!;
+    expect([evasion.results.total, evasion.results.detected]).toEqual([1, 1]);
+    expect(a.mitre_taam_data.filter((d) => d.results.total === 0)).toHaveLength(12);
+  });
+
+  it('MON-053 MON-094 tree map rows: name, total, matched, colour by threshold', async () => {
+    const a = await get<TreeMapAnswer>(`/reports/tree_map.json?${JAN}&group_by=action_type&match=prevented&threshold=50`);
+    expect(a.rows).toEqual([
+      { key: 'dns', name: 'DNS', total: 2, matched: 1, color: PASS_COLOR },
+      { key: 'host_cli', name: 'Host CLI', total: 1, matched: 0, color: FAIL_COLOR },
+      { key: 'web_request', name: 'Web Request', total: 1, matched: 0, color: FAIL_COLOR },
+    ]);
+    const detected = await get<TreeMapAnswer>(`/reports/tree_map.json?${JAN}&group_by=action_type&match=detected&threshold=100`);
+    expect(detected.rows.map((r) => r.color)).toEqual([FAIL_COLOR, PASS_COLOR, FAIL_COLOR]);
+    expect((await t.call('GET', '/reports/tree_map.json?threshold=101', { as: viewer })).statusCode).toBe(400);
+  });
+
+  it('the ATT&CK matrix and a technique cell: Actions and their latest runs', async () => {
+    const m = await get<MitreMatrixAnswer>(`/reports/mitre_matrix.json?${JAN}`);
+    expect(m.techniques.map((c) => [c.id, c.actions, c.results.total])).toEqual([
+      ['T1059', 1, 2],
+      ['T1562', 1, 1],
+    ]);
+    const cell = await get<TechniqueActionsAnswer>('/reports/mitre_technique.json?id=T1059');
+    expect(cell.technique).toEqual({ id: 'T1059', name: 'Command and Scripting Interpreter' });
+    expect(cell.actions.map((a) => [a.vid, a.latest_runs.map((r) => r.job_id)])).toEqual([['A100-001', [3, 2, 1]]]);
+    expect((await t.call('GET', '/reports/mitre_technique.json?id=1059', { as: viewer })).statusCode).toBe(400);
+    expect((await t.call('GET', '/reports/mitre_technique.json?id=T9999', { as: viewer })).statusCode).toBe(404);
+  });
+
+  it('MON-052 MON-136 the Panel Library answers groups of panels with numeric ids', async () => {
+    const lib = await get<{ name: string; panels: { key: string; id: number; name: string; description: string; logo: string }[] }[]>('/reports/panel_library.json');
+    const panels = lib.flatMap((g) => g.panels);
+    expect(panels).toHaveLength(9);
+    expect(new Set(panels.map((p) => p.key))).toEqual(new Set(['bullet', 'force_field', 'gauge', 'bar', 'pie', 'radar', 'line', 'block_rate', 'tree_map']));
+    expect(panels.every((p) => typeof p.id === 'number' && p.name && p.description && p.logo)).toBe(true);
+  });
+
+  it('MON-140 MON-115 POST /reports/results.csv answers CSV text with the export options (separator, quotes, .csv name)', async () => {
+    const res = await t.call('POST', '/reports/results.csv', {
+      as: viewer,
+      body: { separator: 'semicolon', delivery: 'download', all_events: 'all', regex: 'double', filename: 'weekly', props: { start: '2026-01-01T00:00:00Z', end: '2026-01-31T00:00:00Z', group_by: 'action_type' } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-disposition']).toContain('filename="weekly.csv"');
+    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('Group;Total;Prevented;Detected;Alerts;Missed;Prevented %');
+    expect(lines.slice(1)).toEqual(['DNS;2;1;1;0;0;50%', 'Host CLI;1;0;1;1;0;0%', 'Web Request;1;0;0;0;1;0%', 'All;4;1;2;1;1;25%']);
+    const bad = await t.call('POST', '/reports/nothing.csv', { as: viewer, body: {} });
+    expect(bad.statusCode).toBe(400);
+    const badProps = await t.call('POST', '/reports/results.csv', { as: viewer, body: { props: { group_by: 'nope' } } });
+    expect(badProps.statusCode).toBe(400);
+  });
+});
