@@ -31,6 +31,7 @@ import { filtersRoutes } from './routes/filters';
 import { topologyRoutes } from './routes/topology';
 import { simulationsRoutes } from './routes/simulations';
 import { simulationCreateRoutes } from './routes/simulation-create';
+import { monitorsRoutes } from './routes/monitors';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -150,6 +151,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   await app.register(topologyRoutes);
   await app.register(simulationsRoutes);
   await app.register(simulationCreateRoutes);
+  await app.register(monitorsRoutes);
 
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;
