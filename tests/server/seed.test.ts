@@ -45,7 +45,7 @@ afterAll(async () => {
 describe('demo seed', () => {
   it('returns a summary with the counts it inserted, quickly', async () => {
     const actions = await count('select 1 from actions');
-    const jobs = await count('select 1 from jobs');
+    const jobs = await count('select 1 from jobs where monitor_id is null');
     expect(summary).toContain(`${actions} actions`);
     expect(summary).toContain(`${jobs} jobs`);
     expect(actions).toBeGreaterThanOrEqual(60);
@@ -137,6 +137,22 @@ describe('demo seed', () => {
     const sigs = await column<string>('select text as v from signatures');
     expect(sigs.length).toBeGreaterThan(20);
     for (const s of sigs) expect(s).toMatch(/^alert \w+ .+ \(msg:".+"; .*sid:\d+; rev:\d+;\)$/);
+  });
+
+  it('seeds monitors over the demo actors with judged history: passes, failures and one drift', async () => {
+    expect(summary).toContain('2 monitors with history');
+    const monitors = await db.query<{ name: string; repeat_job_period_type: string; runs: number; drift: number; failed: number; next_run_at: string | null }>(
+      `select m.name, m.repeat_job_period_type, next_run_at::text, (select count(*)::int from monitor_runs r where r.monitor_id = m.id) as runs,
+              (select coalesce(sum(drift), 0)::int from monitor_runs r where r.monitor_id = m.id) as drift,
+              (select coalesce(sum(failed), 0)::int from monitor_runs r where r.monitor_id = m.id) as failed
+         from monitors m order by m.id`,
+    );
+    expect(monitors.map((m) => [m.name, m.repeat_job_period_type, m.runs, m.drift, m.failed])).toEqual([
+      ['DMZ perimeter checks', 'minutes', 5, 1, 1],
+      ['Weekly lateral movement', 'weeks', 3, 0, 3],
+    ]);
+    expect(monitors.every((m) => m.next_run_at !== null)).toBe(true);
+    expect(await count(`select 1 from jobs where monitor_id is not null and status = 'sleeping'`)).toBe(2);
   });
 
   it('moves every sequence past the seeded ids, so new rows get fresh ids', async () => {
