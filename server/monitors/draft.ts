@@ -6,7 +6,7 @@
  */
 import type { Db } from '../db/index';
 import { badRequest, notFound } from '../http-errors';
-import { newActionBody, type MonitorBody } from '../../src/api/contracts/monitors';
+import { newActionBody, type ActionInfo, type MonitorBody, type MonitorDraftAnswer } from '../../src/api/contracts/monitors';
 import { wallMs } from './next-run';
 
 const actionBody = newActionBody;
@@ -53,6 +53,13 @@ function base(name: string, description: string, tz: string, simulationId: numbe
     detection_timeout_seconds: 30,
     simulation_id: simulationId,
   };
+}
+
+/** The body with the name, type and VID of each of its Actions. */
+export async function withActionInfo(db: Db, body: MonitorBody): Promise<MonitorDraftAnswer> {
+  const ids = [...new Set(body.steps.flatMap((g) => g.actions.map((a) => a.action_id)))];
+  const rows = await db.query<ActionInfo & { id: number }>('select id, name, action_type, vid from actions where id = any($1::int[])', [ids]);
+  return { ...body, action_info: Object.fromEntries(rows.map(({ id, ...info }) => [String(id), info])) };
 }
 
 export async function draftFromSimulation(db: Db, simulationId: number, tz: string): Promise<MonitorBody> {

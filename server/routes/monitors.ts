@@ -13,8 +13,9 @@ import {
 import { checkMonitorBody } from '../monitors/checks';
 import { createMonitor, deleteMonitor, duplicateMonitor, runMonitorNow, setPaused, updateMonitor } from '../monitors/service';
 import { driftingSteps, getMonitor, listMonitors, monitorGroups, monitorRuns } from '../monitors/queries';
-import { draftFromActions, draftFromSimulation } from '../monitors/draft';
+import { draftFromActions, draftFromSimulation, withActionInfo } from '../monitors/draft';
 import { monitorStats } from '../monitors/stats';
+import { editorOptions } from '../monitors/options';
 import { engineFor } from '../engine/index';
 
 /**
@@ -59,7 +60,13 @@ export async function monitorsRoutes(app: FastifyInstance) {
 
   app.get('/email_profiles.json', async (req) => {
     requireUser(req);
-    return { data: await db.query('select id, name, kind, address, associated_node_ids from email_profiles order by lower(name), id') };
+    return { data: await editorOptions(db).then((o) => o.email_profiles) };
+  });
+
+  // Everything the editor's pickers offer, in one call.
+  app.get('/monitors/options.json', async (req) => {
+    requireUser(req);
+    return editorOptions(db);
   });
 
   // Drifting steps across every monitor (the monitors.drift command).
@@ -75,8 +82,8 @@ export async function monitorsRoutes(app: FastifyInstance) {
     const raw = q['action_ids[]'] ?? q.action_ids;
     const ids = raw === undefined ? undefined : (Array.isArray(raw) ? raw : String(raw).split(',')).map((v) => String(v).trim()).filter(Boolean);
     const input = validate(draftQuery, { simulation_id: q.simulation_id, action_ids: ids, timezone: q.timezone ?? 'UTC' });
-    if (input.simulation_id !== undefined) return draftFromSimulation(db, input.simulation_id, input.timezone);
-    if (input.action_ids?.length) return draftFromActions(db, input.action_ids, input.timezone);
+    if (input.simulation_id !== undefined) return withActionInfo(db, await draftFromSimulation(db, input.simulation_id, input.timezone));
+    if (input.action_ids?.length) return withActionInfo(db, await draftFromActions(db, input.action_ids, input.timezone));
     throw badRequest('Give simulation_id or action_ids.');
   });
 

@@ -352,6 +352,25 @@ export interface DriftItem {
   at: string;
 }
 
+/** GET /monitors/options.json: the editor's pickers. */
+export interface MonitorEditorOptions {
+  nodes: { id: number; name: string; node_type: string; os_base: string; status: string; zone_id: number | null }[];
+  zones: { id: number; name: string; node_count: number }[];
+  email_profiles: { id: number; name: string; kind: EmailProfileKind; address: string; associated_node_ids: number[] }[];
+  action_user_profiles: { id: number; friendly_name: string; username: string }[];
+  groups: MonitorGroupOption[];
+}
+
+/** A starting body (GET /monitors/new.json) with the name, type and VID of each Action. */
+export interface MonitorDraftAnswer extends MonitorBody {
+  action_info: Record<string, ActionInfo>;
+}
+export interface ActionInfo {
+  name: string;
+  action_type: string;
+  vid: string;
+}
+
 export interface MonitorGroupOption {
   id: number;
   name: string;
