@@ -12,6 +12,7 @@ import { filtersFeature } from '@/features/filters';
 import { actorsFeature } from '@/features/actors';
 import { networkMapFeature } from '@/features/network-map';
 import { simulationsFeature } from '@/features/simulations';
+import { monitorsFeature } from '@/features/monitors';
 
 /** Every feature of the workbench; the only place that knows them all. */
-export const FEATURES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature, networkMapFeature, simulationsFeature];
+export const FEATURES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature, networkMapFeature, simulationsFeature, monitorsFeature];

@@ -13,6 +13,7 @@ import { runCommands } from '@/features/run/commands';
 import { scriptCommands } from '@/features/scripts/commands';
 import { scriptPaneCommands } from '@/features/scripts/pane-commands';
 import { simulationCommands } from '@/features/simulations/commands';
+import { monitorCommands } from '@/features/monitors/commands';
 import { SPEC_PANES } from '@/panes/spec-routes';
 import { paneOpenCommands, workbenchCommands } from '@/panes/workbench-commands';
 
@@ -32,6 +33,7 @@ export function headlessCommands(): AnyCommand[] {
     ...libraryCommands,
     ...draftCommands,
     ...simulationCommands,
+    ...monitorCommands,
     ...jobsCommands,
     ...pcapCommands,
     ...runCommands,
