@@ -20,7 +20,8 @@ import {
   type SignedWork,
   type WorkPayload,
 } from '../src/api/contracts/engine';
-import { Incompatible, runSource, startTarget, type Outcome, type PerformOptions, type TargetHandle } from './perform';
+import { runSource, startTarget } from './perform';
+import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from './types/contract';
 
 export interface ActorOptions {
   director: string;

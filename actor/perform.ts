@@ -3,9 +3,7 @@
  * judges what happened. 'blocked' is derived from observed facts (refused, reset, timed out, altered
  * content); every step is bounded in time and bytes and only talks to the peer address of the work.
  */
-import crypto from 'node:crypto';
 import dgram from 'node:dgram';
-import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -25,34 +23,8 @@ import {
   type ConnectResult,
 } from './net-util';
 import { PERFORMERS } from './types/index';
-
-export type Evidence = Record<string, unknown>;
-
-export interface Outcome {
-  outcome: 'ran' | 'errored' | 'incompatible' | 'aborted';
-  blocked: boolean | null;
-  message: string | null;
-  evidence: Evidence;
-}
-
-export interface TargetHandle {
-  port_map: Record<string, number>;
-  port_failures: Record<string, string>;
-  /** The login of a service the target runs for the source (file_transfer's one-time sshd). */
-  login?: string;
-  evidence(): Evidence;
-  close(): Promise<void>;
-}
-
-export interface PerformOptions {
-  allowHostCli: boolean;
-  /** TLS key and certificate for https websites (self-signed, made at start when openssl is present). */
-  tls?: { key: string; cert: string } | undefined;
-  /** Test hook: an in-path device altering what the target sends. */
-  tamper?: ((actionType: string, data: Buffer) => Buffer) | undefined;
-  /** The bytes of a file-library entry the work names (checked against its sha256). */
-  fetchFile?: ((fileId: number) => Promise<Buffer>) | undefined;
-}
+import { dnsSource } from './types/dns';
+import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from './types/contract';
 
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
 const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : Number(v) || fallback);
@@ -222,8 +194,6 @@ export async function startTarget(w: WorkPayload, opts: PerformOptions): Promise
     close: () => set.close(),
   };
 }
-
-export class Incompatible extends Error {}
 
 function webRequestPort(d: Record<string, unknown>): number {
   const host = str(d.host);
@@ -473,29 +443,3 @@ function httpOnce(
     req.end(r.body || undefined);
   });
 }
-
-export async function dnsSource(w: WorkPayload, signal: AbortSignal): Promise<Outcome> {
-  const d = w.details;
-  const domain = str(d.domain);
-  const type = str(d.query_type, 'A').toUpperCase();
-  if (!/^[A-Za-z0-9.-]{1,253}$/.test(domain)) return { outcome: 'errored', blocked: null, message: `Invalid domain "${domain}"`, evidence: {} };
-  const resolver = new dns.promises.Resolver({ timeout: 2000, tries: 1 });
-  const onAbort = () => resolver.cancel();
-  signal.addEventListener('abort', onAbort, { once: true });
-  const servers = resolver.getServers();
-  const started = Date.now();
-  try {
-    const answer = await resolver.resolve(domain, type as 'A');
-    return { outcome: 'ran', blocked: false, message: null, evidence: { domain, query_type: type, resolvers: servers, answer, ms: Date.now() - started } };
-  } catch (e) {
-    if (signal.aborted) throw new Error('aborted');
-    const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
-    const label: Record<string, string> = { ENOTFOUND: 'NXDOMAIN', ETIMEOUT: 'timed out', ECONNREFUSED: 'refused', ESERVFAIL: 'SERVFAIL', EREFUSED: 'REFUSED', ENODATA: 'no data' };
-    return { outcome: 'ran', blocked: true, message: `DNS query ${label[code] ?? code}`, evidence: { domain, query_type: type, resolvers: servers, error: code, ms: Date.now() - started } };
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}
-
-/** A fingerprint of a work item's details for evidence (which content ran). */
-export const detailsHash = (d: unknown) => crypto.createHash('sha256').update(JSON.stringify(d)).digest('hex').slice(0, 16);

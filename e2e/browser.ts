@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, openPage } from './chromium';
 import { REPO_ROOT } from './director';
 
-export { launchBrowser, openPage, signIn, submitSignIn, workbenchReady } from './chromium';
+export { signIn, submitSignIn, workbenchReady } from './chromium';
 
 /** Screenshots of failing tests (gitignored). */
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');

@@ -7,10 +7,9 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { Db } from './db/index';
 import type { DirectorConfig } from './config';
-import { SESSION_COOKIE, SessionStore, type ActiveSession } from './auth/sessions';
+import { SESSION_COOKIE, SessionStore } from './auth/sessions';
 import { SignInThrottle } from './auth/throttle';
-import { HttpError, forbidden, unauthorized } from './http-errors';
-import type { Permission } from '../src/api/contracts/permissions';
+import { HttpError } from './http-errors';
 import { usersRoutes } from './routes/users';
 import { environmentRoutes } from './routes/environment';
 import { backgroundRoutes } from './routes/background';
@@ -34,9 +33,6 @@ import { simulationCreateRoutes } from './routes/simulation-create';
 import { monitorsRoutes } from './routes/monitors';
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    session: ActiveSession | null;
-  }
   interface FastifyInstance {
     db: Db;
     config: DirectorConfig;
@@ -59,17 +55,6 @@ function tokensMatch(sent: unknown, expected: string): boolean {
 /** Background polls must not keep a session alive. */
 const NO_TOUCH = new Set(['/users/verify_user_session', '/check_completed_background_processes', '/settings/content_service.json']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-export function requireUser(req: FastifyRequest): ActiveSession {
-  if (!req.session) throw unauthorized();
-  return req.session;
-}
-
-export function requirePermission(req: FastifyRequest, permission: Permission): ActiveSession {
-  const session = requireUser(req);
-  if (!session.user.permissions.includes(permission)) throw forbidden(`Your role (${session.user.role}) does not allow this: ${permission}.`);
-  return session;
-}
 
 function wantsHtml(req: FastifyRequest): boolean {
   if (req.method !== 'GET' || req.headers['x-requested-with']) return false;

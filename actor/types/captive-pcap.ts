@@ -7,7 +7,7 @@
  * side would otherwise talk to that program.
  */
 import type { WorkPayload } from '../../src/api/contracts/engine';
-import type { Outcome, PerformOptions } from '../perform';
+import type { Outcome, PerformOptions } from './contract';
 import { pcapSource, startPcapTarget } from './pcap-replay';
 
 export async function captivePcapSource(w: WorkPayload, signal: AbortSignal, opts: PerformOptions): Promise<Outcome> {

@@ -14,7 +14,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import { errorKind, listenTcp } from '../net-util';
-import { Incompatible, type Outcome, type PerformOptions } from '../perform';
+import { Incompatible, type Outcome, type PerformOptions } from './contract';
 import { askAndJudge } from './dns';
 import { encodeRdata, serveDns } from './dns-wire';
 

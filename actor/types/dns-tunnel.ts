@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import dgram from 'node:dgram';
-import { Incompatible } from '../perform';
+import { Incompatible } from './contract';
 import { encodeRdata, queryDns, serveDns, RCODES } from './dns-wire';
 
 export const MAX_TUNNEL_BYTES = 512 * 1024;

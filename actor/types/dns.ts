@@ -9,9 +9,10 @@
  * Blocked: timed out, an error rcode, no record, or an altered record.
  */
 import dgram from 'node:dgram';
+import dns from 'node:dns';
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import { bindUdp } from '../net-util';
-import { Incompatible, dnsSource, type Outcome, type PerformOptions, type TargetHandle } from '../perform';
+import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from './contract';
 import { RCODES, encodeRdata, queryDns, serveDns } from './dns-wire';
 import { servePort } from './serve-port';
 
@@ -101,4 +102,28 @@ export async function dnsPeerSource(w: WorkPayload, signal: AbortSignal): Promis
   }
   if (address === w.local_address) return askAndJudge(address, port, domain, type, null, signal, w.local_address);
   throw new Incompatible(`The DNS server ${address} is not an address of this actor or of the destination actor; the actor queries no address outside the two.`);
+}
+
+/** dns without a named server: the source asks its configured resolver (perform.ts dispatches here too). */
+export async function dnsSource(w: WorkPayload, signal: AbortSignal): Promise<Outcome> {
+  const d = w.details;
+  const domain = str(d.domain);
+  const type = (typeof d.query_type === 'string' ? d.query_type : 'A').toUpperCase();
+  if (!/^[A-Za-z0-9.-]{1,253}$/.test(domain)) return { outcome: 'errored', blocked: null, message: `Invalid domain "${domain}"`, evidence: {} };
+  const resolver = new dns.promises.Resolver({ timeout: 2000, tries: 1 });
+  const onAbort = () => resolver.cancel();
+  signal.addEventListener('abort', onAbort, { once: true });
+  const servers = resolver.getServers();
+  const started = Date.now();
+  try {
+    const answer = await resolver.resolve(domain, type as 'A');
+    return { outcome: 'ran', blocked: false, message: null, evidence: { domain, query_type: type, resolvers: servers, answer, ms: Date.now() - started } };
+  } catch (e) {
+    if (signal.aborted) throw new Error('aborted');
+    const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
+    const label: Record<string, string> = { ENOTFOUND: 'NXDOMAIN', ETIMEOUT: 'timed out', ECONNREFUSED: 'refused', ESERVFAIL: 'SERVFAIL', EREFUSED: 'REFUSED', ENODATA: 'no data' };
+    return { outcome: 'ran', blocked: true, message: `DNS query ${label[code] ?? code}`, evidence: { domain, query_type: type, resolvers: servers, error: code, ms: Date.now() - started } };
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import { CONNECT_TIMEOUT_MS, listenTcp } from '../net-util';
-import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from '../perform';
+import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from './contract';
 import { ReplyReader } from './replies';
 import { servePort } from './serve-port';
 import { buildMessage, dotStuff, dotUnstuff, readMessage, type Attachment } from './mime';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { Incompatible } from '../perform';
+import { Incompatible } from './contract';
 import { tarOne, untarOne, unzipOne, zipOne } from './archive';
 import { findTool, runTool } from './tools';
 

@@ -13,7 +13,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import { errorKind, listenTcp } from '../net-util';
-import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from '../perform';
+import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from './contract';
 import { tunnelDownload, tunnelUpload, MAX_TUNNEL_BYTES } from './dns-tunnel';
 import { decodeAll, encodeAll } from './encodings';
 import { directDial, ftpSession, ftpTransfer, sha256Digest, type Dial } from './ftp';

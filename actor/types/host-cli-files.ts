@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import { sleep } from '../net-util';
-import { Incompatible, type Outcome, type PerformOptions } from '../perform';
+import { Incompatible, type Outcome, type PerformOptions } from './contract';
 
 const MAX_WAIT_S = 60;
 

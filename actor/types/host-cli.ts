@@ -25,7 +25,7 @@ import path from 'node:path';
 import { parseHostCli, type HostCliCommand } from '../../src/api/contracts/action-form-host-cli';
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import { sleep } from '../net-util';
-import { Incompatible, type Outcome, type PerformOptions } from '../perform';
+import { Incompatible, type Outcome, type PerformOptions } from './contract';
 import { deliverFiles, removeDelivered, type Delivered } from './host-cli-files';
 import { MAX_OUTPUT_CHARS, PromptShell, type ShellLaunch } from './host-cli-shell';
 import { resolveRunAs, type RunAs } from './run-as';

@@ -3,7 +3,7 @@
  * type's target and source sides live together and the per-type switch stays small.
  */
 import type { WorkPayload } from '../../src/api/contracts/engine';
-import type { Outcome, PerformOptions, TargetHandle } from '../perform';
+import type { Outcome, PerformOptions, TargetHandle } from './contract';
 import { captiveDnsSource, captiveIocUrlSource } from './captive';
 import { captivePcapSource } from './captive-pcap';
 import { dnsPeerSource, dnsTarget } from './dns';

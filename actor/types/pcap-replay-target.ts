@@ -3,7 +3,7 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import { bindUdp, listenTcp } from '../net-util';
-import type { Evidence, PerformOptions, TargetHandle } from '../perform';
+import type { Evidence, PerformOptions, TargetHandle } from './contract';
 import { StreamInbox, limitOf, readScript, sideName, type Conversation } from './replay-io';
 
 export async function startPcapTarget(w: WorkPayload, opts: PerformOptions): Promise<TargetHandle> {

@@ -11,7 +11,7 @@ import net from 'node:net';
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import type { ReplayScript } from '../../src/api/contracts/replay';
 import { connectResult, preview } from '../net-util';
-import { Incompatible, type Evidence, type Outcome } from '../perform';
+import { Incompatible, type Evidence, type Outcome } from './contract';
 import { DatagramInbox, StreamInbox, limitOf, readScript, sideName, type Conversation } from './replay-io';
 
 export { startPcapTarget } from './pcap-replay-target';

@@ -7,7 +7,7 @@
  * are handed to the script.
  */
 import { spawnSync } from 'node:child_process';
-import { Incompatible } from '../perform';
+import { Incompatible } from './contract';
 
 export interface OsUser {
   uid: number;

@@ -1,6 +1,6 @@
 /** The target side's one served port: bind it (or the port used instead) and describe it for the ready call and the evidence. */
 import type { Bound } from '../net-util';
-import type { TargetHandle } from '../perform';
+import type { TargetHandle } from './contract';
 
 /**
  * `busyFallback`: a well-known port another service of the host already uses (a mail server on 25, a

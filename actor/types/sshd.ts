@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Incompatible } from '../perform';
+import { Incompatible } from './contract';
 import { findTool, runTool } from './tools';
 import { MAX_WIRE_BYTES } from './transfer-plan';
 

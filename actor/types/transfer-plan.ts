@@ -6,7 +6,7 @@
 import net from 'node:net';
 import type { WorkFile, WorkPayload } from '../../src/api/contracts/engine';
 import { MAX_WORK_FILE_BYTES } from '../../src/api/contracts/engine';
-import { Incompatible, type PerformOptions } from '../perform';
+import { Incompatible, type PerformOptions } from './contract';
 import { checkDomain } from './dns-tunnel';
 import { parseEncodings, type Encoding } from './encodings';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkPayload } from '../../src/api/contracts/engine';
 import { bindUdp } from '../net-util';
-import { Incompatible, type PerformOptions, type TargetHandle } from '../perform';
+import { Incompatible, type PerformOptions, type TargetHandle } from './contract';
 import { tunnelServer } from './dns-tunnel';
 import { servePort } from './serve-port';
 import { openSshTunnel, scpDownload, scpUpload, type SshPeer, type Tunnel } from './ssh-client';

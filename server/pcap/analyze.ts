@@ -200,13 +200,3 @@ export function analyzeBuffer(buf: Buffer, listener?: FrameListener): Analysis {
   a.push(buf);
   return a.end();
 }
-
-/** Analyzes a stream of chunks (a file or an upload). */
-export async function analyzeStream(source: AsyncIterable<Buffer | Uint8Array | string>, listener?: FrameListener): Promise<Analysis> {
-  const a = new CaptureAnalyzer(listener);
-  for await (const chunk of source) {
-    if (!a.wantsMore) break;
-    a.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-  }
-  return a.end();
-}

@@ -9,21 +9,6 @@
  * captured and a length field of at least 8.
  */
 
-export const LINKTYPE = {
-  NULL: 0,
-  ETHERNET: 1,
-  RAW_12: 12,
-  RAW_14: 14,
-  RAW: 101,
-  LOOP: 108,
-  LINUX_SLL: 113,
-  IPV4: 228,
-  IPV6: 229,
-  LINUX_SLL2: 276,
-} as const;
-
-export const SUPPORTED_LINKTYPES = new Set<number>(Object.values(LINKTYPE));
-
 export const LINKTYPE_NAMES: Record<number, string> = {
   0: 'BSD null/loopback',
   1: 'Ethernet',

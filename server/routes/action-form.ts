@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { requirePermission, requireUser } from '../app';
+import { requirePermission, requireUser } from '../guards';
 import { badRequest, bodyFields } from '../http-errors';
 import { LICENSED_FEATURES } from './environment';
 import { ActionValidationError, createAction, findActionId, isVendorVid, loadActionForm, updateAction } from '../actions/form-service';

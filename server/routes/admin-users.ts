@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { requirePermission } from '../app';
+import { requirePermission } from '../guards';
 import { hashPassword } from '../auth/passwords';
 import { HttpError, badRequest, bodyFields, notFound, validate } from '../http-errors';
 import { userCreateSchema, userUpdateSchema, type UserRow } from '../../src/api/contracts/session';

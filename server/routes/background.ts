@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../app';
+import { requireUser } from '../guards';
 import type { BackgroundProcessesAnswer, BackgroundProcessNotice } from '../../src/api/contracts/session';
 
 /**

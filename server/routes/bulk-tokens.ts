@@ -4,7 +4,7 @@
  * and the actor installers. Reading needs a session; creating and clearing need actors.manage.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requirePermission, requireUser } from '../app';
+import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest, bodyFields, notFound, validate } from '../http-errors';
 import { createBulkToken } from '../engine/secrets';
 import { csvLine } from '../jobs/csv';

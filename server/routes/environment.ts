@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../app';
+import { requireUser } from '../guards';
 import type { Environment } from '../../src/api/contracts/session';
 import { getSetting } from '../settings-store';
 

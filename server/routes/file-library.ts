@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import * as yup from 'yup';
-import { requirePermission, requireUser } from '../app';
+import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest, notFound } from '../http-errors';
 import { getSetting } from '../settings-store';
 import { ZipError, readZipEntries } from '../actions/zip';

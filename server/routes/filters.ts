@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../app';
+import { requireUser } from '../guards';
 import { HttpError, badRequest, bodyFields, notFound, validate } from '../http-errors';
 import { setJobRuleCompiler } from '../jobs/rule-filter';
 import { compileJobRules, parseRules } from '../filters/compile';

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
-import { requirePermission } from '../app';
+import { requirePermission } from '../guards';
 import { HttpError, badRequest, notFound, unauthorized, validate } from '../http-errors';
 import { MAX_EVENTS_PER_POST } from '../../src/api/contracts/engine';
 import { hashSecret, newSecret } from '../engine/secrets';

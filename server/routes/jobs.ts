@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requirePermission, requireUser } from '../app';
+import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest, bodyFields, validate } from '../http-errors';
 import {
   EVENTS_FILTERS,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requirePermission, requireUser } from '../app';
+import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest, bodyFields, forbidden, notFound, validate } from '../http-errors';
 import { getSetting } from '../settings-store';
 import {

@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../app';
+import { requireUser } from '../guards';
 import { badRequest, notFound, validate } from '../http-errors';
 import { firstPacketTime, packetCount, processedInfo, readPackets, summarizePacket, type PcapStore, type StoredCaptureInfo } from '../pcap/store';
-import { loadUpload } from './upload';
+import { loadUpload } from '../pcap/uploads';
 import { packetsQuerySchema, type PcapPacketBytesAnswer, type PcapPacketsAnswer } from '../../src/api/contracts/pcap';
 import type { ActiveSession } from '../auth/sessions';
 

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
-import { requirePermission, requireUser } from '../app';
+import { requirePermission, requireUser } from '../guards';
 import { bodyFields, notFound, validate } from '../http-errors';
 import { runSchema, type RunActor, type RunAnswer } from '../../src/api/contracts/engine';
 import { createJob, type JobKind } from '../engine/jobs';

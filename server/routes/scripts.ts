@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../app';
+import { requireUser } from '../guards';
 import { HttpError, badRequest, bodyFields, forbidden, notFound, validate } from '../http-errors';
 import { scriptRunSchema, scriptSaveSchema, type SavedScript, type ScriptRunRecord } from '../../src/api/contracts/scripts';
 

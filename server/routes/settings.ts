@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
-import { requirePermission, requireUser } from '../app';
+import { requirePermission, requireUser } from '../guards';
 import { getSetting, putSetting } from '../settings-store';
 import { validate } from '../http-errors';
 import type { ContentServiceAnswer, ContentServiceState } from '../../src/api/contracts/session';

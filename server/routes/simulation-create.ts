@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { requirePermission } from '../app';
+import { requirePermission } from '../guards';
 import { badRequest, bodyFields, validate } from '../http-errors';
 import type { Db } from '../db/index';
 import { createSimulationBodySchema, type CreateSimulationAnswer, type CreateSimulationBody } from '../../src/api/contracts/simulation-draft';

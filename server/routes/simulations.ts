@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../app';
+import { requireUser } from '../guards';
 import { bodyFields, notFound, validate } from '../http-errors';
 import { normalizeParams } from './library';
 import { simulationPreviewQuerySchema, vidAndIdBodySchema, type SimulationPreviewAnswer, type VidAndIdAnswer } from '../../src/api/contracts/simulations';

@@ -4,7 +4,7 @@
  * user, viewers included, reads the map and saves a layout of their own.
  */
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../app';
+import { requireUser } from '../guards';
 import { bodyFields, validate } from '../http-errors';
 import { layoutSchema, type MapLayout, type NetworkMap } from '../../src/api/contracts/topology';
 import { readNetworkMap } from '../topology/network-map';

@@ -12,18 +12,17 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import { requirePermission, requireUser } from '../app';
+import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest, bodyFields, notFound, validate } from '../http-errors';
-import type { ActiveSession } from '../auth/sessions';
 import type { Db } from '../db/index';
 import { conversationState, type ConversationRecord } from '../pcap/assess';
 import { PcapStore, UploadIngest } from '../pcap/store';
 import { UPDATE_DONE, keepProcessed, storeAssessment, writeProcessed } from '../pcap/keep';
 import { warmUpPcapParser } from '../pcap/warmup';
 import { warmUpConversationInserts } from '../pcap/conversation-rows';
-import type { AddressMapping } from '../pcap/anonymize';
 import { updateAction, validateAction } from '../actions/form-service';
 import { pcapInspectRoutes } from './pcap-inspect';
+import { SELECT_UPLOAD, loadUpload, type UploadRow } from '../pcap/uploads';
 import {
   PCAP_STATUS,
   PCAP_TCP_OR_UDP_MESSAGE,
@@ -32,7 +31,6 @@ import {
   type CreatePcapActionAnswer,
   type DestroyConversationsAnswer,
   type PcapConversation,
-  type PcapNotification,
   type PcapUploadRecord,
   type ShowConversationsAnswer,
   type UploadPcapAnswer,
@@ -44,44 +42,15 @@ export function pcapMaxUploadBytes(env: NodeJS.ProcessEnv = process.env): number
   return Number.isFinite(mb) && mb > 0 ? Math.floor(mb * 1024 * 1024) : 500 * 1024 * 1024;
 }
 
-interface UploadRow {
-  id: number;
-  user_id: number | null;
-  orig_filename: string;
-  status: string;
-  percent_complete: number;
-  bytes_read: number;
-  size: number;
-  pcap_library_id: number | null;
-  valid_upload: boolean;
-  has_two_ips: boolean;
-  contains_udp: boolean;
-  remove_non_ip_info: boolean;
-  converted: boolean;
-  stripped_vlan_tags: boolean;
-  anonymized_ip: boolean;
-  anonymized_mac: boolean;
-  layer_2_exists: boolean;
-  notifications: PcapNotification[];
-  summary: Record<string, unknown>;
-  mapping: AddressMapping;
-  action_id: number | null;
-}
-
 interface ConversationRow extends ConversationRecord {
   id: number;
   conv_index: number;
 }
 
-const UPLOAD_COLUMNS = `id, user_id, orig_filename, status, percent_complete, bytes_read::float8 as bytes_read, size::float8 as size, pcap_library_id,
-  valid_upload, has_two_ips, contains_udp, remove_non_ip_info, converted, stripped_vlan_tags, anonymized_ip, anonymized_mac,
-  layer_2_exists, notifications, summary, mapping, action_id`;
-
 const CONVERSATION_COLUMNS = `id, conv_index, conv_index as index, timestamp, source_address, dest_address, protocol, service, source_port, dest_port,
   data_size::float8 as data_size, info, missed_bytes::float8 as missed_bytes, frames_a_to_b, bytes_a_to_b::float8 as bytes_a_to_b,
   frames_b_to_a, bytes_b_to_a::float8 as bytes_b_to_a, rel_start, duration, orig_source_address, orig_dest_address`;
 
-const SELECT_UPLOAD = `select ${UPLOAD_COLUMNS} from pcap_uploads where id = $1`;
 const UPDATE_PROGRESS = 'update pcap_uploads set bytes_read = $2, percent_complete = greatest(percent_complete, $3), updated_at = now() where id = $1';
 const UPDATE_PROCESSING = 'update pcap_uploads set status = $2, bytes_read = $3, size = $3, percent_complete = 99, anonymized_ip = $4, anonymized_mac = $5, updated_at = now() where id = $1';
 
@@ -100,15 +69,6 @@ function parseUploadId(raw: unknown): number {
 }
 
 const truthy = (v: unknown) => v === true || v === 'true' || v === '1' || v === 'on' || v === 'yes';
-
-export async function loadUpload(db: Db, id: number, session: ActiveSession): Promise<UploadRow> {
-  const [row] = await db.query<UploadRow>(SELECT_UPLOAD, [id]);
-  // Someone else's upload that is not (yet) an Action's capture does not exist for this user.
-  if (!row || (row.user_id !== session.user.id && row.action_id === null && session.user.role !== 'admin')) {
-    throw notFound(`PCAP upload ${id} does not exist.`);
-  }
-  return row;
-}
 
 async function loadConversations(db: Db, uploadId: number): Promise<ConversationRow[]> {
   return db.query<ConversationRow>(`select ${CONVERSATION_COLUMNS} from pcap_conversations where upload_id = $1 order by timestamp, conv_index`, [uploadId]);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE, toSessionUser } from '../auth/sessions';
 import { verifyPassword } from '../auth/passwords';
 import { HttpError, bodyFields, validate } from '../http-errors';
-import { requireUser } from '../app';
+import { requireUser } from '../guards';
 import { signInSchema, type SignInAnswer, type VerifySessionAnswer } from '../../src/api/contracts/session';
 import { THROTTLE_WINDOW_MIN } from '../auth/throttle';
 

@@ -1,5 +1,4 @@
 import { createRootRoute, createRoute, createRouter, Outlet } from '@tanstack/react-router';
-import type { UrlHistory } from '@/panes/dock-controller';
 import { Shell } from './shell';
 
 /**
@@ -17,10 +16,3 @@ declare module '@tanstack/react-router' {
     router: typeof router;
   }
 }
-
-export const urlHistory: UrlHistory & { subscribe(cb: () => void): () => void } = {
-  push: (url) => router.history.push(url),
-  replace: (url) => router.history.replace(url),
-  current: () => `${router.history.location.pathname}${router.history.location.search}`,
-  subscribe: (cb) => router.history.subscribe(() => cb()),
-};

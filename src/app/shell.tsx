@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { ApiError } from '@/api/http';
 import { environmentQueryKey, fetchEnvironment } from '@/api/session-api';
@@ -6,7 +7,7 @@ import { SignInPage, UserMenu } from '@/features/auth';
 import { Workbench } from '@/panes/workbench';
 import { Button } from '@/ui/button';
 import { FEATURES } from './features';
-import { urlHistory } from './router';
+import { urlHistoryOf } from './url-history';
 
 /** Signed out: the sign-in page. Signed in: the workbench. */
 export function Shell() {
@@ -19,6 +20,9 @@ export function Shell() {
   });
   const user = env.data?.user;
   const TopBarEnd = useMemo(() => (user ? () => <UserMenu user={user} /> : undefined), [user]);
+  // The router renders this shell, so its history comes from context (importing router.ts would be a loop).
+  const router = useRouter();
+  const urlHistory = useMemo(() => urlHistoryOf(router.history), [router]);
 
   if (env.isPending) return <div className="p-6 text-muted">Loading Vigil…</div>;
   if (env.error instanceof ApiError && env.error.status === 401) {

@@ -35,20 +35,3 @@ export function fuzzyScore(query: string, text: string): number | null {
 function isWordChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }
-
-export interface Ranked<T> {
-  item: T;
-  score: number;
-}
-
-/** Best matches first; ties keep the input order. */
-export function rankItems<T>(items: readonly T[], query: string, textOf: (item: T) => string): Ranked<T>[] {
-  const q = query.trim();
-  if (!q) return items.map((item) => ({ item, score: 0 }));
-  const out: Ranked<T>[] = [];
-  for (const item of items) {
-    const score = fuzzyScore(q, textOf(item));
-    if (score !== null) out.push({ item, score });
-  }
-  return out.sort((a, b) => b.score - a.score);
-}

@@ -15,7 +15,6 @@ export interface Toast {
 }
 
 export const DEFAULT_TOAST_MS = 5000;
-export const INTEGRATION_ERROR_TOAST_MS = 10000;
 
 export const toastStore = proxy<{ toasts: Toast[] }>({ toasts: [] });
 let nextId = 1;

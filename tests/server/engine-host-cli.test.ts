@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandRun } from '../../actor/types/host-cli';
 import { resolveRunAs, type RunAsHost } from '../../actor/types/run-as';
-import { Incompatible } from '../../actor/perform';
+import { Incompatible } from '../../actor/types/contract';
 import { insertAction, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
 
 let w: EngineWorld;

@@ -173,15 +173,6 @@ function fillL4Checksum(pkt: Bytes, off: number, proto: number, pseudo: number):
   } else if (proto === PROTO.ICMP && len >= 4) pkt.writeUInt16BE(finish(onesSum(pkt, off + 4, off + len, onesSum(pkt, off, off + 2))), off + 2);
 }
 
-/** An ICMP echo request/reply body (IPv4). */
-export function icmpEcho(type: 0 | 8, id: number, seq: number, data: Bytes = Buffer.alloc(8)): Bytes {
-  const b = Buffer.alloc(8);
-  b[0] = type;
-  b.writeUInt16BE(id, 4);
-  b.writeUInt16BE(seq, 6);
-  return Buffer.concat([b, data]);
-}
-
 // ------------------------------------------------------------------------------------------------
 // Link layer
 

@@ -348,9 +348,6 @@ export type ActionFormPayload = {
   lock_version?: number;
 } & TypeFieldsPayload;
 
-/** Types whose files are attachments in the form (file_transfer holds exactly one). */
-export const FILE_TYPES: readonly ActionType[] = ['host_cli', 'email', 'file_transfer', 'cloud'];
-
 // ---------------------------------------------------------------------------------------------
 // Defaults.
 
@@ -777,11 +774,6 @@ export function sleepDurationError(payload: Pick<ActionFormPayload, 'sim_action'
 
 // ---------------------------------------------------------------------------------------------
 // Error keys: the director answers `{ error, errors }` where errors uses the spec's key shapes.
-
-export interface ActionSaveErrorAnswer {
-  error: string;
-  errors: Record<string, string[]>;
-}
 
 /** Payload path -> the spec's error key: website/socket steps by index, everything else unchanged. */
 export function errorKeyFor(path: string): string {

@@ -8,10 +8,6 @@ import * as yup from 'yup';
 export const ACTOR_API = '/api/actor';
 export const ACTOR_VERSION = '1.0.0';
 
-/** Action types the actor agent can perform (host_cli only when started with --allow-host-cli). */
-export const NETWORK_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'email', 'file_transfer', 'pcap'] as const;
-export const ACTOR_TYPES = [...NETWORK_TYPES, 'dns', 'sleep', 'captive_dns', 'captive_ioc_url', 'host_cli'] as const;
-export type ActorActionType = (typeof ACTOR_TYPES)[number];
 /** Types performed by one actor (the step has no destination). */
 export const SINGLE_ACTOR_TYPES: readonly string[] = ['dns', 'host_cli', 'cloud', 'sleep', 'captive_dns', 'captive_ioc_url', 'captive_ioc_pcap'];
 
@@ -56,7 +52,6 @@ export const registerSchema = yup
     capabilities: yup.array(yup.string().required().max(40)).max(40).required('capabilities is required'),
   })
   .noUnknown();
-export type RegisterRequest = yup.InferType<typeof registerSchema>;
 
 export interface RegisterAnswer {
   node_id: number;
@@ -76,7 +71,6 @@ export const pollSchema = yup
     wait_ms: yup.number().integer().min(0).max(20000).default(5000),
   })
   .noUnknown();
-export type PollRequest = yup.InferType<typeof pollSchema>;
 
 export interface WorkPayload {
   work_id: number;
@@ -138,7 +132,6 @@ export const resultSchema = yup
     evidence: yup.object().default({}),
   })
   .noUnknown();
-export type ResultRequest = yup.InferType<typeof resultSchema>;
 
 export const heartbeatSchema = yup.object({ session: yup.string().trim().required().max(64) }).noUnknown();
 

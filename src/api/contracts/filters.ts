@@ -72,7 +72,6 @@ export const DEFAULT_DIMENSION_TYPES = [
   { type: 'behavior_type', label: 'Behavior Type' },
   { type: 'stage_of_attack', label: 'Stage of Attack' },
 ] as const;
-export type DefaultDimensionType = (typeof DEFAULT_DIMENSION_TYPES)[number]['type'];
 
 /** The dimension type label (for GET dimension_children) of a dimension field, e.g. 'attack_vector' -> 'Attack Vector'. */
 export const dimensionLabelOfField = (matchField: string): string | null => DEFAULT_DIMENSION_TYPES.find((d) => d.type === matchField)?.label ?? null;

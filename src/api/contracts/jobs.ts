@@ -26,7 +26,6 @@ export const canCancelJob = (status: string): boolean => (CANCELLABLE_STATUSES a
 export const isJobFinished = (status: string): boolean => (FINISHED_STATUSES as readonly string[]).includes(status);
 export const canDeleteJob = isJobFinished;
 export const canPublishJob = isJobFinished;
-export const isActionComplete = (status: string): boolean => ACTION_COMPLETE_STATUSES.includes(status);
 
 /** published_status: 0 not published, 1 publishing, 2 published. */
 export const PUBLISHED = 2;
@@ -267,13 +266,6 @@ export function parseFilterRange(value: string): { start: Date | null; end: Date
 }
 export const formatFilterRange = (start: Date | null, end: Date | null) => `${start ? start.toISOString() : ''},${end ? end.toISOString() : ''}`;
 
-/** The structured filter (filter=adhoc): the events filter of this feature, plus rule trees built by the filter builder. */
-export interface StructuredFilter {
-  events?: EventsFilter | '';
-  /** A rule tree (rules joined by 'or'); evaluated by the filter module when one is installed. */
-  rules?: unknown[];
-}
-
 const VID = /^[AS][0-9A-Za-z-]{1,40}$/;
 
 /** The list call's query once normalised (arrays from `x[]`, numbers from strings). */
@@ -300,7 +292,6 @@ export const jobListQuerySchema = yup
     before: yup.string().max(500).default(''),
   })
   .noUnknown('Unknown query parameter: ${unknown}');
-export type JobListQuery = yup.InferType<typeof jobListQuerySchema>;
 
 export const publishSchema = yup
   .object({
@@ -321,7 +312,6 @@ export const publishSchema = yup
     multisite_reporting: yup.boolean().default(false),
   })
   .noUnknown();
-export type PublishInput = yup.InferType<typeof publishSchema>;
 
 /** Pipelines a result can be published to (the publish job results modal). */
 export const PUBLISH_PIPELINES = ['Splunk HEC', 'Executive Dashboard', 'ServiceNow SecOps'] as const;

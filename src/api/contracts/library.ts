@@ -177,7 +177,6 @@ export const libraryListQuerySchema = yup
       .default(LIBRARY_LIMITS.defaultPageSize),
   })
   .noUnknown('Unknown parameter: ${unknown}');
-export type LibraryListQuery = yup.InferType<typeof libraryListQuerySchema>;
 
 export const simulationListQuerySchema = libraryListQuerySchema.shape({
   simulation_type: yup.string<'sequence' | 'eval'>().oneOf(['sequence', 'eval'], 'simulation_type must be sequence or eval').required('simulation_type is required'),
@@ -232,7 +231,6 @@ export const updateFromLibrarySchema = yup
     auth_token: yup.string().required('auth_token is required'),
   })
   .noUnknown('Unknown parameter: ${unknown}');
-export type UpdateFromLibraryInput = yup.InferType<typeof updateFromLibrarySchema>;
 
 export const approveQuerySchema = yup
   .object({

@@ -24,7 +24,6 @@ export const PCAP_UPLOAD_ERROR_FLASH_SUFFIX = 'Please see below.';
 /** Section 9: status poll interval and the conversation table's columns and default sort. */
 export const PCAP_STATUS_POLL_MS = 2000;
 export const PCAP_CONVERSATION_COLUMNS = ['Timestamp', 'IP1', 'IP2', 'Proto', 'App', 'Port1', 'Port2', 'Data', 'Details'] as const;
-export const PCAP_CONVERSATION_DEFAULT_SORT = { column: 'timestamp', direction: 'asc' } as const;
 
 export const isPcapErrorStatus = (status: string) => status.includes('Error');
 
@@ -138,8 +137,6 @@ export const destroyConversationsSchema = yup
     remove_tcp_or_udp: yup.string().oneOf(['tcp', 'udp'], 'remove_tcp_or_udp must be tcp or udp').optional(),
   })
   .test('one-of', 'Send either conv_id[] or remove_tcp_or_udp (tcp or udp).', (v) => (v.conv_id !== undefined) !== (v.remove_tcp_or_udp !== undefined));
-
-export type DestroyConversationsInput = yup.InferType<typeof destroyConversationsSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Packet View

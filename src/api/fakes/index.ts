@@ -15,10 +15,7 @@ import { buildTags } from './tags';
 import type { ActionFileRow, DemoData, FakeUser, FileLibraryRow } from './types';
 
 export * from './types';
-export { CATALOG } from './actions';
-export { DIMENSION_LABELS } from './dimensions';
 export { OPEN_RULESET_SOURCE } from './alerts';
-export { Rng } from './random';
 
 /** Fixed reference time, so data generated without `now` is identical on every run. */
 export const DEFAULT_NOW = '2026-11-20T12:00:00.000Z';

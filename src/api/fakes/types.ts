@@ -168,7 +168,6 @@ export interface ActionDetailsByType {
   sleep: SleepDetails;
   cloud: CloudDetails;
 }
-export type ActionDetails = ActionDetailsByType[ActionType];
 
 // ---- rows ----
 

@@ -6,7 +6,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { formatDistanceToNow } from 'date-fns';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { FormProvider, get, useForm, useFormState, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { FormProvider, useForm, useFormState, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import {
   MSG,
   defaultTypeFields,
@@ -553,6 +553,3 @@ export function ActionFormView(props: ActionFormViewProps) {
     </FormEnvContext.Provider>
   );
 }
-
-/** Used by tests: whether a path has an error in a react-hook-form errors object. */
-export const hasError = (errors: FieldErrors, path: string) => !!get(errors, path);

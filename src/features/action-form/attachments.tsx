@@ -63,7 +63,3 @@ export function AddFileButton({ type, attachedIds, onAttach, disabled, disabledR
 export function unattachedNotice() {
   flash('notice', MSG.unattached);
 }
-
-export const tableClass = 'w-full text-left text-xs';
-export const thClass = 'px-2 py-1 text-2xs font-medium text-muted uppercase';
-export const tdClass = 'px-2 py-1 align-top';

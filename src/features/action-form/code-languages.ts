@@ -6,7 +6,7 @@
 import { StreamLanguage, type StreamParser } from '@codemirror/language';
 import { linter, type Diagnostic } from '@codemirror/lint';
 import type { Extension } from '@codemirror/state';
-import { classifyHostCliLines, parseHostCli, tokenizeHostCliLine, type HostCliLineKind } from '@/api/contracts/action-form-host-cli';
+import { parseHostCli, tokenizeHostCliLine, type HostCliLineKind } from '@/api/contracts/action-form-host-cli';
 
 interface HostCliState {
   /** Where the line being read sits in the parser's state machine. */
@@ -75,8 +75,6 @@ export function hostCliLinter(): Extension {
     { delay: 300 },
   );
 }
-
-export { classifyHostCliLines };
 
 // ---------------------------------------------------------------------------------------------
 // Python (highlighting only).

@@ -8,7 +8,6 @@ import {
   ACTION_TYPES,
   DIMENSION_LABELS,
   DIMENSION_TYPES,
-  MSG,
   actionFormSchema,
   defaultTypeFields,
   errorKeyFor,
@@ -97,11 +96,6 @@ export function loadedValues(payload: ActionFormPayload, mode: FormMode): Action
   return merged;
 }
 
-/** Resets the fields of a type to their defaults (changing the type resets the type-specific fields). */
-export function resetTypeFields(values: ActionFormValues, type: ActionType): ActionFormValues {
-  return { ...values, [typeKey(type)]: defaultTypeFields(type) };
-}
-
 /** The payload for the chosen type (type fields of other types are not sent). */
 export function toPayload(values: ActionFormValues, opts: { brtAuth: boolean; lockVersion?: number }): ActionFormPayload {
   const type = values.sim_action.action_type;
@@ -187,8 +181,6 @@ export function nestErrors(flat: FieldErrorMap): Record<string, unknown> {
 export function headerFilled(values: Pick<ActionFormValues, 'sim_action'>): boolean {
   return !!values.sim_action.name.trim() && !!values.sim_action.desc.trim() && !!values.sim_action.action_type;
 }
-
-export { MSG };
 
 const FIELD_LABELS: Record<string, string> = {
   'sim_action.name': 'Name',

@@ -1,5 +1,9 @@
 import type { ReactNode } from 'react';
-import { thClass } from './attachments';
+
+/** The classes of the form's small tables (attachments, headers, web requests, conversations). */
+export const tableClass = 'w-full text-left text-xs';
+export const thClass = 'px-2 py-1 text-2xs font-medium text-muted uppercase';
+export const tdClass = 'px-2 py-1 align-top';
 
 /** The header cell of a table's remove-button column (named for screen readers only). */
 export function RemoveHeader() {

@@ -64,12 +64,6 @@ function listParams(f: ListFilter, page: number, size: number) {
 export const fetchLibraryPage = (f: ListFilter, page: number, size: number, signal?: AbortSignal) =>
   http.get<LibraryListAnswer>('/manage_sims/v2/actions/library_actions_list', { params: listParams(f, page, size), signal });
 
-/** Every matching id in list order (used to extend a selection over rows not loaded yet). */
-export const fetchQuickIds = (f: ListFilter) => {
-  const { page_number: _p, page_size: _s, ...rest } = listParams(f, 1, 1);
-  return http.post<number[]>('/manage_sims/quick_action_ids.json', rest);
-};
-
 export const fetchFilters = (includeDisabled: boolean) =>
   http.get<LibraryFiltersAnswer>('/manage_sims/v2/actions/filters', { params: { include_disabled: includeDisabled || undefined } });
 

@@ -63,13 +63,6 @@ export const CheckIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const ClockIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <circle cx="8" cy="8" r="6" />
-    <path d="M8 4.5V8l2.5 1.5" />
-  </Svg>
-);
-
 /** The file restriction icon: a warning for pending approval, a bug for restricted malicious (ACT-057). */
 export function RestrictionBadge({ restriction }: { restriction: FileRestriction }) {
   if (restriction === 'pending_approval')

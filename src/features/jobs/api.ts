@@ -1,4 +1,3 @@
-import { queryOptions } from '@tanstack/react-query';
 import { ApiError, http } from '@/api/http';
 import {
   type CancelAnswer,
@@ -49,7 +48,6 @@ export function listParams(req: ListRequest): Record<string, string | number | (
 }
 
 export const getJob = (id: number, opts: { background?: boolean; signal?: AbortSignal } = {}) => http.get<JobDetail>(`/jobs/${id}.json`, opts);
-export const jobQueryOptions = (id: number) => queryOptions({ queryKey: jobsKeys.detail(id), queryFn: () => getJob(id) });
 
 export const getStepActions = (stepIds: readonly number[], events: EventsFilter | '' = '', opts: { background?: boolean } = {}) =>
   http.get<StepActionsAnswer>('/jobs/list_page_job_actions', { params: { 'job_step_ids[]': [...stepIds], events: events || undefined }, ...opts });

@@ -129,5 +129,3 @@ function rulesJson(f: StoredFilter): string {
   const rules = jobRulesOf(f.structured_filter.rules, f.structured_filter.page);
   return rules.length ? JSON.stringify(rules) : '';
 }
-
-export const isFiltered = (f: StoredFilter) => !!(f.filter_value.trim() || f.filter_range || f.structured_filter.events || rulesJson(f) || f.structured_filter.page.started_from);

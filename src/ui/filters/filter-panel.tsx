@@ -30,7 +30,6 @@ import { useDimensionLabels } from './dimension-labels';
 export const PANEL_TRANSITION_MS = 350;
 
 export const emptyFilterBody = (): SavedFilterBody => ({ rules: [], page: {} });
-export const isFilterActive = (b: SavedFilterBody) => b.rules.length > 0 || Object.values(b.page).some((v) => v.trim() !== '');
 
 /** Reads a panel filter kept in local storage (anything unreadable is no filter). */
 export function loadPanelFilter(key: string): SavedFilterBody {

@@ -2,13 +2,13 @@
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { CLOUD_SCRIPT_TEMPLATE, cloudScriptTypeAt } from '@/api/contracts/action-form';
 import { Button } from '@/ui/button';
-import { AddFileButton, FileLabel, tableClass, tdClass, thClass, unattachedNotice } from '@/features/action-form/attachments';
+import { AddFileButton, FileLabel, unattachedNotice } from '@/features/action-form/attachments';
+import { tableClass, tdClass, thClass, RemoveHeader } from '@/features/action-form/table-parts';
 import { CodeEditorField } from '@/features/action-form/code-editor';
 import { ErrorText, NumberInput, Section, TextInput, inputClass, useFieldError } from '@/features/action-form/controls';
 import { useFormEnv } from '@/features/action-form/form-env';
 import type { ActionFormValues } from '@/features/action-form/form-model';
 import { StepList } from '@/features/action-form/step-list';
-import { RemoveHeader } from '@/features/action-form/table-parts';
 
 function CellInput({ name, label, disabled, mono }: { name: `cloud_action.inputs.${number}.name` | `cloud_action.inputs.${number}.default_value` | `cloud_action.outputs.${number}.name` | `cloud_action.files.${number}.variable_name`; label: string; disabled: boolean; mono?: boolean }) {
   const { register } = useFormContext<ActionFormValues>();

@@ -13,11 +13,11 @@ import {
   tunnelProtocolsFor,
 } from '@/api/contracts/action-form';
 import { Button } from '@/ui/button';
-import { AddFileButton, FileLabel, tableClass, tdClass, thClass, unattachedNotice } from '@/features/action-form/attachments';
+import { AddFileButton, FileLabel, unattachedNotice } from '@/features/action-form/attachments';
+import { tableClass, tdClass, thClass, RemoveHeader } from '@/features/action-form/table-parts';
 import { CheckboxInput, ErrorText, NumberInput, SelectInput, TextAreaInput, TextInput, inputClass, labelClass, optionsOf, useFieldError, requiredLabelClass } from '@/features/action-form/controls';
 import { useFormEnv } from '@/features/action-form/form-env';
 import type { ActionFormValues } from '@/features/action-form/form-model';
-import { RemoveHeader } from '@/features/action-form/table-parts';
 
 const SCHEME_LABELS: Record<string, string> = { subject: 'Subject', attachment: 'Attachment', subject_and_attachment: 'Subject and Attachment' };
 

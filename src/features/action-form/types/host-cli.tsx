@@ -4,12 +4,12 @@ import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { DELIVERY_FAILED_RESULTS, DESTINATION_EXISTS_RESULTS, FILE_OWNERS, HOST_FILE_DEFAULTS, SHELLS, SHELL_LABELS } from '@/api/contracts/action-form';
 import { HOST_CLI_CONDITIONS } from '@/api/contracts/action-form-host-cli';
 import { Button } from '@/ui/button';
-import { AddFileButton, FileLabel, tableClass, tdClass, thClass, unattachedNotice } from '@/features/action-form/attachments';
+import { AddFileButton, FileLabel, unattachedNotice } from '@/features/action-form/attachments';
+import { tableClass, tdClass, thClass, RemoveHeader } from '@/features/action-form/table-parts';
 import { CodeEditorField } from '@/features/action-form/code-editor';
 import { CheckboxInput, ErrorText, NumberInput, Section, SelectInput, TextAreaInput, YesNo, inputClass, optionsOf, useFieldError } from '@/features/action-form/controls';
 import { useFormEnv } from '@/features/action-form/form-env';
 import type { ActionFormValues } from '@/features/action-form/form-model';
-import { RemoveHeader } from '@/features/action-form/table-parts';
 
 const RESULT_LABELS: Record<string, string> = { blocked: 'Blocked', errored: 'Errored', success: 'Success', overwrite: 'Overwrite', use_existing: 'Use Existing' };
 const OWNER_LABELS: Record<string, string> = { match_action: 'Match Action (run-as user)', system: 'System' };

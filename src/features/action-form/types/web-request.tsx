@@ -3,11 +3,10 @@ import { useId } from 'react';
 import { Controller, useFieldArray, useFormContext } from 'react-hook-form';
 import { PASS_FAIL_ERROR, WEB_METHODS } from '@/api/contracts/action-form';
 import { Button } from '@/ui/button';
-import { tableClass, tdClass, thClass } from '@/features/action-form/attachments';
+import { tableClass, tdClass, thClass, RemoveHeader } from '@/features/action-form/table-parts';
 import { CheckboxInput, ErrorText, Section, SelectInput, TextInput, inputClass, labelClass, optionsOf, useFieldError } from '@/features/action-form/controls';
 import { useFormEnv } from '@/features/action-form/form-env';
 import type { ActionFormValues } from '@/features/action-form/form-model';
-import { RemoveHeader } from '@/features/action-form/table-parts';
 
 /** A body may be 'kind:v:format:v:content'; the form edits the three parts. */
 export function splitBody(body: string): [string, string, string] {
