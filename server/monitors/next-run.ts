@@ -143,10 +143,3 @@ export function nextRunAfter(s: ScheduleFields, after: number): number | null {
   }
   return null;
 }
-
-/** The first run itself (the earliest slot, extra_sleep included), or null when there is none. */
-export function firstRun(s: ScheduleFields): number | null {
-  const start = parseRuntime(s.monitor_runtime);
-  const anchor = slotOn(dayNumber(start.y, start.m, start.d), start, s.timezone);
-  return nextRunAfter(s, anchor + s.extra_sleep * 1000 - 1);
-}

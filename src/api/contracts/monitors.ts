@@ -38,11 +38,9 @@ export const PORTS_MESSAGE = 'Ports must be numbers from 1 to 65535 or ranges (a
 export const SPOOFED_FROM_MESSAGE = 'Spoofed From Address works for POP3, IMAP and web-services mailboxes, not for a hosted mail API sender profile.';
 export const INTERACTIVE_ZONE_MESSAGE = 'An interactive desktop session needs a zone holding an actor.';
 
-/** MON-176: limits and the date format. */
+/** MON-176: limits ('YYYY-MM-DD HH:mm' is MONITOR_RUNTIME_RE below). */
 export const EXTRA_SLEEP_MAX = 300;
-export const MONITOR_RUNTIME_FORMAT = 'YYYY-MM-DD HH:mm';
 export const STEP_MARKER_WIDTH = 68;
-export const RAW_EVENT_MAX_WIDTH = 500;
 /** MON-083, MON-175: the first-run picker's range ends 29 days after the chosen start. */
 export const FIRST_RUN_RANGE_DAYS = 29;
 export const NAME_MAX = 255;

@@ -5,14 +5,12 @@ import type {
   MonitorDetail,
   MonitorDraftAnswer,
   MonitorEditorOptions,
-  MonitorGroupOption,
   MonitorListAnswer,
   MonitorListSort,
   MonitorRunsAnswer,
   MonitorStatsAnswer,
   RunNowAnswer,
 } from '@/api/contracts/monitors';
-import type { NetworkMap } from '@/api/contracts/topology';
 
 /** Plain fetchers of the monitor calls (docs/api.md "Monitors"), shared by commands and components. */
 
@@ -28,11 +26,8 @@ export const monitorKeys = {
   one: (id: number) => ['monitors', 'one', id] as const,
   runs: (id: number, page: number) => ['monitors', 'runs', id, page] as const,
   drift: ['monitors', 'drift'] as const,
-  groups: ['monitors', 'groups'] as const,
   stats: ['monitors', 'stats'] as const,
   draft: (source: string) => ['monitors', 'draft', source] as const,
-  network: ['monitors', 'network'] as const,
-  emailProfiles: ['monitors', 'email-profiles'] as const,
   options: ['monitors', 'options'] as const,
 };
 
@@ -41,10 +36,6 @@ export const fetchMonitors = (f: MonitorListFilter, signal?: AbortSignal) =>
 export const fetchMonitor = (id: number, signal?: AbortSignal) => http.get<MonitorDetail>(`/monitors/${id}.json`, { signal });
 export const fetchMonitorRuns = (id: number, page: number, perPage = 20) => http.get<MonitorRunsAnswer>(`/monitors/${id}/runs.json`, { params: { page, per_page: perPage } });
 export const fetchDrift = () => http.get<{ data: DriftItem[] }>('/monitors/drift.json').then((a) => a.data);
-export const fetchMonitorGroups = () => http.get<{ data: MonitorGroupOption[] }>('/monitor_groups.json').then((a) => a.data);
-export const fetchEmailProfiles = () =>
-  http.get<{ data: { id: number; name: string; kind: string; address: string }[] }>('/email_profiles.json').then((a) => a.data);
-export const fetchNetwork = () => http.get<NetworkMap>('/topology/network.json');
 export const fetchEditorOptions = () => http.get<MonitorEditorOptions>('/monitors/options.json');
 export const fetchMonitorStats = (background = false) => http.get<MonitorStatsAnswer>('/monitor/update_data', { background });
 
