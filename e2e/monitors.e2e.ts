@@ -54,7 +54,7 @@ describe('Monitors', () => {
     await eventually(() => monitorsList(page).getByRole('option').count(), 1, 'one monitor matches');
   });
 
-  it('MON-009 MON-010 MON-012 MON-013 MON-033 MON-096 MON-178 a monitor built from a sequence with the keyboard: weekday picker, strip, panels, summary, validation, save', async () => {
+  it('MON-009 MON-010 MON-012 MON-013 MON-033 MON-096 MON-178 a monitor built from a sequence: weekday picker, strip with keys, panels, summary, validation on Ctrl+S, draft kept over a reload', async () => {
     const { page } = b;
     await asAdmin(page, '/monitors');
     const sims = await get<LibraryListAnswer>(page, '/v2/simulations/library_simulations_list?simulation_type=sequence&page_size=20&sort=name&direction=asc');
@@ -108,6 +108,32 @@ describe('Monitors', () => {
     await page.reload();
     await page.getByTestId('monitor-editor').getByLabel('Name', { exact: true }).waitFor();
     expect(await page.getByTestId('monitor-editor').getByLabel('Name', { exact: true }).inputValue()).toBe('E2E weekly monitor');
+  });
+
+  it('MON-033 MON-009 a weekly monitor built from an Action saves with Ctrl+S, shows in the list, and Run Monitor Now starts its job', async () => {
+    const { page } = b;
+    await asAdmin(page, '/monitors');
+    const lib = await get<LibraryListAnswer>(page, '/manage_sims/v2/actions/library_actions_list?search=Port%20Scan&page_size=5');
+    const action = lib.actions.find((a) => a.action_type === 'port_scan');
+    if (!action) throw new Error('the demo data has no port scan');
+    await page.goto(`${baseUrl}/monitors/new?action_ids=${action.id}`);
+    const editor = page.getByTestId('monitor-editor');
+    await editor.getByLabel('Name', { exact: true }).fill('E2E saved monitor');
+    await editor.getByLabel('Repeat Period').selectOption('weeks');
+    await editor.getByRole('group', { name: 'Weekdays' }).getByRole('button', { name: 'W', exact: true }).click();
+    const options = await editor.getByLabel('Source Actor').locator('option').allInnerTexts();
+    await editor.getByLabel('Source Actor').selectOption({ label: options[1] ?? '' });
+    await editor.getByLabel('Destination Actor').selectOption({ label: options[2] ?? '' });
+    await editor.getByLabel('Name', { exact: true }).focus();
+    await page.keyboard.press('Control+s');
+    await eventually(() => /^\/monitors\/\d+\/edit$/.test(new URL(page.url()).pathname), true, 'the editor shows the saved monitor');
+    const list = await get<MonitorListAnswer>(page, '/monitors.json?search=E2E%20saved');
+    expect(list.data[0]).toMatchObject({ name: 'E2E saved monitor', last_run_status: 'never', paused: false });
+    expect(list.data[0]?.schedule).toMatch(/^every week on W at \d\d:00 /);
+    await page.goto(`${baseUrl}/monitors?id=${list.data[0]?.id}`);
+    await page.getByRole('region', { name: 'Monitor E2E saved monitor' }).waitFor();
+    await runCommand(page, 'Run Monitor Now');
+    await eventually(async () => (await get<MonitorListAnswer>(page, '/monitors.json?search=E2E%20saved')).data[0]?.last_job_id !== null, true, 'the run started a job');
   });
 
   it('JOB-028 JOB-045 JOB-093 Monitor Stats shows the counts of /monitor/update_data and draws alert and green paths', async () => {
