@@ -42,8 +42,8 @@ export const fetchMonitorStats = (background = false) => http.get<MonitorStatsAn
 export const fetchDraft = (source: { simulation_id: number } | { action_ids: number[] }, timezone: string) =>
   http.get<MonitorDraftAnswer>('/monitors/new.json', { params: { ...('simulation_id' in source ? { simulation_id: source.simulation_id } : { 'action_ids[]': source.action_ids }), timezone } });
 
-export const createMonitor = (body: MonitorBody) => http.post<MonitorDetail>('/monitors.json', { body });
-export const updateMonitor = (id: number, body: MonitorBody) => http.put<MonitorDetail>(`/monitors/${id}.json`, { body });
+export const createMonitor = (body: MonitorBody) => http.post<MonitorDetail>('/monitors.json', body);
+export const updateMonitor = (id: number, body: MonitorBody) => http.put<MonitorDetail>(`/monitors/${id}.json`, body);
 export const deleteMonitor = (id: number) => http.delete<{ id: number; deleted: boolean }>(`/monitors/${id}.json`);
 export const duplicateMonitor = (id: number) => http.post<MonitorDetail>(`/monitors/${id}/duplicate.json`);
 export const pauseMonitor = (id: number) => http.post<MonitorDetail>(`/monitors/${id}/pause.json`);
