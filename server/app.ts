@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -9,6 +8,7 @@ import type { Db } from './db/index';
 import type { DirectorConfig } from './config';
 import { SESSION_COOKIE, SessionStore } from './auth/sessions';
 import { SignInThrottle } from './auth/throttle';
+import { requireCsrfToken } from './auth/csrf';
 import { HttpError } from './http-errors';
 import { usersRoutes } from './routes/users';
 import { environmentRoutes } from './routes/environment';
@@ -46,12 +46,6 @@ const CSRF_EXEMPT = new Set(['/users/sign_in.json', '/users/sign_in']);
 /** Calls authenticated by a bearer credential and never by the session cookie: the actor API and integration event webhooks. */
 const CSRF_EXEMPT_BEARER = /^\/api\/actor\/|^\/integrations\/\d+\/events$/;
 
-function tokensMatch(sent: unknown, expected: string): boolean {
-  if (typeof sent !== 'string') return false;
-  const a = Buffer.from(sent);
-  const b = Buffer.from(expected);
-  return a.length === b.length && crypto.timingSafeEqual(a, b);
-}
 /** Background polls must not keep a session alive. */
 const NO_TOUCH = new Set(['/users/verify_user_session', '/check_completed_background_processes', '/settings/content_service.json']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -107,9 +101,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
       const sent = req.headers['x-csrf-token'] ?? (body && typeof body === 'object' ? body.authenticity_token : undefined);
       // Signing out without a live session changes nothing, so it needs no token.
       const harmless = urlPath === '/users/sign_out' && !req.session;
-      if (!harmless && (!req.session || !tokensMatch(sent, req.session.csrfToken))) {
-        throw new HttpError(403, 'Invalid or missing CSRF token. Reload the page and try again.');
-      }
+      if (!harmless) requireCsrfToken(sent, req.session?.csrfToken);
     }
     if (req.session && !NO_TOUCH.has(urlPath) && req.headers['x-background-task'] !== 'true') {
       await app.sessions.touch(req.session);
