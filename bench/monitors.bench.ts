@@ -2,7 +2,8 @@
  * The monitor scheduler under load: 1,000 monitors (one port_scan between two connected actors, every
  * minute) all due within the same minute, on PGlite in memory (or BENCH_DATABASE_URL). A scheduler
  * ticking every MONITOR_TICK_MS (250) starts them; prints the lag from due (next_run_at) to the job
- * created and started (monitor_runs.started_at), p50/p95/p99/max, and the RSS growth. The engine does
+ * created and started (monitor_runs.started_at), p50/p95/p99/max, and the RSS growth over the wave
+ * (after a full GC on both sides; npm run bench:monitors passes --expose-gc). The engine does
  * not run, so the figures are the scheduler's alone. Nothing is asserted.
  */
 import { openDb } from '../server/db/index';
@@ -66,6 +67,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 500));
   }
   await scheduler.stop();
+  global.gc?.();
   const rssAfter = process.memoryUsage().rss;
   const lags = (await db.query<{ ms: number }>(`select extract(epoch from (started_at - scheduled_for)) * 1000 as ms ${wave}`, [base])).map((r) => Number(r.ms));
   const sorted = [...lags].sort((a, b) => a - b);
