@@ -1,12 +1,21 @@
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './director';
 import { eventually, runCommand, waitForFocused } from './workbench';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
 import type { MonitorListAnswer, MonitorStatsAnswer } from '../src/api/contracts/monitors';
 
-/** The Monitors list, the monitor editor and Monitor Stats, on the shared director's demo data. */
-const baseUrl = inject('baseUrl');
+/** The Monitors list, the monitor editor and Monitor Stats, on a director of its own with the demo monitors. */
+let director: Director | undefined;
+let baseUrl = '';
+beforeAll(async () => {
+  director = await startDirector({ DEMO_MONITORS: '1' });
+  baseUrl = director.url;
+});
+afterAll(async () => {
+  await director?.stop();
+});
 const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 
 async function get<T>(page: Page, url: string): Promise<T> {
@@ -19,7 +28,7 @@ const monitorsList = (page: Page) => page.getByRole('listbox', { name: 'Monitors
 
 describe('Monitors', () => {
   const b = useBrowser(() => baseUrl);
-  const asAdmin = (page: Page, at: string) => signIn(page, inject('adminEmail'), inject('adminPassword'), at);
+  const asAdmin = (page: Page, at: string) => signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, at);
 
   it('MON-057 the list shows the demo monitors with schedule in words, status pills and drift; j/k move and the URL follows', async () => {
     const { page } = b;

@@ -4,6 +4,7 @@ import { migrate } from './db/migrate';
 import { buildApp } from './app';
 import { ensureAdmin, ensureDemoUsers, type CreatedCredential } from './seed/users';
 import { seedDemo } from './seed/demo';
+import { seedDemoMonitors } from './seed/demo-monitors';
 import { startEngine, startLocalActors } from './engine/index';
 
 async function main() {
@@ -15,7 +16,9 @@ async function main() {
   if (config.seed === 'demo' && isFreshInstall) {
     created.push(...(await ensureDemoUsers(db, process.env.DEMO_USER_PASSWORD || undefined)));
     const summary = await seedDemo(db, { dataDir: config.dataDir });
-    console.log(`Seeded demo content: ${summary}`);
+    // Monitors and their run history (jobs too) come on top of the demo content's fixed set of jobs.
+    const monitors = process.env.DEMO_MONITORS === '0' ? 0 : await seedDemoMonitors(db);
+    console.log(`Seeded demo content: ${summary}, ${monitors} monitors with history`);
   }
   const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1' });
   const url = await app.listen({ port: config.port, host: config.host });

@@ -51,7 +51,7 @@ export async function listMonitors(db: Db, q: { search: string; sort: MonitorLis
        from monitors m
        left join monitor_groups g on g.id = m.monitor_group_id
        left join jobs lj on lj.id = m.last_job_id
-       left join lateral (select passed, failed, drift from monitor_runs r where r.monitor_id = m.id and r.evaluated_at is not null order by r.job_id desc limit 1) lr on true
+       left join lateral (select passed, failed, drift from monitor_runs r where r.monitor_id = m.id and r.evaluated_at is not null and r.passed + r.failed > 0 order by r.job_id desc limit 1) lr on true
       where ($1 = '' or strpos(lower(m.name), $1) > 0 or strpos(lower(m.description), $1) > 0 or strpos(lower(coalesce(g.name, '')), $1) > 0)
       order by ${ORDER[q.sort]} ${q.dir} nulls last, m.id ${q.dir}`,
     [search],

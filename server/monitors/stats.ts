@@ -1,6 +1,7 @@
 /**
  * Monitor Stats (jobs-simulations-network-map.md "Monitor stats", JOB-028, JOB-045, JOB-093): from the
- * latest judged run of every active (not paused) monitor:
+ * latest run with judged steps (a run whose actions all failed to run says nothing about the controls)
+ * of every active (not paused) monitor:
  * - monitor_count: active monitors; unique_count: distinct Actions they check; alert_count: failing steps;
  * - alert_paths: zone pairs (source zone -> destination zone of the run's steps) with a failing step,
  *   green_paths: pairs whose steps all passed; zone_stats: passed and failed steps per source zone.
@@ -25,7 +26,7 @@ export async function monitorStats(db: Db): Promise<MonitorStatsAnswer> {
   const rows = await db.query<ResultRow>(
     `select m.name as monitor, r.outcome, sz.id as src_zone_id, sz.name as src_zone, dz.id as dst_zone_id, dz.name as dst_zone
        from monitors m
-       join lateral (select job_id from monitor_runs x where x.monitor_id = m.id and x.evaluated_at is not null order by x.job_id desc limit 1) last on true
+       join lateral (select job_id from monitor_runs x where x.monitor_id = m.id and x.evaluated_at is not null and x.passed + x.failed > 0 order by x.job_id desc limit 1) last on true
        join monitor_step_results r on r.job_id = last.job_id and r.outcome <> 'not_run'
        left join job_actions ja on ja.id = r.job_action_id
        left join job_steps js on js.id = ja.job_step_id

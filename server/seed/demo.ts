@@ -2,7 +2,6 @@ import type { Db } from '../db/index';
 import { generateDemoData, type DemoData } from '../../src/api/fakes/index';
 import { withDemoContent } from './demo-files';
 import { seedDemoCaptures } from './demo-captures';
-import { seedDemoMonitors } from './demo-monitors';
 
 type ColType = 'int' | 'text' | 'bool' | 'jsonb' | 'timestamptz' | 'bytea';
 type Col<R> = readonly [keyof R & string, ColType];
@@ -130,12 +129,10 @@ export async function seedDemo(db: Db, opts: { seed?: number; now?: number; jobs
     await tx.query(`insert into settings (key, value) values ('demo_seeded_at', to_jsonb(now()::text)) on conflict (key) do nothing`);
   });
   const captures = opts.dataDir ? await seedDemoCaptures(db, opts.dataDir) : 0;
-  const monitors = await seedDemoMonitors(db);
 
   return [
     `${data.actions.length} actions`,
     `${data.simulations.length} simulations`,
-    `${monitors} monitors with history (their runs are jobs too)`,
     `${data.jobs.length} jobs (${data.job_actions.length} action results)`,
     `${data.file_library.length} library files`,
     ...(opts.dataDir ? [`${captures} packet captures`] : []),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, openPglite, type Db } from '../../server/db/index';
 import { migrate } from '../../server/db/migrate';
 import { seedDemo } from '../../server/seed/demo';
+import { seedDemoMonitors } from '../../server/seed/demo-monitors';
 import { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS, JOB_STATUSES } from '@/api/fakes/index';
 
 // One database for the whole file: PGlite by default; PostgreSQL in a throw-away schema when
@@ -45,7 +46,7 @@ afterAll(async () => {
 describe('demo seed', () => {
   it('returns a summary with the counts it inserted, quickly', async () => {
     const actions = await count('select 1 from actions');
-    const jobs = await count('select 1 from jobs where monitor_id is null');
+    const jobs = await count('select 1 from jobs');
     expect(summary).toContain(`${actions} actions`);
     expect(summary).toContain(`${jobs} jobs`);
     expect(actions).toBeGreaterThanOrEqual(60);
@@ -140,7 +141,7 @@ describe('demo seed', () => {
   });
 
   it('seeds monitors over the demo actors with judged history: passes, failures and one drift', async () => {
-    expect(summary).toContain('2 monitors with history');
+    expect(await seedDemoMonitors(db)).toBe(2);
     const monitors = await db.query<{ name: string; repeat_job_period_type: string; runs: number; drift: number; failed: number; next_run_at: string | null }>(
       `select m.name, m.repeat_job_period_type, next_run_at::text, (select count(*)::int from monitor_runs r where r.monitor_id = m.id) as runs,
               (select coalesce(sum(drift), 0)::int from monitor_runs r where r.monitor_id = m.id) as drift,
