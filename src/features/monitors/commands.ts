@@ -12,7 +12,7 @@ export const MONITOR_STATS_PANE = 'monitor-stats';
 const CATEGORY = 'Monitors';
 /** The list's row menu and its toolbar list these commands. */
 export const MONITOR_ROW_MENU = 'row/monitor';
-export const MONITOR_TOOLBAR_MENU = 'pane/monitors/toolbar';
+export const MONITOR_TOOLBAR_MENU = 'toolbar/monitors';
 
 interface RefArgs {
   id?: number | undefined;
