@@ -85,6 +85,8 @@ export async function startDirector(env: Record<string, string> = {}): Promise<D
       DATABASE_URL: '',
       // No local actors unless a test asks for them (LOCAL_ACTORS: '1').
       LOCAL_ACTORS: '0',
+      // The demo monitors add jobs (and a run every 5 minutes): only e2e/monitors.e2e.ts asks for them.
+      DEMO_MONITORS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -34,6 +34,7 @@ import { topologyRoutes } from './routes/topology';
 import { simulationsRoutes } from './routes/simulations';
 import { simulationCreateRoutes } from './routes/simulation-create';
 import { reportsRoutes } from './routes/reports';
+import { monitorsRoutes } from './routes/monitors';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -135,6 +136,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   await app.register(simulationsRoutes);
   await app.register(simulationCreateRoutes);
   await app.register(reportsRoutes);
+  await app.register(monitorsRoutes);
 
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;

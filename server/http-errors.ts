@@ -42,7 +42,8 @@ function stringTypeErrors(schema: yup.AnySchema, input: unknown, prefix: string)
 }
 
 /** Validates input with a yup schema; answers 400 with every message (and per-field errors) when invalid. */
-export function validate<S extends yup.AnySchema>(schema: S, input: unknown): yup.InferType<S> {
+/** `context` reaches the schema's tests as `this.options.context` (e.g. today's date for a first-run rule). */
+export function validate<S extends yup.AnySchema>(schema: S, input: unknown, context?: object): yup.InferType<S> {
   if (input === undefined || input === null || (typeof input !== 'object' && schema.type === 'object')) {
     throw badRequest('The request body is missing or is not an object.');
   }
@@ -50,7 +51,7 @@ export function validate<S extends yup.AnySchema>(schema: S, input: unknown): yu
   const typeErrors = stringTypeErrors(schema, input, '');
   if (Object.keys(typeErrors).length) throw badRequest(Object.values(typeErrors).flat().join(' '), { errors: typeErrors });
   try {
-    return schema.validateSync(input, { abortEarly: false, stripUnknown: false });
+    return schema.validateSync(input, { abortEarly: false, stripUnknown: false, ...(context ? { context } : {}) });
   } catch (e) {
     if (e instanceof yup.ValidationError) {
       const errors: Record<string, string[]> = {};

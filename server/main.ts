@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import { ensureAdmin, ensureDemoUsers, type CreatedCredential } from './seed/users';
 import { seedDemo } from './seed/demo';
 import { seedLabEvaluation } from './seed/lab-evaluation';
+import { seedDemoMonitors } from './seed/demo-monitors';
 import { startEngine, startLocalActors } from './engine/index';
 
 async function main() {
@@ -16,7 +17,9 @@ async function main() {
   if (config.seed === 'demo' && isFreshInstall) {
     created.push(...(await ensureDemoUsers(db, process.env.DEMO_USER_PASSWORD || undefined)));
     const summary = await seedDemo(db, { dataDir: config.dataDir });
-    console.log(`Seeded demo content: ${summary}`);
+    // Monitors and their run history (jobs too) come on top of the demo content's fixed set of jobs.
+    const monitors = process.env.DEMO_MONITORS === '0' ? 0 : await seedDemoMonitors(db);
+    console.log(`Seeded demo content: ${summary}, ${monitors} monitors with history`);
   }
   // The security lab's evaluation (npm run lab), also added to a demo install made before it existed.
   if (config.seed === 'demo' && (await seedLabEvaluation(db))) console.log('Added the evaluation "Lab: segmentation and egress" (npm run lab).');

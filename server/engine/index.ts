@@ -11,6 +11,7 @@ import { FileSources } from '../integrations/file-sources';
 import { withReplayScript } from './replay-script';
 import { withRunAsUser } from './run-as';
 import { withTransferKey } from './transfer-key';
+import { MonitorScheduler, monitorTickMs } from '../monitors/scheduler';
 
 export { engineFor } from './engine';
 
@@ -26,6 +27,10 @@ export function startEngine(app: FastifyInstance, opts?: Partial<EngineOptions>)
   engine.preparers.set('host_cli', withRunAsUser);
   engine.preparers.set('file_transfer', (_tx, details) => Promise.resolve(withTransferKey(details)));
   engine.start();
+  // Monitors: due runs become jobs of this engine; finished ones are judged (server/monitors/).
+  const monitors = new MonitorScheduler(app.db, { tickMs: monitorTickMs(), onStarted: () => engine.kick() });
+  monitors.start();
+  engine.onStop(() => void monitors.stop());
   for (const source of parseEveConfig(process.env.SURICATA_EVE)) {
     const tail = new EveTail(app.db, source, () => engine.opts.detectionWindowMs);
     tail.start();

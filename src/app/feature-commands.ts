@@ -15,6 +15,7 @@ import { scriptCommands } from '@/features/scripts/commands';
 import { scriptPaneCommands } from '@/features/scripts/pane-commands';
 import { simulationCommands } from '@/features/simulations/commands';
 import { reportsCommands } from '@/features/reports/commands';
+import { monitorCommands } from '@/features/monitors/commands';
 
 /**
  * THE table of every feature's commands, by feature id, imported from React-free command modules only.
@@ -36,4 +37,5 @@ export const FEATURE_COMMANDS: Readonly<Record<string, readonly AnyCommand[]>> =
   'network-map': networkMapCommands,
   simulations: simulationCommands,
   reports: reportsCommands,
+  monitors: monitorCommands,
 };

@@ -15,8 +15,9 @@ import { networkMapFeature } from '@/features/network-map';
 import { simulationsFeature } from '@/features/simulations';
 import { integrationsFeature } from '@/features/integrations';
 import { reportsFeature } from '@/features/reports';
+import { monitorsFeature } from '@/features/monitors';
 
-const MODULES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature, networkMapFeature, simulationsFeature, integrationsFeature, reportsFeature];
+const MODULES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature, networkMapFeature, simulationsFeature, integrationsFeature, reportsFeature, monitorsFeature];
 
 /** Every feature of the workbench (panes, globals), each with its commands from the one table FEATURE_COMMANDS. */
 export const FEATURES: readonly FeatureModule[] = MODULES.map((f) => ({ ...f, commands: [...(FEATURE_COMMANDS[f.id] ?? [])] }));

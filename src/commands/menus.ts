@@ -13,6 +13,8 @@ export const MENUS = {
   'toolbar/jobs-selection': "The Jobs pane's Selected menu (acts on the selected jobs)",
   'toolbar/jobs-export': "The Jobs pane's Export menu",
   'toolbar/job': "The Job pane's operation buttons; args: the job (as a row menu sees it)",
+  'row/monitor': "The ⋯ menu of the selected monitor (Monitors list); args: { id }",
+  'toolbar/monitors': "The Monitors list's buttons (New Monitor, drift)",
 } as const satisfies Record<string, string>;
 
 export type MenuId = keyof typeof MENUS;

@@ -31,7 +31,17 @@ export const SPEC_PANES: PaneKind[] = [
   { id: 'network-map', title: 'Network Map', routes: ['/topology'], description: 'Zones, actors and devices' },
   { id: 'node-edit', title: 'Actor {id}', routes: ['/topology/nodes/:id/edit'], listed: false },
   { id: 'monitor-stats', title: 'Monitor Stats', routes: ['/monitor'], description: 'Active security monitors and alerts on the map' },
-  { id: 'monitors', title: 'Monitors', routes: ['/monitors'], description: 'Scheduled repeating checks' },
+  { id: 'monitors', title: 'Monitors', routes: ['/monitors'], query: ['id'], identity: [], description: 'Scheduled repeating checks' },
+  // The monitor editor's routes are not shown in the spec (MON-126): ours.
+  {
+    id: 'monitor-edit',
+    title: 'Monitor {id}',
+    routes: ['/monitors/:id/edit', '/monitors/new'],
+    query: ['simulation_id', 'action_ids'],
+    identity: ['id', 'simulation_id', 'action_ids'],
+    permission: 'monitors.edit',
+    listed: false,
+  },
   { id: 'actors', title: 'Actors', routes: ['/actors'], description: 'Actors, bulk tokens and installers' },
   { id: 'action-user-profiles', title: 'Run-as User Profiles', routes: ['/action_user_profiles'], description: 'Profiles actions run as on actors' },
   // Dashboards are ours (issue 18): the spec names the Panel Library and charts but not their pages.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, openPglite, type Db } from '../../server/db/index';
 import { migrate } from '../../server/db/migrate';
 import { seedDemo } from '../../server/seed/demo';
+import { seedDemoMonitors } from '../../server/seed/demo-monitors';
 import { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS, JOB_STATUSES } from '@/api/fakes/index';
 
 // One database for the whole file: PGlite by default; PostgreSQL in a throw-away schema when
@@ -137,6 +138,22 @@ describe('demo seed', () => {
     const sigs = await column<string>('select text as v from signatures');
     expect(sigs.length).toBeGreaterThan(20);
     for (const s of sigs) expect(s).toMatch(/^alert \w+ .+ \(msg:".+"; .*sid:\d+; rev:\d+;\)$/);
+  });
+
+  it('seeds monitors over the demo actors with judged history: passes, failures and one drift', async () => {
+    expect(await seedDemoMonitors(db)).toBe(2);
+    const monitors = await db.query<{ name: string; repeat_job_period_type: string; runs: number; drift: number; failed: number; next_run_at: string | null }>(
+      `select m.name, m.repeat_job_period_type, next_run_at::text, (select count(*)::int from monitor_runs r where r.monitor_id = m.id) as runs,
+              (select coalesce(sum(drift), 0)::int from monitor_runs r where r.monitor_id = m.id) as drift,
+              (select coalesce(sum(failed), 0)::int from monitor_runs r where r.monitor_id = m.id) as failed
+         from monitors m order by m.id`,
+    );
+    expect(monitors.map((m) => [m.name, m.repeat_job_period_type, m.runs, m.drift, m.failed])).toEqual([
+      ['DMZ perimeter checks', 'minutes', 5, 1, 1],
+      ['Weekly lateral movement', 'weeks', 3, 0, 3],
+    ]);
+    expect(monitors.every((m) => m.next_run_at !== null)).toBe(true);
+    expect(await count(`select 1 from jobs where monitor_id is not null and status = 'sleeping'`)).toBe(2);
   });
 
   it('moves every sequence past the seeded ids, so new rows get fresh ids', async () => {

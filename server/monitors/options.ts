@@ -1,0 +1,14 @@
+/** What the monitor editor's pickers offer: actors, zones (with how many actors), sender profiles, run-as profiles, monitor groups. */
+import type { Db } from '../db/index';
+import type { MonitorEditorOptions } from '../../src/api/contracts/monitors';
+
+export async function editorOptions(db: Db): Promise<MonitorEditorOptions> {
+  const [nodes, zones, email_profiles, action_user_profiles, groups] = await Promise.all([
+    db.query<MonitorEditorOptions['nodes'][number]>(`select id, name, node_type, os_base, status, security_zone_id as zone_id from nodes order by lower(name), id`),
+    db.query<MonitorEditorOptions['zones'][number]>(`select z.id, z.name, (select count(*)::int from nodes n where n.security_zone_id = z.id) as node_count from zones z order by lower(z.name), z.id`),
+    db.query<MonitorEditorOptions['email_profiles'][number]>(`select id, name, kind, address, associated_node_ids from email_profiles order by lower(name), id`),
+    db.query<MonitorEditorOptions['action_user_profiles'][number]>(`select id, friendly_name, username from action_user_profiles order by lower(friendly_name), id`),
+    db.query<MonitorEditorOptions['groups'][number]>(`select id, name from monitor_groups order by lower(name), id`),
+  ]);
+  return { nodes, zones, email_profiles, action_user_profiles, groups };
+}

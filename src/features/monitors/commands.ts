@@ -1,0 +1,167 @@
+import * as yup from 'yup';
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand, CommandContext } from '@/commands/types';
+import type { DriftItem } from '@/api/contracts/monitors';
+import { flash } from '@/ui/toasts';
+import { deleteMonitor, duplicateMonitor, fetchDrift, fetchMonitor, monitorKeys, pauseMonitor, resumeMonitor, runMonitorNow } from './api';
+import { monitorPaneHandlers, monitorStore, type CurrentMonitor } from './store';
+
+export const MONITORS_PANE = 'monitors';
+export const MONITOR_EDIT_PANE = 'monitor-edit';
+export const MONITOR_STATS_PANE = 'monitor-stats';
+const CATEGORY = 'Monitors';
+/** The list's row menu and its toolbar list these commands. */
+export const MONITOR_ROW_MENU = 'row/monitor';
+export const MONITOR_TOOLBAR_MENU = 'toolbar/monitors';
+
+interface RefArgs {
+  id?: number | undefined;
+}
+const refArgs = yup.object({ id: yup.number().integer().positive().label('Monitor (default: the selected one)').optional() }) as yup.Schema<RefArgs>;
+
+/** The monitor a command acts on: its id argument, else the list's selection. */
+export async function resolveMonitor(args: RefArgs | undefined): Promise<CurrentMonitor> {
+  if (args?.id) {
+    if (monitorStore.current?.id === args.id) return { ...monitorStore.current };
+    const m = await fetchMonitor(args.id);
+    return { id: m.id, name: m.name, paused: m.paused };
+  }
+  if (monitorStore.current) return { ...monitorStore.current };
+  throw new Error('Select a monitor in the Monitors list first.');
+}
+
+const dock = (ctx: CommandContext) => {
+  if (!ctx.dock) throw new Error('This command needs the workbench.');
+  return ctx.dock;
+};
+const refresh = (ctx: CommandContext) => ctx.queryClient?.invalidateQueries({ queryKey: monitorKeys.all });
+const canEdit = (ctx: CommandContext) => ctx.permissions.has('monitors.edit');
+
+/** A command on one monitor, with a key in the Monitors list and an entry in its row menu. */
+function onMonitor(
+  verb: string,
+  title: string,
+  hotkey: string,
+  keywords: string[],
+  act: (m: CurrentMonitor, ctx: CommandContext) => unknown,
+  extra: Pick<AnyCommand, 'when' | 'enabled' | 'needsWorkbench'> = {},
+): AnyCommand {
+  return defineCommand<RefArgs>({
+    id: `monitors.${verb}`,
+    title,
+    category: CATEGORY,
+    keywords: ['monitor', ...keywords],
+    hotkey,
+    hotkeyContext: MONITORS_PANE,
+    menus: [MONITOR_ROW_MENU],
+    args: refArgs,
+    when: canEdit,
+    ...extra,
+    run: async (args, ctx) => act(await resolveMonitor(args), ctx),
+  });
+}
+
+const paneCommand = (id: string, title: string, hotkey: string, pane: string | string[], handler: () => (() => unknown) | null, missing: string) =>
+  defineCommand({
+    id: `monitors.${id}` as const,
+    title,
+    category: CATEGORY,
+    hotkey,
+    hotkeyContext: pane,
+    needsWorkbench: true,
+    run: () => {
+      const h = handler();
+      if (!h) throw new Error(missing);
+      return h();
+    },
+  });
+
+export const monitorCommands: AnyCommand[] = [
+  paneCommand('next', 'Next Monitor', 'j', MONITORS_PANE, () => monitorPaneHandlers.move && (() => monitorPaneHandlers.move?.(1)), 'Open the Monitors list first.'),
+  paneCommand('previous', 'Previous Monitor', 'k', MONITORS_PANE, () => monitorPaneHandlers.move && (() => monitorPaneHandlers.move?.(-1)), 'Open the Monitors list first.'),
+  paneCommand('focusSearch', 'Search the Monitors', '/', MONITORS_PANE, () => monitorPaneHandlers.focusSearch, 'Open the Monitors list first.'),
+  paneCommand('save', 'Save Monitor', 'mod+s', MONITOR_EDIT_PANE, () => monitorPaneHandlers.save, 'Open a monitor in the editor first.'),
+  paneCommand('discard', 'Discard Monitor Draft', 'alt+shift+c', MONITOR_EDIT_PANE, () => monitorPaneHandlers.discard, 'Open a monitor in the editor first.'),
+  defineCommand({
+    id: 'monitors.new',
+    title: 'New Monitor',
+    category: CATEGORY,
+    keywords: ['monitor', 'create', 'schedule', 'add'],
+    hotkey: 'n',
+    hotkeyContext: MONITORS_PANE,
+    menus: [MONITOR_TOOLBAR_MENU],
+    needsWorkbench: true,
+    when: canEdit,
+    run: (_args, ctx) => dock(ctx).openUrl('/monitors/new'),
+  }),
+  // The simulation header's Monitor button (issue 19) hands its simulation to the editor through this command.
+  defineCommand<{ simulation_id: number }>({
+    id: 'monitors.fromSimulation',
+    title: 'New Monitor from Simulation…',
+    category: CATEGORY,
+    keywords: ['monitor', 'create', 'sequence', 'evaluation', 'simulation'],
+    needsWorkbench: true,
+    when: canEdit,
+    args: yup.object({ simulation_id: yup.number().integer().positive().required().label('Simulation id') }),
+    run: (args, ctx) => dock(ctx).openUrl(`/monitors/new?simulation_id=${args.simulation_id}`),
+  }),
+  defineCommand<{ action_ids: number[] }>({
+    id: 'monitors.fromActions',
+    title: 'New Monitor from Actions…',
+    category: CATEGORY,
+    keywords: ['monitor', 'create', 'actions', 'library', 'selection'],
+    needsWorkbench: true,
+    when: canEdit,
+    args: yup.object({ action_ids: yup.array(yup.number().integer().positive().required()).min(1, 'Pick at least one Action').required().label('Actions') }),
+    run: (args, ctx) => dock(ctx).openUrl(`/monitors/new?action_ids=${args.action_ids.join(',')}`),
+  }),
+  onMonitor('edit', 'Edit Monitor', 'e', ['change', 'definition', 'open'], (m, ctx) => dock(ctx).openUrl(`/monitors/${m.id}/edit`), { needsWorkbench: true, when: () => true }),
+  onMonitor('duplicate', 'Duplicate Monitor', 'c', ['copy', 'clone'], async (m, ctx) => {
+    const copy = await duplicateMonitor(m.id);
+    await refresh(ctx);
+    flash('notice', `Created ${copy.name} (paused).`);
+    return { id: copy.id };
+  }),
+  onMonitor('pause', 'Pause Monitor', 'p', ['stop', 'suspend'], async (m, ctx) => {
+    await pauseMonitor(m.id);
+    if (monitorStore.current?.id === m.id) monitorStore.current.paused = true;
+    await refresh(ctx);
+    flash('notice', `Paused ${m.name}.`);
+  }, { enabled: () => monitorStore.current?.paused !== true }),
+  onMonitor('resume', 'Resume Monitor', 'shift+p', ['start', 'unpause'], async (m, ctx) => {
+    await resumeMonitor(m.id);
+    if (monitorStore.current?.id === m.id) monitorStore.current.paused = false;
+    await refresh(ctx);
+    flash('notice', `Resumed ${m.name}.`);
+  }, { enabled: () => monitorStore.current?.paused !== false }),
+  onMonitor('runNow', 'Run Monitor Now', 'shift+r', ['run', 'job', 'execute', 'now'], async (m, ctx) => {
+    const { job_id } = await runMonitorNow(m.id);
+    await refresh(ctx);
+    flash('notice', `Started job ${job_id} for ${m.name}.`);
+    return { job_id };
+  }, { when: (ctx) => ctx.permissions.has('jobs.run') }),
+  onMonitor('delete', 'Delete Monitor…', 'shift+d', ['remove', 'destroy'], async (m, ctx) => {
+    if (!(await ctx.confirm(`Are you sure you want to delete the monitor ${m.name}? Its past jobs are kept.`))) return { deleted: false };
+    await deleteMonitor(m.id);
+    if (monitorStore.current?.id === m.id) monitorStore.current = null;
+    await refresh(ctx);
+    flash('notice', `Deleted ${m.name}.`);
+    return { deleted: true };
+  }),
+  defineCommand({
+    id: 'monitors.drift',
+    title: 'Show Drifting Monitor Steps',
+    category: CATEGORY,
+    keywords: ['monitor', 'drift', 'changed', 'regression', 'steps'],
+    hotkey: 'alt+shift+d',
+    menus: [MONITOR_TOOLBAR_MENU],
+    run: async (_args, ctx): Promise<DriftItem[]> => {
+      const items = await fetchDrift();
+      if (ctx.dock) {
+        monitorStore.showDrift = true;
+        ctx.dock.openUrl('/monitors');
+      }
+      return items;
+    },
+  }),
+];

@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import type { FlatStep } from './editor-state';
+
+export interface SummaryEntry {
+  /** The step index, or null for the two bookends (definition and summary). */
+  step: FlatStep | null;
+  hasError: boolean;
+  failed: boolean;
+}
+
+/**
+ * MON-013, MON-082: the summary's group sections (expanded at first) of their actions; the entry list
+ * starts and ends with bookends (the definition and the summary itself), which are skipped; a new
+ * group begins at each entry flagged group start. Click jumps to the step, hover focuses it.
+ */
+export function MonitorSummary({ entries, timeoutSeconds, groupNames, onJump, onHover }: { entries: SummaryEntry[]; timeoutSeconds: number; groupNames: string[]; onJump(i: number): void; onHover(i: number): void }) {
+  const [collapsed, setCollapsed] = useState<Set<number>>(new Set());
+  const groups: SummaryEntry[][] = [];
+  for (const e of entries.slice(1, -1)) {
+    if (!e.step) continue;
+    if (e.step.groupStart || !groups.length) groups.push([]);
+    groups.at(-1)?.push(e);
+  }
+  return (
+    <section aria-label="Monitor summary" className="flex flex-col gap-2 text-sm">
+      {groups.map((g, gi) => {
+        const open = !collapsed.has(gi);
+        const first = g[0]?.step;
+        return (
+          <div key={gi} className="rounded border border-line">
+            <button
+              type="button"
+              aria-expanded={open}
+              onClick={() => setCollapsed((c) => (c.has(gi) ? new Set([...c].filter((x) => x !== gi)) : new Set([...c, gi])))}
+              className="flex w-full items-center gap-2 px-2 py-1 text-left text-xs font-semibold"
+            >
+              <span aria-hidden>{open ? '▾' : '▸'}</span> Group {(first?.group ?? gi) + 1}: {groupNames[first?.group ?? gi] || 'Unnamed'}
+            </button>
+            {open && (
+              <ul className="px-2 pb-1">
+                {g.map((e) =>
+                  e.step ? (
+                    <li key={e.step.index}>
+                      <button
+                        type="button"
+                        onClick={() => e.step && onJump(e.step.index)}
+                        onMouseEnter={() => e.step && onHover(e.step.index)}
+                        data-state={[e.hasError && 'has-error', e.failed && 'failed'].filter(Boolean).join(' ')}
+                        className={`flex w-full gap-2 rounded px-1 text-left text-xs hover:bg-raised ${e.hasError ? 'text-red-300' : e.failed ? 'text-red-200 line-through decoration-red-400/50' : ''}`}
+                      >
+                        <span className="w-8 text-muted">{e.step.index + 1}</span>
+                        {e.step.name}
+                      </button>
+                    </li>
+                  ) : null,
+                )}
+              </ul>
+            )}
+          </div>
+        );
+      })}
+      <p className="text-xs">
+        Timeout for Monitor Event Detection {timeoutSeconds} seconds
+        <span className="block text-muted">Detection timing may be changed under Advanced Settings.</span>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import { commands } from '@/commands/registry';
+import { useRegistryVersion } from '@/commands/use-registry';
+import { hotkeyLabel } from '@/commands/hotkey-format';
+import type { MenuEntry } from '@/ui/action-menu';
+import type { RunStatus, StepOutcome } from '@/api/contracts/monitors';
+
+/** Small pieces shared by the monitor panes. */
+
+export const run = (id: string, args?: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);
+
+/** The entries of a menu, read from the commands that declare it (so a menu never bypasses a command). */
+export function useMenuEntries(menuId: string, args: Record<string, unknown> | undefined): MenuEntry[] {
+  useRegistryVersion(commands);
+  const ctx = commands.context();
+  return commands.forMenu(menuId, ctx).map((c) => {
+    const hotkey = Array.isArray(c.hotkey) ? c.hotkey[0] : c.hotkey;
+    const enabled = c.enabled ? c.enabled(ctx, args) : true;
+    return {
+      label: c.title,
+      hotkey: hotkey ? hotkeyLabel(hotkey).join('') : undefined,
+      disabled: !enabled,
+      reason: enabled ? undefined : 'Not available for this monitor',
+      onSelect: () => void commands.execute(c.id, args, 'menu').catch(() => undefined),
+    };
+  });
+}
+
+/** MON-057: job status pills; 'never' reads Never Ran. */
+const STATUS_CLASS: Record<string, string> = {
+  completed: 'border-emerald-500/50 text-emerald-300',
+  errored: 'border-red-500/60 text-red-300',
+  cancelled: 'border-slate-500 text-slate-300',
+  never: 'border-line text-muted',
+  sleeping: 'border-sky-500/50 text-sky-300',
+};
+export function StatusPill({ status }: { status: RunStatus }) {
+  const label = status === 'never' ? 'Never Ran' : status.charAt(0).toUpperCase() + status.slice(1);
+  return <span className={`inline-block w-[110px] rounded-full border px-2 py-px text-center text-2xs ${STATUS_CLASS[status] ?? 'border-amber-500/50 text-amber-300'}`}>{label}</span>;
+}
+
+export const OUTCOME_LABEL: Record<StepOutcome, string> = { pass: 'Pass', fail: 'Fail', not_run: 'Not Run' };
+export const OUTCOME_CLASS: Record<StepOutcome, string> = { pass: 'text-emerald-300', fail: 'text-red-300', not_run: 'text-muted' };
+
+export function when(iso: string | null): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
