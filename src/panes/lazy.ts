@@ -46,8 +46,3 @@ export function prefetchWhenIdle(components: readonly unknown[]): () => void {
     stopped = true;
   };
 }
-
-/** Starts fetching a pane's code (e.g. when the pointer rests on what opens it). */
-export function prefetch(component: unknown): void {
-  if (isLazy(component)) void component.preload().catch(() => undefined);
-}
