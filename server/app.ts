@@ -10,6 +10,7 @@ import type { DirectorConfig } from './config';
 import { SESSION_COOKIE, SessionStore } from './auth/sessions';
 import { SignInThrottle } from './auth/throttle';
 import { HttpError } from './http-errors';
+import { registerInputGuards } from './input-guards';
 import { usersRoutes } from './routes/users';
 import { environmentRoutes } from './routes/environment';
 import { backgroundRoutes } from './routes/background';
@@ -37,6 +38,8 @@ declare module 'fastify' {
     config: DirectorConfig;
     sessions: SessionStore;
     throttle: SignInThrottle;
+    /** Every registered route (method and URL pattern), in registration order: the route matrix tests walk it. */
+    routeList: { method: string; url: string }[];
   }
 }
 
@@ -54,6 +57,8 @@ function tokensMatch(sent: unknown, expected: string): boolean {
 /** Background polls must not keep a session alive. */
 const NO_TOUCH = new Set(['/users/verify_user_session', '/check_completed_background_processes', '/settings/content_service.json']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const needsCsrf = (method: string, urlPath: string) => !SAFE_METHODS.has(method) && !CSRF_EXEMPT.has(urlPath) && !CSRF_EXEMPT_BEARER.test(urlPath);
+const csrfRefused = () => new HttpError(403, 'Invalid or missing CSRF token. Reload the page and try again.');
 
 function wantsHtml(req: FastifyRequest): boolean {
   if (req.method !== 'GET' || req.headers['x-requested-with']) return false;
@@ -64,17 +69,35 @@ function wantsHtml(req: FastifyRequest): boolean {
 export interface BuildAppOptions {
   db: Db;
   config: DirectorConfig;
+  /** Log every request at info level (LOG_REQUESTS=1); errors are always logged. */
   logger?: boolean;
+  /** Where the structured (JSON) log goes; stdout by default. Tests pass a collector. */
+  logStream?: { write(line: string): void };
   throttle?: SignInThrottle;
 }
 
-export async function buildApp({ db, config, logger = false, throttle }: BuildAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger, bodyLimit: 1024 * 1024 * 1024, trustProxy: false });
+/** Default body limit for every route that does not set its own: JSON and forms are small. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp({ db, config, logger = false, logStream, throttle }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: logger ? 'info' : 'error', ...(logStream ? { stream: logStream } : {}) },
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trustProxy: false,
+    // Request ids are the director's own (a client cannot choose what the log says); every answer carries it.
+    requestIdHeader: false,
+    genReqId: () => crypto.randomUUID(),
+  });
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('sessions', new SessionStore(db, config.sessionTimeoutMin * 60_000));
   app.decorate('throttle', throttle ?? new SignInThrottle(db));
   app.decorateRequest('session', null);
+  const routeList: { method: string; url: string }[] = [];
+  app.decorate('routeList', routeList);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url });
+  });
 
   await app.register(cookie);
   await app.register(formbody);
@@ -91,23 +114,35 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
             : err.message;
       return reply.status(status).send({ error: message });
     }
-    req.log.error(err);
-    return reply.status(500).send({ error: 'An internal error occurred. It has been logged.' });
+    req.log.error({ err, reqId: req.id, method: req.method, url: req.url.split('?')[0] }, 'request failed');
+    return reply.status(status >= 500 ? status : 500).send({ error: `An internal error occurred. It has been logged with request id ${req.id}.`, request_id: req.id });
+  });
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
   });
 
   // Session lookup, CSRF check, and session extension on activity, in that order, for every request.
+  // The CSRF check runs before the body is read whenever it can decide (no session, or a token header):
+  // an anonymous or forged request never makes the director read, buffer or parse its body. Only a
+  // session holder posting a form (token in the `authenticity_token` field) has its body read first,
+  // within the route's limits.
   app.addHook('onRequest', async (req) => {
     req.session = await app.sessions.find(req.cookies[SESSION_COOKIE]);
+    const urlPath = req.url.split('?')[0] ?? '';
+    if (!needsCsrf(req.method, urlPath)) return;
+    const harmless = urlPath === '/users/sign_out' && !req.session;
+    const header = req.headers['x-csrf-token'];
+    if (!harmless && (!req.session || (header !== undefined && !tokensMatch(header, req.session.csrfToken)))) throw csrfRefused();
   });
   app.addHook('preHandler', async (req) => {
     const urlPath = req.url.split('?')[0] ?? '';
-    if (!SAFE_METHODS.has(req.method) && !CSRF_EXEMPT.has(urlPath) && !CSRF_EXEMPT_BEARER.test(urlPath)) {
+    if (needsCsrf(req.method, urlPath)) {
       const body = req.body as Record<string, unknown> | undefined;
       const sent = req.headers['x-csrf-token'] ?? (body && typeof body === 'object' ? body.authenticity_token : undefined);
       // Signing out without a live session changes nothing, so it needs no token.
       const harmless = urlPath === '/users/sign_out' && !req.session;
       if (!harmless && (!req.session || !tokensMatch(sent, req.session.csrfToken))) {
-        throw new HttpError(403, 'Invalid or missing CSRF token. Reload the page and try again.');
+        throw csrfRefused();
       }
     }
     if (req.session && !NO_TOUCH.has(urlPath) && req.headers['x-background-task'] !== 'true') {
@@ -115,6 +150,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
     }
   });
 
+  registerInputGuards(app);
   await app.register(usersRoutes);
   await app.register(environmentRoutes);
   await app.register(backgroundRoutes);
