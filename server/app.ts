@@ -46,7 +46,7 @@ declare module 'fastify' {
 /** Paths that may be posted without a session's CSRF token (there is no session yet). */
 const CSRF_EXEMPT = new Set(['/users/sign_in.json', '/users/sign_in']);
 /** Calls authenticated by a bearer credential and never by the session cookie: the actor API and integration event webhooks. */
-const CSRF_EXEMPT_BEARER = /^\/api\/actor\/|^\/integrations\/\d+\/events$/;
+const CSRF_EXEMPT_BEARER = /^\/api\/actor\/|^\/integrations\/[^/]+\/events$/;
 
 function tokensMatch(sent: unknown, expected: string): boolean {
   if (typeof sent !== 'string') return false;
@@ -104,6 +104,10 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (err instanceof HttpError) return reply.status(err.statusCode).send({ error: err.message, ...err.body });
+    // busboy's refusals of a malformed multipart body (no boundary, bad headers) carry no status.
+    if (!err.statusCode && /^(Multipart|Malformed part header|Unexpected end of form)/.test(err.message)) {
+      return reply.status(400).send({ error: `The multipart form data is malformed: ${err.message}.` });
+    }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const message =
