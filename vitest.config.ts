@@ -1,20 +1,55 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
 
+/**
+ * Server test files whose real actors (in-process agents or actor processes) serve fixed ports on the
+ * loopback addresses 127.0.0.2 and 127.0.0.3 (port 53, 25, 80, the demo content's ports, ...): two
+ * of them at once would claim the same address and port, so they run one at a time. A new file that
+ * starts actors (startEngineWorld, usePcapEngineWorld, ActorAgent, startActorProcess) goes here.
+ */
+const LOOPBACK_ACTOR_FILES = [
+  'tests/server/actor-safety.test.ts',
+  'tests/server/actors.test.ts',
+  'tests/server/engine*.test.ts',
+  'tests/server/pcap-replay.test.ts',
+  'tests/server/run-unlock.test.ts',
+  'tests/server/seed-runs.test.ts',
+];
+
+/**
+ * Four projects (see docs/contributing.md, "Tests"):
+ * - unit-dom: component tests (*.test.tsx) in jsdom, with Testing Library's cleanup after each test;
+ * - unit: plain *.test.ts in node (no jsdom start-up); a .ts test that needs the DOM says so in its
+ *   first line with `// @vitest-environment jsdom`;
+ * - server: the director's tests, each file on its own fresh database, files in parallel;
+ * - server-actors: the server tests with real actors on loopback addresses, one file at a time.
+ * `npm run test:unit` runs both unit projects (`--project 'unit*'`), `npm run test:server` both
+ * server projects (`--project 'server*'`).
+ */
 export default defineConfig({
   test: {
+    // Vitest's default on this 2-core machine is one worker (cores - 1): run two files at a time.
+    maxWorkers: 2,
     projects: [
       {
         plugins: [react()],
         resolve: { alias },
         test: {
-          name: 'unit',
+          name: 'unit-dom',
           environment: 'jsdom',
-          include: ['src/**/*.test.{ts,tsx}', 'tests/unit/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.tsx', 'tests/unit/**/*.test.tsx'],
           setupFiles: ['tests/setup-dom.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
         },
       },
       {
@@ -23,7 +58,22 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'tests/server/**/*.test.ts'],
-          // One PGlite instance per worker file is costly (about 4 s); keep files few and run them serially.
+          exclude: [...configDefaults.exclude, ...LOOPBACK_ACTOR_FILES],
+          // Files run in parallel: each opens its own in-memory PGlite (or its own schema of
+          // TEST_DATABASE_URL), listens on port 0 and uses its own temporary directories.
+          testTimeout: 30000,
+          // Set-up opens a PGlite (WASM start and initdb); two files open theirs at once here, and on
+          // this shared 2-core machine one open was measured at 22-65 s under a load average of 15-20.
+          hookTimeout: 120000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'server-actors',
+          environment: 'node',
+          include: LOOPBACK_ACTOR_FILES,
+          // One file at a time (after the parallel projects): see LOOPBACK_ACTOR_FILES.
           fileParallelism: false,
           testTimeout: 30000,
           hookTimeout: 60000,

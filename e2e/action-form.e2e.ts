@@ -6,7 +6,8 @@ import { signIn, useBrowser } from './browser';
 import { DEMO_USERS, REPO_ROOT } from './director';
 import { eventually, paletteInput, pathOf, waitForFocused, waitForPath } from './workbench';
 import { buildZip } from '../server/actions/zip';
-import { typeKey, type ActionType, type FormDefinition, type LoadedAction, type PickerAction } from '../src/api/contracts/action-form';
+import { typeKey, type FormDefinition, type LoadedAction, type PickerAction } from '../src/api/contracts/action-form';
+import { type ActionType } from '../src/api/contracts/vocabulary';
 
 const baseUrl = inject('baseUrl');
 const NEW_URL = '/manage_sims/actions/unified_action/new';

@@ -5,7 +5,8 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './dir
 import { eventually, openPalette, paletteInput, paletteOption, runCommand, waitForFocused } from './workbench';
 import { INVALID_INPUT, PLEASE_ENTER_VALUE, RULE_NEEDS_CONDITION, type DimensionChildren, type FilterNode } from '../src/api/contracts/filters';
 import type { JobListAnswer } from '../src/api/contracts/jobs';
-import { ACTION_TYPE_LABELS, type LibraryListAnswer } from '../src/api/contracts/library';
+import { type LibraryListAnswer } from '../src/api/contracts/library';
+import { ACTION_TYPE_LABELS } from '../src/api/contracts/vocabulary';
 
 // A director of its own (demo seed, 320 jobs).
 let director: Director | null = null;

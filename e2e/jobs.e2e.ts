@@ -20,6 +20,7 @@ import {
   type JobListItem,
   type StepActionsAnswer,
 } from '../src/api/contracts/jobs';
+import { parseCsv } from '../tests/csv';
 
 // A director of its own (demo seed, 320 jobs): these tests cancel, delete and publish jobs.
 // VIGIL_E2E_STATIC_DIR runs them against another build of the workbench.
@@ -569,37 +570,3 @@ async function findAction(page: Page, pred: (a: JobAction) => boolean): Promise<
   throw new Error('No job action matches');
 }
 
-/** RFC 4180 reader (quotes doubled; separators and line breaks inside quotes). */
-function parseCsv(text: string, sep: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const src = text.replace(/^\uFEFF/, '');
-  const endCell = () => {
-    row.push(cell);
-    cell = '';
-  };
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
-    if (quoted) {
-      if (c === '"' && src[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === sep) endCell();
-    else if (c === '\r' && src[i + 1] === '\n') {
-      endCell();
-      rows.push(row);
-      row = [];
-      i++;
-    } else cell += c;
-  }
-  if (cell !== '' || row.length) {
-    endCell();
-    rows.push(row);
-  }
-  return rows;
-}

@@ -4,7 +4,8 @@ import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD } from './director';
 import { useOwnDirector } from './own-director';
 import { eventually, groups, panel, pathOf, paletteInput, paletteOption, openPalette, tabs, waitForPath } from './workbench';
-import { ACTION_TYPE_LABELS, LIBRARY_ACTION_TYPES, type ActionLibraryDetail, type LibraryListAnswer } from '../src/api/contracts/library';
+import { type ActionLibraryDetail, type LibraryListAnswer } from '../src/api/contracts/library';
+import { ACTION_TYPES, ACTION_TYPE_LABELS } from '../src/api/contracts/vocabulary';
 
 /**
  * The Action library against its own director (SEED=demo), because these tests approve, reject and
@@ -120,7 +121,7 @@ describe('the Action library', () => {
   it('ACT-007 ACT-008 ACT-044..ACT-051 opens the preview of one Action of every type', async () => {
     const { page } = b;
     await openLibrary(page, 'admin');
-    for (const type of LIBRARY_ACTION_TYPES) {
+    for (const type of ACTION_TYPES) {
       const [a] = (await api(page, `action_types[]=${type}&page_size=1`)).actions;
       expect(a, type).toBeTruthy();
       await openPreviewOf(page, a!.vid);

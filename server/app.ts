@@ -9,6 +9,7 @@ import type { Db } from './db/index';
 import type { DirectorConfig } from './config';
 import { SESSION_COOKIE, SessionStore } from './auth/sessions';
 import { SignInThrottle } from './auth/throttle';
+import { requireCsrfToken } from './auth/csrf';
 import { HttpError } from './http-errors';
 import { registerInputGuards } from './input-guards';
 import { usersRoutes } from './routes/users';
@@ -48,17 +49,10 @@ const CSRF_EXEMPT = new Set(['/users/sign_in.json', '/users/sign_in']);
 /** Calls authenticated by a bearer credential and never by the session cookie: the actor API and integration event webhooks. */
 const CSRF_EXEMPT_BEARER = /^\/api\/actor\/|^\/integrations\/[^/]+\/events$/;
 
-function tokensMatch(sent: unknown, expected: string): boolean {
-  if (typeof sent !== 'string') return false;
-  const a = Buffer.from(sent);
-  const b = Buffer.from(expected);
-  return a.length === b.length && crypto.timingSafeEqual(a, b);
-}
 /** Background polls must not keep a session alive. */
 const NO_TOUCH = new Set(['/users/verify_user_session', '/check_completed_background_processes', '/settings/content_service.json']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const needsCsrf = (method: string, urlPath: string) => !SAFE_METHODS.has(method) && !CSRF_EXEMPT.has(urlPath) && !CSRF_EXEMPT_BEARER.test(urlPath);
-const csrfRefused = () => new HttpError(403, 'Invalid or missing CSRF token. Reload the page and try again.');
 
 function wantsHtml(req: FastifyRequest): boolean {
   if (req.method !== 'GET' || req.headers['x-requested-with']) return false;
@@ -136,7 +130,9 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
     if (!needsCsrf(req.method, urlPath)) return;
     const harmless = urlPath === '/users/sign_out' && !req.session;
     const header = req.headers['x-csrf-token'];
-    if (!harmless && (!req.session || (header !== undefined && !tokensMatch(header, req.session.csrfToken)))) throw csrfRefused();
+    if (harmless) return;
+    // No session: refused now. A token header: checked now. No header: the form's field is checked once the body is read.
+    if (!req.session || header !== undefined) requireCsrfToken(header, req.session?.csrfToken);
   });
   app.addHook('preHandler', async (req) => {
     const urlPath = req.url.split('?')[0] ?? '';
@@ -145,9 +141,7 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
       const sent = req.headers['x-csrf-token'] ?? (body && typeof body === 'object' ? body.authenticity_token : undefined);
       // Signing out without a live session changes nothing, so it needs no token.
       const harmless = urlPath === '/users/sign_out' && !req.session;
-      if (!harmless && (!req.session || !tokensMatch(sent, req.session.csrfToken))) {
-        throw csrfRefused();
-      }
+      if (!harmless) requireCsrfToken(sent, req.session?.csrfToken);
     }
     if (req.session && !NO_TOUCH.has(urlPath) && req.headers['x-background-task'] !== 'true') {
       await app.sessions.touch(req.session);

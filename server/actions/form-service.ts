@@ -9,28 +9,8 @@ import * as yup from 'yup';
 import type { Db } from '../db/index';
 import { HttpError, notFound } from '../http-errors';
 import type { SessionUser } from '../../src/api/contracts/session';
-import {
-  ACTION_TYPES,
-  DIMENSION_TYPES,
-  MSG,
-  VID_PATTERN,
-  actionFormSchema,
-  errorKeyFor,
-  sleepDurationError,
-  typeKey,
-  type ActionFormPayload,
-  type ActionType,
-  type CloudFields,
-  type EmailFields,
-  type FileDisplay,
-  type FileRestriction,
-  type FileTransferFields,
-  type HostCliFields,
-  type LoadedAction,
-  type PcapFields,
-  type SaveAnswer,
-  type TypeFieldsByType,
-} from '../../src/api/contracts/action-form';
+import { MSG, VID_PATTERN, actionFormSchema, errorKeyFor, sleepDurationError, typeKey, type ActionFormPayload, type CloudFields, type EmailFields, type FileDisplay, type FileTransferFields, type HostCliFields, type LoadedAction, type PcapFields, type SaveAnswer, type TypeFieldsByType } from '../../src/api/contracts/action-form';
+import { ACTION_TYPES, DIMENSION_TYPES, type ActionType, type FileRestriction } from '../../src/api/contracts/vocabulary';
 
 export type Errors = Record<string, string[]>;
 

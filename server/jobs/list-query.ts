@@ -1,20 +1,8 @@
 import type { Db } from '../db/index';
 import { badRequest, validate } from '../http-errors';
-import {
-  EVENTS_FILTERS,
-  EXACT_COUNT_LIMIT,
-  JOB_STATUSES,
-  SCHEDULED_PROCESS,
-  jobListQuerySchema,
-  parseFilterRange,
-  type EventsFilter,
-  type JobListAnswer,
-  type JobListItem,
-  type JobStatus,
-  type SortColumn,
-  type SortDirection,
-} from '../../src/api/contracts/jobs';
+import { EVENTS_FILTERS, EXACT_COUNT_LIMIT, SCHEDULED_PROCESS, jobListQuerySchema, parseFilterRange, type EventsFilter, type JobListAnswer, type JobListItem, type SortColumn, type SortDirection } from '../../src/api/contracts/jobs';
 import { compileJobRules } from './rule-filter';
+import { JOB_STATUSES, type JobStatus } from '../../src/api/contracts/vocabulary';
 
 /**
  * The jobs list query: filters, sort and keyset paging over the jobs table, fast at 1,000,000 rows.

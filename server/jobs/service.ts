@@ -1,26 +1,8 @@
 import type { Db } from '../db/index';
 import { HttpError, notFound } from '../http-errors';
-import {
-  ACTION_COMPLETE_STATUSES,
-  CANCELLABLE_STATUSES,
-  FINISHED_STATUSES,
-  MAX_EVENTS,
-  PUBLISHED,
-  PUBLISH_PIPELINES,
-  type CancelAnswer,
-  type EventsFilter,
-  type JobAction,
-  type JobActionEventsAnswer,
-  type JobDetail,
-  type JobStatus,
-  type JobStep,
-  type NodeRef,
-  type PublishAnswer,
-  type StepActionsAnswer,
-  type SummaryReportAnswer,
-  type SummaryTotals,
-} from '../../src/api/contracts/jobs';
+import { ACTION_COMPLETE_STATUSES, CANCELLABLE_STATUSES, FINISHED_STATUSES, MAX_EVENTS, PUBLISHED, PUBLISH_PIPELINES, type CancelAnswer, type EventsFilter, type JobAction, type JobActionEventsAnswer, type JobDetail, type JobStep, type NodeRef, type PublishAnswer, type StepActionsAnswer, type SummaryReportAnswer, type SummaryTotals } from '../../src/api/contracts/jobs';
 import { EVENTS_CONDITION, iso } from './list-query';
+import { type JobStatus } from '../../src/api/contracts/vocabulary';
 
 export const conflict = (message: string) => new HttpError(409, message);
 

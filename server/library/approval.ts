@@ -1,8 +1,9 @@
 import type { Db } from '../db/index';
 import { HttpError, forbidden, notFound } from '../http-errors';
 import type { ActiveSession } from '../auth/sessions';
-import { LIBRARY_MESSAGES, type ApprovalEventKind, type FileRestriction } from '../../src/api/contracts/library';
+import { LIBRARY_MESSAGES, type ApprovalEventKind } from '../../src/api/contracts/library';
 import { fileCounts, findAction, ineligibleReason, mayDecide, needsProtected, type ActionRecord } from './detail';
+import { type FileRestriction } from '../../src/api/contracts/vocabulary';
 
 const conflict = (message: string, body?: Record<string, unknown>) => new HttpError(409, message, body);
 const unprocessable = (message: string, body?: Record<string, unknown>) => new HttpError(422, message, body);

@@ -3,29 +3,9 @@ import type { Db } from '../db/index';
 import { notFound } from '../http-errors';
 import { isoCol, jobSummaries } from './job-summaries';
 import type { ActiveSession } from '../auth/sessions';
-import {
-  DIMENSION_TYPES,
-  LIBRARY_MESSAGES,
-  isVendorVid,
-  type ActionLibraryDetail,
-  type ApprovalEvent,
-  type AttachedFile,
-  type DetectionAlert,
-  type FileCleanupResult,
-  type FileRestriction,
-  type HostCommand,
-  type JobSummary,
-  type LibraryActionType,
-  type LibraryDimensionType,
-  type LibraryTag,
-  type PreviewDetail,
-  type PreviewDetailByType,
-  type PreviewFile,
-  type PreviewProps,
-  type Signature,
-  type SimulationRef,
-} from '../../src/api/contracts/library';
+import { LIBRARY_MESSAGES, isVendorVid, type ActionLibraryDetail, type ApprovalEvent, type AttachedFile, type DetectionAlert, type FileCleanupResult, type HostCommand, type JobSummary, type LibraryTag, type PreviewDetail, type PreviewDetailByType, type PreviewFile, type PreviewProps, type Signature, type SimulationRef } from '../../src/api/contracts/library';
 import type { Permission } from '../../src/api/contracts/permissions';
+import { DIMENSION_TYPES, type ActionType, type DimensionType, type FileRestriction } from '../../src/api/contracts/vocabulary';
 
 /** The licence the detail panel sends back with in-place edits (actions.md section 6). */
 export const DEFAULT_BRT_LICENSE = 'VIGIL-COMMUNITY';
@@ -38,7 +18,7 @@ export interface ActionRecord {
   description: string;
   orig_description: string;
   notes: string;
-  action_type: LibraryActionType;
+  action_type: ActionType;
   version: number;
   approved: boolean;
   disabled: boolean;
@@ -107,7 +87,7 @@ async function loadTagsOf(db: Db, actionId: number): Promise<LibraryTag[]> {
     'select t.id, t.name, t.tag_type from action_tags at join tags t on t.id = at.tag_id where at.action_id = $1 order by t.tag_type, t.name',
     [actionId],
   );
-  const dims = await db.query<{ id: number; name: string; dimension_type: LibraryDimensionType }>(
+  const dims = await db.query<{ id: number; name: string; dimension_type: DimensionType }>(
     'select d.id, d.name, ad.dimension_type from action_dimensions ad join dimensions d on d.id = ad.dimension_id where ad.action_id = $1',
     [actionId],
   );

@@ -1,28 +1,12 @@
 import type { Db } from '../db/index';
-import {
-  ACTION_TYPE_LABELS,
-  DEFAULT_DIRECTION,
-  DIMENSION_LABELS,
-  DIMENSION_TYPES,
-  LIBRARY_ACTION_TYPES,
-  LIBRARY_STATUSES,
-  SORT_LABELS,
-  LIBRARY_SORTS,
-  STATUS_LABELS,
-  TAG_TYPE_LABELS,
-  type LatestJob,
-  type LibraryItem,
-  type LibraryFiltersAnswer,
-  type LibraryTag,
-  type SimulationLibraryItem,
-  type TreeNode,
-} from '../../src/api/contracts/library';
+import { DEFAULT_DIRECTION, LIBRARY_STATUSES, SORT_LABELS, LIBRARY_SORTS, STATUS_LABELS, TAG_TYPE_LABELS, type LatestJob, type LibraryItem, type LibraryFiltersAnswer, type LibraryTag, type SimulationLibraryItem, type TreeNode } from '../../src/api/contracts/library';
 import { ChangeFeed, STALE_AFTER_MS } from './change-feed';
 import { JobStatuses } from './job-statuses';
 import { AnswerCache } from './answer-cache';
 import { itemJson, type ItemJson } from './item-json';
 import { SortedIndex, matchesStatus, type IndexEntry } from './sorted-index';
 import { loadActionEntries, loadDimensions, loadSimulationEntries, loadTags, type ActionEntry, type DimensionInfo, type SimulationEntry, type TagInfo } from './sources';
+import { ACTION_TYPES, ACTION_TYPE_LABELS, DIMENSION_LABELS, DIMENSION_TYPES } from '../../src/api/contracts/vocabulary';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 /**
@@ -362,7 +346,7 @@ export class LibraryService {
       .map(([tag_type, tags]) => ({ tag_type, label: TAG_TYPE_LABELS[tag_type] ?? tag_type, tags: tags.sort((a, b) => a.name.localeCompare(b.name)) }));
     const types =
       kind === 'actions'
-        ? LIBRARY_ACTION_TYPES.map((t) => ({ value: t, label: ACTION_TYPE_LABELS[t], count: typeCounts.get(t) ?? 0 }))
+        ? ACTION_TYPES.map((t) => ({ value: t, label: ACTION_TYPE_LABELS[t], count: typeCounts.get(t) ?? 0 }))
         : [
             { value: 'sequence', label: 'Sequence', count: typeCounts.get('sequence') ?? 0 },
             { value: 'eval', label: 'Evaluation', count: typeCounts.get('eval') ?? 0 },

@@ -1,12 +1,13 @@
 import type { Db } from '../db/index';
-import { DIMENSION_TYPES, isVendorVid, type LibraryActionType, type LibraryDimensionType } from '../../src/api/contracts/library';
+import { isVendorVid } from '../../src/api/contracts/library';
 import type { IndexEntry } from './sorted-index';
 import type { ItemJson } from './item-json';
+import { DIMENSION_TYPES, type ActionType, type DimensionType } from '../../src/api/contracts/vocabulary';
 
 export interface ActionEntry extends IndexEntry {
   name: string;
   desc: string;
-  type: LibraryActionType;
+  type: ActionType;
   requireProtected: boolean;
   monitorConnections: boolean;
   vendor: boolean;
@@ -35,7 +36,7 @@ export interface TagInfo {
 
 export interface DimensionInfo {
   id: number;
-  type: LibraryDimensionType;
+  type: DimensionType;
   parent_id: number | null;
   name: string;
   param_name: string;
@@ -59,7 +60,7 @@ interface ActionDbRow {
   vid: string;
   name: string;
   description: string;
-  action_type: LibraryActionType;
+  action_type: ActionType;
   approved: boolean;
   disabled: boolean;
   decommissioned: boolean;

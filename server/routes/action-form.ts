@@ -5,22 +5,8 @@ import { badRequest, bodyFields } from '../http-errors';
 import { LICENSED_FEATURES } from './environment';
 import { ActionValidationError, createAction, findActionId, isVendorVid, loadActionForm, updateAction } from '../actions/form-service';
 import { FormBodyError, decodeActionForm, isFormContentType, type FormFields } from '../../src/api/contracts/action-form-body';
-import {
-  ACTION_TYPES,
-  ACTION_TYPE_LABELS,
-  DIMENSION_LABELS,
-  DIMENSION_TYPES,
-  FORM_LIMITS,
-  MSG,
-  type ActionType,
-  type DimensionTree,
-  type DimensionTreeNode,
-  type DimensionType,
-  type FormDefinition,
-  type PickerAction,
-  type TagOption,
-  type TagsAnswer,
-} from '../../src/api/contracts/action-form';
+import { FORM_LIMITS, MSG, type DimensionTree, type DimensionTreeNode, type FormDefinition, type PickerAction, type TagOption, type TagsAnswer } from '../../src/api/contracts/action-form';
+import { ACTION_TYPES, ACTION_TYPE_LABELS, DIMENSION_LABELS, DIMENSION_TYPES, type ActionType, type DimensionType } from '../../src/api/contracts/vocabulary';
 
 const WEB_REQUEST_PROFILES = [
   'Chrome 124 on Windows 10',

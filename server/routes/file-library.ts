@@ -6,17 +6,8 @@ import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest, notFound } from '../http-errors';
 import { getSetting } from '../settings-store';
 import { ZipError, readZipEntries } from '../actions/zip';
-import {
-  ACTION_TYPES,
-  MSG,
-  fileUploadFieldsSchema,
-  uploadRestrictionsFor,
-  type ActionType,
-  type FileLibraryEntry,
-  type FileRestriction,
-  type FileUploadAnswer,
-  type ZipEntry,
-} from '../../src/api/contracts/action-form';
+import { MSG, fileUploadFieldsSchema, uploadRestrictionsFor, type FileLibraryEntry, type FileUploadAnswer, type ZipEntry } from '../../src/api/contracts/action-form';
+import { ACTION_TYPES, type ActionType, type FileRestriction } from '../../src/api/contracts/vocabulary';
 
 /** Upload limits: settings key `file_library_limits`, then environment, then these defaults. */
 export interface FileLibraryLimits {

@@ -21,8 +21,7 @@ import {
   type PageFilterData,
   type SavedFilter,
 } from '../../src/api/contracts/filters';
-import { JOB_STATUSES } from '../../src/api/contracts/jobs';
-import { ACTION_TYPE_LABELS, LIBRARY_ACTION_TYPES } from '../../src/api/contracts/library';
+import { ACTION_TYPES, ACTION_TYPE_LABELS, JOB_STATUSES } from '../../src/api/contracts/vocabulary';
 
 const SELECT = `select id, target, name, filter, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at from saved_filters`;
 
@@ -65,7 +64,7 @@ export async function filtersRoutes(app: FastifyInstance) {
     return {
       objects: {
         job_statuses: JOB_STATUSES.map((s) => [s, s]),
-        action_types: LIBRARY_ACTION_TYPES.map((t) => [t, ACTION_TYPE_LABELS[t]]),
+        action_types: ACTION_TYPES.map((t) => [t, ACTION_TYPE_LABELS[t]]),
         users: users.map((u) => [u.n, u.n]),
       },
       timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,

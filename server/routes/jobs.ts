@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requirePermission, requireUser } from '../guards';
-import { HttpError, badRequest, bodyFields, validate } from '../http-errors';
+import { requireCsrfToken } from '../auth/csrf';
+import { badRequest, bodyFields, validate } from '../http-errors';
 import {
   EVENTS_FILTERS,
   JOBS_EXPORT_NAME,
@@ -54,12 +54,6 @@ function eventsParam(q: Query): EventsFilter | null {
   return v as EventsFilter;
 }
 
-function tokensMatch(sent: unknown, expected: string): boolean {
-  if (typeof sent !== 'string') return false;
-  const a = Buffer.from(sent);
-  const b = Buffer.from(expected);
-  return a.length === b.length && crypto.timingSafeEqual(a, b);
-}
 
 const EXPORT_KEYS = ['separator', 'delivery', 'all_events', 'regex', 'filename'];
 
@@ -175,7 +169,7 @@ export async function jobsRoutes(app: FastifyInstance) {
   // Cancel is a GET in the spec; it changes state, so it still needs the session's CSRF token.
   app.get('/jobs/:id/cancel.json', async (req) => {
     const session = requirePermission(req, 'jobs.cancel');
-    if (!tokensMatch(req.headers['x-csrf-token'], session.csrfToken)) throw new HttpError(403, 'Invalid or missing CSRF token. Reload the page and try again.');
+    requireCsrfToken(req.headers['x-csrf-token'], session.csrfToken);
     const id = pathId((req.params as { id?: string }).id);
     const by = `${session.user.first_name} ${session.user.last_name}`.trim() || session.user.email;
     return cancelJob(app.db, id, by);

@@ -2,30 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest, bodyFields, forbidden, notFound, validate } from '../http-errors';
 import { getSetting } from '../settings-store';
-import {
-  DEFAULT_DIRECTION,
-  DIMENSION_TYPES,
-  LIBRARY_LIMITS,
-  LIBRARY_MESSAGES,
-  actionIdParamSchema,
-  approveQuerySchema,
-  detailQuerySchema,
-  fileParamSchema,
-  isVendorVid,
-  legacyListQuerySchema,
-  libraryListQuerySchema,
-  previewQuerySchema,
-  quickActionIdsSchema,
-  simulationListQuerySchema,
-  treeFilterSchema,
-  updateFromLibrarySchema,
-  type LegacyLibraryPage,
-  type LibraryListAnswer,
-  type LibrarySort,
-  type LatestJobsAnswer,
-  type SortDirection,
-  type UpdateFromLibraryAnswer,
-} from '../../src/api/contracts/library';
+import { DEFAULT_DIRECTION, LIBRARY_LIMITS, LIBRARY_MESSAGES, actionIdParamSchema, approveQuerySchema, detailQuerySchema, fileParamSchema, isVendorVid, legacyListQuerySchema, libraryListQuerySchema, previewQuerySchema, quickActionIdsSchema, simulationListQuerySchema, treeFilterSchema, updateFromLibrarySchema, type LegacyLibraryPage, type LibraryListAnswer, type LibrarySort, type LatestJobsAnswer, type SortDirection, type UpdateFromLibraryAnswer } from '../../src/api/contracts/library';
 import { LibraryService } from '../library/library-service';
 import { answerJson } from '../library/item-json';
 import type { IndexFilter } from '../library/sorted-index';
@@ -34,6 +11,7 @@ import { approveAction, decideFile, rejectAction, type FileDecision } from '../l
 import { compileActionRules } from '../filters/compile';
 import type { Db } from '../db/index';
 import { openActionCapture } from '../pcap/download';
+import { DIMENSION_TYPES } from '../../src/api/contracts/vocabulary';
 
 const filtersQuerySchema = previewQuerySchema.pick(['include_disabled']).noUnknown('Unknown parameter: ${unknown}');
 const simulationFiltersQuerySchema = simulationListQuerySchema.pick(['simulation_type', 'include_disabled']).noUnknown('Unknown parameter: ${unknown}');

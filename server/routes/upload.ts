@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest, bodyFields, notFound, validate } from '../http-errors';
+import { closeConnection } from '../close-connection';
 import type { Db } from '../db/index';
 import { conversationState, type ConversationRecord } from '../pcap/assess';
 import { PcapStore, UploadIngest } from '../pcap/store';
@@ -160,7 +161,7 @@ function hangUpAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   res.once('finish', () => {
     req.unpipe();
     req.resume();
-    setTimeout(() => req.socket.destroy(), REFUSAL_LINGER_MS).unref();
+    setTimeout(() => closeConnection(req), REFUSAL_LINGER_MS).unref();
   });
 }
 

@@ -1,7 +1,8 @@
 import type { Db } from '../db/index';
 import { jobSummaries } from '../library/job-summaries';
-import type { LibraryActionType, LibraryTag } from '../../src/api/contracts/library';
+import type { LibraryTag } from '../../src/api/contracts/library';
 import type { SimulationPreview, SimulationStep } from '../../src/api/contracts/simulations';
+import { type ActionType } from '../../src/api/contracts/vocabulary';
 
 /** How many of a simulation's latest jobs the preview lists. */
 export const LATEST_SIMULATION_JOBS = 5;
@@ -15,7 +16,7 @@ interface StepActionRow {
   id: number | null;
   vid: string | null;
   name: string | null;
-  action_type: LibraryActionType | null;
+  action_type: ActionType | null;
   disabled: boolean | null;
 }
 

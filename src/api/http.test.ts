@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { http as mswHttp, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { API, useMswServer } from '../../tests/msw';

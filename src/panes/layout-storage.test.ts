@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { LAYOUT_VERSION, layoutKey, loadLayout, saveLayout } from './layout-storage';
 import type { SerializedDockview } from 'dockview-react';

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
-import { MSG, typeKey, type ActionType, type FileDisplay, type FormDefinition, type LoadedAction, type SaveAnswer } from '@/api/contracts/action-form';
+import { MSG, typeKey, type FileDisplay, type FormDefinition, type LoadedAction, type SaveAnswer } from '@/api/contracts/action-form';
 import { encodeActionForm } from '@/api/contracts/action-form-body';
 import { testPayload } from '@/features/action-form/test-values';
 import { startTestServer, type Session, type TestServer } from './helpers';
+import { type ActionType } from '@/api/contracts/vocabulary';
 
 let t: TestServer;
 let operator: Session;

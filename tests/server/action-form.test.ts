@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
-import {
-  DIMENSION_TYPES,
-  MSG,
-  typeKey,
-  type ActionFormPayload,
-  type ActionType,
-  type FileDisplay,
-  type FormDefinition,
-  type LoadedAction,
-  type SaveAnswer,
-  type TagsAnswer,
-} from '@/api/contracts/action-form';
+import { MSG, typeKey, type ActionFormPayload, type FileDisplay, type FormDefinition, type LoadedAction, type SaveAnswer, type TagsAnswer } from '@/api/contracts/action-form';
 import { testPayload } from '@/features/action-form/test-values';
 import { startTestServer, type Session, type TestServer } from './helpers';
+import { DIMENSION_TYPES, type ActionType } from '@/api/contracts/vocabulary';
 
 let t: TestServer;
 let admin: Session;

@@ -15,6 +15,7 @@ import {
   type StepActionsAnswer,
   type SummaryReportAnswer,
 } from '@/api/contracts/jobs';
+import { parseCsv } from '../csv';
 
 let s: TestServer;
 let admin: Session;
@@ -40,40 +41,6 @@ const ids = (a: JobListAnswer) => rowsOf(a).map((r) => r.id);
 const sql = async (q: string, params: unknown[] = []) => s.db.query<{ id: number }>(q, params);
 const structured = (f: object) => `filter=adhoc&structuredFilter=${encodeURIComponent(JSON.stringify(f))}`;
 
-/** RFC 4180 reader for the exports (quotes doubled, separators and line breaks inside quotes). */
-function parseCsv(text: string, sep: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const src = text.replace(/^\uFEFF/, '');
-  const endCell = () => {
-    row.push(cell);
-    cell = '';
-  };
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
-    if (quoted) {
-      if (c === '"' && src[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === sep) endCell();
-    else if (c === '\r' && src[i + 1] === '\n') {
-      endCell();
-      rows.push(row);
-      row = [];
-      i++;
-    } else cell += c;
-  }
-  if (cell !== '' || row.length) {
-    endCell();
-    rows.push(row);
-  }
-  return rows;
-}
 
 describe('GET /jobs/list_page_data.json', () => {
   it('JOB-013 JOB-032 answers page 0 of 10 jobs by job_id descending with the totals, under "jobs" when nothing filters', async () => {

@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
 import { startTestServer, type Session, type TestServer } from './helpers';
-import type {
-  ActionLibraryDetail,
-  LegacyLibraryPage,
-  LibraryFiltersAnswer,
-  LibraryListAnswer,
-  PreviewAnswer,
-  UpdateFromLibraryAnswer,
-} from '@/api/contracts/library';
-import { LIBRARY_ACTION_TYPES, LIBRARY_MESSAGES } from '@/api/contracts/library';
+import type { ActionLibraryDetail, LegacyLibraryPage, LibraryFiltersAnswer, LibraryListAnswer, PreviewAnswer, UpdateFromLibraryAnswer } from '@/api/contracts/library';
+import { LIBRARY_MESSAGES } from '@/api/contracts/library';
 import { parseHostCommands } from '../../server/library/detail';
+import { ACTION_TYPES } from '@/api/contracts/vocabulary';
 
 let s: TestServer;
 let admin: Session;
@@ -192,7 +186,7 @@ describe('ACT-092 filters (GET /manage_sims/v2/actions/filters, /v2/simulations/
     const res = await s.call('GET', '/manage_sims/v2/actions/filters', { as: viewer });
     expect(res.statusCode).toBe(200);
     const f = res.json<LibraryFiltersAnswer>();
-    expect(f.types.map((t) => t.value)).toEqual([...LIBRARY_ACTION_TYPES]);
+    expect(f.types.map((t) => t.value)).toEqual([...ACTION_TYPES]);
     expect(f.types.reduce((sum, t) => sum + t.count, 0)).toBe(f.total_count);
     expect(f.statuses.map((x) => x.label)).toContain('Pending Files');
     expect(f.sort_options.map((o) => o.label)).toEqual(['Name', 'VID', 'Last Updated', 'Modified', 'Last Added', 'Last Run', 'Total Runs']);
@@ -397,7 +391,7 @@ describe('ACT-001..ACT-005 ACT-028 the detail (GET /manage_sims/v2/actions/detai
 
 describe('ACT-093 ACT-044..ACT-051 the preview (GET /library/actions.json)', () => {
   it('answers data.preview_props with the type-specific detail for every type', async () => {
-    for (const type of LIBRARY_ACTION_TYPES) {
+    for (const type of ACTION_TYPES) {
       const id = await idOf('action_type = $1 and not disabled and not decommissioned', [type]);
       const res = await s.call('GET', `/library/actions.json?id=${id}`, { as: approver });
       expect(res.statusCode, `${type}: ${res.body}`).toBe(200);

@@ -8,7 +8,8 @@
  * shape, so the director validates both bodies with the same yup schema and answers the same error keys.
  */
 import * as yup from 'yup';
-import { ACTION_TYPES, actionFormSchema, typeKey, type ActionFormPayload, type ActionType } from './action-form';
+import { actionFormSchema, typeKey, type ActionFormPayload } from './action-form';
+import { ACTION_TYPES, type ActionType } from './vocabulary';
 
 /** A posted form: each key's value, or its values when the key was sent more than once. */
 export type FormFields = Record<string, string | string[] | undefined>;

@@ -1,6 +1,5 @@
 import * as yup from 'yup';
-import { JOB_ACTION_STATUSES, JOB_STATUSES } from './jobs';
-import { ACTION_TYPE_LABELS, LIBRARY_ACTION_TYPES } from './library';
+import { ACTION_TYPE_LABELS, ACTION_TYPES, JOB_ACTION_STATUSES, JOB_STATUSES } from './vocabulary';
 
 /**
  * Filters: the filter-rule builder's config, rule tree, validation and the parser the director runs
@@ -64,7 +63,7 @@ export type FilterTarget = (typeof FILTER_TARGETS)[number];
 const TEXT_OPS: FilterOperator[] = ['contains', 'not_contains', 'equals', 'starts_with', 'ends_with'];
 const SET_OPS: FilterOperator[] = ['in', 'not_in'];
 const opts = (values: readonly string[], label: (v: string) => string = (v) => v) => values.map((v) => ({ value: v, label: label(v) }));
-const ACTION_TYPE_OPTIONS = opts(LIBRARY_ACTION_TYPES, (v) => ACTION_TYPE_LABELS[v as keyof typeof ACTION_TYPE_LABELS]);
+const ACTION_TYPE_OPTIONS = opts(ACTION_TYPES, (v) => ACTION_TYPE_LABELS[v as keyof typeof ACTION_TYPE_LABELS]);
 
 /** The three default dimension types of page filters, and as typeahead fields of Actions. */
 export const DEFAULT_DIMENSION_TYPES = [

@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import type { JobActionStatus, JobStatus } from './vocabulary';
 
 /**
  * Jobs: the live jobs list, job results, steps and actions, events, cancel, delete, publish and CSV
@@ -9,16 +10,11 @@ import * as yup from 'yup';
 // ---------------------------------------------------------------------------------------------
 // Statuses (section 4)
 
-export const JOB_STATUSES = ['sleeping', 'pending', 'waiting', 'preparing', 'running', 'reverting', 'errored', 'cancelled', 'completed'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-
 /** Statuses a job may be cancelled in. */
 export const CANCELLABLE_STATUSES: readonly JobStatus[] = ['sleeping', 'pending', 'waiting', 'preparing', 'running'];
 /** Finished ("complete") statuses: only these may be deleted or published. */
 export const FINISHED_STATUSES: readonly JobStatus[] = ['errored', 'cancelled', 'completed'];
 
-export const JOB_ACTION_STATUSES = ['pending', 'running', 'waiting', 'reverting', 'errored', 'cancelled', 'not run', 'incompatible', 'ran', 'completed'] as const;
-export type JobActionStatus = (typeof JOB_ACTION_STATUSES)[number];
 /** Action run statuses that count as complete (spec: errored, cancelled, not run, ran, completed; incompatible is shown as Not Run). */
 export const ACTION_COMPLETE_STATUSES: readonly string[] = ['errored', 'cancelled', 'not run', 'incompatible', 'ran', 'completed'];
 

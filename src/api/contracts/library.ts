@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { ACTION_TYPES, DIMENSION_TYPES, type ActionType, type DimensionType } from './vocabulary';
 
 /**
  * The Action library: list, filter, detail, preview, in-place edits, approval and rejection
@@ -6,51 +7,6 @@ import * as yup from 'yup';
  * Shared by the director (which validates with these schemas) and the workbench.
  */
 
-export const LIBRARY_ACTION_TYPES = [
-  'dns',
-  'port_scan',
-  'captive_dns',
-  'captive_ioc_url',
-  'captive_ioc_pcap',
-  'file_transfer',
-  'email',
-  'socket',
-  'host_cli',
-  'website',
-  'pcap',
-  'web_request',
-  'sleep',
-  'cloud',
-] as const;
-export type LibraryActionType = (typeof LIBRARY_ACTION_TYPES)[number];
-
-export const ACTION_TYPE_LABELS: Record<LibraryActionType, string> = {
-  dns: 'DNS',
-  port_scan: 'Port Scan',
-  captive_dns: 'Captive DNS',
-  captive_ioc_url: 'Captive IOC URL',
-  captive_ioc_pcap: 'Captive IOC PCAP',
-  file_transfer: 'Malicious File Transfer',
-  email: 'Email',
-  socket: 'Socket',
-  host_cli: 'Host CLI',
-  website: 'Website',
-  pcap: 'PCAP',
-  web_request: 'Web Request',
-  sleep: 'Sleep',
-  cloud: 'Cloud',
-};
-
-export const DIMENSION_TYPES = ['attack_vector', 'attacker_location', 'behavior_type', 'covert', 'os_platform', 'stage_of_attack'] as const;
-export type LibraryDimensionType = (typeof DIMENSION_TYPES)[number];
-export const DIMENSION_LABELS: Record<LibraryDimensionType, string> = {
-  attack_vector: 'Attack Vector',
-  attacker_location: 'Attacker Location',
-  behavior_type: 'Behavior Type',
-  covert: 'Covert',
-  os_platform: 'OS/Platform',
-  stage_of_attack: 'Stage of Attack',
-};
 
 /** Sort options of the library (jobs-simulations-network-map.md section 2). */
 export const LIBRARY_SORTS = ['name', 'vid', 'updated', 'modified', 'added', 'last_run', 'total_runs'] as const;
@@ -154,8 +110,8 @@ export const libraryFilterShape = {
   tags: intList('tags'),
   tag_mode: yup.string<'and' | 'or'>().oneOf(['and', 'or'], 'tag_mode must be and or or').default('or'),
   action_types: yup
-    .array(yup.string<LibraryActionType>().oneOf([...LIBRARY_ACTION_TYPES], 'action_types holds an unknown action type').required())
-    .max(LIBRARY_ACTION_TYPES.length)
+    .array(yup.string<ActionType>().oneOf([...ACTION_TYPES], 'action_types holds an unknown action type').required())
+    .max(ACTION_TYPES.length)
     .default([]),
   status: yup.string<LibraryStatus | ''>().oneOf([...LIBRARY_STATUSES, ''], `status must be one of ${LIBRARY_STATUSES.join(', ')}`).default(''),
   dimensions: intList('dimensions'),
@@ -262,7 +218,7 @@ export interface LibraryTag {
   /** The group a tag is shown under; 'dimensions' for dimension values. */
   tagType: string;
   /** Dimension tags: the dimension type (attack_vector...). */
-  dimension?: LibraryDimensionType;
+  dimension?: DimensionType;
 }
 
 export interface LatestJob {
@@ -276,7 +232,7 @@ export interface LibraryItem {
   name: string;
   /** The description's start (the full text is in the detail). */
   desc: string;
-  action_type: LibraryActionType;
+  action_type: ActionType;
   approved: boolean;
   tags: LibraryTag[];
   disabled: boolean;
@@ -358,7 +314,7 @@ export interface LibraryFiltersAnswer {
   statuses: FilterOption[];
   tag_groups: { tag_type: string; label: string; tags: TagOption[] }[];
   tag_modes: ('and' | 'or')[];
-  trees: { type: LibraryDimensionType; label: string; nodes: TreeNode[] }[];
+  trees: { type: DimensionType; label: string; nodes: TreeNode[] }[];
 }
 
 export interface JobSummary {
@@ -440,7 +396,7 @@ export interface ActionLibraryDetail {
   version: number;
   date_created: string;
   date_modified: string;
-  action_type: LibraryActionType;
+  action_type: ActionType;
   approved: boolean;
   disabled: boolean;
   decommissioned: boolean;
@@ -577,7 +533,7 @@ export interface PcapPreview {
   anonymized_mac: boolean;
 }
 
-export type PreviewDetail = { [K in LibraryActionType]: { action_type: K; detail: PreviewDetailByType[K] } }[LibraryActionType];
+export type PreviewDetail = { [K in ActionType]: { action_type: K; detail: PreviewDetailByType[K] } }[ActionType];
 
 export interface PreviewCommon {
   id: number;
@@ -636,7 +592,7 @@ export const LIBRARY_MESSAGES = {
 
 /** Which approve buttons a user sees for an Action (actions.md sections 4 and 5). */
 export function approvalVariants(
-  p: Pick<PreviewCommon, 'approved' | 'require_protected' | 'eligible_for_approval' | 'userPermissions'> & { action_type: LibraryActionType },
+  p: Pick<PreviewCommon, 'approved' | 'require_protected' | 'eligible_for_approval' | 'userPermissions'> & { action_type: ActionType },
 ): ('anywhere' | 'protected' | 'cloud')[] {
   const perms = p.userPermissions;
   const cloud = p.action_type === 'cloud';

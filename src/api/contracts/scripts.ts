@@ -55,3 +55,4 @@ export const scriptRunSchema = yup
     steps: yup.array(transcriptStep).max(5000, 'A run may record at most 5000 steps').required('steps is required'),
   })
   .noUnknown();
+export type ScriptRunInput = yup.InferType<typeof scriptRunSchema>;

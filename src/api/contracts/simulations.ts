@@ -1,5 +1,6 @@
 import * as yup from 'yup';
-import type { JobSummary, LibraryActionType, LibraryTag } from './library';
+import type { JobSummary, LibraryTag } from './library';
+import type { ActionType } from './vocabulary';
 
 /**
  * Simulations (sequences and evaluations): the preview call and the vid/id lookups
@@ -16,7 +17,7 @@ export interface SimulationStepAction {
   id: number;
   vid: string;
   name: string;
-  action_type: LibraryActionType;
+  action_type: ActionType;
   disabled: boolean;
 }
 

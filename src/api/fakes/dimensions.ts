@@ -1,16 +1,9 @@
+import { DIMENSION_LABELS } from '@/api/contracts/vocabulary';
 import { slug } from './random';
 import type { ActionType, DimensionDefaultRow, DimensionRow, DimensionType } from './types';
 
 type Tree = readonly (string | readonly [string, Tree])[];
 
-export const DIMENSION_LABELS: Record<DimensionType, string> = {
-  attack_vector: 'Attack Vector',
-  attacker_location: 'Attacker Location',
-  behavior_type: 'Behavior Type',
-  covert: 'Covert',
-  os_platform: 'OS/Platform',
-  stage_of_attack: 'Stage of Attack',
-};
 
 /** The six dimension trees below their root (the root is named after the type label). */
 const TREES: Record<DimensionType, Tree> = {

@@ -4,35 +4,12 @@
  * are and MSW handlers can serve them. Timestamps are ISO strings.
  */
 
-export const ACTION_TYPES = [
-  'dns',
-  'port_scan',
-  'captive_dns',
-  'captive_ioc_url',
-  'captive_ioc_pcap',
-  'file_transfer',
-  'email',
-  'socket',
-  'host_cli',
-  'website',
-  'pcap',
-  'web_request',
-  'sleep',
-  'cloud',
-] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
+import { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS, JOB_ACTION_STATUSES, JOB_STATUSES } from '@/api/contracts/vocabulary';
+import type { ActionType, DimensionType, FileRestriction, JobActionStatus, JobStatus } from '@/api/contracts/vocabulary';
 
-export const JOB_STATUSES = ['sleeping', 'pending', 'waiting', 'preparing', 'running', 'reverting', 'errored', 'cancelled', 'completed'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-
-export const JOB_ACTION_STATUSES = ['pending', 'running', 'waiting', 'reverting', 'errored', 'cancelled', 'not run', 'incompatible', 'ran', 'completed'] as const;
-export type JobActionStatus = (typeof JOB_ACTION_STATUSES)[number];
-
-export const DIMENSION_TYPES = ['attack_vector', 'attacker_location', 'behavior_type', 'covert', 'os_platform', 'stage_of_attack'] as const;
-export type DimensionType = (typeof DIMENSION_TYPES)[number];
-
-export const FILE_RESTRICTIONS = ['none', 'pending_approval', 'restricted_malicious'] as const;
-export type FileRestriction = (typeof FILE_RESTRICTIONS)[number];
+// The vocabulary is the contracts'; the fakes re-export it for their own modules.
+export { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS, JOB_ACTION_STATUSES, JOB_STATUSES };
+export type { ActionType, DimensionType, FileRestriction, JobActionStatus, JobStatus };
 
 export type TagClass = 'user' | 'verodin' | 'mitre_attack';
 

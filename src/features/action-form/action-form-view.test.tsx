@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
-import { DIMENSION_TYPES, FORM_LIMITS, MSG, actionFormSchema, type ActionFormPayload, type FormDefinition, type TagsAnswer } from '@/api/contracts/action-form';
+import { FORM_LIMITS, MSG, actionFormSchema, type ActionFormPayload, type FormDefinition, type TagsAnswer } from '@/api/contracts/action-form';
 import { decodeActionForm, formFieldsOf } from '@/api/contracts/action-form-body';
 import type { Permission } from '@/api/contracts/permissions';
 import { commands, emptyContext } from '@/commands/registry';
@@ -12,13 +12,14 @@ import { Toaster } from '@/ui/toaster';
 import { clearToasts } from '@/ui/toasts';
 import { NewActionPane } from './action-form-pane';
 import { actionFormCommands } from './commands';
+import { DIMENSION_TYPES } from '@/api/contracts/vocabulary';
 
 const server = useMswServer();
 
 const tree = (type: string, id: number) => ({ id, name: type, param_name: type, children: [{ id: id + 1, name: `${type} one`, param_name: 'one', children: [] }] });
 const DEF: FormDefinition = {
   action_types: [
-    { value: 'dns', label: 'DNS Query' },
+    { value: 'dns', label: 'DNS' },
     { value: 'sleep', label: 'Sleep' },
   ],
   dimension_trees: DIMENSION_TYPES.map((type, i) => ({ type, label: type, required: true, tree: tree(type, i * 10 + 1) })),

@@ -11,9 +11,7 @@ import {
   MSG,
   defaultTypeFields,
   typeKey,
-  type ActionType,
   type FileDisplay,
-  type FileRestriction,
   type FormDefinition,
   type LoadedAction,
   type SaveAnswer,
@@ -48,6 +46,7 @@ import { StepDetails } from './step-details';
 import { StepTags } from './step-tags';
 import { StepType } from './step-type';
 import { testPayload } from './test-values';
+import { type ActionType, type FileRestriction } from '@/api/contracts/vocabulary';
 
 export const STEPS: { n: StepNumber; title: string }[] = [
   { n: 1, title: 'Name/Description' },

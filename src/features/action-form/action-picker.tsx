@@ -3,11 +3,12 @@ import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { ACTION_TYPE_LABELS, type PickerAction } from '@/api/contracts/action-form';
+import { type PickerAction } from '@/api/contracts/action-form';
 import { fuzzyScore } from '@/commands/fuzzy';
 import { commands } from '@/commands/registry';
 import { pickerQuery } from './api';
 import { pickerStore } from './commands';
+import { ACTION_TYPE_LABELS } from '@/api/contracts/vocabulary';
 
 /** Actions matching the query, best first (VID and name both count). */
 export function rankActions(actions: readonly PickerAction[], query: string, limit = 50): PickerAction[] {

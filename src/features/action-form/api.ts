@@ -1,17 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { http } from '@/api/http';
-import type {
-  ActionFormPayload,
-  ActionType,
-  FileLibraryEntry,
-  FileUploadAnswer,
-  FormDefinition,
-  LoadedAction,
-  PickerAction,
-  SaveAnswer,
-  TagsAnswer,
-} from '@/api/contracts/action-form';
+import type { ActionFormPayload, FileLibraryEntry, FileUploadAnswer, FormDefinition, LoadedAction, PickerAction, SaveAnswer, TagsAnswer } from '@/api/contracts/action-form';
 import { encodeActionForm } from '@/api/contracts/action-form-body';
+import { type ActionType } from '@/api/contracts/vocabulary';
 
 export const actionFormKeys = {
   definition: ['action-form', 'definition'] as const,

@@ -1,10 +1,11 @@
 /** Attached files of email, host_cli, cloud and file_transfer Actions: the name cell and the Add File button. */
 import { useState } from 'react';
-import { MSG, type ActionType, type FileDisplay } from '@/api/contracts/action-form';
+import { MSG, type FileDisplay } from '@/api/contracts/action-form';
 import { Button } from '@/ui/button';
 import { flash } from '@/ui/toasts';
 import { FileLibraryModal, RestrictionIcon } from './file-library-modal';
 import { useFormEnv } from './form-env';
+import { type ActionType } from '@/api/contracts/vocabulary';
 
 export function FileLabel({ fileId }: { fileId: number }) {
   const { knownFiles } = useFormEnv();

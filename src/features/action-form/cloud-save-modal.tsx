@@ -4,9 +4,10 @@
  * pending_approval file disables Approve Now.
  */
 import { useEffect, useRef, useState } from 'react';
-import { MSG, type FileRestriction } from '@/api/contracts/action-form';
+import { MSG } from '@/api/contracts/action-form';
 import { Button } from '@/ui/button';
 import { Modal } from '@/ui/modal';
+import { type FileRestriction } from '@/api/contracts/vocabulary';
 
 export interface CloudSaveState {
   queueEnabled: boolean;

@@ -1,11 +1,12 @@
 import * as yup from 'yup';
 import { proxy } from 'valtio';
-import { ACTION_TYPES, type ActionFormPayload, type ActionType } from '@/api/contracts/action-form';
+import { type ActionFormPayload } from '@/api/contracts/action-form';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { createAction, getLoadedAction, updateAction } from './api';
 import { FORM_PANE_KINDS, controllerFor, type FormPaneKind } from './controllers';
 import { pcapFormBridge } from './pcap-bridge';
+import { ACTION_TYPES, type ActionType } from '@/api/contracts/vocabulary';
 
 /** The fuzzy action picker of Edit Action… and Clone Action… (a global modal). */
 export const pickerStore = proxy<{ open: boolean; purpose: 'edit' | 'clone' }>({ open: false, purpose: 'edit' });

@@ -1,5 +1,5 @@
 /** Form controls bound to the Action form (react-hook-form context), each with its label and error. */
-import { useId, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Controller, get, useFormContext, useFormState, type FieldPath } from 'react-hook-form';
 import type { Limit } from '@/api/contracts/action-form';
 import type { ActionFormValues } from './form-model';
@@ -214,36 +214,6 @@ export function YesNo({ name, label, hint, disabled, className = '' }: Base) {
         </fieldset>
       )}
     />
-  );
-}
-
-/** A titled block; collapsible ones keep their open state. */
-export function Section({ title, children, collapsible, defaultOpen = true, actions }: { title: ReactNode; children: ReactNode; collapsible?: boolean; defaultOpen?: boolean; actions?: ReactNode }) {
-  const [open, setOpen] = useState(defaultOpen);
-  const id = useId();
-  return (
-    <section className="rounded border border-line bg-panel" aria-labelledby={`${id}-title`}>
-      <div className="flex items-center justify-between gap-2 border-b border-line px-3 py-1.5">
-        {collapsible ? (
-          <button type="button" id={`${id}-title`} aria-expanded={open} aria-controls={`${id}-body`} className="flex items-center gap-1.5 text-sm font-semibold" onClick={() => setOpen(!open)}>
-            <span aria-hidden="true" className="inline-block w-3 text-muted">
-              {open ? '▾' : '▸'}
-            </span>
-            {title}
-          </button>
-        ) : (
-          <h3 id={`${id}-title`} className="text-sm font-semibold">
-            {title}
-          </h3>
-        )}
-        {actions}
-      </div>
-      {open && (
-        <div id={`${id}-body`} className="flex flex-col gap-3 p-3">
-          {children}
-        </div>
-      )}
-    </section>
   );
 }
 

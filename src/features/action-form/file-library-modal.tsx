@@ -5,16 +5,7 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
-import {
-  FILE_RESTRICTION_LABELS,
-  MSG,
-  uploadRestrictionsFor,
-  type ActionType,
-  type FileDisplay,
-  type FileLibraryEntry,
-  type FileRestriction,
-  type FileUploadAnswer,
-} from '@/api/contracts/action-form';
+import { MSG, uploadRestrictionsFor, type FileDisplay, type FileLibraryEntry, type FileUploadAnswer } from '@/api/contracts/action-form';
 import { ApiError } from '@/api/http';
 import { Button } from '@/ui/button';
 import { Modal } from '@/ui/modal';
@@ -25,6 +16,7 @@ import { useFormEnv } from './form-env';
 import { flattenTree } from './tree-select';
 import { EmptyRow, SortHeader } from './table-parts';
 import { useDebounced } from '@/ui/use-debounced';
+import { FILE_RESTRICTION_LABELS, type ActionType, type FileRestriction } from '@/api/contracts/vocabulary';
 
 export function RestrictionIcon({ restriction }: { restriction: FileRestriction }) {
   if (restriction === 'pending_approval')

@@ -1,29 +1,16 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import {
-  DIMENSION_TYPES,
-  FORM_LIMITS,
-  MSG,
-  appLayerPort,
-  cloudScriptTypeAt,
-  contentEncodingError,
-  errorKeyFor,
-  fieldPathFor,
-  portsListError,
-  tunnelProtocolsFor,
-  uploadRestrictionsFor,
-  type FileLibraryEntry,
-  type FormDefinition,
-} from '@/api/contracts/action-form';
+import { FORM_LIMITS, MSG, appLayerPort, cloudScriptTypeAt, contentEncodingError, errorKeyFor, fieldPathFor, portsListError, tunnelProtocolsFor, uploadRestrictionsFor, type FileLibraryEntry, type FormDefinition } from '@/api/contracts/action-form';
 import { classifyHostCliLines, HOST_CLI_CONDITIONS, hostCliErrorSummary, parseHostCli, sampleHostCliCommand, tokenizeHostCliLine } from '@/api/contracts/action-form-host-cli';
 import { rankActions } from './action-picker';
 import { cloudSaveState } from './cloud-save-modal';
 import { draftKey, dropDraft, readDraft, stableJson, writeDraft } from './drafts';
 import { filterFiles, sortFiles } from './file-library-modal';
 import { applyDimensionDefaults, emptyValues, fieldLabel, headerFilled, loadedValues, nestErrors, newValues, serverErrorsToFields, stepOfField, toPayload, validatePayload } from './form-model';
-import { parseBlocks, safeHref } from './markdown';
 import { testPayload } from './test-values';
 import { flattenTree, visibleNodes } from './tree-select';
 import { joinBody, splitBody } from './types/web-request';
+import { DIMENSION_TYPES } from '@/api/contracts/vocabulary';
 
 const tree = (type: string, id: number) => ({ id, name: type, param_name: type, children: [{ id: id + 1, name: 'A', param_name: 'a', children: [{ id: id + 2, name: 'A child', param_name: 'a_child', children: [] }] }, { id: id + 3, name: 'B', param_name: 'b', children: [] }] });
 const DEF: FormDefinition = {
@@ -263,18 +250,5 @@ describe('pickers and tables', () => {
     expect(rankActions(actions, 'mimi').map((a) => a.id)).toEqual([2]);
     expect(rankActions(actions, 'A100')[0]!.id).toBe(1);
     expect(rankActions(actions, '')).toHaveLength(2);
-  });
-});
-
-describe('markdown', () => {
-  it('parses headings, lists, code, quotes and paragraphs', () => {
-    expect(parseBlocks('# T\n\npara one\nline two\n\n- a\n- b\n\n1. x\n\n```\n<b>code</b>\n```\n> q\n\n---').map((b) => b.kind)).toEqual(['heading', 'paragraph', 'list', 'list', 'code', 'quote', 'rule']);
-  });
-  it('follows only http, https, mailto and same-site links', () => {
-    expect(safeHref('https://attack.mitre.org')).toBe('https://attack.mitre.org');
-    expect(safeHref('/manage_sims/actions')).toBe('/manage_sims/actions');
-    expect(safeHref('javascript:alert(1)')).toBeNull();
-    expect(safeHref('//evil.example')).toBeNull();
-    expect(safeHref('data:text/html,x')).toBeNull();
   });
 });

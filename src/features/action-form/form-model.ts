@@ -4,22 +4,8 @@
  * validation with the director's schemas, and the mapping of server error keys onto fields.
  */
 import * as yup from 'yup';
-import {
-  ACTION_TYPES,
-  DIMENSION_LABELS,
-  DIMENSION_TYPES,
-  actionFormSchema,
-  defaultTypeFields,
-  errorKeyFor,
-  fieldPathFor,
-  sleepDurationError,
-  typeKey,
-  type ActionFormPayload,
-  type ActionType,
-  type FormDefinition,
-  type TypeFieldsByType,
-  type TypeKey,
-} from '@/api/contracts/action-form';
+import { actionFormSchema, defaultTypeFields, errorKeyFor, fieldPathFor, sleepDurationError, typeKey, type ActionFormPayload, type FormDefinition, type TypeFieldsByType, type TypeKey } from '@/api/contracts/action-form';
+import { ACTION_TYPES, DIMENSION_LABELS, DIMENSION_TYPES, type ActionType } from '@/api/contracts/vocabulary';
 
 export type TypeValues = { [K in ActionType as TypeKey<K>]: TypeFieldsByType[K] };
 

@@ -1,13 +1,13 @@
 /** Step 1: name, action type, VID override (brt_auth), description with a Markdown preview. */
 import { useState } from 'react';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
-import type { ActionType } from '@/api/contracts/action-form';
 import { Button } from '@/ui/button';
 import { Modal } from '@/ui/modal';
 import { ErrorText, TextAreaInput, TextInput, inputClass, useFieldError, requiredLabelClass } from './controls';
 import { useFormEnv } from './form-env';
 import type { ActionFormValues } from './form-model';
-import { Markdown } from './markdown';
+import { Markdown } from '@/ui/markdown';
+import { type ActionType } from '@/api/contracts/vocabulary';
 
 export function StepDetails({ onTypeChange }: { onTypeChange(type: ActionType | ''): void }) {
   const env = useFormEnv();
@@ -64,7 +64,7 @@ export function StepDetails({ onTypeChange }: { onTypeChange(type: ActionType | 
       </div>
       <Modal open={preview} title="Description Preview" onClose={() => setPreview(false)} size="lg" footer={<Button variant="primary" autoFocus onClick={() => setPreview(false)}>OK</Button>}>
         <div className="max-h-[60vh] overflow-auto">
-          <Markdown source={desc ?? ''} />
+          <Markdown source={desc ?? ''} headingOffset={0} empty="Nothing to preview." className="text-sm" />
         </div>
       </Modal>
     </div>

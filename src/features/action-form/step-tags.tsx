@@ -1,12 +1,12 @@
 /** Step 3: tags (except file attachment tags) and the six dimension pickers built from trees. */
 import { useMemo } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
-import { DIMENSION_TYPES } from '@/api/contracts/action-form';
 import { ChipPicker, type ChipOption } from './chip-picker';
 import { useFieldError } from './controls';
 import { useFormEnv } from './form-env';
 import type { ActionFormValues } from './form-model';
 import { TreeSelect } from './tree-select';
+import { DIMENSION_TYPES } from '@/api/contracts/vocabulary';
 
 const GROUP_LABELS: Record<string, string> = {
   mitre_attack: 'MITRE ATT&CK',

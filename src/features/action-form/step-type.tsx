@@ -1,5 +1,4 @@
 /** Step 2: the form of the chosen type. */
-import { ACTION_TYPE_LABELS, type ActionType } from '@/api/contracts/action-form';
 import { NumberInput } from './controls';
 import { useFormEnv } from './form-env';
 import { CloudForm } from './types/cloud';
@@ -9,6 +8,7 @@ import { PcapUploadForm } from './types/pcap';
 import { CaptiveDnsForm, CaptiveIocUrlForm, DnsForm, PcapForm, PortScanForm, SleepForm } from './types/simple';
 import { SocketForm, WebsiteForm } from './types/steps';
 import { WebRequestForm } from './types/web-request';
+import { ACTION_TYPE_LABELS, type ActionType } from '@/api/contracts/vocabulary';
 
 function TypeForm({ type }: { type: ActionType }) {
   const env = useFormEnv();

@@ -2,16 +2,9 @@
  * Test values for the hidden key combination of the form (and for tests): a valid Action of each type,
  * built from what the form definition offers. Pure TypeScript.
  */
-import {
-  DIMENSION_TYPES,
-  type ActionFormPayload,
-  type ActionType,
-  type FileDisplay,
-  type FormDefinition,
-  type TypeFieldsByType,
-  typeKey,
-} from '@/api/contracts/action-form';
+import { type ActionFormPayload, type FileDisplay, type FormDefinition, type TypeFieldsByType, typeKey } from '@/api/contracts/action-form';
 import { sampleHostCliCommand } from '@/api/contracts/action-form-host-cli';
+import { DIMENSION_TYPES, type ActionType } from '@/api/contracts/vocabulary';
 
 /** The first non-root node of each tree (or the type's default when there is one). */
 export function testTrees(def: FormDefinition, type: ActionType): { id: number | null }[] {

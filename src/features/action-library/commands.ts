@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { APPROVE_LABELS, EDITABLE_PARAMS, LIBRARY_MESSAGES, type ActionLibraryDetail, type EditableParam, type LibraryActionType } from '@/api/contracts/library';
+import { APPROVE_LABELS, EDITABLE_PARAMS, LIBRARY_MESSAGES, type ActionLibraryDetail, type EditableParam } from '@/api/contracts/library';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { ApiError } from '@/api/http';
@@ -7,6 +7,7 @@ import { flash } from '@/ui/toasts';
 import { approveAction, decideFile, fetchAllLibraryPages, fetchDetail, fetchPreview, libraryKeys, rejectAction, updateFromLibrary, type FileDecision } from './api';
 import { csvField } from './format';
 import { clearSelection, libraryStore, paneHandlers } from './store';
+import { type ActionType } from '@/api/contracts/vocabulary';
 
 export const LIBRARY_PANE = 'actions';
 export const PREVIEW_PANE = 'action-preview';
@@ -16,7 +17,7 @@ const ACTION_PANES = [LIBRARY_PANE, PREVIEW_PANE];
 interface Target {
   id: number;
   vid?: string;
-  action_type?: LibraryActionType;
+  action_type?: ActionType;
   vendor?: boolean;
 }
 

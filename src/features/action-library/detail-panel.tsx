@@ -1,16 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import {
-  ACTION_TYPE_LABELS,
-  APPROVAL_EVENT_LABELS,
-  DIMENSION_LABELS,
-  LIBRARY_LIMITS,
-  LIBRARY_MESSAGES,
-  TAG_TYPE_LABELS,
-  type ActionLibraryDetail,
-  type EditableParam,
-  type LibraryTag,
-} from '@/api/contracts/library';
+import { APPROVAL_EVENT_LABELS, LIBRARY_LIMITS, LIBRARY_MESSAGES, TAG_TYPE_LABELS, type ActionLibraryDetail, type EditableParam, type LibraryTag } from '@/api/contracts/library';
 import { ApiError } from '@/api/http';
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
@@ -18,10 +8,12 @@ import { fetchDetail, fetchLatestJobs, libraryKeys } from './api';
 import { Editable } from './editable';
 import { anyRunning, datePart, dateTime, ranBy } from './format';
 import { NetworkIcon, ShieldIcon } from './icons';
-import { Markdown } from './markdown';
+import { Markdown } from '@/ui/markdown';
 import { ApprovalControls, FilesSection } from './preview-content';
 import { libraryStore, rememberVersion } from './store';
-import { AlertsTable, Badge, Mono, Section, SignaturesList, SimulationsTable, Table } from './ui';
+import { AlertsTable, Badge, Mono, SignaturesList, SimulationsTable, Table } from './ui';
+import { Section } from '@/ui/section';
+import { ACTION_TYPE_LABELS, DIMENSION_LABELS } from '@/api/contracts/vocabulary';
 
 const run = (id: string, args: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);
 

@@ -1,5 +1,6 @@
 import { format, formatDistanceToNowStrict } from 'date-fns';
-import { LIBRARY_MESSAGES, isFinishedJobStatus, type FileRestriction, type JobSummary, type LatestJob } from '@/api/contracts/library';
+import { LIBRARY_MESSAGES, isFinishedJobStatus, type JobSummary, type LatestJob } from '@/api/contracts/library';
+import { type FileRestriction } from '@/api/contracts/vocabulary';
 
 /** The date part only (actions.md: created and modified dates, date part only). */
 export function datePart(iso: string | null | undefined): string {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { FileRestriction } from '@/api/contracts/library';
 import { RESTRICTION_LABELS } from './format';
+import { type FileRestriction } from '@/api/contracts/vocabulary';
 
 interface IconProps {
   className?: string;

@@ -1,9 +1,10 @@
 import { LISTBOX_CLASS, ROW_CLASS, RowPlaceholder, useVirtualRows } from '@/ui/virtual-list';
 import { useRef, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
-import { ACTION_TYPE_LABELS, LIBRARY_LIMITS, cutLabel, isFinishedJobStatus, type LibraryItem } from '@/api/contracts/library';
+import { LIBRARY_LIMITS, cutLabel, isFinishedJobStatus, type LibraryItem } from '@/api/contracts/library';
 import { relative } from './format';
 import { BugIcon, NetworkIcon, ShieldIcon, WarningIcon } from './icons';
 import { Badge } from './ui';
+import { ACTION_TYPE_LABELS } from '@/api/contracts/vocabulary';
 
 const ROW = LIBRARY_LIMITS.tileHeightPx;
 

@@ -1,30 +1,24 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import {
-  ACTION_TYPE_LABELS,
-  APPROVE_LABELS,
-  LIBRARY_MESSAGES,
-  approvalVariants,
-  type AttachedFile,
-  type LibraryActionType,
-  type PreviewProps,
-} from '@/api/contracts/library';
+import { APPROVE_LABELS, LIBRARY_MESSAGES, approvalVariants, type AttachedFile, type PreviewProps } from '@/api/contracts/library';
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
 import { fetchPreview, libraryKeys } from './api';
 import { dateTime } from './format';
 import { NetworkIcon, RestrictionBadge, ShieldIcon } from './icons';
-import { Markdown } from './markdown';
+import { Markdown } from '@/ui/markdown';
 import { rememberVersion } from './store';
 import { TypeDetail } from './type-detail';
-import { AlertsTable, Badge, Fields, Mono, Section, SignaturesList, SimulationsTable, Table } from './ui';
+import { AlertsTable, Badge, Fields, Mono, SignaturesList, SimulationsTable, Table } from './ui';
+import { Section } from '@/ui/section';
+import { ACTION_TYPE_LABELS, type ActionType } from '@/api/contracts/vocabulary';
 
 const run = (id: string, args: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);
 
 export interface ApprovalSubject {
   id: number;
   vid: string;
-  action_type: LibraryActionType;
+  action_type: ActionType;
   approved: boolean;
   require_protected: boolean;
   version: number;

@@ -185,7 +185,7 @@ describe('Action Preview', () => {
     expect(screen.getByText('Log output unavailable')).toBeTruthy();
     r.unmount();
     renderWithClient(<PreviewContent p={make(cloud(['Setup: ok', 'Run: AccessDenied']), { approved: true })} />);
-    expect(screen.getByLabelText('Logs').textContent).toBe('Setup: ok\nRun: AccessDenied');
+    expect(screen.getByLabelText('Logs', { selector: 'pre' }).textContent).toBe('Setup: ok\nRun: AccessDenied');
   });
 
   it("ACT-044 ACT-010 shows 'Default' for a DNS Action without a server, and PCAP download and preview links", () => {

@@ -1,12 +1,12 @@
 import { proxy } from 'valtio';
-import type { LibraryActionType } from '@/api/contracts/library';
+import { type ActionType } from '@/api/contracts/vocabulary';
 
 /** The Action the library shows in its detail panel (and that commands act on by default). */
 export interface CurrentAction {
   id: number;
   vid: string;
   name: string;
-  action_type: LibraryActionType;
+  action_type: ActionType;
   approved: boolean;
   require_protected: boolean;
   vendor: boolean;

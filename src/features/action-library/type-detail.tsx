@@ -2,7 +2,8 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import type { HostCommand, PreviewDetailByType, PreviewProps, WebRequestPreview } from '@/api/contracts/library';
 import { LOG_UNAVAILABLE, logLines, webValue, yesNo } from './format';
 import { RestrictionBadge } from './icons';
-import { Fields, Mono, Section, Table } from './ui';
+import { Fields, Mono, Table } from './ui';
+import { Section } from '@/ui/section';
 
 const CodeView = lazy(() => import('./code-view'));
 

@@ -7,20 +7,6 @@ export { Table };
 
 /** Small building blocks shared by the detail panel and the preview. */
 
-export function Section({ title, children, actions, id }: { title: ReactNode; children: ReactNode; actions?: ReactNode; id?: string }) {
-  return (
-    <section className="flex flex-col gap-1.5" aria-labelledby={id}>
-      <div className="flex items-center justify-between gap-2 border-b border-line pb-1">
-        <h3 id={id} className="text-2xs font-semibold tracking-wide text-muted uppercase">
-          {title}
-        </h3>
-        {actions}
-      </div>
-      {children}
-    </section>
-  );
-}
-
 export function Fields({ rows }: { rows: [ReactNode, ReactNode][] }) {
   return (
     <dl className="grid grid-cols-[minmax(7rem,max-content)_1fr] gap-x-4 gap-y-1 text-sm">

@@ -2,28 +2,7 @@ import * as yup from 'yup';
 import { sleepUnlessStopped, throwIfStopped } from '@/commands/abort';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
-import {
-  CANCEL_CONFIRM,
-  CSV_ALL_EVENTS,
-  CSV_DELIVERIES,
-  CSV_QUOTES,
-  CSV_SEPARATORS,
-  EVENTS_FILTERS,
-  FINISHED_STATUSES,
-  JOBS_EXPORT_NAME,
-  JOB_ACTIONS_EXPORT_NAME,
-  PAGE_SIZES,
-  SORT_COLUMNS,
-  canCancelJob,
-  csvFilename,
-  deleteConfirmText,
-  formatFilterRange,
-  type EventsFilter,
-  type JobAction,
-  type JobStatus,
-  type SortColumn,
-  type SortDirection,
-} from '@/api/contracts/jobs';
+import { CANCEL_CONFIRM, CSV_ALL_EVENTS, CSV_DELIVERIES, CSV_QUOTES, CSV_SEPARATORS, EVENTS_FILTERS, FINISHED_STATUSES, JOBS_EXPORT_NAME, JOB_ACTIONS_EXPORT_NAME, PAGE_SIZES, SORT_COLUMNS, canCancelJob, csvFilename, deleteConfirmText, formatFilterRange, type EventsFilter, type JobAction, type SortColumn, type SortDirection } from '@/api/contracts/jobs';
 import type { FilterNode } from '@/api/contracts/filters';
 import { flash } from '@/ui/toasts';
 import { cancelJob, deleteJob, exportCsv, getJob, listParams, publishJobs, serverMessage } from './api';
@@ -47,6 +26,7 @@ import {
 import { cloneActionUrl, cloneBlockedReason, editActionUrl, editBlockedReason, mayCancel, mayDelete, mayPublish, maySeeEvents, simulationUrl, summaryUrl, suspectEventsUrl } from './predicates';
 import { splitQualifiers } from './filter-qualifiers';
 import { toListRequest } from './stored-filter';
+import { type JobStatus } from '@/api/contracts/vocabulary';
 
 const PANES = ['jobs', 'job'];
 const inJobsPane = (ctx: CommandContext) => !!ctx.activePane && PANES.includes(ctx.activePane.kind);

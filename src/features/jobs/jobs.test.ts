@@ -1,16 +1,6 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import {
-  actionResult,
-  canCancelJob,
-  canDeleteJob,
-  canPublishJob,
-  csvFilename,
-  deleteConfirmText,
-  formatFilterRange,
-  JOB_STATUSES,
-  parseFilterRange,
-  type JobAction,
-} from '@/api/contracts/jobs';
+import { actionResult, canCancelJob, canDeleteJob, canPublishJob, csvFilename, deleteConfirmText, formatFilterRange, parseFilterRange, type JobAction } from '@/api/contracts/jobs';
 import { permissionsOf } from '@/api/contracts/permissions';
 import { datePresetRange } from './date-presets';
 import { rangeWithStart } from './page-filters';
@@ -18,6 +8,7 @@ import { allListedSelected, applyPanelFilter, goToPage, jobsPaneState, resetPane
 import { cancelAllowed, cloneBlockedReason, deleteAllowed, editActionUrl, editBlockedReason, maySeeEvents, publishAllowed, simulationUrl, summaryUrl } from './predicates';
 import { defaultFilter, filterStorageKey, parseStoredFilter, toListRequest } from './stored-filter';
 import type { FilterNode } from '@/api/contracts/filters';
+import { JOB_STATUSES } from '@/api/contracts/vocabulary';
 
 const action = (over: Partial<JobAction>): Pick<JobAction, 'status' | 'alerted' | 'blocked' | 'events'> => ({ status: 'ran', alerted: false, blocked: null, events: 0, ...over });
 

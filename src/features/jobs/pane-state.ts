@@ -1,6 +1,7 @@
 import { proxy, ref, subscribe } from 'valtio';
-import type { JobAction, JobDetail, JobListItem, JobStatus, JobStep } from '@/api/contracts/jobs';
+import type { JobAction, JobDetail, JobListItem, JobStep } from '@/api/contracts/jobs';
 import { filterStorageKey, loadFilter, saveFilter, type StoredFilter } from './stored-filter';
+import { type JobStatus } from '@/api/contracts/vocabulary';
 
 /**
  * The state of each open jobs pane (`jobs:{vid}`) and job pane (`job:{id}`): the rows on screen, the

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { ACTION_TYPE_LABELS, LIBRARY_LIMITS, isFinishedJobStatus } from '@/api/contracts/library';
+import { LIBRARY_LIMITS, isFinishedJobStatus } from '@/api/contracts/library';
 import { SIMULATION_TYPE_LABELS, type SimulationPreview, type SimulationStep } from '@/api/contracts/simulations';
 import { ApiError } from '@/api/http';
 import { Table } from '@/ui/table';
 import { fetchSimulationPreview, simKeys } from './api';
-import { Section, dateTime, ranBy, statusTone } from './ui';
+import { dateTime, ranBy, statusTone } from './ui';
+import { Section } from '@/ui/section';
+import { ACTION_TYPE_LABELS } from '@/api/contracts/vocabulary';
 
 /** The preview of a simulation by id or VID, refetched every 30 s while one of its latest jobs runs. */
 export function useSimulation(ref: { id: number } | { vid: string }) {

@@ -1,20 +1,7 @@
-import type { ReactNode } from 'react';
 import { format, formatDistanceToNowStrict } from 'date-fns';
 import type { JobSummary } from '@/api/contracts/library';
 
-/** Small building blocks of the Simulations panes (the Action library keeps its own). */
-
-export function Section({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
-  return (
-    <section className="flex flex-col gap-1.5" aria-label={title}>
-      <div className="flex items-center justify-between gap-2 border-b border-line pb-1">
-        <h3 className="text-2xs font-semibold tracking-wide text-muted uppercase">{title}</h3>
-        {actions}
-      </div>
-      {children}
-    </section>
-  );
-}
+/** Small helpers of the Simulations panes (sections come from src/ui/section.tsx). */
 
 export function dateTime(iso: string | null | undefined): string {
   const d = iso ? new Date(iso) : null;

@@ -5,7 +5,8 @@ import { Button } from '@/ui/button';
 import { AddFileButton, FileLabel, unattachedNotice } from '@/features/action-form/attachments';
 import { tableClass, tdClass, thClass, RemoveHeader } from '@/features/action-form/table-parts';
 import { CodeEditorField } from '@/features/action-form/code-editor';
-import { ErrorText, NumberInput, Section, TextInput, inputClass, useFieldError } from '@/features/action-form/controls';
+import { ErrorText, NumberInput, TextInput, inputClass, useFieldError } from '@/features/action-form/controls';
+import { Section } from '@/ui/section';
 import { useFormEnv } from '@/features/action-form/form-env';
 import type { ActionFormValues } from '@/features/action-form/form-model';
 import { StepList } from '@/features/action-form/step-list';
@@ -26,7 +27,7 @@ function Inputs({ ro }: { ro: boolean }) {
   const { fields, append, remove } = useFieldArray({ control, name: 'cloud_action.inputs' });
   const listError = useFieldError('cloud_action.inputs');
   return (
-    <Section title="Inputs" actions={<Button disabled={ro} onClick={() => append({ name: '', default_value: '' })}>+ Add Input</Button>}>
+    <Section variant="card" title="Inputs" actions={<Button disabled={ro} onClick={() => append({ name: '', default_value: '' })}>+ Add Input</Button>}>
       {fields.length === 0 ? (
         <span className="text-sm text-muted">No inputs. Scripts read inputs[name].</span>
       ) : (
@@ -67,7 +68,7 @@ function Outputs({ ro }: { ro: boolean }) {
   const { fields, append, remove } = useFieldArray({ control, name: 'cloud_action.outputs' });
   const listError = useFieldError('cloud_action.outputs');
   return (
-    <Section title="Outputs" actions={<Button disabled={ro} onClick={() => append({ name: '' })}>+ Add Output</Button>}>
+    <Section variant="card" title="Outputs" actions={<Button disabled={ro} onClick={() => append({ name: '' })}>+ Add Output</Button>}>
       {fields.length === 0 ? (
         <span className="text-sm text-muted">No outputs. Scripts set outputs[name].</span>
       ) : (
@@ -95,7 +96,7 @@ function Files({ ro }: { ro: boolean }) {
   const files = useWatch<ActionFormValues, 'cloud_action.files'>({ name: 'cloud_action.files' }) ?? [];
   const listError = useFieldError('cloud_action.files');
   return (
-    <Section title="Files">
+    <Section variant="card" title="Files">
       {fields.length === 0 ? (
         <span className="text-sm text-muted">No files attached. Scripts read files[variable_name] as a local path.</span>
       ) : (

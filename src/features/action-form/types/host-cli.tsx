@@ -7,7 +7,8 @@ import { Button } from '@/ui/button';
 import { AddFileButton, FileLabel, unattachedNotice } from '@/features/action-form/attachments';
 import { tableClass, tdClass, thClass, RemoveHeader } from '@/features/action-form/table-parts';
 import { CodeEditorField } from '@/features/action-form/code-editor';
-import { CheckboxInput, ErrorText, NumberInput, Section, SelectInput, TextAreaInput, YesNo, inputClass, optionsOf, useFieldError } from '@/features/action-form/controls';
+import { CheckboxInput, ErrorText, NumberInput, SelectInput, TextAreaInput, YesNo, inputClass, optionsOf, useFieldError } from '@/features/action-form/controls';
+import { Section } from '@/ui/section';
 import { useFormEnv } from '@/features/action-form/form-env';
 import type { ActionFormValues } from '@/features/action-form/form-model';
 
@@ -77,7 +78,7 @@ export function HostCliForm() {
 
   return (
     <div className="flex flex-col gap-3">
-      <Section title="Files">
+      <Section variant="card" title="Files">
         {fields.length > 0 ? (
           <table className={tableClass} aria-label="Host CLI files">
             <thead>
@@ -138,7 +139,7 @@ export function HostCliForm() {
         <AddFileButton type="host_cli" attachedIds={(files ?? []).map((f) => f.file_id)} onAttach={(added) => added.forEach((a) => append({ file_id: a.id, ...HOST_FILE_DEFAULTS }))} />
       </Section>
 
-      <Section title="Advanced Options" collapsible defaultOpen>
+      <Section variant="card" title="Advanced Options" collapsible defaultOpen>
         <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
           <NumberInput name="host_cli_action.delivery_wait_time" label="Delivery Wait Time (s)" required limit={env.def.limits.delivery_wait_time} disabled={ro} />
           <SelectInput name="host_cli_action.delivery_failed_result" label="Delivery Failed Result" options={optionsOf(DELIVERY_FAILED_RESULTS, RESULT_LABELS)} required disabled={ro} />

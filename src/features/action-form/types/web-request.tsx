@@ -4,7 +4,8 @@ import { Controller, useFieldArray, useFormContext } from 'react-hook-form';
 import { PASS_FAIL_ERROR, WEB_METHODS } from '@/api/contracts/action-form';
 import { Button } from '@/ui/button';
 import { tableClass, tdClass, thClass, RemoveHeader } from '@/features/action-form/table-parts';
-import { CheckboxInput, ErrorText, Section, SelectInput, TextInput, inputClass, labelClass, optionsOf, useFieldError } from '@/features/action-form/controls';
+import { CheckboxInput, ErrorText, SelectInput, TextInput, inputClass, labelClass, optionsOf, useFieldError } from '@/features/action-form/controls';
+import { Section } from '@/ui/section';
 import { useFormEnv } from '@/features/action-form/form-env';
 import type { ActionFormValues } from '@/features/action-form/form-model';
 
@@ -128,7 +129,7 @@ function Conditions({ ro }: { ro: boolean }) {
   const listError = useFieldError('web_request_action.conditions');
   const limit = env.def.limits.condition_code;
   return (
-    <Section title="Conditions" actions={<Button disabled={ro} onClick={() => append({ code: 200, response_regex: '', pass_fail_error: 'fail' })}>+ Add Condition</Button>}>
+    <Section variant="card" title="Conditions" actions={<Button disabled={ro} onClick={() => append({ code: 200, response_regex: '', pass_fail_error: 'fail' })}>+ Add Condition</Button>}>
       <span className="text-2xs text-muted">Checked in order: the first condition whose response code (0 for any) and response regex match decides pass, fail or error.</span>
       <table className={tableClass} aria-label="Conditions">
         <thead>
@@ -216,7 +217,7 @@ export function WebRequestForm() {
         <TextInput name="web_request_action.path" label="Path" required mono placeholder="/login.php" disabled={ro} className="md:col-span-2" />
         <CheckboxInput name="web_request_action.encode_url" label="Encode URL" disabled={ro} className="self-end pb-2" />
       </div>
-      <Section title="Request">
+      <Section variant="card" title="Request">
         <Body ro={ro} />
         <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
           <KeyValues name="web_request_action.request.parameters" title="Parameters" ro={ro} />

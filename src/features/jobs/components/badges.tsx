@@ -1,5 +1,6 @@
 import { format, formatDistanceToNowStrict } from 'date-fns';
-import { actionResult, statusLabel, type JobAction, type JobStatus } from '@/api/contracts/jobs';
+import { actionResult, statusLabel, type JobAction } from '@/api/contracts/jobs';
+import { type JobStatus } from '@/api/contracts/vocabulary';
 
 /** Colour bar per job status (ours: the spec does not show its table; 'reverting' has no bar). */
 const STATUS_BAR: Record<JobStatus, string> = {

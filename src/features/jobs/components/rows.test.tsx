@@ -1,8 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { JOB_STATUSES, type JobStep } from '@/api/contracts/jobs';
+import { type JobStep } from '@/api/contracts/jobs';
 import { StatusCell } from './badges';
 import { StepCells } from './rows';
+import { JOB_STATUSES } from '@/api/contracts/vocabulary';
 
 const step: JobStep = {
   id: 31,

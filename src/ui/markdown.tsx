@@ -1,17 +1,25 @@
+/**
+ * The workbench's one Markdown renderer (Action descriptions in the library, the detail pane and the
+ * Action form's preview). It builds React elements only, never HTML strings, so a description
+ * cannot inject markup or script: raw HTML in the text is shown as text. Covers what descriptions
+ * use: headings, paragraphs, lists, fenced and inline code, bold, italic, links and rules.
+ *
+ * Links are followed only to http(s) and mailto targets and to same-origin absolute paths (one
+ * leading `/`); `//host` and `/\host` (which browsers read as another site) and every other scheme
+ * (javascript:, data:, ...) are shown as plain text.
+ */
 import { Fragment, type ReactNode } from 'react';
 
-/**
- * A small Markdown renderer that builds React elements only (never HTML strings), so descriptions
- * cannot inject markup or script: raw HTML in the text is shown as text. Covers what Action
- * descriptions use: headings, paragraphs, lists, fenced and inline code, bold, italic, links
- * (http, https, mailto and same-site paths only) and horizontal rules.
- */
+const EXTERNAL = /^(https?:\/\/|mailto:)/i;
+/** A same-origin path: one `/`, not followed by another `/` or a backslash. */
+const SAME_ORIGIN = /^\/(?![/\\])/;
 
-const SAFE_HREF = /^(https?:\/\/|mailto:|\/(?!\/))/i;
-
+/** A link target that is safe to follow, or null. */
 export function safeHref(href: string): string | null {
   const h = href.trim();
-  return SAFE_HREF.test(h) ? h : null;
+  // Browsers drop tabs and line breaks inside URLs, so '/\t/evil' would become '//evil'.
+  if (/[\u0000-\u0020\u007f]/.test(h)) return null;
+  return EXTERNAL.test(h) || SAME_ORIGIN.test(h) ? h : null;
 }
 
 type Token = { kind: 'text'; text: string } | { kind: 'code'; text: string } | { kind: 'strong' | 'em'; children: Token[] } | { kind: 'link'; text: Token[]; href: string };
@@ -57,7 +65,7 @@ function renderTokens(tokens: Token[], key = ''): ReactNode[] {
       case 'link': {
         const href = safeHref(t.href);
         if (!href) return <Fragment key={k}>{renderTokens(t.text, `${k}.`)}</Fragment>;
-        const external = /^(https?:|mailto:)/i.test(href);
+        const external = EXTERNAL.test(href);
         return (
           <a key={k} href={href} className="text-accent underline" {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
             {renderTokens(t.text, `${k}.`)}
@@ -139,8 +147,18 @@ export function parseBlocks(source: string): Block[] {
 
 const HEADING = ['text-base', 'text-sm', 'text-sm', 'text-sm', 'text-sm', 'text-sm'];
 
-export function Markdown({ source, className = '' }: { source: string; className?: string }) {
+interface MarkdownProps {
+  source: string;
+  className?: string;
+  /** How many levels the headings sit below the page's: `#` renders as h{1 + headingOffset}. */
+  headingOffset?: number;
+  /** Shown when the source has no blocks. */
+  empty?: string;
+}
+
+export function Markdown({ source, className = '', headingOffset = 2, empty }: MarkdownProps) {
   const blocks = parseBlocks(source);
+  if (!blocks.length && empty) return <p className="text-muted">{empty}</p>;
   return (
     <div className={`flex flex-col gap-2 leading-relaxed break-words ${className}`} data-markdown="">
       {blocks.map((b, i) => {
@@ -149,7 +167,7 @@ export function Markdown({ source, className = '' }: { source: string; className
           case 'p':
             return <p key={k}>{inline(b.text, `${k}.`)}</p>;
           case 'h': {
-            const Tag = `h${Math.min(6, b.level + 2)}` as 'h3';
+            const Tag = `h${Math.min(6, b.level + headingOffset)}` as 'h3';
             return (
               <Tag key={k} className={`${HEADING[b.level - 1] ?? 'text-sm'} font-semibold`}>
                 {inline(b.text, `${k}.`)}
