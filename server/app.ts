@@ -84,7 +84,7 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
   });
   app.decorate('db', db);
   app.decorate('config', config);
-  app.decorate('sessions', new SessionStore(db, config.sessionTimeoutMin * 60_000));
+  app.decorate('sessions', new SessionStore(db, config.sessionTimeoutMin * 60_000, config.sessionMaxHours * 3_600_000));
   app.decorate('throttle', throttle ?? new SignInThrottle(db));
   app.decorateRequest('session', null);
   const routeList: { method: string; url: string }[] = [];
