@@ -60,6 +60,20 @@ function wantsHtml(req: FastifyRequest): boolean {
   return (req.headers.accept ?? '').includes('text/html');
 }
 
+/** The workbench's Content-Security-Policy: scripts only from the director itself (no inline script), never framed. */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export interface BuildAppOptions {
   db: Db;
   config: DirectorConfig;
@@ -117,6 +131,9 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
   });
   app.addHook('onSend', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'same-origin');
+    reply.header('X-Frame-Options', 'DENY');
   });
 
   // Session lookup, CSRF check, and session extension on activity, in that order, for every request.
@@ -186,7 +203,7 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
   const sendIndex = (req: FastifyRequest, reply: FastifyReply) => {
     if (!hasSpa || !indexPath) return reply.status(503).type('text/plain').send('The workbench is not built. Run `npm run build` and restart the director.');
     const html = fs.readFileSync(indexPath, 'utf8').replace('<meta name="csrf-token" content="" />', `<meta name="csrf-token" content="${req.session?.csrfToken ?? ''}" />`);
-    return reply.type('text/html').header('Cache-Control', 'no-store').send(html);
+    return reply.type('text/html').header('Cache-Control', 'no-store').header('Content-Security-Policy', CSP).send(html);
   };
   app.get('/', sendIndex);
 

@@ -3,7 +3,10 @@
  * bounds what it does read, and answers hostile input with a 4xx, never a 5xx. 5xx answers carry a
  * request id that the log carries too.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
@@ -148,6 +151,28 @@ describe('limits before work', () => {
       expect(logged?.err?.message).toBe('boom for the log test');
     } finally {
       await app.close();
+    }
+  });
+
+  it('SEC-HEADERS the workbench page has a CSP without inline scripts and refuses framing; every answer has nosniff and a Referrer-Policy', async () => {
+    const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-headers-'));
+    fs.writeFileSync(path.join(staticDir, 'index.html'), '<html><head><meta name="csrf-token" content="" /></head></html>');
+    try {
+      const app = await t.buildOtherApp({ staticDir });
+      const page = await app.inject({ method: 'GET', url: '/jobs', headers: { accept: 'text/html' } });
+      expect(page.statusCode).toBe(200);
+      const csp = String(page.headers['content-security-policy']);
+      expect(csp).toMatch(/script-src 'self'(;|$)/);
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      const api = await app.inject({ method: 'GET', url: '/environment.json' });
+      for (const res of [page, api]) {
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        expect(res.headers['referrer-policy']).toBe('same-origin');
+        expect(res.headers['x-frame-options']).toBe('DENY');
+      }
+    } finally {
+      fs.rmSync(staticDir, { recursive: true, force: true });
     }
   });
 });
