@@ -42,6 +42,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.tsx', 'tests/unit/**/*.test.tsx'],
           setupFiles: ['tests/setup-dom.ts'],
+          // A few component tests type whole forms (5 s each under a load average of 15); the default
+          // 5 s limit made them fail on a busy machine though nothing was wrong.
+          testTimeout: 20000,
         },
       },
       {

@@ -125,6 +125,8 @@ export async function main(argv: string[], out: (line: string) => void = console
     queryClient: null,
     // The script states what it wants done; a terminal run answers its confirmations with yes.
     confirm: async () => true,
+    // No panes in a terminal: commands that need a pane's context say so.
+    pane: () => undefined,
   }));
   commands.registerAll(headlessCommands());
   const saved: string[] = [];

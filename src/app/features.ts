@@ -1,4 +1,5 @@
 import type { FeatureModule } from '@/panes/feature-module';
+import { FEATURE_COMMANDS } from './feature-commands';
 import { authFeature } from '@/features/auth';
 import { adminUsersFeature } from '@/features/admin-users';
 import { notificationsFeature } from '@/features/notifications';
@@ -13,5 +14,7 @@ import { actorsFeature } from '@/features/actors';
 import { networkMapFeature } from '@/features/network-map';
 import { simulationsFeature } from '@/features/simulations';
 
-/** Every feature of the workbench; the only place that knows them all. */
-export const FEATURES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature, networkMapFeature, simulationsFeature];
+const MODULES: readonly FeatureModule[] = [authFeature, notificationsFeature, adminUsersFeature, actionFormFeature, scriptsFeature, actionLibraryFeature, runFeature, jobsFeature, pcapInspectFeature, filtersFeature, actorsFeature, networkMapFeature, simulationsFeature];
+
+/** Every feature of the workbench (panes, globals), each with its commands from the one table FEATURE_COMMANDS. */
+export const FEATURES: readonly FeatureModule[] = MODULES.map((f) => ({ ...f, commands: [...(FEATURE_COMMANDS[f.id] ?? [])] }));

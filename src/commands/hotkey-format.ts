@@ -42,7 +42,7 @@ export function eventToHotkey(e: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' 
   return [...mods, key].join('+');
 }
 
-const LABELS: Record<string, string> = { arrowleft: '←', arrowright: '→', arrowup: '↑', arrowdown: '↓', escape: 'Esc', enter: 'Enter' };
+const LABELS: Record<string, string> = { arrowleft: '←', arrowright: '→', arrowup: '↑', arrowdown: '↓', escape: 'Esc', enter: 'Enter', delete: 'Del', backspace: 'Backspace', pageup: 'Page Up', pagedown: 'Page Down', home: 'Home', end: 'End' };
 
 /** 'mod+shift+k' -> ['Ctrl', 'Shift', 'K'] (or ⌘ ⇧ K on a Mac). */
 export function hotkeyLabel(hotkey: string, mac = isMac()): string[] {
@@ -55,4 +55,9 @@ export function hotkeyLabel(hotkey: string, mac = isMac()): string[] {
       if (p === 'shift') return mac ? '⇧' : 'Shift';
       return LABELS[p] ?? p.toUpperCase();
     });
+}
+
+/** 'mod+shift+k' -> 'Ctrl+Shift+K' (⌘⇧K on a Mac): the one text form of a hotkey in menus, buttons and hints. */
+export function hotkeyText(hotkey: string, mac = isMac()): string {
+  return hotkeyLabel(hotkey, mac).join(mac ? '' : '+');
 }

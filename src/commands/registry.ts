@@ -1,5 +1,7 @@
 import * as yup from 'yup';
 import { normalizeHotkey } from './hotkey-format';
+import { commandState, menuItems, placementsOf, type CommandState, type MenuItemModel } from './menus';
+import { paneContexts } from './pane-contexts';
 import type { AnyCommand, Command, CommandContext, CommandSource, ExecuteOptions } from './types';
 
 export class CommandError extends Error {
@@ -45,6 +47,13 @@ export class CommandRegistry {
 
   context(): CommandContext {
     return this.contextProvider();
+  }
+
+  /** The context of one execution: a script's signal, or the pane a menu or button lives in. */
+  contextWith(opts: ExecuteOptions = {}): CommandContext {
+    const ctx = this.contextProvider();
+    if (!opts.signal && !opts.pane) return ctx;
+    return { ...ctx, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.pane ? { activePane: opts.pane } : {}) };
   }
 
   /** Registers one command; throws on a duplicate id or a hotkey already bound in the same context. */
@@ -93,7 +102,18 @@ export class CommandRegistry {
 
   /** Visible commands of one menu, in registration order. */
   forMenu(menuId: string, ctx: CommandContext = this.context()): AnyCommand[] {
-    return this.visible(ctx).filter((c) => c.menus?.includes(menuId));
+    return this.visible(ctx).filter((c) => placementsOf(c).some((p) => p.menu === menuId));
+  }
+
+  /** The items of one menu for the menu's args: label, hotkey hint, args, disabled state and reason, groups. */
+  menuItems(menuId: string, menuArgs?: unknown, ctx: CommandContext = this.context()): MenuItemModel[] {
+    return menuItems(this.list(), menuId, menuArgs, ctx);
+  }
+
+  /** Whether a command is visible and runnable with these args (what a button shows). */
+  state(id: string, args?: unknown, ctx: CommandContext = this.context()): CommandState {
+    const command = this.commands.get(id);
+    return command ? commandState(command, ctx, args) : { visible: false, disabled: true, reason: `Unknown command "${id}"` };
   }
 
   /** The command bound to a hotkey: the focused pane's context wins over global. */
@@ -133,9 +153,12 @@ export class CommandRegistry {
     try {
       const command = this.commands.get(id);
       if (!command) throw new CommandError(`Unknown command "${id}"`, id, 'unknown');
-      const ctx = opts.signal ? { ...this.context(), signal: opts.signal } : this.context();
+      const ctx = this.contextWith(opts);
       if (command.when && !command.when(ctx)) throw new CommandError(`"${command.title}" is not available to you here`, id, 'unavailable');
       const validArgs = this.validateArgs(id, args);
+      if (command.when && !command.when(ctx, validArgs)) throw new CommandError(`"${command.title}" is not available to you here`, id, 'unavailable');
+      const blocked = command.blockedReason?.(ctx, validArgs);
+      if (blocked) throw new CommandError(blocked, id, 'disabled');
       if (command.enabled && !command.enabled(ctx, validArgs)) throw new CommandError(`"${command.title}" cannot run right now`, id, 'disabled');
       const result = (await command.run(validArgs, ctx)) as R;
       this.executeListeners.forEach((l) => l({ id, source, ok: true }));
@@ -167,6 +190,9 @@ export function emptyContext(): CommandContext {
     dock: null,
     queryClient: null,
     confirm: async () => false,
+    pane(key) {
+      return paneContexts.lookup(key, this.activePane);
+    },
   };
 }
 

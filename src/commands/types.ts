@@ -2,6 +2,8 @@ import type * as yup from 'yup';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Permission } from '@/api/contracts/permissions';
 import type { SessionUser } from '@/api/contracts/session';
+import type { MenuPlacement } from './menus';
+import type { PaneContextKey } from './pane-contexts';
 
 /** Where a command was started from; errors are shown as toasts only for interactive sources. */
 export type CommandSource = 'palette' | 'hotkey' | 'menu' | 'button' | 'script' | 'test' | 'url';
@@ -21,18 +23,26 @@ export interface CommandContext {
   user: SessionUser | null;
   permissions: ReadonlySet<Permission>;
   licensedFeatures: ReadonlySet<string>;
-  /** The focused pane's kind and params, when a workbench is present. */
-  activePane: { kind: string; params: Record<string, string> } | null;
+  /** The focused pane's kind and params (and its dock id), when a workbench is present. */
+  activePane: { kind: string; params: Record<string, string>; id?: string } | null;
   dock: DockControl | null;
   queryClient: QueryClient | null;
-  confirm(message: string): Promise<boolean>;
+  /** Asks the user (a script run answers itself); `confirmLabel` names the confirming button. */
+  confirm(message: string, opts?: { confirmLabel?: string }): Promise<boolean>;
   /** A script run's signal: a command that waits (polls, sleeps) stops waiting when it aborts. */
   signal?: AbortSignal;
+  /**
+   * The context object the focused pane registered under `key` (see `src/commands/pane-contexts.ts` and
+   * `usePaneContext` in `src/panes`), or undefined when the focused pane offers none. Call it as a method.
+   */
+  pane<T>(key: PaneContextKey<T>): T | undefined;
 }
 
 /** What a caller of `execute` may add to the context of one execution. */
 export interface ExecuteOptions {
   signal?: AbortSignal;
+  /** The pane the command acts on instead of the focused one (a menu or button rendered inside that pane). */
+  pane?: CommandContext['activePane'];
 }
 
 export interface Command<A = void, R = unknown> {
@@ -42,14 +52,23 @@ export interface Command<A = void, R = unknown> {
   keywords?: string[];
   /** 'mod+k', 'alt+shift+]': shown in the palette from this same field. */
   hotkey?: string | string[];
-  /** Menus that list this command, e.g. 'pane/tab' (a pane tab's context menu) or 'row/job'. */
-  menus?: string[];
+  /**
+   * Menus that list this command: a menu id of `MENUS` (src/commands/menus.ts), e.g. 'pane/tab', or a
+   * placement `{ menu, group, order, title, args, when, blockedReason }` built with `inMenu()`.
+   */
+  menus?: readonly (string | MenuPlacement)[];
+  /** A short label for `<CommandButton>` (default: the title). */
+  buttonLabel?: string;
   /** Hotkeys of a pane kind fire only while that pane kind is focused (one kind or several); default 'global'. */
   hotkeyContext?: string | string[];
   /** Needs the workbench (opens panes, moves focus): refused by a terminal runner. */
   needsWorkbench?: boolean;
-  when?(ctx: CommandContext): boolean;
+  /** Visible and runnable (permissions, focus). Menus and buttons hide the command when it fails. */
+  when?(ctx: CommandContext, args?: A): boolean;
+  /** Runnable right now; menus and buttons show the command disabled when it fails. */
   enabled?(ctx: CommandContext, args?: A): boolean;
+  /** Why the command cannot run with these arguments (shown as the disabled item's tooltip), or null. */
+  blockedReason?(ctx: CommandContext, args?: A): string | null;
   args?: yup.Schema<A>;
   run(args: A, ctx: CommandContext): R | Promise<R>;
 }

@@ -156,7 +156,7 @@ export class DockController implements DockControl {
     const p = this.api?.activePanel;
     if (!p) return null;
     const { kind, params } = p.params as PanelParams;
-    return { kind, params };
+    return { kind, params, id: p.id };
   }
 
   syncUrl(): void {

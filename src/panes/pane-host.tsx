@@ -1,4 +1,4 @@
-import { Suspense, useCallback } from 'react';
+import { Suspense, useCallback, useMemo } from 'react';
 import type { IDockviewPanelProps } from 'dockview-react';
 import { commands } from '@/commands/registry';
 import { ErrorBoundary } from '@/ui/error-boundary';
@@ -6,6 +6,7 @@ import { NOT_FOUND_KIND, START_KIND, type PanelParams } from './dock-controller'
 import { useWorkbench } from './pane-context';
 import { StartPane } from './start-pane';
 import type { PaneParams } from './types';
+import { PaneInstanceContext } from '@/commands/pane-instance';
 
 function NotBuiltPane({ title, url }: { title: string; url: string }) {
   return (
@@ -50,6 +51,7 @@ export function PaneHost(props: IDockviewPanelProps<PanelParams>) {
   const { kind: kindId, params } = props.params;
   const panelId = props.api.id;
   const setParams = useCallback((next: PaneParams) => controller.updateParams(panelId, next), [controller, panelId]);
+  const instance = useMemo(() => ({ id: panelId, kind: kindId, params }), [panelId, kindId, params]);
   let content;
   if (kindId === START_KIND) content = <StartPane />;
   else if (kindId === NOT_FOUND_KIND) content = <NotFoundPane path={params.path ?? ''} />;
@@ -66,9 +68,11 @@ export function PaneHost(props: IDockviewPanelProps<PanelParams>) {
   }
   return (
     <div className="h-full overflow-auto bg-panel text-ink" data-pane-kind={kindId}>
-      <ErrorBoundary>
-        <Suspense fallback={<div className="p-4 text-muted">Loading…</div>}>{content}</Suspense>
-      </ErrorBoundary>
+      <PaneInstanceContext.Provider value={instance}>
+        <ErrorBoundary>
+          <Suspense fallback={<div className="p-4 text-muted">Loading…</div>}>{content}</Suspense>
+        </ErrorBoundary>
+      </PaneInstanceContext.Provider>
     </div>
   );
 }

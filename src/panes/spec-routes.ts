@@ -1,9 +1,10 @@
 import type { PaneKind } from './types';
 
 /**
- * Every route the specifications name, as pane kinds. A feature that builds one of these supplies a
- * pane with the same id and a component; until then the workbench opens a pane that says it is not
- * built yet. Titles use the specs' words.
+ * THE table of panes: every route the specifications name (and the few panes Vigil adds), with
+ * title, routes, query and identity params, permission and description. A feature that builds one
+ * supplies only `{ id, component }` (`panes` of its FeatureModule); until then the workbench opens a
+ * pane that says it is not built yet. Titles use the specs' words.
  */
 export const SPEC_PANES: PaneKind[] = [
   { id: 'jobs', title: 'Jobs', routes: ['/jobs'], query: ['vid'], identity: ['vid'], description: 'Job results: live list, steps and actions' },
@@ -23,8 +24,8 @@ export const SPEC_PANES: PaneKind[] = [
   },
   { id: 'action-edit', title: 'Edit Action {id}', routes: ['/manage_sims/actions/:id/edit', '/manage_sims/actions/cloud_action/:id/edit'], listed: false },
   { id: 'action-clone', title: 'Clone Action {id}', routes: ['/manage_sims/actions/:id/clone'], permission: 'create_action_permission', listed: false },
-  { id: 'pcap-inspect', title: 'Packet View {id}', routes: ['/manage_sims/pcaps/inspect/:id'], listed: false },
-  { id: 'simulations', title: 'Simulations', routes: ['/simulations'], query: ['sim_type'], identity: ['sim_type'], description: 'Sequences and Evaluations' },
+  { id: 'pcap-inspect', title: 'Packet View {id}', routes: ['/manage_sims/pcaps/inspect/:id'], query: ['packet'], identity: ['id'], listed: false },
+  { id: 'simulations', title: 'Simulations', routes: ['/simulations'], query: ['sim_type', 'vid'], identity: ['sim_type'], description: 'Sequences and Evaluations' },
   { id: 'simulation', title: 'Simulation {vid}', routes: ['/simulation/:vid'], query: ['sim_type'], listed: false },
   { id: 'select-nodes', title: 'Assign Actors', routes: ['/simulations/select_nodes'], query: ['sim_id'], identity: ['sim_id'], permission: 'simulations.select_nodes', listed: false },
   { id: 'network-map', title: 'Network Map', routes: ['/topology'], description: 'Zones, actors and devices' },
@@ -36,5 +37,10 @@ export const SPEC_PANES: PaneKind[] = [
   { id: 'mitre', title: 'MITRE ATT&CK', routes: ['/analyze/mitre'], query: ['active_tactics', 'start', 'end'], identity: [], description: 'Results by tactic' },
   { id: 'operational-status', title: 'Operational Status', routes: ['/operational_status'], query: ['tabIndex'], identity: [], description: 'Director and content-service status' },
   { id: 'help', title: 'Help: {file}', routes: ['/help/:file'], listed: false },
-  { id: 'scripts', title: 'Scripts', routes: ['/scripts'], description: 'Scripted command sequences' },
+  { id: 'scripts', title: 'Scripts', routes: ['/scripts'], query: ['id', 'run'], identity: [], description: 'Scripted command sequences' },
+  { id: 'admin-users', title: 'Users', routes: ['/admin/users'], permission: 'users.manage', description: 'Add users, set roles, reset passwords' },
+  { id: 'host-cli-help', title: 'Host CLI Help', routes: ['/manage_sims/actions/host_cli_help_info'], identity: [], description: 'The host_cli command syntax' },
+  { id: 'host-cli-python-help', title: 'Host CLI Python Help', routes: ['/manage_sims/actions/host_cli_python_help_info'], identity: [], description: 'Python host_cli scripts' },
+  { id: 'cloud-python-help', title: 'Cloud Python Help', routes: ['/manage_sims/actions/cloud_python_help_info'], identity: [], description: 'Cloud Action scripts' },
+  { id: 'action-preview', title: 'Action Details {id}', routes: ['/manage_sims/actions/:id/preview'], description: 'Preview of one Action', listed: false },
 ];

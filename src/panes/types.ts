@@ -33,4 +33,6 @@ export interface PaneKind {
 export interface PaneRef {
   kind: string;
   params: PaneParams;
+  /** The dock panel's id, when the pane is open. */
+  id?: string;
 }

@@ -6,6 +6,7 @@ import type { Permission } from '@/api/contracts/permissions';
 import { bindHotkeys } from '@/commands/hotkeys';
 import { CommandPalette } from '@/commands/palette';
 import { openPalette } from '@/commands/palette-store';
+import { paneContexts } from '@/commands/pane-contexts';
 import { commands } from '@/commands/registry';
 import { confirmDialog, ConfirmHost } from '@/ui/confirm';
 import { flash } from '@/ui/toasts';
@@ -49,7 +50,7 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
   const [dark, setDark] = useState(() => document.documentElement.classList.contains('dark'));
   const panes = useMemo(() => {
     const registry = new PaneRegistry(SPEC_PANES);
-    features.forEach((f) => f.panes?.forEach((p) => registry.add(p)));
+    features.forEach((f) => f.panes?.forEach((p) => registry.build(p)));
     return registry;
   }, [features]);
   const controller = useMemo(() => new DockController(panes, history), [panes, history]);
@@ -68,7 +69,10 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
       activePane: controller.activeRef(),
       dock: controller,
       queryClient,
-      confirm: (message) => confirmDialog(message),
+      confirm: (message, opts) => confirmDialog(message, opts),
+      pane(key) {
+        return paneContexts.lookup(key, this.activePane);
+      },
     }));
     commands.setErrorReporter((message) => flash('alert', message));
     const disposers = [

@@ -1,5 +1,5 @@
 /** Help pages linked from the form (they open in a new tab): host_cli syntax, host_cli python, cloud python. */
-import type { PaneKind } from '@/panes/types';
+import type { PaneComponent } from '@/panes/feature-module';
 import { HOST_CLI_CONDITIONS, sampleHostCliCommand } from '@/api/contracts/action-form-host-cli';
 import { CLOUD_SCRIPT_TEMPLATE } from '@/api/contracts/action-form';
 
@@ -80,8 +80,8 @@ function CloudPythonHelp() {
   );
 }
 
-export const HELP_PANES: PaneKind[] = [
-  { id: 'host-cli-help', title: 'Host CLI Help', routes: ['/manage_sims/actions/host_cli_help_info'], identity: [], description: 'The host_cli command syntax', component: HostCliHelp },
-  { id: 'host-cli-python-help', title: 'Host CLI Python Help', routes: ['/manage_sims/actions/host_cli_python_help_info'], identity: [], description: 'Python host_cli scripts', component: HostCliPythonHelp },
-  { id: 'cloud-python-help', title: 'Cloud Python Help', routes: ['/manage_sims/actions/cloud_python_help_info'], identity: [], description: 'Cloud Action scripts', component: CloudPythonHelp },
+export const HELP_PANES: PaneComponent[] = [
+  { id: 'host-cli-help', component: HostCliHelp },
+  { id: 'host-cli-python-help', component: HostCliPythonHelp },
+  { id: 'cloud-python-help', component: CloudPythonHelp },
 ];

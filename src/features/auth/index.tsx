@@ -1,5 +1,4 @@
 import type { FeatureModule } from '@/panes/feature-module';
-import { authCommands } from './commands';
 import { SessionTimeout } from './session-timeout';
 
 export { SignInPage } from './sign-in-page';
@@ -7,6 +6,5 @@ export { UserMenu } from './user-menu';
 
 export const authFeature: FeatureModule = {
   id: 'auth',
-  commands: authCommands,
   globals: [() => <SessionTimeout />],
 };

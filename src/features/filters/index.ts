@@ -1,10 +1,8 @@
 import type { FeatureModule } from '@/panes/feature-module';
-import { filterCommands } from './commands';
 import { SavedFilterCommands } from './saved-filter-commands';
 
 /** Filters: commands on the focused pane's filter panel, and saved filters in the palette (issue 8). */
 export const filtersFeature: FeatureModule = {
   id: 'filters',
-  commands: filterCommands,
   globals: [SavedFilterCommands],
 };

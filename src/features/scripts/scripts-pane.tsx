@@ -7,11 +7,12 @@ import { commands } from '@/commands/registry';
 import { parseScript } from '@/commands/script/parse';
 import { runScript, type RunResult, type TranscriptStep } from '@/commands/script/run';
 import type { PaneProps } from '@/panes/types';
+import { usePaneContext } from '@/panes/use-pane-context';
+import { CommandButton } from '@/commands/command-menu';
 import { Button } from '@/ui/button';
-import { confirmDialog } from '@/ui/confirm';
 import { flash } from '@/ui/toasts';
-import { createScript, deleteScript, getScript, recordScriptRun, scriptRunsQuery, scriptsQuery, scriptsQueryKey, updateScript } from './api';
-import { scriptsPaneBridge } from './pane-bridge';
+import { getScript, recordScriptRun, scriptRunsQuery, scriptsQuery, scriptsQueryKey } from './api';
+import { scriptsPane } from './pane-context';
 import { scriptLanguage } from './script-language';
 import { Transcript } from './transcript';
 
@@ -126,50 +127,20 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
     [running, draft.body, continueOnError, loadedId, queryClient],
   );
 
-  const save = useCallback(async () => {
-    const input = { name: draft.name.trim(), body: draft.body, shared: draft.shared };
-    if (!input.name) {
-      flash('alert', 'Give the script a name before saving it.');
-      return;
-    }
-    try {
-      const saved = loadedId !== null ? await updateScript(loadedId, input) : await createScript(input);
-      await queryClient.invalidateQueries({ queryKey: scriptsQueryKey });
+  // Run, Dry Run, Save, Delete and Stop are commands (hotkeys, palette, buttons, scripts): they reach this pane's state here.
+  usePaneContext(scriptsPane, {
+    draft: () => draft,
+    loadedId: () => loadedId,
+    mayDelete: () => current === undefined || current.user_id === commands.context().user?.id || commands.context().user?.role === 'admin',
+    running: () => running,
+    execute,
+    stop: () => abortRef.current?.abort(),
+    showSaved: (saved) => {
       setLoadedId(saved.id);
       if (String(saved.id) !== params.id) setParams({ id: String(saved.id) });
-      flash('notice', `Saved script "${saved.name}".`);
-      return saved;
-    } catch (e) {
-      flash('alert', e instanceof Error ? e.message : String(e));
-    }
-  }, [draft, loadedId, params.id, queryClient, setParams]);
-
-  const remove = async () => {
-    if (loadedId === null || !(await confirmDialog(`Delete the script "${draft.name}"? This cannot be undone.`, { confirmLabel: 'Delete' }))) return;
-    try {
-      await deleteScript(loadedId);
-      await queryClient.invalidateQueries({ queryKey: scriptsQueryKey });
-      setParams({ id: 'new' });
-      flash('notice', 'Script deleted.');
-    } catch (e) {
-      flash('alert', e instanceof Error ? e.message : String(e));
-    }
-  };
-
-  // Pane-local commands (Ctrl+Enter, Ctrl+S, …) act on this pane while it exists.
-  useEffect(() => {
-    scriptsPaneBridge.run = () => execute(false);
-    scriptsPaneBridge.dryRun = () => execute(true);
-    scriptsPaneBridge.save = save;
-    return () => {
-      scriptsPaneBridge.run = null;
-      scriptsPaneBridge.dryRun = null;
-      scriptsPaneBridge.save = null;
-    };
-  }, [execute, save]);
-  useEffect(() => {
-    scriptsPaneBridge.stop = running ? () => abortRef.current?.abort() : null;
-  }, [running]);
+    },
+    showDeleted: () => setParams({ id: 'new' }),
+  });
 
   // 'Run script: …' from the palette opens the pane with run=1: run once the script is loaded.
   useEffect(() => {
@@ -223,31 +194,15 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
             <input type="checkbox" checked={draft.shared} onChange={(e) => setDraft({ ...draft, shared: e.target.checked })} />
             Shared with everyone
           </label>
-          <Button onClick={() => void save()} title="Ctrl+S">
-            Save
-          </Button>
-          {loadedId !== null && (current === undefined || current.user_id === commands.context().user?.id || commands.context().user?.role === 'admin') && (
-            <Button variant="ghost" onClick={() => void remove()}>
-              Delete
-            </Button>
-          )}
+          <CommandButton command="scripts.saveCurrent" />
+          <CommandButton command="scripts.deleteCurrent" variant="ghost" />
           <div className="flex-1" />
           <label className="flex items-center gap-1 text-xs">
             <input type="checkbox" checked={continueOnError} onChange={(e) => setContinueOnError(e.target.checked)} />
             Continue after a failure
           </label>
-          <Button onClick={() => void execute(true)} disabled={running} title="Ctrl+Shift+Enter">
-            Dry Run
-          </Button>
-          {running ? (
-            <Button variant="danger" onClick={() => abortRef.current?.abort()} title="Ctrl+.">
-              Stop
-            </Button>
-          ) : (
-            <Button variant="primary" onClick={() => void execute(false)} title="Ctrl+Enter">
-              Run
-            </Button>
-          )}
+          <CommandButton command="scripts.dryRunCurrent" />
+          {running ? <CommandButton command="scripts.stopCurrent" variant="danger" /> : <CommandButton command="scripts.runCurrent" variant="primary" />}
         </div>
         <div className="min-h-40 flex-[3] overflow-auto border-b border-line" data-testid="script-editor">
           <CodeMirror

@@ -4,18 +4,15 @@ import { ref, useSnapshot } from 'valtio';
 import { commands } from '@/commands/registry';
 import { useWorkbench } from '@/panes/pane-context';
 import type { PaneProps } from '@/panes/types';
-import { Button } from '@/ui/button';
+import { CommandToolbar } from '@/commands/command-menu';
 import { getJob, jobsKeys } from '@/features/jobs/api';
 import { jobPaneState, setRows } from '@/features/jobs/pane-state';
-import { cancelAllowed, deleteAllowed, mayCancel, mayDelete, mayPublish, publishAllowed, simulationUrl, summaryUrl } from '@/features/jobs/predicates';
 import { stepsPollMs, usePolling } from '@/features/jobs/polling';
 import { repollTree, useJobRows } from '@/features/jobs/tree-rows';
 import { StatusCell, TimeCell } from './badges';
 import { ActionCells, JOB_COLUMNS, NoteCells, StepCells, type RowEnv } from './rows';
 import { TreeGrid } from './tree-grid';
 import { treeKeys } from './jobs-pane';
-
-const exec = (id: string, args?: unknown) => void commands.execute(id, args, 'button').catch(() => undefined);
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -61,8 +58,7 @@ export function JobPane({ params }: PaneProps) {
       </div>
     );
 
-  const env: RowEnv = { permissions: perms, openUrl: (url) => controller.openUrl(url), activate: (key) => void (s.activeKey = key) };
-  const sim = simulationUrl(job);
+  const env: RowEnv = { permissions: perms, openUrl: (url) => controller.openUrl(url) };
   const totals = job.steps.reduce((t, st) => ({ actions: t.actions + st.action_count, blocked: t.blocked + st.blocked, detected: t.detected + st.detected }), { actions: 0, blocked: 0, detected: 0 });
   const pub = job.publish_job_pipeline;
 
@@ -80,28 +76,7 @@ export function JobPane({ params }: PaneProps) {
               {totals.actions} actions · Blocked {totals.blocked} · Detected {totals.detected}
             </p>
           </div>
-          <div className="flex flex-wrap gap-1.5" role="toolbar" aria-label="Job operations">
-            <Button onClick={() => controller.openUrl(summaryUrl([job.id]))}>Job Summary Report</Button>
-            {sim && <Button onClick={() => controller.openUrl(sim)}>{job.simulation ? 'Open Simulation' : 'Open Action'}</Button>}
-            {mayPublish(perms) && (
-              <Button disabled={!publishAllowed(perms, job.status)} title={publishAllowed(perms, job.status) ? 'Publish (P)' : 'Only finished jobs can be published.'} onClick={() => exec('jobs.publish', { job_ids: [job.id] })}>
-                Publish Job Result
-              </Button>
-            )}
-            {mayCancel(perms) && (
-              <Button disabled={!cancelAllowed(perms, job.status)} title={cancelAllowed(perms, job.status) ? 'Cancel (C)' : 'This job can no longer be cancelled.'} onClick={() => exec('jobs.cancel', { id: job.id })}>
-                Cancel
-              </Button>
-            )}
-            {mayDelete(perms) && (
-              <Button variant="danger" disabled={!deleteAllowed(perms, job.status)} title={deleteAllowed(perms, job.status) ? 'Delete' : 'Only finished jobs can be deleted.'} onClick={() => exec('jobs.delete', { job_ids: [job.id] })}>
-                Delete
-              </Button>
-            )}
-            <Button onClick={() => exec('jobs.refresh')} title="Refresh (R)">
-              ↻
-            </Button>
-          </div>
+          <CommandToolbar menu="toolbar/job" label="Job operations" args={{ id: job.id, job_status: job.status, simulation: job.simulation, action: job.action }} />
         </div>
         <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-3 lg:grid-cols-6">
           <Fact label="Status">

@@ -18,15 +18,13 @@ import type { PaneProps } from '@/panes/types';
 import { useWorkbench } from '@/panes/pane-context';
 import { Button } from '@/ui/button';
 import { getJobs, jobsKeys } from '@/features/jobs/api';
-import { dialogs } from '@/features/jobs/dialogs';
 import { setStepOpen } from '@/features/jobs/expanded';
 import { allListedSelected, applyPanelFilter, changeFilter, goToPage, supplyPanelFilter, jobsPaneState, setPageJobs, setRows, toggleSelectAll, toggleSelected, type PaneState, type RowRef } from '@/features/jobs/pane-state';
-import { mayDelete, mayPublish } from '@/features/jobs/predicates';
 import { listPollMs, usePolling } from '@/features/jobs/polling';
 import { toListRequest, type ListRequest } from '@/features/jobs/stored-filter';
 import { repollTree, useListRows } from '@/features/jobs/tree-rows';
 import { DateRangePicker } from './date-range-picker';
-import { ActionMenu } from '@/ui/action-menu';
+import { CommandButton, CommandMenu } from '@/commands/command-menu';
 import { ActionCells, JOB_COLUMNS, JobCells, NoteCells, StepCells, type RowEnv } from './rows';
 import { TreeGrid } from './tree-grid';
 import { FilterPanel } from '@/ui/filters/filter-panel';
@@ -270,7 +268,6 @@ export function JobsPane({ params }: PaneProps) {
   const env: RowEnv = {
     permissions: perms,
     openUrl: (url) => controller.openUrl(url),
-    activate: (key) => void (s.activeKey = key),
     selection: { selected: snap.filter.selected_jobs, toggle: (id) => toggleSelected(s, id) },
   };
   const selected = snap.filter.selected_jobs;
@@ -298,7 +295,8 @@ export function JobsPane({ params }: PaneProps) {
   return (
     <div className="flex h-full min-h-0 flex-col" data-testid="jobs-pane">
       <div className="flex shrink-0 flex-wrap items-center gap-2 border-b border-line px-3 py-2" role="toolbar" aria-label="Jobs toolbar">
-        <ActionMenu
+        <CommandMenu
+          menu="toolbar/jobs-selection"
           label="Selected jobs"
           className="border-line bg-surface"
           button={
@@ -306,12 +304,6 @@ export function JobsPane({ params }: PaneProps) {
               Actions{selected.length ? ` (${selected.length})` : ''} <span aria-hidden="true">▾</span>
             </>
           }
-          entries={[
-            ...(mayPublish(perms) ? [{ label: 'Publish Selected', onSelect: () => exec('jobs.publish'), disabled: !selected.length, reason: 'Select jobs first.', hotkey: 'P' }] : []),
-            ...(mayDelete(perms) ? [{ label: 'Delete Selected', onSelect: () => exec('jobs.delete'), disabled: !selected.length, reason: 'Select jobs first.', hotkey: 'Del' }] : []),
-            { label: 'Job Summary Report', onSelect: () => exec('jobs.summaryReport'), disabled: !selected.length, reason: 'Select jobs first.', hotkey: 'Shift+S' },
-            { label: 'Clear Selection', onSelect: () => void (s.filter.selected_jobs = []), disabled: !selected.length, separatorBefore: true },
-          ]}
         />
         <FilterBox s={s} />
         <DateRangePicker value={snap.filter.filter_range} onChange={(v) => changeFilter(s, (f) => void (f.filter_range = v))} />
@@ -339,7 +331,8 @@ export function JobsPane({ params }: PaneProps) {
         )}
         {poller.stopped && <span className="text-xs text-amber-600 dark:text-amber-300">Polling stopped</span>}
         {list.isFetching && !list.isPending && <span className="text-xs text-muted">Updating…</span>}
-        <ActionMenu
+        <CommandMenu
+          menu="toolbar/jobs-export"
           label="Export"
           className="border-line bg-surface"
           button={
@@ -347,14 +340,8 @@ export function JobsPane({ params }: PaneProps) {
               Export <span aria-hidden="true">▾</span>
             </>
           }
-          entries={[
-            { label: 'Export to CSV…', onSelect: () => void (dialogs.export = { paneKey: s.key, jobActionReport: false }), hotkey: 'E' },
-            { label: 'Export Job Action Report…', onSelect: () => void (dialogs.export = { paneKey: s.key, jobActionReport: true }) },
-          ]}
         />
-        <Button onClick={() => exec('jobs.refresh')} title="Refresh (R)">
-          ↻ Refresh
-        </Button>
+        <CommandButton command="jobs.refresh" />
       </div>
       <FilterPanel
         target="jobs"

@@ -1,76 +1,26 @@
-import { SYSTEM_PROFILE, type JobAction, type JobListItem, type JobStep, type NodeRef } from '@/api/contracts/jobs';
+import { SYSTEM_PROFILE, type JobStep, type NodeRef } from '@/api/contracts/jobs';
 import type { Permission } from '@/api/contracts/permissions';
+import { CommandMenu, runFrom, usePaneCommandContext } from '@/commands/command-menu';
 import { commands } from '@/commands/registry';
 import { setJobOpen, setStepOpen } from '@/features/jobs/expanded';
 import type { RowRef } from '@/features/jobs/pane-state';
-import {
-  cancelAllowed,
-  cloneActionUrl,
-  cloneBlockedReason,
-  deleteAllowed,
-  editActionUrl,
-  editBlockedReason,
-  mayCancel,
-  mayDelete,
-  mayPublish,
-  maySeeEvents,
-  publishAllowed,
-  simulationUrl,
-  summaryUrl,
-  suspectEventsUrl,
-} from '@/features/jobs/predicates';
-import { dialogs } from '@/features/jobs/dialogs';
+import { maySeeEvents, suspectEventsUrl } from '@/features/jobs/predicates';
+import '@/features/jobs/menus';
 import { StatusCell, ResultBadge, TimeCell } from './badges';
-import { ActionMenu, type MenuEntry } from '@/ui/action-menu';
 import { Expander } from './tree-grid';
 
 /** The six columns: Job Id, Job Name, Job Status, Ran By, Time Started, row actions. */
 export const JOB_COLUMNS = 'minmax(7.5rem, 0.7fr) minmax(12rem, 2.2fr) minmax(7rem, 0.9fr) minmax(8rem, 1fr) minmax(8.5rem, 1fr) 2.5rem';
 
-const run = (id: string, args?: unknown) => void commands.execute(id, args, 'menu').catch(() => undefined);
-
 export interface RowEnv {
   permissions: ReadonlySet<Permission>;
   /** Navigation inside the workbench (opens or focuses a pane). */
   openUrl(url: string): void;
-  /** Makes the row the focused one of its pane (before a command that reads the focused row). */
-  activate(key: string): void;
   /** Job list only. */
   selection?: { selected: readonly number[]; toggle(id: number): void };
 }
 
 const indent = (level: number) => ({ paddingLeft: `${(level - 1) * 1.25}rem` });
-
-export function jobMenuEntries(job: Pick<JobListItem, 'id' | 'job_status' | 'simulation' | 'action'>, env: RowEnv, inList: boolean): MenuEntry[] {
-  const p = env.permissions;
-  const entries: MenuEntry[] = [
-    { label: 'View Job Result', onSelect: () => env.openUrl(`/jobs/${job.id}`) },
-    { label: 'Job Summary Report', onSelect: () => env.openUrl(summaryUrl([job.id])), hotkey: 'Shift+S' },
-  ];
-  if (inList) entries.push({ label: 'Open in a New Pane Beside', onSelect: () => run('jobs.openBeside', { id: job.id }), hotkey: 'O' });
-  const sim = simulationUrl(job);
-  if (sim) entries.push({ label: job.simulation ? 'Open Simulation' : 'Open Action', onSelect: () => env.openUrl(sim), hotkey: 'S' });
-  if (mayPublish(p)) entries.push({ label: 'Publish Job Result', onSelect: () => run('jobs.publish', { job_ids: [job.id] }), disabled: !publishAllowed(p, job.job_status), reason: 'Only finished jobs can be published.', hotkey: 'P', separatorBefore: true });
-  if (mayDelete(p)) entries.push({ label: 'Delete', onSelect: () => run('jobs.delete', { job_ids: [job.id] }), disabled: !deleteAllowed(p, job.job_status), reason: 'Only finished jobs can be deleted.', hotkey: 'Del', separatorBefore: !mayPublish(p) });
-  if (mayCancel(p)) entries.push({ label: 'Cancel', onSelect: () => run('jobs.cancel', { id: job.id }), disabled: !cancelAllowed(p, job.job_status), reason: 'This job can no longer be cancelled.', hotkey: 'C' });
-  return entries;
-}
-
-function actionMenuEntries(a: JobAction, key: string, env: RowEnv): MenuEntry[] {
-  const p = env.permissions;
-  // Always shown; disabled with the reason when the role or the action does not allow it (section 6).
-  const editBlocked = editBlockedReason(p, a);
-  const cloneBlocked = cloneBlockedReason(p, a);
-  const entries: MenuEntry[] = [
-    { label: 'Edit Action', onSelect: () => env.openUrl(editActionUrl(a)), disabled: editBlocked !== null, ...(editBlocked ? { reason: editBlocked } : {}) },
-    { label: 'Clone', onSelect: () => env.openUrl(cloneActionUrl(a)), disabled: cloneBlocked !== null, ...(cloneBlocked ? { reason: cloneBlocked } : {}) },
-  ];
-  if (maySeeEvents(p)) {
-    entries.push({ label: 'View Events', onSelect: () => ((dialogs.events = { jobActionId: a.id, name: a.name }), env.activate(key)), hotkey: 'V', separatorBefore: true });
-    entries.push({ label: 'Suspicious Events', onSelect: () => window.open(suspectEventsUrl(a.id), '_blank', 'noopener'), disabled: a.suspect_events === 0, reason: 'No suspicious events.', hotkey: 'Shift+V' });
-  }
-  return entries;
-}
 
 function NodeLink({ node }: { node: NodeRef | null }) {
   if (!node) return <span className="text-muted">—</span>;
@@ -121,7 +71,7 @@ export function JobCells({ row, env }: { row: Extract<RowRef, { kind: 'job' }>; 
         <TimeCell iso={j.job_time} />
       </div>
       <div role="gridcell" className="flex justify-end">
-        <ActionMenu label={`Actions for job ${j.id}`} button={<span aria-hidden="true">⋯</span>} entries={jobMenuEntries(j, env, !!env.selection)} />
+        <CommandMenu menu="row/job" args={j} label={`Actions for job ${j.id}`} />
       </div>
     </>
   );
@@ -174,7 +124,7 @@ export function StepCells({ row }: { row: Extract<RowRef, { kind: 'step' }> }) {
 export function ActionCells({ row, env }: { row: Extract<RowRef, { kind: 'action' }>; env: RowEnv }) {
   const a = row.action;
   const canSee = maySeeEvents(env.permissions);
-  const entries = actionMenuEntries(a, row.key, env);
+  const { opts } = usePaneCommandContext();
   return (
     <>
       <div className="col-span-2 flex min-w-0 items-center gap-2" role="gridcell" style={indent(row.level)}>
@@ -190,7 +140,7 @@ export function ActionCells({ row, env }: { row: Extract<RowRef, { kind: 'action
       </div>
       <div className="flex min-w-0 items-center gap-2 text-2xs" role="gridcell">
         {canSee && a.events > 0 ? (
-          <button type="button" className="text-accent hover:underline" onClick={() => ((dialogs.events = { jobActionId: a.id, name: a.name }), env.activate(row.key))}>
+          <button type="button" className="text-accent hover:underline" onClick={() => runFrom(commands, 'jobs.showEvents', { job_action_id: a.id }, 'button', opts)}>
             Events ({a.events})
           </button>
         ) : (
@@ -206,7 +156,7 @@ export function ActionCells({ row, env }: { row: Extract<RowRef, { kind: 'action
         {a.action_type.replace(/_/g, ' ')}
       </div>
       <div role="gridcell" className="flex justify-end">
-        {entries.length > 0 && <ActionMenu label={`Actions for ${a.name}`} button={<span aria-hidden="true">⋯</span>} entries={entries} />}
+        <CommandMenu menu="row/job-action" args={a} label={`Actions for ${a.name}`} />
       </div>
     </>
   );

@@ -1,0 +1,152 @@
+import { Menu, MenuButton, MenuItem, MenuItems, MenuSeparator } from '@headlessui/react';
+import { useSyncExternalStore, type ReactNode } from 'react';
+import { Button } from '@/ui/button';
+import { hotkeyText } from './hotkey-format';
+import type { MenuArgsOf, MenuId, MenuItemModel } from './menus';
+import { paneContexts, type PaneInstance } from './pane-contexts';
+import { usePaneInstance } from './pane-instance';
+import { commands as workbenchRegistry, type CommandRegistry } from './registry';
+import type { CommandContext, CommandSource, ExecuteOptions } from './types';
+import { useRegistryVersion } from './use-registry';
+
+/** The pane a menu or button lives in, as the command's active pane (none outside a workbench). */
+const paneOption = (instance: PaneInstance): ExecuteOptions => (instance.kind === '*' ? {} : { pane: { kind: instance.kind, params: instance.params ?? {}, id: instance.id } });
+
+/** Runs a command from a menu or a button; errors are already shown as toasts by the registry. */
+export function runFrom(registry: CommandRegistry, id: string, args: unknown, source: CommandSource, opts: ExecuteOptions = {}): void {
+  void registry.execute(id, args, source, opts).catch(() => undefined);
+}
+
+/** The context a menu or button inside this pane sees: the registry's, with its own pane as the active one. */
+export function usePaneCommandContext(registry: CommandRegistry = workbenchRegistry): { ctx: CommandContext; opts: ExecuteOptions } {
+  useRegistryVersion(registry);
+  useSyncExternalStore(
+    (cb) => paneContexts.subscribe(cb),
+    () => paneContexts.getVersion(),
+  );
+  const opts = paneOption(usePaneInstance());
+  return { ctx: registry.contextWith(opts), opts };
+}
+
+/** The items of one menu for its args, re-read when commands come and go (compute inside the open menu for fresh state). */
+export function useMenuItems<M extends MenuId>(menu: M, args?: MenuArgsOf<M>, registry: CommandRegistry = workbenchRegistry): MenuItemModel[] {
+  const { ctx } = usePaneCommandContext(registry);
+  return registry.menuItems(menu, args, ctx);
+}
+
+/** The first hotkey of a command as text ('Shift+S'), or null: the one source of every hotkey hint. */
+export function commandHotkeyText(registry: CommandRegistry, id: string): string | null {
+  const h = registry.get(id)?.hotkey;
+  const first = Array.isArray(h) ? h[0] : h;
+  return first ? hotkeyText(first) : null;
+}
+
+function ItemsList({ menu, args, registry }: { menu: MenuId; args: unknown; registry: CommandRegistry }) {
+  const items = useMenuItems(menu, args as never, registry);
+  const { opts } = usePaneCommandContext(registry);
+  if (!items.length) return <div className="px-2 py-1 text-muted">No commands available</div>;
+  return (
+    <>
+      {items.map((e) => [
+        e.separatorBefore ? <MenuSeparator key={`${e.key}-sep`} className="my-1 h-px bg-line" /> : null,
+        <MenuItem key={e.key} disabled={e.disabled}>
+          <button
+            type="button"
+            title={e.disabled ? (e.reason ?? undefined) : undefined}
+            onClick={() => runFrom(registry, e.commandId, e.args, 'menu', opts)}
+            className="flex w-full items-center justify-between gap-4 rounded px-2 py-1 text-left data-[disabled]:cursor-not-allowed data-[disabled]:opacity-45 data-[focus]:bg-accent/15"
+          >
+            <span>{e.label}</span>
+            {e.hotkey && <kbd className="font-mono text-2xs text-muted">{e.hotkey}</kbd>}
+          </button>
+        </MenuItem>,
+      ])}
+    </>
+  );
+}
+
+export interface CommandMenuProps<M extends MenuId> {
+  menu: M;
+  args?: MenuArgsOf<M>;
+  /** The menu button's accessible name (and tooltip). */
+  label: string;
+  /** The button's face (default ⋯). */
+  button?: ReactNode;
+  className?: string;
+  /** Hidden entirely when no item is visible (default true). */
+  hideWhenEmpty?: boolean;
+  registry?: CommandRegistry;
+}
+
+/**
+ * A Headless UI menu whose items come from the registry: every command placed in `menu`, with its
+ * label, hotkey hint and disabled state; choosing one runs `execute(id, args, 'menu')`.
+ */
+export function CommandMenu<M extends MenuId>({ menu, args, label, button, className = '', hideWhenEmpty = true, registry = workbenchRegistry }: CommandMenuProps<M>) {
+  const { ctx } = usePaneCommandContext(registry);
+  if (hideWhenEmpty && registry.menuItems(menu, args, ctx).length === 0) return null;
+  return (
+    <Menu>
+      <MenuButton aria-label={label} title={label} className={`inline-flex items-center gap-1 rounded border border-transparent px-1.5 py-0.5 text-sm hover:border-line hover:bg-raised data-[open]:border-line data-[open]:bg-raised ${className}`}>
+        {button ?? <span aria-hidden="true">⋯</span>}
+      </MenuButton>
+      <MenuItems anchor="bottom end" className="z-[1055] min-w-52 rounded-md border border-line bg-panel p-1 text-sm text-ink shadow-xl focus:outline-none">
+        <ItemsList menu={menu} args={args} registry={registry} />
+      </MenuItems>
+    </Menu>
+  );
+}
+
+export interface CommandButtonProps {
+  command: string;
+  args?: unknown;
+  /** Overrides the command's buttonLabel/title (e.g. an icon with a visible text elsewhere). */
+  children?: ReactNode;
+  variant?: 'primary' | 'secondary' | 'danger' | 'ghost';
+  className?: string;
+  /** Extra disabled condition of the pane (e.g. a run in progress). */
+  disabled?: boolean;
+  registry?: CommandRegistry;
+}
+
+/**
+ * A button for one command: its label (buttonLabel or title), a tooltip with the hotkey from the
+ * keybinding, disabled from `enabled`/`blockedReason` (the reason as tooltip), hidden when `when`
+ * fails; a click runs `execute(id, args, 'button')`.
+ */
+export function CommandButton({ command, args, children, variant, className, disabled, registry = workbenchRegistry }: CommandButtonProps) {
+  const { ctx, opts } = usePaneCommandContext(registry);
+  const c = registry.get(command);
+  if (!c) return null;
+  const state = registry.state(command, args, ctx);
+  if (!state.visible) return null;
+  const label = c.buttonLabel ?? c.title;
+  const hotkey = commandHotkeyText(registry, command);
+  const title = state.disabled && state.reason ? state.reason : hotkey ? `${c.title} (${hotkey})` : c.title;
+  return (
+    <Button variant={variant} className={className} disabled={state.disabled || !!disabled} title={title} onClick={() => runFrom(registry, command, args, 'button', opts)}>
+      {children ?? label}
+    </Button>
+  );
+}
+
+/**
+ * The items of one menu as a row of buttons (a pane's toolbar): same labels, hotkey tooltips, disabled
+ * states and reasons as the menus, from the same placements.
+ */
+export function CommandToolbar<M extends MenuId>({ menu, args, label, registry = workbenchRegistry }: { menu: M; args?: MenuArgsOf<M>; label: string; registry?: CommandRegistry }) {
+  const items = useMenuItems(menu, args, registry);
+  const { opts } = usePaneCommandContext(registry);
+  return (
+    <div className="flex flex-wrap gap-1.5" role="toolbar" aria-label={label}>
+      {items.map((e) => {
+        const title = e.disabled && e.reason ? e.reason : e.hotkey ? `${registry.get(e.commandId)?.title ?? e.label} (${e.hotkey})` : undefined;
+        return (
+          <Button key={e.key} variant={e.style ?? 'secondary'} disabled={e.disabled} title={title} onClick={() => runFrom(registry, e.commandId, e.args, 'button', opts)}>
+            {e.label}
+          </Button>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { defineCommand } from '@/commands/registry';
+import type { AnyCommand } from '@/commands/types';
+import { inMenu } from '@/commands/menus';
+import type { JobAction } from '@/api/contracts/jobs';
+import { dialogs } from '@/features/jobs/dialogs';
+import { cloneActionUrl, cloneBlockedReason, editActionUrl, editBlockedReason, maySeeEvents, suspectEventsUrl } from '@/features/jobs/predicates';
+import { PANES, actionArg, focusedAction, inJobsPane, paneOf } from './context';
+
+const rowArgs = (a: JobAction) => ({ job_action_id: a.id });
+const onScreen = (ctx: Parameters<typeof paneOf>[0], id: number) => paneOf(ctx)?.rows.some((r) => r.kind === 'action' && r.action.id === id) ?? false;
+
+/** What a job action row offers: its events, its suspicious events, editing and cloning its Action. */
+
+export const jobActionCommands: AnyCommand[] = [
+  defineCommand<{ job_action_id?: number }>({
+    id: 'jobs.showEvents',
+    title: 'Show Action Events',
+    category: 'Jobs',
+    keywords: ['detected', 'integration', 'alerts'],
+    hotkey: 'v',
+    hotkeyContext: PANES,
+    menus: [inMenu<JobAction>('row/job-action', { group: '2_events', order: 1, title: 'View Events', args: rowArgs })],
+    when: (ctx) => maySeeEvents(ctx.permissions),
+    args: actionArg,
+    run: ({ job_action_id }, ctx) => {
+      // A row on screen becomes the focused one and names the dialog; an id alone (a script) is enough too.
+      if (job_action_id !== undefined && !onScreen(ctx, job_action_id)) dialogs.events = { jobActionId: job_action_id, name: `Job action ${job_action_id}` };
+      else {
+        const a = focusedAction(ctx, job_action_id);
+        dialogs.events = { jobActionId: a.id, name: a.name };
+      }
+    },
+  }),
+  defineCommand<{ job_action_id?: number }>({
+    id: 'jobs.suspectEvents',
+    title: 'Show Suspicious Events in a New Window',
+    category: 'Jobs',
+    keywords: ['suspect', 'suspicious', 'events'],
+    hotkey: 'shift+v',
+    hotkeyContext: PANES,
+    menus: [inMenu<JobAction>('row/job-action', { group: '2_events', order: 2, title: 'Suspicious Events', args: rowArgs, blockedReason: (_ctx, a) => (a.suspect_events === 0 ? 'No suspicious events.' : null) })],
+    needsWorkbench: true,
+    when: (ctx) => maySeeEvents(ctx.permissions) && ctx.dock !== null,
+    args: actionArg,
+    run: ({ job_action_id }, ctx) => {
+      window.open(suspectEventsUrl(job_action_id ?? focusedAction(ctx).id), '_blank', 'noopener');
+    },
+  }),
+  defineCommand<{ job_action_id?: number }>({
+    id: 'jobs.editAction',
+    title: 'Edit Action',
+    category: 'Jobs',
+    // Always listed; disabled with the reason when the role or the action does not allow it (section 6).
+    menus: [inMenu<JobAction>('row/job-action', { group: '1_action', order: 1, title: 'Edit Action', args: rowArgs, blockedReason: (ctx, a) => editBlockedReason(ctx.permissions, a) })],
+    needsWorkbench: true,
+    when: (ctx) => ctx.dock !== null && inJobsPane(ctx),
+    args: actionArg,
+    run: ({ job_action_id }, ctx) => {
+      const a = focusedAction(ctx, job_action_id);
+      const blocked = editBlockedReason(ctx.permissions, a);
+      if (blocked) throw new Error(blocked);
+      ctx.dock?.openUrl(editActionUrl(a));
+    },
+  }),
+  defineCommand<{ job_action_id?: number }>({
+    id: 'jobs.cloneAction',
+    title: 'Clone Action',
+    category: 'Jobs',
+    // Always listed; disabled with the reason when the role or the action does not allow it (section 6).
+    menus: [inMenu<JobAction>('row/job-action', { group: '1_action', order: 2, title: 'Clone', args: rowArgs, blockedReason: (ctx, a) => cloneBlockedReason(ctx.permissions, a) })],
+    needsWorkbench: true,
+    when: (ctx) => ctx.dock !== null && inJobsPane(ctx),
+    args: actionArg,
+    run: ({ job_action_id }, ctx) => {
+      const a = focusedAction(ctx, job_action_id);
+      const blocked = cloneBlockedReason(ctx.permissions, a);
+      if (blocked) throw new Error(blocked);
+      ctx.dock?.openUrl(cloneActionUrl(a));
+    },
+  }),
+];
