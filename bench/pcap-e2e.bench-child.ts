@@ -16,7 +16,7 @@ async function endToEnd(file: string, dataDir: string): Promise<{ uploadMs: numb
   await ensureAdmin(db, 'admin@example.com', 'bench password 123');
   const app = await buildApp({
     db,
-    config: { port: 0, host: '127.0.0.1', dataDir, databaseUrl: undefined, seed: 'none', adminEmail: 'admin@example.com', adminPassword: undefined, sessionTimeoutMin: 30, staticDir: undefined },
+    config: { port: 0, host: '127.0.0.1', dataDir, databaseUrl: undefined, seed: 'none', adminEmail: 'admin@example.com', adminPassword: undefined, sessionTimeoutMin: 30, sessionMaxHours: 12, staticDir: undefined },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -11,6 +12,7 @@ import { requireCsrfToken } from './auth/csrf';
 import { HttpError } from './http-errors';
 import { registerStaticAssets } from './static-assets';
 import { compressJson } from './compress-json';
+import { registerInputGuards } from './input-guards';
 import { usersRoutes } from './routes/users';
 import { environmentRoutes } from './routes/environment';
 import { backgroundRoutes } from './routes/background';
@@ -42,17 +44,20 @@ declare module 'fastify' {
     config: DirectorConfig;
     sessions: SessionStore;
     throttle: SignInThrottle;
+    /** Every registered route (method and URL pattern), in registration order: the route matrix tests walk it. */
+    routeList: { method: string; url: string }[];
   }
 }
 
 /** Paths that may be posted without a session's CSRF token (there is no session yet). */
 const CSRF_EXEMPT = new Set(['/users/sign_in.json', '/users/sign_in']);
 /** Calls authenticated by a bearer credential and never by the session cookie: the actor API and integration event webhooks. */
-const CSRF_EXEMPT_BEARER = /^\/api\/actor\/|^\/integrations\/\d+\/events$/;
+const CSRF_EXEMPT_BEARER = /^\/api\/actor\/|^\/integrations\/[^/]+\/events$/;
 
 /** Background polls must not keep a session alive. */
 const NO_TOUCH = new Set(['/users/verify_user_session', '/check_completed_background_processes', '/settings/content_service.json']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const needsCsrf = (method: string, urlPath: string) => !SAFE_METHODS.has(method) && !CSRF_EXEMPT.has(urlPath) && !CSRF_EXEMPT_BEARER.test(urlPath);
 
 function wantsHtml(req: FastifyRequest): boolean {
   if (req.method !== 'GET' || req.headers['x-requested-with']) return false;
@@ -60,27 +65,63 @@ function wantsHtml(req: FastifyRequest): boolean {
   return (req.headers.accept ?? '').includes('text/html');
 }
 
+/** The workbench's Content-Security-Policy: scripts only from the director itself (no inline script), never framed. */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export interface BuildAppOptions {
   db: Db;
   config: DirectorConfig;
+  /** Log every request at info level (LOG_REQUESTS=1); errors are always logged. */
   logger?: boolean;
+  /** Where the structured (JSON) log goes; stdout by default. Tests pass a collector. */
+  logStream?: { write(line: string): void };
   throttle?: SignInThrottle;
 }
 
-export async function buildApp({ db, config, logger = false, throttle }: BuildAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger, bodyLimit: 1024 * 1024 * 1024, trustProxy: false });
+/** Default body limit for every route that does not set its own: JSON and forms are small. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp({ db, config, logger = false, logStream, throttle }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: logger ? 'info' : 'error', ...(logStream ? { stream: logStream } : {}) },
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trustProxy: false,
+    // Request ids are the director's own (a client cannot choose what the log says); every answer carries it.
+    requestIdHeader: false,
+    genReqId: () => crypto.randomUUID(),
+  });
   app.decorate('db', db);
   app.decorate('config', config);
   compressJson(app);
-  app.decorate('sessions', new SessionStore(db, config.sessionTimeoutMin * 60_000));
+  app.decorate('sessions', new SessionStore(db, config.sessionTimeoutMin * 60_000, config.sessionMaxHours * 3_600_000));
   app.decorate('throttle', throttle ?? new SignInThrottle(db));
   app.decorateRequest('session', null);
+  const routeList: { method: string; url: string }[] = [];
+  app.decorate('routeList', routeList);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url });
+  });
 
   await app.register(cookie);
   await app.register(formbody);
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (err instanceof HttpError) return reply.status(err.statusCode).send({ error: err.message, ...err.body });
+    // busboy's refusals of a malformed multipart body (no boundary, bad headers) carry no status.
+    if (!err.statusCode && /^(Multipart|Malformed part header|Unexpected end of form)/.test(err.message)) {
+      return reply.status(400).send({ error: `The multipart form data is malformed: ${err.message}.` });
+    }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const message =
@@ -91,17 +132,34 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
             : err.message;
       return reply.status(status).send({ error: message });
     }
-    req.log.error(err);
-    return reply.status(500).send({ error: 'An internal error occurred. It has been logged.' });
+    req.log.error({ err, reqId: req.id, method: req.method, url: req.url.split('?')[0] }, 'request failed');
+    return reply.status(status >= 500 ? status : 500).send({ error: `An internal error occurred. It has been logged with request id ${req.id}.`, request_id: req.id });
+  });
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'same-origin');
+    reply.header('X-Frame-Options', 'DENY');
   });
 
   // Session lookup, CSRF check, and session extension on activity, in that order, for every request.
+  // The CSRF check runs before the body is read whenever it can decide (no session, or a token header):
+  // an anonymous or forged request never makes the director read, buffer or parse its body. Only a
+  // session holder posting a form (token in the `authenticity_token` field) has its body read first,
+  // within the route's limits.
   app.addHook('onRequest', async (req) => {
     req.session = await app.sessions.find(req.cookies[SESSION_COOKIE]);
+    const urlPath = req.url.split('?')[0] ?? '';
+    if (!needsCsrf(req.method, urlPath)) return;
+    const harmless = urlPath === '/users/sign_out' && !req.session;
+    const header = req.headers['x-csrf-token'];
+    if (harmless) return;
+    // No session: refused now. A token header: checked now. No header: the form's field is checked once the body is read.
+    if (!req.session || header !== undefined) requireCsrfToken(header, req.session?.csrfToken);
   });
   app.addHook('preHandler', async (req) => {
     const urlPath = req.url.split('?')[0] ?? '';
-    if (!SAFE_METHODS.has(req.method) && !CSRF_EXEMPT.has(urlPath) && !CSRF_EXEMPT_BEARER.test(urlPath)) {
+    if (needsCsrf(req.method, urlPath)) {
       const body = req.body as Record<string, unknown> | undefined;
       const sent = req.headers['x-csrf-token'] ?? (body && typeof body === 'object' ? body.authenticity_token : undefined);
       // Signing out without a live session changes nothing, so it needs no token.
@@ -113,6 +171,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
     }
   });
 
+  registerInputGuards(app);
   await app.register(usersRoutes);
   await app.register(environmentRoutes);
   await app.register(backgroundRoutes);
@@ -145,7 +204,7 @@ export async function buildApp({ db, config, logger = false, throttle }: BuildAp
   const sendIndex = (req: FastifyRequest, reply: FastifyReply) => {
     if (!hasSpa || !indexPath) return reply.status(503).type('text/plain').send('The workbench is not built. Run `npm run build` and restart the director.');
     const html = fs.readFileSync(indexPath, 'utf8').replace('<meta name="csrf-token" content="" />', `<meta name="csrf-token" content="${req.session?.csrfToken ?? ''}" />`);
-    return reply.type('text/html').header('Cache-Control', 'no-store').send(html);
+    return reply.type('text/html').header('Cache-Control', 'no-store').header('Content-Security-Policy', CSP).send(html);
   };
   app.get('/', sendIndex);
 

@@ -9,6 +9,8 @@ export interface DirectorConfig {
   adminEmail: string;
   adminPassword: string | undefined;
   sessionTimeoutMin: number;
+  /** Absolute session lifetime (SESSION_MAX_HOURS, default 12): activity never extends a session past it. */
+  sessionMaxHours: number;
   /** Directory of the built SPA; absent in API-only tests. */
   staticDir: string | undefined;
 }
@@ -34,6 +36,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectorConfig
     adminEmail: env.ADMIN_EMAIL ?? 'admin@example.com',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     sessionTimeoutMin: positiveNumber('SESSION_TIMEOUT_MIN', env.SESSION_TIMEOUT_MIN, 30),
+    sessionMaxHours: positiveNumber('SESSION_MAX_HOURS', env.SESSION_MAX_HOURS, 12),
     staticDir: env.STATIC_DIR === 'none' ? undefined : path.resolve(env.STATIC_DIR ?? './dist'),
   };
 }

@@ -7,6 +7,8 @@ export const SESSION_COOKIE = 'vigil_session';
 
 export interface ActiveSession {
   id: string;
+  /** When the session was created (sign-in): its absolute lifetime counts from here. */
+  createdAt: Date;
   user: SessionUser;
   csrfToken: string;
   expiresAt: Date;
@@ -28,7 +30,12 @@ export function toSessionUser(row: UserDbRow): SessionUser {
 }
 
 export class SessionStore {
-  constructor(private db: Db, private timeoutMs: number) {}
+  constructor(
+    private db: Db,
+    private timeoutMs: number,
+    /** Absolute lifetime from sign-in; no activity extends a session past it. */
+    private maxMs = 12 * 3_600_000,
+  ) {}
 
   async create(userId: number): Promise<{ cookie: string; csrfToken: string }> {
     const cookie = crypto.randomBytes(32).toString('base64url');
@@ -37,7 +44,7 @@ export class SessionStore {
       sha256(cookie),
       userId,
       csrfToken,
-      new Date(Date.now() + this.timeoutMs),
+      new Date(Date.now() + Math.min(this.timeoutMs, this.maxMs)),
     ]);
     return { cookie, csrfToken };
   }
@@ -45,19 +52,20 @@ export class SessionStore {
   /** The live session for a cookie value, or null when unknown or expired. */
   async find(cookie: string | undefined): Promise<ActiveSession | null> {
     if (!cookie) return null;
-    const rows = await this.db.query<UserDbRow & { sid: string; csrf_token: string; expires_at: Date | string }>(
-      `select s.id as sid, s.csrf_token, s.expires_at, u.id, u.email, u.first_name, u.last_name, u.role
+    const rows = await this.db.query<UserDbRow & { sid: string; csrf_token: string; expires_at: Date | string; created_at: Date | string }>(
+      `select s.id as sid, s.csrf_token, s.expires_at, s.created_at, u.id, u.email, u.first_name, u.last_name, u.role
          from sessions s join users u on u.id = s.user_id where s.id = $1`,
       [sha256(cookie)],
     );
     const row = rows[0];
     if (!row) return null;
     const expiresAt = new Date(row.expires_at);
-    if (expiresAt.getTime() <= Date.now()) {
+    const createdAt = new Date(row.created_at);
+    if (expiresAt.getTime() <= Date.now() || createdAt.getTime() + this.maxMs <= Date.now()) {
       await this.db.query('delete from sessions where id = $1', [row.sid]);
       return null;
     }
-    return { id: row.sid, user: toSessionUser(row), csrfToken: row.csrf_token, expiresAt };
+    return { id: row.sid, user: toSessionUser(row), csrfToken: row.csrf_token, expiresAt, createdAt };
   }
 
   /**
@@ -67,7 +75,7 @@ export class SessionStore {
   async touch(session: ActiveSession, force = false): Promise<Date> {
     const step = Math.min(60_000, this.timeoutMs / 10);
     if (!force && session.expiresAt.getTime() > Date.now() + this.timeoutMs - step) return session.expiresAt;
-    const expiresAt = new Date(Date.now() + this.timeoutMs);
+    const expiresAt = new Date(Math.min(Date.now() + this.timeoutMs, session.createdAt.getTime() + this.maxMs));
     await this.db.query('update sessions set expires_at = $2 where id = $1', [session.id, expiresAt]);
     session.expiresAt = expiresAt;
     return expiresAt;

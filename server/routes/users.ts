@@ -12,11 +12,12 @@ const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(6
 export async function usersRoutes(app: FastifyInstance) {
   app.post('/users/sign_in.json', async (req, reply): Promise<SignInAnswer> => {
     const { email, password } = validate(signInSchema, bodyFields(req.body));
-    const failures = await app.throttle.recentFailures(email);
-    if (app.throttle.isLocked(failures)) {
+    // The ticket is taken before the password is checked, so concurrent guesses cannot race the count.
+    const ticket = await app.throttle.take(email, req.ip);
+    if (app.throttle.isLocked(ticket)) {
       throw new HttpError(429, `Too many failed sign-in attempts. Try again in ${THROTTLE_WINDOW_MIN} minutes.`);
     }
-    await app.throttle.slowDown(failures);
+    await app.throttle.slowDown(ticket);
     const rows = await app.db.query<{ id: number; email: string; first_name: string; last_name: string; role: string; password_hash: string }>(
       'select id, email, first_name, last_name, role, password_hash from users where lower(email) = lower($1)',
       [email],
@@ -27,7 +28,9 @@ export async function usersRoutes(app: FastifyInstance) {
       await app.throttle.recordFailure(email, req.ip);
       throw new HttpError(401, 'Invalid email or password.');
     }
-    await app.throttle.clear(email);
+    await app.throttle.succeeded(email, req.ip);
+    // Session rotation: the session this browser had before (if any) dies with this sign-in.
+    if (req.session) await app.sessions.destroy(req.session);
     const { cookie, csrfToken } = await app.sessions.create(row.id);
     reply.setCookie(SESSION_COOKIE, cookie, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
     return { csrf_token: csrfToken, user: toSessionUser(row) };

@@ -133,10 +133,11 @@ describe('sign-in throttle', () => {
     expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 19].map((n) => throttle.delayFor(n))).toEqual([0, 0, 0, 500, 1000, 2000, 4000, 8000, 8000, 8000]);
   });
 
-  it('locks an email after 20 recent failures', () => {
+  it('refuses an address at an account after 20 attempts, and any address after 200 attempts', () => {
     const throttle = new SignInThrottle(t.db, async () => {});
-    expect(throttle.isLocked(19)).toBe(false);
-    expect(throttle.isLocked(20)).toBe(true);
+    expect(throttle.isLocked({ pair: 19, address: 19, account: 500 })).toBe(false);
+    expect(throttle.isLocked({ pair: 20, address: 20, account: 0 })).toBe(true);
+    expect(throttle.isLocked({ pair: 0, address: 200, account: 0 })).toBe(true);
   });
 
   it('counts only failures of the last 15 minutes, per email in any letter case', async () => {
@@ -146,7 +147,7 @@ describe('sign-in throttle', () => {
     await throttle.recordFailure('Window@Example.com', '127.0.0.1');
     await throttle.recordFailure(email, '127.0.0.1');
     expect(await throttle.recentFailures('WINDOW@example.com')).toBe(2);
-    await throttle.clear(email);
+    await throttle.succeeded(email, '127.0.0.1');
     expect(await throttle.recentFailures(email)).toBe(0);
   });
 
@@ -172,18 +173,31 @@ describe('sign-in throttle', () => {
     expect(t.sleeps).toEqual([]);
   });
 
-  it('answers 429 when the email is locked, even with the right password, and records no further failure', async () => {
-    const email = 'locked@example.com';
+  it('SEC-THROTTLE 30 concurrent guesses from one address: exactly 20 are checked, the rest and then the right password from there answer 429', async () => {
+    const email = 'raced@example.com';
     await t.createUser(email, 'viewer');
-    await t.db.query(`insert into sign_in_failures (email, ip) select $1, '10.0.0.1' from generate_series(1, 20)`, [email]);
-    t.sleeps.length = 0;
-    const res = await t.call('POST', '/users/sign_in.json', { body: { email, password: PASSWORD } });
-    expect(res.statusCode).toBe(429);
-    expect(res.json<{ error: string }>().error).toMatch(/Too many failed sign-in attempts/);
-    expect(res.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
-    expect(t.sleeps).toEqual([]);
+    const guess = (password: string, remoteAddress: string) =>
+      t.app.inject({ method: 'POST', url: '/users/sign_in.json', remoteAddress, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email, password }) });
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => guess(`wrong guess ${i}`, '10.9.9.9')));
+    const codes = answers.map((a) => a.statusCode).sort();
+    expect(codes.filter((c) => c === 401)).toHaveLength(20);
+    expect(codes.filter((c) => c === 429)).toHaveLength(10);
+    const right = await guess(PASSWORD, '10.9.9.9');
+    expect(right.statusCode).toBe(429);
+    expect(right.json<{ error: string }>().error).toMatch(/Too many failed sign-in attempts/);
+    expect(right.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
     const [row] = await t.db.query<{ n: number }>('select count(*)::int as n from sign_in_failures where email = $1', [email]);
     expect(row?.n).toBe(20);
+  });
+
+  it('SEC-THROTTLE failures from another address never lock the real user out: they only slow the account (at most 8 s)', async () => {
+    const email = 'targeted@example.com';
+    await t.createUser(email, 'viewer');
+    await t.db.query(`insert into sign_in_failures (email, ip) select $1, '10.0.0.1' from generate_series(1, 50)`, [email]);
+    t.sleeps.length = 0;
+    const res = await t.call('POST', '/users/sign_in.json', { body: { email, password: PASSWORD } });
+    expect(res.statusCode).toBe(200);
+    expect(t.sleeps).toEqual([8000]);
   });
 
   it('lets the email sign in again once its failures are older than the window', async () => {
@@ -309,5 +323,29 @@ describe('session timeout', () => {
       expect(res.statusCode).toBe(401);
       expect(res.json<{ error: string }>().error).toEqual(expect.any(String));
     }
+  });
+});
+
+describe('session rotation and absolute lifetime', () => {
+  it('SEC-SESSION signing in again from a browser with a session ends the old session: its id dies', async () => {
+    const first = await t.signIn('operator');
+    const res = await t.call('POST', '/users/sign_in.json', { headers: { cookie: first.cookie }, body: t.credentials('operator') });
+    expect(res.statusCode).toBe(200);
+    const fresh = res.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
+    expect(fresh).toBeTruthy();
+    expect(`${SESSION_COOKIE}=${fresh}`).not.toBe(first.cookie);
+    expect((await t.call('GET', '/users/verify_user_session', { as: first })).statusCode).toBe(401);
+    expect((await t.call('GET', '/users/verify_user_session', { headers: { cookie: `${SESSION_COOKIE}=${fresh}` } })).statusCode).toBe(200);
+  });
+
+  it('SEC-SESSION a session older than SESSION_MAX_HOURS is dead even while active, and extension never passes the limit', async () => {
+    const s = await t.signIn('viewer');
+    // Extending caps the expiry at created_at + SESSION_MAX_HOURS.
+    await t.db.query(`update sessions set created_at = now() - interval '11 hours 59 minutes 30 seconds' where csrf_token = $1`, [s.csrfToken]);
+    const reset = await t.call('GET', '/users/reset_user_session_timeout', { as: s });
+    expect(reset.statusCode).toBe(200);
+    expect(reset.json<VerifySessionAnswer>().time_left).toBeLessThanOrEqual(30);
+    await t.db.query(`update sessions set created_at = now() - interval '${t.config.sessionMaxHours} hours 1 minute' where csrf_token = $1`, [s.csrfToken]);
+    expect((await t.call('GET', '/users/verify_user_session', { as: s })).statusCode).toBe(401);
   });
 });

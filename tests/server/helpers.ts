@@ -85,6 +85,7 @@ export function testConfig(overrides: Partial<DirectorConfig> = {}): DirectorCon
     adminEmail: EMAILS.admin,
     adminPassword: PASSWORD,
     sessionTimeoutMin: 30,
+    sessionMaxHours: 12,
     staticDir: undefined,
     ...overrides,
   };
