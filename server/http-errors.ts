@@ -48,6 +48,7 @@ export function validate<S extends yup.AnySchema>(schema: S, input: unknown, con
     throw badRequest('The request body is missing or is not an object.');
   }
   // yup's string transforms (trim...) throw a TypeError on arrays and objects, which would answer 500.
+  if (schema.type === 'string' && typeof input !== 'string') throw badRequest('The value must be text.');
   const typeErrors = stringTypeErrors(schema, input, '');
   if (Object.keys(typeErrors).length) throw badRequest(Object.values(typeErrors).flat().join(' '), { errors: typeErrors });
   try {

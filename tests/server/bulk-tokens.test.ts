@@ -147,7 +147,7 @@ describe('bulk tokens: table source, pending actors, CSV, clearing', () => {
       ['GET', '/bulk_pending_nodes/999999', 404, 'Bulk token 999999 does not exist.'],
       ['GET', '/csv_bulk_token/0', 400, '"0" is not a bulk token id.'],
       ['GET', '/csv_bulk_token/999999', 404, 'Bulk token 999999 does not exist.'],
-      ['DELETE', '/delete_bulk_token/-1', 400, '"-1" is not a bulk token id.'],
+      ['DELETE', '/delete_bulk_token/-1', 400, 'id must be a positive whole number, got "-1".'],
       ['DELETE', '/nodes/x1/destroy_pending.js', 400, '"x1" is not an actor id.'],
       ['DELETE', '/nodes/999999/destroy_pending.js', 404, 'Actor 999999 does not exist.'],
       ['GET', '/nodes/new.js?node_type=endpoint&id=1', 400, 'node_type must be bulk.'],
