@@ -139,6 +139,8 @@ describe('filters on the Jobs pane', () => {
     const { page } = b;
     await asAdmin(page);
     await waitForFocused(page, 'Jobs');
+    // The Jobs pane's code loads on first use; its filter host exists once the list is shown.
+    await page.getByRole('toolbar', { name: 'Jobs toolbar' }).waitFor({ state: 'visible' });
     await runCommand(page, 'Focus Filter');
     const select = filters(page).getByLabel('Attack Vector', { exact: true });
     const children = await api<DimensionChildren>(page, `/reports/dimension_children.json?type=${encodeURIComponent('Attack Vector')}`);

@@ -49,15 +49,16 @@ describe('panes, layout and URLs', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Open command palette' }).waitFor({ state: 'visible' });
     await eventually(() => groupTabs(page), [['Start', 'Jobs'], ['Users']], 'both groups and their tabs are restored');
-    expect(await panel(page, 'Jobs').getByRole('toolbar', { name: 'Jobs toolbar' }).isVisible()).toBe(true);
-    expect(await panel(page, 'Users').getByRole('heading', { name: 'Users' }).isVisible()).toBe(true);
+    // Pane code loads on first use: wait for each restored pane's content to arrive.
+    await panel(page, 'Jobs').getByRole('toolbar', { name: 'Jobs toolbar' }).waitFor({ state: 'visible' });
+    await panel(page, 'Users').getByRole('heading', { name: 'Users' }).waitFor({ state: 'visible' });
     await waitForFocused(page, 'Users');
     expect(pathOf(page)).toBe('/admin/users');
   });
 
   const deepLinks: [string, string][] = [
     ['/topology/nodes/5/edit', 'Actor 5'],
-    ['/monitors', 'Monitors'],
+    ['/operational_status', 'Operational Status'],
   ];
 
   it.each(deepLinks)('a deep link to %s opens the pane "%s", which says it is not built yet', async (url, title) => {
