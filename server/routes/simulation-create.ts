@@ -1,53 +1,44 @@
-import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import * as yup from 'yup';
 import { requirePermission } from '../guards';
-import { badRequest, bodyFields, validate } from '../http-errors';
-import type { Db } from '../db/index';
-import { createSimulationBodySchema, type CreateSimulationAnswer, type CreateSimulationBody } from '../../src/api/contracts/simulation-draft';
+import { bodyFields, validate } from '../http-errors';
+import { cloneSimulation, createSimulation, editSimulation } from '../simulations/write';
+import {
+  createSimulationBodySchema,
+  editSimulationBodySchema,
+  type CreateSimulationAnswer,
+  type EditSimulationAnswer,
+} from '../../src/api/contracts/simulation-draft';
 
-/** A new VID in the seeded form S123-456, unused so far. */
-async function freshVid(db: Db): Promise<string> {
-  for (;;) {
-    const vid = `S${crypto.randomInt(100, 1000)}-${crypto.randomInt(100, 1000)}`;
-    const [used] = await db.query('select 1 from simulations where upper(vid) = $1', [vid]);
-    if (!used) return vid;
-  }
-}
+const idParam = yup.object({ id: yup.number().typeError('id must be a number').integer('id must be a whole number').positive('id must be positive').required() });
 
-async function checkActions(db: Db, body: CreateSimulationBody): Promise<void> {
-  if (body.step_names.length > body.steps.length) throw badRequest('step_names has more names than there are steps');
-  const ids = [...new Set(body.steps.flat())];
-  const found = await db.query<{ id: number }>('select id from actions where id = any($1::int[])', [ids]);
-  const known = new Set(found.map((r) => r.id));
-  const missing = ids.filter((id) => !known.has(id));
-  if (missing.length) throw badRequest(`These actions do not exist: ${missing.join(', ')}`);
-}
-
-/** POST /simulations.json: saves a simulation draft as a new simulation (JOB-022, JOB-042); see docs/api.md. */
+/**
+ * Writing simulations (see docs/api.md): POST /simulations.json saves a draft as a new simulation
+ * (JOB-022, JOB-042); PUT /simulations/{id}.json edits one (simulations.edit) and POST
+ * /simulations/{id}/clone.json makes a new VID from an edited copy (simulations.clone_edit), both
+ * refused with 409 when the version they carry is stale.
+ */
 export async function simulationCreateRoutes(app: FastifyInstance) {
   app.post('/simulations.json', async (req, reply): Promise<CreateSimulationAnswer> => {
     const session = requirePermission(req, 'simulations.edit');
     const body = validate(createSimulationBodySchema, bodyFields(req.body));
-    await checkActions(app.db, body);
-    const answer = await app.db.transaction(async (tx) => {
-      const vid = await freshVid(tx);
-      const [sim] = await tx.query<{ id: number }>(
-        'insert into simulations (vid, name, description, simulation_type, created_by) values ($1, $2, $3, $4, $5) returning id',
-        [vid, body.sim_name, body.sim_desc, body.sim_type, session.user.id],
-      );
-      if (!sim) throw new Error('simulation insert returned no row');
-      for (const [i, actions] of body.steps.entries()) {
-        const [step] = await tx.query<{ id: number }>(
-          'insert into simulation_steps (simulation_id, position, name) values ($1, $2, $3) returning id',
-          [sim.id, i + 1, body.step_names[i] ?? ''],
-        );
-        if (!step) throw new Error('step insert returned no row');
-        for (const [j, actionId] of actions.entries()) {
-          await tx.query('insert into simulation_step_actions (step_id, action_id, position) values ($1, $2, $3)', [step.id, actionId, j + 1]);
-        }
-      }
-      return { id: sim.id, vid };
-    });
+    const answer = await createSimulation(app.db, body, session.user.id);
+    reply.code(201);
+    return answer;
+  });
+
+  app.put('/simulations/:id.json', async (req): Promise<EditSimulationAnswer> => {
+    requirePermission(req, 'simulations.edit');
+    const { id } = validate(idParam, req.params);
+    const body = validate(editSimulationBodySchema, bodyFields(req.body));
+    return editSimulation(app.db, id, body);
+  });
+
+  app.post('/simulations/:id/clone.json', async (req, reply): Promise<EditSimulationAnswer> => {
+    const session = requirePermission(req, 'simulations.clone_edit');
+    const { id } = validate(idParam, req.params);
+    const body = validate(editSimulationBodySchema, bodyFields(req.body));
+    const answer = await cloneSimulation(app.db, id, body, session.user.id);
     reply.code(201);
     return answer;
   });

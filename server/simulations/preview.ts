@@ -9,7 +9,7 @@ export const LATEST_SIMULATION_JOBS = 5;
 /** Action types that make a step run on a single actor. */
 const SINGLE_ACTOR = { dns: 'dns_found', host_cli: 'host_cli_found', cloud: 'cloud_validation_found' } as const;
 
-type SimRow = Pick<SimulationPreview, 'id' | 'vid' | 'name' | 'description' | 'simulation_type' | 'disabled'>;
+type SimRow = Pick<SimulationPreview, 'id' | 'vid' | 'name' | 'description' | 'simulation_type' | 'disabled' | 'version'>;
 interface StepActionRow {
   step_id: number;
   step_name: string;
@@ -43,8 +43,8 @@ export function buildSteps(rows: readonly StepActionRow[]): SimulationStep[] {
 export async function loadSimulationPreview(db: Db, ref: { id?: number | undefined; vid?: string | undefined }, canEdit: boolean): Promise<SimulationPreview | null> {
   if (ref.id !== undefined && !Number.isSafeInteger(ref.id)) return null;
   const [sim] = ref.id !== undefined
-    ? await db.query<SimRow>('select id, vid, name, description, simulation_type, disabled from simulations where id = $1', [ref.id])
-    : await db.query<SimRow>('select id, vid, name, description, simulation_type, disabled from simulations where upper(vid) = upper($1)', [ref.vid]);
+    ? await db.query<SimRow>('select id, vid, name, description, simulation_type, disabled, version from simulations where id = $1', [ref.id])
+    : await db.query<SimRow>('select id, vid, name, description, simulation_type, disabled, version from simulations where upper(vid) = upper($1)', [ref.vid]);
   if (!sim) return null;
   const [stepRows, tags, jobs, [count]] = await Promise.all([
     db.query<StepActionRow>(
@@ -69,5 +69,7 @@ export async function loadSimulationPreview(db: Db, ref: { id?: number | undefin
     latest_jobs: jobs,
     total_jobs: count?.n ?? 0,
     can_edit: canEdit,
+    simType: sim.simulation_type,
+    title: sim.name,
   };
 }

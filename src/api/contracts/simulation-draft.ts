@@ -55,3 +55,23 @@ export interface CreateSimulationAnswer {
   id: number;
   vid: string;
 }
+
+/**
+ * PUT /simulations/{id}.json (Edit) and POST /simulations/{id}/clone.json (Clone and Edit): the
+ * simulation as the editor leaves it, with the `version` the editor opened. A stale version is
+ * refused with 409 and SIMULATION_CONFLICT_MESSAGE, nothing is written.
+ */
+export const editSimulationBodySchema = createSimulationBodySchema.shape({
+  version: yup.number().typeError('version must be a whole number').integer('version must be a whole number').positive('version must be positive').required('version is required'),
+});
+export type EditSimulationBody = yup.InferType<typeof editSimulationBodySchema>;
+
+export interface EditSimulationAnswer {
+  id: number;
+  vid: string;
+  version: number;
+}
+
+/** The 409 of an edit or clone whose version is stale. */
+export const simulationConflictMessage = (vid: string, opened: number, now: number) =>
+  `${vid} was changed by someone else since you opened it (your version ${opened}, now ${now}). Nothing was saved: reload it to see their changes (your edits are kept until you do).`;

@@ -48,6 +48,11 @@ export interface SimulationPreview {
   total_jobs: number;
   /** MON-120: the preview is opened with edit rights for simulations. */
   can_edit: boolean;
+  /** Raised by every edit; the editor sends it back so a stale edit is refused (issue 19). */
+  version: number;
+  /** MON-047: preview_props carry simType and title (the same as simulation_type and name). */
+  simType: SimulationType;
+  title: string;
 }
 
 export interface SimulationPreviewAnswer {

@@ -1,0 +1,138 @@
+/** Editing and cloning simulations (issue 19): PUT /simulations/{id}.json and POST /simulations/{id}/clone.json. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SimulationPreview, SimulationPreviewAnswer } from '@/api/contracts/simulations';
+import type { CreateSimulationAnswer, EditSimulationAnswer } from '@/api/contracts/simulation-draft';
+import { startTestServer, type Session, type TestServer } from './helpers';
+
+let s: TestServer;
+let admin: Session;
+let operator: Session;
+let viewer: Session;
+beforeAll(async () => {
+  s = await startTestServer();
+  [admin, operator, viewer] = [await s.signIn('admin'), await s.signIn('operator'), await s.signIn('viewer')];
+  await s.db.query(
+    `insert into actions (id, vid, name, action_type, approved, disabled) values
+       (921, 'A921-001', 'Resolve a C2 domain', 'dns', true, false),
+       (922, 'A921-002', 'Scan ports', 'port_scan', true, false),
+       (923, 'A921-003', 'Beacon over HTTP', 'socket', true, false)`,
+  );
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+const errorOf = (res: { json: <T>() => T }) => res.json<{ error: string }>().error;
+const base = { sim_type: 'sequence', sim_name: 'Edit me', sim_desc: 'A sequence to edit.', steps: [[922], [921]], step_names: ['Scan', 'Resolve'] };
+
+async function create(): Promise<CreateSimulationAnswer> {
+  const res = await s.call('POST', '/simulations.json', { as: admin, body: base });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<CreateSimulationAnswer>();
+}
+async function preview(id: number): Promise<SimulationPreview> {
+  const res = await s.call('GET', `/library/simulations.json?id=${id}`, { as: viewer });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<SimulationPreviewAnswer>().data.preview_props;
+}
+const shape = (p: SimulationPreview) => p.steps.map((st) => [st.name, st.actions.map((a) => a.id)]);
+
+describe('PUT /simulations/{id}.json', () => {
+  it('MON-047 the preview carries version, simType and title', async () => {
+    const { id } = await create();
+    const p = await preview(id);
+    expect(p).toMatchObject({ id, version: 1, simType: 'sequence', title: 'Edit me' });
+  });
+
+  it('edits name, description, type and regrouped steps, and raises the version', async () => {
+    const { id, vid } = await create();
+    const res = await s.call('PUT', `/simulations/${id}.json`, {
+      as: admin,
+      body: { version: 1, sim_type: 'eval', sim_name: 'Edited', sim_desc: 'Now an evaluation.', steps: [[921, 922], [923]], step_names: ['Both', 'Beacon'] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<EditSimulationAnswer>()).toEqual({ id, vid, version: 2 });
+    const p = await preview(id);
+    expect(p).toMatchObject({ vid, name: 'Edited', description: 'Now an evaluation.', simulation_type: 'eval', version: 2 });
+    expect(shape(p)).toEqual([['Both', [921, 922]], ['Beacon', [923]]]);
+  });
+
+  it('refuses a stale version with 409 and a clear message, and writes nothing', async () => {
+    const { id, vid } = await create();
+    const first = await s.call('PUT', `/simulations/${id}.json`, { as: admin, body: { ...base, version: 1, sim_name: 'First writer' } });
+    expect(first.statusCode, first.body).toBe(200);
+    const stale = await s.call('PUT', `/simulations/${id}.json`, { as: operator, body: { ...base, version: 1, sim_name: 'Second writer', steps: [[923], [921]] } });
+    expect(stale.statusCode).toBe(409);
+    expect(errorOf(stale)).toBe(`${vid} was changed by someone else since you opened it (your version 1, now 2). Nothing was saved: reload it to see their changes (your edits are kept until you do).`);
+    const p = await preview(id);
+    expect(p.name).toBe('First writer');
+    expect(shape(p)).toEqual([['Scan', [922]], ['Resolve', [921]]]);
+  });
+
+  it('answers 400/404 with messages for bad input and writes nothing', async () => {
+    const { id } = await create();
+    const cases: [string, unknown, number, RegExp][] = [
+      [`/simulations/${id}.json`, { ...base }, 400, /version is required/],
+      [`/simulations/${id}.json`, { ...base, version: 'x' }, 400, /version must be a whole number/],
+      [`/simulations/${id}.json`, { ...base, version: 1, sim_name: ' ' }, 400, /sim_name is required/],
+      [`/simulations/${id}.json`, { ...base, version: 1, steps: [[921], []] }, 400, /at least one action/],
+      [`/simulations/${id}.json`, { ...base, version: 1, steps: [[921, 999999], [922]] }, 400, /do not exist: 999999/],
+      [`/simulations/${id}.json`, { ...base, version: 1, steps: [[921]], step_names: ['a', 'b'] }, 400, /more names than there are steps/],
+      ['/simulations/abc.json', { ...base, version: 1 }, 400, /id must be a number/],
+      ['/simulations/99999999999.json', { ...base, version: 1 }, 404, /No record has id 99999999999/],
+      ['/simulations/999999.json', { ...base, version: 1 }, 404, /Simulation 999999 was not found/],
+      [`/simulations/${id}.json`, 'not json', 400, /.+/],
+    ];
+    for (const [url, body, status, message] of cases) {
+      const res = await s.call('PUT', url, { as: admin, body });
+      expect(res.statusCode, `${url} ${JSON.stringify(body)} ${res.body}`).toBe(status);
+      expect(errorOf(res)).toMatch(message);
+    }
+    const p = await preview(id);
+    expect(p).toMatchObject({ name: 'Edit me', version: 1 });
+  });
+
+  it('JOB-080 needs simulations.edit, a session and the CSRF token', async () => {
+    const { id } = await create();
+    const body = { ...base, version: 1, sim_name: 'Not allowed' };
+    expect((await s.call('PUT', `/simulations/${id}.json`, { as: viewer, body })).statusCode).toBe(403);
+    expect((await s.call('PUT', `/simulations/${id}.json`, { body })).statusCode).toBe(403);
+    expect((await s.call('PUT', `/simulations/${id}.json`, { as: admin, csrf: false, body })).statusCode).toBe(403);
+    expect((await preview(id)).name).toBe('Edit me');
+  });
+});
+
+describe('POST /simulations/{id}/clone.json', () => {
+  it('makes a new VID with the edited copy and the source tags; the source is unchanged', async () => {
+    const { id, vid } = await create();
+    const [tag] = await s.db.query<{ id: number }>(`insert into tags (name, tag_type, class_name) values ('Clone tag', 'user', 'user') returning id`);
+    await s.db.query('insert into simulation_tags (simulation_id, tag_id) values ($1, $2)', [id, tag?.id]);
+    const res = await s.call('POST', `/simulations/${id}/clone.json`, { as: operator, body: { ...base, version: 1, sim_name: 'Copy of Edit me' } });
+    expect(res.statusCode, res.body).toBe(201);
+    const copy = res.json<EditSimulationAnswer>();
+    expect(copy.vid).toMatch(/^S\d{3}-\d{3}$/);
+    expect(copy.vid).not.toBe(vid);
+    expect(copy.version).toBe(1);
+    const p = await preview(copy.id);
+    expect(p.name).toBe('Copy of Edit me');
+    expect(shape(p)).toEqual([['Scan', [922]], ['Resolve', [921]]]);
+    expect(p.tags.map((t) => t.name)).toEqual(['Clone tag']);
+    expect((await preview(id)).name).toBe('Edit me');
+  });
+
+  it('refuses a clone of a stale version (409), a viewer (403) and a missing CSRF token (403)', async () => {
+    const { id } = await create();
+    await s.call('PUT', `/simulations/${id}.json`, { as: admin, body: { ...base, version: 1 } });
+    const [before] = await s.db.query<{ n: number }>('select count(*)::int as n from simulations');
+    const stale = await s.call('POST', `/simulations/${id}/clone.json`, { as: admin, body: { ...base, version: 1 } });
+    expect(stale.statusCode).toBe(409);
+    expect(errorOf(stale)).toMatch(/changed by someone else/);
+    expect((await s.call('POST', `/simulations/${id}/clone.json`, { as: viewer, body: { ...base, version: 2 } })).statusCode).toBe(403);
+    expect((await s.call('POST', `/simulations/${id}/clone.json`, { as: admin, csrf: false, body: { ...base, version: 2 } })).statusCode).toBe(403);
+    const bad = await s.call('POST', `/simulations/${id}/clone.json`, { as: admin, body: { ...base, version: 2, steps: [] } });
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad)).toMatch(/at least one step/);
+    const [after] = await s.db.query<{ n: number }>('select count(*)::int as n from simulations');
+    expect(after?.n).toBe(before?.n);
+  });
+});
