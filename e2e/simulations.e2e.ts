@@ -96,13 +96,13 @@ describe('the Simulations panes', () => {
     expect(await pane.getByText('This pane is not built yet.').count()).toBe(0);
   });
 
-  it('Run on the shown simulation opens the Run feature\'s Run All Actions modal for it (closed without running)', async () => {
+  it('MON-015 the Run All Actions button on the shown simulation opens the Run All Actions modal for it (closed without running)', async () => {
     const { page } = b;
     await asAdmin(page, '/simulations?sim_type=sequence');
     const { item } = await pickSimulation(page, 'sequence');
     await page.goto(`/simulation/${encodeURIComponent(item.vid)}?sim_type=sequence`);
     const pane = panel(page, `Simulation ${item.vid}`);
-    await pane.getByRole('button', { name: 'Run', exact: true }).click();
+    await pane.getByRole('button', { name: 'Run All Actions', exact: true }).click();
     const run = page.getByRole('dialog', { name: 'Run All Actions' });
     await run.getByRole('heading', { name: 'Select Source and Destination Actors' }).waitFor();
     await page.keyboard.press('Escape');

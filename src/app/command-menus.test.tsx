@@ -27,7 +27,7 @@ const action: JobAction = {
   blocked_msg: null, detected_msg: null, events: 2, suspect_events: 1, disabled: false, action_type: 'dns', started_at: null, finished_at: null,
 };
 /** What each menu passes its items, as the workbench renders it. */
-const MENU_ARGS: Record<MenuId, unknown> = { 'pane/tab': undefined, 'row/job': job, 'row/job-action': action, 'toolbar/jobs-selection': undefined, 'toolbar/jobs-export': undefined, 'toolbar/job': job, 'row/monitor': { id: 7 }, 'toolbar/monitors': undefined };
+const MENU_ARGS: Record<MenuId, unknown> = { 'pane/tab': undefined, 'row/job': job, 'row/job-action': action, 'toolbar/jobs-selection': undefined, 'toolbar/jobs-export': undefined, 'toolbar/job': job, 'row/monitor': { id: 7 }, 'toolbar/monitors': undefined, 'toolbar/simulation': { id: 3, vid: 'S300-1', name: 'Sim', simulation_type: 'eval' } };
 
 function registry(kind = 'jobs') {
   const r = new CommandRegistry(() => ctx(kind));

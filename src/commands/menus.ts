@@ -15,6 +15,7 @@ export const MENUS = {
   'toolbar/job': "The Job pane's operation buttons; args: the job (as a row menu sees it)",
   'row/monitor': "The ⋯ menu of the selected monitor (Monitors list); args: { id }",
   'toolbar/monitors': "The Monitors list's buttons (New Monitor, drift)",
+  'toolbar/simulation': "A simulation's header buttons (JOB-024); args: { id, vid, simulation_type }",
 } as const satisfies Record<string, string>;
 
 export type MenuId = keyof typeof MENUS;

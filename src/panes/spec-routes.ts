@@ -27,6 +27,9 @@ export const SPEC_PANES: PaneKind[] = [
   { id: 'pcap-inspect', title: 'Packet View {id}', routes: ['/manage_sims/pcaps/inspect/:id'], query: ['packet'], identity: ['id'], listed: false },
   { id: 'simulations', title: 'Simulations', routes: ['/simulations'], query: ['sim_type', 'vid'], identity: ['sim_type'], description: 'Sequences and Evaluations' },
   { id: 'simulation', title: 'Simulation {vid}', routes: ['/simulation/:vid'], query: ['sim_type'], listed: false },
+  // The simulation editor's routes are not shown in the spec (issue 19): ours.
+  { id: 'simulation-edit', title: 'Edit {vid}', routes: ['/simulation/:vid/edit'], query: ['sim_type'], identity: ['vid'], permission: 'simulations.edit', listed: false },
+  { id: 'simulation-clone', title: 'Clone and Edit {vid}', routes: ['/simulation/:vid/clone'], query: ['sim_type'], identity: ['vid'], permission: 'simulations.clone_edit', listed: false },
   { id: 'select-nodes', title: 'Assign Actors', routes: ['/simulations/select_nodes'], query: ['sim_id'], identity: ['sim_id'], permission: 'simulations.select_nodes', listed: false },
   { id: 'network-map', title: 'Network Map', routes: ['/topology'], description: 'Zones, actors and devices' },
   { id: 'node-edit', title: 'Actor {id}', routes: ['/topology/nodes/:id/edit'], listed: false },

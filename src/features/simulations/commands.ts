@@ -1,53 +1,13 @@
-import * as yup from 'yup';
-import { SIMULATION_VID_PATTERN } from '@/api/contracts/simulations';
 import { commands, defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { flash } from '@/ui/toasts';
-import { fetchSimulationPreview } from './api';
+import { editorCommands } from './editor-commands';
+import { headerCommands } from './header-commands';
+import { SIMULATIONS_PANE, SIM_PANES, dock, refArgs, resolveSimulation, runArgs, type RefArgs } from './resolve';
 import { simPaneHandlers, simStore, type CurrentSimulation } from './store';
 
-export const SIMULATIONS_PANE = 'simulations';
-export const SIMULATION_PANE = 'simulation';
-/** Keys acting on one simulation work in the list and in the one-simulation pane. */
-const SIM_PANES = [SIMULATIONS_PANE, SIMULATION_PANE];
+export { SIMULATION_CLONE_PANE, SIMULATION_EDIT_PANE, SIMULATION_PANE, SIMULATIONS_PANE } from './resolve';
 
-interface RefArgs {
-  id?: number | undefined;
-  vid?: string | undefined;
-  /** Run only: both actors run the simulation at once (scripts); without them the Run modal asks. */
-  attack_node_id_1?: number | undefined;
-  target_node_id_1?: number | undefined;
-}
-const refShape = {
-  id: yup.number().integer().positive().label('Simulation id (optional)').optional(),
-  vid: yup.string().trim().matches(SIMULATION_VID_PATTERN, 'vid is not a valid VID').label('Simulation VID (optional)').optional(),
-};
-const refArgs = yup.object(refShape) as yup.Schema<RefArgs>;
-const runArgs = yup.object({
-  ...refShape,
-  attack_node_id_1: yup.number().integer().positive().label('Source Actor id (optional: the modal asks)').optional(),
-  target_node_id_1: yup.number().integer().positive().label('Destination Actor id (optional)').optional(),
-}) as yup.Schema<RefArgs>;
-
-/** The simulation a command acts on: its id or VID argument, else the open preview, the one-simulation pane, the list's selection. */
-export async function resolveSimulation(args: RefArgs | undefined, ctx: CommandContext): Promise<CurrentSimulation> {
-  const known = [simStore.preview, simStore.current].find((s) => s && ((args?.id && s.id === args.id) || (args?.vid && s.vid.toUpperCase() === args.vid.toUpperCase())));
-  if (known) return { ...known };
-  const ref = args?.id ? { id: args.id } : args?.vid ? { vid: args.vid } : null;
-  if (!ref) {
-    if (simStore.preview) return { ...simStore.preview };
-    if (ctx.activePane?.kind === SIMULATION_PANE && ctx.activePane.params.vid) return resolveSimulation({ vid: ctx.activePane.params.vid }, ctx);
-    if (simStore.current) return { ...simStore.current };
-    throw new Error('Select a Sequence or Evaluation first.');
-  }
-  const p = await fetchSimulationPreview(ref);
-  return { id: p.id, vid: p.vid, name: p.name, simulation_type: p.simulation_type };
-}
-
-const dock = (ctx: CommandContext) => {
-  if (!ctx.dock) throw new Error('This command needs the workbench.');
-  return ctx.dock;
-};
 
 const moveCommand = (id: string, title: string, hotkey: string, step: 1 | -1) =>
   defineCommand({
@@ -70,7 +30,7 @@ function onSimulation(
   hotkey: string,
   keywords: string[],
   act: (s: CurrentSimulation, ctx: CommandContext, args: RefArgs | undefined) => unknown,
-  extra: Pick<AnyCommand, 'when' | 'needsWorkbench' | 'args'> = {},
+  extra: Pick<AnyCommand, 'when' | 'needsWorkbench' | 'args' | 'buttonLabel'> = {},
 ): AnyCommand {
   return defineCommand<RefArgs>({
     id: `simulations.${verb}`,
@@ -110,7 +70,8 @@ export const simulationCommands: AnyCommand[] = [
     simStore.preview = null;
     const actors = args?.attack_node_id_1 && args.target_node_id_1 ? { attack_node_id_1: args.attack_node_id_1, target_node_id_1: args.target_node_id_1 } : {};
     return commands.execute(s.simulation_type === 'eval' ? 'run.evaluation' : 'run.sequence', { id: s.id, ...actors }, ctx.dock ? 'button' : 'script');
-  }, { when: (ctx) => ctx.permissions.has('jobs.run'), args: runArgs }),
+    // MON-015: the modal 'Run All Actions' is opened by a button with the same label.
+  }, { when: (ctx) => ctx.permissions.has('jobs.run'), args: runArgs, buttonLabel: 'Run All Actions' }),
   onSimulation('viewRuns', 'View Runs of Simulation', 'r', ['jobs', 'history', 'runs'], (s, ctx) => {
     simStore.preview = null;
     dock(ctx).openUrl(`/jobs?vid=${encodeURIComponent(s.vid)}`);
@@ -120,4 +81,6 @@ export const simulationCommands: AnyCommand[] = [
     flash('notice', `Copied ${s.vid}.`);
     return { text: s.vid };
   }),
+  ...headerCommands,
+  ...editorCommands,
 ];

@@ -1,13 +1,15 @@
 import type { FeatureModule } from '@/panes/feature-module';
 import { lazyGlobal, lazyPane } from '@/panes/lazy';
-import { SIMULATION_PANE, SIMULATIONS_PANE } from './commands';
+import { SIMULATION_CLONE_PANE, SIMULATION_EDIT_PANE, SIMULATION_PANE, SIMULATIONS_PANE } from './commands';
 
-/** Sequences and evaluations: the list, one simulation, and the Simulation preview modal. */
+/** Sequences and evaluations: the list, one simulation, its editor, and the preview and description modals. */
 export const simulationsFeature: FeatureModule = {
   id: 'simulations',
   panes: [
     { id: SIMULATIONS_PANE, component: lazyPane(() => import('./simulations-pane'), 'SimulationsPane') },
     { id: SIMULATION_PANE, component: lazyPane(() => import('./simulation-pane'), 'SimulationPane') },
+    { id: SIMULATION_EDIT_PANE, component: lazyPane(() => import('./editor-pane'), 'SimulationEditPane') },
+    { id: SIMULATION_CLONE_PANE, component: lazyPane(() => import('./editor-pane'), 'SimulationClonePane') },
   ],
-  globals: [lazyGlobal(() => import('./preview'), 'SimulationPreviewHost')],
+  globals: [lazyGlobal(() => import('./preview'), 'SimulationPreviewHost'), lazyGlobal(() => import('./description'), 'SimulationDescriptionHost')],
 };

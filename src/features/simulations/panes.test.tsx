@@ -28,6 +28,9 @@ const preview: SimulationPreview = {
   latest_jobs: [{ id: 90, name: 'Ransomware Kill Chain - LockBit 3.0', created_at: '2026-11-01T10:00:00.000Z', status: 'completed', user: null }],
   total_jobs: 11,
   can_edit: true,
+  version: 3,
+  simType: 'sequence',
+  title: 'Ransomware Kill Chain - LockBit 3.0',
 };
 
 const emptyList: LibraryListAnswer = { actions: [], simulations: [], total_count: 0, total_pages: 0, start: 0, page_number: 1, page_size: 100 };

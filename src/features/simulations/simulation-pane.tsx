@@ -1,5 +1,6 @@
 import { SIMULATION_VID_PATTERN } from '@/api/contracts/simulations';
 import { commands } from '@/commands/registry';
+import { CommandToolbar } from '@/commands/command-menu';
 import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
 import { ErrorNote, SimulationView, useSimulation } from './simulation-view';
@@ -12,7 +13,7 @@ function SimulationButtons({ id }: { id: number }) {
   return (
     <div className="flex flex-wrap gap-2">
       <Button onClick={() => void run('simulations.preview', { id })}>Preview</Button>
-      {canRun && <Button onClick={() => void run('simulations.run', { id })}>Run</Button>}
+      {canRun && <Button onClick={() => void run('simulations.run', { id })}>Run All Actions</Button>}
       <Button onClick={() => void run('simulations.viewRuns', { id })}>View Runs</Button>
       <Button onClick={() => void run('simulations.copyVid', { id })}>Copy VID</Button>
     </div>
@@ -26,6 +27,7 @@ export function SimulationDetail({ vid }: { vid: string }) {
   if (q.error) return <div className="p-4"><ErrorNote error={q.error} /></div>;
   return (
     <div className="flex flex-col gap-3 px-4 py-3">
+      <CommandToolbar menu="toolbar/simulation" label="Simulation header" args={{ id: q.data.id, vid: q.data.vid, name: q.data.name, simulation_type: q.data.simulation_type }} />
       <SimulationButtons id={q.data.id} />
       <SimulationView p={q.data} />
     </div>

@@ -9,8 +9,8 @@ export interface CurrentSimulation {
   simulation_type: SimulationType;
 }
 
-/** What the Simulations panes share with their commands: the current simulation and the preview modal. */
-export const simStore = proxy<{ current: CurrentSimulation | null; preview: CurrentSimulation | null }>({ current: null, preview: null });
+/** What the Simulations panes share with their commands: the current simulation, the preview and the description modals. */
+export const simStore = proxy<{ current: CurrentSimulation | null; preview: CurrentSimulation | null; description: CurrentSimulation | null }>({ current: null, preview: null, description: null });
 
 /** Handlers the mounted list pane registers (functions stay outside the proxy). */
 export const simPaneHandlers: { move: ((step: 1 | -1) => void) | null; focusSearch: (() => void) | null } = { move: null, focusSearch: null };
