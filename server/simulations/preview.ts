@@ -1,5 +1,6 @@
 import type { Db } from '../db/index';
 import { jobSummaries } from '../library/job-summaries';
+import { loadActorOptions } from './reachability';
 import type { LibraryTag } from '../../src/api/contracts/library';
 import type { SimulationPreview, SimulationStep } from '../../src/api/contracts/simulations';
 import { type ActionType } from '../../src/api/contracts/vocabulary';
@@ -46,7 +47,7 @@ export async function loadSimulationPreview(db: Db, ref: { id?: number | undefin
     ? await db.query<SimRow>('select id, vid, name, description, simulation_type, disabled, version from simulations where id = $1', [ref.id])
     : await db.query<SimRow>('select id, vid, name, description, simulation_type, disabled, version from simulations where upper(vid) = upper($1)', [ref.vid]);
   if (!sim) return null;
-  const [stepRows, tags, jobs, [count]] = await Promise.all([
+  const [stepRows, tags, jobs, [count], actors] = await Promise.all([
     db.query<StepActionRow>(
       `select st.id as step_id, st.name as step_name, a.id, a.vid, a.name, a.action_type, (a.disabled or a.decommissioned) as disabled
          from simulation_steps st
@@ -59,13 +60,14 @@ export async function loadSimulationPreview(db: Db, ref: { id?: number | undefin
     db.query<LibraryTag>('select t.id, t.name, t.tag_type as "tagType" from simulation_tags st join tags t on t.id = st.tag_id where st.simulation_id = $1 order by t.name', [sim.id]),
     jobSummaries(db, 'j.simulation_id = $1', [sim.id], LATEST_SIMULATION_JOBS),
     db.query<{ n: number }>('select count(*)::int as n from jobs where simulation_id = $1', [sim.id]),
+    loadActorOptions(db),
   ]);
   const steps = buildSteps(stepRows);
   return {
     ...sim,
     steps,
     tags,
-    options: { empty_steps: steps.filter((s) => s.actions.length === 0).length },
+    options: { empty_steps: steps.filter((s) => s.actions.length === 0).length, ...actors },
     latest_jobs: jobs,
     total_jobs: count?.n ?? 0,
     can_edit: canEdit,

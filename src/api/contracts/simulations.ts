@@ -33,6 +33,25 @@ export interface SimulationStep {
   can_run: boolean;
 }
 
+/** An actor as the sequence assignment lists it (JOB-043 cttn_* options). */
+export interface CttnActor {
+  id: number;
+  name: string;
+  status: string;
+  sim_address: string;
+  zone_name: string | null;
+}
+
+/** Who may attack, who may be a target, and which targets each attacker reaches (by actor id). */
+export interface SimulationActorOptions {
+  cttn_attackers: CttnActor[];
+  cttn_targets: CttnActor[];
+  cttn_authorized_actors: Record<string, number[]>;
+}
+
+/** A step holding a DNS, host CLI or cloud validation Action runs on a single actor (JOB-060). */
+export const isSingleActorStep = (s: Pick<SimulationStep, 'dns_found' | 'host_cli_found' | 'cloud_validation_found'>) => s.dns_found || s.host_cli_found || s.cloud_validation_found;
+
 /** data.preview_props of GET /library/simulations.json. */
 export interface SimulationPreview {
   id: number;
@@ -43,7 +62,7 @@ export interface SimulationPreview {
   disabled: boolean;
   steps: SimulationStep[];
   tags: LibraryTag[];
-  options: { empty_steps: number };
+  options: { empty_steps: number } & SimulationActorOptions;
   latest_jobs: JobSummary[];
   total_jobs: number;
   /** MON-120: the preview is opened with edit rights for simulations. */

@@ -29,7 +29,7 @@ function as(role: Role, activePane: CommandContext['activePane'] = { kind: 'simu
 
 const preview: SimulationPreview = {
   id: 41, vid: 'S250-138', name: 'Cloud Control Plane Checks - AWS', description: '', simulation_type: 'eval', disabled: false,
-  steps: [], tags: [], options: { empty_steps: 0 }, latest_jobs: [], total_jobs: 0, can_edit: false,
+  steps: [], tags: [], options: { empty_steps: 0, cttn_attackers: [], cttn_targets: [], cttn_authorized_actors: {} }, latest_jobs: [], total_jobs: 0, can_edit: false,
   version: 1, simType: 'eval', title: 'Cloud Control Plane Checks - AWS',
 };
 

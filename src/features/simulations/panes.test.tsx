@@ -24,7 +24,7 @@ const preview: SimulationPreview = {
     { id: 2, name: 'Later', actions: [], dns_found: false, host_cli_found: false, cloud_validation_found: false, can_run: false },
   ],
   tags: [{ id: 3, name: 'Impact', tagType: 'user' }],
-  options: { empty_steps: 1 },
+  options: { empty_steps: 1, cttn_attackers: [], cttn_targets: [], cttn_authorized_actors: {} },
   latest_jobs: [{ id: 90, name: 'Ransomware Kill Chain - LockBit 3.0', created_at: '2026-11-01T10:00:00.000Z', status: 'completed', user: null }],
   total_jobs: 11,
   can_edit: true,
