@@ -1,3 +1,4 @@
+import { MAX_RUN_STEPS } from '@/api/contracts/engine';
 import type { PaneKind } from './types';
 
 /**
@@ -6,6 +7,8 @@ import type { PaneKind } from './types';
  * supplies only `{ id, component }` (`panes` of its FeatureModule); until then the workbench opens a
  * pane that says it is not built yet. Titles use the specs' words.
  */
+const STEP_ACTOR_PARAMS = Array.from({ length: MAX_RUN_STEPS }, (_, i) => [`attack_node_id_${i + 1}`, `target_node_id_${i + 1}`]).flat();
+
 export const SPEC_PANES: PaneKind[] = [
   { id: 'jobs', title: 'Jobs', routes: ['/jobs'], query: ['vid'], identity: ['vid'], description: 'Job results: live list, steps and actions' },
   { id: 'job', title: 'Job {id}', routes: ['/jobs/:id'], description: 'One job: steps, actions and results', listed: false },
@@ -30,7 +33,8 @@ export const SPEC_PANES: PaneKind[] = [
   // The simulation editor's routes are not shown in the spec (issue 19): ours.
   { id: 'simulation-edit', title: 'Edit {vid}', routes: ['/simulation/:vid/edit'], query: ['sim_type'], identity: ['vid'], permission: 'simulations.edit', listed: false },
   { id: 'simulation-clone', title: 'Clone and Edit {vid}', routes: ['/simulation/:vid/clone'], query: ['sim_type'], identity: ['vid'], permission: 'simulations.clone_edit', listed: false },
-  { id: 'select-nodes', title: 'Assign Actors', routes: ['/simulations/select_nodes'], query: ['sim_id'], identity: ['sim_id'], permission: 'simulations.select_nodes', listed: false },
+  // JOB-027: attack_node_id_{n} and target_node_id_{n} per step (n up to MAX_RUN_STEPS) keep the assignment in the URL.
+  { id: 'select-nodes', title: 'Assign Actors', routes: ['/simulations/select_nodes'], query: ['sim_id', ...STEP_ACTOR_PARAMS], identity: ['sim_id'], permission: 'simulations.select_nodes', listed: false },
   { id: 'network-map', title: 'Network Map', routes: ['/topology'], description: 'Zones, actors and devices' },
   { id: 'node-edit', title: 'Actor {id}', routes: ['/topology/nodes/:id/edit'], listed: false },
   { id: 'monitor-stats', title: 'Monitor Stats', routes: ['/monitor'], description: 'Active security monitors and alerts on the map' },

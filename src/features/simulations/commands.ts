@@ -3,6 +3,7 @@ import type { AnyCommand, CommandContext } from '@/commands/types';
 import { flash } from '@/ui/toasts';
 import { editorCommands } from './editor-commands';
 import { headerCommands } from './header-commands';
+import { selectNodesCommands } from './select-nodes-commands';
 import { SIMULATIONS_PANE, SIM_PANES, dock, refArgs, resolveSimulation, runArgs, type RefArgs } from './resolve';
 import { simPaneHandlers, simStore, type CurrentSimulation } from './store';
 
@@ -83,4 +84,5 @@ export const simulationCommands: AnyCommand[] = [
   }),
   ...headerCommands,
   ...editorCommands,
+  ...selectNodesCommands,
 ];

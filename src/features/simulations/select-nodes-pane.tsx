@@ -1,0 +1,201 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { CttnActor, SimulationPreview } from '@/api/contracts/simulations';
+import { SIMULATION_TYPE_LABELS } from '@/api/contracts/simulations';
+import { CommandButton } from '@/commands/command-menu';
+import type { PaneProps } from '@/panes/types';
+import { Button } from '@/ui/button';
+import { flash } from '@/ui/toasts';
+import { NO_VALID_TARGETS, assignSteps, validTargets, withChoice, type AssignStep } from './assignment';
+import { ErrorNote, useSimulation } from './simulation-view';
+
+/** Arrow keys move the highlighted option of a listbox; Enter picks it. */
+function useListKeys(count: number, pick: (i: number) => void, start = 0) {
+  const [at, setAt] = useState(start);
+  const index = Math.min(at, Math.max(0, count - 1));
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      setAt(Math.max(0, Math.min(count - 1, index + (e.key === 'ArrowDown' ? 1 : -1))));
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      if (count) pick(index);
+    }
+  };
+  return { index, setAt, onKeyDown };
+}
+
+const actorLabel = (a: CttnActor | undefined, id: number | null) => (a ? `${a.name}${a.zone_name ? ` (${a.zone_name})` : ''}` : id === null ? '' : `Actor ${id}`);
+
+function stepTitle(s: AssignStep): string {
+  const name = s.step.name || `Group ${s.n}`;
+  return s.disabledReason ? `DISABLED: ${name}: ${s.disabledReason}` : `Step ${s.n}: ${name}${s.single ? ' (single actor)' : ''}`;
+}
+
+function StepsList({ steps, active, actors, onActivate }: { steps: AssignStep[]; active: number; actors: Map<number, CttnActor>; onActivate: (n: number) => void }) {
+  const selectable = steps.filter((s) => !s.disabledReason);
+  const keys = useListKeys(selectable.length, (i) => onActivate(selectable[i]!.n), Math.max(0, selectable.findIndex((s) => s.n === active)));
+  useEffect(() => keys.setAt(Math.max(0, selectable.findIndex((s) => s.n === active))), [active]);
+  return (
+    <ol
+      role="listbox"
+      aria-label="Steps"
+      tabIndex={0}
+      aria-activedescendant={selectable[keys.index] ? `assign-step-${selectable[keys.index]!.n}` : undefined}
+      onKeyDown={keys.onKeyDown}
+      className="flex flex-col gap-1 focus:outline focus:outline-accent"
+    >
+      {steps.map((s) => {
+        const highlighted = selectable[keys.index]?.n === s.n;
+        return (
+          <li
+            key={s.n}
+            id={`assign-step-${s.n}`}
+            role="option"
+            aria-selected={s.n === active}
+            aria-disabled={!!s.disabledReason}
+            title={stepTitle(s)}
+            onClick={() => !s.disabledReason && onActivate(s.n)}
+            className={`cursor-pointer rounded border px-2 py-1 ${s.n === active ? 'border-accent bg-accent/10' : 'border-line'} ${highlighted ? 'outline outline-1 outline-accent/60' : ''} ${s.disabledReason ? 'cursor-not-allowed opacity-60' : ''}`}
+          >
+            <div className="flex items-center gap-2">
+              <span className="min-w-0 flex-1 truncate font-medium">{s.disabledReason ? `DISABLED ${s.step.name || `Group ${s.n}`}` : `${s.n}. ${s.step.name || `Group ${s.n}`}`}</span>
+              {s.single && <span className="rounded border border-line px-1 text-2xs text-muted">single actor</span>}
+              {s.done && !s.disabledReason && <span className="text-2xs text-emerald-500">✓</span>}
+            </div>
+            {!s.disabledReason && (
+              <div className="text-2xs text-muted" data-testid={`assignment-${s.n}`}>
+                {s.attacker === null ? 'No attacker yet' : `Attacker: ${actorLabel(actors.get(s.attacker), s.attacker)}`}
+                {!s.single && s.attacker !== null && (s.target === null ? ' · No target yet' : ` → Target: ${actorLabel(actors.get(s.target), s.target)}`)}
+              </div>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function ActorList({ label, actors, onPick }: { label: string; actors: CttnActor[]; onPick: (a: CttnActor) => void }) {
+  const ref = useRef<HTMLUListElement>(null);
+  const keys = useListKeys(actors.length, (i) => onPick(actors[i]!));
+  useEffect(() => {
+    keys.setAt(0);
+    ref.current?.focus();
+  }, [label]);
+  if (!actors.length) return <p className="text-muted">No Actors have connected to this director yet.</p>;
+  return (
+    <ul
+      ref={ref}
+      role="listbox"
+      aria-label={label}
+      tabIndex={0}
+      aria-activedescendant={actors[keys.index] ? `assign-actor-${actors[keys.index]!.id}` : undefined}
+      onKeyDown={keys.onKeyDown}
+      className="flex max-h-96 flex-col overflow-auto rounded border border-line focus:outline focus:outline-accent"
+    >
+      {actors.map((a, i) => (
+        <li
+          key={a.id}
+          id={`assign-actor-${a.id}`}
+          role="option"
+          aria-selected={i === keys.index}
+          onClick={() => onPick(a)}
+          className={`flex cursor-pointer items-center gap-2 px-2 py-0.5 ${i === keys.index ? 'bg-accent/20' : ''}`}
+        >
+          <span className="min-w-0 flex-1 truncate">{a.name}</span>
+          <span className="text-2xs text-muted">{a.zone_name ?? 'no zone'}</span>
+          <span className={`text-2xs ${a.status === 'online' ? 'text-emerald-500' : 'text-muted'}`}>{a.status}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Record<string, string>; setParams: (next: Record<string, string>) => void }) {
+  const { steps, removed } = useMemo(() => assignSteps(p, params), [p, params]);
+  const actors = useMemo(() => new Map(p.options.cttn_attackers.map((a) => [a.id, a])), [p]);
+  const firstOpen = steps.find((s) => !s.done)?.n ?? steps.find((s) => !s.disabledReason)?.n ?? 1;
+  const [active, setActive] = useState(firstOpen);
+  const [problem, setProblem] = useState<string | null>(null);
+  const step = steps.find((s) => s.n === active && !s.disabledReason) ?? steps.find((s) => s.n === firstOpen);
+
+  useEffect(() => {
+    for (const m of removed) flash('info', m);
+  }, [p.id]);
+
+  const choose = (role: 'attacker' | 'target', a: CttnActor) => {
+    if (!step) return;
+    if (role === 'attacker' && !step.single && validTargets(p, a.id).length === 0) {
+      setProblem(NO_VALID_TARGETS);
+      return;
+    }
+    setProblem(null);
+    const next = withChoice(params, step.n, role, a.id);
+    setParams(next);
+    const finished = role === 'target' || step.single;
+    if (finished) {
+      const after = assignSteps(p, next).steps.find((s) => !s.done);
+      if (after) setActive(after.n);
+    }
+  };
+
+  const phase: 'attacker' | 'target' | 'done' = !step ? 'done' : step.attacker === null ? 'attacker' : !step.single && step.target === null ? 'target' : 'done';
+  const targets = step?.attacker ? validTargets(p, step.attacker).map((id) => actors.get(id)).filter((a): a is CttnActor => !!a) : [];
+  const complete = steps.every((s) => s.done) && steps.some((s) => !s.disabledReason);
+
+  return (
+    <div className="flex h-full min-h-0 gap-4 p-4 text-sm">
+      <section className="flex w-80 shrink-0 flex-col gap-2 overflow-auto" aria-label="Groups">
+        <h2 className="text-base font-semibold">
+          {SIMULATION_TYPE_LABELS[p.simulation_type]} {p.vid}: {p.name}
+        </h2>
+        {removed.length > 0 && (
+          <ul role="status" className="flex flex-col gap-0.5 text-2xs text-amber-500">
+            {removed.map((m) => <li key={m}>{m}</li>)}
+          </ul>
+        )}
+        {steps.length === 0 ? <p className="text-muted">This simulation has no groups with Actions to run.</p> : <StepsList steps={steps} active={step?.n ?? active} actors={actors} onActivate={(n) => { setProblem(null); setActive(n); }} />}
+        <div className="mt-2 flex gap-2">
+          <CommandButton command="simulations.runAssigned" variant="primary" disabled={!complete}>Run</CommandButton>
+        </div>
+        {!complete && steps.length > 0 && <p className="text-2xs text-muted">Choose the actors of every step to run.</p>}
+      </section>
+      <section className="flex min-w-0 flex-1 flex-col gap-2" aria-label="Actors">
+        {problem && <p role="alert" className="rounded border border-red-500/60 bg-red-500/10 p-2">{problem}</p>}
+        {step && phase === 'attacker' && (
+          <>
+            <h3 className="font-semibold">Step {step.n}: choose the attacker{step.single ? ' (this step runs on a single actor)' : ''}</h3>
+            <ActorList label={`Attackers for step ${step.n}`} actors={p.options.cttn_attackers} onPick={(a) => choose('attacker', a)} />
+          </>
+        )}
+        {step && phase === 'target' && (
+          <>
+            <h3 className="font-semibold">Step {step.n}: choose the target for {actorLabel(actors.get(step.attacker!), step.attacker)}</h3>
+            <ActorList label={`Targets for step ${step.n}`} actors={targets} onPick={(a) => choose('target', a)} />
+            <div><Button onClick={() => setParams(withChoice(params, step.n, 'attacker', null))}>Change Attacker</Button></div>
+          </>
+        )}
+        {step && phase === 'done' && (
+          <>
+            <h3 className="font-semibold">Step {step.n} is assigned</h3>
+            <div><Button onClick={() => setParams(withChoice(params, step.n, 'attacker', null))}>Change Actors</Button></div>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** /simulations/select_nodes?sim_id={id}&attack_node_id_{n}={id}&target_node_id_{n}={id} (JOB-027, JOB-060). */
+export function SelectNodesPane({ params, setParams }: PaneProps) {
+  const id = Number(params.sim_id);
+  if (!Number.isSafeInteger(id) || id <= 0) return <p className="p-4" role="alert">Open a simulation and choose Run to assign its actors (sim_id is missing or not an id).</p>;
+  return <Loaded id={id} params={params} setParams={setParams} />;
+}
+
+function Loaded({ id, params, setParams }: PaneProps & { id: number }) {
+  const q = useSimulation({ id });
+  if (q.isPending) return <p className="p-4 text-muted" role="status">Loading Details</p>;
+  if (q.error) return <div className="p-4"><ErrorNote error={q.error} /></div>;
+  return <Assignment p={q.data} params={params} setParams={setParams} />;
+}
