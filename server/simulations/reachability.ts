@@ -5,7 +5,8 @@ import type { SimulationActorOptions, CttnActor } from '../../src/api/contracts/
  * Which actors can talk to each other, from the topology (JOB-043 cttn_* options): two actors can
  * when they sit in the same connected part of the map, zones, devices and actors joined by the
  * topology links, the devices' zones and each actor's own zone. Actors are the nodes that have
- * connected to this director (a token); an actor without a zone or link talks to nobody.
+ * connected to this director (a token). Actors not placed on the map yet (no zone, no link) are taken
+ * to share one network with each other (a fresh install's actors can run at once), not with placed ones.
  */
 
 /** Union-find over map ids ('zone_1', 'device_2', 'node_3'). */
@@ -44,7 +45,11 @@ export async function loadActorOptions(db: Db): Promise<SimulationActorOptions> 
   const parts = new Parts();
   for (const l of links) parts.join(l.id1, l.id2);
   for (const d of deviceZones) parts.join(`device_${d.device_id}`, `zone_${d.zone_id}`);
-  for (const a of actors) if (a.security_zone_id !== null) parts.join(`node_${a.id}`, `zone_${a.security_zone_id}`);
+  const linked = new Set(links.flatMap((l) => [l.id1, l.id2]));
+  for (const a of actors) {
+    if (a.security_zone_id !== null) parts.join(`node_${a.id}`, `zone_${a.security_zone_id}`);
+    else if (!linked.has(`node_${a.id}`)) parts.join(`node_${a.id}`, 'unplaced');
+  }
   const byPart = new Map<string, number[]>();
   for (const a of actors) {
     const root = parts.find(`node_${a.id}`);

@@ -22,7 +22,7 @@ async function id(sql: string, params: unknown[]): Promise<number> {
 }
 
 describe('cttn_attackers, cttn_targets and cttn_authorized_actors', () => {
-  it('JOB-043 actors in one zone or in zones joined through a device can talk; an isolated zone and never-connected nodes cannot', async () => {
+  it('JOB-043 actors in one zone or in zones joined through a device can talk; an isolated zone and never-connected nodes cannot; unplaced actors reach each other', async () => {
     const z1 = await id(`insert into zones (name) values ('Users r')`, []);
     const z2 = await id(`insert into zones (name) values ('Servers r')`, []);
     const z3 = await id(`insert into zones (name) values ('Island r')`, []);
@@ -35,17 +35,22 @@ describe('cttn_attackers, cttn_targets and cttn_authorized_actors', () => {
     const c = await node('c-server', z2, true);
     const d = await node('d-island', z3, true);
     await node('e-never', z1, false);
+    const f = await id(`insert into nodes (name, node_type, token_hash, status) values ('f-unplaced', 'endpoint', 'hash-f', 'online')`, []);
+    const g = await id(`insert into nodes (name, node_type, token_hash, status) values ('g-unplaced', 'endpoint', 'hash-g', 'offline')`, []);
     const sim = await id(`insert into simulations (vid, name, simulation_type) values ('S990-001', 'Reach', 'sequence')`, []);
     const admin = await s.signIn('admin');
     const res = await s.call('GET', `/library/simulations.json?id=${sim}`, { as: admin });
     expect(res.statusCode, res.body).toBe(200);
     const o = res.json<SimulationPreviewAnswer>().data.preview_props.options;
-    expect(o.cttn_attackers.map((x) => x.name)).toEqual(['a-user', 'b-user', 'c-server', 'd-island']);
+    expect(o.cttn_attackers.map((x) => x.name)).toEqual(['a-user', 'b-user', 'c-server', 'd-island', 'f-unplaced', 'g-unplaced']);
     expect(o.cttn_attackers.find((x) => x.id === c)).toMatchObject({ zone_name: 'Servers r', status: 'online' });
-    expect(o.cttn_targets.map((x) => x.name)).toEqual(['a-user', 'b-user', 'c-server']);
+    expect(o.cttn_targets.map((x) => x.name)).toEqual(['a-user', 'b-user', 'c-server', 'f-unplaced', 'g-unplaced']);
     const sorted = (ids: number[] | undefined) => [...(ids ?? [])].sort((x, y) => x - y);
     expect(sorted(o.cttn_authorized_actors[String(a)])).toEqual(sorted([b, c]));
     expect(sorted(o.cttn_authorized_actors[String(c)])).toEqual(sorted([a, b]));
     expect(o.cttn_authorized_actors[String(d)]).toEqual([]);
+    // Actors not placed on the map share one network with each other only.
+    expect(o.cttn_authorized_actors[String(f)]).toEqual([g]);
+    expect(o.cttn_authorized_actors[String(g)]).toEqual([f]);
   });
 });
