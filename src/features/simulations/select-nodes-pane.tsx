@@ -177,7 +177,7 @@ function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Re
         )}
         {step && phase === 'done' && (
           <>
-            <h3 className="font-semibold">Step {step.n} is assigned</h3>
+            <h3 className="font-semibold">{complete ? 'Every step has its actors: Run starts the job.' : `Step ${step.n} is assigned`}</h3>
             <div><Button onClick={() => setParams(withChoice(params, step.n, 'attacker', null))}>Change Actors</Button></div>
           </>
         )}
