@@ -66,7 +66,7 @@ describe('the simulation editor', () => {
     expect(await viewerBar.getByRole('button').allInnerTexts()).toEqual(['Return to Sequences', 'Description']);
   });
 
-  it('edits a sequence by keyboard: reorders steps, regroups an Action, removes and undoes, saves with Ctrl+S', async () => {
+  it('edits a sequence by keyboard: reorders steps, regroups an Action, removes and undoes, adds an Action from a search, saves with Ctrl+S', async () => {
     const { page } = b;
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
     const p = await pickSequence(page);
@@ -106,6 +106,15 @@ describe('the simulation editor', () => {
     await page.keyboard.press('Alt+z');
     await eventually(() => stepLabels(page), before, 'Undo Remove restores it');
 
+    // Add Action: search the library, Enter adds the highlighted match as a new step.
+    const addName = p.steps[0]!.actions[0]!.name;
+    const stepsBeforeAdd = (await stepLabels(page)).length;
+    await page.getByRole('combobox', { name: 'Add Action' }).fill(addName);
+    await page.getByRole('listbox', { name: 'Matching Actions' }).getByRole('option', { name: new RegExp(addName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await eventually(async () => (await stepLabels(page)).length, stepsBeforeAdd + 1, 'Enter adds the Action as a new step');
+    expect((await stepLabels(page)).at(-1)).toMatch(/\(1 Action\)$/);
+
     const simName = `Edited by keyboard ${Date.now()}`;
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill(simName);
     await page.screenshot({ path: 'test-results/simulation-editor.png' });
@@ -114,7 +123,9 @@ describe('the simulation editor', () => {
     const saved = (await get<SimulationPreviewAnswer>(page, `/library/simulations.json?id=${p.id}`)).data.preview_props;
     expect(saved.name).toBe(simName);
     expect(saved.version).toBe(p.version + 1);
-    expect(saved.steps.slice(0, 2).map((s) => s.actions.length)).toEqual(n(0) - 1 === 0 ? [n(1) + 1] : [n(1) + 1, n(0) - 1]);
+    expect(saved.steps.slice(0, 2).map((s) => s.actions.length)).toEqual(n(0) - 1 === 0 ? [n(1) + 1, saved.steps[1]!.actions.length] : [n(1) + 1, n(0) - 1]);
+    expect(saved.steps.length).toBe(p.steps.length + (n(0) === 1 ? 0 : 1));
+    expect(saved.steps.at(-1)!.actions.map((a) => a.name)).toEqual([addName]);
   });
 
   it('a stale edit is refused with a clear message, keeps what was typed, and Reload brings the other change', async () => {

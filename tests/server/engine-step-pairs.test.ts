@@ -38,7 +38,7 @@ function post(kind: string, id: number, body: Record<string, unknown>, as = w.op
 }
 
 describe('runs with per-step actors', () => {
-  it('JOB-070 JOB-080 a three-step sequence runs each step between its own pair (step 3 falls back to the step 1 pair)', async () => {
+  it('JOB-027 JOB-060 a three-step sequence runs each step between its own pair (step 3 falls back to the step 1 pair)', async () => {
     const a1 = await insertAction(w.server.db, 'socket', socket(47301), 'step one socket');
     const a2 = await insertAction(w.server.db, 'socket', socket(47302), 'step two socket');
     const a3 = await insertAction(w.server.db, 'socket', socket(47303), 'step three socket');
@@ -77,7 +77,7 @@ describe('runs with per-step actors', () => {
     expect(steps).toEqual(['1: src -> dst', '2: third -> src', '3: src -> dst']);
   });
 
-  it('JOB-070 single-actor steps need only the attacker; two-actor steps need a target', async () => {
+  it('JOB-060 single-actor steps need only the attacker; two-actor steps need a target', async () => {
     const sleep = await insertAction(w.server.db, 'sleep', { sleep_ms: 20 }, 'a pause');
     const sock = await insertAction(w.server.db, 'socket', socket(47311), 'a socket');
     const sim = await insertSimulation(w.server.db, 'eval', [[sleep], [sock]]);
@@ -97,7 +97,7 @@ describe('runs with per-step actors', () => {
     expect(job.status).toBe('completed');
   });
 
-  it('JOB-070 bad per-step input is refused with a clear 4xx and creates no job', async () => {
+  it('JOB-027 bad per-step input is refused with a clear 4xx and creates no job', async () => {
     const sock = await insertAction(w.server.db, 'socket', socket(47321), 'bad input socket');
     const sim = await insertSimulation(w.server.db, 'sequence', [[sock], [sock]]);
     const jobsBefore = (await w.server.db.query<{ n: number }>('select count(*)::int as n from jobs'))[0]?.n;
@@ -119,7 +119,7 @@ describe('runs with per-step actors', () => {
     expect((await w.server.db.query<{ n: number }>('select count(*)::int as n from jobs'))[0]?.n).toBe(jobsBefore);
   });
 
-  it('JOB-070 a never-connected actor in a later step is refused', async () => {
+  it('JOB-027 a never-connected actor in a later step is refused', async () => {
     const sock = await insertAction(w.server.db, 'socket', socket(47331), 'unconnected socket');
     const sim = await insertSimulation(w.server.db, 'sequence', [[sock], [sock]]);
     const [ghost] = await w.server.db.query<{ id: number }>(`insert into nodes (name, node_type) values ('ghost', 'endpoint') returning id`);
@@ -128,7 +128,7 @@ describe('runs with per-step actors', () => {
     expect(res.json<{ error: string }>().error).toBe('Step 2: Destination Actor ghost has never connected to this director, so it cannot run actions.');
   });
 
-  it('JOB-070 per-step runs need the jobs.run permission and a CSRF token', async () => {
+  it('JOB-027 per-step runs need the jobs.run permission and a CSRF token', async () => {
     const sock = await insertAction(w.server.db, 'socket', socket(47341), 'guarded socket');
     const sim = await insertSimulation(w.server.db, 'sequence', [[sock], [sock]]);
     const body = { attack_node_id_1: w.src.nodeId, target_node_id_1: w.dst.nodeId, attack_node_id_2: w.dst.nodeId, target_node_id_2: w.src.nodeId };
