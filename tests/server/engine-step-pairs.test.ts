@@ -2,6 +2,7 @@
  * Runs aimed step by step: attack_node_id_{n}/target_node_id_{n} reach the job's steps and the
  * engine performs each step between its own pair of real loopback actors (a third actor joins).
  */
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorAgent } from '../../actor/agent';
 import type { JobDetail } from '@/api/contracts/jobs';
@@ -21,6 +22,29 @@ afterAll(async () => {
   await w?.close();
 });
 
+/**
+ * A port free on every actor address of this file. The fixed ports this file used (47301...) are
+ * also used by engine-kill and engine-directors; vitest serializes those within one run, but another
+ * checkout's run on this shared machine is not, and a step whose socket server cannot listen errors.
+ * That is the likely cause of the one failure seen under load (it passed here at load 20 and quiet).
+ */
+async function freePort(): Promise<number> {
+  const tryListen = (address: string, port: number) =>
+    new Promise<number | null>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(null));
+      srv.listen(port, address, () => {
+        const got = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(got));
+      });
+    });
+  for (;;) {
+    const port = await tryListen('127.0.0.2', 0);
+    if (port === null) continue;
+    if ((await tryListen('127.0.0.3', port)) !== null && (await tryListen('127.0.0.5', port)) !== null) return port;
+  }
+}
+
 const socket = (port: number) => ({ comm_type: 'tcp', server_port: port, steps: [{ data_type: 'ascii', request: 'hello', response: 'world' }] });
 
 /** Who each step of the job ran from and against, in step order, as the Jobs pane reads them. */
@@ -39,9 +63,9 @@ function post(kind: string, id: number, body: Record<string, unknown>, as = w.op
 
 describe('runs with per-step actors', () => {
   it('JOB-027 JOB-060 a three-step sequence runs each step between its own pair (step 3 falls back to the step 1 pair)', async () => {
-    const a1 = await insertAction(w.server.db, 'socket', socket(47301), 'step one socket');
-    const a2 = await insertAction(w.server.db, 'socket', socket(47302), 'step two socket');
-    const a3 = await insertAction(w.server.db, 'socket', socket(47303), 'step three socket');
+    const a1 = await insertAction(w.server.db, 'socket', socket(await freePort()), 'step one socket');
+    const a2 = await insertAction(w.server.db, 'socket', socket(await freePort()), 'step two socket');
+    const a3 = await insertAction(w.server.db, 'socket', socket(await freePort()), 'step three socket');
     const sim = await insertSimulation(w.server.db, 'sequence', [[a1], [a2], [a3]]);
     const thirdId = third.nodeId ?? 0;
     const res = await post('sequences', sim, {
@@ -79,7 +103,7 @@ describe('runs with per-step actors', () => {
 
   it('JOB-060 single-actor steps need only the attacker; two-actor steps need a target', async () => {
     const sleep = await insertAction(w.server.db, 'sleep', { sleep_ms: 20 }, 'a pause');
-    const sock = await insertAction(w.server.db, 'socket', socket(47311), 'a socket');
+    const sock = await insertAction(w.server.db, 'socket', socket(await freePort()), 'a socket');
     const sim = await insertSimulation(w.server.db, 'eval', [[sleep], [sock]]);
 
     const noTarget = await post('evaluations', sim, { attack_node_id_1: w.src.nodeId, attack_node_id_2: w.dst.nodeId });
@@ -98,7 +122,7 @@ describe('runs with per-step actors', () => {
   });
 
   it('JOB-027 bad per-step input is refused with a clear 4xx and creates no job', async () => {
-    const sock = await insertAction(w.server.db, 'socket', socket(47321), 'bad input socket');
+    const sock = await insertAction(w.server.db, 'socket', socket(await freePort()), 'bad input socket');
     const sim = await insertSimulation(w.server.db, 'sequence', [[sock], [sock]]);
     const jobsBefore = (await w.server.db.query<{ n: number }>('select count(*)::int as n from jobs'))[0]?.n;
     const cases: [Record<string, unknown>, number, string][] = [
@@ -120,7 +144,7 @@ describe('runs with per-step actors', () => {
   });
 
   it('JOB-027 a never-connected actor in a later step is refused', async () => {
-    const sock = await insertAction(w.server.db, 'socket', socket(47331), 'unconnected socket');
+    const sock = await insertAction(w.server.db, 'socket', socket(await freePort()), 'unconnected socket');
     const sim = await insertSimulation(w.server.db, 'sequence', [[sock], [sock]]);
     const [ghost] = await w.server.db.query<{ id: number }>(`insert into nodes (name, node_type) values ('ghost', 'endpoint') returning id`);
     const res = await post('sequences', sim, { attack_node_id_1: w.src.nodeId, target_node_id_1: w.dst.nodeId, attack_node_id_2: w.src.nodeId, target_node_id_2: ghost?.id });
@@ -129,7 +153,7 @@ describe('runs with per-step actors', () => {
   });
 
   it('JOB-027 per-step runs need the jobs.run permission and a CSRF token', async () => {
-    const sock = await insertAction(w.server.db, 'socket', socket(47341), 'guarded socket');
+    const sock = await insertAction(w.server.db, 'socket', socket(await freePort()), 'guarded socket');
     const sim = await insertSimulation(w.server.db, 'sequence', [[sock], [sock]]);
     const body = { attack_node_id_1: w.src.nodeId, target_node_id_1: w.dst.nodeId, attack_node_id_2: w.dst.nodeId, target_node_id_2: w.src.nodeId };
     const count = async () => (await w.server.db.query<{ n: number }>('select count(*)::int as n from jobs'))[0]?.n;
