@@ -23,7 +23,7 @@ describe('spec routes as panes', () => {
     ['/manage_sims/pcaps/inspect/3', 'pcap-inspect', { id: '3' }],
     ['/simulations?sim_type=sequence', 'simulations', { sim_type: 'sequence' }],
     ['/simulation/S100-1?sim_type=eval', 'simulation', { vid: 'S100-1', sim_type: 'eval' }],
-    ['/simulations/select_nodes?sim_id=5&attack_node_id_1=2', 'select-nodes', { sim_id: '5' }],
+    ['/simulations/select_nodes?sim_id=5&attack_node_id_1=2', 'select-nodes', { sim_id: '5', attack_node_id_1: '2' }],
     ['/topology/nodes/5/edit', 'node-edit', { id: '5' }],
     ['/action_user_profiles', 'action-user-profiles', {}],
     ['/help/host_cli.md', 'help', { file: 'host_cli.md' }],
