@@ -7,7 +7,7 @@ import { CommandButton } from '@/commands/command-menu';
 import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
 import { AddAction } from './editor-add-action';
-import { addAction, addStep, draftFrom, draftKey, draftProblems, editorStore, moveAction, moveStep, removeAction, removeStep, type EditorDraft, type EditorMode } from './editor-store';
+import { addAction, addStep, draftFrom, draftKey, draftProblems, editorStore, isDirty, moveAction, moveStep, removeAction, removeStep, type EditorDraft, type EditorMode } from './editor-store';
 import { ErrorNote, useSimulation } from './simulation-view';
 
 const field = 'rounded border border-line bg-panel px-2 py-1';
@@ -187,7 +187,10 @@ function useDraft(vid: string, mode: EditorMode) {
   const snap = useSnapshot(editorStore);
   const d = snap.drafts[key] as EditorDraft | undefined;
   useEffect(() => {
-    if (!editorStore.drafts[key] && q.data && !q.isFetching) editorStore.drafts[key] = draftFrom(q.data, mode);
+    if (!q.data || q.isFetching) return;
+    const kept = editorStore.drafts[key];
+    // A kept draft the user has not touched follows a newer version; a changed one is never replaced.
+    if (!kept || (kept.version !== q.data.version && !isDirty(kept))) editorStore.drafts[key] = draftFrom(q.data, mode);
   }, [key, mode, q.data, q.isFetching, d]);
   return { key, q, d };
 }

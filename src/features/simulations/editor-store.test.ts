@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SimulationPreview } from '@/api/contracts/simulations';
-import { addAction, draftBody, draftFrom, draftProblems, moveAction, moveStep, removeAction, removeStep, undoRemove, type EditorDraft } from './editor-store';
+import { addAction, draftBody, draftFrom, draftProblems, isDirty, moveAction, moveStep, removeAction, removeStep, undoRemove, type EditorDraft } from './editor-store';
 
 const a = (id: number) => ({ id, vid: `A${id}`, name: `Action ${id}`, action_type: 'socket' as const, disabled: false });
 const preview = {
@@ -20,6 +20,7 @@ describe('the simulation editor draft', () => {
 
   it('moves steps, and Actions within and across steps (grouping)', () => {
     const d = draftFrom(preview, 'edit');
+    expect(isDirty(d)).toBe(false);
     expect(moveStep(d, 0, -1)).toBe(0);
     expect(moveStep(d, 0, 1)).toBe(1);
     expect(shape(d)).toEqual(['Two:3', 'One:1,2']);
@@ -29,6 +30,7 @@ describe('the simulation editor draft', () => {
     expect(shape(d)).toEqual(['Two:1,3', 'One:2']);
     expect(moveAction(d, 0, 1, 1)).toEqual({ step: 1, action: 0 });
     expect(shape(d)).toEqual(['Two:1', 'One:3,2']);
+    expect(isDirty(d)).toBe(true);
   });
 
   it('removes with undo, adds Actions to a step or a new one, and names what blocks a save', () => {

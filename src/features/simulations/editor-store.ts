@@ -35,6 +35,8 @@ export interface EditorDraft {
   error: string | null;
   /** The server said the version is stale: offer to reload. */
   conflict: boolean;
+  /** The draft's content as opened (see isDirty). */
+  opened: string;
 }
 
 const STORAGE_KEY = 'vigil.simulation-editor';
@@ -64,7 +66,7 @@ const nextKey = () => `s${Date.now().toString(36)}-${(keys += 1)}`;
 
 /** A fresh draft from the simulation's preview; a clone gets 'Copy of {name}'. */
 export function draftFrom(p: SimulationPreview, mode: EditorMode): EditorDraft {
-  return {
+  const d: EditorDraft = {
     mode,
     id: p.id,
     vid: p.vid,
@@ -76,8 +78,20 @@ export function draftFrom(p: SimulationPreview, mode: EditorMode): EditorDraft {
     removed: [],
     error: null,
     conflict: false,
+    opened: '',
   };
+  d.opened = contentOf(d);
+  return d;
 }
+
+/** What a save would write, without the version. */
+const contentOf = (d: EditorDraft) => {
+  const { version: _version, ...content } = draftBody(d);
+  return JSON.stringify(content);
+};
+
+/** The user changed something since the draft was opened (an untouched draft may follow newer versions). */
+export const isDirty = (d: EditorDraft) => contentOf(d) !== d.opened;
 
 /** Moves step `index` by `by` places; the new index (unchanged at the ends). */
 export function moveStep(d: EditorDraft, index: number, by: 1 | -1): number {
