@@ -66,7 +66,7 @@ describe('the simulation editor', () => {
     expect(await viewerBar.getByRole('button').allInnerTexts()).toEqual(['Return to Sequences', 'Description']);
   });
 
-  it('edits a sequence by keyboard: reorders steps, regroups an Action, removes and undoes, adds an Action from a search, saves with Ctrl+S', async () => {
+  it('JOB-024 Edit: edits a sequence by keyboard: reorders steps, regroups an Action, removes and undoes, adds an Action from a search, saves with Ctrl+S', async () => {
     const { page } = b;
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
     const p = await pickSequence(page);
@@ -157,7 +157,7 @@ describe('the simulation editor', () => {
     expect((await get<SimulationPreviewAnswer>(page, `/library/simulations.json?id=${p.id}`)).data.preview_props.name).toBe('Second try');
   });
 
-  it('Clone and Edit saves a new VID with the same steps and leaves the source alone', async () => {
+  it('JOB-024 Clone and Edit saves a new VID with the same steps and leaves the source alone', async () => {
     const { page } = b;
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
     const p = await pickSequence(page);
