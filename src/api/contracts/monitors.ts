@@ -398,3 +398,45 @@ export const MONITOR_STATS_REFRESH_MS = 30_000;
 export interface RunNowAnswer {
   job_id: number;
 }
+
+/**
+ * MON-014, MON-041: GET /monitors/expected_events.json?action_id=&monitor_action_id= — the events the
+ * integrations reported for earlier runs of an Action, grouped by integration id or 'endpoint' (events
+ * no integration reported), each marked is_selected when the saved monitor action expects it.
+ */
+export const EXPECTED_EVENTS_ENDPOINT = 'endpoint';
+export const EXPECTED_EVENTS_LOADING_TEXT = 'Requesting event data';
+export const EXPECTED_EVENTS_KEEP_TEXT = 'No changes made to expected events.';
+/** MON-176: the raw event cell's maximum width. */
+export const RAW_EVENT_MAX_WIDTH = 500;
+/** The table's content states (section 2): LOADING while requested, KEEP_EXISTING before the user asks to see them. */
+export type ExpectedEventsState = 'LOADING' | 'KEEP_EXISTING' | 'READY' | 'ERROR';
+
+export interface ExpectedEventRow {
+  description: string;
+  is_selected: boolean;
+  raw_event: string;
+  security_technology_id: string | null;
+  integration_id: number | null;
+  message: string;
+}
+export interface ExpectedEventsIntegration {
+  id: number;
+  host: string;
+  name: string;
+  logo_path_for_web: string;
+}
+export interface ExpectedEventsGroup {
+  /** The integration id, or 'endpoint'. */
+  key: string;
+  integration: ExpectedEventsIntegration | null;
+  events: ExpectedEventRow[];
+}
+export interface ExpectedEventsAnswer {
+  groups: ExpectedEventsGroup[];
+  security_technologies: { id: string; logo_path_for_web: string }[];
+}
+export const expectedEventsQuerySchema = yup.object({
+  action_id: yup.number().typeError('action_id must be a whole number').integer('action_id must be a whole number').positive('action_id must be positive').required('action_id is required'),
+  monitor_action_id: yup.number().typeError('monitor_action_id must be a whole number').integer('monitor_action_id must be a whole number').positive('monitor_action_id must be positive').optional(),
+});
