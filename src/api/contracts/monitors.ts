@@ -44,6 +44,9 @@ export const STEP_MARKER_WIDTH = 68;
 /** MON-083, MON-175: the first-run picker's range ends 29 days after the chosen start. */
 export const FIRST_RUN_RANGE_DAYS = 29;
 export const NAME_MAX = 255;
+/** How long after a run's last action its events still count (the summary's 'Timeout for Monitor Event Detection'). */
+export const DETECTION_TIMEOUT_MAX = 3600;
+export const DETECTION_TIMEOUT_MESSAGE = `Timeout for Monitor Event Detection must be a whole number of seconds from 0 to ${DETECTION_TIMEOUT_MAX}.`;
 
 /** Email sender profile kinds; a spoofed From address works with the mailbox kinds only (MON-101). */
 export const EMAIL_PROFILE_KINDS = ['pop3', 'imap', 'ews', 'gmail_api', 'graph_api'] as const;
@@ -212,7 +215,13 @@ export const monitorBodySchema = yup
     repeat_monthly_frequency: yup.string().default('').oneOf(['', ...MONTHLY_FREQUENCIES], 'Frequency must be first, second, third, fourth or last'),
     repeat_day_of_the_week: yup.string().default('').oneOf(['', ...WEEKDAYS], 'Day of the week must be one of Su, M, T, W, Th, F, S'),
     extra_sleep: yup.number().typeError(EXTRA_SLEEP_MESSAGE).integer(EXTRA_SLEEP_MESSAGE).min(0, EXTRA_SLEEP_MESSAGE).max(EXTRA_SLEEP_MAX, EXTRA_SLEEP_MESSAGE).default(0),
-    detection_timeout_seconds: yup.number().integer().min(0).max(3600).default(30),
+    detection_timeout_seconds: yup
+      .number()
+      .typeError(DETECTION_TIMEOUT_MESSAGE)
+      .integer(DETECTION_TIMEOUT_MESSAGE)
+      .min(0, DETECTION_TIMEOUT_MESSAGE)
+      .max(DETECTION_TIMEOUT_MAX, DETECTION_TIMEOUT_MESSAGE)
+      .default(30),
     simulation_id: optionalId,
     steps: yup.array(monitorGroupSchema).required('A monitor needs at least one group').min(1, 'A monitor needs at least one group').max(200),
   })

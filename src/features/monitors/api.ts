@@ -1,6 +1,7 @@
 import { http } from '@/api/http';
 import type {
   DriftItem,
+  ExpectedEventsAnswer,
   MonitorBody,
   MonitorDetail,
   MonitorDraftAnswer,
@@ -29,6 +30,7 @@ export const monitorKeys = {
   stats: ['monitors', 'stats'] as const,
   draft: (source: string) => ['monitors', 'draft', source] as const,
   options: ['monitors', 'options'] as const,
+  expectedEvents: (actionId: number) => ['monitors', 'expected-events', actionId] as const,
 };
 
 export const fetchMonitors = (f: MonitorListFilter, signal?: AbortSignal) =>
@@ -37,6 +39,8 @@ export const fetchMonitor = (id: number, signal?: AbortSignal) => http.get<Monit
 export const fetchMonitorRuns = (id: number, page: number, perPage = 20) => http.get<MonitorRunsAnswer>(`/monitors/${id}/runs.json`, { params: { page, per_page: perPage } });
 export const fetchDrift = () => http.get<{ data: DriftItem[] }>('/monitors/drift.json').then((a) => a.data);
 export const fetchEditorOptions = () => http.get<MonitorEditorOptions>('/monitors/options.json');
+export const fetchExpectedEvents = (actionId: number, signal?: AbortSignal) =>
+  http.get<ExpectedEventsAnswer>('/monitors/expected_events.json', { params: { action_id: actionId }, signal });
 export const fetchMonitorStats = (background = false) => http.get<MonitorStatsAnswer>('/monitor/update_data', { background });
 
 export const fetchDraft = (source: { simulation_id: number } | { action_ids: number[] }, timezone: string) =>

@@ -170,7 +170,14 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
               />
             )}
           </div>
-          <MonitorSummary entries={entries} timeoutSeconds={draft.body.detection_timeout_seconds} groupNames={draft.body.steps.map((g) => g.name)} onJump={setActive} onHover={setHover} />
+          <MonitorSummary
+            entries={entries}
+            timeoutSeconds={draft.body.detection_timeout_seconds}
+            groupNames={draft.body.steps.map((g) => g.name)}
+            selectedEvents={steps.flatMap((s) => (draft.body.steps[s.group]?.actions[s.action]?.expected_events ?? []).map((e) => ({ step: s.index + 1, action: s.name, description: e.description, message: e.message })))}
+            onJump={setActive}
+            onHover={setHover}
+          />
         </div>
       </div>
     </div>

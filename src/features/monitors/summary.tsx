@@ -13,7 +13,29 @@ export interface SummaryEntry {
  * starts and ends with bookends (the definition and the summary itself), which are skipped; a new
  * group begins at each entry flagged group start. Click jumps to the step, hover focuses it.
  */
-export function MonitorSummary({ entries, timeoutSeconds, groupNames, onJump, onHover }: { entries: SummaryEntry[]; timeoutSeconds: number; groupNames: string[]; onJump(i: number): void; onHover(i: number): void }) {
+/** One selected expected event of a step, for the summary's selected-events table. */
+export interface SelectedEventEntry {
+  step: number;
+  action: string;
+  description: string;
+  message: string;
+}
+
+export function MonitorSummary({
+  entries,
+  timeoutSeconds,
+  groupNames,
+  selectedEvents,
+  onJump,
+  onHover,
+}: {
+  entries: SummaryEntry[];
+  timeoutSeconds: number;
+  groupNames: string[];
+  selectedEvents: SelectedEventEntry[];
+  onJump(i: number): void;
+  onHover(i: number): void;
+}) {
   const [collapsed, setCollapsed] = useState<Set<number>>(new Set());
   const groups: SummaryEntry[][] = [];
   for (const e of entries.slice(1, -1)) {
@@ -59,6 +81,34 @@ export function MonitorSummary({ entries, timeoutSeconds, groupNames, onJump, on
           </div>
         );
       })}
+      <table aria-label="Selected events" className="w-full text-xs">
+        <caption className="text-left font-semibold">Selected Events</caption>
+        <thead className="text-left text-muted">
+          <tr>
+            <th className="w-10">Step</th>
+            <th>Event</th>
+          </tr>
+        </thead>
+        <tbody>
+          {selectedEvents.length === 0 ? (
+            <tr>
+              <td colSpan={2} className="text-muted">
+                No expected events selected.
+              </td>
+            </tr>
+          ) : (
+            selectedEvents.map((e) => (
+              <tr key={`${e.step}:${e.description}`} className="border-t border-line/60">
+                <td>{e.step}</td>
+                <td title={e.action}>
+                  {e.description}
+                  {e.message && <span className="block text-muted">{e.message}</span>}
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
       <p className="text-xs">
         Timeout for Monitor Event Detection {timeoutSeconds} seconds
         <span className="block text-muted">Detection timing may be changed under Advanced Settings.</span>
