@@ -28,7 +28,7 @@ export const SPEC_PANES: PaneKind[] = [
   { id: 'simulations', title: 'Simulations', routes: ['/simulations'], query: ['sim_type', 'vid'], identity: ['sim_type'], description: 'Sequences and Evaluations' },
   { id: 'simulation', title: 'Simulation {vid}', routes: ['/simulation/:vid'], query: ['sim_type'], listed: false },
   { id: 'select-nodes', title: 'Assign Actors', routes: ['/simulations/select_nodes'], query: ['sim_id'], identity: ['sim_id'], permission: 'simulations.select_nodes', listed: false },
-  { id: 'network-map', title: 'Network Map', routes: ['/topology'], description: 'Zones, actors and devices' },
+  { id: 'network-map', title: 'Network Map', routes: ['/topology'], query: ['chart'], identity: [], description: 'Zones, actors and devices' },
   { id: 'node-edit', title: 'Actor {id}', routes: ['/topology/nodes/:id/edit'], listed: false },
   { id: 'monitor-stats', title: 'Monitor Stats', routes: ['/monitor'], description: 'Active security monitors and alerts on the map' },
   { id: 'monitors', title: 'Monitors', routes: ['/monitors'], query: ['id'], identity: [], description: 'Scheduled repeating checks' },
