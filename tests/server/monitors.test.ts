@@ -119,7 +119,7 @@ describe('monitor calls', () => {
     expect((await s.call('GET', '/monitors/abc.json', { as: viewer })).statusCode).toBe(400);
   });
 
-  it('PUT /monitors/:id updates in place, keeping the stored first run even once it is past', async () => {
+  it('MON-126 PUT /monitors/:id (our save call) updates in place, keeping the stored first run even once it is past', async () => {
     await s.db.query(`update monitors set monitor_runtime = '2020-01-06 09:00' where id = $1`, [id]);
     const res = await s.call('PUT', `/monitors/${id}.json`, { as: operator, body: body({ name: 'Perimeter monitor v2', monitor_runtime: '2020-01-06 09:00', monitor_group: null, new_monitor_group: 'Perimeter' }) });
     expect(res.statusCode, res.body).toBe(200);
