@@ -261,8 +261,13 @@ describe('Monitors', () => {
     await page.screenshot({ path: '/tmp/monitor-pick-list.png' });
     await page.keyboard.press('Enter');
     await eventually(async () => (await get<MonitorListAnswer>(page, '/monitors.json?search=Weekly%20lateral')).data[0]?.paused, true, 'the picked monitor is paused');
-    const id = (await get<MonitorListAnswer>(page, '/monitors.json?search=Weekly%20lateral')).data[0]?.id;
-    const res = await page.request.post(`/monitors/${id}/resume.json`, { headers: { ...XHR, 'X-CSRF-Token': await page.evaluate(() => document.querySelector('meta[name=csrf-token]')?.getAttribute('content') ?? '') } });
-    expect(res.status()).toBe(200);
+    // Resume Monitor the same way: the pick list searches, Enter picks, Enter runs.
+    await runCommand(page, 'Resume Monitor');
+    await page.getByRole('form', { name: 'Arguments for Resume Monitor' }).getByRole('combobox', { name: 'Monitor' }).waitFor();
+    await page.keyboard.type('weekly lat');
+    await page.getByRole('form', { name: 'Arguments for Resume Monitor' }).getByRole('option', { name: /^Weekly lateral movement/ }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await eventually(async () => (await get<MonitorListAnswer>(page, '/monitors.json?search=Weekly%20lateral')).data[0]?.paused, false, 'the picked monitor is resumed');
   });
 });

@@ -406,8 +406,6 @@ export const MONITOR_STATS_REFRESH_MS = 30_000;
 /** MON-094: pass and fail colours (green paths and alert paths). */
 export const PASS_COLOUR = '#00ffc0';
 export const FAIL_COLOUR = '#d32223';
-/** The network map's chart modes (jobs-simulations-network-map.md "Network map"): aeda draws the monitor stats. */
-export type MapChartMode = 'default' | 'aeda' | 'sequence';
 
 export interface RunNowAnswer {
   job_id: number;

@@ -45,12 +45,13 @@ export function drawOverlay(graph: Graph, map: NetworkMap, overlay: MonitorOverl
           zIndex: 3,
           connector: { name: 'smooth' },
           attrs: {
-            line: { stroke: colour, strokeWidth: 2 + Math.min(p.count, 6), strokeOpacity: 0.9, targetMarker: { name: 'classic', size: 8 } },
+            wrap: { connection: true, fill: 'none', stroke: 'transparent', strokeWidth: 12 },
+            line: { connection: true, fill: 'none', stroke: colour, strokeWidth: 2 + Math.min(p.count, 6), strokeOpacity: 0.9, targetMarker: { name: 'classic', size: 8 } },
             title: { text: pathTitle(kind === 'alert' ? 'Alert path' : 'Green path', p) },
           },
           markup: [
-            { tagName: 'path', selector: 'wrap', attrs: { fill: 'none', stroke: 'transparent', strokeWidth: 12 } },
-            { tagName: 'path', selector: 'line', attrs: { fill: 'none' } },
+            { tagName: 'path', selector: 'wrap' },
+            { tagName: 'path', selector: 'line' },
             { tagName: 'title', selector: 'title' },
           ],
           labels: [{ attrs: { text: { text: String(p.count), fill: colour, fontSize: 12, fontWeight: 600 }, rect: { fill: '#020617' } } }],
