@@ -38,6 +38,13 @@ export function withSelections(groups: ExpectedEventsGroup[], selected: Expected
   return out;
 }
 
+/** The security technology's logo, or its name when there is none or it does not load. */
+function TechnologyLogo({ logo, name }: { logo: string | undefined; name: string }) {
+  const [failed, setFailed] = useState(false);
+  if (!logo || failed) return <span className="text-muted">{name}</span>;
+  return <img src={logo} alt={name} title={name} className="h-4" onError={() => setFailed(true)} />;
+}
+
 /**
  * MON-014, MON-041, MON-080: the events that count as detection for one action, grouped by integration
  * or 'endpoint'. A saved selection starts as KEEP_EXISTING ('No changes made to expected events.' with
@@ -81,7 +88,7 @@ export function ExpectedEventsTable({ actionId, selected, onChange }: { actionId
             </caption>
             <thead className="text-left text-muted">
               <tr>
-                <th className="w-14">Selected</th>
+                <th className="w-16">Selected</th>
                 <th>Description</th>
                 <th>Message</th>
                 <th style={{ maxWidth: RAW_EVENT_MAX_WIDTH }}>Raw Event</th>
@@ -130,7 +137,7 @@ export function ExpectedEventsTable({ actionId, selected, onChange }: { actionId
                       )}
                     </td>
                     <td className="py-1">
-                      {logo ? <img src={logo} alt={e.security_technology_id ?? ''} className="h-4" /> : <span className="text-muted">{e.security_technology_id ?? 'endpoint'}</span>}
+                      <TechnologyLogo logo={logo} name={e.security_technology_id ?? 'endpoint'} />
                     </td>
                   </tr>
                 );
