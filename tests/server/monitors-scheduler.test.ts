@@ -111,6 +111,9 @@ describe('the monitor scheduler', () => {
       [first, 'completed', 1, 0, 0],
     ]);
     expect(runs.data[0]?.steps[0]).toMatchObject({ outcome: 'fail', blocked: true, previous_outcome: 'pass', drift: true, reason: 'Blocked, expected not blocked.' });
+    // MON-040: the monitor's action names the job action of its latest judged run.
+    const detail = (await w.server.call('GET', `/monitors/${m.id}.json`, { as: w.operator })).json<MonitorDetail>();
+    expect(detail.steps[0]?.actions[0]).toMatchObject({ last_outcome: 'fail', drift: true, last_job_action_id: runs.data[0]?.steps[0]?.job_action_id });
     const drift = (await w.server.call('GET', '/monitors/drift.json', { as: w.operator })).json<{ data: DriftItem[] }>().data;
     expect(drift.filter((d) => d.monitor_id === m.id)).toEqual([
       expect.objectContaining({ monitor_name: 'Drift monitor', step: 1, action_name: 'Scan 47201', job_id: second, outcome: 'fail', previous_outcome: 'pass' }),

@@ -287,6 +287,8 @@ export interface MonitorActionDetail extends MonitorActionBody {
   action_type: string;
   vid: string;
   last_outcome: StepOutcome | null;
+  /** The job action of the latest judged run (null before the first run). */
+  last_job_action_id: number | null;
   drift: boolean;
 }
 export interface MonitorGroupDetail extends Omit<MonitorGroupBody, 'actions'> {
@@ -318,6 +320,23 @@ export interface FieldObject {
 }
 
 export type StepOutcome = 'pass' | 'fail' | 'not_run';
+
+/**
+ * MON-040: one entry of the monitor summary (section 3 "Action summary entry"): the step's Action, whether
+ * it is the active step, whether it has an error, its index, the saved monitor action and the job action
+ * of its latest run (null when new or never run), and its selected expected events.
+ */
+export interface ActionSummaryEntry {
+  actionId: number;
+  actionName: string;
+  action_type: string;
+  active: boolean;
+  hasError: boolean;
+  id: number;
+  monitor_action_id: number | null;
+  job_action_id: number | null;
+  events: ExpectedEvent[];
+}
 export interface StepResult {
   monitor_action_id: number;
   job_action_id: number | null;

@@ -7,7 +7,7 @@ import { flash } from '@/ui/toasts';
 import { createMonitor, fetchDraft, fetchEditorOptions, fetchMonitor, monitorKeys, updateMonitor } from './api';
 import { ActionPanel } from './action-panel';
 import { DefinitionPanel } from './definition-panel';
-import { clearDraft, errorsUnder, flatSteps, loadDraft, saveDraft, validateDraft, type EditorDraft } from './editor-state';
+import { clearDraft, errorsUnder, flatSteps, loadDraft, saveDraft, summaryEntry, validateDraft, type EditorDraft } from './editor-state';
 import { GroupPanel } from './group-panel';
 import { StepStrip } from './step-strip';
 import { MonitorSummary, type SummaryEntry } from './summary';
@@ -32,9 +32,9 @@ function fromDetail(m: MonitorDetail): EditorDraft {
       return {
         ...group,
         actions: actions.map((a, ai) => {
-          const { id: _aid, name, action_type, vid, last_outcome, drift, ...rest } = a;
+          const { id: monitorActionId, name, action_type, vid, last_outcome, last_job_action_id, drift, ...rest } = a;
           info[String(a.action_id)] = { name, action_type, vid };
-          outcomes[`${gi}:${ai}`] = { outcome: last_outcome, drift };
+          outcomes[`${gi}:${ai}`] = { outcome: last_outcome, drift, monitor_action_id: monitorActionId, job_action_id: last_job_action_id };
           return rest;
         }),
       };
@@ -139,7 +139,14 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
     hasError: errorsUnder(errors, `steps[${s.group}].actions[${s.action}]`) || errorsUnder(errors, `steps[${s.group}]`) && s.groupStart && Object.keys(errors).some((k) => k.startsWith(`steps[${s.group}].`) && !k.includes('.actions[')),
     failed: draft.outcomes[`${s.group}:${s.action}`]?.outcome === 'fail' || draft.outcomes[`${s.group}:${s.action}`]?.drift === true,
   });
-  const entries: SummaryEntry[] = [{ step: null, hasError: false, failed: false }, ...steps.map((s) => ({ step: s, ...markerState(s) })), { step: null, hasError: false, failed: false }];
+  const entries: SummaryEntry[] = [
+    { step: null, hasError: false, failed: false },
+    ...steps.map((s) => {
+      const st = markerState(s);
+      return { step: s, ...st, summary: summaryEntry(draft, s, current?.index ?? 0, st.hasError) };
+    }),
+    { step: null, hasError: false, failed: false },
+  ];
   const group = current ? draft.body.steps[current.group] : undefined;
   const action = current && group ? group.actions[current.action] : undefined;
   const sender = group?.from_email_profile ? options.data?.email_profiles.find((p) => p.id === group.from_email_profile)?.kind ?? null : null;

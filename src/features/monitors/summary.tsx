@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { ActionSummaryEntry } from '@/api/contracts/monitors';
 import type { FlatStep } from './editor-state';
 
 export interface SummaryEntry {
@@ -6,6 +7,8 @@ export interface SummaryEntry {
   step: FlatStep | null;
   hasError: boolean;
   failed: boolean;
+  /** MON-040: the step's summary entry (absent on the bookends). */
+  summary?: ActionSummaryEntry;
 }
 
 /**
@@ -68,10 +71,13 @@ export function MonitorSummary({
                         onClick={() => e.step && onJump(e.step.index)}
                         onMouseEnter={() => e.step && onHover(e.step.index)}
                         data-state={[e.hasError && 'has-error', e.failed && 'failed'].filter(Boolean).join(' ')}
+                        aria-current={e.summary?.active ? 'step' : undefined}
+                        title={e.summary ? `${e.summary.action_type}${e.summary.job_action_id ? ` · latest job action ${e.summary.job_action_id}` : ''}` : undefined}
                         className={`flex w-full gap-2 rounded px-1 text-left text-xs hover:bg-raised ${e.hasError ? 'text-red-300' : e.failed ? 'text-red-200 line-through decoration-red-400/50' : ''}`}
                       >
                         <span className="w-8 text-muted">{e.step.index + 1}</span>
-                        {e.step.name}
+                        {e.summary?.actionName ?? e.step.name}
+                        {e.summary && e.summary.events.length > 0 && <span className="ml-auto text-muted">{e.summary.events.length === 1 ? '1 event' : `${e.summary.events.length} events`}</span>}
                       </button>
                     </li>
                   ) : null,
