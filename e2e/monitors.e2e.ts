@@ -4,7 +4,7 @@ import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './director';
 import { eventually, runCommand, waitForFocused } from './workbench';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
-import type { MonitorListAnswer, MonitorStatsAnswer } from '../src/api/contracts/monitors';
+import type { ExpectedEventsAnswer, MonitorDetail, MonitorListAnswer, MonitorStatsAnswer } from '../src/api/contracts/monitors';
 
 /** The Monitors list, the monitor editor and Monitor Stats, on a director of its own with the demo monitors. */
 let director: Director | undefined;
@@ -141,7 +141,11 @@ describe('Monitors', () => {
     expect(list.data[0]?.schedule).toMatch(/^every week on W at \d\d:00 /);
     await page.goto(`${baseUrl}/monitors?id=${list.data[0]?.id}`);
     await page.getByRole('region', { name: 'Monitor E2E saved monitor' }).waitFor();
+    // The palette asks which monitor (a pick list), the selected one chosen at first: Enter runs on it.
     await runCommand(page, 'Run Monitor Now');
+    const form = page.getByRole('form', { name: 'Arguments for Run Monitor Now' });
+    await form.getByText('Chosen: E2E saved monitor').waitFor();
+    await page.keyboard.press('Enter');
     await eventually(async () => (await get<MonitorListAnswer>(page, '/monitors.json?search=E2E%20saved')).data[0]?.last_job_id !== null, true, 'the run started a job');
   });
 
@@ -160,5 +164,110 @@ describe('Monitors', () => {
     await page.screenshot({ path: '/tmp/monitor-stats.png' });
     const list = await get<MonitorListAnswer>(page, '/monitors.json');
     expect(stats.stats.monitor_count).toBe(list.data.filter((m) => !m.paused).length);
+  });
+
+  it('MON-014 MON-041 MON-080 MON-097 expected events: shown for Expected Detected Yes, LOADING then grouped events; a selection saves, and reopening shows KEEP_EXISTING with Show Selections', async () => {
+    const { page } = b;
+    await asAdmin(page, '/monitors');
+    // An Action whose earlier runs reported events (the demo jobs).
+    const lib = await get<{ actions: { id: number; name: string }[] }>(page, '/manage_sims/v2/actions/library_actions_list?page_size=100&sort=name');
+    let pick: { id: number; answer: ExpectedEventsAnswer } | null = null;
+    for (const a of lib.actions) {
+      const answer = await get<ExpectedEventsAnswer>(page, `/monitors/expected_events.json?action_id=${a.id}`);
+      if (answer.groups.some((g) => g.events.length)) {
+        pick = { id: a.id, answer };
+        break;
+      }
+    }
+    if (!pick) throw new Error('no demo Action has reported events');
+    const firstGroup = pick.answer.groups[0]!;
+    const event = firstGroup.events[0]!;
+    await page.goto(`${baseUrl}/monitors/new?action_ids=${pick.id}`);
+    const editor = page.getByTestId('monitor-editor');
+    await editor.getByLabel('Name', { exact: true }).fill('E2E events monitor');
+    // MON-097: with Expected Detected other than Yes there is only the hint.
+    await editor.getByText('Value must be "Yes" to specify events to match in considering a monitor detected.').waitFor();
+    await editor.getByLabel('Expected Detected').selectOption('yes');
+    const table = editor.getByRole('region', { name: 'Expected events' });
+    const groupName = firstGroup.key === 'endpoint' ? 'Events of endpoint' : `Events of ${firstGroup.integration?.name ?? ''}`;
+    const group = table.getByRole('table', { name: groupName });
+    await group.waitFor();
+    const message = group.getByRole('textbox', { name: `Message for ${event.description}` }).first();
+    expect(await message.isDisabled()).toBe(true);
+    await group.getByRole('checkbox', { name: `Select ${event.description}` }).first().check();
+    expect(await message.isDisabled()).toBe(false);
+    await message.fill('must alert');
+    if (event.raw_event) {
+      await group.getByRole('button', { name: 'Show raw event' }).first().click();
+      await group.locator('pre').first().waitFor();
+    }
+    const summary = editor.getByRole('region', { name: 'Monitor summary' });
+    await summary.getByRole('table', { name: 'Selected events' }).getByText(event.description).waitFor();
+    await page.screenshot({ path: '/tmp/monitor-expected-events.png', fullPage: true });
+    const options = await editor.getByLabel('Source Actor').locator('option').allInnerTexts();
+    await editor.getByLabel('Source Actor').selectOption({ label: options[1] ?? '' });
+    if (await editor.getByLabel('Destination Actor').isVisible()) await editor.getByLabel('Destination Actor').selectOption({ label: options[2] ?? '' });
+    await editor.getByLabel('Name', { exact: true }).focus();
+    await page.keyboard.press('Control+s');
+    await eventually(() => /^\/monitors\/\d+\/edit$/.test(new URL(page.url()).pathname), true, 'the editor shows the saved monitor');
+    const id = Number(new URL(page.url()).pathname.split('/')[2]);
+    const saved = await get<MonitorDetail>(page, `/monitors/${id}.json`);
+    expect(saved.steps[0]?.actions[0]?.expected_events).toEqual([{ integration_id: event.integration_id, description: event.description, message: 'must alert' }]);
+    // Reopened: KEEP_EXISTING until Show Selections requests the data, with the selection ticked.
+    await page.reload();
+    const again = page.getByTestId('monitor-editor').getByRole('region', { name: 'Expected events' });
+    await again.getByText('No changes made to expected events.').waitFor();
+    expect(await again.getAttribute('data-state')).toBe('KEEP_EXISTING');
+    await again.getByRole('button', { name: 'Show Selections' }).click();
+    await again.getByRole('table', { name: groupName }).waitFor();
+    expect(await again.getByRole('checkbox', { name: `Select ${event.description}` }).first().isChecked()).toBe(true);
+    expect(await again.getByRole('textbox', { name: `Message for ${event.description}` }).first().inputValue()).toBe('must alert');
+    await page.screenshot({ path: '/tmp/monitor-expected-events-kept.png', fullPage: true });
+  });
+
+  it('JOB-028 JOB-045 the network map in aeda mode draws the monitor alert and green paths between zones, from the palette', async () => {
+    const { page } = b;
+    await asAdmin(page, '/topology');
+    await page.getByRole('application', { name: 'Network map' }).waitFor();
+    await runCommand(page, 'Network Map: Show Monitor Stats');
+    await eventually(() => new URL(page.url()).searchParams.get('chart'), 'aeda', 'the URL names the aeda chart');
+    const stats = await get<MonitorStatsAnswer>(page, '/monitor/update_data');
+    const bar = page.getByRole('region', { name: 'Monitor stats on the map' });
+    await bar.getByRole('list', { name: 'Monitor paths' }).waitFor();
+    expect(await bar.getByRole('listitem').count()).toBe(stats.map_data.alert_paths.length + stats.map_data.green_paths.length);
+    expect(await bar.innerText()).toContain(`${stats.stats.alert_count} Active Security Alerts`);
+    const between = (paths: MonitorStatsAnswer['map_data']['alert_paths']) => paths.filter((p) => p.source_zone_id !== null && p.target_zone_id !== null && p.source_zone_id !== p.target_zone_id).length;
+    const canvas = page.getByTestId('network-map-canvas');
+    await eventually(() => canvas.locator('[data-cell-id^="aeda_alert_"]').count(), between(stats.map_data.alert_paths), 'the alert paths are drawn');
+    expect(await canvas.locator('[data-cell-id^="aeda_green_"]').count()).toBe(between(stats.map_data.green_paths));
+    await page.screenshot({ path: '/tmp/network-map-aeda.png' });
+    await runCommand(page, 'Network Map: Hide Monitor Stats');
+    await eventually(() => canvas.locator('[data-cell-id^="aeda_"]').count(), 0, 'the overlay is gone in the default mode');
+    expect(await bar.count()).toBe(0);
+  });
+
+  it('entity arguments are pick lists: Pause Monitor from the palette searches monitors by name and pauses the one picked', async () => {
+    const { page } = b;
+    await asAdmin(page, '/monitors');
+    await monitorsList(page).waitFor();
+    await runCommand(page, 'Pause Monitor');
+    const form = page.getByRole('form', { name: 'Arguments for Pause Monitor' });
+    const box = form.getByRole('combobox', { name: 'Monitor' });
+    await box.waitFor();
+    await page.keyboard.type('weekly lat');
+    await form.getByRole('option', { name: /^Weekly lateral movement/ }).waitFor();
+    await page.keyboard.press('Enter');
+    await form.getByText('Chosen: Weekly lateral movement').waitFor();
+    await page.screenshot({ path: '/tmp/monitor-pick-list.png' });
+    await page.keyboard.press('Enter');
+    await eventually(async () => (await get<MonitorListAnswer>(page, '/monitors.json?search=Weekly%20lateral')).data[0]?.paused, true, 'the picked monitor is paused');
+    // Resume Monitor the same way: the pick list searches, Enter picks, Enter runs.
+    await runCommand(page, 'Resume Monitor');
+    await page.getByRole('form', { name: 'Arguments for Resume Monitor' }).getByRole('combobox', { name: 'Monitor' }).waitFor();
+    await page.keyboard.type('weekly lat');
+    await page.getByRole('form', { name: 'Arguments for Resume Monitor' }).getByRole('option', { name: /^Weekly lateral movement/ }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await eventually(async () => (await get<MonitorListAnswer>(page, '/monitors.json?search=Weekly%20lateral')).data[0]?.paused, false, 'the picked monitor is resumed');
   });
 });

@@ -50,6 +50,7 @@ export function normalizeEvent(e: unknown, now = new Date()): NormalEvent | null
 
 interface Candidate {
   job_action_id: number;
+  job_id: number;
   started_at: string;
   finished_at: string | null;
   src_addr: string | null;
@@ -58,8 +59,15 @@ interface Candidate {
   action_type: string;
 }
 
+/**
+ * The detection window of a job's actions as an interval: its monitor's detection timeout
+ * (detection_timeout_seconds, "Timeout for Monitor Event Detection"), else the director's default.
+ */
+export const windowOf = (jobIdSql: string, defaultMsSql: string) =>
+  `(coalesce((select m.detection_timeout_seconds * 1000 from jobs wj join monitors m on m.id = wj.monitor_id where wj.id = ${jobIdSql}), ${defaultMsSql}::int) * interval '1 millisecond')`;
+
 const CANDIDATE_SQL = `
-  select ja.id as job_action_id, ja.action_type, ja.started_at::text, ja.finished_at::text, sn.sim_address as src_addr, dn.sim_address as dst_addr, ja.evidence
+  select ja.id as job_action_id, ja.job_id, ja.action_type, ja.started_at::text, ja.finished_at::text, sn.sim_address as src_addr, dn.sim_address as dst_addr, ja.evidence
     from job_actions ja
     join job_steps st on st.id = ja.job_step_id
     left join nodes sn on sn.id = st.source_node_id
@@ -132,7 +140,7 @@ export async function ingestEvents(db: Db, integrationId: number, events: Normal
         where ja.id in (select w.job_action_id from engine_work w
                          where w.role = 'source' and w.claimed_at between $1::timestamptz - interval '10 minutes' and $1::timestamptz + interval '2 seconds')
           and ja.started_at <= $1::timestamptz + interval '2 seconds'
-          and coalesce(ja.finished_at, now()) + ($2::text || ' milliseconds')::interval >= $1::timestamptz`,
+          and coalesce(ja.finished_at, now()) + ${windowOf('ja.job_id', '$2')} >= $1::timestamptz`,
       [e.occurred_at, String(windowMs)],
     );
     for (const c of best(candidates, e)) if (await link(db, row.id, e, integrationId, c.job_action_id)) matched++;
@@ -147,9 +155,9 @@ export async function matchEventsForAction(db: Db, jobActionId: number, windowMs
   const events = await db.query<{ id: number; integration_id: number } & NormalEvent>(
     `select id, integration_id, occurred_at::text, src_ip, dest_ip, src_port, dest_port, proto, description, alert, suspicious, raw_event as raw
        from integration_events
-      where occurred_at between $1::timestamptz - interval '2 seconds' and coalesce($2::timestamptz, now()) + ($3::text || ' milliseconds')::interval
+      where occurred_at between $1::timestamptz - interval '2 seconds' and coalesce($2::timestamptz, now()) + ${windowOf('$4::int', '$3')}
       order by occurred_at limit 1000`,
-    [c.started_at, c.finished_at, String(windowMs)],
+    [c.started_at, c.finished_at, String(windowMs), c.job_id],
   );
   let n = 0;
   // Only events whose best match (among actions around their time) is this action.

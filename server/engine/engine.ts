@@ -7,7 +7,8 @@
 import { EventEmitter } from 'node:events';
 import type { Db } from '../db/index';
 import { SINGLE_ACTOR_TYPES, type WorkPayload } from '../../src/api/contracts/engine';
-import { matchEventsForAction } from './detection';
+import { matchEventsForAction, windowOf } from './detection';
+import { withMonitorSettings } from '../monitors/work-settings';
 import { workFiles } from './work-files';
 import { dnsServerWork, dnsUsesDestination } from './peer-dns';
 import { CaptureMissingError } from './replay-script';
@@ -394,6 +395,11 @@ export class Engine {
       for (const id of ids) busy.add(id);
       return 'wait';
     }
+    try {
+      action.details = await withMonitorSettings(tx, a.id, a.action_type, action.details);
+    } catch (e) {
+      return end('errored', (e as Error).message);
+    }
     const prepare = this.preparers.get(a.action_type);
     if (prepare) {
       try {
@@ -522,8 +528,8 @@ async function markPerforming(tx: Db, jobId: number): Promise<void> {
  */
 async function collectingEvents(tx: Db, jobId: number, windowMs: number): Promise<boolean> {
   const [row] = await tx.query<{ until: string | null }>(
-    `select max(finished_at + ($2::text || ' milliseconds')::interval)::text as until from job_actions
-      where job_id = $1 and status = 'ran' and finished_at + ($2::text || ' milliseconds')::interval > now()`,
+    `select max(finished_at + ${windowOf('$1', '$2')})::text as until from job_actions
+      where job_id = $1 and status = 'ran' and finished_at + ${windowOf('$1', '$2')} > now()`,
     [jobId, String(windowMs)],
   );
   if (!row?.until) return false;

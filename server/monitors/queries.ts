@@ -92,12 +92,12 @@ export async function getMonitor(db: Db, id: number): Promise<MonitorDetail> {
   );
   const actions = await db.query<{
     id: number; monitor_step_id: number; action_id: number; name: string; action_type: string; vid: string; expected_blocked: string; expected_detected: string;
-    config: Record<string, unknown>; expected_events: unknown[]; last_outcome: string | null; drift: boolean | null;
+    config: Record<string, unknown>; expected_events: unknown[]; last_outcome: string | null; drift: boolean | null; last_job_action_id: number | null;
   }>(
     `select ma.id, ma.monitor_step_id, ma.action_id, a.name, a.action_type, a.vid, ma.expected_blocked, ma.expected_detected, ma.config, ma.expected_events,
-            lr.outcome as last_outcome, lr.drift
+            lr.outcome as last_outcome, lr.drift, lr.job_action_id as last_job_action_id
        from monitor_actions ma join actions a on a.id = ma.action_id
-       left join lateral (select outcome, drift from monitor_step_results r where r.monitor_action_id = ma.id order by r.job_id desc limit 1) lr on true
+       left join lateral (select outcome, drift, job_action_id from monitor_step_results r where r.monitor_action_id = ma.id order by r.job_id desc limit 1) lr on true
       where ma.monitor_id = $1 order by ma.monitor_step_id, ma.position`,
     [id],
   );
@@ -120,6 +120,7 @@ export async function getMonitor(db: Db, id: number): Promise<MonitorDetail> {
         expected_detected: a.expected_detected,
         expected_events: a.expected_events,
         last_outcome: a.last_outcome,
+        last_job_action_id: a.last_job_action_id ?? null,
         drift: a.drift === true,
       }) as MonitorActionDetail),
   }));

@@ -3,6 +3,7 @@ import * as yup from 'yup';
 import { requirePermission, requireUser } from '../guards';
 import { badRequest, bodyFields, validate } from '../http-errors';
 import {
+  expectedEventsQuerySchema,
   listQuerySchema,
   monitorBodySchema,
   runsQuerySchema,
@@ -16,6 +17,7 @@ import { driftingSteps, getMonitor, listMonitors, monitorGroups, monitorRuns } f
 import { draftFromActions, draftFromSimulation, withActionInfo } from '../monitors/draft';
 import { monitorStats } from '../monitors/stats';
 import { editorOptions } from '../monitors/options';
+import { expectedEvents } from '../monitors/expected-events';
 import { engineFor } from '../engine/index';
 
 /**
@@ -73,6 +75,13 @@ export async function monitorsRoutes(app: FastifyInstance) {
   app.get('/monitors/drift.json', async (req) => {
     requireUser(req);
     return { data: await driftingSteps(db) };
+  });
+
+  // The expected events table of one action (MON-014): events earlier runs of the Action reported.
+  app.get('/monitors/expected_events.json', async (req) => {
+    requireUser(req);
+    const q = validate(expectedEventsQuerySchema, req.query ?? {});
+    return expectedEvents(db, q.action_id, q.monitor_action_id);
   });
 
   // A starting body for the editor: from a simulation, or from Action library picks.

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import * as yup from 'yup';
-import type { AnyCommand } from './types';
+import type { AnyCommand, CommandContext } from './types';
+import { pickSourceOf, type PickOption, type PickSource } from './pick';
+import { PickField } from './pick-field';
 
 interface FieldDesc {
   name: string;
@@ -8,6 +10,8 @@ interface FieldDesc {
   type: string;
   required: boolean;
   oneOf: unknown[];
+  /** An entity argument: a searchable pick list (several for an array). */
+  pick: PickSource | null;
 }
 
 /** The fields a command's yup object schema asks for, for prompting in the palette. */
@@ -23,13 +27,25 @@ export function argFields(command: AnyCommand): FieldDesc[] {
       type: fd.type,
       required: !fd.optional,
       oneOf: fd.oneOf ?? [],
+      pick: pickSourceOf(fd.meta),
     };
   });
 }
 
-export function ArgsForm({ command, onSubmit, onCancel }: { command: AnyCommand; onSubmit: (args: Record<string, unknown>) => Promise<void>; onCancel: () => void }) {
+/** The palette asks for a command's arguments when one is required or is an entity to pick. */
+export const needsPrompt = (command: AnyCommand): boolean => argFields(command).some((f) => f.required || f.pick !== null);
+
+export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCommand; ctx?: CommandContext; onSubmit: (args: Record<string, unknown>) => Promise<void>; onCancel: () => void }) {
   const fields = argFields(command);
   const [values, setValues] = useState<Record<string, string>>({});
+  const [picks, setPicks] = useState<Record<string, PickOption[]>>(() => {
+    const first: Record<string, PickOption[]> = {};
+    for (const f of fields) {
+      const current = f.pick && ctx ? f.pick.current?.(ctx) : null;
+      if (current) first[f.name] = [current];
+    }
+    return first;
+  });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -37,6 +53,11 @@ export function ArgsForm({ command, onSubmit, onCancel }: { command: AnyCommand;
     e.preventDefault();
     const raw: Record<string, unknown> = {};
     for (const f of fields) {
+      const chosen = picks[f.name];
+      if (f.pick) {
+        if (chosen?.length) raw[f.name] = f.type === 'array' ? chosen.map((o) => o.value) : chosen[0]?.value;
+        continue;
+      }
       const v = values[f.name];
       if (v !== undefined && v !== '') raw[f.name] = f.type === 'number' ? Number(v) : v;
     }
@@ -67,7 +88,9 @@ export function ArgsForm({ command, onSubmit, onCancel }: { command: AnyCommand;
             {f.label}
             {f.required && <span className="text-red-400"> *</span>}
           </span>
-          {f.oneOf.length > 0 ? (
+          {f.pick ? (
+            <PickField label={f.label} source={f.pick} multiple={f.type === 'array'} value={picks[f.name] ?? []} onChange={(v) => setPicks({ ...picks, [f.name]: v })} autoFocus={i === 0} />
+          ) : f.oneOf.length > 0 ? (
             <select autoFocus={i === 0} className="rounded border border-line bg-surface px-2 py-1 text-sm" value={values[f.name] ?? ''} onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}>
               <option value="">Choose…</option>
               {f.oneOf.filter((o) => o !== undefined && o !== null).map((o) => (

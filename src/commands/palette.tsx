@@ -2,7 +2,7 @@ import { Dialog, DialogPanel } from '@headlessui/react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
-import { ArgsForm, argFields } from './args-form';
+import { ArgsForm, needsPrompt } from './args-form';
 import { hotkeyLabel } from './hotkey-format';
 import { hotkeysOf, type CommandRegistry } from './registry';
 import { closePalette, paletteStore } from './palette-store';
@@ -74,7 +74,7 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
 
   const choose = (command: AnyCommand | undefined) => {
     if (!command) return;
-    if (argFields(command).some((f) => f.required)) {
+    if (needsPrompt(command)) {
       setPrompting(command);
       return;
     }
@@ -109,6 +109,7 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
     return (
       <ArgsForm
         command={prompting}
+        ctx={registry.context()}
         onCancel={() => {
           setPrompting(null);
           setTimeout(() => inputRef.current?.focus());

@@ -34,6 +34,8 @@ async function createMonitor(name: string, over: Record<string, unknown> = {}): 
       timezone: 'UTC',
       repeat_job_period_number: 1,
       repeat_job_period_type: 'minutes',
+      // No detection window unless a test sets one: the runs end as soon as their actions do.
+      detection_timeout_seconds: 0,
       steps: [{ name: 'Scan', run_between: 'node', attack_node: w.src.nodeId, target_node: w.dst.nodeId, actions: [{ action_id: scanId, expected_blocked: 'no', expected_detected: 'does_not_matter' }] }],
       ...over,
     },
@@ -109,6 +111,9 @@ describe('the monitor scheduler', () => {
       [first, 'completed', 1, 0, 0],
     ]);
     expect(runs.data[0]?.steps[0]).toMatchObject({ outcome: 'fail', blocked: true, previous_outcome: 'pass', drift: true, reason: 'Blocked, expected not blocked.' });
+    // MON-040: the monitor's action names the job action of its latest judged run.
+    const detail = (await w.server.call('GET', `/monitors/${m.id}.json`, { as: w.operator })).json<MonitorDetail>();
+    expect(detail.steps[0]?.actions[0]).toMatchObject({ last_outcome: 'fail', drift: true, last_job_action_id: runs.data[0]?.steps[0]?.job_action_id });
     const drift = (await w.server.call('GET', '/monitors/drift.json', { as: w.operator })).json<{ data: DriftItem[] }>().data;
     expect(drift.filter((d) => d.monitor_id === m.id)).toEqual([
       expect.objectContaining({ monitor_name: 'Drift monitor', step: 1, action_name: 'Scan 47201', job_id: second, outcome: 'fail', previous_outcome: 'pass' }),
@@ -119,6 +124,64 @@ describe('the monitor scheduler', () => {
     const stats = (await w.server.call('GET', '/monitor/update_data', { as: w.operator })).json<MonitorStatsAnswer>();
     expect(stats.stats.alert_count).toBeGreaterThanOrEqual(1);
     expect(stats.map_data.alert_paths.some((p) => p.monitors.includes('Drift monitor'))).toBe(true);
+    await w.server.call('POST', `/monitors/${m.id}/pause.json`, { as: w.operator });
+  });
+
+  it('the monitor group settings reach the work: run-as user, scan_interfaces, proxy_comm and use_ip_addresses', async () => {
+    const [profile] = await w.server.db.query<{ id: number }>(`insert into action_user_profiles (friendly_name, username) values ('Monitor Operator', 'monop') returning id`);
+    const m = await createMonitor('Settings monitor', {
+      steps: [
+        {
+          name: 'Scan',
+          run_between: 'node',
+          attack_node: w.src.nodeId,
+          target_node: w.dst.nodeId,
+          action_user_profile: profile?.id,
+          scan_interfaces: ['eth1', 'eth2'],
+          proxy_comm: true,
+          use_ip_addresses: true,
+          actions: [{ action_id: scanId, expected_blocked: 'no', expected_detected: 'does_not_matter' }],
+        },
+      ],
+    });
+    const res = await w.server.call('POST', `/monitors/${m.id}/run_now.json`, { as: w.operator });
+    const jobId = res.json<{ job_id: number }>().job_id;
+    await waitForJob(w.server.db, jobId);
+    const work = await w.server.db.query<{ role: string; payload: unknown }>('select role, payload from engine_work where job_id = $1 order by role', [jobId]);
+    expect(work.map((x) => x.role)).toEqual(['source', 'target']);
+    for (const x of work) {
+      const payload = (typeof x.payload === 'string' ? JSON.parse(x.payload) : x.payload) as { details: Record<string, unknown> };
+      expect(payload.details).toMatchObject({
+        run_as: { username: 'monop', friendly_name: 'Monitor Operator' },
+        scan_interfaces: ['eth1', 'eth2'],
+        proxy_comm: true,
+        use_ip_addresses: true,
+        interactive_session: false,
+      });
+    }
+    // A job the monitor did not start gets none of them.
+    const plain = await w.server.call('POST', `/run/actions/${scanId}.json`, { as: w.operator, body: { attack_node_id_1: w.src.nodeId, target_node_id_1: w.dst.nodeId } });
+    const plainId = plain.json<{ job_id: number }>().job_id;
+    await waitForJob(w.server.db, plainId);
+    const [own] = await w.server.db.query<{ payload: unknown }>(`select payload from engine_work where job_id = $1 and role = 'source'`, [plainId]);
+    const details = ((typeof own?.payload === 'string' ? JSON.parse(own.payload) : own?.payload) as { details: Record<string, unknown> }).details;
+    expect(details).not.toHaveProperty('scan_interfaces');
+    expect(details).not.toHaveProperty('run_as');
+    await w.server.call('POST', `/monitors/${m.id}/pause.json`, { as: w.operator });
+  });
+
+  it("each monitor's detection timeout (Timeout for Monitor Event Detection) holds its runs open for events that long", async () => {
+    const m = await createMonitor('Timeout monitor', { detection_timeout_seconds: 3 });
+    const res = await w.server.call('POST', `/monitors/${m.id}/run_now.json`, { as: w.operator });
+    const jobId = res.json<{ job_id: number }>().job_id;
+    await waitForJob(w.server.db, jobId);
+    const [t] = await w.server.db.query<{ held_ms: number }>(
+      `select (extract(epoch from j.finished_at - max(ja.finished_at)) * 1000)::int as held_ms from jobs j join job_actions ja on ja.job_id = j.id where j.id = $1 group by j.finished_at`,
+      [jobId],
+    );
+    // 3 s after its last action (not the director's 300 ms default), and not much more.
+    expect(t?.held_ms).toBeGreaterThanOrEqual(3000);
+    expect(t?.held_ms).toBeLessThan(3000 + 5000);
     await w.server.call('POST', `/monitors/${m.id}/pause.json`, { as: w.operator });
   });
 });

@@ -9,6 +9,7 @@ import {
   REPEAT_NUMBER_MESSAGE,
   SPOOFED_FROM_MESSAGE,
   todayIn,
+  type ExpectedEventsAnswer,
   type MonitorDetail,
   type MonitorListAnswer,
   type MonitorRunsAnswer,
@@ -118,7 +119,7 @@ describe('monitor calls', () => {
     expect((await s.call('GET', '/monitors/abc.json', { as: viewer })).statusCode).toBe(400);
   });
 
-  it('PUT /monitors/:id updates in place, keeping the stored first run even once it is past', async () => {
+  it('MON-126 PUT /monitors/:id (our save call) updates in place, keeping the stored first run even once it is past', async () => {
     await s.db.query(`update monitors set monitor_runtime = '2020-01-06 09:00' where id = $1`, [id]);
     const res = await s.call('PUT', `/monitors/${id}.json`, { as: operator, body: body({ name: 'Perimeter monitor v2', monitor_runtime: '2020-01-06 09:00', monitor_group: null, new_monitor_group: 'Perimeter' }) });
     expect(res.statusCode, res.body).toBe(200);
@@ -269,5 +270,55 @@ describe('refusals', () => {
     }
     const [{ n } = { n: 0 }] = await s.db.query<{ n: number }>(`select count(*)::int as n from monitors where name = 'Perimeter monitor'`);
     expect(n).toBe(0);
+  });
+
+  it('MON-014 MON-041 expected events: the events earlier runs reported, grouped by integration id or endpoint, saved selections marked; 400, 401 and 404 refusals', async () => {
+    const suricata = await one<{ id: number }>(`insert into integrations (name, type, host, logo_path) values ('Suricata IDS', 'suricata', 'ids.lab', '/logos/suricata.svg') returning id`);
+    const job = await one<{ id: number }>(`insert into jobs (name, status) values ('Earlier scan', 'completed') returning id`);
+    const step = await one<{ id: number }>(`insert into job_steps (job_id, group_order) values ($1, 1) returning id`, [job.id]);
+    const ja = await one<{ id: number }>(
+      `insert into job_actions (job_step_id, job_id, action_id, sim_action_vid, name, action_type, status) values ($1, $2, $3, 'A100-001', 'port_scan check', 'port_scan', 'ran') returning id`,
+      [step.id, job.id, ids.scan],
+    );
+    await s.db.query(
+      `insert into job_action_events (job_action_id, integration_id, description, raw_event) values
+         ($1, $2, 'ET SCAN Nmap', '{"old":true}'), ($1, $2, 'ET SCAN Nmap', '{"signature":"ET SCAN Nmap"}'), ($1, $2, 'ET POLICY probe', '{}'), ($1, null, 'Process started: nmap', '{"pid":4}')`,
+      [ja.id, suricata.id],
+    );
+    const expected = [
+      { integration_id: suricata.id, description: 'ET SCAN Nmap', message: 'must alert' },
+      { integration_id: null, description: 'Never reported yet', message: '' },
+    ];
+    const created = await create(body({ name: 'Events monitor' }, { expected_detected: 'yes', expected_events: expected }));
+    expect(created.statusCode).toBe(201);
+    const m = created.json<MonitorDetail>();
+    const monitorActionId = m.steps[0]?.actions[0]?.id;
+    const res = await s.call('GET', `/monitors/expected_events.json?action_id=${ids.scan}&monitor_action_id=${monitorActionId}`, { as: viewer });
+    expect(res.statusCode).toBe(200);
+    const answer = res.json<ExpectedEventsAnswer>();
+    expect(answer.groups.map((g) => [g.key, g.integration?.name ?? null])).toEqual([
+      [String(suricata.id), 'Suricata IDS'],
+      ['endpoint', null],
+    ]);
+    expect(answer.groups[0]?.integration).toEqual({ id: suricata.id, host: 'ids.lab', name: 'Suricata IDS', logo_path_for_web: '/logos/suricata.svg' });
+    expect(answer.groups[0]?.events).toEqual([
+      { description: 'ET POLICY probe', is_selected: false, raw_event: '{}', security_technology_id: 'suricata', integration_id: suricata.id, message: '' },
+      // One row per event; its latest raw event.
+      { description: 'ET SCAN Nmap', is_selected: true, raw_event: '{"signature":"ET SCAN Nmap"}', security_technology_id: 'suricata', integration_id: suricata.id, message: 'must alert' },
+    ]);
+    expect(answer.groups[1]?.events.map((e) => [e.description, e.is_selected])).toEqual([
+      ['Process started: nmap', false],
+      ['Never reported yet', true],
+    ]);
+    expect(answer.security_technologies).toEqual([{ id: 'suricata', logo_path_for_web: '/logos/suricata.svg' }]);
+    // Without a monitor action nothing is selected.
+    const fresh = (await s.call('GET', `/monitors/expected_events.json?action_id=${ids.scan}`, { as: viewer })).json<ExpectedEventsAnswer>();
+    expect(fresh.groups.flatMap((g) => g.events).filter((e) => e.is_selected)).toEqual([]);
+    expect((await s.call('GET', '/monitors/expected_events.json')).statusCode).toBe(401);
+    const missing = await s.call('GET', '/monitors/expected_events.json', { as: viewer });
+    expect([missing.statusCode, missing.json<{ error: string }>().error]).toEqual([400, 'action_id is required']);
+    expect((await s.call('GET', '/monitors/expected_events.json?action_id=abc', { as: viewer })).statusCode).toBe(400);
+    expect((await s.call('GET', '/monitors/expected_events.json?action_id=999999', { as: viewer })).statusCode).toBe(404);
+    expect((await s.call('GET', `/monitors/expected_events.json?action_id=${ids.dns}&monitor_action_id=${monitorActionId}`, { as: viewer })).statusCode).toBe(404);
   });
 });

@@ -44,6 +44,9 @@ export const STEP_MARKER_WIDTH = 68;
 /** MON-083, MON-175: the first-run picker's range ends 29 days after the chosen start. */
 export const FIRST_RUN_RANGE_DAYS = 29;
 export const NAME_MAX = 255;
+/** How long after a run's last action its events still count (the summary's 'Timeout for Monitor Event Detection'). */
+export const DETECTION_TIMEOUT_MAX = 3600;
+export const DETECTION_TIMEOUT_MESSAGE = `Timeout for Monitor Event Detection must be a whole number of seconds from 0 to ${DETECTION_TIMEOUT_MAX}.`;
 
 /** Email sender profile kinds; a spoofed From address works with the mailbox kinds only (MON-101). */
 export const EMAIL_PROFILE_KINDS = ['pop3', 'imap', 'ews', 'gmail_api', 'graph_api'] as const;
@@ -212,7 +215,13 @@ export const monitorBodySchema = yup
     repeat_monthly_frequency: yup.string().default('').oneOf(['', ...MONTHLY_FREQUENCIES], 'Frequency must be first, second, third, fourth or last'),
     repeat_day_of_the_week: yup.string().default('').oneOf(['', ...WEEKDAYS], 'Day of the week must be one of Su, M, T, W, Th, F, S'),
     extra_sleep: yup.number().typeError(EXTRA_SLEEP_MESSAGE).integer(EXTRA_SLEEP_MESSAGE).min(0, EXTRA_SLEEP_MESSAGE).max(EXTRA_SLEEP_MAX, EXTRA_SLEEP_MESSAGE).default(0),
-    detection_timeout_seconds: yup.number().integer().min(0).max(3600).default(30),
+    detection_timeout_seconds: yup
+      .number()
+      .typeError(DETECTION_TIMEOUT_MESSAGE)
+      .integer(DETECTION_TIMEOUT_MESSAGE)
+      .min(0, DETECTION_TIMEOUT_MESSAGE)
+      .max(DETECTION_TIMEOUT_MAX, DETECTION_TIMEOUT_MESSAGE)
+      .default(30),
     simulation_id: optionalId,
     steps: yup.array(monitorGroupSchema).required('A monitor needs at least one group').min(1, 'A monitor needs at least one group').max(200),
   })
@@ -278,6 +287,8 @@ export interface MonitorActionDetail extends MonitorActionBody {
   action_type: string;
   vid: string;
   last_outcome: StepOutcome | null;
+  /** The job action of the latest judged run (null before the first run). */
+  last_job_action_id: number | null;
   drift: boolean;
 }
 export interface MonitorGroupDetail extends Omit<MonitorGroupBody, 'actions'> {
@@ -309,6 +320,23 @@ export interface FieldObject {
 }
 
 export type StepOutcome = 'pass' | 'fail' | 'not_run';
+
+/**
+ * MON-040: one entry of the monitor summary (section 3 "Action summary entry"): the step's Action, whether
+ * it is the active step, whether it has an error, its index, the saved monitor action and the job action
+ * of its latest run (null when new or never run), and its selected expected events.
+ */
+export interface ActionSummaryEntry {
+  actionId: number;
+  actionName: string;
+  action_type: string;
+  active: boolean;
+  hasError: boolean;
+  id: number;
+  monitor_action_id: number | null;
+  job_action_id: number | null;
+  events: ExpectedEvent[];
+}
 export interface StepResult {
   monitor_action_id: number;
   job_action_id: number | null;
@@ -394,7 +422,52 @@ export interface MonitorStatsAnswer {
   stats: { monitor_count: number; unique_count: number; alert_count: number };
 }
 export const MONITOR_STATS_REFRESH_MS = 30_000;
+/** MON-094: pass and fail colours (green paths and alert paths). */
+export const PASS_COLOUR = '#00ffc0';
+export const FAIL_COLOUR = '#d32223';
 
 export interface RunNowAnswer {
   job_id: number;
 }
+
+/**
+ * MON-014, MON-041: GET /monitors/expected_events.json?action_id=&monitor_action_id= — the events the
+ * integrations reported for earlier runs of an Action, grouped by integration id or 'endpoint' (events
+ * no integration reported), each marked is_selected when the saved monitor action expects it.
+ */
+export const EXPECTED_EVENTS_ENDPOINT = 'endpoint';
+export const EXPECTED_EVENTS_LOADING_TEXT = 'Requesting event data';
+export const EXPECTED_EVENTS_KEEP_TEXT = 'No changes made to expected events.';
+/** MON-176: the raw event cell's maximum width. */
+export const RAW_EVENT_MAX_WIDTH = 500;
+/** The table's content states (section 2): LOADING while requested, KEEP_EXISTING before the user asks to see them. */
+export type ExpectedEventsState = 'LOADING' | 'KEEP_EXISTING' | 'READY' | 'ERROR';
+
+export interface ExpectedEventRow {
+  description: string;
+  is_selected: boolean;
+  raw_event: string;
+  security_technology_id: string | null;
+  integration_id: number | null;
+  message: string;
+}
+export interface ExpectedEventsIntegration {
+  id: number;
+  host: string;
+  name: string;
+  logo_path_for_web: string;
+}
+export interface ExpectedEventsGroup {
+  /** The integration id, or 'endpoint'. */
+  key: string;
+  integration: ExpectedEventsIntegration | null;
+  events: ExpectedEventRow[];
+}
+export interface ExpectedEventsAnswer {
+  groups: ExpectedEventsGroup[];
+  security_technologies: { id: string; logo_path_for_web: string }[];
+}
+export const expectedEventsQuerySchema = yup.object({
+  action_id: yup.number().typeError('action_id must be a whole number').integer('action_id must be a whole number').positive('action_id must be positive').required('action_id is required'),
+  monitor_action_id: yup.number().typeError('monitor_action_id must be a whole number').integer('monitor_action_id must be a whole number').positive('monitor_action_id must be positive').optional(),
+});

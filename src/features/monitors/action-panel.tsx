@@ -9,6 +9,7 @@ import {
   type MonitorEditorOptions,
 } from '@/api/contracts/monitors';
 import { EXPECTATION_OPTIONS } from '@/api/contracts/monitor-schedule';
+import { ExpectedEventsTable } from './expected-events-table';
 
 const input = 'rounded border border-line bg-surface px-2 py-1 text-sm';
 const label = (key: string) => key.replace(/^runtime_/, '').replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
@@ -65,7 +66,11 @@ export function ActionPanel({
         {expectation('expected_blocked', 'Expected Blocked')}
         {expectation('expected_detected', 'Expected Detected')}
       </div>
-      {action.expected_detected !== 'yes' && <p className="text-xs text-muted">{EXPECTED_EVENTS_HINT}</p>}
+      {action.expected_detected === 'yes' ? (
+        <ExpectedEventsTable actionId={action.action_id} selected={action.expected_events} onChange={(expected_events) => onChange({ expected_events })} />
+      ) : (
+        <p className={`text-xs ${err('expected_events') ? 'text-red-400' : 'text-muted'}`}>{EXPECTED_EVENTS_HINT}</p>
+      )}
       {type === 'port_scan' && (
         <div className="grid grid-cols-3 gap-3">
           {(['scanned_ports', 'expected_open_ports', 'expected_closed_ports'] as const).map((f) => (

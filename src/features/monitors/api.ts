@@ -1,6 +1,7 @@
 import { http } from '@/api/http';
 import type {
   DriftItem,
+  ExpectedEventsAnswer,
   MonitorBody,
   MonitorDetail,
   MonitorDraftAnswer,
@@ -8,7 +9,6 @@ import type {
   MonitorListAnswer,
   MonitorListSort,
   MonitorRunsAnswer,
-  MonitorStatsAnswer,
   RunNowAnswer,
 } from '@/api/contracts/monitors';
 
@@ -26,9 +26,9 @@ export const monitorKeys = {
   one: (id: number) => ['monitors', 'one', id] as const,
   runs: (id: number, page: number) => ['monitors', 'runs', id, page] as const,
   drift: ['monitors', 'drift'] as const,
-  stats: ['monitors', 'stats'] as const,
   draft: (source: string) => ['monitors', 'draft', source] as const,
   options: ['monitors', 'options'] as const,
+  expectedEvents: (actionId: number) => ['monitors', 'expected-events', actionId] as const,
 };
 
 export const fetchMonitors = (f: MonitorListFilter, signal?: AbortSignal) =>
@@ -37,7 +37,8 @@ export const fetchMonitor = (id: number, signal?: AbortSignal) => http.get<Monit
 export const fetchMonitorRuns = (id: number, page: number, perPage = 20) => http.get<MonitorRunsAnswer>(`/monitors/${id}/runs.json`, { params: { page, per_page: perPage } });
 export const fetchDrift = () => http.get<{ data: DriftItem[] }>('/monitors/drift.json').then((a) => a.data);
 export const fetchEditorOptions = () => http.get<MonitorEditorOptions>('/monitors/options.json');
-export const fetchMonitorStats = (background = false) => http.get<MonitorStatsAnswer>('/monitor/update_data', { background });
+export const fetchExpectedEvents = (actionId: number, signal?: AbortSignal) =>
+  http.get<ExpectedEventsAnswer>('/monitors/expected_events.json', { params: { action_id: actionId }, signal });
 
 export const fetchDraft = (source: { simulation_id: number } | { action_ids: number[] }, timezone: string) =>
   http.get<MonitorDraftAnswer>('/monitors/new.json', { params: { ...('simulation_id' in source ? { simulation_id: source.simulation_id } : { 'action_ids[]': source.action_ids }), timezone } });

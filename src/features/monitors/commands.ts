@@ -2,9 +2,15 @@ import * as yup from 'yup';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import type { DriftItem } from '@/api/contracts/monitors';
+import { inMenu } from '@/commands/menus';
+import type { PaneContextKey } from '@/commands/pane-contexts';
+import { pickFrom } from '@/commands/pick';
 import { flash } from '@/ui/toasts';
 import { deleteMonitor, duplicateMonitor, fetchDrift, fetchMonitor, monitorKeys, pauseMonitor, resumeMonitor, runMonitorNow } from './api';
-import { monitorPaneHandlers, monitorStore, type CurrentMonitor } from './store';
+import { actionPicks, monitorPicks, simulationPicks } from './picks';
+import { monitorEditorPane, monitorsListPane, type MonitorEditorApi, type MonitorsListApi } from './pane-context';
+import { monitorStore, type CurrentMonitor } from './store';
+import './menus';
 
 export const MONITORS_PANE = 'monitors';
 export const MONITOR_EDIT_PANE = 'monitor-edit';
@@ -17,18 +23,30 @@ export const MONITOR_TOOLBAR_MENU = 'toolbar/monitors';
 interface RefArgs {
   id?: number | undefined;
 }
-const refArgs = yup.object({ id: yup.number().integer().positive().label('Monitor (default: the selected one)').optional() }) as yup.Schema<RefArgs>;
+const refArgs = yup.object({
+  id: yup.number().integer().positive().label('Monitor').optional().meta(pickFrom(monitorPicks)),
+}) as yup.Schema<RefArgs>;
+
+/** The Monitors list's selection, when the command runs in (or from) that pane. */
+const selectedIn = (ctx: CommandContext): CurrentMonitor | null => ctx.pane(monitorsListPane)?.selected() ?? null;
 
 /** The monitor a command acts on: its id argument, else the list's selection. */
-export async function resolveMonitor(args: RefArgs | undefined): Promise<CurrentMonitor> {
+export async function resolveMonitor(args: RefArgs | undefined, ctx: CommandContext): Promise<CurrentMonitor> {
+  const selected = selectedIn(ctx);
   if (args?.id) {
-    if (monitorStore.current?.id === args.id) return { ...monitorStore.current };
+    if (selected?.id === args.id) return selected;
     const m = await fetchMonitor(args.id);
     return { id: m.id, name: m.name, paused: m.paused };
   }
-  if (monitorStore.current) return { ...monitorStore.current };
-  throw new Error('Select a monitor in the Monitors list first.');
+  if (selected) return selected;
+  throw new Error('Select a monitor in the Monitors list first, or pick one.');
 }
+
+/** Whether the monitor named (or selected) is paused, when the pane knows it; undefined otherwise. */
+const pausedOf = (ctx: CommandContext, args?: RefArgs): boolean | undefined => {
+  const s = selectedIn(ctx);
+  return s && (args?.id === undefined || args.id === s.id) ? s.paused : undefined;
+};
 
 const dock = (ctx: CommandContext) => {
   if (!ctx.dock) throw new Error('This command needs the workbench.');
@@ -53,35 +71,40 @@ function onMonitor(
     keywords: ['monitor', ...keywords],
     hotkey,
     hotkeyContext: MONITORS_PANE,
-    menus: [MONITOR_ROW_MENU],
+    menus: [inMenu<{ id: number }>(MONITOR_ROW_MENU, { args: (m) => ({ id: m.id }) })],
     args: refArgs,
     when: canEdit,
     ...extra,
-    run: async (args, ctx) => act(await resolveMonitor(args), ctx),
+    run: async (args, ctx) => act(await resolveMonitor(args, ctx), ctx),
   });
 }
 
-const paneCommand = (id: string, title: string, hotkey: string, pane: string | string[], handler: () => (() => unknown) | null, missing: string) =>
-  defineCommand({
+/** A command of the focused list or editor pane, acting through the context that pane provides. */
+function paneCommand<T>(id: string, title: string, hotkey: string, pane: string, key: PaneContextKey<T>, act: (api: T) => unknown, missing: string, buttonLabel?: string): AnyCommand {
+  return defineCommand({
     id: `monitors.${id}` as const,
     title,
+    ...(buttonLabel ? { buttonLabel } : {}),
     category: CATEGORY,
     hotkey,
     hotkeyContext: pane,
     needsWorkbench: true,
-    run: () => {
-      const h = handler();
-      if (!h) throw new Error(missing);
-      return h();
+    run: (_args, ctx) => {
+      const api = ctx.pane(key);
+      if (!api) throw new Error(missing);
+      return act(api);
     },
   });
+}
+const LIST_MISSING = 'Open the Monitors list first.';
+const EDITOR_MISSING = 'Open a monitor in the editor first.';
 
 export const monitorCommands: AnyCommand[] = [
-  paneCommand('next', 'Next Monitor', 'j', MONITORS_PANE, () => monitorPaneHandlers.move && (() => monitorPaneHandlers.move?.(1)), 'Open the Monitors list first.'),
-  paneCommand('previous', 'Previous Monitor', 'k', MONITORS_PANE, () => monitorPaneHandlers.move && (() => monitorPaneHandlers.move?.(-1)), 'Open the Monitors list first.'),
-  paneCommand('focusSearch', 'Search the Monitors', '/', MONITORS_PANE, () => monitorPaneHandlers.focusSearch, 'Open the Monitors list first.'),
-  paneCommand('save', 'Save Monitor', 'mod+s', MONITOR_EDIT_PANE, () => monitorPaneHandlers.save, 'Open a monitor in the editor first.'),
-  paneCommand('discard', 'Discard Monitor Draft', 'alt+shift+c', MONITOR_EDIT_PANE, () => monitorPaneHandlers.discard, 'Open a monitor in the editor first.'),
+  paneCommand<MonitorsListApi>('next', 'Next Monitor', 'j', MONITORS_PANE, monitorsListPane, (p) => p.move(1), LIST_MISSING),
+  paneCommand<MonitorsListApi>('previous', 'Previous Monitor', 'k', MONITORS_PANE, monitorsListPane, (p) => p.move(-1), LIST_MISSING),
+  paneCommand<MonitorsListApi>('focusSearch', 'Search the Monitors', '/', MONITORS_PANE, monitorsListPane, (p) => p.focusSearch(), LIST_MISSING),
+  paneCommand<MonitorEditorApi>('save', 'Save Monitor', 'mod+s', MONITOR_EDIT_PANE, monitorEditorPane, (p) => p.save(), EDITOR_MISSING, 'Save'),
+  paneCommand<MonitorEditorApi>('discard', 'Discard Monitor Draft', 'alt+shift+c', MONITOR_EDIT_PANE, monitorEditorPane, (p) => p.discard(), EDITOR_MISSING, 'Discard'),
   defineCommand({
     id: 'monitors.new',
     title: 'New Monitor',
@@ -102,7 +125,7 @@ export const monitorCommands: AnyCommand[] = [
     keywords: ['monitor', 'create', 'sequence', 'evaluation', 'simulation'],
     needsWorkbench: true,
     when: canEdit,
-    args: yup.object({ simulation_id: yup.number().integer().positive().required().label('Simulation id') }),
+    args: yup.object({ simulation_id: yup.number().integer().positive().required().label('Simulation').meta(pickFrom(simulationPicks)) }),
     run: (args, ctx) => dock(ctx).openUrl(`/monitors/new?simulation_id=${args.simulation_id}`),
   }),
   defineCommand<{ action_ids: number[] }>({
@@ -112,7 +135,7 @@ export const monitorCommands: AnyCommand[] = [
     keywords: ['monitor', 'create', 'actions', 'library', 'selection'],
     needsWorkbench: true,
     when: canEdit,
-    args: yup.object({ action_ids: yup.array(yup.number().integer().positive().required()).min(1, 'Pick at least one Action').required().label('Actions') }),
+    args: yup.object({ action_ids: yup.array(yup.number().integer().positive().required()).min(1, 'Pick at least one Action').required().label('Actions').meta(pickFrom(actionPicks)) }),
     run: (args, ctx) => dock(ctx).openUrl(`/monitors/new?action_ids=${args.action_ids.join(',')}`),
   }),
   onMonitor('edit', 'Edit Monitor', 'e', ['change', 'definition', 'open'], (m, ctx) => dock(ctx).openUrl(`/monitors/${m.id}/edit`), { needsWorkbench: true, when: () => true }),
@@ -124,16 +147,14 @@ export const monitorCommands: AnyCommand[] = [
   }),
   onMonitor('pause', 'Pause Monitor', 'p', ['stop', 'suspend'], async (m, ctx) => {
     await pauseMonitor(m.id);
-    if (monitorStore.current?.id === m.id) monitorStore.current.paused = true;
     await refresh(ctx);
     flash('notice', `Paused ${m.name}.`);
-  }, { enabled: () => monitorStore.current?.paused !== true }),
+  }, { enabled: (ctx, args) => pausedOf(ctx, args) !== true }),
   onMonitor('resume', 'Resume Monitor', 'shift+p', ['start', 'unpause'], async (m, ctx) => {
     await resumeMonitor(m.id);
-    if (monitorStore.current?.id === m.id) monitorStore.current.paused = false;
     await refresh(ctx);
     flash('notice', `Resumed ${m.name}.`);
-  }, { enabled: () => monitorStore.current?.paused !== false }),
+  }, { enabled: (ctx, args) => pausedOf(ctx, args) !== false }),
   onMonitor('runNow', 'Run Monitor Now', 'shift+r', ['run', 'job', 'execute', 'now'], async (m, ctx) => {
     const { job_id } = await runMonitorNow(m.id);
     await refresh(ctx);
@@ -143,7 +164,6 @@ export const monitorCommands: AnyCommand[] = [
   onMonitor('delete', 'Delete Monitor…', 'shift+d', ['remove', 'destroy'], async (m, ctx) => {
     if (!(await ctx.confirm(`Are you sure you want to delete the monitor ${m.name}? Its past jobs are kept.`))) return { deleted: false };
     await deleteMonitor(m.id);
-    if (monitorStore.current?.id === m.id) monitorStore.current = null;
     await refresh(ctx);
     flash('notice', `Deleted ${m.name}.`);
     return { deleted: true };

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import {
+  DETECTION_TIMEOUT_MAX,
   EXTRA_SLEEP_MAX,
   FIRST_RUN_RANGE_DAYS,
   MONTHLY_FREQUENCIES,
@@ -156,6 +157,23 @@ export function DefinitionPanel({ body, groups, errors, onChange }: { body: Moni
       <p className="col-span-2 text-xs text-muted" aria-live="polite">
         Runs {scheduleInWords(body)}.
       </p>
+      <details className="col-span-2 rounded border border-line px-2 py-1 text-xs">
+        <summary className="cursor-pointer font-semibold">Advanced Settings</summary>
+        <label className="mt-2 flex w-64 flex-col gap-1">
+          <span className="text-muted">Timeout for Monitor Event Detection (seconds)</span>
+          <input
+            type="number"
+            min={0}
+            max={DETECTION_TIMEOUT_MAX}
+            className={input}
+            value={body.detection_timeout_seconds}
+            onChange={(e) => onChange({ detection_timeout_seconds: e.target.valueAsNumber })}
+            aria-invalid={!!errors.detection_timeout_seconds}
+          />
+          <Err errors={errors} path="detection_timeout_seconds" />
+          <span className="text-2xs text-muted">How long after a run's last action the integrations' events still count as its detection.</span>
+        </label>
+      </details>
     </section>
   );
 }

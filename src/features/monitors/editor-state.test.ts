@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newActionBody, BOTH_DO_NOT_MATTER_MESSAGE, todayIn, type MonitorBody } from '@/api/contracts/monitors';
-import { flatSteps, validateDraft, type EditorDraft } from './editor-state';
+import { flatSteps, summaryEntry, validateDraft, type EditorDraft } from './editor-state';
 import { rangeEnd } from './definition-panel';
 
 const group = (ids: number[]): MonitorBody['steps'][number] => ({
@@ -37,5 +37,17 @@ describe('the editor draft', () => {
   });
   it('MON-083 the first-run picker range ends 29 days after the chosen start', () => {
     expect(rangeEnd('2026-02-10 08:00')).toBe('2026-03-11T23:59');
+  });
+  it('MON-040 a summary entry holds actionId, actionName, action_type, active, hasError, id, monitor_action_id, job_action_id and events', () => {
+    const g = group([1, 3]);
+    g.actions[1] = { ...newActionBody(3), expected_detected: 'yes', expected_events: [{ integration_id: 4, description: 'ET SCAN', message: '' }] };
+    const d = { ...draft([g]), outcomes: { '0:1': { outcome: 'pass' as const, drift: false, monitor_action_id: 71, job_action_id: 930 } } };
+    const [first, second] = flatSteps(d);
+    expect(summaryEntry(d, second!, 1, false)).toEqual({
+      actionId: 3, actionName: 'Web', action_type: 'website', active: true, hasError: false, id: 1, monitor_action_id: 71, job_action_id: 930,
+      events: [{ integration_id: 4, description: 'ET SCAN', message: '' }],
+    });
+    // A step never saved nor run has neither.
+    expect(summaryEntry(d, first!, 1, true)).toMatchObject({ actionId: 1, actionName: 'Scan', action_type: 'port_scan', active: false, hasError: true, id: 0, monitor_action_id: null, job_action_id: null, events: [] });
   });
 });

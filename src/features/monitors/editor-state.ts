@@ -4,15 +4,15 @@
  * Pure helpers: the flat step list (one marker per action), validation errors by field path.
  */
 import * as yup from 'yup';
-import { monitorBodySchema, type ActionInfo, type MonitorBody, type StepOutcome } from '@/api/contracts/monitors';
+import { monitorBodySchema, type ActionInfo, type ActionSummaryEntry, type MonitorBody, type StepOutcome } from '@/api/contracts/monitors';
 
 export interface EditorDraft {
   /** The monitor being edited, or null for a new one. */
   id: number | null;
   body: MonitorBody;
   info: Record<string, ActionInfo>;
-  /** The latest outcome and drift of each saved step, by "group:action" position. */
-  outcomes: Record<string, { outcome: StepOutcome | null; drift: boolean }>;
+  /** The latest outcome and drift of each saved step, its monitor action and latest job action, by "group:action" position. */
+  outcomes: Record<string, { outcome: StepOutcome | null; drift: boolean; monitor_action_id?: number; job_action_id?: number | null }>;
   /** The stored first run (an unchanged past first run is accepted on update). */
   storedRuntime: string | null;
 }
@@ -73,3 +73,20 @@ export function validateDraft(d: EditorDraft, now = Date.now()): Record<string, 
 
 /** Errors under a path prefix (a group's or an action's fields). */
 export const errorsUnder = (errors: Record<string, string[]>, prefix: string) => Object.keys(errors).some((k) => k === prefix || k.startsWith(`${prefix}.`) || k.startsWith(`${prefix}[`));
+
+/** MON-040: the summary entry of a step of the draft. */
+export function summaryEntry(d: EditorDraft, s: FlatStep, active: number, hasError: boolean): ActionSummaryEntry {
+  const a = d.body.steps[s.group]?.actions[s.action];
+  const saved = d.outcomes[`${s.group}:${s.action}`];
+  return {
+    actionId: a?.action_id ?? 0,
+    actionName: s.name,
+    action_type: (a && d.info[String(a.action_id)]?.action_type) ?? '',
+    active: s.index === active,
+    hasError,
+    id: s.index,
+    monitor_action_id: saved?.monitor_action_id ?? null,
+    job_action_id: saved?.job_action_id ?? null,
+    events: a?.expected_events ?? [],
+  };
+}

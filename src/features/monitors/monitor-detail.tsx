@@ -2,8 +2,9 @@ import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { MonitorListItem } from '@/api/contracts/monitors';
 import { Button } from '@/ui/button';
+import { CommandButton } from '@/commands/command-menu';
 import { fetchMonitor, fetchMonitorRuns, monitorKeys } from './api';
-import { OUTCOME_CLASS, OUTCOME_LABEL, StatusPill, run, when } from './ui';
+import { OUTCOME_CLASS, OUTCOME_LABEL, StatusPill, when } from './ui';
 
 const PER_PAGE = 10;
 
@@ -21,8 +22,12 @@ export function MonitorDetailPanel({ monitor, menu }: { monitor: MonitorListItem
           <h2 className="text-base font-semibold">{monitor.name}</h2>
           <p className="text-xs text-muted">{monitor.description || 'No description.'}</p>
         </div>
-        <Button onClick={() => void run('monitors.edit', { id: monitor.id })}>Edit</Button>
-        <Button onClick={() => void run('monitors.runNow', { id: monitor.id })}>Run Now</Button>
+        <CommandButton command="monitors.edit" args={{ id: monitor.id }}>
+          Edit
+        </CommandButton>
+        <CommandButton command="monitors.runNow" args={{ id: monitor.id }}>
+          Run Now
+        </CommandButton>
         {menu}
       </header>
       <dl className="grid grid-cols-[9rem_1fr] gap-x-3 gap-y-1 text-xs">

@@ -1,20 +1,22 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MonitorActionBody, MonitorBody, MonitorDetail, MonitorGroupBody } from '@/api/contracts/monitors';
-import type { LibraryListAnswer } from '@/api/contracts/library';
-import { ApiError, http } from '@/api/http';
+import { ApiError } from '@/api/http';
 import type { PaneProps } from '@/panes/types';
-import { Button } from '@/ui/button';
 import { flash } from '@/ui/toasts';
 import { createMonitor, fetchDraft, fetchEditorOptions, fetchMonitor, monitorKeys, updateMonitor } from './api';
 import { ActionPanel } from './action-panel';
 import { DefinitionPanel } from './definition-panel';
-import { clearDraft, errorsUnder, flatSteps, loadDraft, saveDraft, validateDraft, type EditorDraft } from './editor-state';
+import { clearDraft, errorsUnder, flatSteps, loadDraft, saveDraft, summaryEntry, validateDraft, type EditorDraft } from './editor-state';
 import { GroupPanel } from './group-panel';
 import { StepStrip } from './step-strip';
 import { MonitorSummary, type SummaryEntry } from './summary';
-import { monitorPaneHandlers } from './store';
-import { run } from './ui';
+import { monitorEditorPane } from './pane-context';
+import { simulationPicks } from './picks';
+import { CommandButton, runFrom, usePaneCommandContext } from '@/commands/command-menu';
+import { PickField } from '@/commands/pick-field';
+import { commands } from '@/commands/registry';
+import { usePaneContext } from '@/panes/use-pane-context';
 
 const userTimezone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -30,9 +32,9 @@ function fromDetail(m: MonitorDetail): EditorDraft {
       return {
         ...group,
         actions: actions.map((a, ai) => {
-          const { id: _aid, name, action_type, vid, last_outcome, drift, ...rest } = a;
+          const { id: monitorActionId, name, action_type, vid, last_outcome, last_job_action_id, drift, ...rest } = a;
           info[String(a.action_id)] = { name, action_type, vid };
-          outcomes[`${gi}:${ai}`] = { outcome: last_outcome, drift };
+          outcomes[`${gi}:${ai}`] = { outcome: last_outcome, drift, monitor_action_id: monitorActionId, job_action_id: last_job_action_id };
           return rest;
         }),
       };
@@ -60,11 +62,6 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
   const [loadError, setLoadError] = useState<string | null>(null);
   const options = useQuery({ queryKey: monitorKeys.options, queryFn: fetchEditorOptions });
-  const sims = useQuery({
-    queryKey: ['monitors', 'simulation-choices'],
-    enabled: !draft && !id && !simulationId && !actionIds.length,
-    queryFn: () => http.get<LibraryListAnswer>('/v2/simulations/library_simulations_list', { params: { page_size: 200, page_number: 0, sort: 'name', direction: 'asc' } }),
-  });
 
   useEffect(() => {
     const stored = loadDraft(key);
@@ -110,21 +107,15 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
     }
   }, [draft, key, queryClient, setParams]);
 
+  const { opts } = usePaneCommandContext();
   const discard = useCallback(() => {
     clearDraft(key);
     setDraft(null);
     setServerErrors({});
-    void run('pane.close');
-  }, [key]);
+    runFrom(commands, 'pane.close', undefined, 'button', opts);
+  }, [key, opts]);
 
-  useEffect(() => {
-    monitorPaneHandlers.save = save;
-    monitorPaneHandlers.discard = discard;
-    return () => {
-      if (monitorPaneHandlers.save === save) monitorPaneHandlers.save = null;
-      if (monitorPaneHandlers.discard === discard) monitorPaneHandlers.discard = null;
-    };
-  }, [save, discard]);
+  usePaneContext(monitorEditorPane, { save, discard });
 
   if (loadError) return <div className="p-6 text-sm text-red-300">Could not load the monitor: {loadError}</div>;
   if (!draft) {
@@ -133,17 +124,10 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
       <div className="flex max-w-xl flex-col gap-3 p-6 text-sm">
         <h2 className="text-base font-semibold">New Monitor</h2>
         <p className="text-muted">A monitor runs the actions of a simulation on a schedule. Choose the simulation to start from, or pick Actions in the Action library and run "New Monitor from Actions…".</p>
-        <label className="flex flex-col gap-1 text-xs">
+        <div className="flex flex-col gap-1 text-xs">
           <span className="text-muted">Start from a simulation</span>
-          <select className="rounded border border-line bg-surface px-2 py-1 text-sm" defaultValue="" onChange={(e) => e.target.value && setParams({ simulation_id: e.target.value })}>
-            <option value="">{sims.isLoading ? 'Loading simulations…' : 'Choose a sequence or evaluation…'}</option>
-            {sims.data?.simulations.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name} ({s.vid})
-              </option>
-            ))}
-          </select>
-        </label>
+          <PickField label="Start from a simulation" source={simulationPicks} multiple={false} value={[]} onChange={(v) => v[0] && setParams({ simulation_id: String(v[0].value) })} autoFocus />
+        </div>
       </div>
     );
   }
@@ -155,7 +139,14 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
     hasError: errorsUnder(errors, `steps[${s.group}].actions[${s.action}]`) || errorsUnder(errors, `steps[${s.group}]`) && s.groupStart && Object.keys(errors).some((k) => k.startsWith(`steps[${s.group}].`) && !k.includes('.actions[')),
     failed: draft.outcomes[`${s.group}:${s.action}`]?.outcome === 'fail' || draft.outcomes[`${s.group}:${s.action}`]?.drift === true,
   });
-  const entries: SummaryEntry[] = [{ step: null, hasError: false, failed: false }, ...steps.map((s) => ({ step: s, ...markerState(s) })), { step: null, hasError: false, failed: false }];
+  const entries: SummaryEntry[] = [
+    { step: null, hasError: false, failed: false },
+    ...steps.map((s) => {
+      const st = markerState(s);
+      return { step: s, ...st, summary: summaryEntry(draft, s, current?.index ?? 0, st.hasError) };
+    }),
+    { step: null, hasError: false, failed: false },
+  ];
   const group = current ? draft.body.steps[current.group] : undefined;
   const action = current && group ? group.actions[current.action] : undefined;
   const sender = group?.from_email_profile ? options.data?.email_profiles.find((p) => p.id === group.from_email_profile)?.kind ?? null : null;
@@ -165,12 +156,8 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
       <header className="flex items-center gap-2 border-b border-line p-2">
         <h2 className="flex-1 text-sm font-semibold">{draft.id ? `Edit Monitor: ${draft.body.name}` : 'New Monitor'}</h2>
         {errors.base && <span className="text-xs text-red-400">{errors.base.join(' ')}</span>}
-        <Button onClick={() => void run('monitors.discard')} title="Discard the draft and close (Alt+Shift+C)">
-          Discard
-        </Button>
-        <Button variant="primary" onClick={() => void run('monitors.save')} title="Save Monitor (Ctrl+S)">
-          Save
-        </Button>
+        <CommandButton command="monitors.discard" />
+        <CommandButton command="monitors.save" variant="primary" />
       </header>
       <div className="flex flex-col gap-4 p-3">
         <DefinitionPanel body={draft.body} groups={options.data?.groups ?? []} errors={errors} onChange={(patch) => change((b) => ({ ...b, ...patch }))} />
@@ -190,7 +177,14 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
               />
             )}
           </div>
-          <MonitorSummary entries={entries} timeoutSeconds={draft.body.detection_timeout_seconds} groupNames={draft.body.steps.map((g) => g.name)} onJump={setActive} onHover={setHover} />
+          <MonitorSummary
+            entries={entries}
+            timeoutSeconds={draft.body.detection_timeout_seconds}
+            groupNames={draft.body.steps.map((g) => g.name)}
+            selectedEvents={steps.flatMap((s) => (draft.body.steps[s.group]?.actions[s.action]?.expected_events ?? []).map((e) => ({ step: s.index + 1, action: s.name, description: e.description, message: e.message })))}
+            onJump={setActive}
+            onHover={setHover}
+          />
         </div>
       </div>
     </div>

@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { MONITOR_STATS_REFRESH_MS, type MonitorPath, type MonitorStatsAnswer } from '@/api/contracts/monitors';
-import { fetchMonitorStats, monitorKeys } from './api';
+import { FAIL_COLOUR as FAIL, PASS_COLOUR as PASS, type MonitorPath, type MonitorStatsAnswer } from '@/api/contracts/monitors';
+import { monitorStatsQuery } from '@/api/monitor-stats';
+import { CommandButton } from '@/commands/command-menu';
 
-const PASS = '#00ffc0';
-const FAIL = '#d32223';
 
 /** Zones placed on a circle; paths between them (alert paths red, green paths green). */
 function ZoneMap({ data }: { data: MonitorStatsAnswer['map_data'] }) {
@@ -62,7 +61,7 @@ function ZoneMap({ data }: { data: MonitorStatsAnswer['map_data'] }) {
  * active security alerts, and the map of alert paths and green paths between zones, polled.
  */
 export function MonitorStatsPane() {
-  const stats = useQuery({ queryKey: monitorKeys.stats, queryFn: () => fetchMonitorStats(true), refetchInterval: MONITOR_STATS_REFRESH_MS });
+  const stats = useQuery(monitorStatsQuery);
   const s = stats.data?.stats;
   const card = (label: string, value: number | undefined, tone: string) => (
     <div className="flex flex-col rounded border border-line bg-raised px-4 py-3">
@@ -72,7 +71,10 @@ export function MonitorStatsPane() {
   );
   return (
     <div className="flex h-full min-h-0 flex-col gap-4 overflow-auto p-4" data-testid="monitor-stats">
-      <h2 className="text-base font-semibold">Monitor Stats</h2>
+      <header className="flex items-center gap-2">
+        <h2 className="flex-1 text-base font-semibold">Monitor Stats</h2>
+        <CommandButton command="networkMap.chartAeda">Show on Network Map</CommandButton>
+      </header>
       {stats.isError && <p className="text-sm text-red-300">Could not load the monitor stats: {stats.error.message}</p>}
       <div className="grid max-w-2xl grid-cols-3 gap-3">
         {card('Active Security Monitors', s?.monitor_count, 'text-ink')}

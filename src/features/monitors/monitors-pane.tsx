@@ -1,18 +1,20 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import { LIST_SORTS, type MonitorListItem, type MonitorListSort } from '@/api/contracts/monitors';
 import type { PaneProps } from '@/panes/types';
-import { ActionMenu } from '@/ui/action-menu';
-import { Button } from '@/ui/button';
+import { CommandMenu, CommandToolbar, commandHotkeyText, runFrom, usePaneCommandContext } from '@/commands/command-menu';
+import { commands } from '@/commands/registry';
+import { usePaneContext } from '@/panes/use-pane-context';
 import { useDebounced } from '@/ui/use-debounced';
 import { LISTBOX_CLASS, ROW_CLASS, useVirtualRows } from '@/ui/virtual-list';
 import { fetchMonitors, monitorKeys } from './api';
 import { MONITOR_ROW_MENU, MONITOR_TOOLBAR_MENU } from './commands';
 import { MonitorDetailPanel } from './monitor-detail';
 import { DriftPanel } from './drift-panel';
-import { monitorPaneHandlers, monitorStore } from './store';
-import { StatusPill, run, useMenuEntries, when } from './ui';
+import { monitorStore } from './store';
+import { monitorsListPane } from './pane-context';
+import { StatusPill, when } from './ui';
 
 const SORT_LABELS: Record<MonitorListSort, string> = { name: 'Name', next_run_at: 'Next Run', last_run: 'Last Run', failed: 'Failed Steps', drift: 'Drift', monitor_group: 'Monitor Group' };
 const ROW_HEIGHT = 64;
@@ -39,10 +41,6 @@ export function MonitorsPane({ params, setParams }: PaneProps) {
   const selected = index >= 0 ? rows[index] : undefined;
   const { items, totalSize } = useVirtualRows({ count: rows.length, rowHeight: ROW_HEIGHT, scrollRef: listRef, onRange: noop, scrollToIndex: index >= 0 ? index : null });
 
-  useEffect(() => {
-    monitorStore.current = selected ? { id: selected.id, name: selected.name, paused: selected.paused } : null;
-  }, [selected]);
-
   const select = useCallback((m: MonitorListItem) => setParams({ id: String(m.id) }), [setParams]);
   const move = useCallback(
     (step: 1 | -1) => {
@@ -53,17 +51,17 @@ export function MonitorsPane({ params, setParams }: PaneProps) {
     },
     [rows, index, select],
   );
-  useEffect(() => {
-    monitorPaneHandlers.move = move;
-    monitorPaneHandlers.focusSearch = () => {
+  usePaneContext(monitorsListPane, {
+    selected: () => (selected ? { id: selected.id, name: selected.name, paused: selected.paused } : null),
+    move,
+    focusSearch: () => {
       searchRef.current?.focus();
       searchRef.current?.select();
-    };
-    return () => {
-      monitorPaneHandlers.move = null;
-      monitorPaneHandlers.focusSearch = null;
-    };
-  }, [move]);
+    },
+  });
+  const { opts } = usePaneCommandContext();
+  const edit = (id: number, source: 'hotkey' | 'menu') => runFrom(commands, 'monitors.edit', { id }, source, opts);
+  const newHotkey = commandHotkeyText(commands, 'monitors.new');
 
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -75,7 +73,7 @@ export function MonitorsPane({ params, setParams }: PaneProps) {
       if (m) select(m);
     } else if (e.key === 'Enter' && selected) {
       e.preventDefault();
-      void run('monitors.edit', { id: selected.id });
+      edit(selected.id, 'hotkey');
     }
   };
   const onSearchKeyDown = (e: KeyboardEvent) => {
@@ -88,8 +86,6 @@ export function MonitorsPane({ params, setParams }: PaneProps) {
       setSearchText('');
     }
   };
-  const toolbar = useMenuEntries(MONITOR_TOOLBAR_MENU, undefined);
-  const rowMenu = useMenuEntries(MONITOR_ROW_MENU, selected ? { id: selected.id } : undefined);
 
   return (
     <div className="flex h-full min-h-0" data-testid="monitors">
@@ -97,11 +93,7 @@ export function MonitorsPane({ params, setParams }: PaneProps) {
         <div className="flex flex-col gap-2 border-b border-line p-2">
           <div className="flex items-center gap-2">
             <h2 className="flex-1 text-sm font-semibold">Monitors</h2>
-            {toolbar.map((e) => (
-              <Button key={e.label} onClick={e.onSelect} disabled={e.disabled} title={e.hotkey ? `${e.label} (${e.hotkey})` : e.label}>
-                {e.label}
-              </Button>
-            ))}
+            <CommandToolbar menu={MONITOR_TOOLBAR_MENU} label="Monitors actions" />
           </div>
           <div className="flex gap-2">
             <input
@@ -130,7 +122,7 @@ export function MonitorsPane({ params, setParams }: PaneProps) {
           </div>
         </div>
         {!list.isLoading && !list.isError && rows.length === 0 ? (
-          <div className="p-4 text-sm text-muted">{search ? 'No monitors match the search.' : 'No monitors yet. Press n to create one.'}</div>
+          <div className="p-4 text-sm text-muted">{search ? 'No monitors match the search.' : `No monitors yet.${newHotkey ? ` Press ${newHotkey} to create one.` : ''}`}</div>
         ) : (
           <div ref={listRef} role="listbox" aria-label="Monitors" tabIndex={0} aria-activedescendant={selected ? `monitor-row-${selected.id}` : undefined} onKeyDown={onKey} className={LISTBOX_CLASS}>
             <div style={{ height: totalSize }}>
@@ -145,7 +137,7 @@ export function MonitorsPane({ params, setParams }: PaneProps) {
                     role="option"
                     aria-selected={active}
                     onClick={() => select(m)}
-                    onDoubleClick={() => void run('monitors.edit', { id: m.id })}
+                    onDoubleClick={() => edit(m.id, 'menu')}
                     className={`${ROW_CLASS} flex flex-col justify-center gap-0.5 border-b border-line/60 px-3 ${active ? 'bg-accent/15' : 'hover:bg-raised'}`}
                     style={{ height: v.size, transform: `translateY(${v.start}px)` }}
                   >
@@ -175,7 +167,7 @@ export function MonitorsPane({ params, setParams }: PaneProps) {
         {snap.showDrift ? (
           <DriftPanel onClose={() => (monitorStore.showDrift = false)} onOpen={(id) => setParams({ id: String(id) })} />
         ) : selected ? (
-          <MonitorDetailPanel monitor={selected} menu={<ActionMenu label="Monitor actions" button="⋯" entries={rowMenu} />} />
+          <MonitorDetailPanel monitor={selected} menu={<CommandMenu menu={MONITOR_ROW_MENU} args={{ id: selected.id }} label="Monitor actions" />} />
         ) : (
           <div className="p-6 text-sm text-muted">Select a monitor to see its steps and run history.</div>
         )}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { ActionSummaryEntry } from '@/api/contracts/monitors';
 import type { FlatStep } from './editor-state';
 
 export interface SummaryEntry {
@@ -6,6 +7,8 @@ export interface SummaryEntry {
   step: FlatStep | null;
   hasError: boolean;
   failed: boolean;
+  /** MON-040: the step's summary entry (absent on the bookends). */
+  summary?: ActionSummaryEntry;
 }
 
 /**
@@ -13,7 +16,29 @@ export interface SummaryEntry {
  * starts and ends with bookends (the definition and the summary itself), which are skipped; a new
  * group begins at each entry flagged group start. Click jumps to the step, hover focuses it.
  */
-export function MonitorSummary({ entries, timeoutSeconds, groupNames, onJump, onHover }: { entries: SummaryEntry[]; timeoutSeconds: number; groupNames: string[]; onJump(i: number): void; onHover(i: number): void }) {
+/** One selected expected event of a step, for the summary's selected-events table. */
+export interface SelectedEventEntry {
+  step: number;
+  action: string;
+  description: string;
+  message: string;
+}
+
+export function MonitorSummary({
+  entries,
+  timeoutSeconds,
+  groupNames,
+  selectedEvents,
+  onJump,
+  onHover,
+}: {
+  entries: SummaryEntry[];
+  timeoutSeconds: number;
+  groupNames: string[];
+  selectedEvents: SelectedEventEntry[];
+  onJump(i: number): void;
+  onHover(i: number): void;
+}) {
   const [collapsed, setCollapsed] = useState<Set<number>>(new Set());
   const groups: SummaryEntry[][] = [];
   for (const e of entries.slice(1, -1)) {
@@ -46,10 +71,13 @@ export function MonitorSummary({ entries, timeoutSeconds, groupNames, onJump, on
                         onClick={() => e.step && onJump(e.step.index)}
                         onMouseEnter={() => e.step && onHover(e.step.index)}
                         data-state={[e.hasError && 'has-error', e.failed && 'failed'].filter(Boolean).join(' ')}
+                        aria-current={e.summary?.active ? 'step' : undefined}
+                        title={e.summary ? `${e.summary.action_type}${e.summary.job_action_id ? ` · latest job action ${e.summary.job_action_id}` : ''}` : undefined}
                         className={`flex w-full gap-2 rounded px-1 text-left text-xs hover:bg-raised ${e.hasError ? 'text-red-300' : e.failed ? 'text-red-200 line-through decoration-red-400/50' : ''}`}
                       >
                         <span className="w-8 text-muted">{e.step.index + 1}</span>
-                        {e.step.name}
+                        {e.summary?.actionName ?? e.step.name}
+                        {e.summary && e.summary.events.length > 0 && <span className="ml-auto text-muted">{e.summary.events.length === 1 ? '1 event' : `${e.summary.events.length} events`}</span>}
                       </button>
                     </li>
                   ) : null,
@@ -59,6 +87,34 @@ export function MonitorSummary({ entries, timeoutSeconds, groupNames, onJump, on
           </div>
         );
       })}
+      <table aria-label="Selected events" className="w-full text-xs">
+        <caption className="text-left font-semibold">Selected Events</caption>
+        <thead className="text-left text-muted">
+          <tr>
+            <th className="w-10">Step</th>
+            <th>Event</th>
+          </tr>
+        </thead>
+        <tbody>
+          {selectedEvents.length === 0 ? (
+            <tr>
+              <td colSpan={2} className="text-muted">
+                No expected events selected.
+              </td>
+            </tr>
+          ) : (
+            selectedEvents.map((e) => (
+              <tr key={`${e.step}:${e.description}`} className="border-t border-line/60">
+                <td>{e.step}</td>
+                <td title={e.action}>
+                  {e.description}
+                  {e.message && <span className="block text-muted">{e.message}</span>}
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
       <p className="text-xs">
         Timeout for Monitor Event Detection {timeoutSeconds} seconds
         <span className="block text-muted">Detection timing may be changed under Advanced Settings.</span>

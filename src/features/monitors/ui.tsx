@@ -1,29 +1,6 @@
-import { commands } from '@/commands/registry';
-import { useRegistryVersion } from '@/commands/use-registry';
-import { hotkeyLabel } from '@/commands/hotkey-format';
-import type { MenuEntry } from '@/ui/action-menu';
 import type { RunStatus, StepOutcome } from '@/api/contracts/monitors';
 
 /** Small pieces shared by the monitor panes. */
-
-export const run = (id: string, args?: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);
-
-/** The entries of a menu, read from the commands that declare it (so a menu never bypasses a command). */
-export function useMenuEntries(menuId: string, args: Record<string, unknown> | undefined): MenuEntry[] {
-  useRegistryVersion(commands);
-  const ctx = commands.context();
-  return commands.forMenu(menuId, ctx).map((c) => {
-    const hotkey = Array.isArray(c.hotkey) ? c.hotkey[0] : c.hotkey;
-    const enabled = c.enabled ? c.enabled(ctx, args) : true;
-    return {
-      label: c.title,
-      hotkey: hotkey ? hotkeyLabel(hotkey).join('') : undefined,
-      disabled: !enabled,
-      reason: enabled ? undefined : 'Not available for this monitor',
-      onSelect: () => void commands.execute(c.id, args, 'menu').catch(() => undefined),
-    };
-  });
-}
 
 /** MON-057: job status pills; 'never' reads Never Ran. */
 const STATUS_CLASS: Record<string, string> = {

@@ -25,6 +25,7 @@ describe('network map commands', () => {
   it('JOB-025 the palette offers Layout: Standard … Tweak, Fit map to view and Save map layout to every signed-in user, viewers too', () => {
     expect(registry().visible().map((c) => c.title)).toEqual([
       'Layout: Standard', 'Layout: Organic', 'Layout: Sequential', 'Layout: Lens', 'Layout: Structural', 'Layout: Tweak', 'Fit map to view', 'Save map layout',
+      'Network Map: Show Monitor Stats', 'Network Map: Hide Monitor Stats',
     ]);
     expect(registry(false).visible()).toEqual([]);
   });

@@ -54,4 +54,25 @@ export const networkMapCommands: AnyCommand[] = [
     true,
   ),
   mapCommand('networkMap.save', 'Save map layout', ['layout', 'positions', 'store'], (ctx) => saveMapLayout(ctx)),
+  // The chart modes (jobs-simulations-network-map.md "Network map"): aeda draws the monitor stats on the map.
+  mapCommand(
+    'networkMap.chartAeda',
+    'Network Map: Show Monitor Stats',
+    ['aeda', 'monitor', 'stats', 'alert', 'paths', 'chart'],
+    (ctx) => {
+      ctx.dock?.openUrl('/topology?chart=aeda');
+      return null;
+    },
+    true,
+  ),
+  mapCommand(
+    'networkMap.chartDefault',
+    'Network Map: Hide Monitor Stats',
+    ['default', 'chart', 'monitor', 'stats'],
+    (ctx) => {
+      ctx.dock?.openUrl('/topology');
+      return null;
+    },
+    true,
+  ),
 ];

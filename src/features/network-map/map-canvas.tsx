@@ -8,6 +8,7 @@ import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import type { MapDevice, MapNode, NetworkMap, Point } from '@/api/contracts/topology';
 import type { ItemRects } from './layouts';
 import { DEVICE_COLOURS, STATUS_COLOURS } from './colours';
+import { drawOverlay, type MonitorOverlay } from './monitor-overlay';
 
 export interface MapCanvasHandle {
   fit(): void;
@@ -24,6 +25,8 @@ interface Props {
   onContextMenu(key: string, at: Point): void;
   /** After a drag: the new top-left corners of what moved (a dragged zone moves its actors too). */
   onMoved(positions: Record<string, Point>): void;
+  /** The aeda mode's monitor paths and zone counts, or null in the default mode. */
+  overlay: MonitorOverlay | null;
   handle: Ref<MapCanvasHandle>;
 }
 
@@ -135,7 +138,7 @@ function highlight(graph: Graph, selected: string | null): void {
   }
 }
 
-export function MapCanvas({ map, rects, selected, draggable, onSelect, onContextMenu, onMoved, handle }: Props) {
+export function MapCanvas({ map, rects, selected, draggable, onSelect, onContextMenu, onMoved, overlay, handle }: Props) {
   const container = useRef<HTMLDivElement>(null);
   const graphRef = useRef<Graph | null>(null);
   const builtFor = useRef<NetworkMap | null>(null);
@@ -187,6 +190,10 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       if (first) graph.zoomToFit({ padding: 32, maxScale: 1.1 });
     } else place(graph, rects);
   }, [map, rects]);
+
+  useEffect(() => {
+    if (graphRef.current) drawOverlay(graphRef.current, map, overlay);
+  }, [map, overlay]);
 
   useEffect(() => {
     if (graphRef.current) highlight(graphRef.current, selected);

@@ -1,10 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
 import { RETRIEVE_FAILED } from '@/api/contracts/topology';
+import type { MonitorStatsAnswer } from '@/api/contracts/monitors';
 import { clearToasts, toastStore } from '@/ui/toasts';
 import { NetworkMapPane } from './network-map-pane';
 import { networkMapStore } from './store';
@@ -16,11 +17,11 @@ vi.mock('./map-canvas', () => ({ MapCanvas: () => null }));
 const server = useMswServer();
 const EMPTY = { zones: [], nodes: [], devices: [], links: [] };
 
-function renderPane() {
+function renderPane(params: Record<string, string> = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <NetworkMapPane />
+      <NetworkMapPane params={params} setParams={() => undefined} />
     </QueryClientProvider>,
   );
 }
@@ -67,5 +68,41 @@ describe('Network Map pane states', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await screen.findByText('No zones, actors or devices yet');
     expect(calls).toBe(2);
+  });
+
+  it('JOB-028 JOB-045 the aeda chart mode (?chart=aeda) polls /monitor/update_data and lists its counts and paths; the default mode does not ask', async () => {
+    const asked = vi.fn();
+    const stats: MonitorStatsAnswer = {
+      map_data: {
+        alert_paths: [{ source_zone_id: 1, source_zone: 'DMZ', target_zone_id: 2, target_zone: 'Internal', count: 2, monitors: ['DMZ perimeter checks'] }],
+        green_paths: [{ source_zone_id: 2, source_zone: 'Internal', target_zone_id: 2, target_zone: 'Internal', count: 1, monitors: ['Weekly lateral movement'] }],
+        zone_stats: [],
+      },
+      stats: { monitor_count: 2, unique_count: 3, alert_count: 1 },
+    };
+    server.use(
+      http.get(`${API}/topology/network.json`, () => HttpResponse.json(EMPTY)),
+      http.get(`${API}/topology/layout.json`, () => HttpResponse.json({ mode: 'Standard', positions: {}, updated_at: null })),
+      http.get(`${API}/monitor/update_data`, () => {
+        asked();
+        return HttpResponse.json(stats);
+      }),
+    );
+    const first = renderPane();
+    await screen.findByText('No zones, actors or devices yet');
+    expect(asked).not.toHaveBeenCalled();
+    expect(screen.queryByRole('region', { name: 'Monitor stats on the map' })).toBeNull();
+    first.unmount();
+    renderPane({ chart: 'aeda' });
+    const bar = await screen.findByRole('region', { name: 'Monitor stats on the map' });
+    await within(bar).findByRole('list', { name: 'Monitor paths' });
+    expect(bar.textContent).toContain('2 Active Security Monitors');
+    expect(bar.textContent).toContain('3 Unique Checks');
+    expect(bar.textContent).toContain('1 Active Security Alerts');
+    expect(within(bar).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Alert path: DMZ → Internal, 2 steps (DMZ perimeter checks)',
+      'Green path: Internal → Internal, 1 step (Weekly lateral movement)',
+    ]);
+    expect(asked).toHaveBeenCalledTimes(1);
   });
 });

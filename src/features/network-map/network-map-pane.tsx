@@ -2,7 +2,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { LAYOUT_MODES, RETRIEVE_FAILED, type LayoutMode, type NetworkMap, type Point } from '@/api/contracts/topology';
+import { FAIL_COLOUR, PASS_COLOUR } from '@/api/contracts/monitors';
+import { monitorStatsQuery } from '@/api/monitor-stats';
+import { CommandButton } from '@/commands/command-menu';
 import { commands } from '@/commands/registry';
+import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
 import { flash } from '@/ui/toasts';
 import { getLayout, getNetwork, layoutQueryKey, networkQueryKey } from './api';
@@ -14,6 +18,7 @@ import { layout, positionsOf } from './layouts';
 import { MapCanvas, type MapCanvasHandle } from './map-canvas';
 import { menuTargetOf, nextItem, type Direction } from './selection';
 import { networkMapStore } from './store';
+import { pathTitle, type MonitorOverlay } from './monitor-overlay';
 
 /** How often the map items are read again while the pane is open. */
 const MAP_REFRESH_MS = 30_000;
@@ -57,7 +62,7 @@ function ModeButtons({ mode }: { mode: LayoutMode }) {
 }
 
 /** The map, its keyboard (L1..L6 buffer, arrows, Shift+F10 / ContextMenu, Escape) and the context menu. */
-function MapView({ map }: { map: NetworkMap }) {
+function MapView({ map, overlay }: { map: NetworkMap; overlay: MonitorOverlay | null }) {
   const snap = useSnapshot(networkMapStore);
   const canvas = useRef<MapCanvasHandle>(null);
   const region = useRef<HTMLDivElement>(null);
@@ -141,6 +146,7 @@ function MapView({ map }: { map: NetworkMap }) {
         onSelect={(key) => (networkMapStore.selected = key)}
         onContextMenu={openMenu}
         onMoved={onMoved}
+        overlay={overlay}
         handle={canvas}
       />
       <p id="network-map-keys" className="pointer-events-none absolute right-3 top-2 z-10 rounded bg-slate-950/70 px-2 py-1 text-xs text-muted">
@@ -155,8 +161,50 @@ function MapView({ map }: { map: NetworkMap }) {
   );
 }
 
-/** JOB-023 (default mode), JOB-025, JOB-026, JOB-110: the network map of zones, actors and devices. */
-export function NetworkMapPane() {
+/** The aeda mode's header: the monitor counts, and every path as text (what the map draws, for the keyboard and screen readers). */
+function MonitorStatsBar({ overlay, stats, error }: { overlay: MonitorOverlay | null; stats: { monitor_count: number; unique_count: number; alert_count: number } | undefined; error: string | null }) {
+  if (error) return <p role="alert" className="text-sm text-red-300">Could not load the monitor stats: {error}</p>;
+  if (!overlay || !stats) return <p className="text-sm text-muted">Loading the monitor stats…</p>;
+  const paths = [...overlay.alert_paths.map((p) => ({ p, kind: 'Alert path' as const })), ...overlay.green_paths.map((p) => ({ p, kind: 'Green path' as const }))];
+  return (
+    <section aria-label="Monitor stats on the map" className="flex flex-col gap-1 text-xs">
+      <div className="flex flex-wrap gap-4">
+        <span>
+          <b className="text-sm">{stats.monitor_count}</b> Active Security Monitors
+        </span>
+        <span>
+          <b className="text-sm">{stats.unique_count}</b> Unique Checks
+        </span>
+        <span>
+          <b className="text-sm" style={{ color: stats.alert_count > 0 ? FAIL_COLOUR : PASS_COLOUR }}>
+            {stats.alert_count}
+          </b>{' '}
+          Active Security Alerts
+        </span>
+      </div>
+      {paths.length === 0 ? (
+        <p className="text-muted">No monitor has been judged yet, so there are no paths to draw.</p>
+      ) : (
+        <ul aria-label="Monitor paths" className="flex flex-wrap gap-x-4 gap-y-0.5">
+          {paths.map(({ p, kind }) => (
+            <li key={`${kind}${p.source_zone_id}-${p.target_zone_id}`} style={{ color: kind === 'Alert path' ? FAIL_COLOUR : PASS_COLOUR }}>
+              {pathTitle(kind, p)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/**
+ * JOB-023, JOB-025, JOB-026, JOB-110: the network map of zones, actors and devices. Its chart mode is
+ * the URL's `chart` (default, or aeda: the monitor stats drawn on the map, polled like /monitor).
+ */
+export function NetworkMapPane({ params }: PaneProps) {
+  const aeda = params.chart === 'aeda';
+  const monitorStats = useQuery({ ...monitorStatsQuery, enabled: aeda });
+  const overlay = aeda ? (monitorStats.data?.map_data ?? null) : null;
   const snap = useSnapshot(networkMapStore);
   const queryClient = useQueryClient();
   // Actor statuses change: the map is read again every 30 s (a background call).
@@ -188,12 +236,14 @@ export function NetworkMapPane() {
           </span>
         )}
         <div className="ml-auto flex flex-wrap items-center gap-2">
+          {aeda ? <CommandButton command="networkMap.chartDefault">Hide Monitor Stats</CommandButton> : <CommandButton command="networkMap.chartAeda">Monitor Stats</CommandButton>}
           <ModeButtons mode={snap.mode} />
           <Button onClick={() => run('networkMap.fit')}>Fit to view</Button>
           <Button onClick={() => run('networkMap.save')}>Save layout</Button>
         </div>
       </header>
       <Legend />
+      {aeda && <MonitorStatsBar overlay={overlay} stats={monitorStats.data?.stats} error={monitorStats.isError ? monitorStats.error.message : null} />}
       {(network.isPending || saved.isPending) && <p className="text-muted">Loading the network map…</p>}
       {network.isError && (
         <div role="alert" className="flex items-center gap-2 rounded border border-red-500/60 bg-red-500/10 px-3 py-2 text-sm">
@@ -202,7 +252,7 @@ export function NetworkMapPane() {
         </div>
       )}
       {empty && <p className="text-muted">No zones, actors or devices yet</p>}
-      {map && !empty && !saved.isPending && <MapView map={map} />}
+      {map && !empty && !saved.isPending && <MapView map={map} overlay={overlay} />}
     </div>
   );
 }

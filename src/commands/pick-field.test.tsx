@@ -1,0 +1,104 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as yup from 'yup';
+import { CommandPalette } from './palette';
+import { closePalette, openPalette } from './palette-store';
+import { CommandRegistry } from './registry';
+import { pickFrom, type PickSource } from './pick';
+
+vi.mock('@tanstack/react-virtual', () => ({
+  useVirtualizer: ({ count, estimateSize }: { count: number; estimateSize: (i: number) => number }) => {
+    const items = Array.from({ length: count }, (_, index) => ({ index, key: index, start: index * 32, size: estimateSize(index), end: (index + 1) * 32, lane: 0 }));
+    return { getVirtualItems: () => items, getTotalSize: () => count * 32, scrollToIndex: () => undefined };
+  },
+}));
+
+beforeEach(() => closePalette());
+
+const MONITORS = [
+  { value: 3, label: 'DMZ perimeter checks' },
+  { value: 7, label: 'Weekly lateral movement' },
+  { value: 9, label: 'Mail gateway' },
+];
+const source = (current: { value: number; label: string } | null): PickSource => ({
+  noun: 'monitor',
+  search: vi.fn((q: string) => Promise.resolve(MONITORS.filter((m) => m.label.toLowerCase().includes(q.toLowerCase())))),
+  current: () => current,
+});
+
+function setup(src: PickSource, multiple = false) {
+  const registry = new CommandRegistry();
+  const run = vi.fn();
+  registry.register({
+    id: 'monitors.pause',
+    title: 'Pause Monitor',
+    category: 'Monitors',
+    args: multiple
+      ? yup.object({ ids: yup.array(yup.number().required()).min(1).required().label('Monitors').meta(pickFrom(src)) })
+      : yup.object({ id: yup.number().optional().label('Monitor').meta(pickFrom(src)) }),
+    run,
+  });
+  render(<CommandPalette registry={registry} />);
+  act(() => openPalette());
+  return run;
+}
+
+async function choosePause() {
+  await userEvent.type(await screen.findByRole('combobox', { name: 'Command palette' }), 'pause');
+  await userEvent.keyboard('{Enter}');
+  return screen.findByRole('form', { name: 'Arguments for Pause Monitor' });
+}
+
+describe('entity arguments are searchable pick lists, never raw ids', () => {
+  it('the palette asks for the entity with a pick list: typing searches by name, arrows move, Enter picks, Enter again runs with its id', async () => {
+    const src = source(null);
+    const run = setup(src);
+    const form = await choosePause();
+    const box = within(form).getByRole('combobox', { name: 'Monitor' });
+    expect(within(form).queryByRole('spinbutton')).toBeNull();
+    await userEvent.type(box, 'we');
+    await waitFor(() => expect(within(form).getAllByRole('option').map((o) => o.textContent)).toEqual(['Weekly lateral movement']));
+    expect(src.search).toHaveBeenLastCalledWith('we', expect.anything());
+    await userEvent.clear(box);
+    await waitFor(() => expect(within(form).getAllByRole('option')).toHaveLength(3));
+    await userEvent.keyboard('{ArrowDown}');
+    expect(within(form).getAllByRole('option')[1]?.getAttribute('aria-selected')).toBe('true');
+    await userEvent.type(box, 'a');
+    await waitFor(() => expect(within(form).getAllByRole('option').map((o) => o.textContent)).toEqual(['Weekly lateral movement', 'Mail gateway']));
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    expect(within(form).getByText('Mail gateway')).toBeTruthy();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(run).toHaveBeenCalledWith({ id: 9 }, expect.anything()));
+  });
+
+  it("the entity the command would act on (the pane's selection) is chosen at first: Enter runs on it", async () => {
+    const run = setup(source({ value: 7, label: 'Weekly lateral movement' }));
+    const form = await choosePause();
+    expect(within(form).getByText('Weekly lateral movement')).toBeTruthy();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(run).toHaveBeenCalledWith({ id: 7 }, expect.anything()));
+  });
+
+  it('a list argument picks several, Backspace removes the last, and the schema still validates the ids', async () => {
+    const run = setup(source(null), true);
+    const form = await choosePause();
+    const box = within(form).getByRole('combobox', { name: 'Monitors' });
+    await userEvent.click(within(form).getByRole('button', { name: 'Run' }));
+    expect((await within(form).findByRole('alert')).textContent).toMatch(/Monitors/);
+    await userEvent.type(box, 'dmz');
+    await waitFor(() => expect(within(form).getAllByRole('option')).toHaveLength(1));
+    await userEvent.keyboard('{Enter}');
+    await userEvent.type(box, 'mail');
+    await waitFor(() => expect(within(form).getAllByRole('option').map((o) => o.textContent)).toEqual(['Mail gateway']));
+    await userEvent.keyboard('{Enter}');
+    await userEvent.type(box, 'week');
+    await waitFor(() => expect(within(form).getAllByRole('option')).toHaveLength(1));
+    await userEvent.keyboard('{Enter}');
+    await userEvent.keyboard('{Backspace}');
+    const chosen = within(form).getByRole('list', { name: 'Chosen monitors' });
+    expect(within(chosen).getAllByRole('listitem').map((li) => li.textContent?.replace('×', ''))).toEqual(['DMZ perimeter checks', 'Mail gateway']);
+    await userEvent.click(within(form).getByRole('button', { name: 'Run' }));
+    await waitFor(() => expect(run).toHaveBeenCalledWith({ ids: [3, 9] }, expect.anything()));
+  });
+});

@@ -1,0 +1,147 @@
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import type { PickOption, PickSource } from './pick';
+
+const SEARCH_DELAY_MS = 200;
+
+/**
+ * A searchable pick list for one entity argument (or several, `multiple`): typing searches the source,
+ * arrows move, Enter chooses (Enter again submits the form), Backspace on an empty box removes the last
+ * choice of a multiple pick.
+ */
+export function PickField({
+  label,
+  source,
+  multiple,
+  value,
+  onChange,
+  autoFocus,
+}: {
+  label: string;
+  source: PickSource;
+  multiple: boolean;
+  value: PickOption[];
+  onChange(v: PickOption[]): void;
+  autoFocus?: boolean;
+}) {
+  const id = useId();
+  const [query, setQuery] = useState('');
+  const [open, setOpen] = useState(value.length === 0);
+  const [options, setOptions] = useState<PickOption[]>([]);
+  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
+  const [error, setError] = useState('');
+  const [active, setActive] = useState(0);
+
+  useEffect(() => {
+    if (!open) return;
+    const ac = new AbortController();
+    setState('loading');
+    const t = setTimeout(() => {
+      source.search(query.trim(), ac.signal).then(
+        (found) => {
+          setOptions(found);
+          setActive(0);
+          setState('ready');
+        },
+        (e: Error) => {
+          if (ac.signal.aborted) return;
+          setError(e.message);
+          setState('error');
+        },
+      );
+    }, SEARCH_DELAY_MS);
+    return () => {
+      clearTimeout(t);
+      ac.abort();
+    };
+  }, [query, open, source]);
+
+  const choose = (o: PickOption) => {
+    onChange(multiple ? [...value.filter((v) => v.value !== o.value), o] : [o]);
+    setQuery('');
+    setOpen(multiple);
+  };
+  const shown = multiple ? options.filter((o) => !value.some((v) => v.value === o.value)) : options;
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (!open && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+      e.preventDefault();
+      setOpen(true);
+    } else if (open && e.key === 'ArrowDown') {
+      e.preventDefault();
+      setActive((a) => Math.min(shown.length - 1, a + 1));
+    } else if (open && e.key === 'ArrowUp') {
+      e.preventDefault();
+      setActive((a) => Math.max(0, a - 1));
+    } else if (open && e.key === 'Enter' && shown[active] && (query.trim() || !value.length)) {
+      e.preventDefault();
+      choose(shown[active]);
+    } else if (e.key === 'Backspace' && !query && value.length) {
+      onChange(value.slice(0, -1));
+      setOpen(true);
+    }
+  };
+
+  const listId = `${id}-list`;
+  const single = !multiple ? value[0] : undefined;
+  return (
+    <div className="flex flex-col gap-1">
+      {multiple && value.length > 0 && (
+        <ul aria-label={`Chosen ${source.noun}s`} className="flex flex-wrap gap-1">
+          {value.map((v) => (
+            <li key={v.value} className="flex items-center gap-1 rounded border border-line px-1 text-xs">
+              {v.label}
+              <button type="button" aria-label={`Remove ${v.label}`} className="text-muted hover:text-ink" onClick={() => onChange(value.filter((x) => x.value !== v.value))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <input
+        autoFocus={autoFocus}
+        role="combobox"
+        aria-label={label}
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={open && shown[active] ? `${id}-o-${shown[active].value}` : undefined}
+        placeholder={single ? single.label : `Search ${source.noun}s…`}
+        value={query}
+        onFocus={() => setOpen(true)}
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setOpen(true);
+        }}
+        onKeyDown={onKeyDown}
+        className="rounded border border-line bg-surface px-2 py-1 text-sm"
+      />
+      {single && (
+        <div className="text-xs" aria-live="polite">
+          Chosen: <span className="font-semibold">{single.label}</span>
+        </div>
+      )}
+      {open && (
+        <ul id={listId} role="listbox" aria-label={`${label} choices`} className="max-h-48 overflow-auto rounded border border-line">
+          {state === 'loading' && <li className="px-2 py-1 text-xs text-muted">Searching {source.noun}s…</li>}
+          {state === 'error' && <li className="px-2 py-1 text-xs text-red-400">Could not search the {source.noun}s: {error}</li>}
+          {state === 'ready' && shown.length === 0 && <li className="px-2 py-1 text-xs text-muted">No {source.noun} matches.</li>}
+          {state === 'ready' &&
+            shown.map((o, i) => (
+              <li
+                key={o.value}
+                id={`${id}-o-${o.value}`}
+                role="option"
+                aria-selected={i === active}
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => choose(o)}
+                className={`cursor-pointer px-2 py-1 text-sm ${i === active ? 'bg-accent/15' : 'hover:bg-raised'}`}
+              >
+                {o.label}
+                {o.detail && <span className="ml-2 text-2xs text-muted">{o.detail}</span>}
+              </li>
+            ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import type { CommandContext } from './types';
+
+/**
+ * Entity arguments are searchable pick lists, never raw ids: a command's argument schema names where
+ * its choices come from with `.meta(pickFrom(source))`, and the palette's argument form shows a
+ * combobox that searches the source (`pick-field.tsx`). Scripts and the CLI still pass the ids.
+ */
+export interface PickOption {
+  value: number;
+  label: string;
+  /** A second line (a schedule, a VID). */
+  detail?: string;
+}
+
+export interface PickSource {
+  /** What is picked, for the placeholder and the empty text ('monitor' -> 'Search monitors…'). */
+  noun: string;
+  search(query: string, signal: AbortSignal): Promise<PickOption[]>;
+  /** The entity the command acts on when none is chosen (the selected row), chosen at first. */
+  current?(ctx: CommandContext): PickOption | null;
+}
+
+interface PickMeta {
+  pick: PickSource;
+}
+
+export const pickFrom = (source: PickSource): PickMeta => ({ pick: source });
+
+export function pickSourceOf(meta: unknown): PickSource | null {
+  const p = (meta as Partial<PickMeta> | undefined)?.pick;
+  return p && typeof p.search === 'function' ? p : null;
+}
