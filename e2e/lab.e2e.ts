@@ -82,9 +82,10 @@ describe.skipIf(reason !== null)('security lab in the workbench', () => {
     const a = actions.find((x) => x.name === name)!;
     await page.goto(`/jobs/${jobId}`);
     const p = panel(page, `Job ${jobId}`);
-    const stepRow = p.locator('[data-row-key^="step:"]').nth(a.group_order - 1);
-    await stepRow.waitFor();
-    if ((await stepRow.getAttribute('aria-expanded')) !== 'true') await stepRow.getByRole('button', { name: `Expand step ${a.group_order}` }).click();
+    // The step's row: collapsed it offers Expand step n, expanded Collapse step n.
+    const toggle = p.getByRole('button', { name: new RegExp(`^(Expand|Collapse) step ${a.group_order}$`) });
+    await toggle.waitFor();
+    if ((await toggle.getAttribute('aria-label'))?.startsWith('Expand')) await toggle.click();
     await p.locator(`[data-row-key$=">action:${a.id}"]`).getByRole('button', { name: `Events (${a.events})` }).click();
     return page.getByRole('dialog', { name: /^Detected Events:/ });
   }
