@@ -54,7 +54,9 @@ describe.skipIf(reason !== null)('security lab in the workbench', () => {
     const actors = (await get<{ data: { id: number; name: string }[] }>('/run/actors.json')).data;
     const sims = await get<{ simulations: { id: number; name: string }[] }>('/v2/simulations/library_simulations_list?simulation_type=eval&search=segmentation');
     const sim = sims.simulations.find((s) => s.name === LAB_EVALUATION_NAME)!;
-    const body = { attack_node_id_1: actors.find((a) => a.name === `${PREFIX}-user`)!.id, target_node_id_1: actors.find((a) => a.name === `${PREFIX}-server`)!.id };
+    const actor = (zone: string) => actors.find((a) => a.name === `${PREFIX}-${zone}`)!.id;
+    // Step 1: user zone to server zone; step 2: user zone to the dmz.
+    const body = { attack_node_id_1: actor('user'), target_node_id_1: actor('server'), attack_node_id_2: actor('user'), target_node_id_2: actor('dmz') };
     const run = await fetch(`${director.url}/run/evaluations/${sim.id}.json`, { method: 'POST', headers, body: JSON.stringify(body) });
     jobId = ((await run.json()) as { job_id: number }).job_id;
     const deadline = Date.now() + 120_000;
@@ -80,14 +82,15 @@ describe.skipIf(reason !== null)('security lab in the workbench', () => {
     const a = actions.find((x) => x.name === name)!;
     await page.goto(`/jobs/${jobId}`);
     const p = panel(page, `Job ${jobId}`);
-    const stepRow = p.locator('[data-row-key^="step:"]').first();
-    await stepRow.waitFor();
-    if ((await stepRow.getAttribute('aria-expanded')) !== 'true') await stepRow.getByRole('button', { name: `Expand step ${a.group_order}` }).click();
+    // The step's row: collapsed it offers Expand step n, expanded Collapse step n.
+    const toggle = p.getByRole('button', { name: new RegExp(`^(Expand|Collapse) step ${a.group_order}$`) });
+    await toggle.waitFor();
+    if ((await toggle.getAttribute('aria-label'))?.startsWith('Expand')) await toggle.click();
     await p.locator(`[data-row-key$=">action:${a.id}"]`).getByRole('button', { name: `Events (${a.events})` }).click();
     return page.getByRole('dialog', { name: /^Detected Events:/ });
   }
 
-  it('JOB-077 JOB-105 after the lab evaluation, the events modal lists the firewall\'s events; a high-severity rule\'s event counts as suspicious', async () => {
+  it('JOB-077 JOB-105 after the lab evaluation, the events modal lists the firewall\'s events with their severity; a critical alert is listed, not only linked as suspicious', async () => {
     const { page } = b;
     await page.setViewportSize({ width: 1500, height: 950 });
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/jobs/${jobId}`);
@@ -99,9 +102,17 @@ describe.skipIf(reason !== null)('security lab in the workbench', () => {
     const ftp = await openEvents(page, 'Lab: FTP control channel to a server');
     await eventually(() => ftp.getByText('LOG:medium FTP control channel between zones').count().then((n) => n > 0), true, 'the FTP rule\'s events are listed');
     await page.keyboard.press('Escape');
-    // ALERT:critical: the event is suspicious, so the modal links it as such.
+    // ALERT:critical: listed among the detected events as an alert of critical severity; nothing is merely suspicious.
     const telnet = await openEvents(page, 'Lab: Telnet between zones');
-    await telnet.getByRole('link', { name: /1 suspicious event/ }).waitFor();
+    await telnet.getByText('ALERT:critical Telnet between zones').first().waitFor();
+    await telnet.getByText(/· Alert · Critical severity$/).first().waitFor();
+    expect(await telnet.getByRole('link', { name: /suspicious event/ }).count()).toBe(0);
+    await page.screenshot({ path: path.join(os.tmpdir(), 'vigil-lab-telnet-events.png') });
+    await page.keyboard.press('Escape');
+    // The dmz's rule: SSH to the dmz is dropped and logged.
+    const dmz = await openEvents(page, 'Lab: SSH to the dmz');
+    await dmz.getByText('LOG:low non-web traffic to the dmz').first().waitFor();
+    await page.keyboard.press('Escape');
     // Silently dropped SMB has no events.
     expect(actions.find((x) => x.name === 'Lab: SMB session to a server')!.events).toBe(0);
   });

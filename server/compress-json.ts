@@ -1,10 +1,22 @@
+/**
+ * Compression of the director's JSON answers (node:zlib, no dependency), registered once on the root
+ * instance (app.ts) so every route plugin's answers get it. The rules:
+ * - only JSON answers sent as text (the serialized answer of a handler or of the error handler);
+ *   streams (CSV exports, packet downloads), buffers and other types pass untouched;
+ * - every JSON answer says `Vary: Accept-Encoding` (added to any Vary already set), so a cache never
+ *   hands one client's encoding to another;
+ * - answers under COMPRESS_MIN_BYTES, answers without a body (204, 304) and answers that already carry
+ *   a Content-Encoding are sent as they are (never encoded twice);
+ * - brotli (quality 4) when accepted, else gzip; `q=0` refuses an encoding, `*` accepts gzip;
+ * - when compression would not make the answer smaller, the answer is sent as it is.
+ */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** JSON answers smaller than this are sent as they are: compressing them costs more than it saves. */
 export const COMPRESS_MIN_BYTES = 1024;
 
-/** Picks the encoding the client accepts, brotli first; `q=0` means refused. */
+/** Picks the encoding the client accepts, brotli first; `q=0` means refused, `*` accepts gzip. */
 export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
   const accepted = new Set(
     (acceptEncoding ?? '')
@@ -14,19 +26,29 @@ export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' 
       .map(([name]) => name?.trim().toLowerCase()),
   );
   if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
   return undefined;
 }
 
-/** Compresses JSON answers over COMPRESS_MIN_BYTES with brotli or gzip, as the request accepts (node:zlib, no dependency). */
+/** Adds Accept-Encoding to the answer's Vary header, keeping what is there. */
+function varyOnEncoding(reply: FastifyReply): void {
+  const current = reply.getHeader('vary');
+  const names = (Array.isArray(current) ? current.join(',') : String(current ?? '')).split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.includes('*') || names.some((n) => n.toLowerCase() === 'accept-encoding')) return;
+  reply.header('Vary', [...names, 'Accept-Encoding'].join(', '));
+}
+
 export function compressJson(app: FastifyInstance): void {
   app.addHook('onSend', async (req, reply, payload) => {
-    if (typeof payload !== 'string' || Buffer.byteLength(payload) < COMPRESS_MIN_BYTES) return payload;
-    if (!String(reply.getHeader('content-type') ?? '').includes('json') || reply.getHeader('content-encoding')) return payload;
-    reply.header('Vary', 'Accept-Encoding');
+    if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('json')) return payload;
+    if (reply.statusCode === 204 || reply.statusCode === 304 || reply.getHeader('content-encoding')) return payload;
+    varyOnEncoding(reply);
+    const size = Buffer.byteLength(payload);
+    if (size < COMPRESS_MIN_BYTES) return payload;
     const encoding = pickEncoding(req.headers['accept-encoding']);
     if (!encoding) return payload;
-    const body = encoding === 'br' ? brotliCompressSync(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }) : gzipSync(payload, { level: 6 });
+    const body = encoding === 'br' ? brotliCompressSync(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: size } }) : gzipSync(payload, { level: 6 });
+    if (body.length >= size) return payload;
     reply.header('Content-Encoding', encoding);
     reply.removeHeader('content-length');
     return body;

@@ -4,6 +4,7 @@
  * and by the two actors' addresses and, when both sides know them, ports.
  */
 import type { Db } from '../db/index';
+import { EVENT_SEVERITIES, type EventSeverity } from '../../src/api/contracts/jobs';
 
 export interface NormalEvent {
   occurred_at: string;
@@ -14,7 +15,9 @@ export interface NormalEvent {
   proto: string | null;
   description: string;
   alert: boolean;
+  /** Only suspected to belong to an action: the source says so (`suspicious: true`); never derived from severity. */
   suspicious: boolean;
+  severity: EventSeverity | null;
   raw: string;
 }
 
@@ -23,6 +26,24 @@ const port = (v: unknown): number | null => {
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
   return Number.isInteger(n) && n > 0 && n < 65536 ? n : null;
 };
+
+/**
+ * A source's severity as one of EVENT_SEVERITIES: a name (low, medium, high, critical; also info/informational
+ * as low and warning as medium), or a number on Suricata's scale, where 1 is the most severe (1 high,
+ * 2 medium, 3 and above low). Null when there is none.
+ */
+export function severityOf(v: unknown): EventSeverity | null {
+  if (typeof v === 'string' && v.trim() && !/^\d+$/.test(v.trim())) {
+    const name = v.trim().toLowerCase();
+    if ((EVENT_SEVERITIES as readonly string[]).includes(name)) return name as EventSeverity;
+    if (name === 'info' || name === 'informational') return 'low';
+    if (name === 'warning') return 'medium';
+    return null;
+  }
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  if (!Number.isInteger(n) || n < 1) return null;
+  return n === 1 ? 'high' : n === 2 ? 'medium' : 'low';
+}
 
 /** Normalizes one event (generic fields or Suricata EVE JSON); null when it is not an object. */
 export function normalizeEvent(e: unknown, now = new Date()): NormalEvent | null {
@@ -33,7 +54,6 @@ export function normalizeEvent(e: unknown, now = new Date()): NormalEvent | null
   const t = ts ? new Date(ts) : now;
   const description =
     s(alertObj?.signature) ?? s(o.description) ?? s(o.message) ?? s(o.signature) ?? (s(o.event_type) ? `${s(o.event_type)} event` : 'Security event');
-  const severity = Number(alertObj?.severity ?? o.severity ?? 0);
   return {
     occurred_at: (Number.isNaN(t.getTime()) ? now : t).toISOString(),
     src_ip: s(o.src_ip) ?? s(o.source_ip) ?? s(o.src),
@@ -43,7 +63,8 @@ export function normalizeEvent(e: unknown, now = new Date()): NormalEvent | null
     proto: s(o.proto) ?? s(o.protocol),
     description,
     alert: o.event_type === 'alert' || alertObj !== null || o.alert === true,
-    suspicious: o.suspicious === true || (alertObj !== null && severity > 0 && severity <= 2),
+    suspicious: o.suspicious === true,
+    severity: severityOf(alertObj?.severity ?? o.severity),
     raw: JSON.stringify(e).slice(0, 20_000),
   };
 }
@@ -114,12 +135,13 @@ async function link(db: Db, eventId: number, e: NormalEvent, integrationId: numb
   );
   if (!row) return false;
   await db.query(
-    `insert into job_action_events (job_action_id, integration_id, description, raw_event, suspicious, occurred_at) values ($1, $2, $3, $4, $5, $6)`,
-    [jobActionId, integrationId, e.description, e.raw, e.suspicious, e.occurred_at],
+    `insert into job_action_events (job_action_id, integration_id, description, raw_event, suspicious, alert, severity, occurred_at) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [jobActionId, integrationId, e.description, e.raw, e.suspicious, e.alert, e.severity, e.occurred_at],
   );
+  // events counts the detected events (the events modal lists them), suspect_events the suspicious ones (listed apart).
   await db.query(
-    `update job_actions set events = events + 1, suspect_events = suspect_events + $2::int, alerted = alerted or $3, detected_msg = coalesce(detected_msg, $4) where id = $1`,
-    [jobActionId, e.suspicious ? 1 : 0, e.alert, e.description],
+    `update job_actions set events = events + $2::int, suspect_events = suspect_events + $3::int, alerted = alerted or $4, detected_msg = coalesce(detected_msg, $5) where id = $1`,
+    [jobActionId, e.suspicious ? 0 : 1, e.suspicious ? 1 : 0, e.alert, e.description],
   );
   return true;
 }
@@ -129,9 +151,9 @@ export async function ingestEvents(db: Db, integrationId: number, events: Normal
   let matched = 0;
   for (const e of events) {
     const [row] = await db.query<{ id: number }>(
-      `insert into integration_events (integration_id, occurred_at, src_ip, dest_ip, src_port, dest_port, proto, description, alert, suspicious, raw_event)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
-      [integrationId, e.occurred_at, e.src_ip, e.dest_ip, e.src_port, e.dest_port, e.proto, e.description, e.alert, e.suspicious, e.raw],
+      `insert into integration_events (integration_id, occurred_at, src_ip, dest_ip, src_port, dest_port, proto, description, alert, suspicious, severity, raw_event)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning id`,
+      [integrationId, e.occurred_at, e.src_ip, e.dest_ip, e.src_port, e.dest_port, e.proto, e.description, e.alert, e.suspicious, e.severity, e.raw],
     );
     if (!row) continue;
     // Source work claimed at most 10 minutes before the event (actions are bounded to 5 minutes).
@@ -153,7 +175,7 @@ export async function matchEventsForAction(db: Db, jobActionId: number, windowMs
   const [c] = await db.query<Candidate>(`${CANDIDATE_SQL} where ja.id = $1 and ja.started_at is not null`, [jobActionId]);
   if (!c) return 0;
   const events = await db.query<{ id: number; integration_id: number } & NormalEvent>(
-    `select id, integration_id, occurred_at::text, src_ip, dest_ip, src_port, dest_port, proto, description, alert, suspicious, raw_event as raw
+    `select id, integration_id, occurred_at::text, src_ip, dest_ip, src_port, dest_port, proto, description, alert, suspicious, severity, raw_event as raw
        from integration_events
       where occurred_at between $1::timestamptz - interval '2 seconds' and coalesce($2::timestamptz, now()) + ${windowOf('$4::int', '$3')}
       order by occurred_at limit 1000`,

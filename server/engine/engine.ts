@@ -3,6 +3,11 @@
  * (engine_jobs, engine_work), so a restarted director resumes, and work is claimed with
  * `for update skip locked` so two directors on one PostgreSQL never hand out the same work twice, and an
  * actor's node row is locked while work is dispatched to it, so it never gets work of two jobs at once.
+ *
+ * Over 400 lines on purpose: the loop, dispatch, progress and ending of work share the Engine's
+ * in-memory state (timers, per-actor news counters, actor sessions, tracked calls) and its
+ * transactions; the parts without that state are already apart (jobs.ts, detection.ts, work-files.ts,
+ * peer-dns.ts, replay-script.ts).
  */
 import { EventEmitter } from 'node:events';
 import type { Db } from '../db/index';

@@ -4,21 +4,21 @@
  *
  * The rule's prefix is the event's description and carries its meaning (lab/policy.nft):
  * `ALERT:<severity> text` marks an alert, `LOG:<severity> text` a detection that is not an alert;
- * severity is low, medium, high or critical, and high or critical mark the event suspicious. A prefix
- * in neither form is a plain detection. The time is the kernel's (oob.time.sec/usec, UTC); ulogd's
+ * severity is low, medium, high or critical and is the event's severity. A rule's match is a
+ * detection, never merely suspicious (suspicious is for events only suspected to belong to an action),
+ * so a critical alert is listed with the detected events. A prefix in neither form is a plain
+ * detection without severity. The time is the kernel's (oob.time.sec/usec, UTC); ulogd's
  * own "timestamp" is local time without a zone, so it is used only when those are missing.
  */
 import type { NormalEvent } from '../engine/detection';
-
-export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+import type { EventSeverity } from '../../src/api/contracts/jobs';
 
 const PREFIX = /^(ALERT|LOG):(low|medium|high|critical)\s+(.+)$/i;
 const PROTOCOLS: Record<number, string> = { 1: 'ICMP', 6: 'TCP', 17: 'UDP', 58: 'IPv6-ICMP', 132: 'SCTP' };
 
 export interface RulePrefix {
   alert: boolean;
-  severity: Severity | null;
+  severity: EventSeverity | null;
   text: string;
 }
 
@@ -26,7 +26,7 @@ export interface RulePrefix {
 export function parsePrefix(prefix: string): RulePrefix {
   const m = PREFIX.exec(prefix.trim());
   if (!m) return { alert: false, severity: null, text: prefix.trim() };
-  return { alert: m[1]!.toUpperCase() === 'ALERT', severity: m[2]!.toLowerCase() as Severity, text: m[3]!.trim() };
+  return { alert: m[1]!.toUpperCase() === 'ALERT', severity: m[2]!.toLowerCase() as EventSeverity, text: m[3]!.trim() };
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 200) : null);
@@ -61,7 +61,8 @@ export function normalizeUlogd(line: unknown, now = new Date()): NormalEvent | n
     proto,
     description: prefix.trim() ? prefix.trim().slice(0, 200) : 'nftables logged packet',
     alert: rule.alert,
-    suspicious: rule.severity === 'high' || rule.severity === 'critical',
+    suspicious: false,
+    severity: rule.severity,
     raw: JSON.stringify(line).slice(0, 20_000),
   };
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/index';
 import { HttpError, notFound } from '../http-errors';
-import { ACTION_COMPLETE_STATUSES, CANCELLABLE_STATUSES, FINISHED_STATUSES, MAX_EVENTS, PUBLISHED, PUBLISH_PIPELINES, type CancelAnswer, type EventsFilter, type JobAction, type JobActionEventsAnswer, type JobDetail, type JobStep, type NodeRef, type PublishAnswer, type StepActionsAnswer, type SummaryReportAnswer, type SummaryTotals } from '../../src/api/contracts/jobs';
+import { ACTION_COMPLETE_STATUSES, CANCELLABLE_STATUSES, FINISHED_STATUSES, MAX_EVENTS, PUBLISHED, PUBLISH_PIPELINES, type CancelAnswer, type EventSeverity, type EventsFilter, type JobAction, type JobActionEventsAnswer, type JobDetail, type JobStep, type NodeRef, type PublishAnswer, type StepActionsAnswer, type SummaryReportAnswer, type SummaryTotals } from '../../src/api/contracts/jobs';
 import { EVENTS_CONDITION, iso } from './list-query';
 import { type JobStatus } from '../../src/api/contracts/vocabulary';
 
@@ -245,8 +245,8 @@ export async function getActionEvents(db: Db, jobActionId: number, kind: EventsK
   );
   if (!a) throw notFound(`Job action ${jobActionId} was not found.`);
   const cond = kind === 'all' ? '' : `and e.suspicious = ${kind === 'suspicious' ? 'true' : 'false'}`;
-  const rows = await db.query<{ id: number; integration_id: number | null; integration_name: string | null; description: string; raw_event: string; suspicious: boolean; occurred_at: Date | string }>(
-    `select e.id, e.integration_id, i.name as integration_name, e.description, e.raw_event, e.suspicious, e.occurred_at
+  const rows = await db.query<{ id: number; integration_id: number | null; integration_name: string | null; description: string; raw_event: string; suspicious: boolean; alert: boolean; severity: EventSeverity | null; occurred_at: Date | string }>(
+    `select e.id, e.integration_id, i.name as integration_name, e.description, e.raw_event, e.suspicious, e.alert, e.severity, e.occurred_at
      from job_action_events e left join integrations i on i.id = e.integration_id
      where e.job_action_id = $1 ${cond} order by e.occurred_at, e.id limit ${MAX_EVENTS}`,
     [jobActionId],
@@ -259,6 +259,8 @@ export async function getActionEvents(db: Db, jobActionId: number, kind: EventsK
       description: r.description,
       raw_event: r.raw_event,
       suspicious: r.suspicious,
+      alert: r.alert,
+      severity: r.severity,
       occurred_at: iso(r.occurred_at) ?? '',
     })),
   };

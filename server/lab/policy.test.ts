@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { labLayout } from './layout';
 import { DEFAULT_POLICY } from './lab';
 import { firewallScript, logGroupOf, parseExpectations, ulogdConfig } from './policy';
-import { LAB_ACTIONS } from '../seed/lab-evaluation';
+import { LAB_ACTIONS, LAB_STEPS } from '../seed/lab-evaluation';
 
 const policy = fs.readFileSync(DEFAULT_POLICY, 'utf8');
 
@@ -14,6 +14,17 @@ describe('lab policy file', () => {
     const combos = new Set(expected.map((e) => `${e.blocked}/${e.detected}/${e.alerted}`));
     // prevented silently, prevented+detected, prevented+alerted, detected only, alerted only, missed
     for (const c of ['true/false/false', 'true/true/false', 'true/true/true', 'false/true/false', 'false/true/true', 'false/false/false']) expect(combos).toContain(c);
+  });
+
+  it('says which zone each Action runs to, as the evaluation\'s steps do; the dmz rules have Actions', () => {
+    const expected = parseExpectations(policy);
+    expect(Object.fromEntries(expected.map((e) => [e.vid, e.to]))).toEqual(Object.fromEntries(LAB_ACTIONS.map((a) => [a.vid, a.zone])));
+    expect(LAB_STEPS.map((s) => s.zone)).toEqual(['server', 'dmz']);
+    // The dmz's rule (only web and DNS) and the web admin rule's dmz side, each met by an Action to the dmz.
+    const dmz = LAB_ACTIONS.filter((a) => a.zone === 'dmz');
+    expect(dmz.map((a) => `${a.comm}/${a.port}`).sort()).toEqual(['tcp/22', 'tcp/80', 'tcp/9090', 'udp/53']);
+    expect(parseExpectations('# expect A1 to=dmz blocked=no detected=yes alerted=no note')).toEqual([{ vid: 'A1', to: 'dmz', blocked: false, detected: true, alerted: false, note: 'note' }]);
+    expect(parseExpectations('# expect A2 blocked=yes detected=no alerted=no')[0]!.to).toBe('server');
   });
 
   it('reads the one NFLOG group the rules log to; refuses two', () => {

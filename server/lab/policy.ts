@@ -8,19 +8,21 @@ import type { LabLayout } from './layout';
 
 export interface Expectation {
   vid: string;
+  /** The zone of the destination actor (`to=<zone>`; the server zone when not given). */
+  to: string;
   blocked: boolean;
   detected: boolean;
   alerted: boolean;
   note: string;
 }
 
-const EXPECT = /^#\s*expect\s+(\S+)\s+blocked=(yes|no)\s+detected=(yes|no)\s+alerted=(yes|no)\s*(.*)$/;
+const EXPECT = /^#\s*expect\s+(\S+)\s+(?:to=(\w+)\s+)?blocked=(yes|no)\s+detected=(yes|no)\s+alerted=(yes|no)\s*(.*)$/;
 
-/** The "# expect" lines of a policy file. */
+/** The "# expect <VID> [to=<zone>] blocked=.. detected=.. alerted=.. note" lines of a policy file. */
 export function parseExpectations(policy: string): Expectation[] {
   return policy.split('\n').flatMap((line) => {
     const m = EXPECT.exec(line.trim());
-    return m ? [{ vid: m[1]!, blocked: m[2] === 'yes', detected: m[3] === 'yes', alerted: m[4] === 'yes', note: m[5]!.trim() }] : [];
+    return m ? [{ vid: m[1]!, to: m[2] ?? 'server', blocked: m[3] === 'yes', detected: m[4] === 'yes', alerted: m[5] === 'yes', note: m[6]!.trim() }] : [];
   });
 }
 

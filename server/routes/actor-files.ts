@@ -5,10 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
-import { HttpError, notFound, validate } from '../http-errors';
-import { ACTOR_API, MAX_WORK_FILE_BYTES, heartbeatSchema, type WorkPayload } from '../../src/api/contracts/engine';
+import { HttpError, validate } from '../http-errors';
+import { ACTOR_API, MAX_WORK_FILE_BYTES, heartbeatSchema } from '../../src/api/contracts/engine';
 import { engineFor } from '../engine/engine';
-import { actorOf, ownWork } from './actors';
+import { ownWork, workFileContent } from '../actors/service';
+import { actorOf } from './actors';
 
 const params = yup.object({
   id: yup.number().typeError('id must be a number').integer().positive().required(),
@@ -22,14 +23,11 @@ export async function actorFilesRoutes(app: FastifyInstance) {
       const node = await actorOf(app, req);
       const { id, fileId } = validate(params, req.params);
       const { session } = validate(heartbeatSchema, req.body ?? {});
-      const w = await ownWork(app, id, node, session);
+      const w = await ownWork(app.db, id, node, session);
       if (w.status !== 'claimed' && w.status !== 'ready') throw new HttpError(409, `Work ${id} is no longer open (${w.status}).`);
-      const [row] = await app.db.query<{ payload: Pick<WorkPayload, 'files'> }>('select payload from engine_work where id = $1', [id]);
-      if (!row?.payload.files?.some((f) => f.id === fileId && !f.missing)) throw notFound(`File ${fileId} is not part of work ${id}.`);
-      const [file] = await app.db.query<{ content: Uint8Array | null }>('select content from file_library where id = $1', [fileId]);
-      if (!file?.content) throw notFound(`File ${fileId} has no content in the file library.`);
-      if (file.content.length > MAX_WORK_FILE_BYTES) throw new HttpError(413, `File ${fileId} is larger than ${MAX_WORK_FILE_BYTES} bytes.`);
-      return reply.type('application/octet-stream').send(Buffer.from(file.content));
+      const content = await workFileContent(app.db, id, fileId);
+      if (content.length > MAX_WORK_FILE_BYTES) throw new HttpError(413, `File ${fileId} is larger than ${MAX_WORK_FILE_BYTES} bytes.`);
+      return reply.type('application/octet-stream').send(Buffer.from(content));
     }),
   );
 }

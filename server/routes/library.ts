@@ -6,7 +6,8 @@ import { DEFAULT_DIRECTION, LIBRARY_LIMITS, LIBRARY_MESSAGES, actionIdParamSchem
 import { LibraryService } from '../library/library-service';
 import { answerJson } from '../library/item-json';
 import type { IndexFilter } from '../library/sorted-index';
-import { DEFAULT_BRT_LICENSE, authTokenFor, authTokenMatches, buildDetail, buildPreview, findAction, latestJobs } from '../library/detail';
+import { DEFAULT_BRT_LICENSE, authTokenFor, authTokenMatches, buildDetail, findAction, latestJobs } from '../library/detail';
+import { buildPreview } from '../library/preview';
 import { approveAction, decideFile, rejectAction, type FileDecision } from '../library/approval';
 import { compileActionRules } from '../filters/compile';
 import type { Db } from '../db/index';

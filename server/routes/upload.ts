@@ -8,31 +8,26 @@
  * the X-CSRF-Token header: the file is streamed, so the form's fields are not parsed before the
  * director's CSRF check.
  */
-import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { requirePermission, requireUser } from '../guards';
-import { HttpError, badRequest, bodyFields, notFound, validate } from '../http-errors';
+import { HttpError, badRequest, bodyFields, validate } from '../http-errors';
 import { closeConnection } from '../close-connection';
-import type { Db } from '../db/index';
-import { conversationState, type ConversationRecord } from '../pcap/assess';
 import { PcapStore, UploadIngest } from '../pcap/store';
-import { UPDATE_DONE, keepProcessed, storeAssessment, writeProcessed } from '../pcap/keep';
+import { storeAssessment } from '../pcap/keep';
 import { warmUpPcapParser } from '../pcap/warmup';
 import { warmUpConversationInserts } from '../pcap/conversation-rows';
-import { updateAction, validateAction } from '../actions/form-service';
+import { loadUpload } from '../pcap/uploads';
+import { conversationAnswer, uploadAnswer } from '../pcap/upload-answers';
+import { createUpload, deleteUpload, destroyConversations, loadConversations, markProcessing, markStoreFailed, recordProgress, warmUpUploadStatements } from '../pcap/upload-service';
+import { createPcapAction, type PcapActionRequest } from '../pcap/pcap-action';
 import { pcapInspectRoutes } from './pcap-inspect';
-import { SELECT_UPLOAD, loadUpload, type UploadRow } from '../pcap/uploads';
 import {
-  PCAP_STATUS,
-  PCAP_TCP_OR_UDP_MESSAGE,
   destroyConversationsSchema,
   type CheckProcessStatusAnswer,
   type CreatePcapActionAnswer,
   type DestroyConversationsAnswer,
-  type PcapConversation,
-  type PcapUploadRecord,
   type ShowConversationsAnswer,
   type UploadPcapAnswer,
 } from '../../src/api/contracts/pcap';
@@ -43,26 +38,6 @@ export function pcapMaxUploadBytes(env: NodeJS.ProcessEnv = process.env): number
   return Number.isFinite(mb) && mb > 0 ? Math.floor(mb * 1024 * 1024) : 500 * 1024 * 1024;
 }
 
-interface ConversationRow extends ConversationRecord {
-  id: number;
-  conv_index: number;
-}
-
-const CONVERSATION_COLUMNS = `id, conv_index, conv_index as index, timestamp, source_address, dest_address, protocol, service, source_port, dest_port,
-  data_size::float8 as data_size, info, missed_bytes::float8 as missed_bytes, frames_a_to_b, bytes_a_to_b::float8 as bytes_a_to_b,
-  frames_b_to_a, bytes_b_to_a::float8 as bytes_b_to_a, rel_start, duration, orig_source_address, orig_dest_address`;
-
-const UPDATE_PROGRESS = 'update pcap_uploads set bytes_read = $2, percent_complete = greatest(percent_complete, $3), updated_at = now() where id = $1';
-const UPDATE_PROCESSING = 'update pcap_uploads set status = $2, bytes_read = $3, size = $3, percent_complete = 99, anonymized_ip = $4, anonymized_mac = $5, updated_at = now() where id = $1';
-
-/** The upload's own statements once, on an upload id that does not exist (nothing changes): the director's warm-up. */
-async function warmUpUploadStatements(db: Db): Promise<void> {
-  await db.query(SELECT_UPLOAD, [0]);
-  await db.query(UPDATE_PROGRESS, [0, 0, 0]);
-  await db.query(UPDATE_PROCESSING, [0, PCAP_STATUS.processing, 0, false, false]);
-  await db.query(UPDATE_DONE, [0, PCAP_STATUS.completed, false, false, false, false, false, false, false, '[]', '{}', '{"ip":[],"mac":[]}']);
-}
-
 function parseUploadId(raw: unknown): number {
   const m = /^(\d{1,9})(\.json)?$/.exec(String(raw ?? ''));
   if (!m || Number(m[1]) < 1) throw badRequest(`"${String(raw ?? '')}" is not an upload id.`);
@@ -71,82 +46,32 @@ function parseUploadId(raw: unknown): number {
 
 const truthy = (v: unknown) => v === true || v === 'true' || v === '1' || v === 'on' || v === 'yes';
 
-async function loadConversations(db: Db, uploadId: number): Promise<ConversationRow[]> {
-  return db.query<ConversationRow>(`select ${CONVERSATION_COLUMNS} from pcap_conversations where upload_id = $1 order by timestamp, conv_index`, [uploadId]);
+/** destroy_conversations' input: conv_id[] (form) or conv_id (JSON), one value or several. */
+function removalInput(body: unknown): Record<string, unknown> {
+  const raw = bodyFields(body);
+  const input: Record<string, unknown> = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};
+  const ids = input['conv_id[]'] ?? input.conv_id;
+  delete input['conv_id[]'];
+  if (ids !== undefined) input.conv_id = Array.isArray(ids) ? ids : [ids];
+  if (input.remove_tcp_or_udp === '') delete input.remove_tcp_or_udp;
+  return input;
 }
 
-function conversationAnswer(c: ConversationRow, details: boolean): PcapConversation {
-  const base: PcapConversation = {
-    id: c.id,
-    timestamp: c.timestamp,
-    source_address: c.source_address,
-    dest_address: c.dest_address,
-    protocol: c.protocol,
-    service: c.service,
-    source_port: c.source_port,
-    dest_port: c.dest_port,
-    data_size: c.data_size,
-    info: c.info,
-    missed_bytes: c.missed_bytes,
-  };
-  if (!details) return base;
-  return {
-    ...base,
-    frames_a_to_b: c.frames_a_to_b,
-    bytes_a_to_b: c.bytes_a_to_b,
-    frames_b_to_a: c.frames_b_to_a,
-    bytes_b_to_a: c.bytes_b_to_a,
-    rel_start: c.rel_start,
-    duration: c.duration,
-  };
-}
-
-function uploadAnswer(u: UploadRow, conversations: ConversationRow[] | null): PcapUploadRecord {
-  // Notifications about the capture are stored; those about the remaining conversations follow them.
-  const finished = u.percent_complete >= 100;
-  const dynamic = finished && u.valid_upload && conversations ? conversationState(conversations.map((c) => ({ ...c, index: c.conv_index }))).notifications : [];
-  const s = u.summary;
-  return {
-    id: u.id,
-    orig_filename: u.orig_filename,
-    pcap_library_id: u.pcap_library_id,
-    valid_upload: u.valid_upload,
-    has_two_ips: u.has_two_ips,
-    contains_udp: u.contains_udp,
-    remove_non_ip_info: u.remove_non_ip_info,
-    converted: u.converted,
-    stripped_vlan_tags: u.stripped_vlan_tags,
-    anonymized_ip: u.anonymized_ip,
-    anonymized_mac: u.anonymized_mac,
-    layer_2_exists: u.layer_2_exists,
-    status: u.status,
-    percent_complete: u.percent_complete,
-    notifications: [...u.notifications, ...dynamic],
-    action_id: u.action_id,
-    summary: {
-      format: (s.format as 'pcap' | 'pcapng' | null | undefined) ?? null,
-      packets: typeof s.packets === 'number' ? s.packets : 0,
-      conversation_frames: typeof s.conversationFrames === 'number' ? s.conversationFrames : 0,
-      link_types: Array.isArray(s.linkTypes) ? (s.linkTypes as number[]) : [],
-      size: u.size,
-    },
-  };
-}
-
-/** Recomputes the flags and status that follow the remaining conversations. */
-async function refreshUpload(db: Db, u: UploadRow): Promise<{ upload: UploadRow; conversations: ConversationRow[] }> {
-  const conversations = await loadConversations(db, u.id);
-  if (u.valid_upload && u.percent_complete >= 100) {
-    const st = conversationState(conversations.map((c) => ({ ...c, index: c.conv_index })));
-    await db.query('update pcap_uploads set has_two_ips = $2, contains_udp = $3, status = $4, updated_at = now() where id = $1', [u.id, st.hasTwoIps, st.hasUdp, st.status]);
+/** create_pcap_action's input: the form body, the PCAP type (query or sim_action.action_type) and the upload id. */
+function pcapActionRequest(body: unknown, query: { action_type?: string }): PcapActionRequest {
+  if (query.action_type !== undefined && query.action_type !== 'pcap' && query.action_type !== 'captive_ioc_pcap') {
+    throw badRequest('action_type must be pcap or captive_ioc_pcap.');
   }
-  const [fresh] = await db.query<UploadRow>(SELECT_UPLOAD, [u.id]);
-  return { upload: fresh ?? u, conversations };
-}
-
-function safeName(name: string): string {
-  const base = name.replace(/\.(pcapng|pcap|cap|dmp)$/i, '').replace(/[^A-Za-z0-9._ -]/g, '_').slice(0, 120) || 'capture';
-  return base;
+  const raw = bodyFields(body);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('The request body is missing or is not an object.');
+  const form = raw as Record<string, unknown>;
+  const sim = (form.sim_action && typeof form.sim_action === 'object' ? form.sim_action : {}) as Record<string, unknown>;
+  const type = query.action_type === 'captive_ioc_pcap' || sim.action_type === 'captive_ioc_pcap' ? 'captive_ioc_pcap' : 'pcap';
+  const key = `${type}_action`;
+  const typeFields = (form[key] && typeof form[key] === 'object' ? form[key] : {}) as Record<string, unknown>;
+  const uploadRaw = typeFields.upload ?? form.upload_id ?? form.upload;
+  if (uploadRaw === undefined || uploadRaw === null || uploadRaw === '') throw badRequest(`${key}.upload (the upload id) is required.`, { errors: { [`${key}.upload`]: ['must be filled'] } });
+  return { body: form, type, uploadId: parseUploadId(uploadRaw) };
 }
 
 /** How long the rest of a refused upload is read and discarded before the connection is closed. */
@@ -206,8 +131,7 @@ export async function uploadRoutes(app: FastifyInstance) {
       lastProgress = now;
       progressInFlight = true;
       const pct = sizeHint > 0 ? Math.min(99, Math.floor((bytes * 100) / sizeHint)) : 0;
-      void app.db
-        .query(UPDATE_PROGRESS, [uploadId, bytes, pct])
+      void recordProgress(app.db, uploadId, bytes, pct)
         .catch((e: unknown) => req.log.warn(e))
         .finally(() => {
           progressInFlight = false;
@@ -215,7 +139,7 @@ export async function uploadRoutes(app: FastifyInstance) {
     };
     const cleanup = async () => {
       if (ingest) await ingest.abort();
-      if (uploadId !== null) await app.db.query('delete from pcap_uploads where id = $1', [uploadId]);
+      if (uploadId !== null) await deleteUpload(app.db, uploadId);
     };
 
     let refusal: string | null = null;
@@ -231,11 +155,7 @@ export async function uploadRoutes(app: FastifyInstance) {
         }
         await store.ensureDirs();
         const name = (part.filename || 'capture.pcap').slice(0, 255);
-        const [row] = await app.db.query<{ id: number }>(
-          `insert into pcap_uploads (user_id, orig_filename, status, size, anonymized_ip, anonymized_mac) values ($1, $2, $3, $4, $5, $6) returning id`,
-          [session.user.id, name, PCAP_STATUS.uploading, sizeHint, truthy(fields.anonymized_ip), truthy(fields.anonymized_mac)],
-        );
-        uploadId = row!.id;
+        uploadId = await createUpload(app.db, { userId: session.user.id, name, sizeHint, anonymizeIp: truthy(fields.anonymized_ip), anonymizeMac: truthy(fields.anonymized_mac) });
         ingest = new UploadIngest(store.uploadFile(uploadId));
         for await (const chunk of part.file) {
           const behind = ingest.push(chunk as Buffer);
@@ -273,13 +193,7 @@ export async function uploadRoutes(app: FastifyInstance) {
     const id = uploadId;
     const anonymizeIp = truthy(fields.anonymized_ip);
     const anonymizeMac = truthy(fields.anonymized_mac);
-    await app.db.query(UPDATE_PROCESSING, [
-      id,
-      PCAP_STATUS.processing,
-      analysis.reader.bytes,
-      anonymizeIp,
-      anonymizeMac,
-    ]);
+    await markProcessing(app.db, id, analysis.reader.bytes, anonymizeIp, anonymizeMac);
 
     // Storing the conversations (and finishing the capture's file) runs after the answer; the status poll shows it finish.
     track(
@@ -289,13 +203,7 @@ export async function uploadRoutes(app: FastifyInstance) {
           await storeAssessment(app.db, id, analysis, { anonymizeIp, anonymizeMac }, stored);
         } catch (e) {
           req.log.error(e);
-          await app.db
-            .query(`update pcap_uploads set status = $2, percent_complete = 100, valid_upload = false, notifications = $3::jsonb, updated_at = now() where id = $1`, [
-              id,
-              PCAP_STATUS.invalid,
-              JSON.stringify([{ level: 'error', message: 'The director failed to store this capture or its conversations; it has been logged.' }]),
-            ])
-            .catch(() => undefined);
+          await markStoreFailed(app.db, id).catch(() => undefined);
         }
       })(),
     );
@@ -327,116 +235,15 @@ export async function uploadRoutes(app: FastifyInstance) {
   // ---- POST /manage_sims/upload/destroy_conversations ---------------------------------------------
   app.post('/manage_sims/upload/destroy_conversations', async (req): Promise<DestroyConversationsAnswer> => {
     const session = requirePermission(req, 'create_action_permission');
-    const raw = bodyFields(req.body);
-    const input: Record<string, unknown> = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};
-    // conv_id[] (form) or conv_id (JSON), one value or several.
-    const ids = input['conv_id[]'] ?? input.conv_id;
-    delete input['conv_id[]'];
-    if (ids !== undefined) input.conv_id = Array.isArray(ids) ? ids : [ids];
-    if (input.remove_tcp_or_udp === '') delete input.remove_tcp_or_udp;
-    const v = validate(destroyConversationsSchema, input);
-    const u = await loadUpload(app.db, v.upload_id, session);
-    if (u.percent_complete < 100) throw new HttpError(409, `PCAP upload ${u.id} is still being processed; try again when it is complete.`);
-    if (u.action_id !== null) throw new HttpError(409, `PCAP upload ${u.id} was already made into an Action; its conversations can no longer change.`);
-    if (v.conv_id) {
-      const wanted = [...new Set(v.conv_id)];
-      const found = await app.db.query<{ id: number }>('select id from pcap_conversations where upload_id = $1 and id = any($2::int[])', [u.id, wanted]);
-      const known = new Set(found.map((r) => r.id));
-      const unknown = wanted.filter((x) => !known.has(x));
-      if (unknown.length) {
-        throw notFound(`${unknown.length === 1 ? 'Conversation' : 'Conversations'} ${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ', ...' : ''} ${unknown.length === 1 ? 'does' : 'do'} not belong to PCAP upload ${u.id}.`);
-      }
-      await app.db.query('delete from pcap_conversations where upload_id = $1 and id = any($2::int[])', [u.id, wanted]);
-    } else {
-      await app.db.query('delete from pcap_conversations where upload_id = $1 and protocol = $2', [u.id, v.remove_tcp_or_udp]);
-    }
-    const { upload, conversations } = await refreshUpload(app.db, u);
-    return { data: { conversations: conversations.map((c) => conversationAnswer(c, true)), upload: uploadAnswer(upload, conversations) } };
+    const v = validate(destroyConversationsSchema, removalInput(req.body));
+    return destroyConversations(app.db, session, v);
   });
 
   // ---- POST /manage_sims/upload/create_pcap_action (?action_type=captive_ioc_pcap) -----------------
   app.post('/manage_sims/upload/create_pcap_action', async (req, reply) => {
     const session = requirePermission(req, 'create_action_permission');
-    const q = req.query as { action_type?: string };
-    if (q.action_type !== undefined && q.action_type !== 'pcap' && q.action_type !== 'captive_ioc_pcap') {
-      throw badRequest('action_type must be pcap or captive_ioc_pcap.');
-    }
-    const raw = bodyFields(req.body);
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('The request body is missing or is not an object.');
-    const body = structuredClone(raw) as Record<string, unknown>;
-    const sim = (body.sim_action && typeof body.sim_action === 'object' ? body.sim_action : {}) as Record<string, unknown>;
-    const type = q.action_type === 'captive_ioc_pcap' || sim.action_type === 'captive_ioc_pcap' ? 'captive_ioc_pcap' : 'pcap';
-    const key = `${type}_action`;
-    const typeFields = (body[key] && typeof body[key] === 'object' ? body[key] : {}) as Record<string, unknown>;
-    const uploadRaw = typeFields.upload ?? body.upload_id ?? body.upload;
-    if (uploadRaw === undefined || uploadRaw === null || uploadRaw === '') throw badRequest(`${key}.upload (the upload id) is required.`, { errors: { [`${key}.upload`]: ['must be filled'] } });
-    const uploadId = parseUploadId(uploadRaw);
-    const u = await loadUpload(app.db, uploadId, session);
-    if (u.percent_complete < 100) throw new HttpError(409, `PCAP upload ${u.id} is still being processed; try again when it is complete.`);
-    if (!u.valid_upload) throw badRequest(u.status);
-    if (u.action_id !== null) throw new HttpError(409, `PCAP upload ${u.id} was already made into an Action (id ${u.action_id}).`);
-    const conversations = await loadConversations(app.db, u.id);
-    if (!conversations.length) throw badRequest('No conversations remain in this capture; upload it again to start over.');
-    const st = conversationState(conversations.map((c) => ({ ...c, index: c.conv_index })));
-    if (st.uniqueIps.length > 2) throw badRequest(PCAP_STATUS.tooManyIps, { errors: { base: [st.notifications[0]?.message ?? PCAP_STATUS.tooManyIps] } });
-    if (st.hasTcp && st.hasUdp) throw badRequest(PCAP_TCP_OR_UDP_MESSAGE, { errors: { base: [PCAP_TCP_OR_UDP_MESSAGE] } });
-
-    // The form's PCAP fields: the upload's, with attacker and destination from the first conversation when blank.
-    const first = conversations[0]!;
-    const blank = (x: unknown) => x === undefined || x === null || (typeof x === 'string' && !x.trim());
-    body.sim_action = { ...sim, action_type: type };
-    body[key] = {
-      bypass_http_check: false,
-      ...typeFields,
-      attacker_ip: blank(typeFields.attacker_ip) ? first.source_address : typeFields.attacker_ip,
-      destination_ip: blank(typeFields.destination_ip) ? first.dest_address : typeFields.destination_ip,
-      anonymized_ip: u.anonymized_ip,
-      anonymized_mac: u.anonymized_mac,
-      upload: u.id,
-    };
-    delete body.upload_id;
-    delete body.upload;
-    // Every form check first (400 with the spec's error keys), before any work.
-    await validateAction(app.db, body, session.user, { existingId: 0 });
-
-    // The processed capture: only the remaining conversations, normalized, anonymized as asked.
-    if (!fs.existsSync(store.uploadFile(u.id))) throw notFound(`The capture of PCAP upload ${u.id} is no longer stored on this director; upload it again.`);
-    const processed = await writeProcessed(store, u, new Set(conversations.map((c) => c.conv_index)));
-    const fileName = `${safeName(u.orig_filename)}_upload${u.id}.pcap`;
-
-    // The Action: a row for the upload, then the form's full save (tags, dimensions, version 1).
-    let vid = '';
-    for (;;) {
-      const [vidRow] = await app.db.query<{ n: number }>(`select nextval('action_vid_seq')::int as n`);
-      vid = `A000-${vidRow!.n}`;
-      if (!(await app.db.query('select 1 from actions where vid = $1', [vid])).length) break;
-    }
-    const [created] = await app.db.query<{ id: number }>(
-      `insert into actions (vid, name, description, orig_description, action_type, version, details, created_by)
-       values ($1, $2, '', '', $3, 0, $4::jsonb, $5) returning id`,
-      [vid, String(sim.name ?? 'PCAP Action').slice(0, 255), type, JSON.stringify({ upload: u.id, file: fileName }), session.user.id],
-    );
-    const actionId = created!.id;
-    let saved;
-    try {
-      saved = await updateAction(app.db, actionId, body, session.user);
-    } catch (e) {
-      await app.db.query('delete from actions where id = $1', [actionId]);
-      throw e;
-    }
-    await keepProcessed(app.db, u.id, actionId, processed, {
-      name: fileName,
-      notes: `Processed packet capture of PCAP Action ${saved.vid} (upload ${u.id}, ${u.orig_filename}).`,
-      userId: session.user.id,
-    });
-    const answer: CreatePcapActionAnswer = {
-      ...saved,
-      notice: `Action ${saved.vid} was successfully created.`,
-      upload_id: u.id,
-      pcap_library_id: u.id,
-      packets: processed.packets,
-      size: processed.size,
-    };
+    const input = pcapActionRequest(req.body, req.query as { action_type?: string });
+    const answer: CreatePcapActionAnswer = await createPcapAction(app.db, store, session, input);
     return reply.status(201).send(answer);
   });
 }

@@ -101,7 +101,7 @@ const TABLES: readonly TableInsert[] = [
     ['suspect_events', 'int'], ['disabled', 'bool'], ['evidence', 'jsonb'], ['started_at', 'timestamptz'], ['finished_at', 'timestamptz'],
   ]),
   table('job_action_events', (d) => d.job_action_events, [
-    ['id', 'int'], ['job_action_id', 'int'], ['integration_id', 'int'], ['description', 'text'], ['raw_event', 'text'], ['suspicious', 'bool'], ['occurred_at', 'timestamptz'],
+    ['id', 'int'], ['job_action_id', 'int'], ['integration_id', 'int'], ['description', 'text'], ['raw_event', 'text'], ['suspicious', 'bool'], ['alert', 'bool'], ['severity', 'text'], ['occurred_at', 'timestamptz'],
   ]),
 ];
 

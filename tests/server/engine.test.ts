@@ -248,9 +248,13 @@ describe('detection from security-tool events', () => {
       'select events, alerted, detected_msg, suspect_events from job_actions where id = $1',
       [ja?.id],
     );
-    expect(row).toEqual({ events: 1, alerted: true, detected_msg: 'ET SCAN Possible port scan', suspect_events: 1 });
-    const [ev] = await w.server.db.query<{ description: string; integration_id: number }>('select description, integration_id from job_action_events where job_action_id = $1', [ja?.id]);
-    expect(ev).toEqual({ description: 'ET SCAN Possible port scan', integration_id: id });
+    // Severity 2 (Suricata's medium) is the event's severity; the event is detected, not merely suspicious.
+    expect(row).toEqual({ events: 1, alerted: true, detected_msg: 'ET SCAN Possible port scan', suspect_events: 0 });
+    const [ev] = await w.server.db.query<{ description: string; integration_id: number; alert: boolean; severity: string; suspicious: boolean }>(
+      'select description, integration_id, alert, severity, suspicious from job_action_events where job_action_id = $1',
+      [ja?.id],
+    );
+    expect(ev).toEqual({ description: 'ET SCAN Possible port scan', integration_id: id, alert: true, severity: 'medium', suspicious: false });
     // The same event again is another event; a malformed body is refused.
     expect((await post('[1]')).statusCode).toBe(400);
   });

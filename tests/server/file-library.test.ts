@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
 import { putSetting } from '../../server/settings-store';
 import { buildZip } from '../../server/actions/zip';
-import { DEFAULT_FILE_LIMITS } from '../../server/routes/file-library';
+import { DEFAULT_FILE_LIMITS } from '../../server/file-library/service';
 import { MSG, type FileLibraryEntry, type FileUploadAnswer } from '@/api/contracts/action-form';
 import { startTestServer, type Session, type TestServer } from './helpers';
 

@@ -58,17 +58,17 @@ describe('integrations of the file kinds', () => {
     // A partial last line waits for its end.
     fs.appendFileSync(file, `${lines.join('\n')}\n${lines[0]!.slice(0, 40)}`);
     await sources.poll();
-    const rows = await s.db.query<{ description: string; src_ip: string; dest_port: number; proto: string; alert: boolean; suspicious: boolean }>(
-      'select description, src_ip, dest_port, proto, alert, suspicious from integration_events where integration_id = $1 order by id',
+    const rows = await s.db.query<{ description: string; src_ip: string; dest_port: number; proto: string; alert: boolean; suspicious: boolean; severity: string | null }>(
+      'select description, src_ip, dest_port, proto, alert, suspicious, severity from integration_events where integration_id = $1 order by id',
       [id],
     );
-    expect(rows.map((r) => [r.description, r.dest_port, r.proto, r.alert, r.suspicious])).toEqual([
-      ['ALERT:high web admin port reached from another zone', 8443, 'TCP', true, true],
-      ['LOG:medium FTP control channel between zones', 21, 'TCP', false, false],
-      ['LOG:medium FTP control channel between zones', 21, 'TCP', false, false],
-      ['LOG:low SSH from the user zone', 22, 'TCP', false, false],
-      ['ALERT:critical Telnet between zones', 23, 'TCP', true, true],
-      ['ALERT:medium DNS to a server other than the lab resolver', 53, 'UDP', true, false],
+    expect(rows.map((r) => [r.description, r.dest_port, r.proto, r.alert, r.suspicious, r.severity])).toEqual([
+      ['ALERT:high web admin port reached from another zone', 8443, 'TCP', true, false, 'high'],
+      ['LOG:medium FTP control channel between zones', 21, 'TCP', false, false, 'medium'],
+      ['LOG:medium FTP control channel between zones', 21, 'TCP', false, false, 'medium'],
+      ['LOG:low SSH from the user zone', 22, 'TCP', false, false, 'low'],
+      ['ALERT:critical Telnet between zones', 23, 'TCP', true, false, 'critical'],
+      ['ALERT:medium DNS to a server other than the lab resolver', 53, 'UDP', true, false, 'medium'],
     ]);
     // Disabled: no longer read.
     await s.db.query('update integrations set enabled = false where id = $1', [id]);

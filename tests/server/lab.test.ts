@@ -34,6 +34,17 @@ if (reason) console.log(`The security lab test is skipped: ${reason}`);
 const lab = (args: string[], director: string) => runLabCli({ prefix: PREFIX, subnet: SUBNET, runDir: RUN_DIR, director, email: EMAILS.admin, password: PASSWORD }, args);
 
 const namespacesLeft = () => execFileSync(findProgram('ip')!, ['netns', 'list']).toString().split('\n').filter((l) => l.startsWith(`${PREFIX}-`));
+/** The firewall's rules that count packets, with their counters (nft's JSON output). */
+function firewallRules(): { text: string; packets: number }[] {
+  const out = execFileSync(findProgram('ip')!, ['netns', 'exec', layout.fwNs, findProgram('nft')!, '-j', 'list', 'ruleset']).toString();
+  const items = (JSON.parse(out) as { nftables: { rule?: { expr: Record<string, unknown>[] } }[] }).nftables;
+  return items.flatMap((i) => {
+    const counter = i.rule?.expr.find((e) => 'counter' in e)?.counter as { packets: number } | undefined;
+    return counter ? [{ text: JSON.stringify(i.rule!.expr).slice(0, 240), packets: counter.packets }] : [];
+  });
+}
+/** The policy's rules with a counter (comment lines aside). */
+const countingRules = (policy: string) => policy.split('\n').filter((l) => !l.trim().startsWith('#') && /\bcounter\b/.test(l)).length;
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
 describe.skipIf(reason !== null)('the security lab, for real', () => {
@@ -76,7 +87,9 @@ describe.skipIf(reason !== null)('the security lab, for real', () => {
     const id = (zone: string) => actors.find((a) => a.name === `${PREFIX}-${zone}`)!.id;
     const [sim] = await s.db.query<{ id: number }>('select id from simulations where vid = $1', [LAB_EVALUATION_VID]);
     const t0 = Date.now();
-    const run = await s.call('POST', `/run/evaluations/${sim!.id}.json`, { as: admin, body: { attack_node_id_1: id('user'), target_node_id_1: id('server') } });
+    // Step 1: user zone to server zone; step 2: user zone to the dmz.
+    const aim = { attack_node_id_1: id('user'), target_node_id_1: id('server'), attack_node_id_2: id('user'), target_node_id_2: id('dmz') };
+    const run = await s.call('POST', `/run/evaluations/${sim!.id}.json`, { as: admin, body: aim });
     expect(run.statusCode, run.body).toBe(201);
     const jobId = run.json<{ job_id: number }>().job_id;
     let status = '';
@@ -88,12 +101,16 @@ describe.skipIf(reason !== null)('the security lab, for real', () => {
     const evalMs = Date.now() - t0;
     expect(status).toBe('completed');
 
-    const results = await s.db.query<{ sim_action_vid: string; status: string; blocked: boolean; events: number; alerted: boolean; blocked_msg: string | null }>(
-      'select sim_action_vid, status, blocked, events, alerted, blocked_msg from job_actions where job_id = $1 order by position',
+    const results = await s.db.query<{ sim_action_vid: string; status: string; blocked: boolean; events: number; alerted: boolean; blocked_msg: string | null; destination: string }>(
+      `select ja.sim_action_vid, ja.status, ja.blocked, ja.events, ja.alerted, ja.blocked_msg, n.name as destination
+         from job_actions ja join job_steps st on st.id = ja.job_step_id join nodes n on n.id = st.destination_node_id
+        where ja.job_id = $1 order by st.group_order, ja.position`,
       [jobId],
     );
     const expected = parseExpectations(fs.readFileSync(DEFAULT_POLICY, 'utf8'));
     expect(results.map((r) => r.sim_action_vid).sort()).toEqual(expected.map((e) => e.vid).sort());
+    // Each Action ran to the zone its expectation names (to=dmz: step 2).
+    expect(Object.fromEntries(results.map((r) => [r.sim_action_vid, r.destination]))).toEqual(Object.fromEntries(expected.map((e) => [e.vid, `${PREFIX}-${e.to}`])));
     const got = results.map((r) => ({ vid: r.sim_action_vid, blocked: r.blocked, detected: r.events > 0, alerted: r.alerted }));
     expect(got).toEqual(results.map((r) => {
       const e = expected.find((x) => x.vid === r.sim_action_vid)!;
@@ -106,6 +123,18 @@ describe.skipIf(reason !== null)('the security lab, for real', () => {
     );
     expect(events.map((e) => e.description)).toContain('ALERT:critical Telnet between zones');
     expect(new Set(events.map((e) => e.name))).toEqual(new Set([`${PREFIX} firewall (nftables/ulogd)`]));
+    // The Telnet rule's critical alert is a detected event with its severity, not a suspicious one.
+    const telnet = await s.db.query<{ alert: boolean; severity: string; suspicious: boolean; suspect_events: number }>(
+      `select e.alert, e.severity, e.suspicious, ja.suspect_events from job_action_events e join job_actions ja on ja.id = e.job_action_id
+        where ja.job_id = $1 and ja.sim_action_vid = 'A900-023'`,
+      [jobId],
+    );
+    expect(telnet.length).toBeGreaterThan(0);
+    expect(telnet.every((t) => t.alert && t.severity === 'critical' && !t.suspicious && t.suspect_events === 0)).toBe(true);
+    // Every rule of the policy that counts was met by the evaluation.
+    const rules = firewallRules();
+    expect(rules.length).toBe(countingRules(fs.readFileSync(DEFAULT_POLICY, 'utf8')));
+    expect(rules.filter((r) => r.packets === 0).map((r) => r.text)).toEqual([]);
 
     const down = await lab(['--down'], url);
     expect(down.code, down.output).toBe(0);

@@ -3,7 +3,7 @@ import { seedDemo } from '../../server/seed/demo';
 import { startTestServer, type Session, type TestServer } from './helpers';
 import type { ActionLibraryDetail, LegacyLibraryPage, LibraryFiltersAnswer, LibraryListAnswer, PreviewAnswer, UpdateFromLibraryAnswer } from '@/api/contracts/library';
 import { LIBRARY_MESSAGES } from '@/api/contracts/library';
-import { parseHostCommands } from '../../server/library/detail';
+import { parseHostCommands } from '../../server/library/preview';
 import { ACTION_TYPES } from '@/api/contracts/vocabulary';
 
 let s: TestServer;

@@ -193,12 +193,21 @@ export interface JobDetail {
 /** list_page_job_actions: actions keyed by step id. */
 export type StepActionsAnswer = Record<string, JobAction[]>;
 
+/** A security event's severity, as its source rated it (lowest first). */
+export const EVENT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+export type EventSeverity = (typeof EVENT_SEVERITIES)[number];
+export const EVENT_SEVERITY_LABELS: Record<EventSeverity, string> = { low: 'Low severity', medium: 'Medium severity', high: 'High severity', critical: 'Critical severity' };
+
 export interface JobEvent {
   id: number;
   integration: { id: number; name: string } | null;
   description: string;
   raw_event: string;
+  /** Only suspected to belong to the action (listed apart, on the suspicious events page). */
   suspicious: boolean;
+  /** The source raised it as an alert. */
+  alert: boolean;
+  severity: EventSeverity | null;
   occurred_at: string;
 }
 

@@ -1,4 +1,5 @@
 import type { Rng } from './random';
+import type { EventSeverity } from '@/api/contracts/jobs';
 import type { ActionRow, DeviceRow, IntegrationRow, JobActionRow, NodeRow } from './types';
 
 /** What a finished ('ran') action reports: the variants the result display rules distinguish. */
@@ -11,6 +12,8 @@ export interface PlannedEvent {
   description: string;
   raw_event: string;
   suspicious: boolean;
+  alert: boolean;
+  severity: EventSeverity;
 }
 
 const INTEGRATIONS_BY_TYPE: Record<string, readonly string[]> = {
@@ -136,6 +139,7 @@ export function ranResult(
     const integration = r.pick(pool.length ? pool : ctx.integrations);
     const suspicious = i >= events;
     const signature = suspicious ? `Anomalous ${a.action_type.replace(/_/g, ' ')} activity` : a.name.split(' - ')[1] ?? a.name;
+    const severity: EventSeverity = suspicious ? 'low' : r.pick(['medium', 'high', 'critical'] as const);
     planned.push({
       integration_id: integration.id,
       description: `${integration.name}: ${signature} on ${host}`,
@@ -144,11 +148,13 @@ export function ranResult(
         host,
         src_ip: ctx.node?.sim_address ?? '',
         signature,
-        severity: suspicious ? 'low' : r.pick(['medium', 'high', 'critical']),
+        severity,
         action: blocked ? 'blocked' : 'allowed',
         vendor_product: integration.name,
       }),
       suspicious,
+      alert: alerted && !suspicious,
+      severity,
     });
   }
   const detecting = [...new Set(planned.filter((e) => !e.suspicious).map((e) => ctx.integrations.find((i) => i.id === e.integration_id)?.name ?? ''))];

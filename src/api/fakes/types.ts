@@ -6,6 +6,7 @@
 
 import { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS, JOB_ACTION_STATUSES, JOB_STATUSES } from '@/api/contracts/vocabulary';
 import type { ActionType, DimensionType, FileRestriction, JobActionStatus, JobStatus } from '@/api/contracts/vocabulary';
+import type { EventSeverity } from '@/api/contracts/jobs';
 
 // The vocabulary is the contracts'; the fakes re-export it for their own modules.
 export { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS, JOB_ACTION_STATUSES, JOB_STATUSES };
@@ -438,6 +439,8 @@ export interface JobActionEventRow {
   description: string;
   raw_event: string;
   suspicious: boolean;
+  alert: boolean;
+  severity: EventSeverity | null;
   occurred_at: string;
 }
 

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import {
   CSV_SEPARATORS,
+  EVENT_SEVERITY_LABELS,
   JOBS_EXPORT_NAME,
   JOB_ACTIONS_EXPORT_NAME,
   LOADING_EVENTS,
@@ -34,8 +35,9 @@ export function EventList({ events }: { events: readonly JobEvent[] }) {
             </time>
           </div>
           <div className="mt-0.5 text-2xs text-muted">
-            {e.integration?.name ?? 'Unknown integration'}
-            {e.suspicious ? ' · suspicious' : ''}
+            {[e.integration?.name ?? 'Unknown integration', e.alert ? 'Alert' : null, e.severity ? EVENT_SEVERITY_LABELS[e.severity] : null, e.suspicious ? 'suspicious' : null]
+              .filter(Boolean)
+              .join(' · ')}
           </div>
           {e.raw_event && (
             <details className="mt-1">

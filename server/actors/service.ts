@@ -1,0 +1,158 @@
+/**
+ * The actor API's data (routes/actors.ts, routes/actor-files.ts): who a bearer credential is,
+ * registering with a bulk token, heartbeats, claiming work (one piece at a time per actor), a
+ * target's readiness releasing its source, and storing a result on the job action.
+ */
+import type { Db } from '../db/index';
+import { HttpError, notFound, unauthorized } from '../http-errors';
+import type * as yup from 'yup';
+import type { WorkPayload, registerSchema, resultSchema } from '../../src/api/contracts/engine';
+import { hashSecret, newSecret } from '../engine/secrets';
+import type { Engine } from '../engine/engine';
+
+export interface ActorNode {
+  id: number;
+  name: string;
+  status: string;
+}
+
+/** The actor a credential (`Authorization: Bearer <token>`) belongs to; 401 otherwise. */
+export async function actorByCredential(db: Db, authorization: string | undefined): Promise<ActorNode> {
+  const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
+  if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
+  const [node] = await db.query<ActorNode>('select id, name, status from nodes where token_hash = $1', [hashSecret(m[1])]);
+  if (!node) throw unauthorized('Unknown or revoked actor credential.');
+  return node;
+}
+
+export type Registration = yup.InferType<typeof registerSchema>;
+
+/** Registers an actor with a bulk token; answers its node id and its own credential. */
+export async function registerActor(db: Db, input: Registration): Promise<{ nodeId: number; token: string }> {
+  const [bulk] = await db.query<{ id: number; expired: boolean }>('select id, expires_at < now() as expired from actor_bulk_tokens where token_hash = $1', [hashSecret(input.bulk_token)]);
+  if (!bulk) throw unauthorized('Unknown bulk token.');
+  if (bulk.expired) throw unauthorized('The bulk token has expired.');
+  const token = newSecret('vat');
+  const [node] = await db.query<{ id: number }>(
+    `insert into nodes (name, node_type, os_base, os, node_version, msi_service_version, deps_installed, status, mgmt_address, sim_address, last_heartbeat_at, token_hash, capabilities)
+     values ($1, 'endpoint', $2, $3, $4, $4, true, 'online', $5, $5, now(), $6, $7) returning id`,
+    [
+      input.name,
+      /windows/i.test(input.os) ? 'windows' : 'linux',
+      input.os,
+      input.version,
+      input.addresses[0],
+      hashSecret(token),
+      JSON.stringify({ types: input.capabilities, addresses: input.addresses, bulk_token_id: bulk.id }),
+    ],
+  );
+  if (!node) throw new HttpError(500, 'The actor could not be registered.');
+  return { nodeId: node.id, token };
+}
+
+/** The actor is alive: online, its status details cleared. */
+export async function touchActor(db: Db, nodeId: number): Promise<void> {
+  await db.query(`update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where id = $1`, [nodeId]);
+}
+
+/** Of the work the actor holds, what is no longer open (it must abort it); a target's reverted work it no longer holds is cleaned up. */
+export async function workToAbort(db: Db, engine: Engine, nodeId: number, holding: readonly number[]): Promise<number[]> {
+  const stillOpen = holding.length
+    ? await db.query<{ id: number }>(`select id from engine_work where id = any($1::int[]) and node_id = $2 and status in ('claimed', 'ready')`, [holding, nodeId])
+    : [];
+  const open = new Set(stillOpen.map((r) => r.id));
+  // A target's work the actor no longer holds has been cleaned up (its servers are closed).
+  const cleaned = await db.query(`update engine_work set status = 'aborted' where node_id = $1 and status = 'reverting' and not (id = any($2::int[])) returning id`, [nodeId, holding]);
+  if (cleaned.length) engine.kick();
+  return holding.filter((id) => !open.has(id));
+}
+
+/**
+ * One actor performs one piece of work at a time, whichever director handed it out: the node's row
+ * is locked while claiming, and nothing is claimed while the node has work claimed, serving or cleaning up.
+ */
+export function claimNext(db: Db, nodeId: number, session: string) {
+  return db.transaction(async (tx) => {
+    await tx.query('select id from nodes where id = $1 for update', [nodeId]);
+    return tx.query<{ id: number; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }>(
+      `update engine_work set status = 'claimed', claimed_at = now(), actor_session = $2,
+              deadline_at = now() + ((payload->>'timeout_ms')::int + 15000) * interval '1 millisecond'
+        where id in (select id from engine_work where node_id = $1 and status = 'queued'
+                        and not exists (select 1 from engine_work r where r.node_id = $1 and r.status in ('claimed', 'ready', 'reverting'))
+                      order by id limit 1 for update skip locked)
+        returning id, payload`,
+      [nodeId, session],
+    );
+  });
+}
+
+export interface OwnWork {
+  id: number;
+  node_id: number;
+  role: string;
+  status: string;
+  job_id: number;
+  job_action_id: number;
+  actor_session: string | null;
+}
+
+/** Work assigned to this actor and claimed by this process of it; 404 or 409 otherwise. */
+export async function ownWork(db: Db, id: number, node: ActorNode, session: string): Promise<OwnWork> {
+  const [w] = await db.query<OwnWork>('select id, node_id, role, status, job_id, job_action_id, actor_session from engine_work where id = $1', [id]);
+  if (!w || w.node_id !== node.id) throw notFound(`Work ${id} is not assigned to this actor.`);
+  if (w.actor_session !== session) throw new HttpError(409, `Work ${id} was claimed by another process of this actor.`);
+  return w;
+}
+
+export interface Readiness {
+  port_map: Record<string, number>;
+  port_failures: Record<string, string>;
+  login?: unknown;
+}
+
+/** A target is serving: its work is ready and its source is released with the port map (and login). */
+export async function markReady(db: Db, engine: Engine, w: OwnWork, r: Readiness): Promise<void> {
+  if (w.role !== 'target' || w.status !== 'claimed') throw new HttpError(409, `Work ${w.id} is not a target waiting to be ready.`);
+  const released = await db.transaction(async (tx) => {
+    await tx.query(`update engine_work set status = 'ready', ready_at = now(), result = $2 where id = $1`, [w.id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures })]);
+    return tx.query<{ node_id: number }>(
+      `update engine_work set status = 'queued', payload = payload || $2::jsonb where job_action_id = $1 and role = 'source' and status = 'held' returning node_id`,
+      [w.job_action_id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) })],
+    );
+  });
+  for (const row of released) engine.notify(row.node_id);
+}
+
+export type WorkResult = yup.InferType<typeof resultSchema>;
+
+/** Stores an actor's result: the work is done or errored, the job action gets its status, blocked and evidence; the job moves on. */
+export async function storeResult(db: Db, engine: Engine, w: OwnWork, input: WorkResult): Promise<void> {
+  if (w.status !== 'claimed' && w.status !== 'ready') throw new HttpError(409, `Work ${w.id} is no longer open (${w.status}); the result was not stored.`);
+  const status = input.outcome === 'ran' ? 'ran' : input.outcome === 'incompatible' ? 'incompatible' : input.outcome === 'aborted' ? 'cancelled' : 'errored';
+  const target = w.role === 'target' ? null : await db.query<{ result: unknown }>(`select result from engine_work where job_action_id = $1 and role = 'target'`, [w.job_action_id]);
+  const evidence = w.role === 'source' ? { source: input.evidence, target: target?.[0]?.result ?? null } : { target: input.evidence };
+  await db.transaction(async (tx) => {
+    await tx.query(`update engine_work set status = $2, result = coalesce(result, '{}'::jsonb) || $3::jsonb, finished_at = now() where id = $1`, [
+      w.id,
+      input.outcome === 'ran' ? 'done' : 'errored',
+      JSON.stringify({ outcome: input.outcome, message: input.message }),
+    ]);
+    await tx.query(
+      `update job_actions set status = $2, blocked = $3, blocked_msg = $4, evidence = $5, finished_at = now() where id = $1 and status in ('pending', 'running', 'waiting')`,
+      [w.job_action_id, status, status === 'ran' ? input.blocked : null, input.message, JSON.stringify(evidence)],
+    );
+  });
+  // The other side (the target's servers) stops at its next poll.
+  await engine.endActions([w.job_action_id], status, null);
+  await engine.updateProgress([w.job_id]);
+  await engine.afterAction(w.job_action_id);
+}
+
+/** The bytes of a file-library entry named by an actor's open work (routes/actor-files.ts). */
+export async function workFileContent(db: Db, workId: number, fileId: number): Promise<Uint8Array> {
+  const [row] = await db.query<{ payload: Pick<WorkPayload, 'files'> }>('select payload from engine_work where id = $1', [workId]);
+  if (!row?.payload.files?.some((f) => f.id === fileId && !f.missing)) throw notFound(`File ${fileId} is not part of work ${workId}.`);
+  const [file] = await db.query<{ content: Uint8Array | null }>('select content from file_library where id = $1', [fileId]);
+  if (!file?.content) throw notFound(`File ${fileId} has no content in the file library.`);
+  return file.content;
+}
