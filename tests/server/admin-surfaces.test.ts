@@ -70,7 +70,7 @@ describe('run-as user profiles', () => {
     const taken = await t.call('POST', '/action_user_profiles.json', { as: admin, body: { friendly_name: 'BACKUP OPERATOR', username: 'other' } });
     expect(taken.statusCode).toBe(409);
     expect(errorOf(taken)).toBe('A run-as user profile named BACKUP OPERATOR already exists.');
-    for (const username of ['CORP\\svc_backup', 'alice@corp.example', 'HOST$']) {
+    for (const username of ['.\\Administrator', 'CORP\\svc_backup', 'alice@corp.example', 'HOST$']) {
       const ok = await t.call('POST', '/action_user_profiles.json', { as: admin, body: { friendly_name: `Account ${username}`, username } });
       expect(ok.statusCode, ok.body).toBe(201);
     }

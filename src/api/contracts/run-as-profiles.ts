@@ -17,8 +17,8 @@ export interface RunAsProfile {
   updated_at: string;
 }
 
-/** A local or domain account: `user`, `DOMAIN\user` or `user@domain`; a trailing $ names a machine account. */
-export const RUN_AS_USERNAME = /^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,62}\\)?[A-Za-z_][A-Za-z0-9_.-]{0,63}\$?(?:@[A-Za-z0-9][A-Za-z0-9.-]{0,252})?$/;
+/** A local or domain account: `user`, `DOMAIN\user`, `.\user` (this machine) or `user@domain`; a trailing $ names a machine account. */
+export const RUN_AS_USERNAME = /^(?:(?:\.|[A-Za-z0-9][A-Za-z0-9._-]{0,62})\\)?[A-Za-z_][A-Za-z0-9_.-]{0,63}\$?(?:@[A-Za-z0-9][A-Za-z0-9.-]{0,252})?$/;
 
 const friendlyName = yup.string().trim().max(100, 'Friendly name is at most 100 characters').label('Friendly name');
 const username = yup

@@ -8,24 +8,24 @@ import { ACTOR_EDIT_PANE, actorEditPane, type ActorEditPaneApi } from './pane-co
 const canManage = (ctx: CommandContext) => ctx.permissions.has('actors.manage');
 const focused = (ctx: CommandContext) => ctx.activePane?.kind === ACTOR_EDIT_PANE && ctx.pane(actorEditPane) !== undefined;
 
-function paneOf(ctx: CommandContext): ActorEditPaneApi & { id: number } {
-  const p = ctx.pane(actorEditPane);
-  const id = p?.actor()?.id;
-  if (!p || !id) throw new Error('Open an actor on its edit page first (the network map or a job step links to it).');
-  return Object.assign(p, { id });
+function paneOf(ctx: CommandContext): { pane: ActorEditPaneApi; id: number } {
+  const pane = ctx.pane(actorEditPane);
+  const id = pane?.actor()?.id;
+  if (!pane || !id) throw new Error('Open an actor on its edit page first (the network map or a job step links to it).');
+  return { pane, id };
 }
 
 async function apply(ctx: CommandContext, input: NodeUpdate, done: (name: string) => string) {
-  const p = paneOf(ctx);
+  const { pane, id } = paneOf(ctx);
   try {
-    const actor = await updateNode(p.id, input);
-    p.saved(actor);
+    const actor = await updateNode(id, input);
+    pane.saved(actor);
     flash('notice', done(actor.name));
-    await ctx.queryClient?.invalidateQueries({ queryKey: nodeQueryKey(p.id) });
+    await ctx.queryClient?.invalidateQueries({ queryKey: nodeQueryKey(id) });
     await ctx.queryClient?.invalidateQueries({ queryKey: ['topology'] });
     return actor;
   } catch (e) {
-    p.failed(e instanceof Error ? e.message : String(e));
+    pane.failed(e instanceof Error ? e.message : String(e));
     throw e;
   }
 }
@@ -43,7 +43,7 @@ export const actorEditCommands: AnyCommand[] = [
     enabled: (ctx) => ctx.pane(actorEditPane)?.changes() != null,
     blockedReason: (ctx) => (ctx.pane(actorEditPane)?.changes() == null ? 'Nothing changed' : null),
     run: async (_args, ctx) => {
-      const changes = paneOf(ctx).changes();
+      const changes = paneOf(ctx).pane.changes();
       if (!changes) throw new Error('Nothing changed.');
       return apply(ctx, changes, (name) => `Actor ${name} was saved.`);
     },
@@ -56,7 +56,7 @@ export const actorEditCommands: AnyCommand[] = [
     keywords: ['actor', 'node', 'disable', 'revoke', 'decommission'],
     when: (ctx) => canManage(ctx) && focused(ctx) && !ctx.pane(actorEditPane)?.actor()?.retired_at,
     run: async (_args, ctx) => {
-      const name = paneOf(ctx).actor()?.name ?? 'this actor';
+      const name = paneOf(ctx).pane.actor()?.name ?? 'this actor';
       if (!(await ctx.confirm(`Retire ${name}? Its credential stops working and no job can use it until it is enabled again.`, { confirmLabel: 'Retire' }))) return null;
       return apply(ctx, { retired: true }, (n) => `Actor ${n} is retired.`);
     },
