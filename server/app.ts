@@ -40,6 +40,7 @@ import { monitorsRoutes } from './routes/monitors';
 import { runAsProfilesRoutes } from './routes/run-as-profiles';
 import { nodeEditRoutes } from './routes/node-edit';
 import { operationalStatusRoutes } from './routes/operational-status';
+import { tagsRoutes } from './routes/tags';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -202,6 +203,7 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
   await app.register(runAsProfilesRoutes);
   await app.register(nodeEditRoutes);
   await app.register(operationalStatusRoutes);
+  await app.register(tagsRoutes);
 
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunAsProfile } from '@/api/contracts/run-as-profiles';
 import type { NodeDetail, NodeEditOptions } from '@/api/contracts/node-edit';
 import type { OperationalStatus } from '@/api/contracts/operational-status';
+import type { TagChangeReply } from '@/api/contracts/tags';
 import { open, secretKey } from '../../server/admin/secret-box';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
@@ -164,7 +165,7 @@ describe('actor edit', () => {
     expect((await t.db.query<{ name: string }>('select name from nodes where id = 2'))[0]?.name).toBe('LNX01');
   });
 
-  it('retiring revokes the actor credential and refuses new jobs; it is refused while the actor has open work; enabling restores it', async () => {
+  it('retiring revokes the actor credential; it is refused while the actor has open work; enabling restores it', async () => {
     const retired = await t.call('PATCH', '/topology/nodes/2.json', { as: admin, body: { retired: true } });
     expect(retired.statusCode, retired.body).toBe(200);
     expect(retired.json<{ data: NodeDetail }>().data).toMatchObject({ status: 'offline', retired_at: expect.any(String) });
@@ -204,5 +205,40 @@ describe('operational status', () => {
     const asViewer = await t.call('GET', '/operational_status.json', { as: viewer });
     expect(asViewer.json<OperationalStatus>().processes).toEqual([]);
     expect((await t.call('GET', '/operational_status.json')).statusCode).toBe(401);
+  });
+});
+
+describe('tags on Actions, actors and simulations', () => {
+  it('MON-133 ACT-081 adds a tag by the form field tag (form-encoded with the token field too); the reply has status and data with user_tags, threat_actor_reference_id, name, updated_at', async () => {
+    const [action] = await t.db.query<{ id: number }>(`insert into actions (vid, name, action_type) values ('A020-100', 'Tagged action', 'sleep') returning id`);
+    const res = await t.call('POST', `/tags/actions/${action!.id}/add.json`, { as: operator, body: { tag: ' Group:Finance ' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const reply = res.json<TagChangeReply>();
+    expect(reply).toMatchObject({ status: 200, data: { user_tags: ['Group:Finance'], threat_actor_reference_id: null, name: 'Tagged action', updated_at: expect.any(String) } });
+    const form = await t.call('POST', `/tags/actions/${action!.id}/add.json`, { as: operator, form: true, body: { tag: 'finance' } });
+    expect(form.statusCode, form.body).toBe(200);
+    // The existing tag Finance is reused in its own letter case; adding it again changes nothing.
+    expect(form.json<TagChangeReply>().data.user_tags).toEqual(['Finance', 'Group:Finance']);
+    expect((await t.call('POST', `/tags/actions/${action!.id}/add.json`, { as: operator, body: { tag: 'FINANCE' } })).json<TagChangeReply>().data.user_tags).toEqual(['Finance', 'Group:Finance']);
+    const removed = await t.call('POST', `/tags/actions/${action!.id}/remove.json`, { as: operator, body: { tag: 'group:finance' } });
+    expect(removed.json<TagChangeReply>().data.user_tags).toEqual(['Finance']);
+  });
+
+  it('MON-107 MON-076 refuses an empty value, a tag not there, a locked tag, an unknown kind; tags.edit and CSRF are required', async () => {
+    const [sim] = await t.db.query<{ id: number }>(`insert into simulations (vid, name, simulation_type) values ('S020-1', 'Tagged sim', 'sequence') returning id`);
+    const url = (op: string) => `/tags/simulations/${sim!.id}/${op}.json`;
+    const empty = await t.call('POST', url('add'), { as: admin, body: { tag: '   ' } });
+    expect([empty.statusCode, errorOf(empty)]).toEqual([400, 'The value must not be empty.']);
+    const missing = await t.call('POST', url('remove'), { as: admin, body: { tag: 'Nope' } });
+    expect([missing.statusCode, errorOf(missing)]).toEqual([404, 'Tagged sim has no tag "Nope".']);
+    await t.db.query("insert into tags (name, class_name, tag_type, editable) values ('Locked', 'user', 'user', false)");
+    expect((await t.call('POST', url('add'), { as: admin, body: { tag: 'Locked' } })).statusCode).toBe(200);
+    const locked = await t.call('POST', url('remove'), { as: admin, body: { tag: 'Locked' } });
+    expect([locked.statusCode, errorOf(locked)]).toEqual([403, 'The tag "Locked" is not editable.']);
+    expect((await t.call('POST', '/tags/jobs/1/add.json', { as: admin, body: { tag: 'x' } })).statusCode).toBe(400);
+    expect((await t.call('POST', '/tags/nodes/999/add.json', { as: admin, body: { tag: 'x' } })).statusCode).toBe(404);
+    const asViewer = await t.call('POST', url('add'), { as: viewer, body: { tag: 'x' } });
+    expect([asViewer.statusCode, errorOf(asViewer)]).toEqual([403, 'Your role (viewer) does not allow this: tags.edit.']);
+    expect((await t.call('POST', url('add'), { as: admin, csrf: false, body: { tag: 'x' } })).statusCode).toBe(403);
   });
 });
