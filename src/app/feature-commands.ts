@@ -20,6 +20,7 @@ import { runAsProfilesCommands } from '@/features/run-as-profiles/commands';
 import { actorEditCommands } from '@/features/actor-edit/commands';
 import { operationalStatusCommands } from '@/features/operational-status/commands';
 import { helpCommands } from '@/features/help/commands';
+import { tagsCommands } from '@/features/tags/commands';
 
 /**
  * THE table of every feature's commands, by feature id, imported from React-free command modules only.
@@ -46,4 +47,5 @@ export const FEATURE_COMMANDS: Readonly<Record<string, readonly AnyCommand[]>> =
   'actor-edit': actorEditCommands,
   'operational-status': operationalStatusCommands,
   help: helpCommands,
+  tags: tagsCommands,
 };

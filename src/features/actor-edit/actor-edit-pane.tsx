@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { NODE_TYPES, type NodeDetail, type NodeType, type NodeUpdate } from '@/api/contracts/node-edit';
 import { CommandButton } from '@/commands/command-menu';
 import { usePaneContext } from '@/panes/use-pane-context';
+import { TAGS_UPDATED_EVENT, tagTargets, type TagsEventDetail } from '@/commands/tag-targets';
 import type { PaneProps } from '@/panes/types';
 import { commands } from '@/commands/registry';
 import { Field } from '@/ui/field';
@@ -62,6 +63,17 @@ export function ActorEditPane({ params }: PaneProps) {
     saved: (a: NodeDetail) => (setActor(a), setDraft(draftOf(a)), setMessage(null)),
     failed: (m: string) => setMessage(m),
   });
+
+  // tags.add / tags.remove act on this actor; their "tags updated" event reloads it (MON-141).
+  usePaneContext(tagTargets, { taggable: 'nodes', items: () => (actor ? [{ id: actor.id, name: actor.name }] : []) });
+  useEffect(() => {
+    const onTags = (e: Event) => {
+      const d = (e as CustomEvent<TagsEventDetail>).detail;
+      if (d?.taggable === 'nodes' && d.ids.includes(id)) void refetch();
+    };
+    document.addEventListener(TAGS_UPDATED_EVENT, onTags);
+    return () => document.removeEventListener(TAGS_UPDATED_EVENT, onTags);
+  }, [id, refetch]);
 
   if (!Number.isInteger(id) || id <= 0) return <p role="alert" className="p-4">"{params.id}" is not an actor id.</p>;
   if (isLoading) return <p className="p-4 text-muted">Loading actor {id}…</p>;
