@@ -58,7 +58,7 @@ describe('admin surfaces', () => {
     await page.screenshot({ path: 'test-results/admin-run-as-profiles.png' });
   });
 
-  it('JOB-005 actor edit: rename, zone and a tag typed and saved with Ctrl+S; retired and enabled from the palette', async () => {
+  it('JOB-005 MON-021 MON-073 MON-110 actor edit: a tag added in the tag editor popover, a rename saved with Ctrl+S; retired and enabled from the palette', async () => {
     const { page } = b;
     await signInAsAdmin(page, '/topology/nodes/2/edit');
     const title = 'Actor 2';
@@ -67,15 +67,27 @@ describe('admin surfaces', () => {
     const form = pane.getByRole('form', { name: 'Edit actor' });
     await form.waitFor();
     const original = await form.getByLabel('Name', { exact: true }).inputValue();
+    const chips = pane.getByRole('list', { name: 'Tags of this actor' });
+
+    // MON-021 MON-073 MON-110: the tag editor popover, by keyboard; a tag is saved at once, a duplicate is not added.
+    await pane.getByRole('button', { name: 'Edit tags' }).focus();
+    await page.keyboard.press('Enter');
+    const newTag = pane.getByLabel('New tag');
+    await newTag.fill('Group:E2E');
+    await newTag.press('Enter');
+    await toast(page, `Tag "Group:E2E" added to ${original}.`).waitFor();
+    await newTag.fill('group:e2e');
+    await newTag.press('Enter');
+    expect(await chips.getByText('Group:E2E', { exact: true }).count()).toBe(1);
+    expect(await newTag.inputValue()).toBe('group:e2e');
+    await page.screenshot({ path: 'test-results/admin-tag-editor.png' });
+    await page.keyboard.press('Escape');
+    await eventually(() => newTag.count(), 0, 'Escape closes the tag editor');
+
     await form.getByLabel('Name', { exact: true }).fill(`${original}-e2e`);
-    await form.getByLabel('Add a tag').fill('Group:E2E');
-    await form.getByLabel('Add a tag').press('Enter');
-    await form.getByLabel('Add a tag').fill('group:e2e');
-    await form.getByLabel('Add a tag').press('Enter');
-    await pane.getByText('Group:E2E is already a tag of this actor').waitFor();
-    await form.getByLabel('Add a tag').press('Control+s');
+    await form.getByLabel('Name', { exact: true }).press('Control+s');
     await toast(page, `Actor ${original}-e2e was saved.`).waitFor();
-    expect(await pane.getByRole('list', { name: 'Tags of this actor' }).innerText()).toContain('Group:E2E');
+    expect(await chips.innerText()).toContain('Group:E2E');
     await pane.getByRole('heading', { name: `Actor ${original}-e2e` }).waitFor();
 
     await runCommand(page, 'Retire Actor');
@@ -89,6 +101,9 @@ describe('admin surfaces', () => {
     await form.getByLabel('Name', { exact: true }).fill(original);
     await form.getByLabel('Name', { exact: true }).press('Control+s');
     await toast(page, `Actor ${original} was saved.`).waitFor();
+    await pane.getByRole('button', { name: 'Edit tags' }).click();
+    await pane.getByRole('button', { name: 'Remove tag Group:E2E' }).press('Enter');
+    await toast(page, `Tag "Group:E2E" removed from ${original}.`).waitFor();
   });
 
   it('MON-006 operational status opens on the Content Service tab at tabIndex=3; arrow keys move between tabs and the URL follows', async () => {

@@ -1,5 +1,5 @@
 import { definePaneContext } from './pane-contexts';
-import type { Taggable } from '@/api/contracts/tags';
+import type { TagChangeReply, Taggable } from '@/api/contracts/tags';
 
 /**
  * What the focused pane offers the tag commands (tags.add, tags.remove): the kind and the selected
@@ -19,4 +19,11 @@ export const TAGS_CHANGED_EVENT = 'tags changed';
 export interface TagsEventDetail {
   taggable: Taggable;
   ids: number[];
+}
+
+/** What tags.add / tags.remove did: the replies by item id (the editor shows the director's list), and the refusals. */
+export interface TagRunResult {
+  done: number;
+  failed: string[];
+  replies: Record<number, TagChangeReply>;
 }

@@ -29,6 +29,8 @@ export interface NodeDetail {
   registered: boolean;
   deps_installed: boolean;
   user_tags: string[];
+  /** The actor's tags marked not editable (MON-076). */
+  locked_tags: string[];
   capabilities: Record<string, unknown>;
 }
 

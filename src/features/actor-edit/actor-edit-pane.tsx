@@ -2,23 +2,22 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { NODE_TYPES, type NodeDetail, type NodeType, type NodeUpdate } from '@/api/contracts/node-edit';
 import { CommandButton } from '@/commands/command-menu';
 import { usePaneContext } from '@/panes/use-pane-context';
-import { TAGS_UPDATED_EVENT, tagTargets, type TagsEventDetail } from '@/commands/tag-targets';
+import { TAGS_UPDATED_EVENT, tagTargets, type TagRunResult, type TagsEventDetail } from '@/commands/tag-targets';
 import type { PaneProps } from '@/panes/types';
 import { commands } from '@/commands/registry';
 import { Field } from '@/ui/field';
 import { useNode } from './api';
 import { actorEditPane } from './pane-context';
-import { TagListInput } from './tag-list-input';
+import { TagEditor } from '@/ui/tag-editor';
 
 interface Draft {
   name: string;
   friendly_name: string;
   security_zone_id: number | null;
   node_type: NodeType;
-  user_tags: string[];
 }
 
-const draftOf = (a: NodeDetail): Draft => ({ name: a.name, friendly_name: a.friendly_name, security_zone_id: a.security_zone_id, node_type: a.node_type, user_tags: [...a.user_tags] });
+const draftOf = (a: NodeDetail): Draft => ({ name: a.name, friendly_name: a.friendly_name, security_zone_id: a.security_zone_id, node_type: a.node_type });
 
 function changesOf(a: NodeDetail, d: Draft): NodeUpdate | null {
   const c: NodeUpdate = {};
@@ -26,7 +25,6 @@ function changesOf(a: NodeDetail, d: Draft): NodeUpdate | null {
   if (d.friendly_name !== a.friendly_name) c.friendly_name = d.friendly_name;
   if (d.security_zone_id !== a.security_zone_id) c.security_zone_id = d.security_zone_id;
   if (d.node_type !== a.node_type) c.node_type = d.node_type;
-  if (d.user_tags.join('\n') !== a.user_tags.join('\n')) c.user_tags = d.user_tags;
   return Object.keys(c).length ? c : null;
 }
 
@@ -146,7 +144,14 @@ export function ActorEditPane({ params }: PaneProps) {
           </select>
         </label>
         <div className="col-span-2">
-          <TagListInput value={draft.user_tags} onChange={(user_tags) => set({ user_tags })} suggestions={data.options.user_tags} disabled={readOnly} />
+          <span className="mb-1 block text-xs font-medium text-muted">Tags</span>
+          <TagEditor
+            label="Tags of this actor"
+            tags={actor.user_tags.map((name) => ({ name, editable: !actor.locked_tags.includes(name) }))}
+            options={data.options.user_tags}
+            isEditable={commands.context().permissions.has('tags.edit')}
+            change={async (op, tag) => (await commands.execute<TagRunResult>(`tags.${op}`, { tag }, 'button')).replies[actor.id]}
+          />
         </div>
         <button type="submit" hidden aria-hidden tabIndex={-1} />
       </form>

@@ -1,12 +1,13 @@
 import * as yup from 'yup';
-import { TAGGABLE_LABELS, checkTagValue } from '@/api/contracts/tags';
+import { TAGGABLE_LABELS, checkTagValue, type TagChangeReply } from '@/api/contracts/tags';
 import { defineCommand } from '@/commands/registry';
-import { TAGS_CHANGED_EVENT, TAGS_UPDATED_EVENT, tagTargets, type TagsEventDetail } from '@/commands/tag-targets';
+import { TAGS_CHANGED_EVENT, TAGS_UPDATED_EVENT, tagTargets, type TagRunResult, type TagsEventDetail } from '@/commands/tag-targets';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { flash } from '@/ui/toasts';
 import { changeTag } from './api';
 
 type Args = { tag: string };
+
 const targetsOf = (ctx: CommandContext) => ctx.pane(tagTargets)?.items() ?? [];
 const offered = (ctx: CommandContext) => ctx.permissions.has('tags.edit') && ctx.pane(tagTargets) !== undefined;
 
@@ -20,7 +21,7 @@ async function announce(ctx: CommandContext, detail: TagsEventDetail) {
 
 function tagCommand(op: 'add' | 'remove'): AnyCommand {
   const verb = op === 'add' ? 'added to' : 'removed from';
-  return defineCommand<Args, { done: number; failed: string[] }>({
+  return defineCommand<Args, TagRunResult>({
     id: `tags.${op}`,
     title: op === 'add' ? 'Add Tag…' : 'Remove Tag…',
     category: 'Tags',
@@ -36,18 +37,23 @@ function tagCommand(op: 'add' | 'remove'): AnyCommand {
       const items = targetsOf(ctx);
       if (!targets || !items.length) throw new Error('Select what to tag first.');
       const failed: string[] = [];
+      const replies: Record<number, TagChangeReply> = {};
       // One call per item, a few at a time: twenty Actions tag in a handful of round trips.
       for (let i = 0; i < items.length; i += 5) {
         const batch = items.slice(i, i + 5);
         const results = await Promise.allSettled(batch.map((it) => changeTag(op, targets.taggable, it.id, checked.value)));
-        results.forEach((r, j) => r.status === 'rejected' && failed.push(`${batch[j]!.name}: ${r.reason instanceof Error ? r.reason.message : String(r.reason)}`));
+        results.forEach((r, j) => {
+          const item = batch[j]!;
+          if (r.status === 'fulfilled') replies[item.id] = r.value;
+          else failed.push(`${item.name}: ${r.reason instanceof Error ? r.reason.message : String(r.reason)}`);
+        });
       }
       const done = items.length - failed.length;
       const label = TAGGABLE_LABELS[targets.taggable];
       await announce(ctx, { taggable: targets.taggable, ids: items.map((it) => it.id) });
       if (done) flash('notice', `Tag "${checked.value}" ${verb} ${done === 1 && items[0] ? items[0].name : `${done} ${label}s`}.`);
       if (failed.length) throw new Error(`The tag could not be ${op === 'add' ? 'added to' : 'removed from'} ${failed.length} of ${items.length}: ${failed.join('; ')}`);
-      return { done, failed };
+      return { done, failed, replies };
     },
   });
 }
