@@ -1,6 +1,6 @@
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import { checkTagValue, duplicateOf, type TagChangeReply, type TagLoading, type TagOptionStatus, type TagRuleOptions } from '@/api/contracts/tags';
+import { GROUP_PREFIX, checkTagValue, duplicateOf, type TagChangeReply, type TagLoading, type TagOptionStatus, type TagRuleOptions } from '@/api/contracts/tags';
 
 export interface EditorTag {
   name: string;
@@ -119,7 +119,7 @@ export function TagEditor({ label, tags, options, isEditable, rules, change }: T
           <input
             aria-label="New tag"
             className="rounded border border-line bg-surface px-2 py-1 text-sm"
-            placeholder="Type a tag and press Enter"
+            placeholder={`Type a tag and press Enter (${GROUP_PREFIX}Name groups)`}
             value={text}
             onChange={(e) => (setText(e.target.value), setHighlight(null), setMessage(null))}
             onKeyDown={onKey}

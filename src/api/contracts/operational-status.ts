@@ -4,10 +4,9 @@
  */
 import type { ContentServiceAnswer } from './session';
 
+/** MON-006: the connection banner's Learn-more link opens tab 3, the content service. */
 export const STATUS_TABS = ['Background Processes', 'Actors', 'Integrations', 'Content Service', 'Scheduler'] as const;
 export type StatusTab = (typeof STATUS_TABS)[number];
-/** MON-006: the connection banner's Learn-more link opens this tab. */
-export const CONTENT_SERVICE_TAB = STATUS_TABS.indexOf('Content Service');
 
 export interface StatusProcess {
   id: number;

@@ -5,6 +5,7 @@
  * updated_at, and the reply carries a status.
  */
 import * as yup from 'yup';
+import { MSG } from './action-form/texts';
 
 /** What can carry tags: Actions, actors (nodes) and simulations. */
 export const TAGGABLES = ['actions', 'nodes', 'simulations'] as const;
@@ -16,8 +17,8 @@ export type TagLoading = 'ADDING' | 'REMOVING' | 'COMPLETE';
 /** MON-046: an option's state in the option list. */
 export type TagOptionStatus = 'CHECKED' | 'UNCHECKED' | 'LOADING';
 
-/** MON-108, MON-109, MON-149: the flash of a refused value. */
-export const invalidTagMessage = (tag: string) => `"${tag}" is not a valid tag value.`;
+/** MON-108, MON-109, MON-149: the flash of a refused value (one text for the whole product). */
+const invalidTagMessage = MSG.invalidTag;
 /** ACT-081: tags named Group:Groupname group what carries them. */
 export const GROUP_PREFIX = 'Group:';
 
