@@ -57,8 +57,7 @@ describe('panes, layout and URLs', () => {
   });
 
   const deepLinks: [string, string][] = [
-    ['/topology/nodes/5/edit', 'Actor 5'],
-    ['/operational_status', 'Operational Status'],
+    ['/simulations/select_nodes', 'Assign Actors'],
   ];
 
   it.each(deepLinks)('a deep link to %s opens the pane "%s", which says it is not built yet', async (url, title) => {

@@ -37,6 +37,10 @@ import { simulationsRoutes } from './routes/simulations';
 import { simulationCreateRoutes } from './routes/simulation-create';
 import { reportsRoutes } from './routes/reports';
 import { monitorsRoutes } from './routes/monitors';
+import { runAsProfilesRoutes } from './routes/run-as-profiles';
+import { nodeEditRoutes } from './routes/node-edit';
+import { operationalStatusRoutes } from './routes/operational-status';
+import { tagsRoutes } from './routes/tags';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -196,6 +200,10 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
   await app.register(simulationCreateRoutes);
   await app.register(reportsRoutes);
   await app.register(monitorsRoutes);
+  await app.register(runAsProfilesRoutes);
+  await app.register(nodeEditRoutes);
+  await app.register(operationalStatusRoutes);
+  await app.register(tagsRoutes);
 
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;

@@ -20,8 +20,8 @@ export interface ActorNode {
 export async function actorByCredential(db: Db, authorization: string | undefined): Promise<ActorNode> {
   const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
   if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
-  const [node] = await db.query<ActorNode>('select id, name, status from nodes where token_hash = $1', [hashSecret(m[1])]);
-  if (!node) throw unauthorized('Unknown or revoked actor credential.');
+  const [node] = await db.query<ActorNode>('select id, name, status from nodes where token_hash = $1 and retired_at is null', [hashSecret(m[1])]);
+  if (!node) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
   return node;
 }
 

@@ -29,6 +29,7 @@ interface NodeRow {
   name: string;
   status: string;
   token_hash: string | null;
+  retired: boolean;
 }
 
 interface ActionRow {
@@ -40,8 +41,9 @@ interface ActionRow {
 }
 
 async function actorOf(db: Db, id: number, label: string, forceUnlock: boolean): Promise<NodeRow> {
-  const [n] = await db.query<NodeRow>('select id, name, status, token_hash from nodes where id = $1', [id]);
+  const [n] = await db.query<NodeRow>('select id, name, status, token_hash, retired_at is not null as retired from nodes where id = $1', [id]);
   if (!n) throw notFound(`${label} ${id} does not exist.`);
+  if (n.retired) throw badRequest(`${label} ${n.name} is retired; enable it on its edit page to run actions.`);
   if (!n.token_hash) throw badRequest(`${label} ${n.name} has never connected to this director, so it cannot run actions.`);
   if (n.status !== 'online' && !forceUnlock) throw badRequest(`${label} ${n.name} is ${n.status}. Unlock the actor choice (force_unlock) to run when it comes back.`);
   return n;

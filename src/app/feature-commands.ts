@@ -16,6 +16,11 @@ import { scriptPaneCommands } from '@/features/scripts/pane-commands';
 import { simulationCommands } from '@/features/simulations/commands';
 import { reportsCommands } from '@/features/reports/commands';
 import { monitorCommands } from '@/features/monitors/commands';
+import { runAsProfilesCommands } from '@/features/run-as-profiles/commands';
+import { actorEditCommands } from '@/features/actor-edit/commands';
+import { operationalStatusCommands } from '@/features/operational-status/commands';
+import { helpCommands } from '@/features/help/commands';
+import { tagsCommands } from '@/features/tags/commands';
 
 /**
  * THE table of every feature's commands, by feature id, imported from React-free command modules only.
@@ -38,4 +43,9 @@ export const FEATURE_COMMANDS: Readonly<Record<string, readonly AnyCommand[]>> =
   simulations: simulationCommands,
   reports: reportsCommands,
   monitors: monitorCommands,
+  'run-as-profiles': runAsProfilesCommands,
+  'actor-edit': actorEditCommands,
+  'operational-status': operationalStatusCommands,
+  help: helpCommands,
+  tags: tagsCommands,
 };

@@ -1,0 +1,74 @@
+import { useState, type FormEvent } from 'react';
+import type { RunAsProfile } from '@/api/contracts/run-as-profiles';
+import { commands } from '@/commands/registry';
+import { Button } from '@/ui/button';
+import { Field } from '@/ui/field';
+
+/** Add or edit a profile. The secret is write-only: empty keeps the kept one; the form says whether one is kept. */
+export function ProfileForm({ profile, onDone }: { profile: RunAsProfile | null; onDone: () => void }) {
+  const [friendlyName, setFriendlyName] = useState(profile?.friendly_name ?? '');
+  const [username, setUsername] = useState(profile?.username ?? '');
+  const [secret, setSecret] = useState('');
+  const [clearSecret, setClearSecret] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      if (profile) {
+        const changes = {
+          ...(friendlyName !== profile.friendly_name ? { friendly_name: friendlyName } : {}),
+          ...(username !== profile.username ? { username } : {}),
+          ...(secret ? { secret } : {}),
+          ...(clearSecret ? { clear_secret: true } : {}),
+        };
+        if (Object.keys(changes).length === 0) return onDone();
+        await commands.execute('runAs.edit', { profile: profile.friendly_name, ...changes }, 'button');
+      } else {
+        await commands.execute('runAs.create', { friendly_name: friendlyName, username, ...(secret ? { secret } : {}) }, 'button');
+      }
+      onDone();
+    } catch (err) {
+      // What the user typed stays; the director's message says what to fix.
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-3" aria-label={profile ? `Edit ${profile.friendly_name}` : 'Add run-as user profile'}>
+      {error && (
+        <div role="alert" className="rounded border border-red-500/60 bg-red-500/10 px-3 py-2 text-sm">
+          {error}
+        </div>
+      )}
+      <Field label="Friendly name" autoFocus value={friendlyName} onChange={(e) => setFriendlyName(e.target.value)} />
+      <Field label="Username" value={username} onChange={(e) => setUsername(e.target.value)} placeholder="alice, CORP\alice or alice@corp.example" />
+      <Field
+        label={profile?.has_secret ? 'New password (empty keeps the stored one)' : 'Password (optional)'}
+        type="password"
+        autoComplete="new-password"
+        value={secret}
+        disabled={clearSecret}
+        onChange={(e) => setSecret(e.target.value)}
+      />
+      {profile?.has_secret && (
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={clearSecret} onChange={(e) => (setClearSecret(e.target.checked), setSecret(''))} />
+          Remove the stored password
+        </label>
+      )}
+      <p className="text-2xs text-muted">The password is stored encrypted and is never shown again. On Linux actors the actor runs the Action as this local user.</p>
+      <div className="flex justify-end gap-2">
+        <Button onClick={onDone}>Cancel</Button>
+        <Button type="submit" variant="primary" disabled={busy}>
+          {profile ? 'Save Profile' : 'Add Profile'}
+        </Button>
+      </div>
+    </form>
+  );
+}
