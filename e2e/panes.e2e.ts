@@ -56,23 +56,6 @@ describe('panes, layout and URLs', () => {
     expect(pathOf(page)).toBe('/admin/users');
   });
 
-  const deepLinks: [string, string][] = [
-    ['/simulations/select_nodes', 'Assign Actors'],
-  ];
-
-  it.each(deepLinks)('a deep link to %s opens the pane "%s", which says it is not built yet', async (url, title) => {
-    const { page } = b;
-    await signInAsAdmin(page);
-    await page.goto(url);
-    await waitForFocused(page, title);
-    expect(pathOf(page)).toBe(url);
-    const content = panel(page, title);
-    expect((await content.getByRole('heading', { level: 2 }).innerText()).trim()).toBe(title);
-    expect((await content.getByRole('status').innerText()).trim()).toBe('This pane is not built yet.');
-    expect(await content.locator('code').innerText()).toBe(url);
-    expect(await tabs(page, title).count()).toBe(1);
-  });
-
   it('JOB-018 a deep link to /simulations?sim_type=sequence opens the Simulations pane listing the sequences', async () => {
     const { page } = b;
     await signInAsAdmin(page);
