@@ -6,7 +6,7 @@ import { commands } from '@/commands/registry';
 import { PendingList } from './pending-list';
 import { StatusCell } from './status';
 import { actorsStore, modalOpen } from './store';
-import { TableHead, type Column } from './table-head';
+import { TableHead, type Column } from '@/ui/table-head';
 
 const TOKEN_COLUMNS: Column[] = [
   { label: 'Expand', visible: false, className: 'w-6' },

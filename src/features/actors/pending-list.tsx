@@ -3,7 +3,7 @@ import { PENDING_REFRESH_MS } from '@/api/contracts/actors';
 import { CommandButton } from '@/commands/command-menu';
 import { getPending, pendingQueryKey } from './api';
 import { StatusCell } from './status';
-import { TableHead } from './table-head';
+import { TableHead } from '@/ui/table-head';
 
 const PENDING_COLUMNS = [{ label: 'Actor' }, { label: 'Status' }, { label: 'Registered' }, { label: 'Clear', visible: false }];
 
