@@ -338,6 +338,11 @@ describe('the Action library', () => {
     expect(shown).toEqual(d.verodin_signatures.map((x) => x.text));
     // Snort rule syntax: action protocol source port -> destination port (options).
     for (const text of shown) expect(text).toMatch(/^(alert|drop|reject|pass|log)\s+\w+\s+\S+\s+\S+\s+(->|<>)\s+\S+\s+\S+\s+\(.*\)\s*$/s);
+    // The detail's toolbar renders from the registry: labels, the hotkey in each tooltip.
+    const toolbar = article.getByRole('toolbar', { name: 'Action commands' });
+    expect(await toolbar.getByRole('button', { name: 'Preview' }).getAttribute('title')).toBe('Preview Action (P)');
+    expect(await toolbar.getByRole('button', { name: 'Copy VID' }).getAttribute('title')).toBe('Copy Action VID (Y)');
+    await page.screenshot({ path: '/tmp/library-detail.png' });
   });
 
   it('JOB-019 browser back and forward restore the selected Action', async () => {

@@ -41,6 +41,15 @@ export function commandHotkeyText(registry: CommandRegistry, id: string): string
   return first ? hotkeyText(first) : null;
 }
 
+/**
+ * The hotkey texts of commands, in order (null for one without a hotkey or not registered), re-read
+ * when commands come and go: what a pane's keyboard hint shows instead of hand-typed key names.
+ */
+export function useCommandHotkeys(ids: readonly string[], registry: CommandRegistry = workbenchRegistry): (string | null)[] {
+  useRegistryVersion(registry);
+  return ids.map((id) => commandHotkeyText(registry, id));
+}
+
 function ItemsList({ menu, args, registry }: { menu: MenuId; args: unknown; registry: CommandRegistry }) {
   const items = useMenuItems(menu, args as never, registry);
   const { opts } = usePaneCommandContext(registry);
@@ -106,6 +115,10 @@ export interface CommandButtonProps {
   className?: string;
   /** Extra disabled condition of the pane (e.g. a run in progress). */
   disabled?: boolean;
+  /** Why the pane blocks the button for these args (disables it; the reason is its tooltip), or null. */
+  blockedReason?: string | null;
+  /** The accessible name when the visible label alone is ambiguous in a list ('Installer for Lab'). */
+  'aria-label'?: string;
   registry?: CommandRegistry;
 }
 
@@ -114,7 +127,7 @@ export interface CommandButtonProps {
  * keybinding, disabled from `enabled`/`blockedReason` (the reason as tooltip), hidden when `when`
  * fails; a click runs `execute(id, args, 'button')`.
  */
-export function CommandButton({ command, args, children, variant, className, disabled, registry = workbenchRegistry }: CommandButtonProps) {
+export function CommandButton({ command, args, children, variant, className, disabled, blockedReason, 'aria-label': ariaLabel, registry = workbenchRegistry }: CommandButtonProps) {
   const { ctx, opts } = usePaneCommandContext(registry);
   const c = registry.get(command);
   if (!c) return null;
@@ -122,9 +135,10 @@ export function CommandButton({ command, args, children, variant, className, dis
   if (!state.visible) return null;
   const label = c.buttonLabel ?? c.title;
   const hotkey = commandHotkeyText(registry, command);
-  const title = state.disabled && state.reason ? state.reason : hotkey ? `${c.title} (${hotkey})` : c.title;
+  const reason = (state.disabled && state.reason) || blockedReason;
+  const title = reason ? reason : hotkey ? `${c.title} (${hotkey})` : c.title;
   return (
-    <Button variant={variant} className={className} disabled={state.disabled || !!disabled} title={title} onClick={() => runFrom(registry, command, args, 'button', opts)}>
+    <Button variant={variant} className={className} disabled={state.disabled || !!disabled || !!blockedReason} title={title} aria-label={ariaLabel} onClick={() => runFrom(registry, command, args, 'button', opts)}>
       {children ?? label}
     </Button>
   );

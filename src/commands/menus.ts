@@ -13,6 +13,9 @@ export const MENUS = {
   'toolbar/jobs-selection': "The Jobs pane's Selected menu (acts on the selected jobs)",
   'toolbar/jobs-export': "The Jobs pane's Export menu",
   'toolbar/job': "The Job pane's operation buttons; args: the job (as a row menu sees it)",
+  'toolbar/action-detail': "The Action library detail panel's buttons; args: the Action's detail",
+  'menu/action-queue': "The Action library's Queue menu (add the selection to a simulation draft)",
+  'row/bulk-token': 'The ⋯ menu of a bulk token row (Actors pane); args: the token row',
   'row/monitor': "The ⋯ menu of the selected monitor (Monitors list); args: { id }",
   'toolbar/monitors': "The Monitors list's buttons (New Monitor, drift)",
   'toolbar/simulation': "A simulation's header buttons (JOB-024); args: { id, vid, simulation_type }",
@@ -90,17 +93,17 @@ export function commandState(command: AnyCommand, ctx: CommandContext, args: unk
 export function menuItems(all: readonly AnyCommand[], menu: string, menuArgs: unknown, ctx: CommandContext): MenuItemModel[] {
   const rows: (MenuItemModel & { order: number; index: number })[] = [];
   all.forEach((command, index) => {
-    for (const p of placementsOf(command)) {
-      if (p.menu !== menu) continue;
-      if (p.when && !p.when(ctx, menuArgs)) continue;
+    placementsOf(command).forEach((p, nth) => {
+      if (p.menu !== menu) return;
+      if (p.when && !p.when(ctx, menuArgs)) return;
       const args = p.args ? p.args(menuArgs) : menuArgs;
       const state = commandState(command, ctx, args);
-      if (!state.visible) continue;
+      if (!state.visible) return;
       const placeBlocked = p.blockedReason?.(ctx, menuArgs) ?? null;
       const label = typeof p.title === 'function' ? p.title(menuArgs) : (p.title ?? command.title);
       const first = command.hotkey ? (Array.isArray(command.hotkey) ? command.hotkey[0] : command.hotkey) : undefined;
       rows.push({
-        key: `${command.id}@${p.menu}`,
+        key: `${command.id}@${p.menu}#${nth}`,
         commandId: command.id,
         label,
         hotkey: first ? hotkeyText(first) : null,
@@ -113,7 +116,7 @@ export function menuItems(all: readonly AnyCommand[], menu: string, menuArgs: un
         order: p.order ?? 0,
         index,
       });
-    }
+    });
   });
   rows.sort((a, b) => a.group.localeCompare(b.group) || a.order - b.order || a.index - b.index);
   return rows.map(({ order: _o, index: _i, ...item }, i) => ({ ...item, separatorBefore: i > 0 && rows[i - 1]!.group !== item.group }));

@@ -1,5 +1,6 @@
 import { Suspense, useCallback, useMemo } from 'react';
 import type { IDockviewPanelProps } from 'dockview-react';
+import { useCommandHotkeys } from '@/commands/command-menu';
 import { commands } from '@/commands/registry';
 import { ErrorBoundary } from '@/ui/error-boundary';
 import { NOT_FOUND_KIND, START_KIND, type PanelParams } from './dock-controller';
@@ -35,11 +36,12 @@ function NoPermissionPane({ title }: { title: string }) {
 }
 
 function NotFoundPane({ path }: { path: string }) {
+  const [palette] = useCommandHotkeys(['palette.open']);
   return (
     <div className="p-6">
       <h2 className="text-lg font-semibold">Not Found</h2>
       <p className="mt-2 text-muted" role="status">
-        Nothing in Vigil lives at <code className="font-mono">{path}</code>. Press Ctrl+K to find what you need.
+        Nothing in Vigil lives at <code className="font-mono">{path}</code>. {palette ? `Press ${palette}` : 'Open the command palette'} to find what you need.
       </p>
     </div>
   );

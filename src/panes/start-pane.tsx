@@ -1,22 +1,17 @@
-import { hotkeyLabel } from '@/commands/hotkey-format';
+import { useCommandHotkeys } from '@/commands/command-menu';
 import { commands } from '@/commands/registry';
 import { openPalette } from '@/commands/palette-store';
 import { useWorkbench } from './pane-context';
 
-const HOTKEYS: [string, string][] = [
-  ['mod+k', 'Command palette'],
-  ['alt+]', 'Focus next pane'],
-  ['alt+[', 'Focus previous pane'],
-  ['alt+shift+]', 'Move pane right'],
-  ['alt+shift+[', 'Move pane left'],
-  ['alt+w', 'Close pane'],
-];
+/** The workbench commands whose keys the start pane lists (titles and keys read from the registry). */
+const KEY_COMMANDS = ['palette.open', 'pane.next', 'pane.previous', 'pane.moveRight', 'pane.moveLeft', 'pane.close'] as const;
 
 /** The start pane: where to go, and the keys to get there. */
 export function StartPane() {
   const { panes, controller } = useWorkbench();
   const kinds = panes.list().filter((k) => k.listed !== false);
   const ctx = commands.context();
+  const keys = useCommandHotkeys(KEY_COMMANDS);
   return (
     <div className="mx-auto max-w-3xl p-6">
       <h1 className="text-xl font-semibold">Vigil workbench</h1>
@@ -46,12 +41,14 @@ export function StartPane() {
       <h2 className="mt-6 mb-2 text-xs font-semibold tracking-wider text-muted uppercase">Keys</h2>
       <table className="text-sm">
         <tbody>
-          {HOTKEYS.map(([key, what]) => (
-            <tr key={key}>
-              <td className="py-0.5 pr-4 font-mono text-2xs">{hotkeyLabel(key).join(' + ')}</td>
-              <td>{what}</td>
-            </tr>
-          ))}
+          {KEY_COMMANDS.map((id, i) =>
+            keys[i] ? (
+              <tr key={id}>
+                <td className="py-0.5 pr-4 font-mono text-2xs">{keys[i]}</td>
+                <td>{commands.get(id)?.title}</td>
+              </tr>
+            ) : null,
+          )}
         </tbody>
       </table>
     </div>

@@ -4,6 +4,7 @@ import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType } fr
 import type { Environment } from '@/api/contracts/session';
 import type { Permission } from '@/api/contracts/permissions';
 import { bindHotkeys } from '@/commands/hotkeys';
+import { useCommandHotkeys } from '@/commands/command-menu';
 import { CommandPalette } from '@/commands/palette';
 import { openPalette } from '@/commands/palette-store';
 import { paneContexts } from '@/commands/pane-contexts';
@@ -23,12 +24,13 @@ import { paneOpenCommands, workbenchCommands } from './workbench-commands';
 const components = { [PANE_COMPONENT]: PaneHost };
 
 function Watermark() {
+  const [palette] = useCommandHotkeys(['palette.open']);
   return (
     <div className="flex h-full items-center justify-center text-muted">
       <div className="text-center">
         <div className="text-base">No panes are open.</div>
         <button type="button" className="mt-2 text-accent underline" onClick={() => openPalette()}>
-          Press Ctrl+K to open the command palette
+          {palette ? `Press ${palette} to open the command palette` : 'Open the command palette'}
         </button>
       </div>
     </div>

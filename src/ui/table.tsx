@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { TableHead } from './table-head';
 
 /** A plain table with a header row, or the `empty` text when it has no rows. */
 export function Table({ head, rows, label, empty }: { head: string[]; rows: ReactNode[][]; label: string; empty?: string }) {
@@ -6,15 +7,7 @@ export function Table({ head, rows, label, empty }: { head: string[]; rows: Reac
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm" aria-label={label}>
-        <thead className="border-b border-line text-2xs text-muted uppercase">
-          <tr>
-            {head.map((h) => (
-              <th key={h} className="py-1 pr-3 font-medium">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={head.map((label) => ({ label }))} cellClassName="py-1 pr-3 font-medium" />
         <tbody>
           {rows.map((r, i) => (
             <tr key={i} className="border-b border-line/50 align-top">

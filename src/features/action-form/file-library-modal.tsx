@@ -14,7 +14,8 @@ import { libraryFilesQuery, uploadLibraryFile } from './api';
 import { inputClass, labelClass, requiredLabelClass } from './controls';
 import { useFormEnv } from './form-env';
 import { flattenTree } from './tree-select';
-import { EmptyRow, SortHeader } from './table-parts';
+import { SortHeader } from '@/ui/table-head';
+import { EmptyRow } from './table-parts';
 import { useDebounced } from '@/ui/use-debounced';
 import { FILE_RESTRICTION_LABELS, type ActionType, type FileRestriction } from '@/api/contracts/vocabulary';
 

@@ -1,5 +1,6 @@
 import * as yup from 'yup';
 import { APPROVE_LABELS, EDITABLE_PARAMS, LIBRARY_MESSAGES, type ActionLibraryDetail, type EditableParam } from '@/api/contracts/library';
+import { inMenu } from '@/commands/menus';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { ApiError } from '@/api/http';
@@ -10,6 +11,7 @@ import { paneContexts } from '@/commands/pane-contexts';
 import { libraryPane, type LibraryPaneApi } from './pane-context';
 import { clearSelection, libraryStore } from './store';
 import { type ActionType } from '@/api/contracts/vocabulary';
+import type { ActionDetailMenuArgs } from './menus';
 
 export const LIBRARY_PANE = 'actions';
 
@@ -28,6 +30,16 @@ interface Target {
   action_type?: ActionType;
   vendor?: boolean;
 }
+
+/** The detail panel's toolbar (toolbar/action-detail): a button per command, acting on the panel's Action. */
+const detailButton = (order: number, title: string, when?: (a: ActionDetailMenuArgs) => boolean) =>
+  inMenu<ActionDetailMenuArgs>('toolbar/action-detail', {
+    order,
+    title,
+    args: (a) => ({ id: a.id }),
+    ...(order === 0 ? { style: 'primary' as const } : {}),
+    ...(when ? { when: (_ctx: CommandContext, a: ActionDetailMenuArgs) => when(a) } : {}),
+  });
 
 const idArgs = yup.object({ id: yup.number().integer().positive().label('Action id').optional() });
 type IdArgs = { id?: number | undefined };
@@ -216,6 +228,7 @@ export const libraryCommands: AnyCommand[] = [
   }),
   defineCommand<IdArgs>({
     id: 'actions.preview',
+    menus: [detailButton(0, 'Preview')],
     title: 'Preview Action',
     category: 'Actions',
     keywords: ['details', 'preview'],
@@ -275,6 +288,7 @@ export const libraryCommands: AnyCommand[] = [
   }),
   defineCommand<IdArgs>({
     id: 'actions.edit',
+    menus: [detailButton(1, 'Edit', (a) => a.userPermissions.edit && !a.vendor)],
     title: 'Edit Action',
     category: 'Actions',
     hotkey: 'e',
@@ -291,6 +305,7 @@ export const libraryCommands: AnyCommand[] = [
   }),
   defineCommand<IdArgs>({
     id: 'actions.clone',
+    menus: [detailButton(2, 'Clone', (a) => a.userPermissions.edit)],
     title: 'Clone Action',
     category: 'Actions',
     keywords: ['copy', 'duplicate'],
@@ -307,6 +322,7 @@ export const libraryCommands: AnyCommand[] = [
   }),
   defineCommand<IdArgs>({
     id: 'actions.copyVid',
+    menus: [detailButton(3, 'Copy VID')],
     title: 'Copy Action VID',
     category: 'Actions',
     keywords: ['clipboard', 'vid'],

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { APPROVAL_EVENT_LABELS, LIBRARY_LIMITS, LIBRARY_MESSAGES, TAG_TYPE_LABELS, type ActionLibraryDetail, type EditableParam, type LibraryTag } from '@/api/contracts/library';
 import { ApiError } from '@/api/http';
 import { commands } from '@/commands/registry';
-import { Button } from '@/ui/button';
+import { CommandToolbar, useCommandHotkeys } from '@/commands/command-menu';
 import { fetchDetail, fetchLatestJobs, libraryKeys } from './api';
 import { Editable } from './editable';
 import { anyRunning, datePart, dateTime, ranBy } from './format';
@@ -15,7 +15,12 @@ import { AlertsTable, Badge, Mono, SignaturesList, SimulationsTable, Table } fro
 import { Section } from '@/ui/section';
 import { ACTION_TYPE_LABELS, DIMENSION_LABELS } from '@/api/contracts/vocabulary';
 
-const run = (id: string, args: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);
+/** The library's keys, read from the commands' keybindings (arrows and Enter are the list's own keys). */
+function KeysHint() {
+  const [next, previous, preview, search, palette] = useCommandHotkeys(['actions.next', 'actions.previous', 'actions.preview', 'actions.focusSearch', 'palette.open']);
+  const parts = [`↑ ↓${next && previous ? ` or ${next} ${previous}` : ''} move`, `Enter${preview ? ` or ${preview}` : ''} previews`, search && `${search} searches`, palette && `${palette} lists every command`];
+  return <p className="mt-1 text-2xs">{parts.filter(Boolean).join(', ')}.</p>;
+}
 
 /** Latest Runs (ACT-002): by id descending, 'View All (count)', 'Never Run', 'Scheduled Process'; refetched every 30 s while one runs. */
 function LatestRuns({ a, dataUpdatedAt }: { a: ActionLibraryDetail; dataUpdatedAt: number }) {
@@ -133,7 +138,7 @@ export function DetailPanel({ vid }: { vid: string | undefined }) {
       <div className="flex h-full items-center justify-center p-6 text-center text-muted">
         <div>
           <p>Select an Action to see its details.</p>
-          <p className="mt-1 text-2xs">↑ ↓ or J K move, Enter or P previews, / searches, Ctrl+K lists every command.</p>
+          <KeysHint />
         </div>
       </div>
     );
@@ -172,24 +177,7 @@ export function DetailPanel({ vid }: { vid: string | undefined }) {
           <span className="text-muted">Created {datePart(a.date_created)}</span>
           <span className="text-muted">Modified {datePart(a.date_modified)}</span>
         </div>
-        <div className="flex flex-wrap gap-1.5" role="toolbar" aria-label="Action commands">
-          <Button variant="primary" onClick={() => void run('actions.preview', { id: a.id })} title="Preview (P)">
-            Preview
-          </Button>
-          {canEdit && !a.vendor && (
-            <Button onClick={() => void run('actions.edit', { id: a.id })} title="Edit (E)">
-              Edit
-            </Button>
-          )}
-          {canEdit && (
-            <Button onClick={() => void run('actions.clone', { id: a.id })} title="Clone (C)">
-              Clone
-            </Button>
-          )}
-          <Button onClick={() => void run('actions.copyVid', { id: a.id })} title="Copy VID (Y)">
-            Copy VID
-          </Button>
-        </div>
+        <CommandToolbar menu="toolbar/action-detail" args={a} label="Action commands" />
       </header>
 
       <ApprovalControls a={a} />

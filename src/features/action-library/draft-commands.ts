@@ -2,6 +2,7 @@ import * as yup from 'yup';
 import { generateDraft, draftDescription, type CreateSimulationAnswer } from '@/api/contracts/simulation-draft';
 import { SIMULATION_TYPES, type SimulationType } from '@/api/contracts/simulations';
 import { http } from '@/api/http';
+import { inMenu } from '@/commands/menus';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { flash } from '@/ui/toasts';
@@ -27,6 +28,10 @@ export const draftCommands: AnyCommand[] = [
     id: 'actions.addAll',
     title: 'Add all',
     category: 'Actions',
+    menus: [
+      inMenu('menu/action-queue', { order: 0, args: () => ({ sim_type: 'sequence' }) }),
+      inMenu('menu/action-queue', { order: 1, title: 'Add all as Evaluation', args: () => ({ sim_type: 'eval' }) }),
+    ],
     keywords: ['queue', 'simulation', 'sequence', 'evaluation', 'draft', 'create'],
     needsWorkbench: true,
     when: canEdit,

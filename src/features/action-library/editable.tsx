@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { EditableParam } from '@/api/contracts/library';
+import { hotkeyText } from '@/commands/hotkey-format';
 import { Button } from '@/ui/button';
 import { LockIcon } from './icons';
 
@@ -117,7 +118,7 @@ export function Editable({ label, param, value, multiline, canEdit, lockedReason
         <Button disabled={saving} onClick={cancel}>
           Cancel
         </Button>
-        <span className="text-2xs text-muted">{multiline ? 'Ctrl+Enter saves, Esc cancels' : 'Enter saves, Esc cancels'}</span>
+        <span className="text-2xs text-muted">{multiline ? `${hotkeyText('mod+enter')} saves, Esc cancels` : 'Enter saves, Esc cancels'}</span>
       </div>
       {error && (
         <p role="alert" className="text-xs text-red-500">

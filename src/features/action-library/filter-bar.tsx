@@ -2,6 +2,7 @@ import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { useQuery } from '@tanstack/react-query';
 import { forwardRef, useMemo, useState, type KeyboardEvent } from 'react';
 import { SORT_LABELS, type LibraryFiltersAnswer, type LibrarySort, type LibraryStatus, type TreeNode } from '@/api/contracts/library';
+import { useCommandHotkeys } from '@/commands/command-menu';
 import { fetchFilters, libraryKeys, type ListFilter } from './api';
 
 const select = 'rounded border border-line bg-surface px-1.5 py-1 text-sm text-ink';
@@ -92,6 +93,7 @@ function TagsAndDimensions({ f, filters, onChange }: { f: FilterState; filters: 
 export const FilterBar = forwardRef<HTMLInputElement, { f: FilterState; onChange: (next: Partial<FilterState>) => void; onSearchKeyDown?: (e: KeyboardEvent) => void }>(
   function FilterBar({ f, onChange, onSearchKeyDown }, searchRef) {
     const { data: filters } = useQuery({ queryKey: libraryKeys.filters(f.include_disabled), queryFn: () => fetchFilters(f.include_disabled), staleTime: 30_000 });
+    const [searchKey] = useCommandHotkeys(['actions.focusSearch']);
     const active = f.tags.length + f.dimensions.length + f.action_types.length + (f.status ? 1 : 0) + (f.searchText ? 1 : 0);
     return (
       <div className="flex flex-col gap-1.5 border-b border-line p-2">
@@ -101,7 +103,7 @@ export const FilterBar = forwardRef<HTMLInputElement, { f: FilterState; onChange
           value={f.searchText}
           onChange={(e) => onChange({ searchText: e.target.value })}
           onKeyDown={onSearchKeyDown}
-          placeholder="Search VID, name, description, type or tag  ( / )"
+          placeholder={`Search VID, name, description, type or tag${searchKey ? `  ( ${searchKey} )` : ''}`}
           aria-label="Search Actions"
           className="w-full rounded border border-line bg-surface px-2 py-1.5 text-sm"
         />

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import { BULK_REFRESH_MS } from '@/api/contracts/actors';
-import { commands } from '@/commands/registry';
+import { CommandButton } from '@/commands/command-menu';
 import { Button } from '@/ui/button';
 import { getTables, tablesQueryKey } from './api';
 import { ActorsTable } from './actors-table';
@@ -24,7 +24,6 @@ function TitleBar({ title, children }: { title: string; children?: ReactNode }) 
 /** The Actors pane: bulk registration tokens (refreshed every 5000 ms, MON-068) and the registered actors. */
 export function ActorsPane() {
   const snap = useSnapshot(actorsStore);
-  const canManage = commands.context().permissions.has('actors.manage');
   const q = useQuery({ queryKey: tablesQueryKey, queryFn: () => getTables(true), refetchInterval: modalOpen(snap) ? false : BULK_REFRESH_MS });
   const bulk = q.data?.bulk.data;
 
@@ -53,13 +52,11 @@ export function ActorsPane() {
         <>
           <section aria-label="Bulk tokens section">
             <TitleBar title="Bulk Tokens">
-              {canManage && (
-                <Button variant="primary" onClick={() => void commands.execute('actors.createToken', {}, 'button').catch(() => {})}>
-                  Create bulk token
-                </Button>
-              )}
+              <CommandButton command="actors.createToken" args={{}} variant="primary">
+                Create bulk token
+              </CommandButton>
             </TitleBar>
-            <BulkTokensTable rows={q.data.bulk.data} canManage={canManage} />
+            <BulkTokensTable rows={q.data.bulk.data} />
           </section>
           <section aria-label="Actors section">
             <TitleBar title="Registered Actors" />

@@ -1,6 +1,6 @@
 import type { ActorRow } from '@/api/contracts/actors';
 import { StatusCell } from './status';
-import { TableHead } from './table-head';
+import { TableHead } from '@/ui/table-head';
 
 const ACTOR_COLUMNS = ['ID', 'Name', 'Type', 'OS', 'Version', 'Zone', 'Status', 'Tags', 'Last heartbeat'].map((label) => ({ label }));
 

@@ -1,13 +1,12 @@
 import { Fragment } from 'react';
 import { useSnapshot } from 'valtio';
 import type { BulkTokenRow } from '@/api/contracts/actors';
+import { CommandButton, CommandMenu, runFrom } from '@/commands/command-menu';
 import { commands } from '@/commands/registry';
-import { ActionMenu } from '@/ui/action-menu';
-import { Button } from '@/ui/button';
 import { PendingList } from './pending-list';
 import { StatusCell } from './status';
 import { actorsStore, modalOpen } from './store';
-import { TableHead, type Column } from './table-head';
+import { TableHead, type Column } from '@/ui/table-head';
 
 const TOKEN_COLUMNS: Column[] = [
   { label: 'Expand', visible: false, className: 'w-6' },
@@ -21,21 +20,13 @@ const TOKEN_COLUMNS: Column[] = [
   { label: 'Actions', visible: false },
 ];
 
-const run = (id: string, args: unknown) => void commands.execute(id, args, 'button').catch(() => {});
 const when = (iso: string) => new Date(iso).toLocaleString();
 
-/** MON-071: one row expanded at a time, and only a row with pending actors. */
-export function toggleExpanded(row: BulkTokenRow): void {
-  if (actorsStore.expandedId === row.id) actorsStore.expandedId = null;
-  else if (row.active_pending > 0) actorsStore.expandedId = row.id;
-}
-
-function TokenRow({ row, canManage }: { row: BulkTokenRow; canManage: boolean }) {
+function TokenRow({ row }: { row: BulkTokenRow }) {
   const snap = useSnapshot(actorsStore);
   const expanded = snap.expandedId === row.id;
   const selected = snap.selectedId === row.id;
   const label = row.name || `Token ${row.id}`;
-  const can = (a: BulkTokenRow['actions'][number]) => row.actions.includes(a);
   return (
     <Fragment>
       <tr
@@ -51,7 +42,7 @@ function TokenRow({ row, canManage }: { row: BulkTokenRow; canManage: boolean })
             aria-label={`${expanded ? 'Hide' : 'Show'} pending actors of ${label}`}
             disabled={!expanded && row.active_pending === 0}
             title={row.active_pending === 0 && !expanded ? 'No pending actors' : undefined}
-            onClick={() => toggleExpanded(row)}
+            onClick={() => runFrom(commands, 'actors.togglePending', { id: row.id, active_pending: row.active_pending }, 'button')}
             className="rounded px-1 text-muted hover:text-ink disabled:opacity-30"
           >
             {expanded ? '▾' : '▸'}
@@ -67,31 +58,21 @@ function TokenRow({ row, canManage }: { row: BulkTokenRow; canManage: boolean })
         <td className="py-1 pr-2 text-muted">{when(row.created_at)}</td>
         <td className="py-1 pr-2 text-muted">{when(row.expires_at)}</td>
         <td className="py-1 text-right whitespace-nowrap">
-          <Button
-            disabled={row.status === 'Expired' || !can('installer')}
-            title={row.status === 'Expired' ? 'The token has expired' : undefined}
+          <CommandButton
+            command="actors.showInstaller"
+            args={{ id: row.id }}
+            blockedReason={row.status === 'Expired' ? 'The token has expired' : row.actions.includes('installer') ? null : 'No installer for this token'}
             aria-label={`Installer for ${label}`}
-            onClick={() => run('actors.showInstaller', { id: row.id })}
           >
             Installer
-          </Button>
-          <ActionMenu
-            label={`Actions for ${label}`}
-            button={<span aria-hidden="true">⋯</span>}
-            className="ml-1"
-            entries={[
-              { label: expanded ? 'Hide Pending' : 'Show Pending', onSelect: () => toggleExpanded(row), disabled: !expanded && row.active_pending === 0, reason: 'No pending actors' },
-              { label: 'Register Push', onSelect: () => run('actors.registerPush', { id: row.id }), disabled: !can('register_push'), reason: 'The token has expired' },
-              { label: 'Download', onSelect: () => run('actors.downloadTokenCsv', { id: row.id }) },
-              { label: 'Clear', onSelect: () => run('actors.clearToken', { id: row.id }), disabled: !canManage, reason: 'Needs the actors.manage permission', separatorBefore: true },
-            ]}
-          />
+          </CommandButton>
+          <CommandMenu menu="row/bulk-token" args={row} label={`Actions for ${label}`} className="ml-1" />
         </td>
       </tr>
       {expanded && (
         <tr className="border-b border-line/50 bg-raised/40">
           <td colSpan={9}>
-            <PendingList tokenId={row.id} tokenName={row.name} canManage={canManage} paused={modalOpen(snap)} />
+            <PendingList tokenId={row.id} tokenName={row.name} paused={modalOpen(snap)} />
           </td>
         </tr>
       )}
@@ -100,14 +81,14 @@ function TokenRow({ row, canManage }: { row: BulkTokenRow; canManage: boolean })
 }
 
 /** MON-016: a title bar, an empty-state message, rows with an Installer button and an ellipsis menu. */
-export function BulkTokensTable({ rows, canManage }: { rows: readonly BulkTokenRow[]; canManage: boolean }) {
+export function BulkTokensTable({ rows }: { rows: readonly BulkTokenRow[] }) {
   if (!rows.length) return <p className="py-3 text-muted">No bulk tokens yet. Create one to register actors.</p>;
   return (
     <table aria-label="Bulk tokens" className="w-full text-left text-sm">
       <TableHead columns={TOKEN_COLUMNS} />
       <tbody>
         {rows.map((r) => (
-          <TokenRow key={r.id} row={r} canManage={canManage} />
+          <TokenRow key={r.id} row={r} />
         ))}
       </tbody>
     </table>

@@ -33,8 +33,8 @@ beforeEach(() => {
 describe('actors commands', () => {
   it('only actors.manage may create and clear; every signed-in user may download the CSV', () => {
     const ids = (role: Role) => registry(role).visible().map((c) => c.id).sort();
-    expect(ids('viewer')).toEqual(['actors.downloadTokenCsv', 'actors.registerPush', 'actors.showInstaller']);
-    expect(ids('admin')).toEqual(['actors.clearPending', 'actors.clearToken', 'actors.createToken', 'actors.downloadTokenCsv', 'actors.registerPush', 'actors.showInstaller']);
+    expect(ids('viewer')).toEqual(['actors.downloadTokenCsv', 'actors.registerPush', 'actors.showInstaller', 'actors.togglePending']);
+    expect(ids('admin')).toEqual(['actors.clearPending', 'actors.clearToken', 'actors.createToken', 'actors.downloadTokenCsv', 'actors.registerPush', 'actors.showInstaller', 'actors.togglePending']);
   });
 
   it('MON-135 Clear token asks "Are you sure?"; No sends nothing, Yes clears the selected token and says so', async () => {

@@ -1,10 +1,12 @@
 import * as yup from 'yup';
-import { bulkTokenCreateSchema, type BulkTokenInput, type CreatedBulkToken } from '@/api/contracts/actors';
+import { bulkTokenCreateSchema, type BulkTokenInput, type BulkTokenRow, type CreatedBulkToken } from '@/api/contracts/actors';
+import { inMenu, type MenuPlacement } from '@/commands/menus';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { downloadText } from '@/ui/download';
 import { flash } from '@/ui/toasts';
 import { actorsQueryKey, clearPendingActor, clearToken, createToken, getTokenCsv } from './api';
+import { tokenIdOf } from './menus';
 import { actorsStore } from './store';
 
 /** MON-135, MON-154: both clears ask this first. */
@@ -38,12 +40,13 @@ async function clearAfterConfirm(ctx: CommandContext, clear: () => Promise<{ id:
 }
 
 /** Opens the Actors pane and one of its modals for a token. */
-function modalCommand(id: `actors.${string}`, title: string, keywords: string[], modal: 'installerFor' | 'registerPushFor') {
+function modalCommand(id: `actors.${string}`, title: string, keywords: string[], modal: 'installerFor' | 'registerPushFor', menus: MenuPlacement[] = []) {
   return defineCommand<IdArgs, null>({
     id,
     title,
     category: 'Actors',
     keywords,
+    menus,
     needsWorkbench: true,
     when: signedIn,
     args: idArgs as yup.Schema<IdArgs>,
@@ -55,6 +58,16 @@ function modalCommand(id: `actors.${string}`, title: string, keywords: string[],
       return null;
     },
   });
+}
+
+/** A bulk token row's ⋯ menu (MON-016): pending actors, Register Push, Download, then Clear apart. */
+const rowItem = (order: number, opts: Omit<MenuPlacement<BulkTokenRow>, 'menu'> = {}) =>
+  inMenu<BulkTokenRow>('row/bulk-token', { group: order < 3 ? '1_token' : '2_clear', order, args: tokenIdOf, ...opts });
+
+/** MON-071: one row expanded at a time, and only a row with pending actors. */
+export function toggleExpanded(row: Pick<BulkTokenRow, 'id' | 'active_pending'>): void {
+  if (actorsStore.expandedId === row.id) actorsStore.expandedId = null;
+  else if (row.active_pending > 0) actorsStore.expandedId = row.id;
 }
 
 type CreateArgs = Partial<BulkTokenInput> & { form?: boolean | undefined };
@@ -89,6 +102,7 @@ export const actorsCommands: AnyCommand[] = [
     id: 'actors.downloadTokenCsv',
     title: 'Download token CSV',
     category: 'Actors',
+    menus: [rowItem(2, { title: 'Download' })],
     keywords: ['bulk', 'token', 'csv', 'export', 'download'],
     when: signedIn,
     args: idArgs as yup.Schema<IdArgs>,
@@ -104,6 +118,7 @@ export const actorsCommands: AnyCommand[] = [
     id: 'actors.clearToken',
     title: 'Clear token',
     category: 'Actors',
+    menus: [rowItem(3, { title: 'Clear' })],
     keywords: ['bulk', 'token', 'delete', 'revoke', 'remove'],
     when: canManage,
     args: idArgs as yup.Schema<IdArgs>,
@@ -127,5 +142,30 @@ export const actorsCommands: AnyCommand[] = [
     run: ({ id }, ctx) => clearAfterConfirm(ctx, () => clearPendingActor(id)),
   }),
   modalCommand('actors.showInstaller', 'Show installer', ['download', 'actor', 'installer', 'linux', 'macos', 'windows', 'script'], 'installerFor'),
-  modalCommand('actors.registerPush', 'Register Push', ['bulk', 'token', 'register', 'push', 'command line', 'actor'], 'registerPushFor'),
+  modalCommand('actors.registerPush', 'Register Push', ['bulk', 'token', 'register', 'push', 'command line', 'actor'], 'registerPushFor', [
+    rowItem(1, { blockedReason: (_ctx, row) => (row.actions.includes('register_push') ? null : 'The token has expired') }),
+  ]),
+  defineCommand<{ id: number; active_pending?: number | undefined }, { expandedId: number | null }>({
+    id: 'actors.togglePending',
+    title: 'Show or Hide Pending Actors of Token',
+    category: 'Actors',
+    keywords: ['bulk', 'token', 'pending', 'expand', 'collapse'],
+    menus: [
+      rowItem(0, {
+        title: (row) => (actorsStore.expandedId === row.id ? 'Hide Pending' : 'Show Pending'),
+        args: (row) => ({ id: row.id, active_pending: row.active_pending }),
+        blockedReason: (_ctx, row) => (actorsStore.expandedId !== row.id && row.active_pending === 0 ? 'No pending actors' : null),
+      }),
+    ],
+    when: signedIn,
+    args: yup.object({
+      id: yup.number().typeError('id must be a number').integer().positive().required('id is required').label('Bulk token id'),
+      active_pending: yup.number().integer().min(0).optional(),
+    }),
+    run: ({ id, active_pending }) => {
+      // A token whose pending count is not given (the palette) expands; its list then says what is pending.
+      toggleExpanded({ id, active_pending: active_pending ?? 1 });
+      return { expandedId: actorsStore.expandedId };
+    },
+  }),
 ];

@@ -1,15 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { PENDING_REFRESH_MS } from '@/api/contracts/actors';
-import { commands } from '@/commands/registry';
-import { Button } from '@/ui/button';
+import { CommandButton } from '@/commands/command-menu';
 import { getPending, pendingQueryKey } from './api';
 import { StatusCell } from './status';
-import { TableHead } from './table-head';
+import { TableHead } from '@/ui/table-head';
 
 const PENDING_COLUMNS = [{ label: 'Actor' }, { label: 'Status' }, { label: 'Registered' }, { label: 'Clear', visible: false }];
 
 /** The pending actors of an expanded bulk row, refreshed every 2000 ms while shown (MON-069). */
-export function PendingList({ tokenId, tokenName, canManage, paused }: { tokenId: number; tokenName: string; canManage: boolean; paused: boolean }) {
+export function PendingList({ tokenId, tokenName, paused }: { tokenId: number; tokenName: string; paused: boolean }) {
   const q = useQuery({ queryKey: pendingQueryKey(tokenId), queryFn: () => getPending(tokenId, true), refetchInterval: paused ? false : PENDING_REFRESH_MS });
   const label = `Pending actors of ${tokenName || `token ${tokenId}`}`;
   if (q.isPending) return <p className="px-2 py-1 text-muted">Loading pending actors…</p>;
@@ -28,11 +27,9 @@ export function PendingList({ tokenId, tokenName, canManage, paused }: { tokenId
             </td>
             <td className="py-0.5 pr-2 text-muted">{new Date(p.registered_at).toLocaleString()}</td>
             <td className="py-0.5 text-right">
-              {canManage && (
-                <Button variant="ghost" aria-label={`Clear pending actor ${p.name}`} onClick={() => void commands.execute('actors.clearPending', { id: p.id }, 'button').catch(() => {})}>
-                  Clear
-                </Button>
-              )}
+              <CommandButton command="actors.clearPending" args={{ id: p.id }} variant="ghost" aria-label={`Clear pending actor ${p.name}`}>
+                Clear
+              </CommandButton>
             </td>
           </tr>
         ))}

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { PcapPacketSummary } from '@/api/contracts/pcap';
+import { useCommandHotkeys } from '@/commands/command-menu';
 import type { PaneProps } from '@/panes/types';
 import { PACKET_PAGE, getPacketBytes, getPackets, packetBytesKey, packetsKey } from './api';
 import { usePaneContext } from '@/panes/use-pane-context';
@@ -10,6 +11,13 @@ import { formatTime, hexRows } from './hex';
 
 const ROW = 24;
 const COLUMNS = 'grid grid-cols-[5rem_7rem_minmax(8rem,1fr)_minmax(8rem,1fr)_5rem_4.5rem_minmax(12rem,3fr)] gap-2';
+
+/** The list's own keys, then the Packet View commands' keys from their keybindings. */
+function KeysHint() {
+  const [next, previous, goTo] = useCommandHotkeys(['pcap.nextPacket', 'pcap.previousPacket', 'pcap.goToPacket']);
+  const parts = ['↑/↓, Page Up/Down, Home/End move', next && previous && `${next}/${previous} next/previous`, goTo && `${goTo} go to packet`];
+  return <span className="ml-auto text-2xs text-muted">{parts.filter(Boolean).join(' · ')}</span>;
+}
 
 /**
  * Packet View (/manage_sims/pcaps/inspect/{pcap_library_id}): the packets of a stored capture in a
@@ -107,7 +115,7 @@ export function PacketViewPane({ params, setParams }: PaneProps) {
         <span className="text-muted">
           {d.total} packet{d.total === 1 ? '' : 's'} · {d.source === 'processed' ? 'processed capture (what the Action replays)' : 'capture as uploaded'}
         </span>
-        <span className="ml-auto text-2xs text-muted">↑/↓, Page Up/Down, Home/End move · j/k next/previous · Ctrl+G go to packet</span>
+        <KeysHint />
       </header>
       {d.total === 0 ? (
         <p className="p-4 text-muted">This capture holds no packets.</p>

@@ -2,7 +2,7 @@
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { CLOUD_SCRIPT_TEMPLATE, cloudScriptTypeAt } from '@/api/contracts/action-form';
 import { Button } from '@/ui/button';
-import { AddFileButton, FileLabel, unattachedNotice } from '@/features/action-form/attachments';
+import { AddFileButton, AttachmentTable } from '@/features/action-form/attachments';
 import { tableClass, tdClass, thClass, RemoveHeader } from '@/features/action-form/table-parts';
 import { CodeEditorField } from '@/features/action-form/code-editor';
 import { ErrorText, NumberInput, TextInput, inputClass, useFieldError } from '@/features/action-form/controls';
@@ -100,39 +100,14 @@ function Files({ ro }: { ro: boolean }) {
       {fields.length === 0 ? (
         <span className="text-sm text-muted">No files attached. Scripts read files[variable_name] as a local path.</span>
       ) : (
-        <table className={tableClass} aria-label="Cloud files">
-          <thead>
-            <tr>
-              <th className={thClass}>File</th>
-              <th className={thClass}>Variable Name *</th>
-              <RemoveHeader />
-            </tr>
-          </thead>
-          <tbody>
-            {fields.map((f, i) => (
-              <tr key={f.id} className="border-t border-line/50">
-                <td className={tdClass}>
-                  <FileLabel fileId={files[i]?.file_id ?? f.file_id} />
-                </td>
-                <td className={tdClass}>
-                  <CellInput name={`cloud_action.files.${i}.variable_name`} label="Variable Name" disabled={ro} mono />
-                </td>
-                <td className={`${tdClass} text-right`}>
-                  <Button
-                    variant="ghost"
-                    disabled={ro}
-                    onClick={() => {
-                      remove(i);
-                      unattachedNotice();
-                    }}
-                  >
-                    Remove
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AttachmentTable
+          label="Cloud files"
+          rows={fields}
+          fileIdAt={(i) => files[i]?.file_id}
+          columns={[{ header: 'Variable Name *', cell: (i) => <CellInput name={`cloud_action.files.${i}.variable_name`} label="Variable Name" disabled={ro} mono /> }]}
+          disabled={ro}
+          onRemove={remove}
+        />
       )}
       <ErrorText id="cloud-files-error" message={listError} />
       <AddFileButton

@@ -13,8 +13,7 @@ import {
   tunnelProtocolsFor,
 } from '@/api/contracts/action-form';
 import { Button } from '@/ui/button';
-import { AddFileButton, FileLabel, unattachedNotice } from '@/features/action-form/attachments';
-import { tableClass, tdClass, thClass, RemoveHeader } from '@/features/action-form/table-parts';
+import { AddFileButton, AttachmentTable, FileLabel, unattachedNotice } from '@/features/action-form/attachments';
 import { CheckboxInput, ErrorText, NumberInput, SelectInput, TextAreaInput, TextInput, inputClass, labelClass, optionsOf, useFieldError, requiredLabelClass } from '@/features/action-form/controls';
 import { useFormEnv } from '@/features/action-form/form-env';
 import type { ActionFormValues } from '@/features/action-form/form-model';
@@ -38,49 +37,31 @@ export function EmailForm() {
       <fieldset className="flex flex-col gap-2">
         <legend className={labelClass}>Attachments</legend>
         {fields.length > 0 && (
-          <table className={tableClass} aria-label="Email attachments">
-            <thead>
-              <tr>
-                <th className={thClass}>File</th>
-                <th className={thClass}>Attachment Encoding</th>
-                <th className={thClass}>Ignore if Missing</th>
-                <RemoveHeader />
-              </tr>
-            </thead>
-            <tbody>
-              {fields.map((f, i) => (
-                <tr key={f.id} className="border-t border-line/50">
-                  <td className={tdClass}>
-                    <FileLabel fileId={files[i]?.file_id ?? f.file_id} />
-                  </td>
-                  <td className={tdClass}>
-                    <select aria-label="Attachment Encoding" disabled={ro} className={inputClass(false)} {...register(`email_action.files.${i}.attachment_encoding`)}>
-                      {ATTACHMENT_ENCODINGS.map((e) => (
-                        <option key={e} value={e}>
-                          {e}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td className={tdClass}>
-                    <input type="checkbox" aria-label="Ignore if Missing" disabled={ro} className="accent-[rgb(var(--accent))]" {...register(`email_action.files.${i}.ignore_if_missing`)} />
-                  </td>
-                  <td className={`${tdClass} text-right`}>
-                    <Button
-                      variant="ghost"
-                      disabled={ro}
-                      onClick={() => {
-                        remove(i);
-                        unattachedNotice();
-                      }}
-                    >
-                      Remove
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <AttachmentTable
+            label="Email attachments"
+            rows={fields}
+            fileIdAt={(i) => files[i]?.file_id}
+            columns={[
+              {
+                header: 'Attachment Encoding',
+                cell: (i) => (
+                  <select aria-label="Attachment Encoding" disabled={ro} className={inputClass(false)} {...register(`email_action.files.${i}.attachment_encoding`)}>
+                    {ATTACHMENT_ENCODINGS.map((e) => (
+                      <option key={e} value={e}>
+                        {e}
+                      </option>
+                    ))}
+                  </select>
+                ),
+              },
+              {
+                header: 'Ignore if Missing',
+                cell: (i) => <input type="checkbox" aria-label="Ignore if Missing" disabled={ro} className="accent-[rgb(var(--accent))]" {...register(`email_action.files.${i}.ignore_if_missing`)} />,
+              },
+            ]}
+            disabled={ro}
+            onRemove={remove}
+          />
         )}
         <AddFileButton
           type="email"

@@ -3,9 +3,7 @@ import { useEffect } from 'react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { DELIVERY_FAILED_RESULTS, DESTINATION_EXISTS_RESULTS, FILE_OWNERS, HOST_FILE_DEFAULTS, SHELLS, SHELL_LABELS } from '@/api/contracts/action-form';
 import { HOST_CLI_CONDITIONS } from '@/api/contracts/action-form-host-cli';
-import { Button } from '@/ui/button';
-import { AddFileButton, FileLabel, unattachedNotice } from '@/features/action-form/attachments';
-import { tableClass, tdClass, thClass, RemoveHeader } from '@/features/action-form/table-parts';
+import { AddFileButton, AttachmentTable } from '@/features/action-form/attachments';
 import { CodeEditorField } from '@/features/action-form/code-editor';
 import { CheckboxInput, ErrorText, NumberInput, SelectInput, TextAreaInput, YesNo, inputClass, optionsOf, useFieldError } from '@/features/action-form/controls';
 import { Section } from '@/ui/section';
@@ -80,59 +78,40 @@ export function HostCliForm() {
     <div className="flex flex-col gap-3">
       <Section variant="card" title="Files">
         {fields.length > 0 ? (
-          <table className={tableClass} aria-label="Host CLI files">
-            <thead>
-              <tr>
-                <th className={thClass}>File</th>
-                <th className={thClass}>Destination Directory *</th>
-                <th className={thClass}>Destination Name</th>
-                <th className={thClass}>File Owner</th>
-                {env.brtAuth && <th className={thClass}>Randomize File</th>}
-                <RemoveHeader />
-              </tr>
-            </thead>
-            <tbody>
-              {fields.map((f, i) => (
-                <tr key={f.id} className="border-t border-line/50">
-                  <td className={tdClass}>
-                    <FileLabel fileId={files?.[i]?.file_id ?? f.file_id} />
-                  </td>
-                  <td className={tdClass}>
-                    <DestinationDirectory index={i} disabled={ro} />
-                  </td>
-                  <td className={tdClass}>
-                    <input aria-label="Destination Name" placeholder="(keep the file name)" disabled={ro} className={`${inputClass(false)} font-mono text-xs`} {...register(`host_cli_action.files.${i}.destination_name`)} />
-                  </td>
-                  <td className={tdClass}>
-                    <select aria-label="File Owner" disabled={ro} className={inputClass(false)} {...register(`host_cli_action.files.${i}.file_owner`)}>
-                      {FILE_OWNERS.map((o) => (
-                        <option key={o} value={o}>
-                          {OWNER_LABELS[o] ?? o}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  {env.brtAuth && (
-                    <td className={tdClass}>
-                      <input type="checkbox" aria-label="Randomize File" disabled={ro} className="accent-[rgb(var(--accent))]" {...register(`host_cli_action.files.${i}.randomize_file`)} />
-                    </td>
-                  )}
-                  <td className={`${tdClass} text-right`}>
-                    <Button
-                      variant="ghost"
-                      disabled={ro}
-                      onClick={() => {
-                        remove(i);
-                        unattachedNotice();
-                      }}
-                    >
-                      Remove
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <AttachmentTable
+            label="Host CLI files"
+            rows={fields}
+            fileIdAt={(i) => files?.[i]?.file_id}
+            columns={[
+              { header: 'Destination Directory *', cell: (i) => <DestinationDirectory index={i} disabled={ro} /> },
+              {
+                header: 'Destination Name',
+                cell: (i) => <input aria-label="Destination Name" placeholder="(keep the file name)" disabled={ro} className={`${inputClass(false)} font-mono text-xs`} {...register(`host_cli_action.files.${i}.destination_name`)} />,
+              },
+              {
+                header: 'File Owner',
+                cell: (i) => (
+                  <select aria-label="File Owner" disabled={ro} className={inputClass(false)} {...register(`host_cli_action.files.${i}.file_owner`)}>
+                    {FILE_OWNERS.map((o) => (
+                      <option key={o} value={o}>
+                        {OWNER_LABELS[o] ?? o}
+                      </option>
+                    ))}
+                  </select>
+                ),
+              },
+              ...(env.brtAuth
+                ? [
+                    {
+                      header: 'Randomize File',
+                      cell: (i: number) => <input type="checkbox" aria-label="Randomize File" disabled={ro} className="accent-[rgb(var(--accent))]" {...register(`host_cli_action.files.${i}.randomize_file`)} />,
+                    },
+                  ]
+                : []),
+            ]}
+            disabled={ro}
+            onRemove={remove}
+          />
         ) : (
           <span className="text-sm text-muted">No files attached.</span>
         )}

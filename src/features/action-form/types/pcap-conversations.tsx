@@ -7,7 +7,8 @@ import { useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { PCAP_CONVERSATION_COLUMNS, type PcapConversation } from '@/api/contracts/pcap';
 import { Button } from '@/ui/button';
-import { tableClass, tdClass, thClass, EmptyRow, RemoveHeader, SortHeader, type SortState } from '@/features/action-form/table-parts';
+import { tableClass, tdClass, thClass, EmptyRow, RemoveHeader } from '@/features/action-form/table-parts';
+import { SortHeader, type SortState } from '@/ui/table-head';
 
 export type SortKey = 'timestamp' | 'source_address' | 'dest_address' | 'protocol' | 'service' | 'source_port' | 'dest_port' | 'data_size' | 'info';
 const SORT_KEYS: SortKey[] = ['timestamp', 'source_address', 'dest_address', 'protocol', 'service', 'source_port', 'dest_port', 'data_size', 'info'];

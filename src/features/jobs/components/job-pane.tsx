@@ -4,7 +4,7 @@ import { ref, useSnapshot } from 'valtio';
 import { commands } from '@/commands/registry';
 import { useWorkbench } from '@/panes/pane-context';
 import type { PaneProps } from '@/panes/types';
-import { CommandToolbar } from '@/commands/command-menu';
+import { CommandToolbar, useCommandHotkeys } from '@/commands/command-menu';
 import { getJob, jobsKeys } from '@/features/jobs/api';
 import { jobPaneState, setRows } from '@/features/jobs/pane-state';
 import { stepsPollMs, usePolling } from '@/features/jobs/polling';
@@ -13,6 +13,12 @@ import { StatusCell, TimeCell } from './badges';
 import { ActionCells, JOB_COLUMNS, NoteCells, StepCells, type RowEnv } from './rows';
 import { TreeGrid } from './tree-grid';
 import { treeKeys } from './jobs-pane';
+
+/** Polling gave up: the refresh command's key (from its keybinding) brings the job back. */
+function PollingStopped() {
+  const [refresh] = useCommandHotkeys(['jobs.refresh']);
+  return <p className="mt-2 text-xs text-amber-600 dark:text-amber-300">Polling stopped. {refresh ? `Press ${refresh} to refresh.` : 'Refresh to see changes.'}</p>;
+}
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -103,7 +109,7 @@ export function JobPane({ params }: PaneProps) {
           </Fact>
           {job.assessment.assessment_name && <Fact label="Assessment">{job.assessment.assessment_name}</Fact>}
         </dl>
-        {poller.stopped && <p className="mt-2 text-xs text-amber-600 dark:text-amber-300">Polling stopped. Press R to refresh.</p>}
+        {poller.stopped && <PollingStopped />}
       </header>
       <TreeGrid
         label={`Steps of job ${job.id}`}

@@ -32,6 +32,7 @@ import { useFilterHost } from '@/ui/filters/use-filter-host';
 import { fetchPageFilterData, filterKeys } from '@/ui/filters/api';
 import type { SavedFilterBody } from '@/api/contracts/filters';
 import { JOB_PAGE_FILTERS } from '@/features/jobs/page-filters';
+import { ariaSort, SortButton, toggleSort } from '@/ui/table-head';
 
 const exec = (id: string, args?: unknown) => void commands.execute(id, args, 'hotkey').catch(() => undefined);
 
@@ -159,27 +160,15 @@ function Pager({ s, answer }: { s: PaneState; answer: JobListAnswer | undefined 
   );
 }
 
+/** A column of the Jobs list sorted by the server: newest first (desc) when first chosen, again reverses. */
 function SortHeader({ s, col }: { s: PaneState; col: SortColumn }) {
   const { filter } = useSnapshot(s);
-  const active = filter.sort.by === col;
-  const dir = filter.sort.direction;
-  return (
-    <button
-      type="button"
-      className={`inline-flex items-center gap-1 uppercase hover:text-ink ${active ? 'text-ink' : ''}`}
-      onClick={() =>
-        changeFilter(s, (f) => {
-          f.sort = { by: col, direction: f.sort.by === col && f.sort.direction === 'desc' ? 'asc' : 'desc' };
-        })
-      }
-      title={`Sort by ${SORT_LABELS[col]}`}
-    >
-      {SORT_LABELS[col]}
-      <span aria-hidden="true" className={active ? '' : 'opacity-0'}>
-        {dir === 'asc' ? '▲' : '▼'}
-      </span>
-    </button>
-  );
+  const onSort = () =>
+    changeFilter(s, (f) => {
+      const next = toggleSort({ key: f.sort.by, dir: f.sort.direction }, col, 'desc');
+      f.sort = { by: next.key, direction: next.dir };
+    });
+  return <SortButton label={SORT_LABELS[col]} active={filter.sort.by === col} dir={filter.sort.direction} onSort={onSort} />;
 }
 
 /** The Jobs pane (/jobs, /jobs?vid=): the job results list with steps and actions (JOB-001..014). */
@@ -361,7 +350,7 @@ export function JobsPane({ params }: PaneProps) {
         onKey={(e, row) => treeKeys(e, row, s, env.openUrl)}
         header={
           <>
-            <div role="columnheader" className="flex items-center gap-1.5" aria-sort={snap.filter.sort.by === 'job_id' ? (snap.filter.sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
+            <div role="columnheader" className="flex items-center gap-1.5" aria-sort={ariaSort(snap.filter.sort.by === 'job_id', snap.filter.sort.direction)}>
               <input
                 type="checkbox"
                 aria-label="Select all listed jobs"
@@ -377,7 +366,7 @@ export function JobsPane({ params }: PaneProps) {
               <SortHeader s={s} col="job_id" />
             </div>
             {SORT_COLUMNS.filter((c) => c !== 'job_id').map((c) => (
-              <div key={c} role="columnheader" aria-sort={snap.filter.sort.by === c ? (snap.filter.sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
+              <div key={c} role="columnheader" aria-sort={ariaSort(snap.filter.sort.by === c, snap.filter.sort.direction)}>
                 <SortHeader s={s} col={c} />
               </div>
             ))}
