@@ -27,7 +27,7 @@ const action: JobAction = {
   blocked_msg: null, detected_msg: null, events: 2, suspect_events: 1, disabled: false, action_type: 'dns', started_at: null, finished_at: null,
 };
 /** What each menu passes its items, as the workbench renders it. */
-const MENU_ARGS: Record<MenuId, unknown> = { 'pane/tab': undefined, 'row/job': job, 'row/job-action': action, 'toolbar/jobs-selection': undefined, 'toolbar/jobs-export': undefined, 'toolbar/job': job, 'row/monitor': { id: 7 }, 'toolbar/monitors': undefined };
+const MENU_ARGS: Record<MenuId, unknown> = { 'pane/tab': undefined, 'row/job': job, 'row/job-action': action, 'toolbar/jobs-selection': undefined, 'toolbar/jobs-export': undefined, 'toolbar/job': job, 'row/monitor': { id: 7 }, 'toolbar/monitors': undefined, 'toolbar/dashboards': undefined, 'row/dashboard': { id: 4, editable: true }, 'toolbar/dashboard': { id: 4, editable: true }, 'panel/dashboard': { id: 4, uid: 'gauge1', title: 'Gauge' } };
 
 function registry(kind = 'jobs') {
   const r = new CommandRegistry(() => ctx(kind));
@@ -47,7 +47,7 @@ describe('every menu item comes from the registry', () => {
 
   for (const menu of Object.keys(MENUS) as MenuId[]) {
     it(`each item of ${menu} executes its own command with its args from a menu`, () => {
-      const r = registry(menu === 'toolbar/job' ? 'job' : 'jobs');
+      const r = registry(menu === 'toolbar/job' ? 'job' : menu === 'panel/dashboard' ? 'dashboard' : 'jobs');
       const items = r.menuItems(menu, MENU_ARGS[menu]);
       expect(items.length, menu).toBeGreaterThan(0);
       const execute = vi.spyOn(r, 'execute').mockResolvedValue(undefined);

@@ -1,8 +1,10 @@
 import { http } from '@/api/http';
 import { csvFilename, type CsvSeparator } from '@/api/contracts/jobs';
+import { MAX_REPORT_ROWS } from '@/api/contracts/reports';
+import { deliverCsv } from '@/ui/csv-delivery';
 import { describeTimeRange } from '@/api/contracts/time-range';
 import type { Dashboard } from '@/api/contracts/reports';
-import { downloadBytes, downloadText } from '@/ui/download';
+import { downloadBytes } from '@/ui/download';
 import { zipStore } from '@/ui/zip-store';
 import { loadPanelData, panelQuery, sourceOf, tableOf } from './panel-data';
 import type { ReportSection } from './pdf-report';
@@ -89,20 +91,37 @@ export async function exportDashboardPng(d: Dashboard, filename?: string): Promi
   });
 }
 
+/** The data export options (section 7): separator, delivery, rows (visible or all), quote replacement, file name. */
+export interface CsvOptions {
+  separator: CsvSeparator;
+  delivery: 'download' | 'popup';
+  /** 'visible': the rows each panel shows (its row limit); 'all': every row (up to the call's maximum). */
+  all_events: 'visible' | 'all';
+  regex: 'double' | 'single';
+  filename?: string | undefined;
+}
+
+export const DEFAULT_CSV_OPTIONS: CsvOptions = { separator: 'comma', delivery: 'download', all_events: 'visible', regex: 'double' };
+
+/** The export's default name, {export}.csv (MON-148): the dashboard's name. */
+export const csvExportName = (d: Pick<Dashboard, 'name'>) => slug(d.name);
+
 /** Every panel's figures as one CSV from the director (POST /reports/{source}.csv per panel, joined with a blank line). */
-export async function exportDashboardCsv(d: Dashboard, filename: string | undefined, separator: CsvSeparator): Promise<{ filename: string; csv: string }> {
-  const name = csvFilename(filename, slug(d.name));
+export async function exportDashboardCsv(d: Dashboard, o: CsvOptions): Promise<{ filename: string; csv: string }> {
+  const name = csvFilename(o.filename, csvExportName(d));
   return withProgress(`Exporting ${name}`, d.panels.length, async (step) => {
     const now = new Date();
     const parts: string[] = [];
     for (const p of d.panels) {
-      const props = panelQuery(p, d.time_range, now);
-      const text = await http.post<string>(`/reports/${CSV_SOURCE[sourceOf(p.kind)]}.csv`, { separator, delivery: 'download', all_events: 'all', regex: 'double', filename: name, props }, { parse: 'text' });
+      const query = panelQuery(p, d.time_range, now);
+      const props = o.all_events === 'all' ? { ...query, limit: MAX_REPORT_ROWS } : query;
+      const body = { separator: o.separator, delivery: o.delivery, all_events: o.all_events, regex: o.regex, filename: name, props };
+      const text = await http.post<string>(`/reports/${CSV_SOURCE[sourceOf(p.kind)]}.csv`, body, { parse: 'text' });
       parts.push(`${p.title}\r\n${text.replace(/^\uFEFF/, '')}`);
       step();
     }
     const csv = `\uFEFF${parts.join('\r\n')}`;
-    downloadText(name, csv, 'text/csv;charset=utf-8');
+    deliverCsv(csv, name, o.delivery);
     return { filename: name, csv };
   });
 }
