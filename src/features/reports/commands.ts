@@ -274,7 +274,7 @@ export const reportsCommands: AnyCommand[] = [
     buttonLabel: 'Export PDF',
     menus: dashboardMenus('Export PDF', 1, ['toolbar/dashboard']),
     args: yup.object({ ...refShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
-    run: async (a, ctx) => exportDashboardPdf(await dashboardOf(a, ctx), a?.filename),
+    run: async (a, ctx) => exportDashboardPdf(await dashboardOf(a, ctx), a?.filename, ctx.queryClient),
   }),
   defineCommand<Ref & { filename?: string }>({
     id: 'reports.exportPng',
