@@ -126,7 +126,8 @@ async function browserFigures(director: Director): Promise<void> {
   const { csrf_token } = (await res.json()) as { csrf_token: string };
   const panels: DashboardPanel[] = [];
   for (const kind of PANEL_KINDS) panels.push(newPanel(kind, panels));
-  const time_range = { rangeType: 'rel', relBackCount: 1, relUnit: 'year', start: null, end: null };
+  // The dashboards' default range (last 30 days): the newest jobs, found through the job_time index among 1M.
+  const time_range = { rangeType: 'rel', relBackCount: 30, relUnit: 'day', start: null, end: null };
   const d = await api<{ id: number }>(director.url, cookie, csrf_token, 'POST', '/dashboards.json', { name: 'Bench nine panels', panels, time_range });
 
   const browser = await launchBrowser();
@@ -152,7 +153,7 @@ async function browserFigures(director: Director): Promise<void> {
       if (i > 0) drawn.push(t);
     }
     drawn.sort((a, b) => a - b);
-    console.log(`\nChromium ${browser.version()} (headless, no GPU), built workbench, 9-panel dashboard over 365 days:`);
+    console.log(`\nChromium ${browser.version()} (headless, no GPU), built workbench, 9-panel dashboard over the last 30 days:`);
     console.log(`  navigation start -> all 9 panels drawn, 3 loads: ${drawn.map(ms).join(', ')} ms (goal <= 1000)`);
     const exports: { t: number; pages: number }[] = [];
     for (let i = 0; i < 3; i++) {
