@@ -19,7 +19,7 @@ import { formatTranscript, runScript } from '../src/commands/script/run';
 const USAGE = `Usage: npm run vigil -- run FILE [--director URL] [--continue] [--dry-run] [--out DIR]
   Credentials come from VIGIL_EMAIL and VIGIL_PASSWORD; the director URL from --director or
   VIGIL_DIRECTOR_URL (default http://localhost:3000). --out saves the files that steps export
-  (jobs.export) into DIR.`;
+  (jobs.export, reports.exportCsv, reports.exportPdf) into DIR.`;
 
 interface Options {
   file: string;
@@ -59,11 +59,14 @@ function parseArgs(argv: string[]): Options | string {
   return { file, director: director.replace(/\/$/, ''), continueOnError, dryRun, out };
 }
 
-/** A step's result that is an exported file: { filename, csv }. */
-function exportedFile(result: unknown): { filename: string; csv: string } | null {
+/** A step's result that is an exported file: `{ filename, csv }` (jobs.export, reports.exportCsv) or `{ filename, base64 }` (reports.exportPdf). */
+function exportedFile(result: unknown): { filename: string; data: string | Uint8Array } | null {
   if (!result || typeof result !== 'object') return null;
-  const { filename, csv } = result as Record<string, unknown>;
-  return typeof filename === 'string' && typeof csv === 'string' && filename ? { filename, csv } : null;
+  const { filename, csv, base64 } = result as Record<string, unknown>;
+  if (typeof filename !== 'string' || !filename) return null;
+  if (typeof csv === 'string') return { filename, data: csv };
+  if (typeof base64 === 'string') return { filename, data: new Uint8Array(Buffer.from(base64, 'base64')) };
+  return null;
 }
 
 export async function main(argv: string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
@@ -116,7 +119,7 @@ export async function main(argv: string[], out: (line: string) => void = console
     if (!file || !opts.out) return;
     fs.mkdirSync(opts.out, { recursive: true });
     const target = path.join(opts.out, path.basename(file.filename));
-    fs.writeFileSync(target, file.csv);
+    fs.writeFileSync(target, file.data);
     saved.push(target);
   };
   // Ctrl+C stops the run: a waiting step (jobs.wait, script.wait) gives up at once and the transcript is printed.

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
-import { eventually, runCommand, waitForPath } from './workbench';
+import { eventually, runCommand, tabs, waitForPath } from './workbench';
 import { readPdf } from './pdf-reader';
-import type { Dashboard, DashboardsAnswer } from '../src/api/contracts/reports';
+import type { Dashboard, DashboardsAnswer, UntestedAnswer } from '../src/api/contracts/reports';
 
 /** Dashboards, the Panel Library, exports and the ATT&CK view on the shared director's demo data. */
 const baseUrl = inject('baseUrl');
@@ -46,6 +46,8 @@ describe('reports', () => {
     const panels = page.getByRole('list', { name: 'Control effectiveness panels' }).getByRole('listitem');
     await eventually(() => panels.count(), control.panels.length, 'every panel is drawn');
     await page.getByRole('button', { name: /^Prevented: \d+/ }).first().waitFor();
+    // The tab carries the dashboard's name, not its id.
+    await eventually(() => tabs(page, 'Control effectiveness').count(), 1, 'the tab is named after the dashboard');
     await shot(page, 'dashboard');
 
     await panels.first().focus();
@@ -89,7 +91,7 @@ describe('reports', () => {
     expect(pdf.pages.flatMap((p) => p.texts)).toContain('Execution');
   });
 
-  it('MON-181 MON-140 exports the dashboard as PNG and its data as CSV', async () => {
+  it('MON-181 MON-140 MON-032 MON-115 MON-144 MON-145 MON-146 MON-147 MON-148 exports the dashboard as PNG, and its data as CSV through the data export options', async () => {
     const { page } = b;
     await asAdmin(page, '/dashboards');
     const d = await demoDashboard(page, 'Actors and zones');
@@ -99,12 +101,26 @@ describe('reports', () => {
     await page.getByRole('button', { name: 'Export Image' }).click();
     const image = await bytesOf(await png);
     expect([...image.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
-    const csv = page.waitForEvent('download');
+    // The data export menu: its options, then the file from the director with them.
     await runCommand(page, 'Export Dashboard Data as CSV');
+    const options = page.getByRole('dialog', { name: 'Export to CSV' });
+    for (const r of ['Comma', 'Semicolon', 'Space', 'Tab']) await options.getByRole('radio', { name: r }).waitFor();
+    expect(await options.getByRole('radio', { name: 'Download' }).isChecked()).toBe(true);
+    expect(await options.getByRole('radio', { name: 'Popup' }).isChecked()).toBe(false);
+    expect(await options.getByRole('radio', { name: /^Visible/ }).isChecked()).toBe(true);
+    await options.getByRole('radio', { name: /^All/ }).waitFor();
+    await options.getByRole('radio', { name: 'Replace with single quotes' }).waitFor();
+    await options.getByText('Saved as Actors_and_zones.csv').waitFor();
+    await options.getByRole('textbox', { name: 'File name' }).fill('zones');
+    await options.getByText('Saved as zones.csv').waitFor();
+    await options.getByRole('radio', { name: 'Semicolon' }).check();
+    await shot(page, 'csv-options');
+    const csv = page.waitForEvent('download');
+    await options.getByRole('button', { name: 'Export' }).click();
     const file = await csv;
-    expect(file.suggestedFilename()).toBe('Actors_and_zones.csv');
+    expect(file.suggestedFilename()).toBe('zones.csv');
     const text = new TextDecoder().decode(await bytesOf(file));
-    expect(text).toContain('Pass/Fail by source zone\r\nGroup,Total,Prevented,Detected,Alerts,Missed,Prevented %');
+    expect(text).toContain('Pass/Fail by source zone\r\nGroup;Total;Prevented;Detected;Alerts;Missed;Prevented %');
   });
 
   it('MON-007 the ATT&CK view shows the active tactics and lists the Actions of a technique with their latest runs', async () => {
@@ -119,5 +135,24 @@ describe('reports', () => {
     await detail.getByRole('heading', { name: 'T1059 Command and Scripting Interpreter' }).waitFor();
     expect(await detail.getByRole('listitem').count()).toBeGreaterThan(0);
     await shot(page, 'mitre');
+  });
+
+  it('drafts a simulation of the Actions of the untested ATT&CK techniques in one command', async () => {
+    const { page } = b;
+    await asAdmin(page, '/analyze/mitre');
+    await page.getByRole('grid', { name: 'ATT&CK matrix' }).waitFor();
+    const day = 86_400_000;
+    const untested = await get<UntestedAnswer>(page, `/reports/mitre_untested.json?start=${new Date(Date.now() - 30 * day).toISOString()}&end=${new Date().toISOString()}`);
+    expect(untested.actions.length).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Draft Untested' }).click();
+    await waitForPath(page, '/manage_sims/actions/queue');
+    const name = page.getByRole('textbox', { name: 'Name' });
+    await eventually(() => name.inputValue(), `Untested ATT&CK techniques (${untested.techniques.length})`, 'the draft is named after the gaps');
+    const steps = page.getByRole('list', { name: 'Steps' }).first().locator('[data-step]');
+    const names = untested.actions.map((a, i) => `Step ${i + 1}: ${a.name}`);
+    await eventually(() => steps.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), names, 'one step per Action of an untested technique');
+    await shot(page, 'untested-draft');
+    // The draft is the queue's: it is saved there as any other (not saved here, the shared director's simulations stay as seeded).
+    await page.getByRole('button', { name: 'Save', exact: true }).waitFor();
   });
 });

@@ -30,7 +30,7 @@ export async function reportScope(db: Db, raw: Record<string, unknown>): Promise
   if (conds === null) return { q, start, end, cte: null, p };
   const where = conds.length ? `where ${conds.join(' and ')}` : '';
   const cte = `with ja as materialized (
-    select a.id, a.action_id, a.action_type, a.status, a.blocked, a.alerted, a.events, a.job_step_id, j.simulation_id, j.job_time
+    select a.id, a.action_id, a.action_type, a.status, a.blocked, a.alerted, a.events, a.job_step_id, j.simulation_id, j.monitor_id, j.job_time
     from jobs j join job_actions a on a.job_id = j.id ${where})`;
   return { q, start, end, cte, p };
 }

@@ -18,6 +18,7 @@ import {
   type TechniqueActionsAnswer,
   type TimeSeriesAnswer,
   type TreeMapAnswer,
+  type UntestedAnswer,
 } from '../../src/api/contracts/reports';
 import { COUNTS_SQL, reportScope, type CountsRow, type ReportScope } from './scope';
 
@@ -76,6 +77,7 @@ const KEYS: Record<GroupKey, KeySql> = {
   zone: { join: 'join job_steps s on s.id = x.job_step_id join nodes n on n.id = s.source_node_id', key: 'n.security_zone_id::text' },
   destination_zone: { join: 'join job_steps s on s.id = x.job_step_id join nodes n on n.id = s.destination_node_id', key: 'n.security_zone_id::text' },
   simulation: { join: '', key: `coalesce(x.simulation_id::text, 'none')` },
+  monitor: { join: '', key: 'x.monitor_id::text' },
 };
 
 const NO_SIMULATION = 'Single Actions';
@@ -101,6 +103,8 @@ async function labels(db: Db, by: GroupKey, keys: readonly string[]): Promise<Ma
     case 'zone':
     case 'destination_zone':
       return lookup('select id, name from zones where id = any($1::int[])');
+    case 'monitor':
+      return lookup('select id, name from monitors where id = any($1::int[])');
     case 'simulation': {
       const m = await lookup('select id, name from simulations where id = any($1::int[])');
       if (keys.includes('none')) m.set('none', NO_SIMULATION);
@@ -248,5 +252,36 @@ export async function techniqueActions(db: Db, id: unknown): Promise<TechniqueAc
       const runs = typeof a.runs === 'string' ? (JSON.parse(a.runs) as TechniqueActionsAnswer['actions'][number]['latest_runs']) : (a.runs ?? []);
       return { id: a.id, vid: a.vid, name: a.name, action_type: a.action_type, latest_runs: runs.map((r) => ({ ...r, job_time: iso(r.job_time) ?? '' })) };
     }),
+  };
+}
+
+/**
+ * GET /reports/mitre_untested.json: the ATT&CK techniques (and sub-techniques) that enabled Actions are
+ * tagged with but that had no run (status ran) in the time range and filter, with those Actions, each
+ * once, in technique order: what a simulation draft needs to test the gaps.
+ */
+export async function untestedTechniques(db: Db, raw: Raw): Promise<UntestedAnswer> {
+  const s = await reportScope(db, raw);
+  const { rows } = await groupedRows(db, s, 'technique', null);
+  const tested = rows.filter((r) => r.total > 0).map((r) => r.key);
+  const tagged = await db.query<{ code: string; id: number; vid: string; name: string }>(
+    `select distinct t.code, ac.id, ac.vid, ac.name from tags t join action_tags at on at.tag_id = t.id
+     join actions ac on ac.id = at.action_id and not ac.disabled and not ac.decommissioned
+     where t.class_name = 'mitre_attack' and t.code like 'T%' and t.code not like 'TA%' and not (t.code = any($1::text[]))
+     order by t.code, ac.name, ac.id`,
+    [tested],
+  );
+  const techniques = new Map<string, number>();
+  const actions = new Map<number, UntestedAnswer['actions'][number]>();
+  for (const r of tagged) {
+    techniques.set(r.code, (techniques.get(r.code) ?? 0) + 1);
+    const a = actions.get(r.id) ?? actions.set(r.id, { id: r.id, vid: r.vid, name: r.name, techniques: [] }).get(r.id)!;
+    a.techniques.push(r.code);
+  }
+  return {
+    start: iso(s.start),
+    end: iso(s.end),
+    techniques: [...techniques].map(([id, n]) => ({ id, name: attackName(id) ?? id, actions: n })),
+    actions: [...actions.values()],
   };
 }

@@ -5,7 +5,7 @@ import { csvFilename, exportOptionsSchema, type CsvSeparator } from '../../src/a
 import { reportTable, type ReportAnswer } from '../../src/api/contracts/report-table';
 import { csvLine } from '../jobs/csv';
 import { PANEL_LIBRARY, dashboardPatchSchema, dashboardSharesSchema, dashboardWriteSchema, dashboardNameSchema } from '../../src/api/contracts/reports';
-import { mitreMatrix, mitreTaam, results, techniqueActions, timeSeries, treeMap } from '../reports/service';
+import { mitreMatrix, mitreTaam, results, techniqueActions, timeSeries, treeMap, untestedTechniques } from '../reports/service';
 import { createDashboard, deleteDashboard, duplicateDashboard, getDashboard, listDashboards, shareDashboard, shareableUsers, updateDashboard } from '../reports/dashboards';
 
 /**
@@ -31,6 +31,7 @@ export async function reportsRoutes(app: FastifyInstance) {
     '/reports/tree_map.json': treeMap,
     '/reports/mitre_matrix.json': mitreMatrix,
     '/reports/mitre_technique.json': (db, q) => techniqueActions(db, q.id),
+    '/reports/mitre_untested.json': untestedTechniques,
   };
   for (const [path, answer] of Object.entries(RESULT_CALLS)) {
     app.get(path, async (req) => {

@@ -38,6 +38,7 @@ const MENU_ARGS: Record<MenuId, unknown> = {
   'pane/tab': undefined, 'row/job': job, 'row/job-action': action, 'toolbar/jobs-selection': undefined, 'toolbar/jobs-export': undefined, 'toolbar/job': job,
   'toolbar/action-detail': actionDetail, 'menu/action-queue': undefined, 'row/bulk-token': bulkToken, 'row/monitor': { id: 7 }, 'toolbar/monitors': undefined,
   'toolbar/simulation': { id: 3, vid: 'S300-1', name: 'Sim', simulation_type: 'eval' },
+  'toolbar/dashboards': undefined, 'row/dashboard': { id: 4, editable: true }, 'toolbar/dashboard': { id: 4, editable: true }, 'panel/dashboard': { id: 4, uid: 'gauge1', title: 'Gauge' },
 };
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -60,7 +61,7 @@ describe('every menu item comes from the registry', () => {
 
   for (const menu of Object.keys(MENUS) as MenuId[]) {
     it(`each item of ${menu} executes its own command with its args from a menu`, () => {
-      const r = registry(menu === 'toolbar/job' ? 'job' : 'jobs');
+      const r = registry(menu === 'toolbar/job' ? 'job' : menu === 'panel/dashboard' ? 'dashboard' : 'jobs');
       const items = r.menuItems(menu, MENU_ARGS[menu]);
       expect(items.length, menu).toBeGreaterThan(0);
       const execute = vi.spyOn(r, 'execute').mockResolvedValue(undefined);

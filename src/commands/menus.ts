@@ -19,6 +19,10 @@ export const MENUS = {
   'row/monitor': "The ⋯ menu of the selected monitor (Monitors list); args: { id }",
   'toolbar/monitors': "The Monitors list's buttons (New Monitor, drift)",
   'toolbar/simulation': "A simulation's header buttons (JOB-024); args: { id, vid, simulation_type }",
+  'toolbar/dashboards': "The Dashboards list's buttons",
+  'row/dashboard': 'The buttons of a dashboard in the Dashboards list; args: { id, editable }',
+  'toolbar/dashboard': "A dashboard pane's buttons; args: { id, editable }",
+  'panel/dashboard': "The buttons in a dashboard panel's header; args: { id, uid, title }",
 } as const satisfies Record<string, string>;
 
 export type MenuId = keyof typeof MENUS;

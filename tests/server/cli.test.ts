@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/auth/passwords';
 import { seedDemo } from '../../server/seed/demo';
 import { EMAILS, PASSWORD, startTestServer, type TestServer } from './helpers';
+import { readPdf } from '../../e2e/pdf-reader';
 
 const run = promisify(execFile);
 let t: TestServer;
@@ -125,6 +126,25 @@ describe('the terminal runner', () => {
     expect(out.stdout).toMatch(new RegExp(`^OK +line +4 .* -> \\{"filename":"completed\\.csv","rows":${completed},`, 'm'));
     const completedRows = fs.readFileSync(path.join(outDir, 'completed.csv'), 'utf8').trim().split('\r\n');
     expect(completedRows.length - 1).toBe(completed);
+  });
+
+  it('MON-180 MON-143 exports a dashboard as a Letter PDF and its data as CSV into --out (reports.exportPdf, reports.exportCsv)', async () => {
+    const outDir = path.join(dir, 'reports');
+    const out = await vigil(['reports.exportPdf name="ATT&CK coverage" filename=coverage', 'reports.exportCsv name="ATT&CK coverage" separator=semicolon filename=coverage'].join('\n'), EMAILS.admin, ['--out', outDir]);
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^OK +line +1 .* -> \{"filename":"coverage\.pdf","pages":\d+,/m);
+    expect(out.stdout).toContain(`Saved ${path.join(outDir, 'coverage.pdf')}`);
+    const pdf = readPdf(new Uint8Array(fs.readFileSync(path.join(outDir, 'coverage.pdf'))));
+    expect(pdf.pages.length).toBeGreaterThanOrEqual(1);
+    for (const page of pdf.pages) {
+      expect([page.width, page.height]).toEqual([612, 792]);
+      expect(page.texts.some((x) => x.startsWith('Generated on '))).toBe(true);
+    }
+    expect(pdf.pages[0]!.texts).toContain('ATT&CK coverage');
+    const csv = fs.readFileSync(path.join(outDir, 'coverage.csv'), 'utf8').replace(/^\uFEFF/, '').split('\r\n');
+    expect(csv[0]).toBe('Tactic Radar');
+    expect(csv[1]).toMatch(/^Tactic;/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Session, type TestServer } from './helpers';
-import type { MitreTaamAnswer, ResultRow, ResultsAnswer, TechniqueActionsAnswer, TimeSeriesAnswer, TreeMapAnswer, MitreMatrixAnswer } from '@/api/contracts/reports';
+import type { MitreTaamAnswer, ResultRow, ResultsAnswer, TechniqueActionsAnswer, TimeSeriesAnswer, TreeMapAnswer, MitreMatrixAnswer, UntestedAnswer } from '@/api/contracts/reports';
 import { FAIL_COLOR, PASS_COLOR } from '@/api/contracts/reports';
 
 /**
@@ -239,5 +239,44 @@ describe('other result calls', () => {
     expect(bad.statusCode).toBe(400);
     const badProps = await t.call('POST', '/reports/results.csv', { as: viewer, body: { props: { group_by: 'nope' } } });
     expect(badProps.statusCode).toBe(400);
+  });
+});
+
+describe('grouping by monitor and the untested techniques', () => {
+  beforeAll(async () => {
+    // Job 1 was started by a monitor; a fourth Action tests T1003 and never ran.
+    await t.db.exec(`
+      insert into monitors (id, name, monitor_runtime, repeat_job_period_number, repeat_job_period_type) values (1, 'Nightly drift', '2026-01-01 00:00', 1, 'days');
+      update jobs set monitor_id = 1 where id = 1;
+      insert into tags (id, name, class_name, tag_type, code, editable) values (907, 'OS Credential Dumping', 'mitre_attack', 'mitre_attack', 'T1003', false);
+      insert into actions (id, vid, name, action_type) values (4, 'A100-004', 'Dump LSASS', 'host_cli');
+      insert into action_tags (action_id, tag_id) values (4, 907);
+    `);
+  });
+
+  it('MON-053 rows by monitor: the jobs a monitor ran, by its name; jobs without a monitor are left out', async () => {
+    const a = await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=monitor`);
+    expect(a.rows.map(pick)).toEqual([{ key: '1', label: 'Nightly drift', total: 3, prevented: 1, detected: 1, alerted: 1, missed: 1, notRun: 0, errored: 0 }]);
+    expect(a.totals.total).toBe(4);
+  });
+
+  it('untested techniques: techniques with Actions but no run in range, and those Actions once each', async () => {
+    const jan = await get<UntestedAnswer>(`/reports/mitre_untested.json?${JAN}`);
+    // T1059 (A1) and T1562 (A2) ran in January; only T1003 did not.
+    expect(jan.techniques).toEqual([{ id: 'T1003', name: 'OS Credential Dumping', actions: 1 }]);
+    expect(jan.actions).toEqual([{ id: 4, vid: 'A100-004', name: 'Dump LSASS', techniques: ['T1003'] }]);
+    // In December only A1 (T1059) ran: T1003 and T1562 are untested.
+    const dec = await get<UntestedAnswer>('/reports/mitre_untested.json?start=2025-12-01T00:00:00Z&end=2025-12-31T00:00:00Z');
+    expect(dec.techniques.map((x) => x.id)).toEqual(['T1003', 'T1562']);
+    expect(dec.actions.map((x) => [x.vid, x.techniques])).toEqual([
+      ['A100-004', ['T1003']],
+      ['A100-002', ['T1562']],
+    ]);
+    // The filter narrows what counts as tested: with only job 2 (Beta run), T1562 did not run (A2 was not run).
+    const beta = await get<UntestedAnswer>(`/reports/mitre_untested.json?${JAN}&filterVal=Beta`);
+    expect(beta.techniques.map((x) => x.id)).toEqual(['T1003', 'T1562']);
+    const bad = await t.call('GET', '/reports/mitre_untested.json?start=yesterday', { as: viewer });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toHaveProperty('error');
   });
 });

@@ -55,7 +55,7 @@ export const ZERO_COUNTS: ResultCounts = { total: 0, prevented: 0, detected: 0, 
 // ---------------------------------------------------------------------------------------------
 // Grouping keys
 
-export const GROUP_KEYS = ['action_type', 'action', 'tag', 'control', 'tactic', 'technique', 'actor', 'destination_actor', 'zone', 'destination_zone', 'simulation'] as const;
+export const GROUP_KEYS = ['action_type', 'action', 'tag', 'control', 'tactic', 'technique', 'actor', 'destination_actor', 'zone', 'destination_zone', 'simulation', 'monitor'] as const;
 export type GroupKey = (typeof GROUP_KEYS)[number];
 export const GROUP_KEY_LABELS: Record<GroupKey, string> = {
   action_type: 'Action type',
@@ -69,6 +69,7 @@ export const GROUP_KEY_LABELS: Record<GroupKey, string> = {
   zone: 'Source zone',
   destination_zone: 'Destination zone',
   simulation: 'Simulation',
+  monitor: 'Monitor',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -178,6 +179,14 @@ export interface TechniqueAction {
 export interface TechniqueActionsAnswer {
   technique: { id: string; name: string };
   actions: TechniqueAction[];
+}
+
+/** GET /reports/mitre_untested.json: techniques with Actions but no run in range, and those Actions (for a simulation draft). */
+export interface UntestedAnswer {
+  start: string | null;
+  end: string | null;
+  techniques: { id: string; name: string; actions: number }[];
+  actions: { id: number; vid: string; name: string; techniques: string[] }[];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { generateDraft, draftDescription, type CreateSimulationAnswer } from '@/api/contracts/simulation-draft';
+import { DRAFT_NAME_MAX, generateDraft, draftDescription, type CreateSimulationAnswer } from '@/api/contracts/simulation-draft';
 import { SIMULATION_TYPES, type SimulationType } from '@/api/contracts/simulations';
 import { http } from '@/api/http';
 import { inMenu } from '@/commands/menus';
@@ -13,6 +13,14 @@ import { draftStore } from './draft-store';
 export const QUEUE_PANE = 'actions-queue';
 export const QUEUE_URL = '/manage_sims/actions/queue';
 
+/** 'Add all' drafts the library selection, or the Actions another command gives (with a name and description). */
+interface DraftArgs {
+  sim_type?: SimulationType | undefined;
+  actions?: { id: number; name: string }[] | undefined;
+  sim_name?: string | undefined;
+  sim_desc?: string | undefined;
+}
+
 const canEdit = (ctx: CommandContext) => ctx.permissions.has('simulations.edit');
 
 async function tagNames(ids: readonly number[]): Promise<string[]> {
@@ -24,7 +32,7 @@ async function tagNames(ids: readonly number[]): Promise<string[]> {
 
 /** 'Add all' (JOB-022, JOB-079, JOB-118) and saving the draft on the queue page. */
 export const draftCommands: AnyCommand[] = [
-  defineCommand<{ sim_type?: SimulationType | undefined }>({
+  defineCommand<DraftArgs>({
     id: 'actions.addAll',
     title: 'Add all',
     category: 'Actions',
@@ -35,11 +43,19 @@ export const draftCommands: AnyCommand[] = [
     keywords: ['queue', 'simulation', 'sequence', 'evaluation', 'draft', 'create'],
     needsWorkbench: true,
     when: canEdit,
-    args: yup.object({ sim_type: yup.string<SimulationType>().oneOf([...SIMULATION_TYPES]).label('Type (sequence or eval)').optional() }),
+    args: yup.object({
+      sim_type: yup.string<SimulationType>().oneOf([...SIMULATION_TYPES]).label('Type (sequence or eval)').optional(),
+      // Given by other commands (the ATT&CK view's untested techniques), not asked in the palette.
+      actions: yup.array(yup.object({ id: yup.number().integer().positive().required(), name: yup.string().required() })).optional(),
+      sim_name: yup.string().trim().max(DRAFT_NAME_MAX).optional(),
+      sim_desc: yup.string().max(10000).optional(),
+    }) as yup.Schema<DraftArgs>,
     run: async (args, ctx) => {
-      const items = libraryStore.selectedItems.length ? [...libraryStore.selectedItems] : libraryStore.current ? [{ id: libraryStore.current.id, name: libraryStore.current.name }] : [];
+      const given = args?.actions?.length ? args.actions.map((a) => ({ id: a.id, name: a.name })) : null;
+      const items = given ?? (libraryStore.selectedItems.length ? [...libraryStore.selectedItems] : libraryStore.current ? [{ id: libraryStore.current.id, name: libraryStore.current.name }] : []);
       if (!items.length) throw new Error('Select Actions in the library first.');
-      draftStore.draft = generateDraft(items, await tagNames(libraryStore.activeTagIds), args?.sim_type ?? 'sequence');
+      const draft = generateDraft(items, given ? [] : await tagNames(libraryStore.activeTagIds), args?.sim_type ?? 'sequence');
+      draftStore.draft = { ...draft, ...(args?.sim_name ? { sim_name: args.sim_name } : {}), ...(args?.sim_desc ? { sim_desc: args.sim_desc } : {}) };
       if (!ctx.dock) throw new Error('This command needs the workbench.');
       ctx.dock.openUrl(QUEUE_URL);
       return { draft: draftStore.draft };

@@ -13,6 +13,7 @@ import {
   type TechniqueActionsAnswer,
   type TimeSeriesAnswer,
   type TreeMapAnswer,
+  type UntestedAnswer,
 } from '@/api/contracts/reports';
 import { resolveTimeRange, type TimeRangeConfig } from '@/api/contracts/time-range';
 
@@ -26,6 +27,7 @@ export const fetchTimeSeries = (p: ReportParams) => http.get<TimeSeriesAnswer>('
 export const fetchTaam = (p: ReportParams) => http.get<MitreTaamAnswer>('/reports/mitre_taam_data.json', { params: clean(p) });
 export const fetchTreeMap = (p: ReportParams) => http.get<TreeMapAnswer>('/reports/tree_map.json', { params: clean(p) });
 export const fetchMatrix = (p: ReportParams) => http.get<MitreMatrixAnswer>('/reports/mitre_matrix.json', { params: clean(p) });
+export const fetchUntested = (p: ReportParams) => http.get<UntestedAnswer>('/reports/mitre_untested.json', { params: clean(p) });
 export const fetchTechnique = (id: string) => http.get<TechniqueActionsAnswer>('/reports/mitre_technique.json', { params: { id } });
 
 /** The Panel Library (GET {library path}); a non-array answer is treated as an empty list. */

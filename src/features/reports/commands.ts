@@ -1,12 +1,16 @@
 import * as yup from 'yup';
-import { defineCommand } from '@/commands/registry';
+import { commands, defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
+import { inMenu } from '@/commands/menus';
+import type { DashboardMenuArgs, PanelMenuArgs } from './menus';
 import { CHART_MODES, GROUP_KEYS, PANEL_KINDS, type ChartMode, type Dashboard, type DashboardPanel, type GroupKey, type PanelKind } from '@/api/contracts/reports';
-import { TIME_UNITS, type TimeUnit } from '@/api/contracts/time-range';
-import { createDashboard, deleteDashboard, duplicateDashboard, getDashboard, listDashboards, patchDashboard, qk } from './api';
+import { DEFAULT_TIME_RANGE, TIME_UNITS, describeTimeRange, resolveTimeRange, type TimeUnit } from '@/api/contracts/time-range';
+import { SIMULATION_TYPES, type SimulationType } from '@/api/contracts/simulations';
+import { createDashboard, deleteDashboard, duplicateDashboard, fetchUntested, getDashboard, listDashboards, patchDashboard, qk } from './api';
 import { addPanel, movePanel, removePanel, resizePanel, updatePanel } from './panels';
 import { reportsStore } from './store';
-import { exportDashboardCsv, exportDashboardPdf, exportDashboardPng } from './exports';
+import { DEFAULT_CSV_OPTIONS, exportDashboardCsv, exportDashboardPdf, exportDashboardPng, type CsvOptions } from './exports';
+import { CSV_ALL_EVENTS, CSV_DELIVERIES, CSV_QUOTES, CSV_SEPARATORS, type CsvSeparator } from '@/api/contracts/jobs';
 
 /**
  * Reports commands: dashboards (open, create, rename, duplicate, delete, share), panels (add through the
@@ -45,8 +49,10 @@ async function dashboardOf(a: Ref | undefined, ctx: CommandContext): Promise<Das
 const inDashboard = (ctx: CommandContext) => ctx.activePane?.kind === DASHBOARD_PANE;
 const refresh = async (ctx: CommandContext) => ctx.queryClient?.invalidateQueries({ queryKey: qk.dashboards });
 
-async function editPanels(a: Ref | undefined, ctx: CommandContext, change: (panels: DashboardPanel[], focused: string | null) => DashboardPanel[]): Promise<Dashboard> {
+async function editPanels(a: Ref | undefined, ctx: CommandContext, change: (panels: DashboardPanel[], focused: string | null) => DashboardPanel[], uid?: string): Promise<Dashboard> {
   const d = await dashboardOf(a, ctx);
+  // A panel's own button names its panel: the focus moves there (and follows it when it moves).
+  if (uid) reportsStore.focused[d.id] = uid;
   if (!d.editable) throw new Error(`"${d.name}" belongs to ${d.owner.name}; duplicate it to change a copy of your own.`);
   const next = await patchDashboard(d.id, { panels: change(d.panels, reportsStore.focused[d.id] ?? null) });
   await refresh(ctx);
@@ -61,8 +67,17 @@ const focusedUid = (panels: readonly DashboardPanel[], uid: string | null): stri
 
 const refArgs = yup.object(refShape) as yup.Schema<Ref>;
 
-const panelCommand = (id: string, title: string, hotkey: string, change: (panels: DashboardPanel[], uid: string) => DashboardPanel[], keywords: string[] = []) =>
-  defineCommand<Ref>({
+/** A panel command acts on the `uid` panel (its header button) or the focused one (hotkey, palette). */
+type PanelRef = Ref & { uid?: string };
+const uidShape = { uid: yup.string().max(40).label('Panel (optional; default the focused one)').optional() };
+const panelArgs = yup.object({ ...refShape, ...uidShape }) as yup.Schema<PanelRef>;
+
+/** Where a dashboard command sits: the dashboard's toolbar and/or the list's row (only for its owner when `own`). */
+const dashboardMenus = (title: string, order: number, where: ('toolbar/dashboard' | 'row/dashboard')[], own = false, style?: 'primary' | 'danger') =>
+  where.map((menu) => inMenu<DashboardMenuArgs>(menu, { title, order, args: (d) => ({ id: d.id }), ...(own ? { when: (_c, d) => d.editable } : {}), ...(style ? { style } : {}) }));
+
+const panelCommand = (id: string, title: string, hotkey: string, order: number, label: (panel: string) => string, change: (panels: DashboardPanel[], uid: string) => DashboardPanel[], keywords: string[] = []) =>
+  defineCommand<PanelRef>({
     id: `reports.${id}` as const,
     title,
     category: 'Reports',
@@ -70,8 +85,9 @@ const panelCommand = (id: string, title: string, hotkey: string, change: (panels
     hotkey,
     hotkeyContext: DASHBOARD_PANE,
     when: inDashboard,
-    args: refArgs,
-    run: (a, ctx) => editPanels(a, ctx, (ps, f) => change(ps, focusedUid(ps, f))),
+    menus: [inMenu<PanelMenuArgs>('panel/dashboard', { order, title: (p) => label(p.title), args: (p) => ({ id: p.id, uid: p.uid }) })],
+    args: panelArgs,
+    run: (a, ctx) => editPanels(a, ctx, (ps, f) => change(ps, focusedUid(ps, a?.uid ?? f)), a?.uid),
   });
 
 export const reportsCommands: AnyCommand[] = [
@@ -80,7 +96,9 @@ export const reportsCommands: AnyCommand[] = [
     title: 'Open Dashboard',
     category: 'Reports',
     keywords: ['report', 'charts'],
+    buttonLabel: 'Open',
     needsWorkbench: true,
+    menus: dashboardMenus('Open', 0, ['row/dashboard']),
     args: refArgs,
     run: async (a, ctx) => {
       if (!a?.id && !a?.name) return ctx.dock?.openUrl('/dashboards');
@@ -94,6 +112,7 @@ export const reportsCommands: AnyCommand[] = [
     title: 'New Dashboard',
     category: 'Reports',
     keywords: ['create', 'add', 'report'],
+    menus: [inMenu('toolbar/dashboards', { title: 'New Dashboard', order: 0, style: 'primary' })],
     args: yup.object({ name: yup.string().trim().max(120).label('Name (optional; rename later with F2)').optional() }) as yup.Schema<{ name?: string }>,
     run: async (a, ctx) => {
       const d = await createDashboard(a?.name || 'New dashboard');
@@ -108,6 +127,7 @@ export const reportsCommands: AnyCommand[] = [
     category: 'Reports',
     hotkey: 'f2',
     hotkeyContext: DASHBOARD_PANE,
+    menus: dashboardMenus('Rename', 6, ['row/dashboard', 'toolbar/dashboard'], true),
     args: yup.object({ ...refShape, new_name: yup.string().trim().max(120).label('New name') }) as yup.Schema<Ref & { new_name?: string }>,
     run: async (a, ctx) => {
       const d = await dashboardOf(a, ctx);
@@ -125,6 +145,7 @@ export const reportsCommands: AnyCommand[] = [
     title: 'Duplicate Dashboard',
     category: 'Reports',
     keywords: ['copy', 'clone'],
+    menus: dashboardMenus('Duplicate', 5, ['row/dashboard', 'toolbar/dashboard']),
     args: refArgs,
     run: async (a, ctx) => {
       const d = await dashboardOf(a, ctx);
@@ -139,6 +160,7 @@ export const reportsCommands: AnyCommand[] = [
     title: 'Delete Dashboard',
     category: 'Reports',
     keywords: ['remove'],
+    menus: dashboardMenus('Delete', 9, ['row/dashboard'], true, 'danger'),
     args: refArgs,
     run: async (a, ctx) => {
       const d = await dashboardOf(a, ctx);
@@ -154,6 +176,7 @@ export const reportsCommands: AnyCommand[] = [
     category: 'Reports',
     keywords: ['users', 'permission'],
     needsWorkbench: true,
+    menus: dashboardMenus('Share', 7, ['toolbar/dashboard'], true),
     args: refArgs,
     run: async (a, ctx) => {
       const d = await dashboardOf(a, ctx);
@@ -168,6 +191,7 @@ export const reportsCommands: AnyCommand[] = [
     keywords: ['panel library', 'chart', 'widget'],
     hotkey: 'a',
     hotkeyContext: DASHBOARD_PANE,
+    menus: dashboardMenus('Add Panel', 0, ['toolbar/dashboard'], true),
     args: yup.object({ ...refShape, kind: yup.string<PanelKind>().oneOf([...PANEL_KINDS]).label(`Panel kind (${PANEL_KINDS.join(', ')}; empty opens the Panel Library)`).optional() }) as yup.Schema<Ref & { kind?: PanelKind }>,
     run: async (a, ctx) => {
       if (!a?.kind) {
@@ -181,14 +205,14 @@ export const reportsCommands: AnyCommand[] = [
       return { uid: added.uid };
     },
   }),
-  panelCommand('removePanel', 'Remove Panel', 'shift+delete', (ps, uid) => removePanel(ps, uid), ['delete']),
-  panelCommand('movePanelEarlier', 'Move Panel Earlier', 'alt+arrowleft', (ps, uid) => movePanel(ps, uid, -1), ['reorder', 'left']),
-  panelCommand('movePanelLater', 'Move Panel Later', 'alt+arrowright', (ps, uid) => movePanel(ps, uid, 1), ['reorder', 'right']),
-  panelCommand('widenPanel', 'Widen Panel', 'alt+shift+arrowright', (ps, uid) => resizePanel(ps, uid, 1, 0), ['resize', 'wider']),
-  panelCommand('narrowPanel', 'Narrow Panel', 'alt+shift+arrowleft', (ps, uid) => resizePanel(ps, uid, -1, 0), ['resize', 'narrower']),
-  panelCommand('tallerPanel', 'Make Panel Taller', 'alt+shift+arrowdown', (ps, uid) => resizePanel(ps, uid, 0, 1), ['resize', 'height']),
-  panelCommand('shorterPanel', 'Make Panel Shorter', 'alt+shift+arrowup', (ps, uid) => resizePanel(ps, uid, 0, -1), ['resize', 'height']),
-  defineCommand<Ref & { chartMode?: ChartMode; blockThreshold?: number; group_by?: GroupKey; title?: string }>({
+  panelCommand('removePanel', 'Remove Panel', 'shift+delete', 9, (t) => `Remove ${t}`, (ps, uid) => removePanel(ps, uid), ['delete']),
+  panelCommand('movePanelEarlier', 'Move Panel Earlier', 'alt+arrowleft', 0, (t) => `Move ${t} earlier`, (ps, uid) => movePanel(ps, uid, -1), ['reorder', 'left']),
+  panelCommand('movePanelLater', 'Move Panel Later', 'alt+arrowright', 1, (t) => `Move ${t} later`, (ps, uid) => movePanel(ps, uid, 1), ['reorder', 'right']),
+  panelCommand('widenPanel', 'Widen Panel', 'alt+shift+arrowright', 3, (t) => `Widen ${t}`, (ps, uid) => resizePanel(ps, uid, 1, 0), ['resize', 'wider']),
+  panelCommand('narrowPanel', 'Narrow Panel', 'alt+shift+arrowleft', 2, (t) => `Narrow ${t}`, (ps, uid) => resizePanel(ps, uid, -1, 0), ['resize', 'narrower']),
+  panelCommand('tallerPanel', 'Make Panel Taller', 'alt+shift+arrowdown', 5, (t) => `Make ${t} taller`, (ps, uid) => resizePanel(ps, uid, 0, 1), ['resize', 'height']),
+  panelCommand('shorterPanel', 'Make Panel Shorter', 'alt+shift+arrowup', 4, (t) => `Make ${t} shorter`, (ps, uid) => resizePanel(ps, uid, 0, -1), ['resize', 'height']),
+  defineCommand<PanelRef & { chartMode?: ChartMode; blockThreshold?: number; group_by?: GroupKey; title?: string }>({
     id: 'reports.panelOptions',
     title: 'Panel Options…',
     category: 'Reports',
@@ -196,17 +220,20 @@ export const reportsCommands: AnyCommand[] = [
     hotkey: 'o',
     hotkeyContext: DASHBOARD_PANE,
     when: inDashboard,
+    menus: [inMenu<PanelMenuArgs>('panel/dashboard', { order: 8, title: (p) => `Options of ${p.title}`, args: (p) => ({ id: p.id, uid: p.uid }) })],
     args: yup.object({
       ...refShape,
+      ...uidShape,
       chartMode: yup.string<ChartMode>().oneOf([...CHART_MODES]).label('Chart mode (blocked or totals)').optional(),
       blockThreshold: yup.number().min(0).max(100).label('Block threshold % (0-100)').optional(),
       group_by: yup.string<GroupKey>().oneOf([...GROUP_KEYS]).label(`Group by (${GROUP_KEYS.join(', ')})`).optional(),
       title: yup.string().trim().max(120).label('Title').optional(),
-    }) as yup.Schema<Ref & { chartMode?: ChartMode; blockThreshold?: number; group_by?: GroupKey; title?: string }>,
+    }) as yup.Schema<PanelRef & { chartMode?: ChartMode; blockThreshold?: number; group_by?: GroupKey; title?: string }>,
     run: async (a, ctx) => {
       const given = a && (a.chartMode !== undefined || a.blockThreshold !== undefined || a.group_by !== undefined || a.title);
       const d = await dashboardOf(a, ctx);
-      const uid = focusedUid(d.panels, reportsStore.focused[d.id] ?? null);
+      const uid = focusedUid(d.panels, a?.uid ?? reportsStore.focused[d.id] ?? null);
+      reportsStore.focused[d.id] = uid;
       if (!given) {
         reportsStore.options = { dashboardId: d.id, uid };
         return { dialog: true };
@@ -244,8 +271,10 @@ export const reportsCommands: AnyCommand[] = [
     keywords: ['print', 'report', 'download'],
     hotkey: 'mod+shift+p',
     hotkeyContext: DASHBOARD_PANE,
+    buttonLabel: 'Export PDF',
+    menus: dashboardMenus('Export PDF', 1, ['toolbar/dashboard']),
     args: yup.object({ ...refShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
-    run: async (a, ctx) => exportDashboardPdf(await dashboardOf(a, ctx), a?.filename),
+    run: async (a, ctx) => exportDashboardPdf(await dashboardOf(a, ctx), a?.filename, ctx.queryClient),
   }),
   defineCommand<Ref & { filename?: string }>({
     id: 'reports.exportPng',
@@ -255,29 +284,47 @@ export const reportsCommands: AnyCommand[] = [
     needsWorkbench: true,
     hotkey: 'mod+shift+i',
     hotkeyContext: DASHBOARD_PANE,
+    buttonLabel: 'Export Image',
+    menus: dashboardMenus('Export Image', 2, ['toolbar/dashboard']),
     args: yup.object({ ...refShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
     run: async (a, ctx) => exportDashboardPng(await dashboardOf(a, ctx), a?.filename),
   }),
-  defineCommand<Ref & { filename?: string; separator?: 'comma' | 'semicolon' | 'space' | 'tab' }>({
+  defineCommand<Ref & Partial<CsvOptions>>({
     id: 'reports.exportCsv',
     title: 'Export Dashboard Data as CSV',
     category: 'Reports',
     keywords: ['csv', 'spreadsheet', 'data'],
     hotkey: 'e',
     hotkeyContext: DASHBOARD_PANE,
+    buttonLabel: 'Export CSV',
+    menus: dashboardMenus('Export CSV', 3, ['toolbar/dashboard']),
     args: yup.object({
       ...refShape,
-      filename: yup.string().max(200).label('File name (optional)').optional(),
-      separator: yup.string<'comma' | 'semicolon' | 'space' | 'tab'>().oneOf(['comma', 'semicolon', 'space', 'tab']).label('Separator').optional(),
-    }) as yup.Schema<Ref & { filename?: string; separator?: 'comma' | 'semicolon' | 'space' | 'tab' }>,
-    run: async (a, ctx) => exportDashboardCsv(await dashboardOf(a, ctx), a?.filename, a?.separator ?? 'comma'),
+      filename: yup.string().max(200).label('File name (optional; .csv is added)').optional(),
+      separator: yup.string<CsvSeparator>().oneOf(Object.keys(CSV_SEPARATORS) as CsvSeparator[]).label('Separator (comma, semicolon, space, tab)').optional(),
+      delivery: yup.string<'download' | 'popup'>().oneOf([...CSV_DELIVERIES]).label('Delivery (download or popup)').optional(),
+      all_events: yup.string<'visible' | 'all'>().oneOf([...CSV_ALL_EVENTS]).label('Rows (visible or all)').optional(),
+      regex: yup.string<'double' | 'single'>().oneOf([...CSV_QUOTES]).label('Quotes inside values (double or single)').optional(),
+    }) as yup.Schema<Ref & Partial<CsvOptions>>,
+    run: async (a, ctx) => {
+      const d = await dashboardOf(a, ctx);
+      const { id: _id, name: _name, ...given } = a ?? {};
+      // A button or hotkey in the workbench (no option given) asks with the export options dialog.
+      if (ctx.dock && !Object.values(given).some((v) => v !== undefined)) {
+        reportsStore.csv = { dashboardId: d.id };
+        return { dialog: true };
+      }
+      return exportDashboardCsv(d, { ...DEFAULT_CSV_OPTIONS, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) });
+    },
   }),
   defineCommand<{ tactics?: string; start?: string; end?: string }>({
     id: 'reports.openMitre',
     title: 'Open ATT&CK View',
     category: 'Reports',
     keywords: ['mitre', 'matrix', 'tactics', 'techniques', 'coverage'],
+    buttonLabel: 'ATT&CK View',
     needsWorkbench: true,
+    menus: [inMenu('toolbar/dashboards', { title: 'ATT&CK View', order: 1 })],
     args: yup.object({ tactics: yup.string().max(200).label('Tactic ids, comma separated (optional)').optional() }) as yup.Schema<{ tactics?: string }>,
     run: (a, ctx) => {
       const q = new URLSearchParams();
@@ -285,4 +332,31 @@ export const reportsCommands: AnyCommand[] = [
       ctx.dock?.openUrl(`/analyze/mitre${q.size ? `?${q.toString()}` : ''}`);
     },
   }),
+  defineCommand<{ sim_type?: SimulationType }>({
+    id: 'reports.draftUntested',
+    title: 'Draft Simulation of Untested Techniques',
+    buttonLabel: 'Draft Untested',
+    category: 'Reports',
+    keywords: ['mitre', 'att&ck', 'coverage', 'gaps', 'simulation', 'sequence', 'untested', 'queue'],
+    needsWorkbench: true,
+    hotkey: 'shift+d',
+    hotkeyContext: MITRE_PANE,
+    when: (ctx) => ctx.permissions.has('simulations.edit'),
+    args: yup.object({ sim_type: yup.string<SimulationType>().oneOf([...SIMULATION_TYPES]).label('Type (sequence or eval)').optional() }) as yup.Schema<{ sim_type?: SimulationType }>,
+    run: async (a, ctx) => {
+      // "Untested" over the ATT&CK view's range (its default, the last 30 days, when it is not open).
+      const range = reportsStore.mitreRange ?? DEFAULT_TIME_RANGE;
+      const { start, end } = resolveTimeRange(range);
+      const u = await fetchUntested({ start: start.toISOString(), end: end.toISOString() });
+      if (!u.actions.length) throw new Error(`Every ATT&CK technique that has Actions ran in the range (${describeTimeRange(range)}): nothing is untested.`);
+      const actions = u.actions.slice(0, MAX_DRAFT_STEPS);
+      const ids = u.techniques.map((t) => t.id);
+      const sim_desc = `Actions of the ${ids.length} ATT&CK techniques with no run (${describeTimeRange(range)}): ${ids.join(', ')}.${u.actions.length > actions.length ? ` The first ${actions.length} of ${u.actions.length} Actions.` : ''}`;
+      await commands.execute('actions.addAll', { sim_type: a?.sim_type ?? 'sequence', actions: actions.map((x) => ({ id: x.id, name: x.name })), sim_name: `Untested ATT&CK techniques (${ids.length})`, sim_desc }, ctx.dock ? 'button' : 'script');
+      return { techniques: ids, actions: actions.map((x) => x.vid) };
+    },
+  }),
 ];
+
+/** A simulation holds at most 500 steps (POST /simulations.json). */
+const MAX_DRAFT_STEPS = 500;

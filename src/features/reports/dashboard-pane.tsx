@@ -1,24 +1,26 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { CommandToolbar, runFrom, useMenuItems, usePaneCommandContext } from '@/commands/command-menu';
 import { commands } from '@/commands/registry';
 import type { Dashboard, DashboardPanel } from '@/api/contracts/reports';
 import type { PaneProps } from '@/panes/types';
 import type { TimeRangeConfig } from '@/api/contracts/time-range';
-import { Button } from '@/ui/button';
 import { TimeRangePicker } from '@/ui/time-range-picker';
+import { usePaneTitle } from '@/panes/use-pane-title';
 import { getDashboard, patchDashboard, qk } from './api';
 import { PanelView } from './panel-view';
 import { reportsStore } from './store';
 
 /** One dashboard: its time range, its toolbar (commands as buttons) and the grid of panels. */
 
-const run = (id: string, args: Record<string, unknown> = {}) => commands.execute(id, args, 'button').catch(() => undefined);
 const ROW_PX = 230;
 
 export function DashboardPane({ params }: PaneProps) {
   const id = Number(params.id);
   const q = useQuery({ queryKey: qk.dashboard(id), queryFn: () => getDashboard(id), enabled: id > 0 });
+  // The tab shows the dashboard's name (and follows a rename).
+  usePaneTitle(q.data?.name);
   if (!(id > 0)) return <p className="p-4 text-sm text-red-400">This dashboard address has no valid id.</p>;
   if (q.isPending) return <p className="p-4 text-sm text-muted">Loading dashboard…</p>;
   if (q.isError) return <p className="p-4 text-sm text-red-400">{q.error instanceof Error ? q.error.message : 'An error occurred'}</p>;
@@ -40,13 +42,8 @@ function DashboardView({ d }: { d: Dashboard }) {
         <h2 className="mr-2 text-base font-semibold">{d.name}</h2>
         {!d.editable && <span className="text-xs text-muted">Shared by {d.owner.name} (read only)</span>}
         <TimeRangePicker value={d.time_range} onChange={(r) => void setRange(r)} />
-        <div className="ml-auto flex flex-wrap gap-1" role="toolbar" aria-label="Dashboard actions">
-          {d.editable && <Button onClick={() => void run('reports.addPanel', { id: d.id })}>Add Panel</Button>}
-          <Button onClick={() => void run('reports.exportPdf', { id: d.id })}>Export PDF</Button>
-          <Button onClick={() => void run('reports.exportPng', { id: d.id })}>Export Image</Button>
-          <Button onClick={() => void run('reports.exportCsv', { id: d.id })}>Export CSV</Button>
-          <Button onClick={() => void run('reports.duplicateDashboard', { id: d.id })}>Duplicate</Button>
-          {d.editable && <Button onClick={() => void run('reports.shareDashboard', { id: d.id })}>Share</Button>}
+        <div className="ml-auto">
+          <CommandToolbar menu="toolbar/dashboard" args={{ id: d.id, editable: d.editable }} label="Dashboard actions" />
         </div>
       </div>
       {d.panels.length === 0 ? (
@@ -94,28 +91,7 @@ function PanelCard({ d, panel, focused }: { d: Dashboard; panel: DashboardPanel;
     >
       <header className="flex items-center gap-1 border-b border-line px-2 py-1">
         <h3 className="truncate text-sm font-medium">{panel.title}</h3>
-        {d.editable && (
-          <span className="ml-auto flex gap-0.5 text-xs">
-            <button type="button" className="rounded px-1 text-muted hover:text-ink" aria-label={`Move ${panel.title} earlier`} onClick={() => void focusThen(d, panel, 'reports.movePanelEarlier')}>
-              ◀
-            </button>
-            <button type="button" className="rounded px-1 text-muted hover:text-ink" aria-label={`Move ${panel.title} later`} onClick={() => void focusThen(d, panel, 'reports.movePanelLater')}>
-              ▶
-            </button>
-            <button type="button" className="rounded px-1 text-muted hover:text-ink" aria-label={`Narrow ${panel.title}`} onClick={() => void focusThen(d, panel, 'reports.narrowPanel')}>
-              −
-            </button>
-            <button type="button" className="rounded px-1 text-muted hover:text-ink" aria-label={`Widen ${panel.title}`} onClick={() => void focusThen(d, panel, 'reports.widenPanel')}>
-              +
-            </button>
-            <button type="button" className="rounded px-1 text-muted hover:text-ink" aria-label={`Options of ${panel.title}`} onClick={() => void focusThen(d, panel, 'reports.panelOptions')}>
-              ⚙
-            </button>
-            <button type="button" className="rounded px-1 text-muted hover:text-red-400" aria-label={`Remove ${panel.title}`} onClick={() => void focusThen(d, panel, 'reports.removePanel')}>
-              ×
-            </button>
-          </span>
-        )}
+        {d.editable && <PanelButtons d={d} panel={panel} />}
       </header>
       <div className="min-h-0 flex-1 p-1" data-chart>
         <PanelView panel={panel} range={d.time_range} />
@@ -124,8 +100,37 @@ function PanelCard({ d, panel, focused }: { d: Dashboard; panel: DashboardPanel;
   );
 }
 
-/** Buttons act on their own panel: focus it, then run the command (which acts on the focused panel). */
-function focusThen(d: Dashboard, panel: DashboardPanel, id: string) {
-  reportsStore.focused[d.id] = panel.uid;
-  return run(id, { id: d.id });
+/** Icons of the panel commands (their labels, 'Move Gauge earlier', are the buttons' names). */
+const ICONS: Record<string, string> = {
+  'reports.movePanelEarlier': '◀',
+  'reports.movePanelLater': '▶',
+  'reports.narrowPanel': '−',
+  'reports.widenPanel': '+',
+  'reports.shorterPanel': '▴',
+  'reports.tallerPanel': '▾',
+  'reports.panelOptions': '⚙',
+  'reports.removePanel': '×',
+};
+
+/** A panel's header buttons: the commands placed in 'panel/dashboard', acting on this panel. */
+function PanelButtons({ d, panel }: { d: Dashboard; panel: DashboardPanel }) {
+  const items = useMenuItems('panel/dashboard', { id: d.id, uid: panel.uid, title: panel.title });
+  const { opts } = usePaneCommandContext();
+  return (
+    <span className="ml-auto flex gap-0.5 text-xs">
+      {items.map((e) => (
+        <button
+          key={e.key}
+          type="button"
+          className={`rounded px-1 text-muted ${e.commandId === 'reports.removePanel' ? 'hover:text-red-400' : 'hover:text-ink'}`}
+          aria-label={e.label}
+          title={e.hotkey ? `${e.label} (${e.hotkey})` : e.label}
+          disabled={e.disabled}
+          onClick={() => runFrom(commands, e.commandId, e.args, 'button', opts)}
+        >
+          {ICONS[e.commandId] ?? e.label}
+        </button>
+      ))}
+    </span>
+  );
 }

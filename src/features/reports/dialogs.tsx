@@ -5,6 +5,8 @@ import { commands } from '@/commands/registry';
 import { ATTACK_LOCATION_PANEL_IDS, CHART_MODES, GROUP_KEYS, GROUP_KEY_LABELS, type ChartMode, type GroupKey } from '@/api/contracts/reports';
 import { Button } from '@/ui/button';
 import { Modal } from '@/ui/modal';
+import { CsvOptionsFields, DEFAULT_CSV_VALUES, type CsvOptionValues } from '@/ui/csv-options-fields';
+import { csvExportName } from './exports';
 import { getDashboard, patchDashboard, qk, shareDashboard, shareableUsers } from './api';
 import { PanelLibrary } from './panel-library';
 import { updatePanel } from './panels';
@@ -32,6 +34,7 @@ export function ReportsDialogs() {
       {snap.rename && <RenameDialog key={snap.rename.dashboardId} id={snap.rename.dashboardId} name={snap.rename.name} />}
       {snap.share && <ShareDialog key={snap.share.dashboardId} id={snap.share.dashboardId} />}
       {snap.options && <OptionsDialog key={`${snap.options.dashboardId}:${snap.options.uid}`} id={snap.options.dashboardId} uid={snap.options.uid} />}
+      {snap.csv && <CsvDialog key={snap.csv.dashboardId} id={snap.csv.dashboardId} />}
       <ExportProgress />
     </>
   );
@@ -178,6 +181,57 @@ function OptionsDialog({ id, uid }: { id: number; uid: string }) {
             <Button onClick={close}>Cancel</Button>
             <Button type="submit" variant="primary">
               Apply
+            </Button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+/** The data export options of a dashboard's CSV (reports.exportCsv with the chosen options). */
+function CsvDialog({ id }: { id: number }) {
+  const dash = useQuery({ queryKey: qk.dashboard(id), queryFn: () => getDashboard(id) });
+  const [options, setOptions] = useState<CsvOptionValues>(DEFAULT_CSV_VALUES);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const close = () => (reportsStore.csv = null);
+  const d = dash.data;
+  return (
+    <Modal open onClose={close} title="Export to CSV">
+      {dash.isError && <p role="alert" className="text-sm text-red-400">{dash.error instanceof Error ? dash.error.message : 'An error occurred'}</p>}
+      {!d ? (
+        !dash.isError && <p className="text-sm text-muted">Loading…</p>
+      ) : (
+        <form
+          className="flex flex-col gap-3 text-sm"
+          aria-label="Export options"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            setBusy(true);
+            setError(null);
+            try {
+              await commands.execute('reports.exportCsv', { id, ...options, filename: options.filename || undefined }, 'button');
+              close();
+            } catch (err) {
+              // The options stay as chosen; the message says what went wrong.
+              setError(err instanceof Error ? err.message : String(err));
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          <p className="text-muted">The figures of the {d.panels.length} panels of {d.name}, one table per panel.</p>
+          <CsvOptionsFields value={options} onChange={setOptions} rows={{ visible: 'Visible (the rows each panel shows)', all: 'All (every row of each panel)' }} exportName={csvExportName(d)} />
+          {error && (
+            <p role="alert" className="text-red-500">
+              {error}
+            </p>
+          )}
+          <div className="flex justify-end gap-2">
+            <Button onClick={close}>Cancel</Button>
+            <Button type="submit" variant="primary" disabled={busy || d.panels.length === 0}>
+              {busy ? 'Exporting…' : 'Export'}
             </Button>
           </div>
         </form>

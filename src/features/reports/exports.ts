@@ -1,10 +1,14 @@
 import { http } from '@/api/http';
 import { csvFilename, type CsvSeparator } from '@/api/contracts/jobs';
+import { MAX_REPORT_ROWS } from '@/api/contracts/reports';
+import { deliverCsv } from '@/ui/csv-delivery';
 import { describeTimeRange } from '@/api/contracts/time-range';
 import type { Dashboard } from '@/api/contracts/reports';
-import { downloadBytes, downloadText } from '@/ui/download';
+import { downloadBytes } from '@/ui/download';
 import { zipStore } from '@/ui/zip-store';
-import { loadPanelData, panelQuery, sourceOf, tableOf } from './panel-data';
+import type { QueryClient } from '@tanstack/react-query';
+import { qk } from './api';
+import { loadPanelData, panelClock, panelQuery, sourceOf, tableOf } from './panel-data';
 import type { ReportSection } from './pdf-report';
 import { reportsStore } from './store';
 
@@ -32,8 +36,7 @@ async function withProgress<T>(label: string, total: number, work: (step: () => 
   }
 }
 
-const panelElement = (d: Dashboard, uid: string): HTMLElement | null =>
-  typeof document === 'undefined' ? null : document.querySelector<HTMLElement>(`[data-dashboard="${d.id}"] [data-panel="${uid}"] [data-chart]`);
+const gridElement = (d: Dashboard): HTMLElement | null => (typeof document === 'undefined' ? null : document.querySelector<HTMLElement>(`[data-dashboard="${d.id}"] [data-grid]`));
 
 const toBase64 = (bytes: Uint8Array) => {
   let s = '';
@@ -41,27 +44,56 @@ const toBase64 = (bytes: Uint8Array) => {
   return btoa(s);
 };
 
+/** PDF drawings are captured at 2x: sharp on paper at Letter width, and under half the pixels of 3x. */
+const PDF_SCALE = 2;
+
+/**
+ * The drawings of the panels on screen, by uid: the grid is captured once (html2canvas clones the whole
+ * document per call, so one call instead of one per panel) and each chart is cut out of it as a JPEG.
+ */
+async function panelDrawings(d: Dashboard): Promise<Map<string, NonNullable<ReportSection['image']>>> {
+  const out = new Map<string, NonNullable<ReportSection['image']>>();
+  const grid = gridElement(d);
+  if (!grid) return out;
+  const { captureElement } = await import('./image-export');
+  const canvases = await captureElement(grid, PDF_SCALE);
+  if (canvases.length !== 1) return out;
+  const whole = canvases[0]!;
+  const origin = grid.getBoundingClientRect();
+  for (const p of d.panels) {
+    const el = grid.querySelector<HTMLElement>(`[data-panel="${p.uid}"] [data-chart]`);
+    if (!el || !el.clientWidth || !el.clientHeight) continue;
+    const r = el.getBoundingClientRect();
+    const cut = document.createElement('canvas');
+    cut.width = Math.round(r.width * PDF_SCALE);
+    cut.height = Math.round(r.height * PDF_SCALE);
+    cut.getContext('2d')?.drawImage(whole, (r.left - origin.left) * PDF_SCALE, (r.top - origin.top + grid.scrollTop) * PDF_SCALE, cut.width, cut.height, 0, 0, cut.width, cut.height);
+    out.set(p.uid, { dataUrl: cut.toDataURL('image/jpeg', 0.92), width: r.width, height: r.height, format: 'JPEG' });
+  }
+  return out;
+}
+
 /** The dashboard as a PDF report: a section per panel (drawing when on screen, figures as a table). */
-export async function exportDashboardPdf(d: Dashboard, filename?: string): Promise<{ filename: string; pages: number; base64: string }> {
+export async function exportDashboardPdf(d: Dashboard, filename?: string, queryClient?: QueryClient | null): Promise<{ filename: string; pages: number; base64: string }> {
   const name = withExt(filename, slug(d.name), 'pdf');
   return withProgress(`Exporting ${name}`, d.panels.length + 1, async (step) => {
     const now = new Date();
-    const sections: ReportSection[] = [];
-    for (const p of d.panels) {
-      const data = await loadPanelData(p, panelQuery(p, d.time_range, now));
-      const el = panelElement(d, p.uid);
-      let image: ReportSection['image'] = null;
-      if (el) {
-        const { captureElement } = await import('./image-export');
-        const [canvas] = await captureElement(el);
-        if (canvas) image = { dataUrl: canvas.toDataURL('image/png'), width: el.clientWidth, height: el.clientHeight };
-      }
-      sections.push({ title: p.title, image, table: tableOf(data) });
-      step();
-    }
+    // The panels' figures all at once; the panels on screen already hold them (same query keys).
+    const data = await Promise.all(
+      d.panels.map(async (p) => {
+        const params = panelQuery(p, d.time_range, panelClock(now));
+        const load = () => loadPanelData(p, params);
+        const answer = queryClient ? await queryClient.fetchQuery({ queryKey: qk.panel(p.kind, params), queryFn: load, staleTime: 60_000 }) : await load();
+        step();
+        return answer;
+      }),
+    );
+    const drawings = await panelDrawings(d);
+    const sections: ReportSection[] = d.panels.map((p, i) => ({ title: p.title, image: drawings.get(p.uid) ?? null, table: tableOf(data[i]!) }));
     // jsPDF loads with the first PDF export, not with the workbench.
     const { buildReportPdf } = await import('./pdf-report');
     const pdf = buildReportPdf({ title: d.name, subtitle: `${describeTimeRange(d.time_range)} · ${d.panels.length} panels · owner ${d.owner.name}`, sections, generatedAt: now });
+    step();
     const bytes = new Uint8Array(pdf.output('arraybuffer'));
     downloadBytes(name, bytes, 'application/pdf');
     return { filename: name, pages: pdf.getNumberOfPages(), base64: toBase64(bytes) };
@@ -70,7 +102,7 @@ export async function exportDashboardPdf(d: Dashboard, filename?: string): Promi
 
 /** The dashboard grid as PNG (one image), or a zip of slices when it is taller than a canvas may be. */
 export async function exportDashboardPng(d: Dashboard, filename?: string): Promise<{ filename: string; images: number }> {
-  const el = typeof document === 'undefined' ? null : document.querySelector<HTMLElement>(`[data-dashboard="${d.id}"] [data-grid]`);
+  const el = gridElement(d);
   if (!el) throw new Error(`Open the dashboard "${d.name}" to export it as an image.`);
   const { captureElement, canvasBytes } = await import('./image-export');
   return withProgress('Exporting image', 1, async (step) => {
@@ -89,20 +121,37 @@ export async function exportDashboardPng(d: Dashboard, filename?: string): Promi
   });
 }
 
+/** The data export options (section 7): separator, delivery, rows (visible or all), quote replacement, file name. */
+export interface CsvOptions {
+  separator: CsvSeparator;
+  delivery: 'download' | 'popup';
+  /** 'visible': the rows each panel shows (its row limit); 'all': every row (up to the call's maximum). */
+  all_events: 'visible' | 'all';
+  regex: 'double' | 'single';
+  filename?: string | undefined;
+}
+
+export const DEFAULT_CSV_OPTIONS: CsvOptions = { separator: 'comma', delivery: 'download', all_events: 'visible', regex: 'double' };
+
+/** The export's default name, {export}.csv (MON-148): the dashboard's name. */
+export const csvExportName = (d: Pick<Dashboard, 'name'>) => slug(d.name);
+
 /** Every panel's figures as one CSV from the director (POST /reports/{source}.csv per panel, joined with a blank line). */
-export async function exportDashboardCsv(d: Dashboard, filename: string | undefined, separator: CsvSeparator): Promise<{ filename: string; csv: string }> {
-  const name = csvFilename(filename, slug(d.name));
+export async function exportDashboardCsv(d: Dashboard, o: CsvOptions): Promise<{ filename: string; csv: string }> {
+  const name = csvFilename(o.filename, csvExportName(d));
   return withProgress(`Exporting ${name}`, d.panels.length, async (step) => {
     const now = new Date();
     const parts: string[] = [];
     for (const p of d.panels) {
-      const props = panelQuery(p, d.time_range, now);
-      const text = await http.post<string>(`/reports/${CSV_SOURCE[sourceOf(p.kind)]}.csv`, { separator, delivery: 'download', all_events: 'all', regex: 'double', filename: name, props }, { parse: 'text' });
+      const query = panelQuery(p, d.time_range, now);
+      const props = o.all_events === 'all' ? { ...query, limit: MAX_REPORT_ROWS } : query;
+      const body = { separator: o.separator, delivery: o.delivery, all_events: o.all_events, regex: o.regex, filename: name, props };
+      const text = await http.post<string>(`/reports/${CSV_SOURCE[sourceOf(p.kind)]}.csv`, body, { parse: 'text' });
       parts.push(`${p.title}\r\n${text.replace(/^\uFEFF/, '')}`);
       step();
     }
     const csv = `\uFEFF${parts.join('\r\n')}`;
-    downloadText(name, csv, 'text/csv;charset=utf-8');
+    deliverCsv(csv, name, o.delivery);
     return { filename: name, csv };
   });
 }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { CommandButton } from '@/commands/command-menu';
 import { useSnapshot } from 'valtio';
 import { ATTACK_TACTICS, ATTACK_TECHNIQUES, ATTACK_VERSION } from '@/api/contracts/attack';
 import { DEFAULT_BLOCK_THRESHOLD, ZERO_COUNTS, type ResultCounts, type TechniqueCell } from '@/api/contracts/reports';
@@ -30,6 +31,10 @@ export function MitrePane({ params }: PaneProps) {
   const active = listParam(params.active_tactics);
   const initial: TimeRangeConfig = params.start ? { rangeType: 'abs', relBackCount: 30, relUnit: 'day', start: params.start, end: params.end || null } : DEFAULT_TIME_RANGE;
   const [range, setRange] = useState<TimeRangeConfig>(initial);
+  // The draft command reads what "untested" means from the view's range.
+  useEffect(() => {
+    reportsStore.mitreRange = range;
+  }, [range]);
   const minute = Math.floor(Date.now() / 60_000) * 60_000;
   const { start, end } = resolveTimeRange(range, new Date(minute));
   const p = { start: start.toISOString(), end: end.toISOString() };
@@ -56,6 +61,9 @@ export function MitrePane({ params }: PaneProps) {
         <TimeRangePicker value={range} onChange={setRange} debounceMs={0} />
         <span className="text-xs text-muted">{describeTimeRange(range)} · {ATTACK_VERSION} · © The MITRE Corporation</span>
         {active.length > 0 && <span className="text-xs">Tactics: {tactics.map((t) => t.name).join(', ')}</span>}
+        <span className="ml-auto">
+          <CommandButton command="reports.draftUntested" />
+        </span>
       </div>
       {q.isError && <p className="p-3 text-sm text-red-400">{q.error instanceof Error ? q.error.message : 'An error occurred'}</p>}
       <div className="flex min-h-0 flex-1">

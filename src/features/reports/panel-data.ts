@@ -24,6 +24,9 @@ export const sourceOf = (kind: DashboardPanel['kind']): PanelSource => {
   }
 };
 
+/** Relative ranges resolve per minute, so the panels, their refetches and the exports share query keys. */
+export const panelClock = (now = new Date()) => new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+
 export function panelQuery(panel: DashboardPanel, range: TimeRangeConfig, now = new Date()): ReportParams {
   const p = panelParams(panel, range, now);
   return sourceOf(panel.kind) === 'series' ? { ...p, points: pointsForWidth(panel.w) } : p;

@@ -1,7 +1,7 @@
 import { CSV_SEPARATORS, JOBS_EXPORT_NAME, JOB_ACTIONS_EXPORT_NAME, csvFilename } from '@/api/contracts/jobs';
 import type { FilterNode } from '@/api/contracts/filters';
 import { exportCsv, listParams } from '@/features/jobs/api';
-import { deliverCsv } from '@/features/jobs/csv-delivery';
+import { deliverCsv } from '@/ui/csv-delivery';
 import { splitQualifiers } from '@/features/jobs/filter-qualifiers';
 import type { PaneState } from '@/features/jobs/pane-state';
 import { toListRequest } from '@/features/jobs/stored-filter';

@@ -3,20 +3,18 @@ import { format } from 'date-fns';
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import {
-  CSV_SEPARATORS,
   EVENT_SEVERITY_LABELS,
   JOBS_EXPORT_NAME,
   JOB_ACTIONS_EXPORT_NAME,
   LOADING_EVENTS,
   NO_EVENTS,
   PUBLISH_PIPELINES,
-  csvFilename,
-  type CsvSeparator,
   type JobEvent,
 } from '@/api/contracts/jobs';
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
 import { Modal } from '@/ui/modal';
+import { CsvOptionsFields, DEFAULT_CSV_VALUES, type CsvOptionValues } from '@/ui/csv-options-fields';
 import { getActionEvents, jobsKeys } from '@/features/jobs/api';
 import { runExport } from '@/features/jobs/commands';
 import { dialogs } from '@/features/jobs/dialogs';
@@ -95,8 +93,6 @@ function EventsModal() {
   );
 }
 
-const SEPARATOR_LABELS: Record<CsvSeparator, string> = { comma: 'Comma', semicolon: 'Semicolon', space: 'Space', tab: 'Tab' };
-
 /** Export options (monitors-actors-reporting.md section 7) with the Job Action Report checkbox. */
 function ExportDialog() {
   const { export: open } = useSnapshot(dialogs);
@@ -108,18 +104,17 @@ function ExportDialog() {
 }
 
 function ExportForm({ paneKey, jobActionReport }: { paneKey: string; jobActionReport: boolean }) {
-  const [separator, setSeparator] = useState<CsvSeparator>('comma');
-  const [delivery, setDelivery] = useState<'download' | 'popup'>('download');
-  const [allEvents, setAllEvents] = useState<'visible' | 'all'>('visible');
-  const [quotes, setQuotes] = useState<'double' | 'single'>('double');
+  const [options, setOptions] = useState<CsvOptionValues>(DEFAULT_CSV_VALUES);
   const [report, setReport] = useState(jobActionReport);
-  const [filename, setFilename] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const exportName = report ? JOB_ACTIONS_EXPORT_NAME : JOBS_EXPORT_NAME;
   const [kind, ...rest] = paneKey.split(':');
   const state = findPaneState({ kind: kind ?? '', params: kind === 'jobs' ? { vid: rest.join(':') } : { id: rest.join(':') } });
-  const radio = 'flex items-center gap-1.5';
+  const rows = {
+    visible: `Visible (${state?.kind === 'job' ? 'this job' : `${state?.pageJobs.length ?? 0} jobs on this page`})`,
+    all: `All (${state?.kind === 'job' ? 'this job' : `${(state?.totalShown ?? 0).toLocaleString()} jobs matching the filter`})`,
+  };
   return (
     <form
       className="flex flex-col gap-3 text-sm"
@@ -129,7 +124,7 @@ function ExportForm({ paneKey, jobActionReport }: { paneKey: string; jobActionRe
         setBusy(true);
         setError(null);
         try {
-          await runExport(state, { separator, delivery, all_events: allEvents, regex: quotes, filename, job_action_report: report });
+          await runExport(state, { ...options, job_action_report: report });
           dialogs.export = null;
         } catch (err) {
           setError(err instanceof Error ? err.message : String(err));
@@ -142,53 +137,7 @@ function ExportForm({ paneKey, jobActionReport }: { paneKey: string; jobActionRe
         <input type="checkbox" checked={report} onChange={(e) => setReport(e.target.checked)} />
         Job Action Report (one line per action of each job)
       </label>
-      <fieldset className="flex flex-wrap gap-x-4 gap-y-1">
-        <legend className="mb-1 text-xs font-medium text-muted">Separator</legend>
-        {(Object.keys(CSV_SEPARATORS) as CsvSeparator[]).map((k) => (
-          <label key={k} className={radio}>
-            <input type="radio" name="separator" value={k} checked={separator === k} onChange={() => setSeparator(k)} />
-            {SEPARATOR_LABELS[k]}
-          </label>
-        ))}
-      </fieldset>
-      <fieldset className="flex flex-wrap gap-x-4 gap-y-1">
-        <legend className="mb-1 text-xs font-medium text-muted">Rows</legend>
-        <label className={radio}>
-          <input type="radio" name="all_events" checked={allEvents === 'visible'} onChange={() => setAllEvents('visible')} />
-          Visible ({state?.kind === 'job' ? 'this job' : `${state?.pageJobs.length ?? 0} jobs on this page`})
-        </label>
-        <label className={radio}>
-          <input type="radio" name="all_events" checked={allEvents === 'all'} onChange={() => setAllEvents('all')} />
-          All ({state?.kind === 'job' ? 'this job' : `${(state?.totalShown ?? 0).toLocaleString()} jobs matching the filter`})
-        </label>
-      </fieldset>
-      <fieldset className="flex flex-wrap gap-x-4 gap-y-1">
-        <legend className="mb-1 text-xs font-medium text-muted">Quotes inside values</legend>
-        <label className={radio}>
-          <input type="radio" name="regex" checked={quotes === 'double'} onChange={() => setQuotes('double')} />
-          Keep (doubled "")
-        </label>
-        <label className={radio}>
-          <input type="radio" name="regex" checked={quotes === 'single'} onChange={() => setQuotes('single')} />
-          Replace with single quotes
-        </label>
-      </fieldset>
-      <fieldset className="flex flex-wrap gap-x-4 gap-y-1">
-        <legend className="mb-1 text-xs font-medium text-muted">Delivery</legend>
-        <label className={radio}>
-          <input type="radio" name="delivery" checked={delivery === 'download'} onChange={() => setDelivery('download')} />
-          Download
-        </label>
-        <label className={radio}>
-          <input type="radio" name="delivery" checked={delivery === 'popup'} onChange={() => setDelivery('popup')} />
-          Popup
-        </label>
-      </fieldset>
-      <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-        File name
-        <input className="rounded border border-line bg-surface px-2 py-1.5 text-sm text-ink" value={filename} placeholder={`${exportName}.csv`} onChange={(e) => setFilename(e.target.value)} maxLength={200} />
-        <span className="font-normal">Saved as {csvFilename(filename, exportName)}</span>
-      </label>
+      <CsvOptionsFields value={options} onChange={setOptions} rows={rows} exportName={exportName} />
       {error && (
         <p role="alert" className="text-red-500">
           {error}
