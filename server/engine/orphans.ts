@@ -1,6 +1,6 @@
 /**
  * Jobs nobody runs: a job in a non-final status that no engine holds (no active engine_jobs row) and
- * that is not a monitor's next run waiting for the scheduler ('sleeping' with a monitor). Such a job
+ * that is not a monitor's next run waiting for the scheduler (the 'sleeping' job of monitors.next_job_id). Such a job
  * would show Running or Pending forever, so it ends errored with the reason, its unfinished actions
  * errored (begun) or not run (never begun).
  */
@@ -11,7 +11,7 @@ export const RESTART_REASON = 'The director restarted while this job was running
 
 const UNOWNED = `j.status <> all($1::text[])
    and not exists (select 1 from engine_jobs e where e.job_id = j.id and e.active)
-   and not (j.status = 'sleeping' and j.monitor_id is not null)`;
+   and not (j.status = 'sleeping' and exists (select 1 from monitors m where m.next_job_id = j.id))`;
 
 /** The ids of the jobs in a non-final status without engine work (see above). */
 export async function jobsWithoutEngine(db: Db): Promise<number[]> {
