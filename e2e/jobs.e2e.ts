@@ -50,9 +50,9 @@ const listIds = async (page: Page, query: string) => {
 };
 
 /**
- * A job in progress that the engine really holds (the seeded jobs are all finished history): an actor
- * registers (online by that call) and a 5-minute sleep is run on it. The actor never calls in again, so
- * 20 s later it is offline and the job ends errored; the tests act on the job well within that.
+ * A job in progress that the engine really holds (the seeded jobs are all finished history): two actors
+ * register (online by that call) and a 5-minute sleep is run on them. They never call in again, so
+ * 20 s later they are offline and the job ends errored; the tests act on the job well within that.
  */
 let busyActors = 0;
 async function jobInProgress(): Promise<number> {
@@ -64,14 +64,17 @@ async function jobInProgress(): Promise<number> {
     if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   };
-  busyActors++;
   const { token } = await call<{ token: string }>('/bulk_tokens.json', { name: `e2e busy ${busyActors}`, hours: 1 });
-  const registration = { bulk_token: token, name: `e2e-busy-${busyActors}`, version: '1.0.0', os: 'Linux test', addresses: [`127.0.0.${60 + busyActors}`], capabilities: ['sleep'] };
-  const reg = await fetch(`${url}/api/actor/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(registration) });
-  const { node_id } = (await reg.json()) as { node_id: number };
+  const register = async () => {
+    busyActors++;
+    const registration = { bulk_token: token, name: `e2e-busy-${busyActors}`, version: '1.0.0', os: 'Linux test', addresses: [`127.0.0.${60 + busyActors}`], capabilities: ['sleep'] };
+    const reg = await fetch(`${url}/api/actor/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(registration) });
+    return ((await reg.json()) as { node_id: number }).node_id;
+  };
+  const [source, target] = [await register(), await register()];
   const list = await call<{ actions: { id: number; name: string }[] }>('/manage_sims/v2/actions/library_actions_list?page_size=500');
   const sleep = list.actions.find((a) => a.name === 'Sleep - 5 Minutes (Detection Window)')!;
-  const run = await call<{ job_id: number }>(`/run/actions/${sleep.id}.json`, { attack_node_id_1: node_id, target_node_id_1: node_id });
+  const run = await call<{ job_id: number }>(`/run/actions/${sleep.id}.json`, { attack_node_id_1: source, target_node_id_1: target });
   return run.job_id;
 }
 
@@ -237,10 +240,11 @@ describe('the Jobs pane', () => {
 
   it('JOB-049 JOB-075 JOB-102 cancels a job that has not finished after the exact confirmation', async () => {
     const { page } = b;
+    // Started before the pane loads, so its first page lists it.
+    const running = { id: await jobInProgress() };
     await asAdmin(page);
     await jobRows(page).first().waitFor();
     const completed = ((await api<JobListAnswer>(page, '/jobs/list_page_data.json?size=10')).jobs ?? []).find((j) => j.job_status === 'completed');
-    const running = { id: await jobInProgress() };
     await grid(page).locator(`[data-row-key="job:${running.id}"]`).waitFor();
     await grid(page).getByRole('button', { name: `Actions for job ${running.id}` }).click();
     await page.getByRole('menuitem', { name: 'Cancel' }).click();
@@ -282,9 +286,9 @@ describe('the Jobs pane', () => {
 
   it('JOB-104 a refused delete shows the director\'s message as an alert', async () => {
     const { page } = b;
+    const running = { id: await jobInProgress() };
     await asAdmin(page);
     await jobRows(page).first().waitFor();
-    const running = { id: await jobInProgress() };
     await grid(page).locator(`[data-row-key="job:${running.id}"]`).waitFor();
     await grid(page).getByRole('checkbox', { name: `Select job ${running.id}` }).check();
     await page.getByRole('button', { name: 'Selected jobs' }).click();
