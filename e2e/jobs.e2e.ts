@@ -21,6 +21,7 @@ import {
   type StepActionsAnswer,
 } from '../src/api/contracts/jobs';
 import { parseCsv } from '../tests/csv';
+import { signIn as apiSignIn } from '../cli/sign-in';
 
 // A director of its own (demo seed, 320 jobs): these tests cancel, delete and publish jobs.
 // VIGIL_E2E_STATIC_DIR runs them against another build of the workbench.
@@ -47,6 +48,35 @@ const listIds = async (page: Page, query: string) => {
   const a = await api<JobListAnswer>(page, `/jobs/list_page_data.json?${query}`);
   return { ids: (a.jobs ?? a.filtered_jobs ?? []).map((j) => j.id), answer: a };
 };
+
+/**
+ * A job in progress that the engine really holds (the seeded jobs are all finished history): two actors
+ * register (online by that call) and a 5-minute sleep is run on them. They never call in again, so
+ * 20 s later they are offline and the job ends errored; the tests act on the job well within that.
+ */
+let busyActors = 0;
+async function jobInProgress(): Promise<number> {
+  const url = director!.url;
+  const { cookie, answer } = await apiSignIn(url, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const headers = { Cookie: cookie, 'X-CSRF-Token': answer.csrf_token, 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json', 'Content-Type': 'application/json' };
+  const call = async <T>(p: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${url}${p}`, body === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const { token } = await call<{ token: string }>('/bulk_tokens.json', { name: `e2e busy ${busyActors}`, hours: 1 });
+  const register = async () => {
+    busyActors++;
+    const registration = { bulk_token: token, name: `e2e-busy-${busyActors}`, version: '1.0.0', os: 'Linux test', addresses: [`127.0.0.${60 + busyActors}`], capabilities: ['sleep'] };
+    const reg = await fetch(`${url}/api/actor/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(registration) });
+    return ((await reg.json()) as { node_id: number }).node_id;
+  };
+  const [source, target] = [await register(), await register()];
+  const list = await call<{ actions: { id: number; name: string }[] }>('/manage_sims/v2/actions/library_actions_list?page_size=500');
+  const sleep = list.actions.find((a) => a.name === 'Sleep - 5 Minutes (Detection Window)')!;
+  const run = await call<{ job_id: number }>(`/run/actions/${sleep.id}.json`, { attack_node_id_1: source, target_node_id_1: target });
+  return run.job_id;
+}
 
 const asAdmin = (page: Page, at = '/jobs') => signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, at);
 
@@ -208,13 +238,15 @@ describe('the Jobs pane', () => {
     }
   });
 
-  it('JOB-049 JOB-075 JOB-102 cancels a running job after the exact confirmation', async () => {
+  it('JOB-049 JOB-075 JOB-102 cancels a job that has not finished after the exact confirmation', async () => {
     const { page } = b;
+    // Started before the pane loads, so its first page lists it.
+    const running = { id: await jobInProgress() };
     await asAdmin(page);
     await jobRows(page).first().waitFor();
-    const running = ((await api<JobListAnswer>(page, '/jobs/list_page_data.json?size=10')).jobs ?? []).find((j) => j.job_status === 'running')!;
-    await grid(page).getByRole('button', { name: `Actions for job ${running.id}` }).click();
     const completed = ((await api<JobListAnswer>(page, '/jobs/list_page_data.json?size=10')).jobs ?? []).find((j) => j.job_status === 'completed');
+    await grid(page).locator(`[data-row-key="job:${running.id}"]`).waitFor();
+    await grid(page).getByRole('button', { name: `Actions for job ${running.id}` }).click();
     await page.getByRole('menuitem', { name: 'Cancel' }).click();
     await confirmDialog(page).getByText(CANCEL_CONFIRM, { exact: true }).waitFor();
     await confirmDialog(page).getByRole('button', { name: 'OK' }).click();
@@ -223,6 +255,8 @@ describe('the Jobs pane', () => {
     expect((await api<JobDetail>(page, `/jobs/${running.id}.json`)).status).toBe('cancelled');
     // A finished job's Cancel is disabled.
     if (completed) {
+      await page.getByRole('searchbox', { name: 'Filter jobs' }).fill('completed');
+      await waitForIds(page, (await listIds(page, 'filterVal=completed&size=10')).ids, 'completed jobs');
       await grid(page).getByRole('button', { name: `Actions for job ${completed.id}` }).click();
       expect(await page.getByRole('menuitem', { name: 'Cancel' }).getAttribute('aria-disabled')).toBe('true');
       await page.keyboard.press('Escape');
@@ -252,14 +286,15 @@ describe('the Jobs pane', () => {
 
   it('JOB-104 a refused delete shows the director\'s message as an alert', async () => {
     const { page } = b;
+    const running = { id: await jobInProgress() };
     await asAdmin(page);
     await jobRows(page).first().waitFor();
-    const running = ((await api<JobListAnswer>(page, '/jobs/list_page_data.json?size=10')).jobs ?? []).find((j) => j.job_status === 'pending')!;
+    await grid(page).locator(`[data-row-key="job:${running.id}"]`).waitFor();
     await grid(page).getByRole('checkbox', { name: `Select job ${running.id}` }).check();
     await page.getByRole('button', { name: 'Selected jobs' }).click();
     await page.getByRole('menuitem', { name: 'Delete Selected' }).click();
     await confirmDialog(page).getByRole('button', { name: 'OK' }).click();
-    const alert = page.getByRole('alert').filter({ hasText: `Job ${running.id} is pending: only finished jobs can be deleted.` });
+    const alert = page.getByRole('alert').filter({ hasText: new RegExp(`Job ${running.id} is (pending|preparing|running|waiting): only finished jobs can be deleted\\.`) });
     await alert.waitFor();
     expect(await alert.getAttribute('data-kind')).toBe('error');
     expect(await shownIds(page)).toContain(running.id);

@@ -7,6 +7,7 @@ import { seedDemo } from './seed/demo';
 import { seedLabEvaluation } from './seed/lab-evaluation';
 import { seedDemoMonitors } from './seed/demo-monitors';
 import { startEngine, startLocalActors } from './engine/index';
+import { endJobsWithoutEngine } from './engine/orphans';
 
 async function main() {
   const config = readConfig();
@@ -23,6 +24,9 @@ async function main() {
   }
   // The security lab's evaluation (npm run lab), also added to a demo install made before it existed.
   if (config.seed === 'demo' && (await seedLabEvaluation(db))) console.log('Added the evaluation "Lab: segmentation and egress" (npm run lab).');
+  // A job left in progress that no engine holds (e.g. from before a crash) ends errored with the reason.
+  const orphaned = await endJobsWithoutEngine(db);
+  if (orphaned) console.log(`Ended ${orphaned} job(s) that no engine was running (errored: the director restarted).`);
   const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1' });
   const url = await app.listen({ port: config.port, host: config.host });
   const shown = url.replace('127.0.0.1', 'localhost');

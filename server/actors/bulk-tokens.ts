@@ -8,6 +8,7 @@
  */
 import type { Db } from '../db/index';
 import { iso } from '../jobs/list-query';
+import { presenceSql } from './presence';
 import type { ActorRow, BulkTokenAction, BulkTokenRow, BulkTokenStatus, PendingNode } from '../../src/api/contracts/actors';
 
 export const PENDING = `(n.last_heartbeat_at is null or n.last_heartbeat_at <= n.created_at)`;
@@ -57,11 +58,12 @@ function toRow(r: TokenRecord, canManage: boolean): BulkTokenRow {
 }
 
 export async function listTokens(db: Db, canManage: boolean, id?: number): Promise<BulkTokenRow[]> {
+  const presence = presenceSql(db);
   const rows = await db.query<TokenRecord>(
     `select t.id, t.name, t.created_at, t.expires_at, t.expires_at < now() as expired, u.email as created_by,
             count(n.id)::int as registered,
             (count(n.id) filter (where ${PENDING}))::int as active_pending,
-            (count(n.id) filter (where ${PENDING} and n.status <> 'online'))::int as errored
+            (count(n.id) filter (where ${PENDING} and ${presence.status} <> 'online'))::int as errored
        from actor_bulk_tokens t
        left join users u on u.id = t.created_by
        left join nodes n on ${OF_TOKEN}
@@ -74,8 +76,9 @@ export async function listTokens(db: Db, canManage: boolean, id?: number): Promi
 }
 
 export async function pendingNodes(db: Db, tokenId: number): Promise<PendingNode[]> {
+  const presence = presenceSql(db);
   const rows = await db.query<{ id: number; name: string; status: string; status_details: string | null; created_at: Date | string }>(
-    `select n.id, n.name, n.status, n.status_details, n.created_at from nodes n, actor_bulk_tokens t
+    `select n.id, n.name, ${presence.status} as status, ${presence.details} as status_details, n.created_at from nodes n, actor_bulk_tokens t
       where t.id = $1 and ${OF_TOKEN} and ${PENDING} order by n.id`,
     [tokenId],
   );
@@ -101,16 +104,18 @@ export interface TokenActor {
 }
 
 export function tokenActors(db: Db, tokenId: number): Promise<TokenActor[]> {
+  const presence = presenceSql(db);
   return db.query<TokenActor>(
-    `select n.id, n.name, n.status, ${PENDING} as pending, n.created_at, n.last_heartbeat_at, n.os, n.sim_address, n.status_details
+    `select n.id, n.name, ${presence.status} as status, ${PENDING} as pending, n.created_at, n.last_heartbeat_at, n.os, n.sim_address, ${presence.details} as status_details
        from nodes n, actor_bulk_tokens t where t.id = $1 and ${OF_TOKEN} order by n.id`,
     [tokenId],
   );
 }
 
 export async function listActors(db: Db): Promise<ActorRow[]> {
+  const presence = presenceSql(db);
   const rows = await db.query<Omit<ActorRow, 'links' | 'last_heartbeat_at'> & { last_heartbeat_at: Date | string | null }>(
-    `select n.id, n.name, n.friendly_name, n.node_version, n.os_base, n.os, n.node_type, n.status, n.status_details, n.security_zone_id,
+    `select n.id, n.name, n.friendly_name, n.node_version, n.os_base, n.os, n.node_type, ${presence.status} as status, ${presence.details} as status_details, n.security_zone_id,
             z.name as zone_name, n.sandbox_node_id, n.username, n.last_heartbeat_at,
             array(select tg.name from node_tags nt join tags tg on tg.id = nt.tag_id where nt.node_id = n.id order by tg.name) as user_tags,
             (case when n.capabilities ? 'bulk_token_id' and ${PENDING} then 1 else 0 end)::int as active_pending,

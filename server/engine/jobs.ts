@@ -6,6 +6,7 @@ import type { Db } from '../db/index';
 import { HttpError, badRequest, notFound } from '../http-errors';
 import { SINGLE_ACTOR_TYPES } from '../../src/api/contracts/engine';
 import { dnsUsesDestination } from './peer-dns';
+import { presenceSql } from '../actors/presence';
 
 export type JobKind = 'action' | 'sequence' | 'evaluation';
 
@@ -41,7 +42,7 @@ interface ActionRow {
 }
 
 async function actorOf(db: Db, id: number, label: string, forceUnlock: boolean): Promise<NodeRow> {
-  const [n] = await db.query<NodeRow>('select id, name, status, token_hash, retired_at is not null as retired from nodes where id = $1', [id]);
+  const [n] = await db.query<NodeRow>(`select n.id, n.name, ${presenceSql(db).status} as status, n.token_hash, n.retired_at is not null as retired from nodes n where n.id = $1`, [id]);
   if (!n) throw notFound(`${label} ${id} does not exist.`);
   if (n.retired) throw badRequest(`${label} ${n.name} is retired; enable it on its edit page to run actions.`);
   if (!n.token_hash) throw badRequest(`${label} ${n.name} has never connected to this director, so it cannot run actions.`);

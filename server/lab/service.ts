@@ -7,6 +7,7 @@
  */
 import type { Db } from '../db/index';
 import { createBulkToken } from '../engine/secrets';
+import { presenceSql } from '../actors/presence';
 import { createIntegration } from '../integrations/service';
 import type { LabActor, LabRemoval, LabSetupAnswer, LabSetupRequest } from '../../src/api/contracts/lab';
 
@@ -107,7 +108,7 @@ export async function attachLabActors(db: Db, prefix: string): Promise<LabActor[
     [lab.zone_ids, token],
   );
   return db.query<LabActor>(
-    `select n.id, n.name, n.sim_address, n.status, z.name as zone
+    `select n.id, n.name, n.sim_address, ${presenceSql(db).status} as status, z.name as zone
        from nodes n left join zones z on z.id = n.security_zone_id
       where (n.capabilities->>'bulk_token_id') = $1 order by n.id`,
     [token],

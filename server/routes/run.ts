@@ -10,6 +10,7 @@ import { bodyFields, notFound, validate } from '../http-errors';
 import { runSchema, stepPairs, type RunActor, type RunAnswer } from '../../src/api/contracts/engine';
 import { createJob, type JobKind } from '../engine/jobs';
 import { engineFor } from '../engine/engine';
+import { presenceSql } from '../actors/presence';
 
 const idParam = yup.object({ id: yup.number().typeError('id must be a number').integer().positive().required() });
 const KINDS: Record<string, JobKind> = { actions: 'action', sequences: 'sequence', evaluations: 'evaluation' };
@@ -19,10 +20,11 @@ export async function runRoutes(app: FastifyInstance) {
 
   app.get('/run/actors.json', async (req): Promise<{ data: RunActor[] }> => {
     requireUser(req);
+    const presence = presenceSql(app.db);
     const rows = await app.db.query<RunActor & { capabilities: { types?: string[] } }>(
-      `select n.id, n.name, n.status, n.sim_address, n.security_zone_id, z.name as zone_name, n.capabilities
+      `select n.id, n.name, ${presence.status} as status, n.sim_address, n.security_zone_id, z.name as zone_name, n.capabilities
          from nodes n left join zones z on z.id = n.security_zone_id
-        where n.token_hash is not null order by n.status = 'online' desc, n.name, n.id`,
+        where n.token_hash is not null order by ${presence.status} = 'online' desc, n.name, n.id`,
     );
     return { data: rows.map((r) => ({ ...r, capabilities: r.capabilities.types ?? [] })) };
   });

@@ -3,6 +3,7 @@ import { generateDemoData, type DemoData } from '../../src/api/fakes/index';
 import { withDemoContent } from './demo-files';
 import { seedDemoCaptures } from './demo-captures';
 import { seedDemoDashboards } from './demo-dashboards';
+import { endJobsWithoutEngine } from '../engine/orphans';
 
 type ColType = 'int' | 'text' | 'bool' | 'jsonb' | 'timestamptz' | 'bytea';
 type Col<R> = readonly [keyof R & string, ColType];
@@ -112,6 +113,18 @@ const SERIAL_TABLES = [
   'job_action_events',
 ];
 
+const DEMO_ACTOR_DETAILS = 'Demo actor: no Vigil actor process runs for it, so it sends no heartbeat.';
+export const DEMO_JOB_REASON = 'Its actors are offline: the demo actors send no heartbeats, so no engine ran this job to the end.';
+
+/**
+ * The demo's actors have no actor process behind them: none is seeded online or with a heartbeat it
+ * never sent (an actor is online only while it really sends heartbeats, see server/actors/presence.ts).
+ */
+function withoutLiveness(data: DemoData): DemoData {
+  const nodes = data.nodes.map((n) => (n.status === 'online' ? { ...n, status: 'offline' as const, status_details: DEMO_ACTOR_DETAILS, last_heartbeat_at: null } : n));
+  return { ...data, nodes };
+}
+
 /**
  * Fills a fresh install with the deterministic demo content of src/api/fakes (seed 1, timestamps
  * relative to now), in bulk statements inside one transaction. Jobs and authored content are
@@ -122,13 +135,15 @@ export async function seedDemo(db: Db, opts: { seed?: number; now?: number; jobs
   const existing = await db.query<{ n: number }>('select count(*)::int as n from actions');
   if ((existing[0]?.n ?? 0) > 0) return 'demo content already present';
   const users = await db.query<{ id: number }>(`select id from users where role in ('admin', 'approver', 'operator') order by id`);
-  const data = generateDemoData(opts.seed ?? 1, { now: opts.now ?? Date.now(), jobs: opts.jobs, userIds: users.map((u) => u.id) });
+  const data = withoutLiveness(generateDemoData(opts.seed ?? 1, { now: opts.now ?? Date.now(), jobs: opts.jobs, userIds: users.map((u) => u.id) }));
 
   await db.transaction(async (tx) => {
     for (const t of TABLES) await t.insert(tx, data);
     await tx.query(SERIAL_TABLES.map((t) => `select setval(pg_get_serial_sequence('${t}', 'id'), coalesce((select max(id) from ${t}), 0) + 1, false)`).join(' union all '));
     await tx.query(`insert into settings (key, value) values ('demo_seeded_at', to_jsonb(now()::text)) on conflict (key) do nothing`);
   });
+  // No engine runs the demo's jobs: the ones generated in progress are history that ended for that reason.
+  await endJobsWithoutEngine(db, DEMO_JOB_REASON);
   const captures = opts.dataDir ? await seedDemoCaptures(db, opts.dataDir) : 0;
   const dashboards = await seedDemoDashboards(db);
 

@@ -1,5 +1,6 @@
 /** Reads the map items (JOB-044) from zones, nodes, devices, device_zones and topology_links. */
 import type { Db } from '../db/index';
+import { presenceSql } from '../actors/presence';
 import type { DeviceInterface, ItemKey, MapDevice, MapLink, MapNode, MapZone, NetworkMap } from '../../src/api/contracts/topology';
 
 type ZoneRow = Omit<MapZone, 'combos'>;
@@ -21,10 +22,11 @@ const nodeHelp = (type: string) => `actor-${type}.html`;
 const deviceHelp = (type: string) => `device-${type}.html`;
 
 export async function readNetworkMap(db: Db): Promise<NetworkMap> {
+  const presence = presenceSql(db, 'nodes');
   const [zones, nodes, devices, links] = await Promise.all([
     db.query<ZoneRow>('select id, name, description, cidr from zones order by id'),
     db.query<NodeRow>(
-      `select id, name, node_type, os, status, mgmt_address, sim_address, monitor_address, security_zone_id as zone_id
+      `select id, name, node_type, os, ${presence.status} as status, mgmt_address, sim_address, monitor_address, security_zone_id as zone_id
        from nodes order by id`,
     ),
     db.query<DeviceRow>(

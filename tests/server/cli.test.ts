@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/auth/passwords';
 import { seedDemo } from '../../server/seed/demo';
+import { reopenDemoJobs } from './job-fixtures';
 import { EMAILS, PASSWORD, startTestServer, type TestServer } from './helpers';
 import { readPdf } from '../../e2e/pdf-reader';
 
@@ -17,6 +18,7 @@ let dir: string;
 beforeAll(async () => {
   t = await startTestServer();
   await seedDemo(t.db);
+  await reopenDemoJobs(t.db);
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-cli-'));
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
+import { reopenDemoJobs } from './job-fixtures';
 import { startTestServer, type Session, type TestServer } from './helpers';
 import {
   CANCELLABLE_STATUSES,
@@ -25,6 +26,7 @@ let viewer: Session;
 beforeAll(async () => {
   s = await startTestServer();
   await seedDemo(s.db);
+  await reopenDemoJobs(s.db);
   [admin, operator, viewer] = await Promise.all([s.signIn('admin'), s.signIn('operator'), s.signIn('viewer')]);
 }, 120_000);
 afterAll(async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, openPglite, type Db } from '../../server/db/index';
 import { migrate } from '../../server/db/migrate';
-import { seedDemo } from '../../server/seed/demo';
+import { DEMO_JOB_REASON, seedDemo } from '../../server/seed/demo';
 import { seedDemoMonitors } from '../../server/seed/demo-monitors';
-import { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS, JOB_STATUSES } from '@/api/fakes/index';
+import { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS } from '@/api/fakes/index';
 
 // One database for the whole file: PGlite by default; PostgreSQL in a throw-away schema when
 // TEST_DATABASE_URL is set (e.g. postgres://postgres@localhost/vigil_test).
@@ -58,10 +58,12 @@ describe('demo seed', () => {
     expect(types).toEqual([...ACTION_TYPES].sort());
   });
 
-  it('stores jobs in every job status and action results in every run status', async () => {
-    expect(await column<string>('select distinct status as v from jobs order by 1')).toEqual([...JOB_STATUSES].sort());
+  it('stores finished jobs only, and action results in every final run status (no engine runs the demo jobs)', async () => {
+    expect(await column<string>('select distinct status as v from jobs order by 1')).toEqual(['cancelled', 'completed', 'errored']);
     const runStatuses = await column<string>('select distinct status as v from job_actions order by 1');
-    expect(runStatuses).toEqual(['cancelled', 'completed', 'errored', 'incompatible', 'not run', 'pending', 'ran', 'reverting', 'running', 'waiting']);
+    expect(runStatuses).toEqual(['cancelled', 'completed', 'errored', 'incompatible', 'not run', 'ran']);
+    // The jobs generated in progress ended errored with the reason, their unfinished actions errored or not run.
+    expect(await count(`select 1 from jobs where status = 'errored' and status_reason = $1`, [DEMO_JOB_REASON])).toBeGreaterThan(0);
   });
 
   it('stores every result variant of a ran action: alerted, blocked, not blocked, events and no events', async () => {
@@ -126,7 +128,9 @@ describe('demo seed', () => {
 
   it('stores a network of zones, actors, devices and links', async () => {
     expect(await count('select 1 from zones')).toBeGreaterThanOrEqual(5);
-    expect(await column<string>('select distinct status as v from nodes order by 1')).toEqual(['offline', 'online', 'pending']);
+    // No actor process runs for the demo actors: none is online, none has a heartbeat it never sent.
+    expect(await column<string>('select distinct status as v from nodes order by 1')).toEqual(['offline', 'pending']);
+    expect(await count(`select 1 from nodes where last_heartbeat_at > now() - interval '1 day'`)).toBe(0);
     expect(await count('select 1 from nodes where security_zone_id is null')).toBe(0);
     expect(await count('select 1 from devices')).toBeGreaterThanOrEqual(5);
     expect(await count('select 1 from topology_links a join topology_links b on b.id = a.compliment_id and b.compliment_id = a.id')).toBe(await count('select 1 from topology_links'));

@@ -11,10 +11,10 @@ beforeAll(async () => {
   viewer = await s.signIn('viewer');
   await s.db.query(`insert into zones (id, name, cidr) values (1, 'Corporate LAN', '10.10.0.0/16'), (2, 'DMZ', '172.16.10.0/24'), (3, 'Empty', '')`);
   await s.db.query(
-    `insert into nodes (id, name, node_type, os, status, security_zone_id, mgmt_address, sim_address, monitor_address)
-     values (1, 'WS01', 'endpoint', 'Windows 11', 'online', 1, '10.10.0.11', '10.10.0.101', ''),
-            (2, 'WEB01', 'network', 'Ubuntu 22.04', 'offline', 2, '172.16.10.12', '172.16.10.102', '172.16.10.152'),
-            (3, 'LOOSE', 'cloud', 'Amazon Linux', 'pending', null, '', '', '')`,
+    `insert into nodes (id, name, node_type, os, status, security_zone_id, mgmt_address, sim_address, monitor_address, last_heartbeat_at)
+     values (1, 'WS01', 'endpoint', 'Windows 11', 'online', 1, '10.10.0.11', '10.10.0.101', '', now()),
+            (2, 'WEB01', 'network', 'Ubuntu 22.04', 'offline', 2, '172.16.10.12', '172.16.10.102', '172.16.10.152', null),
+            (3, 'LOOSE', 'cloud', 'Amazon Linux', 'pending', null, '', '', '', null)`,
   );
   await s.db.query(
     `insert into devices (id, name, description, device_type, prevention_enabled, interfaces)
