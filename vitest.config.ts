@@ -42,7 +42,8 @@ export default defineConfig({
           name: 'unit-dom',
           environment: 'jsdom',
           include: ['src/**/*.test.tsx', 'tests/unit/**/*.test.tsx'],
-          setupFiles: ['tests/setup-dom.ts'],
+          pool: 'vmThreads',
+          setupFiles: ['tests/setup-vm.ts', 'tests/setup-dom.ts'],
           // A few component tests type whole forms (5 s each under a load average of 15); the default
           // 5 s limit made them fail on a busy machine though nothing was wrong.
           testTimeout: 20000,
@@ -53,6 +54,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          pool: 'vmThreads',
+          setupFiles: ['tests/setup-vm.ts'],
           include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
         },
       },
@@ -63,6 +66,8 @@ export default defineConfig({
           environment: 'node',
           include: ['server/**/*.test.ts', 'tests/server/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...LOOPBACK_ACTOR_FILES],
+          // Migrates one PGlite database once and dumps it; each file opens its own copy (tests/server/template.ts).
+          globalSetup: ['tests/server/global-setup.ts'],
           // Files run in parallel: each opens its own in-memory PGlite (or its own schema of
           // TEST_DATABASE_URL), listens on port 0 and uses its own temporary directories.
           testTimeout: 30000,
@@ -79,6 +84,7 @@ export default defineConfig({
           include: LOOPBACK_ACTOR_FILES,
           // One file at a time (after the parallel projects): see LOOPBACK_ACTOR_FILES.
           fileParallelism: false,
+          globalSetup: ['tests/server/global-setup.ts'],
           testTimeout: 30000,
           hookTimeout: 60000,
         },
