@@ -70,6 +70,10 @@ export default defineConfig({
           globalSetup: ['tests/server/global-setup.ts'],
           // Files run in parallel: each opens its own in-memory PGlite (or its own schema of
           // TEST_DATABASE_URL), listens on port 0 and uses its own temporary directories.
+          // Not isolated: a worker keeps the modules it loaded (PGlite, Fastify, the routes) for its
+          // next file, which then opens its database in about half the time. Server state is per
+          // database (WeakMaps keyed by Db), and a file that changes process.env or spies restores it.
+          isolate: false,
           testTimeout: 30000,
           // Set-up opens a PGlite (WASM start and initdb); two files open theirs at once here, and on
           // this shared 2-core machine one open was measured at 22-65 s under a load average of 15-20.
