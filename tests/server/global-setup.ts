@@ -5,13 +5,10 @@ import type { TestProject } from 'vitest/node';
 import { openPglite } from '../../server/db/index';
 import { prepareTestDb } from './template';
 
-/** Builds the migrated PGlite template once for the run (see template.ts); removes it afterwards. */
-export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
-  if (process.env.TEST_DATABASE_URL) {
-    project.provide('pgliteTemplate', '');
-    return undefined;
-  }
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'vigil-test-template-'));
+/** The run's template, built once for both server projects and removed after the last one. */
+let template: { file: Promise<string>; dir: string; users: number } | undefined;
+
+async function buildTemplate(dir: string): Promise<string> {
   const file = path.join(dir, 'pglite.tar');
   const db = await openPglite(undefined);
   try {
@@ -21,8 +18,25 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   } finally {
     await db.close();
   }
-  project.provide('pgliteTemplate', file);
+  return file;
+}
+
+/** Builds the migrated PGlite template once for the run (see template.ts); removes it afterwards. */
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  if (process.env.TEST_DATABASE_URL) {
+    project.provide('pgliteTemplate', '');
+    return undefined;
+  }
+  if (!template) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-test-template-'));
+    template = { dir, users: 0, file: buildTemplate(dir) };
+  }
+  const mine = template;
+  mine.users++;
+  project.provide('pgliteTemplate', await mine.file);
   return async () => {
-    await fs.promises.rm(dir, { recursive: true, force: true });
+    if (--mine.users > 0) return;
+    if (template === mine) template = undefined;
+    await fs.promises.rm(mine.dir, { recursive: true, force: true });
   };
 }

@@ -10,18 +10,17 @@
  * requested delays are recorded in `sleeps` instead).
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../server/app';
 import type { DirectorConfig } from '../../server/config';
-import { openPglite, openPostgres, type Db } from '../../server/db/index';
+import { openPostgres, type Db } from '../../server/db/index';
 import { SignInThrottle } from '../../server/auth/throttle';
 import { SESSION_COOKIE } from '../../server/auth/sessions';
 import { hashPassword } from '../../server/auth/passwords';
 import type { Role } from '@/api/contracts/permissions';
 import type { SignInAnswer } from '@/api/contracts/session';
 
-import { EMAILS, PASSWORD, prepareTestDb, templateFile } from './template';
+import { EMAILS, PASSWORD, openTemplateCopy, prepareTestDb } from './template';
 
 export { EMAILS, PASSWORD };
 
@@ -89,8 +88,7 @@ export function testConfig(overrides: Partial<DirectorConfig> = {}): DirectorCon
 async function openTestDb(): Promise<{ db: Db; dispose: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    const template = templateFile();
-    const db = await openPglite(undefined, template ? await fs.openAsBlob(template) : undefined);
+    const db = await openTemplateCopy();
     return { db, dispose: () => db.close() };
   }
   const schema = `vigil_test_${Date.now().toString(36)}_${crypto.randomBytes(4).toString('hex')}`;
@@ -101,6 +99,7 @@ async function openTestDb(): Promise<{ db: Db; dispose: () => Promise<void> }> {
   const scoped = new URL(url);
   scoped.searchParams.set('options', `-c search_path=${schema}`);
   const db = await openPostgres(scoped.toString());
+  await prepareTestDb(db);
   return {
     db,
     dispose: async () => {
@@ -118,8 +117,6 @@ function cookieHeader(res: LightMyRequestResponse): string {
 
 export async function startTestServer(configOverrides: Partial<DirectorConfig> = {}): Promise<TestServer> {
   const { db, dispose } = await openTestDb();
-  // On a copy of the template this finds every migration applied and the users there.
-  await prepareTestDb(db);
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>('select count(*)::int as n from users');
   if (n !== 4) throw new Error(`expected one user per role in a fresh database, found ${n}`);
 

@@ -3,8 +3,9 @@
  * built once per run by global-setup.ts and dumped to a file; each test file starts its own copy of
  * it (`loadDataDir`, under 1 s) instead of running initdb and every migration (about 4 s).
  */
+import fs from 'node:fs';
 import { inject } from 'vitest';
-import type { Db } from '../../server/db/index';
+import { openPglite, type Db } from '../../server/db/index';
 import { migrate } from '../../server/db/migrate';
 import { ensureAdmin, ensureDemoUsers } from '../../server/seed/users';
 import type { Role } from '@/api/contracts/permissions';
@@ -39,4 +40,12 @@ export function templateFile(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A fresh in-memory PGlite at the tests' starting point: a copy of the template (or, without one, migrated now). */
+export async function openTemplateCopy(): Promise<Db> {
+  const file = templateFile();
+  const db = await openPglite(undefined, file ? await fs.openAsBlob(file) : undefined);
+  await prepareTestDb(db);
+  return db;
 }
