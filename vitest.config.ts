@@ -42,7 +42,8 @@ export default defineConfig({
           name: 'unit-dom',
           environment: 'jsdom',
           include: ['src/**/*.test.tsx', 'tests/unit/**/*.test.tsx'],
-          setupFiles: ['tests/setup-dom.ts'],
+          pool: 'vmThreads',
+          setupFiles: ['tests/setup-vm.ts', 'tests/setup-dom.ts'],
           // A few component tests type whole forms (5 s each under a load average of 15); the default
           // 5 s limit made them fail on a busy machine though nothing was wrong.
           testTimeout: 20000,
@@ -53,6 +54,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          pool: 'vmThreads',
+          setupFiles: ['tests/setup-vm.ts'],
           include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
         },
       },
@@ -63,8 +66,14 @@ export default defineConfig({
           environment: 'node',
           include: ['server/**/*.test.ts', 'tests/server/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...LOOPBACK_ACTOR_FILES],
+          // Migrates one PGlite database once and dumps it; each file opens its own copy (tests/server/template.ts).
+          globalSetup: ['tests/server/global-setup.ts'],
           // Files run in parallel: each opens its own in-memory PGlite (or its own schema of
           // TEST_DATABASE_URL), listens on port 0 and uses its own temporary directories.
+          // Not isolated: a worker keeps the modules it loaded (PGlite, Fastify, the routes) for its
+          // next file, which then opens its database in about half the time. Server state is per
+          // database (WeakMaps keyed by Db), and a file that changes process.env or spies restores it.
+          isolate: false,
           testTimeout: 30000,
           // Set-up opens a PGlite (WASM start and initdb); two files open theirs at once here, and on
           // this shared 2-core machine one open was measured at 22-65 s under a load average of 15-20.
@@ -79,6 +88,7 @@ export default defineConfig({
           include: LOOPBACK_ACTOR_FILES,
           // One file at a time (after the parallel projects): see LOOPBACK_ACTOR_FILES.
           fileParallelism: false,
+          globalSetup: ['tests/server/global-setup.ts'],
           testTimeout: 30000,
           hookTimeout: 60000,
         },

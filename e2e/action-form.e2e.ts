@@ -3,13 +3,14 @@ import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
+import { sharedDirectorUrl } from './shared-director';
 import { DEMO_USERS, REPO_ROOT } from './director';
 import { eventually, paletteInput, pathOf, waitForFocused, waitForPath } from './workbench';
 import { buildZip } from '../server/actions/zip';
 import { typeKey, type FormDefinition, type LoadedAction, type PickerAction } from '../src/api/contracts/action-form';
 import { type ActionType } from '../src/api/contracts/vocabulary';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = sharedDirectorUrl();
 const NEW_URL = '/manage_sims/actions/unified_action/new';
 const MSG_SAVE_FAILED = 'Warning! Validation errors kept this Action from saving successfully. Please see below.';
 const MSG_SELECT_TYPE = 'Warning! Validation errors kept this Action from saving successfully. Select an Action Type.';

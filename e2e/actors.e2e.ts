@@ -1,9 +1,10 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
+import { sharedDirectorUrl } from './shared-director';
 import { eventually, panel, runCommand, waitForFocused } from './workbench';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = sharedDirectorUrl();
 
 /** Registers an actor through the real actor API, the way actor/agent.ts does, without ever calling in after. */
 const registerActor = (token: string, name: string) =>

@@ -1,9 +1,10 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
+import { sharedDirectorUrl } from './shared-director';
 import { eventually, panel, pathOf, runCommand, waitForFocused, waitForPath } from './workbench';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = sharedDirectorUrl();
 const signInAsAdmin = (page: Page, at = '/') => signIn(page, inject('adminEmail'), inject('adminPassword'), at);
 const toast = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text });
 const confirmWith = async (page: Page, question: string, label: string) => {

@@ -28,10 +28,10 @@ export interface Director {
   stop(): Promise<void>;
 }
 
-/** Throws a clear error when the SPA has not been built. */
 /** The built workbench the browser tests serve: VIGIL_E2E_STATIC_DIR, else dist/. */
 export const STATIC_DIR = process.env.VIGIL_E2E_STATIC_DIR || path.join(REPO_ROOT, 'dist');
 
+/** Throws a clear error when the SPA has not been built. */
 export function requireBuiltSpa(): void {
   const index = path.join(STATIC_DIR, 'index.html');
   if (!fs.existsSync(index)) throw new Error(`${index} is missing: run npm run build first.`);

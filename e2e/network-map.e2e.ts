@@ -1,10 +1,11 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
+import { sharedDirectorUrl } from './shared-director';
 import { DEMO_USERS } from './director';
 import { eventually, panel, pathOf, waitForFocused } from './workbench';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = sharedDirectorUrl();
 const SAVE_FAILED = 'An error occurred while attempting to save the current network state.';
 const RETRIEVE_FAILED = 'An error occurred while attempting to retrieve the current network state.';
 /** An actor box is 184 map units wide (bodies.ts), which gives the map's zoom. */

@@ -1,9 +1,10 @@
 import { describe, expect, inject, it } from 'vitest';
 import { signIn, useBrowser } from './browser';
+import { sharedDirectorUrl } from './shared-director';
 import { DEMO_USERS } from './director';
 import { eventually, openPalette, paletteCount, paletteInput, paletteOption, paletteOptions, paletteTitles, panel, pathOf, tabs, waitForFocused, waitForPath } from './workbench';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = sharedDirectorUrl();
 
 describe('the command palette', () => {
   const b = useBrowser(() => baseUrl);

@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
+import { sharedDirectorUrl } from './shared-director';
 import {
   allTabs,
   currentUserId,
@@ -15,7 +16,7 @@ import {
   waitForPath,
 } from './workbench';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = sharedDirectorUrl();
 const LAYOUT_RESTORE_FAILED = 'The saved layout could not be restored, so the default layout is shown.';
 
 const signInAsAdmin = (page: Page, at = '/') => signIn(page, inject('adminEmail'), inject('adminPassword'), at);

@@ -5,13 +5,14 @@ import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
+import { sharedDirectorUrl } from './shared-director';
 import { DEMO_USERS, REPO_ROOT } from './director';
 import { eventually, pathOf, runCommand, waitForPath } from './workbench';
 import { PCAP_TCP_OR_UDP_MESSAGE, type PcapPacketBytesAnswer, type PcapPacketsAnswer } from '../src/api/contracts/pcap';
 import type { PickerAction } from '../src/api/contracts/action-form';
 import { ETHERTYPE, PROTO, buildPcap, eth, ipv4, udp } from '../server/pcap/testing/builder';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = sharedDirectorUrl();
 const fixture = (name: string) => path.join(REPO_ROOT, 'tests', 'fixtures', 'pcap', name);
 const toast = (page: Page, text: string | RegExp) => page.locator('[aria-live="polite"]').getByText(text).first();
 

@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
+import { sharedDirectorUrl } from './shared-director';
 import { eventually, runCommand, tabs, waitForPath } from './workbench';
 import { readPdf } from './pdf-reader';
 import type { Dashboard, DashboardsAnswer, UntestedAnswer } from '../src/api/contracts/reports';
 
 /** Dashboards, the Panel Library, exports and the ATT&CK view on the shared director's demo data. */
-const baseUrl = inject('baseUrl');
+const baseUrl = sharedDirectorUrl();
 const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 const SHOTS = process.env.E2E_SHOTS_DIR;
 

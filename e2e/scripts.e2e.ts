@@ -1,9 +1,10 @@
 import { describe, expect, inject, it } from 'vitest';
 import { signIn, useBrowser } from './browser';
+import { sharedDirectorUrl } from './shared-director';
 import { eventually, groupTabs, runCommand, waitForFocused, waitForPath } from './workbench';
 import { typeScript, transcriptRows } from './scripts-pane';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = sharedDirectorUrl();
 
 describe('scripted command sequences', () => {
   const b = useBrowser(() => baseUrl);

@@ -1,8 +1,9 @@
 import { describe, expect, inject, it } from 'vitest';
 import { signIn, submitSignIn, useBrowser, workbenchReady } from './browser';
+import { sharedDirectorUrl } from './shared-director';
 import { eventually, pathOf } from './workbench';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = sharedDirectorUrl();
 const adminEmail = inject('adminEmail');
 const adminPassword = inject('adminPassword');
 

@@ -1,12 +1,13 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
+import { sharedDirectorUrl } from './shared-director';
 import { eventually, panel, pathOf, waitForFocused, waitForPath } from './workbench';
 import type { LibraryListAnswer, SimulationLibraryItem } from '../src/api/contracts/library';
 import type { SimulationPreview, SimulationPreviewAnswer } from '../src/api/contracts/simulations';
 
 /** The Simulations panes and the Simulation preview modal, on the shared director's demo data (read only). */
-const baseUrl = inject('baseUrl');
+const baseUrl = sharedDirectorUrl();
 const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 
 async function get<T>(page: Page, url: string): Promise<T> {

@@ -1,8 +1,9 @@
 import { describe, expect, inject, it } from 'vitest';
 import { signIn, submitSignIn, useBrowser, workbenchReady } from './browser';
+import { sharedDirectorUrl } from './shared-director';
 import { panel, waitForFocused } from './workbench';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = sharedDirectorUrl();
 
 describe('users administration', () => {
   const b = useBrowser(() => baseUrl);

@@ -1,7 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-/** Browser tests: the real director and the built SPA, driven in Debian's Chromium (see e2e/director.ts). */
+/**
+ * Browser tests: the real director and the built SPA, driven in Debian's Chromium (see e2e/director.ts).
+ * Two files at a time, each worker with its own shared director (global-setup.ts, shared-director.ts);
+ * the files that start their own director give it a free port and a fresh temporary database.
+ */
 export default defineConfig({
   test: {
     name: 'e2e',
@@ -9,7 +13,7 @@ export default defineConfig({
     environment: 'node',
     include: ['e2e/**/*.e2e.ts'],
     globalSetup: ['e2e/global-setup.ts'],
-    fileParallelism: false,
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -14,14 +14,23 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export async function openPglite(dataDir: string | undefined): Promise<Db> {
+/** A PGlite database, which can also dump its whole data directory (an uncompressed tarball). */
+export interface PgliteDb extends Db {
+  dumpDataDir(): Promise<Blob>;
+}
+
+/**
+ * Opens PGlite in `dataDir` (in memory when undefined). `from` starts it from a data directory dumped
+ * by `dumpDataDir` instead of running initdb (the server tests' migrated template: under 1 s instead of about 4).
+ */
+export async function openPglite(dataDir: string | undefined, from?: Blob): Promise<PgliteDb> {
   const { PGlite } = await import('@electric-sql/pglite');
   let dir: string | undefined;
   if (dataDir) {
     dir = path.join(dataDir, 'pglite');
     fs.mkdirSync(dir, { recursive: true });
   }
-  const pg = dir ? new PGlite(dir) : new PGlite();
+  const pg = new PGlite(dir, from ? { loadDataDir: from } : {});
   await pg.waitReady;
   const writes = new WriteSignal();
   // onWrite runs once the statement is done: outside a transaction that is its commit.
@@ -36,7 +45,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
       onWrite();
     },
   });
-  const db: Db = {
+  const db: PgliteDb = {
     kind: 'pglite',
     writes,
     ...wrap(pg, () => writes.bump()),
@@ -49,6 +58,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
       }
     },
     close: () => pg.close(),
+    dumpDataDir: () => pg.dumpDataDir('none'),
   };
   return db;
 }

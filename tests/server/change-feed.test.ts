@@ -1,12 +1,17 @@
-import { describe, expect, it, vi } from 'vitest';
-import { openPglite } from '../../server/db/index';
-import { migrate } from '../../server/db/migrate';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ChangeFeed } from '../../server/library/change-feed';
+import { openTemplateCopy } from './template';
+
+/** A migrated database of the test's own, closed when the test ends. */
+async function openDb() {
+  const db = await openTemplateCopy();
+  onTestFinished(() => db.close());
+  return db;
+}
 
 describe('the library change feed', () => {
   it('reports each change once, including changes written between the start and a late commit of a lower sequence number', async () => {
-    const db = await openPglite(undefined);
-    await migrate(db);
+    const db = await openDb();
     await db.query(`insert into library_changes (kind, item_id) select 'action', g from generate_series(1, 50) g`);
     const feed = new ChangeFeed(db);
     await feed.start();
@@ -28,8 +33,7 @@ describe('the library change feed', () => {
   });
 
   it('reports a late commit below the start, and gives a gap up once it is older than the settle time', async () => {
-    const db = await openPglite(undefined);
-    await migrate(db);
+    const db = await openDb();
     await db.query(`insert into library_changes (seq, kind, item_id) select g, 'action', g from generate_series(1, 50) g`);
     await db.query(`insert into library_changes (seq, kind, item_id) values (60, 'action', 60)`);
     const feed = new ChangeFeed(db);

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# `npm test`: every check of the project, the independent ones at the same time on this 2-core machine.
+#   1. type check, lint (boundaries, dead exports) and the build of the workbench, side by side;
+#   2. unit, component and server tests in one Vitest run (its workers take files from every project);
+#   3. the browser tests against the build (two files at a time, see e2e/vitest.config.ts).
+# Each step's output is printed whole once it ends, so side-by-side steps never interleave; a failing
+# step stops the run after its group and sets the exit code.
+set -u
+cd "$(dirname "$0")/.."
+logs=$(mktemp -d "${TMPDIR:-/tmp}/vigil-test-XXXXXX")
+trap 'rm -rf "$logs"' EXIT
+
+# step NAME COMMAND...: runs COMMAND with its output in the log of NAME; prints it with the verdict.
+step() {
+  local name=$1 start=$SECONDS
+  shift
+  "$@" >"$logs/$name.log" 2>&1
+  local rc=$?
+  {
+    cat "$logs/$name.log"
+    if [ "$rc" -eq 0 ]; then echo "== $name passed in $((SECONDS - start)) s"; else echo "== $name FAILED (exit $rc) after $((SECONDS - start)) s"; fi
+  } >"$logs/$name.report"
+  return "$rc"
+}
+
+# group NAME...: starts the named steps (functions step_NAME) together and waits for all of them.
+group() {
+  local names=("$@") pids=() failed=0 name i
+  for name in "${names[@]}"; do
+    step "$name" "step_$name" &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed=1
+    cat "$logs/${names[$i]}.report"
+  done
+  return "$failed"
+}
+
+step_typecheck() { npm run --silent typecheck; }
+step_lint() { npm run --silent lint; }
+step_build() { npm run --silent build; }
+step_vitest() { npx vitest run --project 'unit*' --project 'server*'; }
+step_e2e() { npm run --silent test:e2e; }
+
+total=$SECONDS
+group typecheck lint build && group vitest && group e2e
+rc=$?
+if [ "$rc" -eq 0 ]; then echo "== npm test passed in $((SECONDS - total)) s"; else echo "== npm test FAILED after $((SECONDS - total)) s"; fi
+exit "$rc"
