@@ -14,7 +14,7 @@ const UNOWNED = `j.status <> all($1::text[])
    and not (j.status = 'sleeping' and exists (select 1 from monitors m where m.next_job_id = j.id))`;
 
 /** The ids of the jobs in a non-final status without engine work (see above). */
-export async function jobsWithoutEngine(db: Db): Promise<number[]> {
+async function jobsWithoutEngine(db: Db): Promise<number[]> {
   const rows = await db.query<{ id: number }>(`select j.id from jobs j where ${UNOWNED} order by j.id`, [FINISHED_JOB_STATUSES]);
   return rows.map((r) => r.id);
 }
