@@ -13,12 +13,6 @@ const UNOWNED = `j.status <> all($1::text[])
    and not exists (select 1 from engine_jobs e where e.job_id = j.id and e.active)
    and not (j.status = 'sleeping' and exists (select 1 from monitors m where m.next_job_id = j.id))`;
 
-/** The ids of the jobs in a non-final status without engine work (see above). */
-async function jobsWithoutEngine(db: Db): Promise<number[]> {
-  const rows = await db.query<{ id: number }>(`select j.id from jobs j where ${UNOWNED} order by j.id`, [FINISHED_JOB_STATUSES]);
-  return rows.map((r) => r.id);
-}
-
 /** Ends every job without engine work errored with `reason`; returns how many. */
 export async function endJobsWithoutEngine(db: Db, reason: string = RESTART_REASON): Promise<number> {
   return db.transaction(async (tx) => {
