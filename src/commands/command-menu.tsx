@@ -1,7 +1,7 @@
 import { Menu, MenuButton, MenuItem, MenuItems, MenuSeparator } from '@headlessui/react';
 import { useSyncExternalStore, type ReactNode } from 'react';
 import { Button } from '@/ui/button';
-import { hotkeyText } from './hotkey-format';
+import { hotkeyAria, hotkeyText } from './hotkey-format';
 import type { MenuArgsOf, MenuId, MenuItemModel } from './menus';
 import { paneContexts, type PaneInstance } from './pane-contexts';
 import { usePaneInstance } from './pane-instance';
@@ -36,9 +36,19 @@ export function useMenuItems<M extends MenuId>(menu: M, args?: MenuArgsOf<M>, re
 
 /** The first hotkey of a command as text ('Shift+S'), or null: the one source of every hotkey hint. */
 export function commandHotkeyText(registry: CommandRegistry, id: string): string | null {
-  const h = registry.get(id)?.hotkey;
-  const first = Array.isArray(h) ? h[0] : h;
+  const first = firstHotkey(registry, id);
   return first ? hotkeyText(first) : null;
+}
+
+function firstHotkey(registry: CommandRegistry, id: string): string | undefined {
+  const h = registry.get(id)?.hotkey;
+  return Array.isArray(h) ? h[0] : h;
+}
+
+/** The first hotkey of a command as an `aria-keyshortcuts` value ('Control+S'), or undefined. */
+export function commandAriaKeyshortcuts(registry: CommandRegistry, id: string): string | undefined {
+  const first = firstHotkey(registry, id);
+  return first ? hotkeyAria(first) : undefined;
 }
 
 /**
@@ -119,15 +129,17 @@ export interface CommandButtonProps {
   blockedReason?: string | null;
   /** The accessible name when the visible label alone is ambiguous in a list ('Installer for Lab'). */
   'aria-label'?: string;
+  /** A toggle's state (aria-pressed), e.g. Show All Steps. */
+  pressed?: boolean;
   registry?: CommandRegistry;
 }
 
 /**
- * A button for one command: its label (buttonLabel or title), a tooltip with the hotkey from the
- * keybinding, disabled from `enabled`/`blockedReason` (the reason as tooltip), hidden when `when`
+ * A button for one command: its label (buttonLabel or title), a tooltip and `aria-keyshortcuts` with the
+ * hotkey from the keybinding, disabled from `enabled`/`blockedReason` (the reason as tooltip), hidden when `when`
  * fails; a click runs `execute(id, args, 'button')`.
  */
-export function CommandButton({ command, args, children, variant, className, disabled, blockedReason, 'aria-label': ariaLabel, registry = workbenchRegistry }: CommandButtonProps) {
+export function CommandButton({ command, args, children, variant, className, disabled, blockedReason, 'aria-label': ariaLabel, pressed, registry = workbenchRegistry }: CommandButtonProps) {
   const { ctx, opts } = usePaneCommandContext(registry);
   const c = registry.get(command);
   if (!c) return null;
@@ -138,7 +150,12 @@ export function CommandButton({ command, args, children, variant, className, dis
   const reason = (state.disabled && state.reason) || blockedReason;
   const title = reason ? reason : hotkey ? `${c.title} (${hotkey})` : c.title;
   return (
-    <Button variant={variant} className={className} disabled={state.disabled || !!disabled || !!blockedReason} title={title} aria-label={ariaLabel} onClick={() => runFrom(registry, command, args, 'button', opts)}>
+    <Button variant={variant} className={className} disabled={state.disabled || !!disabled || !!blockedReason} title={title}
+      aria-label={ariaLabel}
+      aria-keyshortcuts={commandAriaKeyshortcuts(registry, command)}
+      aria-pressed={pressed}
+      onClick={() => runFrom(registry, command, args, 'button', opts)}
+    >
       {children ?? label}
     </Button>
   );

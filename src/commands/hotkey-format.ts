@@ -61,3 +61,19 @@ export function hotkeyLabel(hotkey: string, mac = isMac()): string[] {
 export function hotkeyText(hotkey: string, mac = isMac()): string {
   return hotkeyLabel(hotkey, mac).join(mac ? '' : '+');
 }
+
+const ARIA_KEYS: Record<string, string> = { arrowleft: 'ArrowLeft', arrowright: 'ArrowRight', arrowup: 'ArrowUp', arrowdown: 'ArrowDown', escape: 'Escape', enter: 'Enter', delete: 'Delete', backspace: 'Backspace', pageup: 'PageUp', pagedown: 'PageDown', home: 'Home', end: 'End', ' ': 'Space', space: 'Space' };
+
+/** 'mod+s' -> 'Control+S' ('Meta+S' on a Mac): a hotkey as the value of `aria-keyshortcuts`. */
+export function hotkeyAria(hotkey: string, mac = isMac()): string {
+  return normalizeHotkey(hotkey)
+    .split('+')
+    .map((p) => {
+      if (p === 'mod') return mac ? 'Meta' : 'Control';
+      if (p === 'ctrl') return mac ? 'Control' : 'Meta';
+      if (p === 'alt') return 'Alt';
+      if (p === 'shift') return 'Shift';
+      return ARIA_KEYS[p] ?? p.toUpperCase();
+    })
+    .join('+');
+}

@@ -22,7 +22,6 @@ import { fillTestValues } from './view/fill-test-values';
 import { ErrorSummary } from './view/form-errors';
 import { FormHeader, FormNotices } from './view/form-header';
 import { STEPS, StepBar, StepSection, WizardFooter } from './view/form-steps';
-import { runFormCommand, type FormButtonOp } from './view/run-form-command';
 import { useFormDrafts } from './view/use-form-drafts';
 import { useFormPane } from './view/use-form-pane';
 import { useFormSave } from './view/use-form-save';
@@ -126,7 +125,6 @@ export function ActionFormView(props: ActionFormViewProps) {
     canEdit: () => canCreate,
   };
   usePaneContext(actionFormPane, api.current);
-  const run = (op: FormButtonOp) => runFormCommand(paneKind, paneParams, op, api.current);
 
   const env: FormEnv = useMemo(
     () => ({ def, tags, mode, canCreate, canApproveCloud, brtAuth, protectedTheater: def.flags.protected_theater, knownFiles, rememberFiles }),
@@ -146,12 +144,12 @@ export function ActionFormView(props: ActionFormViewProps) {
             e.preventDefault();
           }}
         >
-          <FormHeader title={title} mode={mode} loaded={loaded} view={steps.view} canCreate={canCreate} canSave={canSave} saving={saver.saving} run={run} />
+          <FormHeader title={title} mode={mode} loaded={loaded} view={steps.view} canCreate={canCreate} canSave={canSave} saving={saver.saving} kind={paneKind} />
           <FormNotices canCreate={canCreate} mode={mode} loaded={loaded} draft={drafts.offer} onRestore={drafts.restore} onDiscard={drafts.discard} />
           <ErrorSummary goTo={steps.goTo} />
           <StepBar view={steps.view} step={steps.step} goTo={steps.goTo} />
           {steps.view === 'wizard' ? section(steps.step) : STEPS.map((s) => section(s.n))}
-          {steps.view === 'wizard' && <WizardFooter step={steps.step} canCreate={canCreate} canSave={canSave} saving={saver.saving} run={run} />}
+          {steps.view === 'wizard' && <WizardFooter step={steps.step} canCreate={canCreate} canSave={canSave} saving={saver.saving} kind={paneKind} />}
         </form>
         <CloudSaveModal open={saver.cloudOpen} restrictions={saver.cloudOpen ? restrictionsOfAttached() : []} canApprove={canApproveCloud} saving={saver.saving} onClose={saver.closeCloud} onSave={(approveNow) => void saver.submit(approveNow)} />
       </FormProvider>

@@ -26,12 +26,12 @@ async function resolveAction(ref: string): Promise<{ id: number; type: ActionTyp
   return { id: a.id, type: a.action_type };
 }
 
-const FORM_COMMANDS: { op: string; title: string; hotkey?: string; keywords?: string[]; run: (c: FormController) => unknown; enabled?: (c: FormController) => boolean }[] = [
-  { op: 'save', title: 'Save Action', hotkey: 'mod+s', keywords: ['submit', 'store'], run: (c) => c.save() },
-  { op: 'reset', title: 'Reset Action Form', hotkey: 'alt+shift+r', keywords: ['restore', 'undo', 'loaded values'], run: (c) => c.reset(), enabled: (c) => c.canSave() },
-  { op: 'cancel', title: 'Cancel Action Form', hotkey: 'alt+shift+c', keywords: ['close', 'discard'], run: (c) => c.cancel() },
-  { op: 'continue', title: 'Continue to the Next Step', hotkey: 'alt+n', keywords: ['wizard', 'next'], run: (c) => c.next() },
-  { op: 'previous', title: 'Previous Step', hotkey: 'alt+p', keywords: ['wizard', 'back'], run: (c) => c.previous() },
+const FORM_COMMANDS: { op: string; title: string; buttonLabel?: string; hotkey?: string; keywords?: string[]; run: (c: FormController) => unknown; enabled?: (c: FormController) => boolean }[] = [
+  { op: 'save', buttonLabel: 'Save', title: 'Save Action', hotkey: 'mod+s', keywords: ['submit', 'store'], run: (c) => c.save() },
+  { op: 'reset', buttonLabel: 'Reset', title: 'Reset Action Form', hotkey: 'alt+shift+r', keywords: ['restore', 'undo', 'loaded values'], run: (c) => c.reset(), enabled: (c) => c.canSave() },
+  { op: 'cancel', buttonLabel: 'Cancel', title: 'Cancel Action Form', hotkey: 'alt+shift+c', keywords: ['close', 'discard'], run: (c) => c.cancel() },
+  { op: 'continue', buttonLabel: 'Continue', title: 'Continue to the Next Step', hotkey: 'alt+n', keywords: ['wizard', 'next'], run: (c) => c.next() },
+  { op: 'previous', buttonLabel: 'Previous', title: 'Previous Step', hotkey: 'alt+p', keywords: ['wizard', 'back'], run: (c) => c.previous() },
   { op: 'toggleSteps', title: 'Show All Steps / Show As Wizard', hotkey: 'alt+shift+a', keywords: ['wizard', 'all steps', 'toggle'], run: (c) => c.toggleView() },
   { op: 'step1', title: 'Go to Step 1: Name/Description', hotkey: 'alt+1', keywords: ['wizard'], run: (c) => c.goTo(1) },
   { op: 'step2', title: 'Go to Step 2: Action Details', hotkey: 'alt+2', keywords: ['wizard'], run: (c) => c.goTo(2) },
@@ -45,6 +45,7 @@ function formCommands(kind: FormPaneKind): AnyCommand[] {
     defineCommand({
       id: `${kind}.${f.op}`,
       title: f.title,
+      ...(f.buttonLabel ? { buttonLabel: f.buttonLabel } : {}),
       category: 'Action Form',
       keywords: [...(f.keywords ?? []), 'action form'],
       ...(f.hotkey ? { hotkey: f.hotkey } : {}),

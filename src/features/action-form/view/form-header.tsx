@@ -4,10 +4,11 @@ import type { LoadedAction } from '@/api/contracts/action-form';
 import { Button } from '@/ui/button';
 import type { Draft } from '../drafts';
 import type { FormMode } from '../form-model';
-import type { FormButtonOp } from './run-form-command';
+import { CommandButton } from '@/commands/command-menu';
+import type { FormPaneKind } from '../pane-context';
 import type { FormView } from './use-steps';
 
-export function FormHeader({ title, mode, loaded, view, canCreate, canSave, saving, run }: { title: string; mode: FormMode; loaded: LoadedAction | null; view: FormView; canCreate: boolean; canSave: boolean; saving: boolean; run(op: FormButtonOp): void }) {
+export function FormHeader({ title, mode, loaded, view, canCreate, canSave, saving, kind }: { title: string; mode: FormMode; loaded: LoadedAction | null; view: FormView; canCreate: boolean; canSave: boolean; saving: boolean; kind: FormPaneKind }) {
   return (
     <header className="flex flex-wrap items-center gap-2 border-b border-line pb-3">
       <h2 className="text-lg font-semibold">{title}</h2>
@@ -19,18 +20,16 @@ export function FormHeader({ title, mode, loaded, view, canCreate, canSave, savi
       )}
       {mode === 'clone' && loaded && <span className="rounded bg-raised px-1.5 py-0.5 text-2xs text-muted">copy of {loaded.vid}</span>}
       <div className="flex-1" />
-      <Button variant="ghost" onClick={() => run('toggleSteps')} aria-pressed={view === 'all'}>
+      <CommandButton command={`${kind}.toggleSteps`} variant="ghost" pressed={view === 'all'}>
         {view === 'wizard' ? 'Show All Steps' : 'Show As Wizard'}
-      </Button>
+      </CommandButton>
       {canCreate && (
         <div role="group" aria-label="Form actions" className="flex gap-2">
-          <Button onClick={() => run('cancel')}>Cancel</Button>
-          <Button onClick={() => run('reset')} disabled={!canSave}>
-            Reset
-          </Button>
-          <Button variant="primary" onClick={() => run('save')} disabled={!canSave} aria-keyshortcuts="Control+S">
+          <CommandButton command={`${kind}.cancel`} />
+          <CommandButton command={`${kind}.reset`} disabled={!canSave} />
+          <CommandButton command={`${kind}.save`} variant="primary" disabled={!canSave}>
             {saving ? 'Saving…' : 'Save'}
-          </Button>
+          </CommandButton>
         </div>
       )}
     </header>

@@ -2,13 +2,13 @@
 import type { FieldErrors } from 'react-hook-form';
 import { useFormState } from 'react-hook-form';
 import type { ActionType } from '@/api/contracts/vocabulary';
-import { Button } from '@/ui/button';
+import { CommandButton } from '@/commands/command-menu';
 import { stepOfField, type ActionFormValues, type StepNumber } from '../form-model';
 import { StepDetails } from '../step-details';
 import { StepTags } from '../step-tags';
 import { StepType } from '../step-type';
+import type { FormPaneKind } from '../pane-context';
 import { flattenErrors } from './form-errors';
-import type { FormButtonOp } from './run-form-command';
 import type { FormView, StepNavigation } from './use-steps';
 
 export const STEPS: { n: StepNumber; title: string }[] = [
@@ -64,20 +64,16 @@ export function StepSection({ n, type, onTypeChange, stepRefs }: { n: StepNumber
   );
 }
 
-export function WizardFooter({ step, canCreate, canSave, saving, run }: { step: StepNumber; canCreate: boolean; canSave: boolean; saving: boolean; run(op: FormButtonOp): void }) {
+export function WizardFooter({ step, canCreate, canSave, saving, kind }: { step: StepNumber; canCreate: boolean; canSave: boolean; saving: boolean; kind: FormPaneKind }) {
   return (
     <footer className="flex justify-between border-t border-line pt-3">
-      <Button onClick={() => run('previous')} disabled={step === 1}>
-        Previous
-      </Button>
+      <CommandButton command={`${kind}.previous`} disabled={step === 1} />
       {step < 3 ? (
-        <Button variant="primary" onClick={() => run('continue')}>
-          Continue
-        </Button>
+        <CommandButton command={`${kind}.continue`} variant="primary" />
       ) : canCreate ? (
-        <Button variant="primary" onClick={() => run('save')} disabled={!canSave}>
+        <CommandButton command={`${kind}.save`} variant="primary" disabled={!canSave}>
           {saving ? 'Saving…' : 'Save'}
-        </Button>
+        </CommandButton>
       ) : (
         <span />
       )}
