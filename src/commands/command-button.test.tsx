@@ -28,6 +28,7 @@ describe('CommandButton', () => {
     render(<CommandButton command="demo.save" registry={registry} />);
     const button = screen.getByRole('button', { name: 'Save' });
     expect(button.getAttribute('title')).toBe('Save Demo (Ctrl+S)');
+    expect(button.getAttribute('aria-keyshortcuts')).toBe('Control+S');
     fireEvent.click(button);
     await vi.waitFor(() => expect(run).toHaveBeenCalledTimes(1));
     expect(execute.mock.calls[0]?.[0]).toBe('demo.save');

@@ -150,7 +150,11 @@ export function CommandButton({ command, args, children, variant, className, dis
   const reason = (state.disabled && state.reason) || blockedReason;
   const title = reason ? reason : hotkey ? `${c.title} (${hotkey})` : c.title;
   return (
-    <Button variant={variant} className={className} disabled={state.disabled || !!disabled || !!blockedReason} title={title}
+    <Button
+      variant={variant}
+      className={className}
+      disabled={state.disabled || !!disabled || !!blockedReason}
+      title={title}
       aria-label={ariaLabel}
       aria-keyshortcuts={commandAriaKeyshortcuts(registry, command)}
       aria-pressed={pressed}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventToHotkey, hotkeyLabel, normalizeHotkey } from './hotkey-format';
+import { eventToHotkey, hotkeyAria, hotkeyLabel, normalizeHotkey } from './hotkey-format';
 
 const ev = (key: string, code: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey', boolean>> = {}) => ({
   key,
@@ -30,5 +30,12 @@ describe('hotkeys', () => {
   it('labels hotkeys for the palette', () => {
     expect(hotkeyLabel('mod+shift+p', false)).toEqual(['Ctrl', 'Shift', 'P']);
     expect(hotkeyLabel('mod+k', true)).toEqual(['⌘', 'K']);
+  });
+
+  it('writes hotkeys as aria-keyshortcuts values (Control off a Mac, Meta on a Mac)', () => {
+    expect(hotkeyAria('mod+s', false)).toBe('Control+S');
+    expect(hotkeyAria('mod+s', true)).toBe('Meta+S');
+    expect(hotkeyAria('shift+alt+r', false)).toBe('Alt+Shift+R');
+    expect(hotkeyAria('alt+arrowleft', false)).toBe('Alt+ArrowLeft');
   });
 });

@@ -1,12 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
 import { FORM_LIMITS, MSG, actionFormSchema, type ActionFormPayload, type FormDefinition, type TagsAnswer } from '@/api/contracts/action-form';
 import { decodeActionForm, formFieldsOf } from '@/api/contracts/action-form-body';
 import type { Permission } from '@/api/contracts/permissions';
+import { hotkeyAria, hotkeyText } from '@/commands/hotkey-format';
 import { commands, emptyContext } from '@/commands/registry';
 import { Toaster } from '@/ui/toaster';
 import { clearToasts } from '@/ui/toasts';
@@ -129,5 +130,36 @@ describe('the Add Action form', () => {
     await commands.execute('action-new.save', undefined, 'hotkey');
     expect(await screen.findByText(MSG.selectType)).toBeTruthy();
     expect(screen.getByText('Select an Action Type.')).toBeTruthy();
+  });
+
+  it('the Cancel, Reset, Save, Previous and Continue buttons take their shortcut from the keybinding of their command and run it', async () => {
+    setPermissions(['create_action_permission']);
+    renderPane({ action_type: 'dns' });
+    await screen.findByRole('heading', { name: 'Add Action' });
+    const shortcut = (op: string) => {
+      const cmd = commands.get(`action-new.${op}`)!;
+      const key = cmd.hotkey as string;
+      return { aria: hotkeyAria(key), title: `${cmd.title} (${hotkeyText(key)})` };
+    };
+    const header = screen.getByRole('group', { name: 'Form actions' });
+    for (const [name, op] of [['Cancel', 'cancel'], ['Reset', 'reset'], ['Save', 'save']] as const) {
+      const button = within(header).getByRole('button', { name });
+      expect(button.getAttribute('aria-keyshortcuts')).toBe(shortcut(op).aria);
+      // Reset is disabled on an empty form, so its tooltip says why instead.
+      if (op !== 'reset') expect(button.getAttribute('title')).toBe(shortcut(op).title);
+    }
+    expect(within(header).getByRole('button', { name: 'Save' }).getAttribute('aria-keyshortcuts')).toMatch(/^(Control|Meta)\+S$/);
+    const previous = await screen.findByRole('button', { name: 'Previous' });
+    expect(previous.getAttribute('aria-keyshortcuts')).toBe(shortcut('previous').aria);
+    const next = screen.getByRole('button', { name: 'Continue' });
+    expect(next.getAttribute('aria-keyshortcuts')).toBe(shortcut('continue').aria);
+    const execute = vi.spyOn(commands, 'execute');
+    try {
+      await userEvent.click(next);
+      expect(execute).toHaveBeenCalledWith('action-new.continue', undefined, 'button', {});
+      expect(await screen.findByRole('heading', { name: /^2\. Action Details/ })).toBeTruthy();
+    } finally {
+      execute.mockRestore();
+    }
   });
 });
