@@ -12,11 +12,14 @@ export interface Column {
   className?: string;
 }
 
-/** The header row of a table. `dense` drops the line under it and tightens the padding. */
-export function TableHead({ columns, dense = false, cellClassName }: { columns: readonly Column[]; dense?: boolean; cellClassName?: string }) {
+/**
+ * The header row of a table. `dense` drops the line under it and tightens the padding; `className`
+ * adds to the header's own classes (e.g. a sticky header).
+ */
+export function TableHead({ columns, dense = false, cellClassName, className = '' }: { columns: readonly Column[]; dense?: boolean; cellClassName?: string; className?: string }) {
   const cell = cellClassName ?? `${dense ? 'py-0.5' : 'py-1'} pr-2`;
   return (
-    <thead className={`text-2xs text-muted uppercase ${dense ? '' : 'border-b border-line'}`}>
+    <thead className={`text-2xs text-muted uppercase ${dense ? '' : 'border-b border-line'} ${className}`}>
       <tr>
         {columns.map((c) => (
           <th key={c.label} aria-label={c.visible === false ? c.label : undefined} className={`${cell} ${c.right ? 'text-right' : ''} ${c.className ?? ''}`}>

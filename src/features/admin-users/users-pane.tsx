@@ -6,6 +6,7 @@ import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
 import { Modal } from '@/ui/modal';
+import { TableHead, type Column } from '@/ui/table-head';
 import { flash } from '@/ui/toasts';
 import { yupResolver } from '@/ui/yup-resolver';
 import { useUsers, type NewUser } from './api';
@@ -88,6 +89,8 @@ function ResetPassword({ user, onDone }: { user: UserRow; onDone: () => void }) 
   );
 }
 
+const USER_COLUMNS: Column[] = [{ label: 'ID' }, { label: 'Email' }, { label: 'Name' }, { label: 'Role' }, { label: 'Actions', visible: false }];
+
 /** Administration of users: list, add, set a role, reset a password. */
 export function UsersPane() {
   const { data: users, isLoading, error } = useUsers();
@@ -115,15 +118,7 @@ export function UsersPane() {
       {error && <div role="alert">{error.message}</div>}
       {users && (
         <table className="w-full text-left text-sm">
-          <thead className="border-b border-line text-2xs text-muted uppercase">
-            <tr>
-              <th className="py-1 pr-2">ID</th>
-              <th className="py-1 pr-2">Email</th>
-              <th className="py-1 pr-2">Name</th>
-              <th className="py-1 pr-2">Role</th>
-              <th className="py-1" />
-            </tr>
-          </thead>
+          <TableHead columns={USER_COLUMNS} />
           <tbody>
             {users.map((u) => (
               <tr key={u.id} className="border-b border-line/50">

@@ -1,4 +1,7 @@
 import type { TranscriptStep } from '@/commands/script/run';
+import { TableHead, type Column } from '@/ui/table-head';
+
+const COLUMNS: Column[] = [{ label: 'Status' }, { label: 'Line' }, { label: 'Step' }, { label: 'Time', right: true }, { label: 'Result or error' }];
 
 const STATUS_STYLE = { ok: 'text-emerald-400', failed: 'text-red-400', skipped: 'text-muted', stopped: 'text-amber-600 dark:text-amber-300' } as const;
 
@@ -6,15 +9,7 @@ export function Transcript({ steps, running }: { steps: readonly TranscriptStep[
   if (steps.length === 0) return <div className="px-3 py-2 text-muted">{running ? 'Running…' : 'Run the script to see its transcript here.'}</div>;
   return (
     <table className="w-full text-left text-xs" aria-label="Transcript">
-      <thead className="sticky top-0 bg-panel text-2xs text-muted uppercase">
-        <tr>
-          <th className="px-2 py-1">Status</th>
-          <th className="px-2 py-1">Line</th>
-          <th className="px-2 py-1">Step</th>
-          <th className="px-2 py-1 text-right">Time</th>
-          <th className="px-2 py-1">Result or error</th>
-        </tr>
-      </thead>
+      <TableHead columns={COLUMNS} dense cellClassName="px-2 py-1" className="sticky top-0 bg-panel" />
       <tbody>
         {steps.map((s) => (
           <tr key={s.index} className="border-t border-line/50 align-top">

@@ -5,6 +5,7 @@ import { format } from 'date-fns';
 import { LOADING_EVENTS, MAX_SUMMARY_JOBS, NO_EVENTS, statusLabel, type SummaryTotals } from '@/api/contracts/jobs';
 import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
+import { TableHead, type Column } from '@/ui/table-head';
 import { getActionEvents, getSummary, jobsKeys } from '@/features/jobs/api';
 import { PercentBar } from './badges';
 import { EventList } from './dialogs';
@@ -47,6 +48,8 @@ export function parseIds(raw: string | undefined): number[] {
   return [...new Set((raw ?? '').split(',').map((x) => x.trim()).filter((x) => /^\d+$/.test(x)).map(Number))].slice(0, MAX_SUMMARY_JOBS);
 }
 
+const SUMMARY_COLUMNS: Column[] = [{ label: 'Step' }, ...['Actions', 'Blocked', 'Detected', 'Alerted', 'Not Run'].map((label) => ({ label, right: true })), { label: 'Percent Blocked' }];
+
 function Totals({ t }: { t: SummaryTotals }) {
   return (
     <>
@@ -82,17 +85,7 @@ export function SummaryReportPane({ params }: PaneProps) {
             {statusLabel(j.status)} · Ran by {j.job_user} · Started {format(new Date(j.job_time), 'yyyy-MM-dd HH:mm')}
           </p>
           <table className="mt-2 w-full text-left text-sm">
-            <thead className="border-b border-line text-2xs text-muted uppercase">
-              <tr>
-                <th className="px-2 py-1">Step</th>
-                <th className="px-2 py-1 text-right">Actions</th>
-                <th className="px-2 py-1 text-right">Blocked</th>
-                <th className="px-2 py-1 text-right">Detected</th>
-                <th className="px-2 py-1 text-right">Alerted</th>
-                <th className="px-2 py-1 text-right">Not Run</th>
-                <th className="px-2 py-1">Percent Blocked</th>
-              </tr>
-            </thead>
+            <TableHead columns={SUMMARY_COLUMNS} cellClassName="px-2 py-1" />
             <tbody>
               {j.steps.map((st) => (
                 <tr key={st.id} className="border-b border-line/50">
