@@ -7,13 +7,9 @@
  */
 import type { Db } from '../db/index';
 import { engineFor } from '../engine/engine';
+import { presenceSqlAt, type PresenceSql } from './presence-sql';
 
-export interface PresenceSql {
-  /** SQL for the status ('online', 'offline', 'pending', ...). */
-  status: string;
-  /** SQL for the status details. */
-  details: string;
-}
+export type { PresenceSql } from './presence-sql';
 
 /** The heartbeat time before which an actor counts as offline (the director's clock). */
 export function offlineCutoff(db: Db, now: number = Date.now()): Date {
@@ -22,11 +18,5 @@ export function offlineCutoff(db: Db, now: number = Date.now()): Date {
 
 /** SQL expressions for the status of the nodes row `alias`, as of now. */
 export function presenceSql(db: Db, alias = 'n'): PresenceSql {
-  // An ISO timestamp the director computed itself: safe to inline, so callers keep their parameters.
-  const cutoff = offlineCutoff(db).toISOString();
-  const stale = `(${alias}.status = 'online' and (${alias}.last_heartbeat_at is null or ${alias}.last_heartbeat_at < '${cutoff}'::timestamptz))`;
-  return {
-    status: `(case when ${stale} then 'offline' else ${alias}.status end)`,
-    details: `(case when ${stale} then coalesce('No heartbeat since ' || ${alias}.last_heartbeat_at::text, 'No heartbeat received yet.') else ${alias}.status_details end)`,
-  };
+  return presenceSqlAt(offlineCutoff(db), alias);
 }

@@ -17,6 +17,7 @@ import { withMonitorSettings } from '../monitors/work-settings';
 import { workFiles } from './work-files';
 import { dnsServerWork, dnsUsesDestination } from './peer-dns';
 import { CaptureMissingError } from './replay-script';
+import { presenceSqlAt } from '../actors/presence-sql';
 
 export interface EngineOptions {
   tickMs: number;
@@ -277,10 +278,13 @@ export class Engine {
     const busyRows = await this.db.query<{ node_id: number }>(`select distinct node_id from engine_work where status in ${OPEN}`);
     const busy = new Set(busyRows.map((r) => r.node_id));
     const nodeCache = new Map<number, NodeState | null>();
+    // The status from the heartbeat, not the stored one: the sweep writes 'offline' only after the
+    // offline delay from the director's start, and a stale actor must not get work before that.
+    const status = presenceSqlAt(new Date(Date.now() - this.opts.offlineAfterMs), 'n').status;
     const node = async (tx: Db, id: number | null): Promise<NodeState | null> => {
       if (id === null) return null;
       if (!nodeCache.has(id)) {
-        const [n] = await tx.query<NodeState>('select id, name, status, sim_address, capabilities from nodes where id = $1', [id]);
+        const [n] = await tx.query<NodeState>(`select n.id, n.name, ${status} as status, n.sim_address, n.capabilities from nodes n where n.id = $1`, [id]);
         nodeCache.set(id, n ?? null);
       }
       return nodeCache.get(id) ?? null;

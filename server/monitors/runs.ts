@@ -9,6 +9,8 @@ import type { Db } from '../db/index';
 import { SINGLE_ACTOR_TYPES } from '../../src/api/contracts/engine';
 import type { ScheduleFields } from '../../src/api/contracts/monitor-schedule';
 import { nextRunAfter } from './next-run';
+import { offlineCutoff } from '../actors/presence';
+import { presenceSqlAt } from '../actors/presence-sql';
 
 export const SCHEDULE_COLUMNS = `monitor_runtime, timezone, repeat_job_period_number, repeat_job_period_type, repeat_week_days,
   repeat_monthly_frequency, repeat_day_of_the_week, extra_sleep`;
@@ -43,24 +45,30 @@ export async function scheduleNext(tx: Db, m: MonitorScheduleRow, now: number): 
   await tx.query(`update monitors set next_run_at = $2, next_job_id = $3 where id = $1`, [m.id, next === null ? null : new Date(next).toISOString(), jobId]);
 }
 
-/** The node of a group side: the chosen actor, or an actor of the chosen zone (online and connected first). */
-const SIDE = (side: 'attack' | 'target', avoid: string) => `
+/**
+ * The node of a group side: the chosen actor, or an actor of the chosen zone (online by its heartbeat,
+ * as of `cutoff`, and connected first).
+ */
+const SIDE = (side: 'attack' | 'target', avoid: string, cutoff: Date) => `
   case when ms.config->>'run_between' = 'zone' then
     (select n.id from nodes n where n.security_zone_id = (ms.config->>'${side}_zone')::int ${avoid}
-      order by (n.status = 'online') desc, (n.token_hash is not null) desc, n.id limit 1)
+      order by (${presenceSqlAt(cutoff, 'n').status} = 'online') desc, (n.token_hash is not null) desc, n.id limit 1)
   else (ms.config->>'${side}_node')::int end`;
 
-/** Fills jobs' steps and job actions from their monitors' current groups and actions (set-based, any number of jobs). */
-export async function fillJobs(tx: Db, jobIds: number[], monitorIds: number[]): Promise<void> {
+/**
+ * Fills jobs' steps and job actions from their monitors' current groups and actions (set-based, any
+ * number of jobs). `cutoff`: heartbeats older than this count as none when choosing a zone's actor.
+ */
+export async function fillJobs(tx: Db, jobIds: number[], monitorIds: number[], cutoff: Date): Promise<void> {
   await tx.query(
     `insert into job_steps (job_id, group_order, name, source_node_id, destination_node_id)
      select u.job_id, ms.position, ms.name, s.src,
             case when exists (select 1 from monitor_actions ma join actions a on a.id = ma.action_id
                                where ma.monitor_step_id = ms.id and not (a.action_type = any($3::text[])))
-                 then ${SIDE('target', `and n.id is distinct from s.src`)} end
+                 then ${SIDE('target', `and n.id is distinct from s.src`, cutoff)} end
        from unnest($1::int[], $2::int[]) as u(job_id, monitor_id)
        join monitor_steps ms on ms.monitor_id = u.monitor_id
-       cross join lateral (select ${SIDE('attack', '')} as src) s
+       cross join lateral (select ${SIDE('attack', '', cutoff)} as src) s
       order by u.job_id, ms.position`,
     [jobIds, monitorIds, SINGLE_ACTOR_TYPES],
   );
@@ -102,7 +110,7 @@ export interface RunStart {
  * turns pending and goes to the engine as an evaluation. A few statements for any number of runs.
  * Returns the job ids it started.
  */
-export async function startRuns(tx: Db, runs: RunStart[], userId: number | null): Promise<number[]> {
+export async function startRuns(tx: Db, runs: RunStart[], userId: number | null, cutoff: Date): Promise<number[]> {
   if (!runs.length) return [];
   const claimed = await tx.query<{ id: number }>(
     `update jobs set status = 'pending', user_id = $2, created_at = now(), updated_at = now() where id = any($1::int[]) and status = 'sleeping' returning id`,
@@ -114,7 +122,7 @@ export async function startRuns(tx: Db, runs: RunStart[], userId: number | null)
   const jobIds = go.map((r) => r.jobId);
   const monitorIds = go.map((r) => r.monitorId);
   await tx.query(`delete from job_steps where job_id = any($1::int[])`, [jobIds]);
-  await fillJobs(tx, jobIds, monitorIds);
+  await fillJobs(tx, jobIds, monitorIds, cutoff);
   await tx.query(
     `update jobs j set progress = p.pct from (select job_id, (100 * count(*) filter (where status not in ('pending', 'running', 'waiting')) / greatest(count(*), 1))::int as pct
        from job_actions where job_id = any($1::int[]) group by job_id) p where j.id = p.job_id and j.progress <> p.pct`,
@@ -168,6 +176,7 @@ export async function startDueRuns(db: Db, now: () => number = Date.now, batch =
           return { monitorId: m.id, jobId: m.next_job_id as number, scheduledFor: at, trigger: t - at.getTime() > CATCH_UP_AFTER_MS ? 'catch_up' : 'schedule' };
         }),
         null,
+        offlineCutoff(db, t),
       );
       // The next runs: new sleeping jobs, and next_run_at after now.
       const nexts = due.map((m) => nextRunAfter(m, t));
@@ -195,7 +204,7 @@ export async function runNow(db: Db, monitorId: number, userId: number | null): 
     const [m] = await tx.query<{ id: number; name: string }>(`select id, name from monitors where id = $1 for update`, [monitorId]);
     if (!m) throw new Error('monitor vanished');
     const jobId = await insertSleepingJob(tx, m.id, m.name);
-    await startRuns(tx, [{ monitorId: m.id, jobId, scheduledFor: new Date(), trigger: 'run_now' }], userId);
+    await startRuns(tx, [{ monitorId: m.id, jobId, scheduledFor: new Date(), trigger: 'run_now' }], userId, offlineCutoff(db));
     return jobId;
   });
 }

@@ -14,6 +14,8 @@ import { seedDemo, DEMO_JOB_REASON } from '../../server/seed/demo';
 import { seedDemoMonitors } from '../../server/seed/demo-monitors';
 import { createBulkToken } from '../../server/engine/secrets';
 import { endJobsWithoutEngine, RESTART_REASON } from '../../server/engine/orphans';
+import { engineFor } from '../../server/engine/engine';
+import { runNow } from '../../server/monitors/runs';
 
 let s: TestServer;
 let viewer: Session;
@@ -133,5 +135,87 @@ describe('issue 21.1 no job stays in a non-final status without engine work', ()
     const [kept] = await s.db.query<{ status: string }>(`select status from jobs where id = $1`, [owned]);
     expect(kept?.status).toBe('running');
     expect((await unowned()).map((j) => j.id)).toEqual([]);
+  });
+});
+
+describe('issue 21.1 the monitors and the engine read the status from the heartbeat, not the stored one', () => {
+  let zone = 0;
+  let stale = { id: 0, name: '' };
+  let sleepAction = 0;
+
+  beforeAll(async () => {
+    const [z] = await s.db.query<{ id: number }>(`insert into zones (name) values ('truth zone') returning id`);
+    zone = z?.id ?? 0;
+    // A demo actor (lower id than the real one) stored 'online' from before a restart, last heard 5 minutes ago.
+    const [n] = await s.db.query<{ id: number; name: string }>(
+      `update nodes set status = 'online', status_details = null, token_hash = 'stale-token', last_heartbeat_at = now() - interval '5 minutes',
+              security_zone_id = $1, capabilities = '{"types": ["sleep"]}'::jsonb
+        where id = (select min(id) from nodes where id <> $2) returning id, name`,
+      [zone, actor.id],
+    );
+    stale = { id: n?.id ?? 0, name: n?.name ?? '' };
+    expect(stale.id).toBeLessThan(actor.id);
+    await s.db.query(`update nodes set security_zone_id = $1 where id = $2`, [zone, actor.id]);
+    const [a] = await s.db.query<{ id: number }>(`insert into actions (vid, name, action_type, approved) values ('A021-001', 'Truthful sleep', 'sleep', true) returning id`);
+    sleepAction = a?.id ?? 0;
+  });
+
+  const monitor = async (name: string, group: Record<string, unknown>) => {
+    const operator = await s.signIn('operator');
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const res = await s.call('POST', '/monitors.json', {
+      as: operator,
+      body: {
+        name,
+        description: '',
+        monitor_group: null,
+        new_monitor_group: 'Truthful',
+        monitor_runtime: `${tomorrow} 09:00`,
+        timezone: 'UTC',
+        repeat_job_period_number: 1,
+        repeat_job_period_type: 'days',
+        extra_sleep: 0,
+        steps: [{ name: 'Sleep', ...group, actions: [{ action_id: sleepAction, expected_blocked: 'no', expected_detected: 'does_not_matter' }] }],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<{ id: number }>().id;
+  };
+  const sourceOf = async (jobId: number) => (await s.db.query<{ source_node_id: number }>(`select source_node_id from job_steps where job_id = $1`, [jobId]))[0]?.source_node_id;
+
+  it('a zone run picks the actor with a fresh heartbeat over a stored-online stale one; 30 s on, neither counts as online', async () => {
+    const id = await monitor('Truthful zone', { run_between: 'zone', attack_node: null, target_node: null, attack_zone: zone, target_zone: null });
+    const first = await runNow(s.db, id, null);
+    expect(await sourceOf(first)).toBe(actor.id);
+    // 30 s later (fake Date), no heartbeat is fresh: the choice falls back to the lowest id among connected actors.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 30_000 });
+    const later = await runNow(s.db, id, null);
+    expect(await sourceOf(later)).toBe(stale.id);
+    vi.useRealTimers();
+    await s.db.query(`delete from engine_jobs where job_id = any($1::int[])`, [[first, later]]);
+    await s.db.query(`update jobs set status = 'cancelled', finished_at = now() where id = any($1::int[])`, [[first, later]]);
+  });
+
+  it('a just-started engine (before its offline sweep) refuses work for the stale actor: the action errors "Actor ... is offline."', async () => {
+    const id = await monitor('Truthful node', { run_between: 'node', attack_node: stale.id, target_node: null });
+    const job = await runNow(s.db, id, null);
+    const engine = engineFor(s.db);
+    engine.start();
+    try {
+      await vi.waitFor(
+        async () => {
+          const [a] = await s.db.query<{ status: string; blocked_msg: string | null }>(`select status, blocked_msg from job_actions where job_id = $1`, [job]);
+          expect(a).toEqual({ status: 'errored', blocked_msg: `Actor ${stale.name} is offline.` });
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+    } finally {
+      await engine.stop();
+    }
+    const work = await s.db.query(`select 1 from engine_work where job_id = $1`, [job]);
+    expect(work).toEqual([]);
+    // The engine's sweep had not run (it waits the offline delay after a start): the stored status still says online.
+    const [n] = await s.db.query<{ status: string }>(`select status from nodes where id = $1`, [stale.id]);
+    expect(n?.status).toBe('online');
   });
 });
