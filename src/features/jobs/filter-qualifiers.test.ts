@@ -1,29 +1,52 @@
 import { describe, expect, it } from 'vitest';
-import { parseFilterRules } from '@/api/contracts/filters';
-import { QUALIFIER_FIELDS, splitQualifiers } from './filter-qualifiers';
+import { parseFilterRules, type FilterCondition } from '@/api/contracts/filters';
+import { FILTER_WORDS_HINT, QUALIFIER_FIELDS, filterRules, parseJobFilter } from './filter-qualifiers';
+import { defaultFilter, toListRequest } from './stored-filter';
 
-describe('jobs filter qualifiers', () => {
-  it('turns field:value words over the Job fields into conditions the director parses, and keeps the rest as free text', () => {
-    const { text, conditions } = splitQualifiers('  nightly status:completed ran_by:ada,bob  published:yes id:1-100 name:seg  assessment_name:q3 ');
-    expect(text).toBe('nightly');
-    expect(conditions).toEqual([
-      { match_object: 'job', match_field: 'status', operator: 'in', value: 'completed' },
-      { match_object: 'job', match_field: 'ran_by', operator: 'in', value: ['ada', 'bob'] },
-      { match_object: 'job', match_field: 'published', operator: 'equals', value: 'yes' },
-      { match_object: 'job', match_field: 'id', operator: 'in', value: '1-100' },
-      { match_object: 'job', match_field: 'name', operator: 'contains', value: 'seg' },
-      { match_object: 'job', match_field: 'assessment_name', operator: 'contains', value: 'q3' },
-    ]);
-    expect(() => parseFilterRules('jobs', [{ operator: 'and', conditions }])).not.toThrow();
+const job = (match_field: string, operator: string, value: string | string[]): FilterCondition => ({ match_object: 'job', match_field, operator, value });
+
+/** THE table of the jobs filter language: text typed (pane or `jobs.export filter=`) → free text, conditions, problems. */
+const TABLE: [string, string, FilterCondition[], string[]][] = [
+  ['status:completed', '', [job('status', 'in', 'completed')], []],
+  ['status:Completed', '', [job('status', 'in', 'completed')], []],
+  ['ran_by:ada', '', [job('ran_by', 'in', ['ada'])], []],
+  ['ran_by:ada,bob', '', [job('ran_by', 'in', ['ada', 'bob'])], []],
+  ['id:300-321', '', [job('id', 'in', '300-321')], []],
+  ['id:300-321,400', '', [job('id', 'in', '300-321,400')], []],
+  ['published:yes', '', [job('published', 'equals', 'yes')], []],
+  ['name:seg', '', [job('name', 'contains', 'seg')], []],
+  ['assessment_name:q3', '', [job('assessment_name', 'contains', 'q3')], []],
+  ['nightly', 'nightly', [], []],
+  ['  nightly status:completed ran_by:ada  ', 'nightly', [job('status', 'in', 'completed'), job('ran_by', 'in', ['ada'])], []],
+  ['Segmentation: east', 'Segmentation: east', [], []],
+  ['vendor:acme', 'vendor:acme', [], ['"vendor:acme": vendor is not a filter word']],
+  ['status:', 'status:', [], ['"status:" needs a value, e.g. status:completed']],
+  ['status:finished', '', [], ['"status:finished": job.status must be one of sleeping, pending, waiting, preparing, running, reverting, errored, cancelled, completed']],
+  ['id:1- ran_by:ada', '', [job('ran_by', 'in', ['ada'])], ['"id:1-": Invalid input']],
+];
+
+describe('the jobs filter language (one parser: Jobs pane and jobs.export filter=)', () => {
+  it.each(TABLE)('%j', (text, free, conditions, problems) => {
+    const parsed = parseJobFilter(text);
+    expect(parsed.text).toBe(free);
+    expect(parsed.conditions).toEqual(conditions);
+    expect(parsed.problems.map((p) => p.replace(/ \(.*$/, ''))).toEqual(problems);
+    // Whatever is understood, the director's parser accepts.
+    expect(() => parseFilterRules('jobs', filterRules(parsed))).not.toThrow();
+  });
+
+  it('the Jobs pane sends the words as a rule and the rest as its text search', () => {
+    const f = defaultFilter();
+    f.filter_value = 'nightly status:completed id:300-321';
+    const req = toListRequest(f, '', null);
+    expect(req.filterVal).toBe('nightly');
+    expect(JSON.parse(req.rules)).toEqual([{ operator: 'and', conditions: [job('status', 'in', 'completed'), job('id', 'in', '300-321')] }]);
+    f.filter_value = 'nightly';
+    expect(toListRequest(f, '', null).rules).toBe('');
+  });
+
+  it('the hint names every word there is', () => {
     expect(QUALIFIER_FIELDS).toEqual(['id', 'name', 'status', 'ran_by', 'assessment_name', 'published']);
-  });
-
-  it('leaves words with an unknown prefix, a bare colon or no value as free text', () => {
-    expect(splitQualifiers('Segmentation: east vendor:acme status:')).toEqual({ text: 'Segmentation: east vendor:acme status:', conditions: [] });
-  });
-
-  it('a value the director would refuse stays a condition, so the export answers its message', () => {
-    const { conditions } = splitQualifiers('status:finished');
-    expect(() => parseFilterRules('jobs', [{ operator: 'and', conditions }])).toThrow('job.status must be one of');
+    expect(FILTER_WORDS_HINT).toBe('Filter words: id:300-321 name:text status:completed ran_by:ada assessment_name:text published:yes');
   });
 });

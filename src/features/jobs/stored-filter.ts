@@ -10,6 +10,7 @@ import {
 } from '@/api/contracts/jobs';
 import type { FilterNode, PageFilterValues } from '@/api/contracts/filters';
 import { jobRulesOf, rangeWithStart } from './page-filters';
+import { filterRules, parseJobFilter } from './filter-qualifiers';
 
 /** The stored job-list filter (JOB-033), kept in browser storage per user and per ?vid= scope. */
 export interface StoredFilter {
@@ -109,23 +110,25 @@ export interface ListRequest {
 
 /** `timezoneOffset`: minutes east of UTC of the filter source, where a page filter day starts. */
 export function toListRequest(f: StoredFilter, vid: string, cursor: { after?: string; before?: string } | null, timezoneOffset?: number | null): ListRequest {
+  // The text filter's `field:value` words (status:completed) join the rules; the rest is the list's text search.
+  const parsed = parseJobFilter(f.filter_value);
   return {
     size: f.page_size,
     page: Math.max(0, f.page_number - 1),
     sortCol: f.sort.by,
     sortDir: f.sort.direction,
-    filterVal: f.filter_value.trim(),
+    filterVal: parsed.text,
     filterRange: rangeWithStart(f.filter_range, f.structured_filter.page, timezoneOffset),
     vid,
     events: f.structured_filter.events,
-    rules: rulesJson(f),
+    rules: rulesJson(f, filterRules(parsed)),
     after: cursor?.after ?? '',
     before: cursor?.before ?? '',
     selected: [],
   };
 }
 
-function rulesJson(f: StoredFilter): string {
-  const rules = jobRulesOf(f.structured_filter.rules, f.structured_filter.page);
+function rulesJson(f: StoredFilter, words: FilterNode[]): string {
+  const rules = [...jobRulesOf(f.structured_filter.rules, f.structured_filter.page), ...words];
   return rules.length ? JSON.stringify(rules) : '';
 }

@@ -1,8 +1,7 @@
 import { CSV_SEPARATORS, JOBS_EXPORT_NAME, JOB_ACTIONS_EXPORT_NAME, csvFilename } from '@/api/contracts/jobs';
-import type { FilterNode } from '@/api/contracts/filters';
 import { exportCsv, listParams } from '@/features/jobs/api';
 import { deliverCsv } from '@/ui/csv-delivery';
-import { splitQualifiers } from '@/features/jobs/filter-qualifiers';
+import { filterRules, parseJobFilter } from '@/features/jobs/filter-qualifiers';
 import type { PaneState } from '@/features/jobs/pane-state';
 import { toListRequest } from '@/features/jobs/stored-filter';
 import { fail } from './context';
@@ -33,12 +32,14 @@ export interface ExportResult {
 /** Runs an export of a jobs pane's filter: visible rows (or the job pane's job) or all matches. */
 export type ExportChoice = Required<Omit<ExportArgs, 'filename' | 'job_ids' | 'filter' | 'format'>> & Pick<ExportArgs, 'job_ids' | 'filter'> & { filename: string };
 
-/** An export's filter text as the list's query: free text, and `field:value` qualifiers as one rule (`status:completed`). */
+/** An export's filter text as the list's query, read by the Jobs pane's parser: free text, and `field:value` words as one rule. */
 function filterProps(filter: string): Record<string, unknown> {
-  const { text, conditions } = splitQualifiers(filter);
-  if (!conditions.length) return { filterVal: text };
-  const rules: FilterNode[] = [{ operator: 'and', conditions }];
-  return { ...(text ? { filterVal: text } : {}), filter: 'adhoc', structuredFilter: JSON.stringify({ rules }) };
+  const parsed = parseJobFilter(filter);
+  const refused = parsed.problems.filter((p) => !p.includes(' is not a filter word'));
+  if (refused.length) throw new Error(`filter: ${refused.join('; ')}`);
+  const rules = filterRules(parsed);
+  if (!rules.length) return { filterVal: parsed.text };
+  return { ...(parsed.text ? { filterVal: parsed.text } : {}), filter: 'adhoc', structuredFilter: JSON.stringify({ rules }) };
 }
 
 /** Which rows an export covers: given ids, a filter's every match, the pane's visible rows, or the job pane's job. */

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import {
   EVENTS_FILTERS,
@@ -22,6 +22,7 @@ import { setStepOpen } from '@/features/jobs/expanded';
 import { allListedSelected, applyPanelFilter, changeFilter, goToPage, supplyPanelFilter, jobsPaneState, setPageJobs, setRows, toggleSelectAll, toggleSelected, type PaneState, type RowRef } from '@/features/jobs/pane-state';
 import { listPollMs, usePolling } from '@/features/jobs/polling';
 import { toListRequest, type ListRequest } from '@/features/jobs/stored-filter';
+import { FILTER_WORDS_HINT, parseJobFilter } from '@/features/jobs/filter-qualifiers';
 import { repollTree, useListRows } from '@/features/jobs/tree-rows';
 import { DateRangePicker } from './date-range-picker';
 import { CommandButton, CommandMenu } from '@/commands/command-menu';
@@ -85,12 +86,18 @@ function FilterBox({ s }: { s: PaneState }) {
   useEffect(() => {
     if (snap.focusFilterTick) input.current?.focus();
   }, [snap.focusFilterTick]);
+  // The words of the filter applied that the list could not use, said next to the box (with the words there are).
+  const hintId = useId();
+  const problems = useMemo(() => parseJobFilter(snap.filter.filter_value).problems, [snap.filter.filter_value]);
   return (
+    <>
     <input
       ref={input}
       type="search"
       aria-label="Filter jobs"
-      placeholder="Filter by id, name, status, user…"
+      aria-describedby={problems.length ? hintId : undefined}
+      aria-invalid={problems.length ? true : undefined}
+      placeholder="Filter: text, status:completed, ran_by:ada, id:300-321…"
       value={text}
       maxLength={200}
       onChange={(e) => {
@@ -103,10 +110,17 @@ function FilterBox({ s }: { s: PaneState }) {
           changeFilter(s, (f) => void (f.filter_value = text));
         }
       }}
-      className="w-64 rounded border border-line bg-surface px-2 py-1 text-sm"
+      className="w-72 rounded border border-line bg-surface px-2 py-1 text-sm"
     />
+    {problems.length > 0 && (
+      <p id={hintId} role="status" className="basis-full text-xs text-amber-700 dark:text-amber-300">
+        Not understood: {problems.join('; ')}. <span className="text-muted">{FILTER_WORDS_HINT}</span>
+      </p>
+    )}
+    </>
   );
 }
+
 
 function Pager({ s, answer }: { s: PaneState; answer: JobListAnswer | undefined }) {
   const snap = useSnapshot(s);
