@@ -1,6 +1,6 @@
 import type { Db } from '../db/index';
 import { HttpError, notFound } from '../http-errors';
-import { ACTION_COMPLETE_STATUSES, CANCELLABLE_STATUSES, FINISHED_STATUSES, MAX_EVENTS, PUBLISHED, PUBLISH_PIPELINES, type CancelAnswer, type EventSeverity, type EventsFilter, type JobAction, type JobActionEventsAnswer, type JobDetail, type JobStep, type NodeRef, type PublishAnswer, type StepActionsAnswer, type SummaryReportAnswer, type SummaryTotals } from '../../src/api/contracts/jobs';
+import { ACTION_COMPLETE_STATUSES, CANCELLABLE_STATUSES, FINISHED_STATUSES, MAX_EVENTS, PUBLISHED, PUBLISH_PIPELINES, type CancelAnswer, type EventSeverity, type EventsFilter, type JobAction, type JobActionEventsAnswer, type JobActionEvidenceAnswer, type JobActionWork, type JobDetail, type JobStep, type NodeRef, type PublishAnswer, type StepActionsAnswer, type SummaryReportAnswer, type SummaryTotals } from '../../src/api/contracts/jobs';
 import { EVENTS_CONDITION, iso } from './list-query';
 import { type JobStatus } from '../../src/api/contracts/vocabulary';
 
@@ -263,6 +263,49 @@ export async function getActionEvents(db: Db, jobActionId: number, kind: EventsK
       severity: r.severity,
       occurred_at: iso(r.occurred_at) ?? '',
     })),
+  };
+}
+
+/** A job action's evidence in one answer: the action and its reason, each side's work (actor, output, timings), its events. */
+export async function getActionEvidence(db: Db, jobActionId: number, withEvents: boolean): Promise<JobActionEvidenceAnswer> {
+  const [a] = await db.query<ActionRow & { evidence: Record<string, unknown> | null; reason: string | null; step_group_order: number; step_name: string }>(
+    `select ${ACTION_COLUMNS}, a.evidence,
+       case when a.status in ('not run', 'incompatible', 'errored', 'cancelled')
+         then coalesce(a.evidence ->> 'reason', a.evidence ->> 'error', a.blocked_msg) end as reason,
+       s.group_order as step_group_order, s.name as step_name
+     from job_actions a join job_steps s on s.id = a.job_step_id where a.id = $1`,
+    [jobActionId],
+  );
+  if (!a) throw notFound(`Job action ${jobActionId} was not found.`);
+  const work = await db.query<{ role: JobActionWork['role']; node_id: number | null; node_name: string | null; status: string; error: string | null; result: unknown; created_at: Date | string | null; claimed_at: Date | string | null; ready_at: Date | string | null; finished_at: Date | string | null }>(
+    `select w.role, w.node_id, coalesce(nullif(n.friendly_name, ''), n.name) as node_name, w.status, w.error, w.result, w.created_at, w.claimed_at, w.ready_at, w.finished_at
+     from engine_work w left join nodes n on n.id = w.node_id where w.job_action_id = $1 order by w.role = 'target' desc, w.id`,
+    [jobActionId],
+  );
+  const { evidence, reason, step_group_order, step_name, ...action } = a;
+  const ja = toAction(action);
+  const started = ja.started_at ? Date.parse(ja.started_at) : NaN;
+  const finished = ja.finished_at ? Date.parse(ja.finished_at) : NaN;
+  return {
+    job_action: {
+      ...ja,
+      step: { id: ja.job_step_id, group_order: step_group_order, name: step_name },
+      reason,
+      evidence: evidence ?? {},
+      duration_ms: Number.isFinite(started) && Number.isFinite(finished) ? Math.max(0, finished - started) : null,
+    },
+    work: work.map((w) => ({
+      role: w.role,
+      actor: w.node_id === null ? null : { id: w.node_id, name: w.node_name ?? `Actor ${w.node_id}` },
+      status: w.status,
+      error: w.error,
+      result: w.result ?? null,
+      created_at: iso(w.created_at),
+      claimed_at: iso(w.claimed_at),
+      ready_at: iso(w.ready_at),
+      finished_at: iso(w.finished_at),
+    })),
+    events: withEvents ? (await getActionEvents(db, jobActionId, 'all')).events : null,
   };
 }
 

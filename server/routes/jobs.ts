@@ -17,7 +17,7 @@ import {
   type JobListAnswer,
 } from '../../src/api/contracts/jobs';
 import { listJobs, parseListQuery } from '../jobs/list-query';
-import { cancelJob, deleteJob, getActionEvents, getJob, getStepActions, publishJobs, summaryReport, type EventsKind } from '../jobs/service';
+import { cancelJob, deleteJob, getActionEvents, getActionEvidence, getJob, getStepActions, publishJobs, summaryReport, type EventsKind } from '../jobs/service';
 import { checkIds, jobActionsCsv, jobsCsv, type ExportScope } from '../jobs/csv';
 
 /**
@@ -153,6 +153,13 @@ export async function jobsRoutes(app: FastifyInstance) {
     const kind = (req.query as Query).kind ?? 'detected';
     if (kind !== 'detected' && kind !== 'suspicious' && kind !== 'all') throw badRequest('kind must be detected, suspicious or all');
     return getActionEvents(app.db, id, kind as EventsKind);
+  });
+
+  // A job action's evidence: reason, stored result, each actor's work (output, timings) and, with the permission, its events.
+  app.get('/jobs/job_actions/:id/evidence.json', async (req) => {
+    const session = requireUser(req);
+    const id = pathId((req.params as { id?: string }).id, 'Job action id');
+    return getActionEvidence(app.db, id, session.user.permissions.includes('integrationEvents.all'));
   });
 
   app.get('/reports/summary.json', async (req) => {

@@ -10,6 +10,7 @@ import {
   actionResult,
   type CancelAnswer,
   type JobActionEventsAnswer,
+  type JobActionEvidenceAnswer,
   type JobDetail,
   type JobListAnswer,
   type JobListItem,
@@ -374,6 +375,49 @@ describe('events, summary report', () => {
     expect((await s.call('GET', `/jobs/job_actions/${a!.id}/events.json`, { as: viewer })).statusCode).toBe(403);
     expect((await s.call('GET', '/jobs/job_actions/99999999/events.json', { as: operator })).statusCode).toBe(404);
     expect((await s.call('GET', `/jobs/job_actions/${a!.id}/events.json?kind=x`, { as: operator })).statusCode).toBe(400);
+  });
+
+  it('a job action\'s evidence: blocked reason, not-run reason, the actors\' output and timings, and its events for integrationEvents.all only', async () => {
+    const [blocked] = await s.db.query<{ id: number; blocked_msg: string; events: number; suspect_events: number }>(
+      `select id, blocked_msg, events, suspect_events from job_actions where status = 'ran' and blocked and events > 0 order by id limit 1`,
+    );
+    const evidence = async (id: number, as: Session) => {
+      const res = await s.call('GET', `/jobs/job_actions/${id}/evidence.json`, { as });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<JobActionEvidenceAnswer>();
+    };
+    const b = await evidence(blocked!.id, operator);
+    expect(b.job_action).toMatchObject({ id: blocked!.id, status: 'ran', blocked: true, blocked_msg: blocked!.blocked_msg, reason: null });
+    expect(b.job_action.step.group_order).toBeGreaterThan(0);
+    expect(Object.keys(b.job_action.evidence).length).toBeGreaterThan(0);
+    expect(b.events).toHaveLength(blocked!.events + blocked!.suspect_events);
+    expect((await evidence(blocked!.id, viewer)).events).toBeNull();
+
+    const [notRun] = await s.db.query<{ id: number; reason: string }>(`select id, evidence ->> 'reason' as reason from job_actions where status = 'not run' and evidence ? 'reason' order by id limit 1`);
+    const n = await evidence(notRun!.id, viewer);
+    expect(n.job_action).toMatchObject({ status: 'not run', reason: notRun!.reason });
+
+    // An engine run: each side's actor, its output and timings.
+    const [node] = await s.db.query<{ id: number; name: string; friendly_name: string }>('select id, name, friendly_name from nodes order by id limit 1');
+    await s.db.query(
+      `insert into engine_work (job_action_id, job_id, node_id, role, status, result, error, created_at, claimed_at, finished_at)
+       select id, job_id, $2, 'source', 'done', $3::jsonb, null, now() - interval '5 seconds', now() - interval '4 seconds', now() from job_actions where id = $1`,
+      [blocked!.id, node!.id, JSON.stringify({ stdout: 'Blocked: 1433 (refused)' })],
+    );
+    await s.db.query(`update job_actions set started_at = now() - interval '4 seconds', finished_at = now() where id = $1`, [blocked!.id]);
+    const w = await evidence(blocked!.id, operator);
+    expect(w.work).toEqual([
+      expect.objectContaining({ role: 'source', actor: { id: node!.id, name: node!.friendly_name || node!.name }, status: 'done', error: null, result: { stdout: 'Blocked: 1433 (refused)' } }),
+    ]);
+    expect(w.work[0]!.claimed_at).toMatch(/^\d{4}-/);
+    expect(w.job_action.duration_ms).toBeGreaterThanOrEqual(3_900);
+
+    await s.db.query('delete from engine_work where job_action_id = $1', [blocked!.id]);
+    expect((await s.call('GET', `/jobs/job_actions/${blocked!.id}/evidence.json`, {})).statusCode).toBe(401);
+    const bad = await s.call('GET', '/jobs/job_actions/abc/evidence.json', { as: viewer });
+    expect([bad.statusCode, bad.json<{ error: string }>().error]).toEqual([400, 'Job action id must be a positive whole number, got "abc"']);
+    const missing = await s.call('GET', '/jobs/job_actions/99999999/evidence.json', { as: viewer });
+    expect([missing.statusCode, missing.json<{ error: string }>().error]).toEqual([404, 'Job action 99999999 was not found.']);
   });
 
   it('JOB-002 the summary report totals blocked, detected, alerted and not run per job and per step', async () => {

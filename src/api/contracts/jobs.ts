@@ -217,6 +217,36 @@ export interface JobActionEventsAnswer {
 }
 export const MAX_EVENTS = 500;
 
+/** One side's work of a job action (engine_work): which actor did it, how it ended, its output and timings. */
+export interface JobActionWork {
+  role: 'source' | 'target';
+  actor: { id: number; name: string } | null;
+  status: string;
+  error: string | null;
+  /** What the actor answered (its output: commands and their output, ports, responses), as stored. */
+  result: unknown;
+  created_at: string | null;
+  claimed_at: string | null;
+  ready_at: string | null;
+  finished_at: string | null;
+}
+
+/** GET /jobs/job_actions/{id}/evidence.json: everything on record about one job action. */
+export interface JobActionEvidenceAnswer {
+  job_action: JobAction & {
+    step: { id: number; group_order: number; name: string };
+    /** Why it did not run or ended as it did (not run, incompatible, errored, cancelled); null when it ran. */
+    reason: string | null;
+    /** The result stored on the job action (per side for actor runs). */
+    evidence: Record<string, unknown>;
+    /** finished_at - started_at, when both are known. */
+    duration_ms: number | null;
+  };
+  work: JobActionWork[];
+  /** Detected and suspicious events; null without the integrationEvents.all permission. */
+  events: JobEvent[] | null;
+}
+
 export interface SummaryTotals {
   actions: number;
   blocked: number;
