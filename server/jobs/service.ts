@@ -145,7 +145,8 @@ export async function getJob(db: Db, id: number): Promise<JobDetail> {
 // Actions of steps
 
 export const ACTION_COLUMNS = `a.id, a.job_id, a.job_step_id, a.position, a.name, a.action_id as sim_action_id, a.sim_action_vid, a.status, a.alerted, a.blocked,
-  a.blocked_msg, a.detected_msg, a.events, a.suspect_events, a.disabled, a.action_type, a.started_at, a.finished_at`;
+  a.blocked_msg, a.detected_msg, a.events, a.suspect_events, a.disabled, a.action_type, a.started_at, a.finished_at,
+  case when a.status in ('not run', 'incompatible', 'errored', 'cancelled') then coalesce(a.evidence ->> 'reason', a.evidence ->> 'error', a.blocked_msg) end as reason`;
 
 type ActionRow = Omit<JobAction, 'started_at' | 'finished_at'> & { started_at: Date | string | null; finished_at: Date | string | null };
 export const toAction = (r: ActionRow): JobAction => ({ ...r, started_at: iso(r.started_at), finished_at: iso(r.finished_at) });
@@ -268,11 +269,8 @@ export async function getActionEvents(db: Db, jobActionId: number, kind: EventsK
 
 /** A job action's evidence in one answer: the action and its reason, each side's work (actor, output, timings), its events. */
 export async function getActionEvidence(db: Db, jobActionId: number, withEvents: boolean): Promise<JobActionEvidenceAnswer> {
-  const [a] = await db.query<ActionRow & { evidence: Record<string, unknown> | null; reason: string | null; step_group_order: number; step_name: string }>(
-    `select ${ACTION_COLUMNS}, a.evidence,
-       case when a.status in ('not run', 'incompatible', 'errored', 'cancelled')
-         then coalesce(a.evidence ->> 'reason', a.evidence ->> 'error', a.blocked_msg) end as reason,
-       s.group_order as step_group_order, s.name as step_name
+  const [a] = await db.query<ActionRow & { evidence: Record<string, unknown> | null; step_group_order: number; step_name: string }>(
+    `select ${ACTION_COLUMNS}, a.evidence, s.group_order as step_group_order, s.name as step_name
      from job_actions a join job_steps s on s.id = a.job_step_id where a.id = $1`,
     [jobActionId],
   );
@@ -282,7 +280,7 @@ export async function getActionEvidence(db: Db, jobActionId: number, withEvents:
      from engine_work w left join nodes n on n.id = w.node_id where w.job_action_id = $1 order by w.role = 'target' desc, w.id`,
     [jobActionId],
   );
-  const { evidence, reason, step_group_order, step_name, ...action } = a;
+  const { evidence, step_group_order, step_name, ...action } = a;
   const ja = toAction(action);
   const started = ja.started_at ? Date.parse(ja.started_at) : NaN;
   const finished = ja.finished_at ? Date.parse(ja.finished_at) : NaN;
@@ -290,7 +288,6 @@ export async function getActionEvidence(db: Db, jobActionId: number, withEvents:
     job_action: {
       ...ja,
       step: { id: ja.job_step_id, group_order: step_group_order, name: step_name },
-      reason,
       evidence: evidence ?? {},
       duration_ms: Number.isFinite(started) && Number.isFinite(finished) ? Math.max(0, finished - started) : null,
     },

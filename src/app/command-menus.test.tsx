@@ -26,7 +26,7 @@ const ctx = (kind = 'jobs'): CommandContext => ({ ...emptyContext(), user, permi
 const job = { id: 812, job_status: 'completed' as const, simulation: { id: 3, vid: 'S300-1', sim_type: 'eval' as const }, action: null };
 const action: JobAction = {
   id: 55, job_id: 812, job_step_id: 9, position: 1, name: 'Beacon', sim_action_id: 77, sim_action_vid: 'A201-1', status: 'completed', alerted: false, blocked: true,
-  blocked_msg: null, detected_msg: null, events: 2, suspect_events: 1, disabled: false, action_type: 'dns', started_at: null, finished_at: null,
+  blocked_msg: null, detected_msg: null, reason: null, events: 2, suspect_events: 1, disabled: false, action_type: 'dns', started_at: null, finished_at: null,
 };
 const actionDetail = { id: 41, vendor: false, userPermissions: { edit: true, approve: true, endpointApproval: true, cloudApproval: true } };
 const bulkToken: BulkTokenRow = {

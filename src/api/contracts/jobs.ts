@@ -163,6 +163,8 @@ export interface JobAction {
   blocked: boolean | null;
   blocked_msg: string | null;
   detected_msg: string | null;
+  /** Why it did not run or ended so (not run, incompatible, errored, cancelled); null otherwise. */
+  reason: string | null;
   events: number;
   suspect_events: number;
   disabled: boolean;
@@ -235,8 +237,6 @@ export interface JobActionWork {
 export interface JobActionEvidenceAnswer {
   job_action: JobAction & {
     step: { id: number; group_order: number; name: string };
-    /** Why it did not run or ended as it did (not run, incompatible, errored, cancelled); null when it ran. */
-    reason: string | null;
     /** The result stored on the job action (per side for actor runs). */
     evidence: Record<string, unknown>;
     /** finished_at - started_at, when both are known. */

@@ -5,6 +5,7 @@ import {
   type ExportOptions,
   type JobAction,
   type JobActionEventsAnswer,
+  type JobActionEvidenceAnswer,
   type JobDetail,
   type JobListAnswer,
   type PublishAnswer,
@@ -21,6 +22,7 @@ export const jobsKeys = {
   detail: (id: number) => ['jobs', 'detail', id] as const,
   stepActions: (stepId: number, events: EventsFilter | '') => ['jobs', 'step-actions', stepId, events] as const,
   events: (jobActionId: number, kind: 'detected' | 'suspicious') => ['jobs', 'events', jobActionId, kind] as const,
+  evidence: (jobActionId: number) => ['jobs', 'evidence', jobActionId] as const,
   summary: (ids: readonly number[]) => ['jobs', 'summary', ids.join(',')] as const,
 };
 
@@ -83,6 +85,8 @@ export const publishJobs = (jobIds: readonly number[], pipeline: string, multisi
 
 export const getActionEvents = (jobActionId: number, kind: 'detected' | 'suspicious') =>
   http.get<JobActionEventsAnswer>(`/jobs/job_actions/${jobActionId}/events.json`, { params: { kind } });
+
+export const getActionEvidence = (jobActionId: number) => http.get<JobActionEvidenceAnswer>(`/jobs/job_actions/${jobActionId}/evidence.json`);
 
 export const getSummary = (ids: readonly number[]) => http.get<SummaryReportAnswer>('/reports/summary.json', { params: { 'job_ids[]': [...ids] } });
 

@@ -46,6 +46,10 @@ export interface PaneState {
   panelSupplied: boolean;
   /** Minutes east of UTC of the filter source (GET {filterSrc}), where the page filter's days start; null until known. */
   timezoneOffset: number | null;
+  /** The job action whose evidence panel is open (its id and name), or null. */
+  evidence: { id: number; name: string } | null;
+  /** Bumped to move the focus into the evidence panel. */
+  evidenceFocusTick: number;
 }
 
 const states = new Map<string, PaneState>();
@@ -90,6 +94,8 @@ function create(key: string, kind: 'jobs' | 'job', vid: string, jobId: number | 
     panelApplyTick: 0,
     panelSupplied: false,
     timezoneOffset: null,
+    evidence: null,
+    evidenceFocusTick: 0,
   });
   states.set(key, s);
   return s;

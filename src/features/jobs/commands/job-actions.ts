@@ -5,13 +5,69 @@ import type { JobAction } from '@/api/contracts/jobs';
 import { dialogs } from '@/features/jobs/dialogs';
 import { cloneActionUrl, cloneBlockedReason, editActionUrl, editBlockedReason, maySeeEvents, suspectEventsUrl } from '@/features/jobs/predicates';
 import { PANES, actionArg, focusedAction, inJobsPane, paneOf } from './context';
+import { getActionEvidence, jobsKeys } from '@/features/jobs/api';
+import { evidenceText } from '@/features/jobs/evidence';
+import { flash } from '@/ui/toasts';
 
 const rowArgs = (a: JobAction) => ({ job_action_id: a.id });
 const onScreen = (ctx: Parameters<typeof paneOf>[0], id: number) => paneOf(ctx)?.rows.some((r) => r.kind === 'action' && r.action.id === id) ?? false;
 
-/** What a job action row offers: its events, its suspicious events, editing and cloning its Action. */
+/** What a job action row offers: its evidence, its events, its suspicious events, editing and cloning its Action. */
+
+const evidenceOpen = (ctx: Parameters<typeof paneOf>[0]) => !!paneOf(ctx)?.evidence;
 
 export const jobActionCommands: AnyCommand[] = [
+  defineCommand<{ job_action_id?: number }>({
+    id: 'jobs.showEvidence',
+    title: 'Show Action Evidence',
+    category: 'Jobs',
+    keywords: ['blocked', 'reason', 'output', 'not run', 'timings', 'details', 'inspect'],
+    hotkey: 'i',
+    hotkeyContext: PANES,
+    menus: [inMenu<JobAction>('row/job-action', { group: '2_events', order: 0, title: 'Evidence', args: rowArgs })],
+    when: inJobsPane,
+    args: actionArg,
+    run: ({ job_action_id }, ctx) => {
+      const a = focusedAction(ctx, job_action_id);
+      const s = paneOf(ctx)!;
+      s.evidence = { id: a.id, name: a.name };
+      s.evidenceFocusTick += 1;
+    },
+  }),
+  defineCommand({
+    id: 'jobs.copyEvidence',
+    title: 'Copy Action Evidence',
+    buttonLabel: 'Copy',
+    category: 'Jobs',
+    keywords: ['clipboard', 'blocked', 'reason', 'output'],
+    hotkey: 'y',
+    hotkeyContext: PANES,
+    when: evidenceOpen,
+    run: async (_a, ctx) => {
+      const open = paneOf(ctx)?.evidence;
+      if (!open) throw new Error('Open the evidence of a job action first.');
+      const answer = ctx.queryClient
+        ? await ctx.queryClient.fetchQuery({ queryKey: jobsKeys.evidence(open.id), queryFn: () => getActionEvidence(open.id), staleTime: 5_000 })
+        : await getActionEvidence(open.id);
+      const text = evidenceText(answer);
+      await navigator.clipboard.writeText(text);
+      flash('notice', `Copied the evidence of ${open.name}.`);
+      return { text };
+    },
+  }),
+  defineCommand({
+    id: 'jobs.closeEvidence',
+    title: 'Close Action Evidence',
+    buttonLabel: 'Close',
+    category: 'Jobs',
+    hotkey: 'escape',
+    hotkeyContext: PANES,
+    when: evidenceOpen,
+    run: (_a, ctx) => {
+      const s = paneOf(ctx);
+      if (s) s.evidence = null;
+    },
+  }),
   defineCommand<{ job_action_id?: number }>({
     id: 'jobs.showEvents',
     title: 'Show Action Events',

@@ -12,6 +12,7 @@ import { repollTree, useJobRows } from '@/features/jobs/tree-rows';
 import { StatusCell, TimeCell } from './badges';
 import { ActionCells, JOB_COLUMNS, NoteCells, StepCells, type RowEnv } from './rows';
 import { TreeGrid } from './tree-grid';
+import { EvidencePanel } from './evidence-panel';
 import { treeKeys } from './jobs-pane';
 
 /** Polling gave up: the refresh command's key (from its keybinding) brings the job back. */
@@ -133,6 +134,7 @@ export function JobPane({ params }: PaneProps) {
         }
         renderRow={(row) => (row.kind === 'step' ? <StepCells row={row} /> : row.kind === 'action' ? <ActionCells row={row} env={env} /> : row.kind === 'note' ? <NoteCells row={row} /> : null)}
       />
+      <EvidencePanel s={s} />
     </div>
   );
 }

@@ -28,6 +28,7 @@ import { DateRangePicker } from './date-range-picker';
 import { CommandButton, CommandMenu } from '@/commands/command-menu';
 import { ActionCells, JOB_COLUMNS, JobCells, NoteCells, StepCells, type RowEnv } from './rows';
 import { TreeGrid } from './tree-grid';
+import { EvidencePanel } from './evidence-panel';
 import { FilterPanel } from '@/ui/filters/filter-panel';
 import { useFilterHost } from '@/ui/filters/use-filter-host';
 import { fetchPageFilterData, filterKeys } from '@/ui/filters/api';
@@ -60,7 +61,7 @@ export function treeKeys(e: KeyboardEvent, row: RowRef | null, s: PaneState, ope
     case 'Enter':
       if (row?.kind === 'job') openUrl(`/jobs/${row.jobId}`);
       else if (row?.kind === 'step') setStepOpen(row.jobId, row.step.id, !row.expanded);
-      else if (row?.kind === 'action') exec('jobs.showEvents');
+      else if (row?.kind === 'action') exec('jobs.showEvidence');
       return !!row;
     default:
       return false;
@@ -393,6 +394,7 @@ export function JobsPane({ params }: PaneProps) {
           row.kind === 'job' ? <JobCells row={row} env={env} /> : row.kind === 'step' ? <StepCells row={row} /> : row.kind === 'action' ? <ActionCells row={row} env={env} /> : <NoteCells row={row} />
         }
       />
+      <EvidencePanel s={s} />
       <Pager s={s} answer={answer} />
     </div>
   );

@@ -139,7 +139,12 @@ export function ActionCells({ row, env }: { row: Extract<RowRef, { kind: 'action
         <ResultBadge action={a} />
       </div>
       <div className="flex min-w-0 items-center gap-2 text-2xs" role="gridcell">
-        {canSee && a.events > 0 ? (
+        {a.reason ? (
+          // Why it did not run (or ended so), on screen: the full text is in its evidence (Enter).
+          <span className="truncate text-muted" title={a.reason}>
+            {a.reason}
+          </span>
+        ) : canSee && a.events > 0 ? (
           <button type="button" className="text-accent hover:underline" onClick={() => runFrom(commands, 'jobs.showEvents', { job_action_id: a.id }, 'button', opts)}>
             Events ({a.events})
           </button>
