@@ -82,3 +82,39 @@ describe('the Jobs pane', () => {
     await waitFor(() => expect(localStorage.getItem('vigil.jobs.filter.v1:anonymous:-')).toContain('"suspicious"'));
   });
 });
+
+describe('the Jobs pane text filter speaks the jobs filter language', () => {
+  it('sends field:value words as a rule, the rest as text, and says which words it did not understand', async () => {
+    const asked: URL[] = [];
+    server.use(
+      http.get(`${API}/jobs/list_page_data.json`, ({ request }) => {
+        asked.push(new URL(request.url));
+        return HttpResponse.json(empty);
+      }),
+    );
+    renderPane();
+    await screen.findByText(NO_JOB_RESULTS);
+    const box = screen.getByRole('searchbox', { name: 'Filter jobs' });
+    fireEvent.change(box, { target: { value: 'nightly status:completed ran_by:ada id:300-321 vendor:acme' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(asked.some((u) => u.searchParams.get('structuredFilter'))).toBe(true));
+    const last = asked.at(-1)!;
+    expect(last.searchParams.get('filterVal')).toBe('nightly vendor:acme');
+    expect(last.searchParams.get('filter')).toBe('adhoc');
+    expect(JSON.parse(last.searchParams.get('structuredFilter')!)).toEqual({
+      rules: [
+        {
+          operator: 'and',
+          conditions: [
+            { match_object: 'job', match_field: 'status', operator: 'in', value: 'completed' },
+            { match_object: 'job', match_field: 'ran_by', operator: 'in', value: ['ada'] },
+            { match_object: 'job', match_field: 'id', operator: 'in', value: '300-321' },
+          ],
+        },
+      ],
+    });
+    const hint = await screen.findByText(/Not understood: "vendor:acme": vendor is not a filter word/);
+    expect(hint.textContent).toContain('Filter words: id:300-321 name:text status:completed ran_by:ada assessment_name:text published:yes');
+    expect(box.getAttribute('aria-describedby')).toBe(hint.id);
+  });
+});
