@@ -62,10 +62,13 @@ async function idOf(page: Page, name: string): Promise<PickerAction> {
   return found!;
 }
 
+/** After a save the library opens with the saved Action selected: /manage_sims/action/{vid}. */
+const waitForSavedAction = (page: Page) => eventually(() => /^\/manage_sims\/action\/A\d{3}-\d+$/.test(pathOf(page)), true, 'the library selects the saved Action');
+
 async function saveAndLeave(page: Page, verb: 'created' | 'updated'): Promise<void> {
   await page.keyboard.press('Control+s');
   await toast(page, new RegExp(`Action A\\d{3}-\\d+ was successfully ${verb}\\.`)).waitFor();
-  await waitForPath(page, '/manage_sims/actions');
+  await waitForSavedAction(page);
   await waitForFocused(page, 'Actions');
 }
 
@@ -205,7 +208,7 @@ describe('Action form: create and edit every type', () => {
     if (type === 'cloud') {
       await saveCloudToQueue(page);
       await toast(page, /was successfully created/).waitFor();
-      await waitForPath(page, '/manage_sims/actions');
+      await waitForSavedAction(page);
     } else await saveAndLeave(page, 'created');
     expect(await form(page).count()).toBe(0);
 
@@ -235,7 +238,7 @@ describe('Action form: create and edit every type', () => {
     if (type === 'cloud') {
       await saveCloudToQueue(page);
       await toast(page, /was successfully updated/).waitFor();
-      await waitForPath(page, '/manage_sims/actions');
+      await waitForSavedAction(page);
     } else await saveAndLeave(page, 'updated');
 
     const loaded = await api<LoadedAction>(page, `/manage_sims/actions/${created.id}/form.json`);
@@ -456,7 +459,7 @@ describe('Action form: the wizard shell', () => {
     await page.keyboard.press('Control+s');
     release();
     await toast(page, /Action A\d{3}-\d+ was successfully created\./).waitFor();
-    await waitForPath(page, '/manage_sims/actions');
+    await waitForSavedAction(page);
     expect(posts).toBe(1);
   });
 
@@ -589,7 +592,7 @@ describe('Action form: the wizard shell', () => {
     }
     await page.keyboard.press('Control+s');
     await toast(page, /was successfully created/).waitFor();
-    await waitForPath(page, '/manage_sims/actions');
+    await waitForSavedAction(page);
     const created = await idOf(page, name);
     const loaded = await api<LoadedAction>(page, `/manage_sims/actions/${created.id}/form.json`);
     expect(loaded.values.dns_action?.domain).toBe('keyboard.example-bad.com');

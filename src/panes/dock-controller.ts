@@ -90,8 +90,9 @@ export class DockController implements DockControl {
     return kind ? paneTitle(kind, ref.params) : ref.kind;
   }
 
-  openUrl(url: string): void {
-    this.open(this.refFor(url));
+  /** Opens the pane of a URL; `exact` (back/forward, a deep link) also restores its view state as the URL says. */
+  openUrl(url: string, opts: { exact?: boolean } = {}): void {
+    this.open(this.refFor(url), opts);
   }
 
   /** Opens the pane of a URL in a new group to the right of the focused pane, or focuses it when already open. */
@@ -111,18 +112,22 @@ export class DockController implements DockControl {
     });
   }
 
-  /** Opens the pane, or focuses it (with its new params) when its key is already open. */
-  open(ref: PaneRef): IDockviewPanel | null {
+  /**
+   * Opens the pane, or focuses it (with its new params) when its key is already open. Unless `exact`,
+   * an open pane keeps the view state (filters, searches) the URL does not name.
+   */
+  open(ref: PaneRef, opts: { exact?: boolean } = {}): IDockviewPanel | null {
     const api = this.api;
     if (!api) return null;
     const id = this.keyFor(ref);
-    const params: PanelParams = { kind: ref.kind, params: ref.params };
     const existing = api.getPanel(id);
+    const current = existing?.params as PanelParams | undefined;
+    const kept = opts.exact || !current ? {} : Object.fromEntries((this.panes.get(ref.kind)?.viewState ?? []).filter((k) => current.params[k] && !(k in ref.params)).map((k) => [k, current.params[k]!]));
+    const params: PanelParams = { kind: ref.kind, params: { ...ref.params, ...kept } };
     if (existing) {
-      const current = existing.params as PanelParams | undefined;
-      if (JSON.stringify(current?.params) !== JSON.stringify(ref.params)) {
+      if (JSON.stringify(current?.params) !== JSON.stringify(params.params)) {
         existing.api.updateParameters(params);
-        existing.api.setTitle(this.titleFor(ref));
+        existing.api.setTitle(this.titleFor(params));
       }
       if (api.activePanel !== existing) existing.api.setActive();
       else this.syncUrl();
@@ -139,8 +144,8 @@ export class DockController implements DockControl {
     return panel;
   }
 
-  /** Replaces the focused pane's params (e.g. a selection) and its URL without a new history entry. */
-  updateParams(panelId: string, next: PaneParams): void {
+  /** Replaces a pane's params (e.g. a selection or a filter) and, when it is focused, its URL: a new history entry unless `replace`. */
+  updateParams(panelId: string, next: PaneParams, opts: { replace?: boolean } = {}): void {
     const panel = this.api?.getPanel(panelId);
     if (!panel) return;
     const { kind } = panel.params as PanelParams;
@@ -148,7 +153,7 @@ export class DockController implements DockControl {
     panel.api.setTitle(this.titleFor({ kind, params: next }));
     if (this.api?.activePanel === panel) {
       const url = this.urlFor({ kind, params: next });
-      if (url !== this.history.current()) this.history.push(url);
+      if (url !== this.history.current()) (opts.replace ? this.history.replace(url) : this.history.push(url));
     }
   }
 

@@ -52,7 +52,7 @@ export function PaneHost(props: IDockviewPanelProps<PanelParams>) {
   const { panes, controller } = useWorkbench();
   const { kind: kindId, params } = props.params;
   const panelId = props.api.id;
-  const setParams = useCallback((next: PaneParams) => controller.updateParams(panelId, next), [controller, panelId]);
+  const setParams = useCallback((next: PaneParams, opts?: { replace?: boolean }) => controller.updateParams(panelId, next, opts), [controller, panelId]);
   const instance = useMemo(() => ({ id: panelId, kind: kindId, params }), [panelId, kindId, params]);
   let content;
   if (kindId === START_KIND) content = <StartPane />;

@@ -10,11 +10,11 @@ import type { PaneKind } from './types';
 const STEP_ACTOR_PARAMS = Array.from({ length: MAX_RUN_STEPS }, (_, i) => [`attack_node_id_${i + 1}`, `target_node_id_${i + 1}`]).flat();
 
 export const SPEC_PANES: PaneKind[] = [
-  { id: 'jobs', title: 'Jobs', routes: ['/jobs'], query: ['vid'], identity: ['vid'], description: 'Job results: live list, steps and actions' },
+  { id: 'jobs', title: 'Jobs', routes: ['/jobs'], query: ['vid', 'filter', 'rules'], viewState: ['filter', 'rules'], identity: ['vid'], description: 'Job results: live list, steps and actions' },
   { id: 'job', title: 'Job {id}', routes: ['/jobs/:id'], description: 'One job: steps, actions and results', listed: false },
   { id: 'job-summary-report', title: 'Job Summary Report', routes: ['/reports/summary'], query: ['job_ids'], identity: ['job_ids'], description: 'Summary report of one or more jobs' },
   { id: 'suspect-events', title: 'Suspicious Events', routes: ['/suspect_events'], query: ['job_action_id'], identity: ['job_action_id'], listed: false },
-  { id: 'actions', title: 'Actions', routes: ['/manage_sims/actions', '/manage_sims/action/:vid'], identity: [], description: 'The Action library' },
+  { id: 'actions', title: 'Actions', routes: ['/manage_sims/actions', '/manage_sims/action/:vid'], query: ['q', 'tags', 'tag_mode'], viewState: ['q', 'tags', 'tag_mode'], identity: [], description: 'The Action library' },
   { id: 'actions-queue', title: 'Queue', routes: ['/manage_sims/actions/queue'], description: 'Simulations queued from the library' },
   {
     id: 'action-new',

@@ -5,8 +5,8 @@ export type PaneParams = Record<string, string>;
 
 export interface PaneProps {
   params: PaneParams;
-  /** Replace this pane's params (and so its URL), e.g. when a selection changes. */
-  setParams(next: PaneParams): void;
+  /** Replace this pane's params (and so its URL), e.g. when a selection changes; `replace` adds no history entry. */
+  setParams(next: PaneParams, opts?: { replace?: boolean }): void;
 }
 
 /** A kind of pane: where it lives in the URL space and what it shows. */
@@ -18,6 +18,11 @@ export interface PaneKind {
   routes: string[];
   /** Query parameters the pane reads from its URL. */
   query?: string[];
+  /**
+   * Query params that hold the pane's view state (filters, searches; see src/ui/use-url-state.ts): opening
+   * the pane without them (palette, a plain link) keeps its current ones; back/forward restore them exactly.
+   */
+  viewState?: string[];
   /** Params that make two panes of this kind different (default: every path param). */
   identity?: string[];
   /** Opening this pane needs this permission. */

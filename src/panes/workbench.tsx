@@ -117,7 +117,7 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
   // Browser back/forward (and any navigation) open or focus the pane of the new URL.
   // Pane code is split per pane; fetch it ahead while idle so opening one rarely waits.
   useEffect(() => prefetchWhenIdle([...features.flatMap((f) => f.globals ?? []), ...panes.list().map((k) => k.component)]), [features, panes]);
-  useEffect(() => history.subscribe(() => apiRef.current && controller.openUrl(history.current())), [history, controller]);
+  useEffect(() => history.subscribe(() => apiRef.current && controller.openUrl(history.current(), { exact: true })), [history, controller]);
 
   useEffect(() => {
     const observer = new MutationObserver(() => setDark(document.documentElement.classList.contains('dark')));

@@ -83,9 +83,9 @@ export function ActionFormView(props: ActionFormViewProps) {
     readOnly,
     goTo: steps.goTo,
     showFirstError: steps.showFirstError,
-    onSaved: () => {
+    onSaved: (saved) => {
       drafts.settle();
-      pane.close();
+      pane.close(saved.vid);
     },
   });
 

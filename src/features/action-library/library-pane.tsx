@@ -16,6 +16,7 @@ import { useFilterHost } from '@/ui/filters/use-filter-host';
 import type { SavedFilterBody } from '@/api/contracts/filters';
 import { LIBRARY_PAGE_FILTERS, libraryRulesOf } from './page-filters';
 import { useDebounced } from '@/ui/use-debounced';
+import { useUrlState } from '@/ui/use-url-state';
 import { QueueMenu } from './queue-menu';
 
 const INITIAL: FilterState = {
@@ -50,6 +51,21 @@ export function LibraryPane({ params, setParams }: PaneProps) {
   const vid = params.vid && LIBRARY_VID_PATTERN.test(params.vid) ? params.vid : undefined;
   const [f, setF] = useState<FilterState>(loadFilter);
   const search = useDebounced(f.searchText, LIBRARY_LIMITS.searchDebounceMs);
+  // The search and the tag filter live in the URL too (deep links, back/forward, bookmarks).
+  const paramsRef = useRef(params);
+  paramsRef.current = params;
+  useUrlState(
+    params,
+    setParams,
+    { q: search.trim(), tags: f.tags.join(','), tag_mode: f.tags.length > 1 && f.tag_mode === 'and' ? 'and' : '' },
+    (url) =>
+      setF((old) => ({
+        ...old,
+        searchText: url.q ?? '',
+        tags: (url.tags ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0),
+        tag_mode: url.tag_mode === 'and' ? 'and' : 'or',
+      })),
+  );
   // The filter panel persists to local storage unless a structured filter (a saved one) was supplied.
   const [panel, setPanel] = useState<SavedFilterBody>(() => loadPanelFilter(PANEL_KEY));
   const [supplied, setSupplied] = useState(false);
@@ -118,7 +134,7 @@ export function LibraryPane({ params, setParams }: PaneProps) {
     (item: LibraryItem) => {
       libraryStore.current = { id: item.id, vid: item.vid, name: item.name, action_type: item.action_type, approved: item.approved, require_protected: item.require_protected, vendor: item.vendor };
       ownVid.current = item.vid;
-      if (item.vid !== vid) setParams({ vid: item.vid });
+      if (item.vid !== vid) setParams({ ...paramsRef.current, vid: item.vid });
     },
     [vid, setParams],
   );

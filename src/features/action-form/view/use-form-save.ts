@@ -33,7 +33,8 @@ export function useFormSave(opts: {
   goTo(step: StepNumber): void;
   showFirstError(paths: string[]): void;
   /** After a save: drafts dropped, the pane closed. */
-  onSaved(): void;
+  /** After a save: the Action saved (its VID is what the library then selects). */
+  onSaved(saved: { id: number; vid: string }): void;
 }): FormSave {
   const { form, def, mode, loaded, readOnly, goTo, showFirstError, onSaved } = opts;
   const { getValues, setError } = form;
@@ -58,7 +59,7 @@ export function useFormSave(opts: {
       setCloudOpen(false);
       flash('notice', answer.notice);
       void queryClient.invalidateQueries();
-      onSaved();
+      onSaved({ id: answer.id, vid: answer.vid });
       return { ok: true, id: answer.id, vid: answer.vid };
     } catch (e) {
       setCloudOpen(false);

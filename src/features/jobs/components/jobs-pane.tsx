@@ -21,7 +21,8 @@ import { getJobs, jobsKeys } from '@/features/jobs/api';
 import { setStepOpen } from '@/features/jobs/expanded';
 import { allListedSelected, applyPanelFilter, changeFilter, goToPage, supplyPanelFilter, jobsPaneState, setPageJobs, setRows, toggleSelectAll, toggleSelected, type PaneState, type RowRef } from '@/features/jobs/pane-state';
 import { listPollMs, usePolling } from '@/features/jobs/polling';
-import { toListRequest, type ListRequest } from '@/features/jobs/stored-filter';
+import { toListRequest, type ListRequest, type StoredFilter } from '@/features/jobs/stored-filter';
+import { useUrlState } from '@/ui/use-url-state';
 import { FILTER_WORDS_HINT, parseJobFilter } from '@/features/jobs/filter-qualifiers';
 import { repollTree, useListRows } from '@/features/jobs/tree-rows';
 import { DateRangePicker } from './date-range-picker';
@@ -186,8 +187,19 @@ function SortHeader({ s, col }: { s: PaneState; col: SortColumn }) {
   return <SortButton label={SORT_LABELS[col]} active={filter.sort.by === col} dir={filter.sort.direction} onSort={onSort} />;
 }
 
+/** Rules from the URL's `rules` (JSON); anything unreadable is no rules (the director checks the rest). */
+function rulesFromUrl(raw: string): StoredFilter['structured_filter']['rules'] {
+  if (!raw) return [];
+  try {
+    const v: unknown = JSON.parse(raw);
+    return Array.isArray(v) ? (v as StoredFilter['structured_filter']['rules']) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** The Jobs pane (/jobs, /jobs?vid=): the job results list with steps and actions (JOB-001..014). */
-export function JobsPane({ params }: PaneProps) {
+export function JobsPane({ params, setParams }: PaneProps) {
   const vid = params.vid ?? '';
   const ctx = commands.context();
   const s = useMemo(() => jobsPaneState(vid, ctx.user?.id ?? 'anonymous'), [vid, ctx.user?.id]);
@@ -195,6 +207,18 @@ export function JobsPane({ params }: PaneProps) {
   const qc = useQueryClient();
   const { controller } = useWorkbench();
   const perms = ctx.permissions;
+
+  // The text filter and the rule filter live in the URL too (deep links, back/forward, bookmarks).
+  useUrlState(
+    params,
+    setParams,
+    { filter: snap.filter.filter_value.trim(), rules: snap.filter.structured_filter.rules.length ? JSON.stringify(snap.filter.structured_filter.rules) : '' },
+    (url) =>
+      changeFilter(s, (f) => {
+        f.filter_value = (url.filter ?? '').slice(0, 200);
+        f.structured_filter.rules = rulesFromUrl(url.rules ?? '');
+      }),
+  );
 
   // A page filter day starts at midnight in the filter source's timezone: the list waits for its offset (or its failure).
   const startedFrom = !!snap.filter.structured_filter.page.started_from;
