@@ -1,0 +1,56 @@
+import { act, renderHook } from '@testing-library/react';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { useUrlState } from './use-url-state';
+
+type Params = Record<string, string>;
+
+/** A pane with one search box whose params are its URL; `history` records every write. */
+function usePane(initialParams: Params, remembered: string, history: { params: Params; replace: boolean }[] = []) {
+  const [params, setParamsState] = useState(initialParams);
+  const [q, setQ] = useState(remembered);
+  useUrlState(
+    params,
+    (next, opts) => {
+      history.push({ params: next, replace: !!opts?.replace });
+      setParamsState(next);
+    },
+    { q },
+    (url) => setQ(url.q ?? ''),
+  );
+  return { params, q, setQ, navigate: setParamsState };
+}
+
+describe('useUrlState: filters and searches in the URL, one mechanism for every pane', () => {
+  it('a deep link sets the state; the other params stay', () => {
+    const { result } = renderHook(() => usePane({ vid: 'A1', q: 'dns' }, 'remembered'));
+    expect(result.current.q).toBe('dns');
+    expect(result.current.params).toEqual({ vid: 'A1', q: 'dns' });
+  });
+
+  it('a URL naming none of the keys takes the remembered state, without a new history entry', () => {
+    const writes: { params: Params; replace: boolean }[] = [];
+    const { result } = renderHook(() => usePane({ vid: 'A1' }, 'remembered', writes));
+    expect(result.current.params).toEqual({ vid: 'A1', q: 'remembered' });
+    expect(writes).toEqual([{ params: { vid: 'A1', q: 'remembered' }, replace: true }]);
+  });
+
+  it('a state change writes a new history entry; back (a URL the pane did not write) restores the state', () => {
+    const writes: { params: Params; replace: boolean }[] = [];
+    const { result } = renderHook(() => usePane({}, '', writes));
+    expect(writes).toEqual([]);
+    act(() => result.current.setQ('port scan'));
+    expect(result.current.params).toEqual({ q: 'port scan' });
+    expect(writes).toEqual([{ params: { q: 'port scan' }, replace: false }]);
+    act(() => result.current.setQ('dns'));
+    expect(result.current.params).toEqual({ q: 'dns' });
+    // Back, then back again: the state follows the URL and nothing is written.
+    act(() => result.current.navigate({ q: 'port scan' }));
+    expect(result.current.q).toBe('port scan');
+    act(() => result.current.navigate({}));
+    expect(result.current.q).toBe('');
+    act(() => result.current.navigate({ q: 'dns' }));
+    expect(result.current.q).toBe('dns');
+    expect(writes).toHaveLength(2);
+  });
+});
