@@ -11,6 +11,8 @@ const TABLE: [string, string, FilterCondition[], string[]][] = [
   ['status:Completed', '', [job('status', 'in', 'completed')], []],
   ['ran_by:ada', '', [job('ran_by', 'in', ['ada'])], []],
   ['ran_by:ada,bob', '', [job('ran_by', 'in', ['ada', 'bob'])], []],
+  ['ran_by:"Ada Admin" nightly', 'nightly', [job('ran_by', 'in', ['Ada Admin'])], []],
+  ['name:"segmentation east"', '', [job('name', 'contains', 'segmentation east')], []],
   ['id:300-321', '', [job('id', 'in', '300-321')], []],
   ['id:300-321,400', '', [job('id', 'in', '300-321,400')], []],
   ['published:yes', '', [job('published', 'equals', 'yes')], []],

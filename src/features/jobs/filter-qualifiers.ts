@@ -3,7 +3,7 @@ import { FILTER_CONFIGS, isListSelector, parseFilterRules, type FilterCondition,
 /**
  * THE jobs filter language, one parser for the Jobs pane's text filter and `jobs.export filter=`:
  * free text plus `field:value` words over the Job fields of the filter-rule builder
- * (`status:completed`, `ran_by:ada,bob`, `id:300-321`, `published:yes`, `name:seg`, `assessment_name:q3`).
+ * (`status:completed`, `ran_by:ada,bob`, `ran_by:"Ada Admin"`, `id:300-321`, `published:yes`, `name:seg`, `assessment_name:q3`).
  */
 const JOB_FIELDS: ReadonlyMap<string, FilterFieldConfig> = new Map(
   (FILTER_CONFIGS.jobs.find((o) => o.match_object === 'job')?.match_fields ?? []).map((f) => [f.match_field, f]),
@@ -64,8 +64,10 @@ export function parseJobFilter(input: string): ParsedJobFilter {
   const words: string[] = [];
   const conditions: FilterCondition[] = [];
   const problems: string[] = [];
-  for (const word of input.trim().split(/\s+/).filter(Boolean)) {
-    const m = /^([a-z_]+):(.*)$/.exec(word);
+  // A value with spaces is quoted: ran_by:"Ada Admin".
+  for (const word of input.trim().match(/[a-z_]+:"[^"]*"|\S+/g) ?? []) {
+    const m = /^([a-z_]+):(?:"([^"]*)"|(.*))$/.exec(word);
+    if (m) m[2] = m[2] ?? m[3] ?? '';
     const field = m ? JOB_FIELDS.get(m[1]!) : undefined;
     if (!m || !m[2]) {
       if (field) problems.push(`"${word}" needs a value, e.g. ${example(field)}`);
