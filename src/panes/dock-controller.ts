@@ -153,7 +153,9 @@ export class DockController implements DockControl {
     panel.api.setTitle(this.titleFor({ kind, params: next }));
     if (this.api?.activePanel === panel) {
       const url = this.urlFor({ kind, params: next });
-      if (url !== this.history.current()) (opts.replace ? this.history.replace(url) : this.history.push(url));
+      if (url === this.history.current()) return;
+      if (opts.replace) this.history.replace(url);
+      else this.history.push(url);
     }
   }
 
