@@ -1,0 +1,45 @@
+import * as yup from 'yup';
+
+/**
+ * Quick open (`GET /search.json?q=`): the objects one palette query finds, ranked. Shared by the
+ * director (which validates and answers) and the palette (which lists the results and opens one).
+ */
+export const SEARCH_KINDS = ['action', 'simulation', 'job', 'actor', 'monitor', 'filter', 'script', 'dashboard'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+export const SEARCH_KIND_LABELS: Record<SearchKind, string> = {
+  action: 'Action',
+  simulation: 'Simulation',
+  job: 'Job',
+  actor: 'Actor',
+  monitor: 'Monitor',
+  filter: 'Saved filter',
+  script: 'Script',
+  dashboard: 'Dashboard',
+};
+
+export const SEARCH_MAX_QUERY = 100;
+export const SEARCH_MAX_LIMIT = 50;
+
+export const searchQuerySchema = yup
+  .object({
+    q: yup.string().trim().required('q is required: the text to look for').min(1, 'q is required: the text to look for').max(SEARCH_MAX_QUERY, `q must be at most ${SEARCH_MAX_QUERY} characters`),
+    limit: yup.number().typeError('limit must be a whole number').integer('limit must be a whole number').min(1, 'limit must be at least 1').max(SEARCH_MAX_LIMIT, `limit must be at most ${SEARCH_MAX_LIMIT}`).default(20),
+  })
+  .noUnknown('Unknown parameter: ${unknown}');
+
+export interface SearchResult {
+  kind: SearchKind;
+  id: number;
+  /** The name (or "Job 812"). */
+  label: string;
+  /** A second line: a VID, a type, a status, an address. */
+  detail: string;
+  /** Where the object opens in the workbench. */
+  url: string;
+}
+
+export interface SearchAnswer {
+  q: string;
+  results: SearchResult[];
+}
