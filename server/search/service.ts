@@ -1,5 +1,5 @@
 import type { Db } from '../db/index';
-import type { SearchKind, SearchResult } from '../../src/api/contracts/search';
+import { SEARCH_MATCHES, type SearchKind, type SearchResult } from '../../src/api/contracts/search';
 
 /**
  * Quick open: Actions (VID or name), simulations (VID or name), jobs (by id), actors (name or address),
@@ -11,7 +11,7 @@ import type { SearchKind, SearchResult } from '../../src/api/contracts/search';
  */
 
 /** 0 exact, 1 prefix (of the name or a word in it), 2 substring. */
-type Ranked = SearchResult & { rank: number };
+type Ranked = Omit<SearchResult, 'match'> & { rank: number };
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -98,7 +98,7 @@ export async function search(db: Db, user: { id: number }, rawQuery: string, lim
   const all = (await Promise.all(parts)).flat();
   const order = (k: SearchKind) => KIND_ORDER.indexOf(k);
   all.sort((a, b) => a.rank - b.rank || order(a.kind) - order(b.kind) || a.label.localeCompare(b.label) || a.id - b.id);
-  return all.slice(0, limit).map(({ rank: _rank, ...r }) => r);
+  return all.slice(0, limit).map(({ rank, ...r }) => ({ ...r, match: SEARCH_MATCHES[rank] ?? 'substring' }));
 }
 
 /** Which kind comes first among equally good matches. */

@@ -26,7 +26,7 @@ describe('GET /search.json (quick open)', () => {
   it('finds an Action by its VID first, with the URL that opens it', async () => {
     const [a] = await t.db.query<{ id: number; vid: string; name: string }>('select id, vid, name from actions where not decommissioned order by id limit 1');
     const results = await find(operator, a!.vid.toLowerCase());
-    expect(results[0]).toMatchObject({ kind: 'action', id: a!.id, label: a!.name, url: `/manage_sims/action/${a!.vid}` });
+    expect(results[0]).toMatchObject({ kind: 'action', id: a!.id, label: a!.name, url: `/manage_sims/action/${a!.vid}`, match: 'exact' });
   });
 
   it('finds a job by its id, an actor and a simulation by name, exact matches before substrings', async () => {

@@ -37,7 +37,12 @@ export interface SearchResult {
   detail: string;
   /** Where the object opens in the workbench. */
   url: string;
+  /** How the query met it: the whole name, VID or id; the start of the name or of a word in it; elsewhere. */
+  match: SearchMatch;
 }
+
+export const SEARCH_MATCHES = ['exact', 'prefix', 'substring'] as const;
+export type SearchMatch = (typeof SEARCH_MATCHES)[number];
 
 export interface SearchAnswer {
   q: string;
