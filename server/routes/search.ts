@@ -8,7 +8,7 @@ import { searchQuerySchema, type SearchAnswer } from '../../src/api/contracts/se
 export async function searchRoutes(app: FastifyInstance) {
   app.get('/search.json', async (req): Promise<SearchAnswer> => {
     const session = requireUser(req);
-    const { q, limit } = validate(searchQuerySchema, req.query ?? {});
-    return { q, results: await search(app.db, session.user, q, limit) };
+    const { q, limit, kind } = validate(searchQuerySchema, req.query ?? {});
+    return { q, results: await search(app.db, session.user, q, limit, kind) };
   });
 }

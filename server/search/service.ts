@@ -21,27 +21,38 @@ function jobIdOf(q: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-const RANK_SQL = (col: string) => `case when lower(${col}) = $1 then 0 when lower(${col}) like $2 escape '\\' or lower(${col}) like $4 escape '\\' then 1 else 2 end`;
+const RANK_SQL = (col: string) => `case when lower(${col}) = $1 or id = $6 then 0 when lower(${col}) like $2 escape '\\' or lower(${col}) like $4 escape '\\' then 1 else 2 end`;
 
-export async function search(db: Db, user: { id: number }, rawQuery: string, limit: number): Promise<SearchResult[]> {
+/**
+ * `kind` keeps to one kind; then a whole number also finds that kind's object by id (how scripts name
+ * an Action or a simulation by id, VID or name alike).
+ */
+export async function search(db: Db, user: { id: number }, rawQuery: string, limit: number, kind?: SearchKind): Promise<SearchResult[]> {
   const q = rawQuery.trim().toLowerCase();
   const e = escapeLike(q);
-  // $1 exact, $2 prefix, $3 substring, $4 a word's prefix, $5 how many of each kind.
-  const p = [q, `${e}%`, `%${e}%`, `% ${e}%`, limit];
-  const jobId = jobIdOf(q);
+  const byId = kind && kind !== 'job' && /^\d{1,9}$/.test(q) ? Number(q) : 0;
+  // $1 exact, $2 prefix, $3 substring, $4 a word's prefix, $5 how many of each kind, $6 an id (0: none).
+  const p = [q, `${e}%`, `%${e}%`, `% ${e}%`, limit, byId];
+  const jobId = !kind || kind === 'job' ? jobIdOf(q) : null;
+  const want = (k: SearchKind) => !kind || kind === k;
+  const none = Promise.resolve([] as Ranked[]);
   const parts: Promise<Ranked[]>[] = [
-    db
+    !want('action')
+      ? none
+      : db
       .query<{ id: number; vid: string; name: string; action_type: string; rank: number }>(
-        `select id, vid, name, action_type, case when vid = upper($1) then 0 else ${RANK_SQL('name')} end as rank
-           from actions where not decommissioned and (vid = upper($1) or lower(name) like $3 escape '\\')
+        `select id, vid, name, action_type, case when vid = upper($1) or id = $6 then 0 else ${RANK_SQL('name')} end as rank
+           from actions where not decommissioned and (vid = upper($1) or id = $6 or lower(name) like $3 escape '\\')
           order by rank, lower(name), id limit $5`,
         p,
       )
-      .then((rows) => rows.map((r) => ({ kind: 'action' as const, id: r.id, label: r.name, detail: `${r.vid} · ${r.action_type}`, url: `/manage_sims/action/${encodeURIComponent(r.vid)}`, rank: r.rank }))),
-    db
+      .then((rows) => rows.map((r) => ({ kind: 'action' as const, id: r.id, label: r.name, detail: `${r.vid} · ${r.action_type}`, subtype: r.action_type, url: `/manage_sims/action/${encodeURIComponent(r.vid)}`, rank: r.rank }))),
+    !want('simulation')
+      ? none
+      : db
       .query<{ id: number; vid: string; name: string; simulation_type: string; rank: number }>(
-        `select id, vid, name, simulation_type, case when vid = upper($1) then 0 else ${RANK_SQL('name')} end as rank
-           from simulations where not decommissioned and (vid = upper($1) or lower(name) like $3 escape '\\')
+        `select id, vid, name, simulation_type, case when vid = upper($1) or id = $6 then 0 else ${RANK_SQL('name')} end as rank
+           from simulations where not decommissioned and (vid = upper($1) or id = $6 or lower(name) like $3 escape '\\')
           order by rank, lower(name), id limit $5`,
         p,
       )
@@ -51,46 +62,57 @@ export async function search(db: Db, user: { id: number }, rawQuery: string, lim
           id: r.id,
           label: r.name,
           detail: `${r.vid} · ${r.simulation_type === 'eval' ? 'evaluation' : 'sequence'}`,
+          subtype: r.simulation_type,
           url: `/simulation/${encodeURIComponent(r.vid)}?sim_type=${r.simulation_type}`,
           rank: r.rank,
         })),
       ),
     jobId === null
-      ? Promise.resolve([])
+      ? none
       : db
           .query<{ id: number; name: string; status: string }>('select id, name, status from jobs where id = $1', [jobId])
-          .then((rows) => rows.map((r) => ({ kind: 'job' as const, id: r.id, label: `Job ${r.id}`, detail: `${r.name} · ${r.status}`, url: `/jobs/${r.id}`, rank: 0 }))),
-    db
+          .then((rows) => rows.map((r) => ({ kind: 'job' as const, id: r.id, label: `Job ${r.id}`, detail: `${r.name} · ${r.status}`, subtype: null, url: `/jobs/${r.id}`, rank: 0 }))),
+    !want('actor')
+      ? none
+      : db
       .query<{ id: number; name: string; sim_address: string; status: string; rank: number }>(
-        `select id, name, sim_address, status, case when sim_address = $1 then 0 else ${RANK_SQL('name')} end as rank
-           from nodes where lower(name) like $3 escape '\\' or sim_address = $1
+        `select id, name, sim_address, status, case when sim_address = $1 or id = $6 then 0 else ${RANK_SQL('name')} end as rank
+           from nodes where lower(name) like $3 escape '\\' or sim_address = $1 or id = $6
           order by rank, lower(name), id limit $5`,
         p,
       )
-      .then((rows) => rows.map((r) => ({ kind: 'actor' as const, id: r.id, label: r.name, detail: `${r.sim_address || 'no address'} · ${r.status}`, url: `/topology/nodes/${r.id}/edit`, rank: r.rank }))),
-    named(db, 'monitor', `select id, name, 'every ' || repeat_job_period_number || ' ' || repeat_job_period_type as detail, ${RANK_SQL('name')} as rank from monitors where lower(name) like $3 escape '\\'`, p, (id) => `/monitors?id=${id}`),
-    named(
+      .then((rows) => rows.map((r) => ({ kind: 'actor' as const, id: r.id, label: r.name, detail: `${r.sim_address || 'no address'} · ${r.status}`, subtype: null, url: `/topology/nodes/${r.id}/edit`, rank: r.rank }))),
+    !want('monitor')
+      ? none
+      : named(db, 'monitor', `select id, name, 'every ' || repeat_job_period_number || ' ' || repeat_job_period_type as detail, ${RANK_SQL('name')} as rank from monitors where lower(name) like $3 escape '\\' or id = $6`, p, (id) => `/monitors?id=${id}`),
+    !want('filter')
+      ? none
+      : named(
       db,
       'filter',
-      `select id, name, target as detail, ${RANK_SQL('name')} as rank from saved_filters where user_id = $6 and lower(name) like $3 escape '\\'`,
+      `select id, name, target as detail, ${RANK_SQL('name')} as rank from saved_filters where user_id = $7 and (lower(name) like $3 escape '\\' or id = $6)`,
       [...p, user.id],
       (_id, detail) => (detail === 'jobs' ? '/jobs' : '/manage_sims/actions'),
       (detail) => (detail === 'jobs' ? 'filter of Jobs' : 'filter of the Action library'),
     ),
-    named(
+    !want('script')
+      ? none
+      : named(
       db,
       'script',
       `select id, name, case when shared then 'shared' else 'yours' end as detail, ${RANK_SQL('name')} as rank
-         from scripts where (user_id = $6 or shared) and lower(name) like $3 escape '\\'`,
+         from scripts where (user_id = $7 or shared) and (lower(name) like $3 escape '\\' or id = $6)`,
       [...p, user.id],
       (id) => `/scripts?id=${id}`,
     ),
-    named(
+    !want('dashboard')
+      ? none
+      : named(
       db,
       'dashboard',
-      `select id, name, case when user_id = $6 then 'yours' else 'shared with you' end as detail, ${RANK_SQL('name')} as rank
-         from dashboards d where (user_id = $6 or exists (select 1 from dashboard_shares s where s.dashboard_id = d.id and s.user_id = $6))
-          and lower(name) like $3 escape '\\'`,
+      `select id, name, case when user_id = $7 then 'yours' else 'shared with you' end as detail, ${RANK_SQL('name')} as rank
+         from dashboards d where (user_id = $7 or exists (select 1 from dashboard_shares s where s.dashboard_id = d.id and s.user_id = $7))
+          and (lower(name) like $3 escape '\\' or id = $6)`,
       [...p, user.id],
       (id) => `/dashboards/${id}`,
     ),
@@ -113,5 +135,5 @@ async function named(
   detailText: (detail: string) => string = (d) => d,
 ): Promise<Ranked[]> {
   const rows = await db.query<{ id: number; name: string; detail: string; rank: number }>(`${sql} order by rank, lower(name), id limit $5`, params);
-  return rows.map((r) => ({ kind, id: r.id, label: r.name, detail: detailText(r.detail), url: url(r.id, r.detail), rank: r.rank }));
+  return rows.map((r) => ({ kind, id: r.id, label: r.name, detail: detailText(r.detail), subtype: null, url: url(r.id, r.detail), rank: r.rank }));
 }

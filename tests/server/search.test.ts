@@ -16,8 +16,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const find = async (as: Session, q: string, limit?: number) => {
-  const res = await t.call('GET', `/search.json?q=${encodeURIComponent(q)}${limit ? `&limit=${limit}` : ''}`, { as });
+const find = async (as: Session, q: string, limit?: number, kind?: string) => {
+  const res = await t.call('GET', `/search.json?q=${encodeURIComponent(q)}${limit ? `&limit=${limit}` : ''}${kind ? `&kind=${kind}` : ''}`, { as });
   expect(res.statusCode).toBe(200);
   return res.json<SearchAnswer>().results;
 };
@@ -57,6 +57,15 @@ describe('GET /search.json (quick open)', () => {
     expect(theirs.find((r) => r.kind === 'script' && r.label === 'Zebra private')!.url).toMatch(/^\/scripts\?id=\d+$/);
   });
 
+  it('keeps to one kind with kind=, where a whole number is also an id', async () => {
+    const [a] = await t.db.query<{ id: number; vid: string }>('select id, vid from actions where not decommissioned order by id desc limit 1');
+    const byId = await find(operator, String(a!.id), undefined, 'action');
+    expect(byId[0]).toMatchObject({ kind: 'action', id: a!.id, match: 'exact' });
+    expect(byId.every((r) => r.kind === 'action')).toBe(true);
+    const [sim] = await t.db.query<{ id: number; simulation_type: string }>('select id, simulation_type from simulations order by id limit 1');
+    expect((await find(operator, String(sim!.id), undefined, 'simulation'))[0]).toMatchObject({ kind: 'simulation', id: sim!.id, subtype: sim!.simulation_type, match: 'exact' });
+  });
+
   it('treats LIKE wildcards as text and keeps to the limit', async () => {
     expect(await find(operator, '%')).toEqual([]);
     expect(await find(operator, '_')).toEqual([]);
@@ -72,7 +81,8 @@ describe('GET /search.json (quick open)', () => {
       ['/search.json?q=dns&limit=0', /limit must be at least 1/],
       ['/search.json?q=dns&limit=500', /limit must be at most 50/],
       ['/search.json?q=dns&limit=abc', /limit must be a whole number/],
-      ['/search.json?q=dns&kind=job', /Unknown parameter: kind/],
+      ['/search.json?q=dns&type=job', /Unknown parameter: type/],
+      ['/search.json?q=dns&kind=user', /kind must be one of action, simulation/],
     ];
     for (const [url, message] of cases) {
       const res = await t.call('GET', url, { as: operator });

@@ -24,6 +24,7 @@ export const SEARCH_MAX_LIMIT = 50;
 export const searchQuerySchema = yup
   .object({
     q: yup.string().trim().required('q is required: the text to look for').min(1, 'q is required: the text to look for').max(SEARCH_MAX_QUERY, `q must be at most ${SEARCH_MAX_QUERY} characters`),
+    kind: yup.string().oneOf([...SEARCH_KINDS], `kind must be one of ${SEARCH_KINDS.join(', ')}`).optional(),
     limit: yup.number().typeError('limit must be a whole number').integer('limit must be a whole number').min(1, 'limit must be at least 1').max(SEARCH_MAX_LIMIT, `limit must be at most ${SEARCH_MAX_LIMIT}`).default(20),
   })
   .noUnknown('Unknown parameter: ${unknown}');
@@ -35,6 +36,8 @@ export interface SearchResult {
   label: string;
   /** A second line: a VID, a type, a status, an address. */
   detail: string;
+  /** The Action's type, or the simulation's ('sequence' or 'eval'); null for other kinds. */
+  subtype: string | null;
   /** Where the object opens in the workbench. */
   url: string;
   /** How the query met it: the whole name, VID or id; the start of the name or of a word in it; elsewhere. */
