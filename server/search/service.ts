@@ -34,6 +34,11 @@ export async function search(db: Db, user: { id: number }, rawQuery: string, lim
   // $1 exact, $2 prefix, $3 substring, $4 a word's prefix, $5 how many of each kind, $6 an id (0: none).
   const p = [q, `${e}%`, `%${e}%`, `% ${e}%`, limit, byId];
   const jobId = !kind || kind === 'job' ? jobIdOf(q) : null;
+  // A pick list opened before anything is typed: the latest jobs.
+  if (kind === 'job' && !q) {
+    const rows = await db.query<{ id: number; name: string; status: string }>('select id, name, status from jobs order by id desc limit $1', [limit]);
+    return rows.map((r) => ({ kind: 'job', id: r.id, label: `Job ${r.id}`, detail: `${r.name} · ${r.status}`, vid: null, subtype: null, url: `/jobs/${r.id}`, match: 'substring' }));
+  }
   const want = (k: SearchKind) => !kind || kind === k;
   const none = Promise.resolve([] as Ranked[]);
   const parts: Promise<Ranked[]>[] = [
@@ -46,7 +51,7 @@ export async function search(db: Db, user: { id: number }, rawQuery: string, lim
           order by rank, lower(name), id limit $5`,
         p,
       )
-      .then((rows) => rows.map((r) => ({ kind: 'action' as const, id: r.id, label: r.name, detail: `${r.vid} · ${r.action_type}`, subtype: r.action_type, url: `/manage_sims/action/${encodeURIComponent(r.vid)}`, rank: r.rank }))),
+      .then((rows) => rows.map((r) => ({ kind: 'action' as const, id: r.id, label: r.name, detail: `${r.vid} · ${r.action_type}`, vid: r.vid, subtype: r.action_type, url: `/manage_sims/action/${encodeURIComponent(r.vid)}`, rank: r.rank }))),
     !want('simulation')
       ? none
       : db
@@ -62,6 +67,7 @@ export async function search(db: Db, user: { id: number }, rawQuery: string, lim
           id: r.id,
           label: r.name,
           detail: `${r.vid} · ${r.simulation_type === 'eval' ? 'evaluation' : 'sequence'}`,
+          vid: r.vid,
           subtype: r.simulation_type,
           url: `/simulation/${encodeURIComponent(r.vid)}?sim_type=${r.simulation_type}`,
           rank: r.rank,
@@ -71,7 +77,7 @@ export async function search(db: Db, user: { id: number }, rawQuery: string, lim
       ? none
       : db
           .query<{ id: number; name: string; status: string }>('select id, name, status from jobs where id = $1', [jobId])
-          .then((rows) => rows.map((r) => ({ kind: 'job' as const, id: r.id, label: `Job ${r.id}`, detail: `${r.name} · ${r.status}`, subtype: null, url: `/jobs/${r.id}`, rank: 0 }))),
+          .then((rows) => rows.map((r) => ({ kind: 'job' as const, id: r.id, label: `Job ${r.id}`, detail: `${r.name} · ${r.status}`, vid: null, subtype: null, url: `/jobs/${r.id}`, rank: 0 }))),
     !want('actor')
       ? none
       : db
@@ -81,7 +87,7 @@ export async function search(db: Db, user: { id: number }, rawQuery: string, lim
           order by rank, lower(name), id limit $5`,
         p,
       )
-      .then((rows) => rows.map((r) => ({ kind: 'actor' as const, id: r.id, label: r.name, detail: `${r.sim_address || 'no address'} · ${r.status}`, subtype: null, url: `/topology/nodes/${r.id}/edit`, rank: r.rank }))),
+      .then((rows) => rows.map((r) => ({ kind: 'actor' as const, id: r.id, label: r.name, detail: `${r.sim_address || 'no address'} · ${r.status}`, vid: null, subtype: null, url: `/topology/nodes/${r.id}/edit`, rank: r.rank }))),
     !want('monitor')
       ? none
       : named(db, 'monitor', `select id, name, 'every ' || repeat_job_period_number || ' ' || repeat_job_period_type as detail, ${RANK_SQL('name')} as rank from monitors where lower(name) like $3 escape '\\' or id = $6`, p, (id) => `/monitors?id=${id}`),
@@ -135,5 +141,5 @@ async function named(
   detailText: (detail: string) => string = (d) => d,
 ): Promise<Ranked[]> {
   const rows = await db.query<{ id: number; name: string; detail: string; rank: number }>(`${sql} order by rank, lower(name), id limit $5`, params);
-  return rows.map((r) => ({ kind, id: r.id, label: r.name, detail: detailText(r.detail), subtype: null, url: url(r.id, r.detail), rank: r.rank }));
+  return rows.map((r) => ({ kind, id: r.id, label: r.name, detail: detailText(r.detail), vid: null, subtype: null, url: url(r.id, r.detail), rank: r.rank }));
 }

@@ -14,8 +14,8 @@ import { rememberCommand } from './recent-commands';
 const server = useMswServer();
 const searches: string[] = [];
 const FOUND: SearchResult[] = [
-  { kind: 'action', id: 7, label: 'DNS Tunneling over TXT', detail: 'A000-1007 · dns', subtype: 'dns', url: '/manage_sims/action/A000-1007', match: 'exact' },
-  { kind: 'actor', id: 3, label: 'dmz-web-1', detail: '10.0.1.5 · online', subtype: null, url: '/topology/nodes/3/edit', match: 'substring' },
+  { kind: 'action', id: 7, label: 'DNS Tunneling over TXT', detail: 'A000-1007 · dns', vid: 'A000-1007', subtype: 'dns', url: '/manage_sims/action/A000-1007', match: 'exact' },
+  { kind: 'actor', id: 3, label: 'dmz-web-1', detail: '10.0.1.5 · online', vid: null, subtype: null, url: '/topology/nodes/3/edit', match: 'substring' },
 ];
 
 // jsdom has no layout, so the real virtualizer renders no rows: list them all here. Real

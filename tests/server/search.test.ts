@@ -62,6 +62,10 @@ describe('GET /search.json (quick open)', () => {
     const byId = await find(operator, String(a!.id), undefined, 'action');
     expect(byId[0]).toMatchObject({ kind: 'action', id: a!.id, match: 'exact' });
     expect(byId.every((r) => r.kind === 'action')).toBe(true);
+    // With a kind, an empty q lists the first of that kind (a pick list before typing); jobs latest first.
+    expect((await find(operator, '', 5, 'actor')).length).toBeGreaterThan(0);
+    const [latest] = await t.db.query<{ id: number }>('select max(id) as id from jobs');
+    expect((await find(operator, '', 5, 'job'))[0]).toMatchObject({ kind: 'job', id: latest!.id });
     const [sim] = await t.db.query<{ id: number; simulation_type: string }>('select id, simulation_type from simulations order by id limit 1');
     expect((await find(operator, String(sim!.id), undefined, 'simulation'))[0]).toMatchObject({ kind: 'simulation', id: sim!.id, subtype: sim!.simulation_type, match: 'exact' });
   });

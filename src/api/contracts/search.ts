@@ -23,7 +23,13 @@ export const SEARCH_MAX_LIMIT = 50;
 
 export const searchQuerySchema = yup
   .object({
-    q: yup.string().trim().required('q is required: the text to look for').min(1, 'q is required: the text to look for').max(SEARCH_MAX_QUERY, `q must be at most ${SEARCH_MAX_QUERY} characters`),
+    // Empty only with a kind (a pick list before anything is typed: the first of that kind).
+    q: yup
+      .string()
+      .trim()
+      .default('')
+      .max(SEARCH_MAX_QUERY, `q must be at most ${SEARCH_MAX_QUERY} characters`)
+      .when('kind', { is: (k: unknown) => !k, then: (s) => s.required('q is required: the text to look for') }),
     kind: yup.string().oneOf([...SEARCH_KINDS], `kind must be one of ${SEARCH_KINDS.join(', ')}`).optional(),
     limit: yup.number().typeError('limit must be a whole number').integer('limit must be a whole number').min(1, 'limit must be at least 1').max(SEARCH_MAX_LIMIT, `limit must be at most ${SEARCH_MAX_LIMIT}`).default(20),
   })
@@ -36,6 +42,8 @@ export interface SearchResult {
   label: string;
   /** A second line: a VID, a type, a status, an address. */
   detail: string;
+  /** The Action's or simulation's VID; null for other kinds. */
+  vid: string | null;
   /** The Action's type, or the simulation's ('sequence' or 'eval'); null for other kinds. */
   subtype: string | null;
   /** Where the object opens in the workbench. */
