@@ -1,7 +1,8 @@
 import * as yup from 'yup';
 import { http } from '@/api/http';
 import { SEARCH_KIND_LABELS, type SearchAnswer, type SearchKind, type SearchResult } from '@/api/contracts/search';
-import type { PickSource } from './pick';
+import { definePaneContext } from './pane-contexts';
+import type { PickOption, PickSource } from './pick';
 
 /**
  * Pick lists and name resolution for entity arguments, over the director's search call
@@ -22,7 +23,13 @@ export function searchPicks(kind: SearchKind, noun: string, keep: (r: SearchResu
   };
 }
 
-export const actionPicks = searchPicks('action', 'action');
+/**
+ * The Action a focused pane shows or has selected (the library's row, a preview), for commands of
+ * other features (Run Action): provided with `usePaneContext(currentActionPane, …)`.
+ */
+export const currentActionPane = definePaneContext<{ current(): PickOption | null }>('entity.action');
+
+export const actionPicks: PickSource = { ...searchPicks('action', 'action'), current: (ctx) => ctx.pane(currentActionPane)?.current() ?? null };
 export const simulationPicks = searchPicks('simulation', 'simulation');
 export const sequencePicks = searchPicks('simulation', 'sequence', (r) => r.subtype === 'sequence');
 export const evaluationPicks = searchPicks('simulation', 'evaluation', (r) => r.subtype === 'eval');
@@ -38,12 +45,13 @@ export interface EntityRef {
   name?: string | undefined;
 }
 
-/** An object schema test: exactly one of id, vid and name. */
+export const refGiven = (v: EntityRef | undefined): boolean => v?.id !== undefined || !!v?.vid || !!v?.name;
+
+/** An object schema test: at most one of id, vid and name (none: the command may use the focused one). */
 export function oneRef(noun: string) {
   return function (this: yup.TestContext, v: EntityRef | undefined): boolean | yup.ValidationError {
     const given = [v?.id !== undefined, !!v?.vid, !!v?.name].filter(Boolean).length;
-    if (given === 1) return true;
-    return this.createError({ message: given ? `Give only one of id, vid and name for the ${noun}.` : `Choose the ${noun}: give id, vid or name.` });
+    return given <= 1 || this.createError({ message: `Give only one of id, vid and name for the ${noun}.` });
   };
 }
 

@@ -72,7 +72,7 @@ describe('run commands in a script', () => {
     const wrongKind = await runScript(r, parseScript(`run.evaluation id=7 ${actors}`));
     expect(wrongKind.steps[0]!.error).toBe('No Evaluation with id 7 was found.');
     const none = await runScript(r, parseScript(`run.action ${actors}`));
-    expect(none.steps[0]!.error).toMatch(/Choose the Action: give id, vid or name/);
+    expect(none.steps[0]!.error).toBe('Choose the Action: give id, vid or name.');
     const both = await runScript(r, parseScript(`run.action id=12 vid=A000-1000 ${actors}`));
     expect(both.steps[0]!.error).toMatch(/Give only one of id, vid and name for the Action/);
     expect(posted).toHaveLength(4);

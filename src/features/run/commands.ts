@@ -1,6 +1,7 @@
 import * as yup from 'yup';
 import { defineCommand } from '@/commands/registry';
-import { actionPicks, actorPicks, evaluationPicks, oneRef, resolveEntity, sequencePicks } from '@/commands/entity-picks';
+import { actionPicks, actorPicks, currentActionPane, evaluationPicks, oneRef, refGiven, resolveEntity, sequencePicks, type EntityRef } from '@/commands/entity-picks';
+import { inMenu } from '@/commands/menus';
 import { pickFrom, scriptOnly, type PickSource } from '@/commands/pick';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import type { SearchResult } from '@/api/contracts/search';
@@ -36,21 +37,33 @@ const runArgs = (kind: RunKind) =>
 
 const canRun = (ctx: CommandContext) => ctx.permissions.has('jobs.run');
 
+/** What a run names: its id, vid or name argument, else (an Action) the one the focused pane shows. */
+function refOf(kind: RunKind, args: RunArgs | undefined, ctx: CommandContext): EntityRef {
+  if (refGiven(args)) return args!;
+  const current = kind === 'action' ? ctx.pane(currentActionPane)?.current() : null;
+  if (current) return { id: current.value };
+  throw new Error(`Choose the ${KIND_LABEL[kind]}: give id, vid or name.`);
+}
+
+/** The Action library's panes, where Run Action's hotkey runs the Action shown or selected. */
+const ACTION_PANES = ['actions', 'action-preview'];
+
 /**
  * `run.action id=12`, `run.action vid=A000-1000` or `run.action name="DNS Query"` (likewise sequences
  * and evaluations): the director checks the name first. With both actors given (scripts), the job is
  * created at once; otherwise the Run All Actions modal asks for them, titled with the content's name.
  */
-function runCommand(kind: RunKind, title: string, keywords: string[]) {
+function runCommand(kind: RunKind, title: string, keywords: string[], extra: Partial<AnyCommand> = {}) {
   return defineCommand<RunArgs>({
     id: `run.${kind}`,
     title,
     category: 'Run',
     keywords: ['run', 'job', 'execute', 'actors', ...keywords],
+    ...extra,
     when: canRun,
     args: runArgs(kind),
     run: async (args, ctx) => {
-      const target = await resolveEntity(kind === 'action' ? 'action' : 'simulation', args, KEEP[kind], KIND_LABEL[kind]);
+      const target = await resolveEntity(kind === 'action' ? 'action' : 'simulation', refOf(kind, args, ctx), KEEP[kind], KIND_LABEL[kind]);
       if (args.attack_node_id_1 && args.target_node_id_1) {
         const job = await runJob(kind, target.id, {
           attack_node_id_1: args.attack_node_id_1,
@@ -70,7 +83,13 @@ function runCommand(kind: RunKind, title: string, keywords: string[]) {
 }
 
 export const runCommands: AnyCommand[] = [
-  runCommand('action', 'Run Action…', ['action', 'vid']),
+  runCommand('action', 'Run Action…', ['action', 'vid'], {
+    hotkey: 'x',
+    hotkeyContext: ACTION_PANES,
+    buttonLabel: 'Run',
+    // The Action detail's button after Preview (the library's detail panel).
+    menus: [inMenu<{ id: number }>('toolbar/action-detail', { order: 0.5, title: 'Run', args: (a) => ({ id: a.id }) })],
+  }),
   runCommand('sequence', 'Run Sequence…', ['sequence', 'simulation']),
   runCommand('evaluation', 'Run Evaluation…', ['evaluation', 'eval', 'simulation']),
 ];
