@@ -65,9 +65,12 @@ export function workbenchCommands(): AnyCommand[] {
   ];
 }
 
-/** `pane.open.<id>` for every pane kind; kinds whose route has path params ask for them. */
+/**
+ * `pane.open.<id>` for every pane kind a feature command does not open already (`openedBy`: one title
+ * per thing in the palette); kinds whose route has path params ask for them.
+ */
 export function paneOpenCommands(kinds: readonly PaneKind[]): AnyCommand[] {
-  return kinds.map((kind) => {
+  return kinds.filter((kind) => !kind.openedBy).map((kind) => {
     const names = pathParamNames(kind).filter((n) => (kind.identity ?? pathParamNames(kind)).includes(n));
     const shape: Record<string, yup.StringSchema> = {};
     for (const n of names) shape[n] = yup.string().trim().required(`${n} is required`).label(n);
