@@ -101,12 +101,13 @@ describe('every menu item comes from the registry', () => {
     const r = registry('actions');
     expect(r.menuItems('toolbar/action-detail', actionDetail).map((i) => [i.label, i.hotkey, i.args, i.style ?? null])).toEqual([
       ['Preview', 'P', { id: 41 }, 'primary'],
+      ['Run', 'X', { id: 41 }, null],
       ['Edit', 'E', { id: 41 }, null],
       ['Clone', 'C', { id: 41 }, null],
       ['Copy VID', 'Y', { id: 41 }, null],
     ]);
-    expect(r.menuItems('toolbar/action-detail', { ...actionDetail, vendor: true }).map((i) => i.label)).toEqual(['Preview', 'Clone', 'Copy VID']);
-    expect(r.menuItems('toolbar/action-detail', { ...actionDetail, userPermissions: { ...actionDetail.userPermissions, edit: false } }).map((i) => i.label)).toEqual(['Preview', 'Copy VID']);
+    expect(r.menuItems('toolbar/action-detail', { ...actionDetail, vendor: true }).map((i) => i.label)).toEqual(['Preview', 'Run', 'Clone', 'Copy VID']);
+    expect(r.menuItems('toolbar/action-detail', { ...actionDetail, userPermissions: { ...actionDetail.userPermissions, edit: false } }).map((i) => i.label)).toEqual(['Preview', 'Run', 'Copy VID']);
     expect(r.menuItems('menu/action-queue').map((i) => [i.label, i.args])).toEqual([
       ['Add all', { sim_type: 'sequence' }],
       ['Add all as Evaluation', { sim_type: 'eval' }],

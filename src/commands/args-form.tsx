@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import * as yup from 'yup';
 import type { AnyCommand, CommandContext } from './types';
-import { pickSourceOf, type PickOption, type PickSource } from './pick';
+import { isScriptOnly, pickSourceOf, type PickOption, type PickSource } from './pick';
 import { PickField } from './pick-field';
 
 interface FieldDesc {
@@ -19,8 +19,9 @@ export function argFields(command: AnyCommand): FieldDesc[] {
   if (!command.args) return [];
   const d = command.args.describe() as yup.SchemaObjectDescription;
   if (!d.fields) return [];
-  return Object.entries(d.fields).map(([name, f]) => {
+  return Object.entries(d.fields).flatMap(([name, f]) => {
     const fd = f as yup.SchemaDescription;
+    if (isScriptOnly(fd.meta)) return [];
     return {
       name,
       label: fd.label ?? name,
@@ -38,6 +39,7 @@ export const needsPrompt = (command: AnyCommand): boolean => argFields(command).
 export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCommand; ctx?: CommandContext; onSubmit: (args: Record<string, unknown>) => Promise<void>; onCancel: () => void }) {
   const fields = argFields(command);
   const [values, setValues] = useState<Record<string, string>>({});
+  const [toggles, setToggles] = useState<Record<string, boolean>>({});
   const [picks, setPicks] = useState<Record<string, PickOption[]>>(() => {
     const first: Record<string, PickOption[]> = {};
     for (const f of fields) {
@@ -56,6 +58,10 @@ export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCom
       const chosen = picks[f.name];
       if (f.pick) {
         if (chosen?.length) raw[f.name] = f.type === 'array' ? chosen.map((o) => o.value) : chosen[0]?.value;
+        continue;
+      }
+      if (f.type === 'boolean') {
+        if (toggles[f.name] !== undefined) raw[f.name] = toggles[f.name];
         continue;
       }
       const v = values[f.name];
@@ -82,7 +88,14 @@ export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCom
       <div className="text-xs text-muted">
         {command.category}: <span className="font-semibold text-ink">{command.title}</span>
       </div>
-      {fields.map((f, i) => (
+      {fields.map((f, i) =>
+        f.type === 'boolean' ? (
+          // Booleans are switches, never text fields.
+          <label key={f.name} className="flex items-center gap-2 text-xs">
+            <input autoFocus={i === 0} type="checkbox" role="switch" checked={toggles[f.name] ?? false} onChange={(e) => setToggles({ ...toggles, [f.name]: e.target.checked })} />
+            {f.label}
+          </label>
+        ) : (
         <label key={f.name} className="flex flex-col gap-1 text-xs">
           <span>
             {f.label}
@@ -109,7 +122,8 @@ export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCom
             />
           )}
         </label>
-      ))}
+        ),
+      )}
       {error && (
         <div role="alert" className="text-xs text-red-400">
           {error}

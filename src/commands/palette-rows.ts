@@ -1,42 +1,85 @@
-import { fuzzyScore } from './fuzzy';
+import { fuzzyScoreLower } from './fuzzy';
 import type { AnyCommand } from './types';
 
 export type PaletteRow = { type: 'header'; category: string } | { type: 'item'; command: AnyCommand; index: number };
 
-const extraText = (c: AnyCommand) => `${c.category} ${c.keywords?.join(' ') ?? ''} ${c.id}`;
+/** A title match counts about one well-placed character more than the same match in the keywords. */
+const TITLE_BONUS = 10;
+/** A recently used command outranks equally good matches (less than the title bonus); the most recent most. */
+const RECENT_BONUS = 5;
+const RECENT_CATEGORY = 'Recently used';
 
-/** The title counts most; category, keywords and id still find a command, ranked lower. */
-export function commandScore(c: AnyCommand, query: string): number | null {
-  const title = fuzzyScore(query, c.title);
-  if (title !== null) return title + 500;
-  const combined = fuzzyScore(query, `${c.title} ${extraText(c)}`);
-  return combined;
+interface Texts {
+  title: string;
+  lowerTitle: string;
+  rest: string;
+  lowerRest: string;
 }
 
-/** Commands filtered by the query and grouped by category (categories ordered by their best match). */
-export function paletteRows(commands: readonly AnyCommand[], query: string): { rows: PaletteRow[]; items: AnyCommand[] } {
-  const q = query.trim();
-  const ranked = q
-    ? commands
-        .map((item) => ({ item, score: commandScore(item, q) }))
-        .filter((r): r is { item: AnyCommand; score: number } => r.score !== null)
-        .sort((a, b) => b.score - a.score)
-        .map((r) => r.item)
-    : [...commands].sort((a, b) => a.category.localeCompare(b.category) || a.title.localeCompare(b.title));
-  const groups = new Map<string, AnyCommand[]>();
-  for (const c of ranked) {
-    const g = groups.get(c.category);
-    if (g) g.push(c);
-    else groups.set(c.category, [c]);
+// Lowered once per command, not per keystroke.
+const textsOf = new WeakMap<AnyCommand, Texts>();
+function texts(c: AnyCommand): Texts {
+  let t = textsOf.get(c);
+  if (!t) {
+    const rest = `${c.category} ${c.title} ${c.keywords?.join(' ') ?? ''}`;
+    t = { title: c.title, lowerTitle: c.title.toLowerCase(), rest, lowerRest: rest.toLowerCase() };
+    textsOf.set(c, t);
   }
+  return t;
+}
+
+/**
+ * How well a command matches a query, or null: a match in the title gets a bonus over the same match
+ * in the category and keywords (matched together with the title, so "jobs cancel" finds Cancel Job in
+ * Jobs); a scattered title match ("dns" in "Edit Action Name, Description or Notes") still ranks below
+ * a keyword matched whole ("dns" of New Action).
+ */
+export function commandScore(c: AnyCommand, query: string): number | null {
+  const q = query.toLowerCase();
+  const t = texts(c);
+  const title = fuzzyScoreLower(q, t.title, t.lowerTitle);
+  const rest = fuzzyScoreLower(q, t.rest, t.lowerRest);
+  if (title === null) return rest;
+  return rest === null ? title + TITLE_BONUS : Math.max(title + TITLE_BONUS, rest);
+}
+
+/**
+ * The palette's commands for a query. Empty query: recently used first (most recent first), then the
+ * rest grouped by category. Otherwise one ranked list: score, then recency, then title.
+ * `recent` holds command ids, most recent first.
+ */
+export function paletteRows(commands: readonly AnyCommand[], query: string, recent: readonly string[] = []): { rows: PaletteRow[]; items: AnyCommand[] } {
+  const q = query.trim().toLowerCase();
+  const recentRank = new Map(recent.map((id, i) => [id, i]));
   const rows: PaletteRow[] = [];
   const items: AnyCommand[] = [];
-  for (const [category, list] of groups) {
-    rows.push({ type: 'header', category });
-    for (const command of list) {
-      rows.push({ type: 'item', command, index: items.length });
-      items.push(command);
+  const push = (command: AnyCommand) => {
+    rows.push({ type: 'item', command, index: items.length });
+    items.push(command);
+  };
+  if (!q) {
+    const used = commands.filter((c) => recentRank.has(c.id)).sort((a, b) => recentRank.get(a.id)! - recentRank.get(b.id)!);
+    if (used.length) {
+      rows.push({ type: 'header', category: RECENT_CATEGORY });
+      used.forEach(push);
     }
+    const rest = commands.filter((c) => !recentRank.has(c.id)).sort((a, b) => a.category.localeCompare(b.category) || a.title.localeCompare(b.title));
+    let category: string | null = null;
+    for (const c of rest) {
+      if (c.category !== category) rows.push({ type: 'header', category: (category = c.category) });
+      push(c);
+    }
+    return { rows, items };
   }
+  const scored: { c: AnyCommand; s: number }[] = [];
+  for (const c of commands) {
+    let s = commandScore(c, q);
+    if (s === null) continue;
+    const r = recentRank.get(c.id);
+    if (r !== undefined) s += RECENT_BONUS * (1 - r / (recent.length + 1));
+    scored.push({ c, s });
+  }
+  scored.sort((a, b) => b.s - a.s || a.c.title.localeCompare(b.c.title));
+  for (const { c } of scored) push(c);
   return { rows, items };
 }

@@ -10,3 +10,6 @@ export function openPalette(initialQuery = ''): void {
 export function closePalette(): void {
   paletteStore.open = false;
 }
+
+/** The keyboard shortcut sheet (`?`). */
+export const shortcutSheet = proxy({ open: false });

@@ -1,11 +1,22 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as yup from 'yup';
+import { API, useMswServer } from '../../tests/msw';
+import type { SearchAnswer, SearchResult } from '@/api/contracts/search';
 import { bindHotkeys } from './hotkeys';
 import { CommandPalette } from './palette';
 import { closePalette, openPalette, paletteStore } from './palette-store';
-import { CommandRegistry } from './registry';
+import { CommandRegistry, emptyContext } from './registry';
+import { rememberCommand } from './recent-commands';
+
+const server = useMswServer();
+const searches: string[] = [];
+const FOUND: SearchResult[] = [
+  { kind: 'action', id: 7, label: 'DNS Tunneling over TXT', detail: 'A000-1007 · dns', vid: 'A000-1007', subtype: 'dns', url: '/manage_sims/action/A000-1007', match: 'exact' },
+  { kind: 'actor', id: 3, label: 'dmz-web-1', detail: '10.0.1.5 · online', vid: null, subtype: null, url: '/topology/nodes/3/edit', match: 'substring' },
+];
 
 // jsdom has no layout, so the real virtualizer renders no rows: list them all here. Real
 // virtualization is exercised in Chromium by the browser tests and the palette benchmark.
@@ -16,10 +27,23 @@ vi.mock('@tanstack/react-virtual', () => ({
   },
 }));
 
-beforeEach(() => closePalette());
+beforeEach(() => {
+  closePalette();
+  localStorage.clear();
+  searches.length = 0;
+  server.use(
+    http.get(`${API}/search.json`, ({ request }) => {
+      const q = new URL(request.url).searchParams.get('q') ?? '';
+      searches.push(q);
+      return HttpResponse.json<SearchAnswer>({ q, results: q.toLowerCase().startsWith('a000') ? FOUND : [] });
+    }),
+  );
+});
+
+const USER = { id: 42, email: 'op@example.com', first_name: 'O', last_name: 'P', role: 'operator' as const, permissions: [] };
 
 function setup() {
-  const registry = new CommandRegistry();
+  const registry = new CommandRegistry(() => ({ ...emptyContext(), user: USER }));
   const cancel = vi.fn();
   const open = vi.fn((args: { id: string }) => args.id);
   registry.register({ id: 'jobs.cancel', title: 'Cancel Job', category: 'Jobs', hotkey: 'mod+shift+c', run: cancel });
@@ -70,7 +94,66 @@ describe('command palette', () => {
     render(<CommandPalette registry={registry} />);
     act(() => openPalette());
     await userEvent.type(await screen.findByRole('combobox'), 'qqqq');
+    expect(await screen.findByText('No matching commands or objects')).toBeTruthy();
+    expect(searches).toEqual(['qqqq']);
+  });
+
+  it('lists the recently used commands first, most recent first (kept per user)', async () => {
+    const { registry } = setup();
+    rememberCommand(USER.id, 'jobs.cancel');
+    rememberCommand(USER.id, 'palette.open');
+    rememberCommand(99, 'jobs.publish');
+    render(<CommandPalette registry={registry} />);
+    act(() => openPalette());
+    await screen.findByRole('combobox', { name: 'Command palette' });
+    expect(screen.getAllByRole('option').map((o) => o.textContent?.replace(/Ctrl.*$/, ''))).toEqual(['Show Command Palette', 'Cancel Job', 'Publish Job Result', 'Open Job…']);
+    expect(screen.getByText('Recently used')).toBeTruthy();
+    // Running one from the palette makes it the most recent.
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+    act(() => openPalette());
+    await screen.findByRole('combobox', { name: 'Command palette' });
+    expect(screen.getAllByRole('option').map((o) => o.textContent?.replace(/Ctrl.*$/, ''))).toEqual(['Publish Job Result', 'Show Command Palette', 'Cancel Job', 'Open Job…']);
+  });
+
+  it('hides commands whose when fails instead of listing them greyed', async () => {
+    const { registry } = setup();
+    registry.register({ id: 'actions.approve', title: 'Approve Action', category: 'Actions', when: () => false, run: vi.fn() });
+    render(<CommandPalette registry={registry} />);
+    act(() => openPalette());
+    await userEvent.type(await screen.findByRole('combobox'), '>appr');
+    expect(screen.queryByRole('option', { name: /Approve Action/ })).toBeNull();
     expect(screen.getByText('No matching commands')).toBeTruthy();
+  });
+
+  it('finds objects with one search call and opens one on Enter; an exact VID comes before commands', async () => {
+    const { registry } = setup();
+    const opened: string[] = [];
+    registry.register({ id: 'pane.openUrl', title: 'Go to URL…', category: 'Workbench', args: yup.object({ url: yup.string().required() }), run: ({ url }: { url: string }) => void opened.push(url) });
+    render(<CommandPalette registry={registry} />);
+    act(() => openPalette());
+    await userEvent.type(await screen.findByRole('combobox'), 'a000-1007');
+    const options = await screen.findAllByRole('option', { name: /DNS Tunneling|dmz-web-1/ });
+    expect(options.map((o) => o.textContent)).toEqual(['DNS Tunneling over TXTA000-1007 · dnsAction', 'dmz-web-110.0.1.5 · onlineActor']);
+    expect(screen.getAllByRole('option')[0]!.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByText('2 objects')).toBeTruthy();
+    // Typed quickly, the query is searched once the typing pauses (earlier calls are aborted if they started).
+    expect(searches.at(-1)).toBe('a000-1007');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(opened).toEqual(['/manage_sims/action/A000-1007']));
+    expect(paletteStore.open).toBe(false);
+  });
+
+  it('lists commands only, and calls no search, after a > prefix (shown in the footer)', async () => {
+    const { registry } = setup();
+    render(<CommandPalette registry={registry} />);
+    act(() => openPalette());
+    const input = await screen.findByRole('combobox');
+    expect(screen.getByText(/Start with > for commands only/)).toBeTruthy();
+    await userEvent.type(input, '>a000');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(searches).toEqual([]);
+    expect(screen.getByText(/Commands only/)).toBeTruthy();
+    expect(screen.queryByRole('option', { name: /DNS Tunneling/ })).toBeNull();
   });
 });
 

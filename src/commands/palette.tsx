@@ -9,6 +9,9 @@ import { closePalette, paletteStore } from './palette-store';
 import { paletteRows } from './palette-rows';
 import type { AnyCommand } from './types';
 import { useRegistryVersion } from './use-registry';
+import { useObjectSearch } from './object-search';
+import { recentCommands, rememberCommand } from './recent-commands';
+import { SEARCH_KIND_LABELS, type SearchResult } from '@/api/contracts/search';
 
 const ROW_HEIGHT = 32;
 const HEADER_HEIGHT = 24;
@@ -25,7 +28,11 @@ function Kbd({ hotkey }: { hotkey: string }) {
   );
 }
 
-/** The command palette: every visible command, grouped by category, fuzzy filtered, keyboard driven. */
+/**
+ * The command palette and quick open: visible commands ranked by a fuzzy match (recently used first),
+ * and objects (Actions, simulations, jobs, actors, monitors, saved filters, scripts, dashboards) found
+ * by one director search call; `>` first lists commands only. Keyboard driven.
+ */
 export function CommandPalette({ registry }: { registry: CommandRegistry }) {
   const { open } = useSnapshot(paletteStore);
   return (
@@ -40,6 +47,19 @@ export function CommandPalette({ registry }: { registry: CommandRegistry }) {
   );
 }
 
+type Entry = { type: 'command'; command: AnyCommand } | { type: 'object'; result: SearchResult };
+type Row = { type: 'header'; label: string } | { type: 'entry'; entry: Entry; index: number };
+
+const COMMANDS_ONLY = '>';
+const entryId = (e: Entry) => (e.type === 'command' ? `palette-item-${e.command.id}` : `palette-object-${e.result.kind}-${e.result.id}`);
+
+/** Opens a found object through the registry: a saved filter by its own command, anything else by its URL. */
+function openObject(registry: CommandRegistry, r: SearchResult): Promise<unknown> {
+  const applyFilter = `filters.applySaved.${r.id}`;
+  if (r.kind === 'filter' && registry.get(applyFilter)) return registry.execute(applyFilter, undefined, 'palette');
+  return registry.execute('pane.openUrl', { url: r.url }, 'palette');
+}
+
 function PaletteBody({ registry }: { registry: CommandRegistry }) {
   const version = useRegistryVersion(registry);
   const [query, setQuery] = useState(paletteStore.initialQuery);
@@ -47,13 +67,45 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
   const [prompting, setPrompting] = useState<AnyCommand | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
+  const userId = registry.context().user?.id;
+  const [recent] = useState(() => recentCommands(userId));
+
+  const commandsOnly = query.startsWith(COMMANDS_ONLY);
+  const text = commandsOnly ? query.slice(COMMANDS_ONLY.length) : query;
+  const objects = useObjectSearch(text, !commandsOnly);
 
   // `version` is the registry's change signal: recompute the visible commands when it moves.
   const visible = useMemo(() => (version >= 0 ? registry.visible() : []), [registry, version]);
-  const { rows, items } = useMemo(() => paletteRows(visible, query), [visible, query]);
+  const commandRows = useMemo(() => paletteRows(visible, text, recent), [visible, text, recent]);
+  const { rows, items } = useMemo(() => {
+    const found = objects.state === 'ready' ? objects.results : [];
+    const rows: Row[] = [];
+    const items: Entry[] = [];
+    const add = (entry: Entry) => {
+      rows.push({ type: 'entry', entry, index: items.length });
+      items.push(entry);
+    };
+    // An object named exactly (a VID, a job id, a whole name) comes before commands; others after them.
+    const exact = found.filter((r) => r.match === 'exact');
+    const others = found.filter((r) => r.match !== 'exact');
+    if (exact.length) {
+      rows.push({ type: 'header', label: 'Open' });
+      exact.forEach((result) => add({ type: 'object', result }));
+    }
+    if (found.length && commandRows.items.length && !commandRows.rows.some((r) => r.type === 'header')) rows.push({ type: 'header', label: 'Commands' });
+    for (const r of commandRows.rows) {
+      if (r.type === 'header') rows.push({ type: 'header', label: r.category });
+      else add({ type: 'command', command: r.command });
+    }
+    if (others.length) {
+      rows.push({ type: 'header', label: 'Objects' });
+      others.forEach((result) => add({ type: 'object', result }));
+    }
+    return { rows, items };
+  }, [commandRows, objects]);
   const rowOfItem = useMemo(() => {
     const map: number[] = [];
-    rows.forEach((r, i) => r.type === 'item' && (map[r.index] = i));
+    rows.forEach((r, i) => r.type === 'entry' && (map[r.index] = i));
     return map;
   }, [rows]);
 
@@ -72,8 +124,15 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
     if (row !== undefined) virtualizer.scrollToIndex(row, { align: 'auto' });
   }, [active, rowOfItem, virtualizer]);
 
-  const choose = (command: AnyCommand | undefined) => {
-    if (!command) return;
+  const choose = (entry: Entry | undefined) => {
+    if (!entry) return;
+    if (entry.type === 'object') {
+      closePalette();
+      void openObject(registry, entry.result).catch(() => undefined);
+      return;
+    }
+    const command = entry.command;
+    rememberCommand(userId, command.id);
     if (needsPrompt(command)) {
       setPrompting(command);
       return;
@@ -122,7 +181,9 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
     );
   }
 
-  const activeId = items[active] ? `palette-item-${items[active]!.id}` : undefined;
+  const commandCount = commandRows.items.length;
+  const objectCount = objects.state === 'ready' ? objects.results.length : 0;
+  const activeId = items[active] ? entryId(items[active]!) : undefined;
   return (
     <div>
       <input
@@ -133,7 +194,7 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
         aria-controls="palette-list"
         aria-activedescendant={activeId}
         aria-label="Command palette"
-        placeholder="Type a command…"
+        placeholder="Type a command, or a name, VID or job id to open…"
         className="w-full border-b border-line bg-transparent px-4 py-3 text-base outline-none"
         value={query}
         onChange={(e) => setQuery(e.target.value)}
@@ -141,7 +202,7 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
       />
       <div ref={listRef} id="palette-list" role="listbox" aria-label="Commands" className="max-h-[55vh] overflow-y-auto">
         {items.length === 0 ? (
-          <div className="px-4 py-6 text-center text-muted">No matching commands</div>
+          <div className="px-4 py-6 text-center text-muted">{objects.state === 'loading' ? 'Searching…' : commandsOnly ? 'No matching commands' : 'No matching commands or objects'}</div>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((v) => {
@@ -149,41 +210,59 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
               const style = { position: 'absolute' as const, top: 0, left: 0, right: 0, height: v.size, transform: `translateY(${v.start}px)` };
               if (row.type === 'header') {
                 return (
-                  <div key={`h-${row.category}`} role="presentation" style={style} className="flex items-end px-4 pb-1 text-2xs font-semibold tracking-wider text-muted uppercase">
-                    {row.category}
+                  <div key={`h-${row.label}`} role="presentation" style={style} className="flex items-end px-4 pb-1 text-2xs font-semibold tracking-wider text-muted uppercase">
+                    {row.label}
                   </div>
                 );
               }
-              const c = row.command;
+              const entry = row.entry;
               const selected = row.index === active;
+              const id = entryId(entry);
               return (
                 <div
-                  key={c.id}
-                  id={`palette-item-${c.id}`}
+                  key={id}
+                  id={id}
                   role="option"
                   aria-selected={selected}
                   style={style}
                   className={`flex cursor-pointer items-center justify-between gap-3 px-4 ${selected ? 'bg-accent/20' : 'hover:bg-raised'}`}
                   onMouseMove={() => !selected && setActive(row.index)}
-                  onClick={() => choose(c)}
+                  onClick={() => choose(entry)}
                 >
-                  <span className="truncate">{c.title}</span>
-                  <span className="flex shrink-0 gap-2">
-                    {hotkeysOf(c).slice(0, 1).map((h) => (
-                      <Kbd key={h} hotkey={h} />
-                    ))}
-                  </span>
+                  {entry.type === 'command' ? (
+                    <>
+                      <span className="truncate">{entry.command.title}</span>
+                      <span className="flex shrink-0 gap-2">
+                        {hotkeysOf(entry.command).slice(0, 1).map((h) => (
+                          <Kbd key={h} hotkey={h} />
+                        ))}
+                      </span>
+                    </>
+                  ) : (
+                    <>
+                      <span className="truncate">
+                        {entry.result.label}
+                        <span className="ml-2 text-2xs text-muted">{entry.result.detail}</span>
+                      </span>
+                      <span className="shrink-0 text-2xs text-muted">{SEARCH_KIND_LABELS[entry.result.kind]}</span>
+                    </>
+                  )}
                 </div>
               );
             })}
           </div>
         )}
       </div>
-      <div className="flex justify-between border-t border-line px-4 py-1.5 text-2xs text-muted">
+      <div className="flex justify-between gap-3 border-t border-line px-4 py-1.5 text-2xs text-muted">
         <span>
-          {items.length} command{items.length === 1 ? '' : 's'}
+          {commandCount} command{commandCount === 1 ? '' : 's'}
         </span>
-        <span>↑↓ to move · Enter to run · Esc to close</span>
+        {!commandsOnly && text.trim().length >= 2 && (
+          <span aria-live="polite">
+            {objects.state === 'loading' ? 'Searching objects…' : objects.state === 'error' ? `Object search failed: ${objects.message}` : `${objectCount} object${objectCount === 1 ? '' : 's'}`}
+          </span>
+        )}
+        <span>{commandsOnly ? 'Commands only' : 'Start with > for commands only'} · ↑↓ to move · Enter to open · Esc to close</span>
       </div>
     </div>
   );

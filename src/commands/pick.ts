@@ -24,6 +24,13 @@ interface PickMeta {
   pick: PickSource;
 }
 
+/**
+ * An argument only scripts give (`vid=`, `name=`: another way to name the entity a pick list chooses
+ * in the palette): the palette's argument form leaves it out.
+ */
+export const scriptOnly = (): { scriptOnly: true } => ({ scriptOnly: true });
+export const isScriptOnly = (meta: unknown): boolean => (meta as { scriptOnly?: boolean } | undefined)?.scriptOnly === true;
+
 export const pickFrom = (source: PickSource): PickMeta => ({ pick: source });
 
 export function pickSourceOf(meta: unknown): PickSource | null {

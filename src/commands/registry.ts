@@ -154,7 +154,8 @@ export class CommandRegistry {
       const command = this.commands.get(id);
       if (!command) throw new CommandError(`Unknown command "${id}"`, id, 'unknown');
       const ctx = this.contextWith(opts);
-      if (command.when && !command.when(ctx)) throw new CommandError(`"${command.title}" is not available to you here`, id, 'unavailable');
+      // The arguments as given (not yet validated): a command on one job applies anywhere once it names the job.
+      if (command.when && !command.when(ctx, args)) throw new CommandError(`"${command.title}" is not available to you here`, id, 'unavailable');
       const validArgs = this.validateArgs(id, args);
       if (command.when && !command.when(ctx, validArgs)) throw new CommandError(`"${command.title}" is not available to you here`, id, 'unavailable');
       const blocked = command.blockedReason?.(ctx, validArgs);

@@ -12,7 +12,7 @@ const STEP_ACTOR_PARAMS = Array.from({ length: MAX_RUN_STEPS }, (_, i) => [`atta
 export const SPEC_PANES: PaneKind[] = [
   { id: 'jobs', title: 'Jobs', routes: ['/jobs'], query: ['vid', 'filter', 'rules'], viewState: ['filter', 'rules'], identity: ['vid'], description: 'Job results: live list, steps and actions' },
   { id: 'job', title: 'Job {id}', routes: ['/jobs/:id'], description: 'One job: steps, actions and results', listed: false },
-  { id: 'job-summary-report', title: 'Job Summary Report', routes: ['/reports/summary'], query: ['job_ids'], identity: ['job_ids'], description: 'Summary report of one or more jobs' },
+  { id: 'job-summary-report', title: 'Job Summary Report', routes: ['/reports/summary'], query: ['job_ids'], identity: ['job_ids'], description: 'Summary report of one or more jobs', openedBy: 'jobs.summaryReport' },
   { id: 'suspect-events', title: 'Suspicious Events', routes: ['/suspect_events'], query: ['job_action_id'], identity: ['job_action_id'], listed: false },
   { id: 'actions', title: 'Actions', routes: ['/manage_sims/actions', '/manage_sims/action/:vid'], query: ['q', 'tags', 'tag_mode'], viewState: ['q', 'tags', 'tag_mode'], identity: [], description: 'The Action library' },
   { id: 'actions-queue', title: 'Queue', routes: ['/manage_sims/actions/queue'], description: 'Simulations queued from the library' },
@@ -25,9 +25,9 @@ export const SPEC_PANES: PaneKind[] = [
     permission: 'create_action_permission',
     description: 'Create an Action',
   },
-  { id: 'action-edit', title: 'Edit Action {id}', routes: ['/manage_sims/actions/:id/edit', '/manage_sims/actions/cloud_action/:id/edit'], listed: false },
-  { id: 'action-clone', title: 'Clone Action {id}', routes: ['/manage_sims/actions/:id/clone'], permission: 'create_action_permission', listed: false },
-  { id: 'pcap-inspect', title: 'Packet View {id}', routes: ['/manage_sims/pcaps/inspect/:id'], query: ['packet'], identity: ['id'], listed: false },
+  { id: 'action-edit', title: 'Edit Action {id}', routes: ['/manage_sims/actions/:id/edit', '/manage_sims/actions/cloud_action/:id/edit'], listed: false, openedBy: 'actions.edit' },
+  { id: 'action-clone', title: 'Clone Action {id}', routes: ['/manage_sims/actions/:id/clone'], permission: 'create_action_permission', listed: false, openedBy: 'actions.clone' },
+  { id: 'pcap-inspect', title: 'Packet View {id}', routes: ['/manage_sims/pcaps/inspect/:id'], query: ['packet'], identity: ['id'], listed: false, openedBy: 'pcap.openPacketView' },
   { id: 'simulations', title: 'Simulations', routes: ['/simulations'], query: ['sim_type', 'vid'], identity: ['sim_type'], description: 'Sequences and Evaluations' },
   { id: 'simulation', title: 'Simulation {vid}', routes: ['/simulation/:vid'], query: ['sim_type'], listed: false },
   // The simulation editor's routes are not shown in the spec (issue 19): ours.
@@ -53,7 +53,7 @@ export const SPEC_PANES: PaneKind[] = [
   { id: 'action-user-profiles', title: 'Run-as User Profiles', routes: ['/action_user_profiles'], description: 'Profiles actions run as on actors' },
   // Dashboards are ours (issue 18): the spec names the Panel Library and charts but not their pages.
   { id: 'dashboards', title: 'Dashboards', routes: ['/dashboards'], description: 'Dashboards of result charts' },
-  { id: 'dashboard', title: 'Dashboard {id}', routes: ['/dashboards/:id'], listed: false },
+  { id: 'dashboard', title: 'Dashboard {id}', routes: ['/dashboards/:id'], listed: false, openedBy: 'reports.openDashboard' },
   { id: 'mitre', title: 'MITRE ATT&CK', routes: ['/analyze/mitre'], query: ['active_tactics', 'start', 'end'], identity: [], description: 'Results by tactic' },
   { id: 'operational-status', title: 'Operational Status', routes: ['/operational_status'], query: ['tabIndex'], identity: [], description: 'Director and content-service status' },
   { id: 'help', title: 'Help: {file}', routes: ['/help/:file'], listed: false },

@@ -33,6 +33,8 @@ export interface PaneKind {
   description?: string;
   /** Hidden from the palette's open-pane commands (e.g. it needs params). */
   listed?: boolean;
+  /** The feature command that opens this pane (with a pick list or a picker): no `pane.open.<id>` beside it in the palette. */
+  openedBy?: string;
 }
 
 export interface PaneRef {

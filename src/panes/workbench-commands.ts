@@ -1,6 +1,6 @@
 import * as yup from 'yup';
 import { defineCommand } from '@/commands/registry';
-import { openPalette } from '@/commands/palette-store';
+import { openPalette, shortcutSheet } from '@/commands/palette-store';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { pathParamNames, paneUrl } from './route-match';
 import type { PaneKind } from './types';
@@ -22,6 +22,16 @@ export function workbenchCommands(): AnyCommand[] {
       hotkey: ['mod+k', 'mod+shift+p'],
       needsWorkbench: true,
       run: () => openPalette(),
+    }),
+    defineCommand({
+      id: 'palette.shortcuts',
+      title: 'Show Keyboard Shortcuts',
+      category: 'Workbench',
+      keywords: ['help', 'keys', 'hotkeys', 'keybindings', 'cheat sheet'],
+      // `?` (Shift+/ on the keyboard); plain keys never fire while typing in a field.
+      hotkey: 'shift+/',
+      needsWorkbench: true,
+      run: () => void (shortcutSheet.open = true),
     }),
     defineCommand({ id: 'pane.next', menus: ['pane/tab'], title: 'Focus Next Pane', category: 'Workbench', hotkey: 'alt+]', needsWorkbench: true, when: hasDock, run: (_a, ctx) => dock(ctx).focusNext(1) }),
     defineCommand({ id: 'pane.previous', menus: ['pane/tab'], title: 'Focus Previous Pane', category: 'Workbench', hotkey: 'alt+[', needsWorkbench: true, when: hasDock, run: (_a, ctx) => dock(ctx).focusNext(-1) }),
@@ -55,9 +65,12 @@ export function workbenchCommands(): AnyCommand[] {
   ];
 }
 
-/** `pane.open.<id>` for every pane kind; kinds whose route has path params ask for them. */
+/**
+ * `pane.open.<id>` for every pane kind a feature command does not open already (`openedBy`: one title
+ * per thing in the palette); kinds whose route has path params ask for them.
+ */
 export function paneOpenCommands(kinds: readonly PaneKind[]): AnyCommand[] {
-  return kinds.map((kind) => {
+  return kinds.filter((kind) => !kind.openedBy).map((kind) => {
     const names = pathParamNames(kind).filter((n) => (kind.identity ?? pathParamNames(kind)).includes(n));
     const shape: Record<string, yup.StringSchema> = {};
     for (const n of names) shape[n] = yup.string().trim().required(`${n} is required`).label(n);

@@ -6,6 +6,7 @@ import type { Permission } from '@/api/contracts/permissions';
 import { bindHotkeys } from '@/commands/hotkeys';
 import { useCommandHotkeys } from '@/commands/command-menu';
 import { CommandPalette } from '@/commands/palette';
+import { ShortcutSheet } from '@/commands/shortcut-sheet';
 import { openPalette } from '@/commands/palette-store';
 import { paneContexts } from '@/commands/pane-contexts';
 import { commands } from '@/commands/registry';
@@ -210,6 +211,7 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
         </main>
       </div>
       <CommandPalette registry={commands} />
+      <ShortcutSheet registry={commands} />
       <ConfirmHost />
       <Suspense fallback={null}>{features.flatMap((f) => (f.globals ?? []).map((G, i) => <G key={`${f.id}-${i}`} />))}</Suspense>
     </WorkbenchContext.Provider>

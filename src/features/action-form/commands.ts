@@ -2,6 +2,7 @@ import * as yup from 'yup';
 import { proxy } from 'valtio';
 import { type ActionFormPayload } from '@/api/contracts/action-form';
 import { defineCommand } from '@/commands/registry';
+import { currentActionPane } from '@/commands/entity-picks';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { createAction, getLoadedAction, updateAction } from './api';
 import { FORM_PANE_KINDS, actionFormPane, pcapUploadPane, type FormController, type FormPaneKind } from './pane-context';
@@ -74,6 +75,7 @@ function asPayload(p: ActionFormPayload | string): ActionFormPayload {
   }
 }
 
+const actionFocused = (ctx: CommandContext) => !!ctx.pane(currentActionPane)?.current();
 const refArgs = yup.object({ action: yup.string().trim().optional().label('Action (VID or id)') });
 
 export const actionFormCommands: AnyCommand[] = [
@@ -93,7 +95,8 @@ export const actionFormCommands: AnyCommand[] = [
     category: 'Actions',
     keywords: ['change', 'modify', 'open form'],
     needsWorkbench: true,
-    when: (ctx) => ctx.dock !== null,
+    // Where an Action is shown or selected, the library's Edit Action acts on it instead (one entry in the palette).
+    when: (ctx, a) => ctx.dock !== null && (!!a?.action || !actionFocused(ctx)),
     args: refArgs as yup.Schema<{ action?: string }>,
     run: async (args, ctx) => {
       if (!args?.action) {
@@ -111,7 +114,7 @@ export const actionFormCommands: AnyCommand[] = [
     category: 'Actions',
     keywords: ['copy', 'duplicate'],
     needsWorkbench: true,
-    when: (ctx) => ctx.dock !== null && canCreate(ctx),
+    when: (ctx, a) => ctx.dock !== null && canCreate(ctx) && (!!a?.action || !actionFocused(ctx)),
     args: refArgs as yup.Schema<{ action?: string }>,
     run: async (args, ctx) => {
       if (!args?.action) {

@@ -45,6 +45,18 @@ const idArgs = yup.object({ id: yup.number().integer().positive().label('Action 
 type IdArgs = { id?: number | undefined };
 
 /** The Action a command acts on: its id argument, else the open preview, else the library's selected row. */
+/**
+ * Whether a command on one Action applies where it is run: it names the Action, or runs in a terminal,
+ * or an Action is shown or selected (preview, preview pane, the library's current row).
+ * The palette hides it elsewhere (the Start pane has no Action to approve).
+ */
+const hasTarget = (ctx: CommandContext, args?: IdArgs): boolean =>
+  args?.id !== undefined ||
+  !ctx.dock ||
+  libraryStore.previewId !== null ||
+  ctx.activePane?.kind === PREVIEW_PANE ||
+  (ctx.activePane?.kind === LIBRARY_PANE && libraryStore.current !== null);
+
 export function resolveTarget(args: IdArgs | undefined, ctx: CommandContext): Target {
   if (args?.id) {
     const current = libraryStore.current;
@@ -114,7 +126,7 @@ function approveCommand(variant: ApproveMode, hotkey: string): AnyCommand {
     keywords: ['approval', 'approve', variant === 'protected' ? 'protected theater' : variant === 'cloud' ? 'cloud' : 'anywhere'],
     hotkey,
     hotkeyContext: ACTION_PANES,
-    when: (ctx) => mayApprove(variant, ctx),
+    when: (ctx, a) => mayApprove(variant, ctx) && hasTarget(ctx, a),
     args: idArgs.shape({ version: versionArg }),
     run: (args, ctx) => approve(variant, resolveTarget(args, ctx), args?.version, ctx),
   });
@@ -128,7 +140,7 @@ const approveByMode = defineCommand<ApproveArgs>({
   title: 'Approve Action…',
   category: 'Actions',
   keywords: ['approval', 'approve', 'vid', 'mode', 'anywhere', 'protected theater', 'cloud'],
-  when: canDecide,
+  when: (ctx, a) => canDecide(ctx) && (!!a?.vid || hasTarget(ctx, a)),
   args: idArgs.shape({
     vid: yup.string().trim().max(100).label('VID (e.g. A104-223)').optional(),
     mode: yup.string<ApproveMode>().oneOf([...APPROVE_MODES], 'mode must be anywhere, protected or cloud').required('mode is required').label('Mode'),
@@ -270,7 +282,7 @@ export const libraryCommands: AnyCommand[] = [
     keywords: ['approval', 'delete', 'decline'],
     hotkey: 'shift+r',
     hotkeyContext: ACTION_PANES,
-    when: canDecide,
+    when: (ctx, a) => canDecide(ctx) && hasTarget(ctx, a),
     args: idArgs,
     run: async (args, ctx) => {
       const t = await withInfo(resolveTarget(args, ctx));
@@ -294,7 +306,7 @@ export const libraryCommands: AnyCommand[] = [
     hotkey: 'e',
     hotkeyContext: ACTION_PANES,
     needsWorkbench: true,
-    when: (ctx) => ctx.permissions.has('create_action_permission'),
+    when: (ctx, a) => ctx.permissions.has('create_action_permission') && hasTarget(ctx, a),
     args: idArgs,
     run: async (args, ctx) => {
       const t = await withInfo(resolveTarget(args, ctx));
@@ -312,7 +324,7 @@ export const libraryCommands: AnyCommand[] = [
     hotkey: 'c',
     hotkeyContext: ACTION_PANES,
     needsWorkbench: true,
-    when: (ctx) => ctx.permissions.has('create_action_permission'),
+    when: (ctx, a) => ctx.permissions.has('create_action_permission') && hasTarget(ctx, a),
     args: idArgs,
     run: (args, ctx) => {
       const t = resolveTarget(args, ctx);

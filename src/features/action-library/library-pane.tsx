@@ -7,6 +7,7 @@ import type { ListFilter } from './api';
 import { DetailPanel } from './detail-panel';
 import { FilterBar, type FilterState } from './filter-bar';
 import { LibraryList } from './library-list';
+import { currentActionPane } from '@/commands/entity-picks';
 import { usePaneContext } from '@/panes/use-pane-context';
 import { libraryPane } from './pane-context';
 import { libraryStore } from './store';
@@ -199,6 +200,7 @@ export function LibraryPane({ params, setParams }: PaneProps) {
     searchRef.current?.select();
   }, []);
   usePaneContext(libraryPane, { move, focusSearch });
+  usePaneContext(currentActionPane, { current: () => (libraryStore.current ? { value: libraryStore.current.id, label: libraryStore.current.name, detail: libraryStore.current.vid } : null) });
   useEffect(() => {
     if (libraryStore.focusSearchPending) {
       libraryStore.focusSearchPending = false;

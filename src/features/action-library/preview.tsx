@@ -3,6 +3,9 @@ import { ApiError } from '@/api/http';
 import { commands } from '@/commands/registry';
 import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
+import { CommandButton } from '@/commands/command-menu';
+import { currentActionPane } from '@/commands/entity-picks';
+import { usePaneContext } from '@/panes/use-pane-context';
 import { Modal } from '@/ui/modal';
 import { PreviewContent, usePreview } from './preview-content';
 import { libraryStore } from './store';
@@ -22,6 +25,9 @@ function PreviewButtons({ id, inPane }: { id: number; inPane: boolean }) {
   const p = q.data;
   return (
     <>
+      <CommandButton command="run.action" args={{ id }} variant="primary">
+        Run
+      </CommandButton>
       {p && canEdit && !p.vendor && <Button onClick={() => void run('actions.edit', { id })}>Edit</Button>}
       {p && canEdit && <Button onClick={() => void run('actions.clone', { id })}>Clone</Button>}
       {!inPane && <Button onClick={() => void run('actions.previewPane', { id })}>Open in Pane</Button>}
@@ -63,6 +69,8 @@ export function PreviewModalHost() {
 /** The same preview as a pane (/manage_sims/actions/{id}/preview), to keep it open beside the library. */
 export function PreviewPane({ params }: PaneProps) {
   const id = Number(params.id);
+  const q = usePreview(id);
+  usePaneContext(currentActionPane, { current: () => (q.data ? { value: id, label: q.data.sim_name, detail: q.data.vid } : null) });
   if (!Number.isInteger(id) || id <= 0) return <p className="p-4" role="alert">Not a valid Action id: {params.id}</p>;
   return (
     <div className="flex h-full flex-col">

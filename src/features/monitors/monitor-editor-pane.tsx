@@ -12,7 +12,7 @@ import { GroupPanel } from './group-panel';
 import { StepStrip } from './step-strip';
 import { MonitorSummary, type SummaryEntry } from './summary';
 import { monitorEditorPane } from './pane-context';
-import { simulationPicks } from './picks';
+import { simulationPicks } from '@/commands/entity-picks';
 import { CommandButton, runFrom, usePaneCommandContext } from '@/commands/command-menu';
 import { PickField } from '@/commands/pick-field';
 import { commands } from '@/commands/registry';

@@ -7,8 +7,28 @@ import { CommandRegistry, emptyContext } from '@/commands/registry';
 import { parseScript } from '@/commands/script/parse';
 import { runScript } from '@/commands/script/run';
 import { runCommands } from './commands';
+import type { SearchAnswer, SearchResult } from '@/api/contracts/search';
 
 const server = useMswServer();
+
+// The director's search as it answers for the demo's Segmentation sequence, an evaluation of the same name and an Action.
+const OBJECTS: SearchResult[] = [
+  { kind: 'simulation', id: 7, label: 'Segmentation', detail: 'S000-0007 · sequence', vid: 'S000-0007', subtype: 'sequence', url: '/simulation/S000-0007?sim_type=sequence', match: 'exact' },
+  { kind: 'simulation', id: 41, label: 'Segmentation', detail: 'E000-0041 · evaluation', vid: 'E000-0041', subtype: 'eval', url: '/simulation/E000-0041?sim_type=eval', match: 'exact' },
+  { kind: 'action', id: 12, label: 'DNS Query', detail: 'A000-1000 · dns', vid: 'A000-1000', subtype: 'dns', url: '/manage_sims/action/A000-1000', match: 'exact' },
+];
+const searchHandler = http.get(`${API}/search.json`, ({ request }) => {
+  const p = new URL(request.url).searchParams;
+  const q = (p.get('q') ?? '').toLowerCase();
+  const results = OBJECTS.filter((o) => o.kind === p.get('kind') && (String(o.id) === q || o.vid?.toLowerCase() === q || o.label.toLowerCase().includes(q)));
+  return HttpResponse.json<SearchAnswer>({ q, results });
+});
+
+function registry() {
+  const r = new CommandRegistry(() => ({ ...emptyContext(), permissions: new Set(permissionsOf('operator')) }));
+  r.registerAll(runCommands);
+  return r;
+}
 
 describe('run commands in a script', () => {
   it('let job = run.sequence … gives the job id as $job.id (and $job.job_id), for jobs.wait id=$job.id', async () => {
@@ -18,6 +38,7 @@ describe('run commands in a script', () => {
         bodies.push(await request.json());
         return HttpResponse.json({ job_id: 812, name: 'Segmentation', status: 'pending', url: '/jobs/812' });
       }),
+      searchHandler,
     );
     const r = new CommandRegistry(() => ({ ...emptyContext(), permissions: new Set(permissionsOf('operator')) }));
     r.registerAll(runCommands);
@@ -29,5 +50,31 @@ describe('run commands in a script', () => {
     expect(bodies).toEqual([{ attack_node_id_1: 3, target_node_id_1: 4, force_unlock: false }]);
     expect(waited).toEqual([812, 812]);
     expect(result.steps[0]!.result).toBe('{"job_id":812,"name":"Segmentation","status":"pending","url":"/jobs/812","id":812}');
+  });
+
+  it('run.action vid=… and run.sequence name=… run what they name; an unknown or ambiguous name fails naming it', async () => {
+    const posted: string[] = [];
+    server.use(
+      searchHandler,
+      http.post(`${API}/run/:segment/:id`, ({ params }) => {
+        posted.push(`${String(params.segment)}/${String(params.id)}`);
+        return HttpResponse.json({ job_id: 900, name: 'x', status: 'pending', url: '/jobs/900' });
+      }),
+    );
+    const r = registry();
+    const actors = 'attack_node_id_1=3 target_node_id_1=4';
+    const ok = await runScript(r, parseScript(`run.action vid=A000-1000 ${actors}\nrun.sequence name="segmentation" ${actors}\nrun.evaluation name=Segmentation ${actors}\nrun.sequence id=7 ${actors}`));
+    expect(ok.outcome).toBe('ok');
+    expect(posted).toEqual(['actions/12.json', 'sequences/7.json', 'evaluations/41.json', 'sequences/7.json']);
+    const missing = await runScript(r, parseScript(`run.action vid=A999-9999 ${actors}`));
+    expect(missing.outcome).not.toBe('ok');
+    expect(missing.steps[0]!.error).toBe('No Action with VID "A999-9999" was found.');
+    const wrongKind = await runScript(r, parseScript(`run.evaluation id=7 ${actors}`));
+    expect(wrongKind.steps[0]!.error).toBe('No Evaluation with id 7 was found.');
+    const none = await runScript(r, parseScript(`run.action ${actors}`));
+    expect(none.steps[0]!.error).toBe('Choose the Action: give id, vid or name.');
+    const both = await runScript(r, parseScript(`run.action id=12 vid=A000-1000 ${actors}`));
+    expect(both.steps[0]!.error).toMatch(/Give only one of id, vid and name for the Action/);
+    expect(posted).toHaveLength(4);
   });
 });

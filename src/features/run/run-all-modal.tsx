@@ -81,9 +81,14 @@ export function RunAllActionsModal() {
     >
       <form id="run-all-form" onSubmit={(e) => void submit(e)} className="flex flex-col gap-3">
         {target && (
-          <p className="text-xs text-muted">
-            {KIND_LABEL[target.kind]} {target.id}
-          </p>
+          // What runs, by its name (the spec's title 'Run All Actions' stays the dialog's).
+          <h3 className="text-base font-semibold">
+            {target.name}
+            <span className="ml-2 text-xs font-normal text-muted">
+              {KIND_LABEL[target.kind]}
+              {target.vid ? ` · ${target.vid}` : ''}
+            </span>
+          </h3>
         )}
         <section aria-labelledby="run-all-actors" className="flex flex-col gap-2">
           <h3 id="run-all-actors" className="text-sm font-semibold">

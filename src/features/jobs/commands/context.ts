@@ -1,4 +1,6 @@
 import * as yup from 'yup';
+import { jobPicks } from '@/commands/entity-picks';
+import { pickFrom, type PickSource } from '@/commands/pick';
 import type { CommandContext } from '@/commands/types';
 import type { JobAction } from '@/api/contracts/jobs';
 import { serverMessage } from '@/features/jobs/api';
@@ -53,7 +55,24 @@ export function focusedAction(ctx: CommandContext, jobActionId?: number): JobAct
   return r.action;
 }
 
-export const idArg = yup.object({ id: yup.number().integer().positive().label('Job id') });
+/** The job picked by default: the focused job of a Jobs pane. */
+const focusedJobPicks: PickSource = {
+  ...jobPicks,
+  current: (ctx) => {
+    const s = paneOf(ctx);
+    const id = s ? (s.kind === 'job' ? s.jobId : rowJobId(activeRow(s))) : null;
+    return id ? { value: id, label: `Job ${id}` } : null;
+  },
+};
+export const idArg = yup.object({ id: yup.number().integer().positive().label('Job').meta(pickFrom(focusedJobPicks)) });
+
+/**
+ * Whether a command on jobs applies where it is run: it names its jobs, or it runs in a terminal (no
+ * focused pane to act on), or a Jobs pane is focused. The palette hides it elsewhere (the
+ * Start pane has no job to cancel).
+ */
+export const appliesHere = (ctx: CommandContext, args?: { id?: unknown; job_ids?: unknown }): boolean =>
+  args?.id !== undefined || args?.job_ids !== undefined || !ctx.dock || inJobsPane(ctx);
 /** Job ids as a list, or in a script as `job_ids=12,14` or one id (`job_ids=$job.id`). */
 export const jobIdList = yup
   .array(yup.number().typeError('Job ids must be numbers').integer().positive().required())

@@ -104,7 +104,8 @@ export const jobActionCommands: AnyCommand[] = [
   }),
   defineCommand<{ job_action_id?: number }>({
     id: 'jobs.editAction',
-    title: 'Edit Action',
+    // Not 'Edit Action' (the library's command): one title per command in the palette.
+    title: 'Edit Action of Job Result',
     category: 'Jobs',
     // Always listed; disabled with the reason when the role or the action does not allow it (section 6).
     menus: [inMenu<JobAction>('row/job-action', { group: '1_action', order: 1, title: 'Edit Action', args: rowArgs, blockedReason: (ctx, a) => editBlockedReason(ctx.permissions, a) })],
@@ -120,7 +121,7 @@ export const jobActionCommands: AnyCommand[] = [
   }),
   defineCommand<{ job_action_id?: number }>({
     id: 'jobs.cloneAction',
-    title: 'Clone Action',
+    title: 'Clone Action of Job Result',
     category: 'Jobs',
     // Always listed; disabled with the reason when the role or the action does not allow it (section 6).
     menus: [inMenu<JobAction>('row/job-action', { group: '1_action', order: 2, title: 'Clone', args: rowArgs, blockedReason: (ctx, a) => cloneBlockedReason(ctx.permissions, a) })],

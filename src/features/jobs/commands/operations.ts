@@ -11,7 +11,7 @@ import { inMenu } from '@/commands/menus';
 import type { JobRowMenuArgs } from '@/features/jobs/menus';
 import { jobStatusOf } from '@/features/jobs/pane-state';
 import { cancelAllowed, deleteAllowed, mayCancel, mayDelete, mayPublish, publishAllowed } from '@/features/jobs/predicates';
-import { PANES, fail, focusedJob, idArg, idsArg, jobsOf, paneOf, refreshAll, selectionBlocked } from './context';
+import { PANES, appliesHere, fail, focusedJob, idArg, idsArg, jobsOf, paneOf, refreshAll, selectionBlocked } from './context';
 
 /** One job's row menu and the Job pane's toolbar list these with the same label, predicate and reason. */
 const onOneJob = (order: number, title: string, args: (j: JobRowMenuArgs) => unknown, allowed: typeof publishAllowed, reason: string) =>
@@ -56,7 +56,7 @@ export const operationCommands: AnyCommand[] = [
     hotkey: 'c',
     hotkeyContext: PANES,
     menus: onOneJob(3, 'Cancel', (j) => ({ id: j.id }), cancelAllowed, 'This job can no longer be cancelled.'),
-    when: (ctx) => mayCancel(ctx.permissions),
+    when: (ctx, a) => mayCancel(ctx.permissions) && appliesHere(ctx, a),
     args: idArg,
     run: async ({ id }, ctx) => {
       const jobId = focusedJob(ctx, id);
@@ -92,7 +92,7 @@ export const operationCommands: AnyCommand[] = [
       ...onOneJob(4, 'Delete', jobIds, deleteAllowed, 'Only finished jobs can be deleted.').map((p) => (p.menu === 'toolbar/job' ? { ...p, style: 'danger' as const } : p)),
       inMenu('toolbar/jobs-selection', { group: '1_selected', order: 2, title: 'Delete Selected', blockedReason: selectionBlocked }),
     ],
-    when: (ctx) => mayDelete(ctx.permissions),
+    when: (ctx, a) => mayDelete(ctx.permissions) && appliesHere(ctx, a),
     args: idsArg,
     run: async ({ job_ids }, ctx) => {
       const ids = jobsOf(ctx, job_ids);
@@ -131,7 +131,7 @@ export const operationCommands: AnyCommand[] = [
       ...onOneJob(1, 'Publish Job Result', jobIds, publishAllowed, 'Only finished jobs can be published.'),
       inMenu('toolbar/jobs-selection', { group: '1_selected', order: 1, title: 'Publish Selected', blockedReason: selectionBlocked }),
     ],
-    when: (ctx) => mayPublish(ctx.permissions),
+    when: (ctx, a) => mayPublish(ctx.permissions) && appliesHere(ctx, a),
     args: idsArg.shape({ pipeline: yup.string().trim().max(100).label('Pipeline'), multisite_reporting: yup.boolean().label('Multisite reporting') }),
     run: async ({ job_ids, pipeline, multisite_reporting }, ctx) => {
       const ids = jobsOf(ctx, job_ids);

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../../server/seed/demo';
+import type { SearchAnswer } from '@/api/contracts/search';
+import { startTestServer, type Session, type TestServer } from './helpers';
+
+let t: TestServer;
+let operator: Session;
+let approver: Session;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  await seedDemo(t.db, { jobs: 40 });
+  [operator, approver] = await Promise.all([t.signIn('operator'), t.signIn('approver')]);
+}, 180_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const find = async (as: Session, q: string, limit?: number, kind?: string) => {
+  const res = await t.call('GET', `/search.json?q=${encodeURIComponent(q)}${limit ? `&limit=${limit}` : ''}${kind ? `&kind=${kind}` : ''}`, { as });
+  expect(res.statusCode).toBe(200);
+  return res.json<SearchAnswer>().results;
+};
+
+describe('GET /search.json (quick open)', () => {
+  it('finds an Action by its VID first, with the URL that opens it', async () => {
+    const [a] = await t.db.query<{ id: number; vid: string; name: string }>('select id, vid, name from actions where not decommissioned order by id limit 1');
+    const results = await find(operator, a!.vid.toLowerCase());
+    expect(results[0]).toMatchObject({ kind: 'action', id: a!.id, label: a!.name, url: `/manage_sims/action/${a!.vid}`, match: 'exact' });
+  });
+
+  it('finds a job by its id, an actor and a simulation by name, exact matches before substrings', async () => {
+    const [job] = await t.db.query<{ id: number; name: string }>('select id, name from jobs order by id desc limit 1');
+    expect((await find(operator, String(job!.id)))[0]).toMatchObject({ kind: 'job', id: job!.id, label: `Job ${job!.id}`, url: `/jobs/${job!.id}` });
+    expect((await find(operator, `job ${job!.id}`))[0]).toMatchObject({ kind: 'job', id: job!.id });
+    const [actor] = await t.db.query<{ id: number; name: string }>('select id, name from nodes order by id limit 1');
+    expect((await find(operator, actor!.name)).find((r) => r.kind === 'actor')).toMatchObject({ id: actor!.id, url: `/topology/nodes/${actor!.id}/edit` });
+    const [sim] = await t.db.query<{ id: number; vid: string; name: string; simulation_type: string }>('select id, vid, name, simulation_type from simulations order by id limit 1');
+    const simResults = await find(operator, sim!.name);
+    expect(simResults[0]).toMatchObject({ kind: 'simulation', id: sim!.id, url: `/simulation/${sim!.vid}?sim_type=${sim!.simulation_type}` });
+    // A middle substring ranks after exact and prefix matches.
+    const ranks = simResults.map((r) => r.label.toLowerCase() === sim!.name.toLowerCase());
+    expect(ranks.indexOf(false) === -1 || ranks.lastIndexOf(true) < ranks.indexOf(false)).toBe(true);
+  });
+
+  it("lists only the user's own saved filters, own or shared scripts, and dashboards shared with them", async () => {
+    const opId = operator.answer.user.id;
+    const apId = approver.answer.user.id;
+    await t.db.query(`insert into saved_filters (user_id, target, name) values ($1, 'jobs', 'Zebra failures'), ($2, 'jobs', 'Zebra approvals')`, [opId, apId]);
+    await t.db.query(`insert into scripts (user_id, name, shared) values ($1, 'Zebra private', false), ($1, 'Zebra shared', true)`, [apId]);
+    await t.db.query(`insert into dashboards (user_id, name, time_range) values ($1, 'Zebra board', '{}'), ($1, 'Zebra secret board', '{}')`, [apId]);
+    await t.db.query(`insert into dashboard_shares (dashboard_id, user_id) select id, $1 from dashboards where name = 'Zebra board'`, [opId]);
+    const mine = await find(operator, 'zebra');
+    expect(mine.map((r) => `${r.kind}:${r.label}`).sort()).toEqual(['dashboard:Zebra board', 'filter:Zebra failures', 'script:Zebra shared']);
+    const theirs = await find(approver, 'zebra');
+    expect(theirs.map((r) => `${r.kind}:${r.label}`).sort()).toEqual(['dashboard:Zebra board', 'dashboard:Zebra secret board', 'filter:Zebra approvals', 'script:Zebra private', 'script:Zebra shared']);
+    expect(theirs.find((r) => r.kind === 'script' && r.label === 'Zebra private')!.url).toMatch(/^\/scripts\?id=\d+$/);
+  });
+
+  it('keeps to one kind with kind=, where a whole number is also an id', async () => {
+    const [a] = await t.db.query<{ id: number; vid: string }>('select id, vid from actions where not decommissioned order by id desc limit 1');
+    const byId = await find(operator, String(a!.id), undefined, 'action');
+    expect(byId[0]).toMatchObject({ kind: 'action', id: a!.id, match: 'exact' });
+    expect(byId.every((r) => r.kind === 'action')).toBe(true);
+    // With a kind, an empty q lists the first of that kind (a pick list before typing); jobs latest first.
+    expect((await find(operator, '', 5, 'actor')).length).toBeGreaterThan(0);
+    const [latest] = await t.db.query<{ id: number }>('select max(id) as id from jobs');
+    expect((await find(operator, '', 5, 'job'))[0]).toMatchObject({ kind: 'job', id: latest!.id });
+    const [sim] = await t.db.query<{ id: number; simulation_type: string }>('select id, simulation_type from simulations order by id limit 1');
+    expect((await find(operator, String(sim!.id), undefined, 'simulation'))[0]).toMatchObject({ kind: 'simulation', id: sim!.id, subtype: sim!.simulation_type, match: 'exact' });
+  });
+
+  it('treats LIKE wildcards as text and keeps to the limit', async () => {
+    expect(await find(operator, '%')).toEqual([]);
+    expect(await find(operator, '_')).toEqual([]);
+    expect((await find(operator, 'a', 3)).length).toBe(3);
+  });
+
+  it('answers 401 signed out and 400 with a clear message on bad input', async () => {
+    expect((await t.call('GET', '/search.json?q=dns')).statusCode).toBe(401);
+    const cases: [string, RegExp][] = [
+      ['/search.json', /q is required/],
+      ['/search.json?q=%20%20', /q is required/],
+      [`/search.json?q=${'x'.repeat(101)}`, /at most 100 characters/],
+      ['/search.json?q=dns&limit=0', /limit must be at least 1/],
+      ['/search.json?q=dns&limit=500', /limit must be at most 50/],
+      ['/search.json?q=dns&limit=abc', /limit must be a whole number/],
+      ['/search.json?q=dns&type=job', /Unknown parameter: type/],
+      ['/search.json?q=dns&kind=user', /kind must be one of action, simulation/],
+    ];
+    for (const [url, message] of cases) {
+      const res = await t.call('GET', url, { as: operator });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json<{ error: string }>().error, url).toMatch(message);
+    }
+  });
+});
