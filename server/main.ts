@@ -1,4 +1,5 @@
 import { readConfig, ConfigError } from './config';
+import { passwordProblem } from './auth/password-policy';
 import { openDb } from './db/index';
 import { migrate } from './db/migrate';
 import { buildApp } from './app';
@@ -11,6 +12,11 @@ import { endJobsWithoutEngine } from './engine/orphans';
 
 async function main() {
   const config = readConfig();
+  // A chosen first password meets the same rules as one set in the workbench (generated ones always do).
+  for (const [name, value] of [['ADMIN_PASSWORD', config.adminPassword], ['DEMO_USER_PASSWORD', process.env.DEMO_USER_PASSWORD]] as const) {
+    const problem = value ? passwordProblem(value) : null;
+    if (problem) throw new ConfigError(`${name}: ${problem}.`);
+  }
   const db = await openDb(config);
   await migrate(db);
   const created: CreatedCredential[] = await ensureAdmin(db, config.adminEmail, config.adminPassword);
