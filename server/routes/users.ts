@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { SESSION_COOKIE, toSessionUser } from '../auth/sessions';
+import { sessionCookie, toSessionUser } from '../auth/sessions';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { requireGoodPassword } from '../auth/password-policy';
 import { HttpError, badRequest, bodyFields, validate } from '../http-errors';
@@ -33,7 +33,8 @@ export async function usersRoutes(app: FastifyInstance) {
     // Session rotation: the session this browser had before (if any) dies with this sign-in.
     if (req.session) await app.sessions.destroy(req.session);
     const { cookie, csrfToken } = await app.sessions.create(row.id);
-    reply.setCookie(SESSION_COOKIE, cookie, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
+    const c = sessionCookie(req.protocol === 'https');
+    reply.setCookie(c.name, cookie, c.options);
     return { csrf_token: csrfToken, user: toSessionUser(row) };
   });
 
@@ -66,7 +67,8 @@ export async function usersRoutes(app: FastifyInstance) {
 
   app.delete('/users/sign_out', async (req, reply) => {
     if (req.session) await app.sessions.destroy(req.session);
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    const c = sessionCookie(req.protocol === 'https');
+    reply.clearCookie(c.name, c.options);
     return { signed_out: true };
   });
 
