@@ -35,10 +35,11 @@ describe('users administration', () => {
     await page.getByRole('status').filter({ hasText: 'dana@example.com is now Approver.' }).waitFor();
 
     await users.getByRole('button', { name: 'Reset password of dana@example.com' }).click();
-    await page.getByLabel('New password').fill('password1234');
-    await page.getByRole('button', { name: 'Reset Password' }).click();
-    await page.getByText('Password is a commonly used password; choose another').waitFor();
-    await page.getByLabel('New password').fill('second password 2');
+    const reset = page.getByRole('form', { name: 'Reset password of dana@example.com' });
+    await reset.getByLabel('New password').fill('password1234');
+    await reset.getByRole('button', { name: 'Reset Password' }).click();
+    await reset.getByText('Password is a commonly used password; choose another').waitFor();
+    await reset.getByLabel('New password').fill('second password 2');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await page.getByRole('status').filter({ hasText: 'The password of dana@example.com was reset.' }).waitFor();
 
