@@ -328,13 +328,19 @@ export async function inspectZip(src: ZipSource, password: string, limits: ZipLi
       const hash = crypto.createHash('sha256');
       let size = 0;
       let crc = 0xffffffff;
+      // The sink's own refusal wins over the premature-close error the destroyed streams answer with.
+      let refusal: ZipError | null = null;
+      const refuse = (message: string) => {
+        refusal = new ZipError(message);
+        throw refusal;
+      };
       try {
         const sink = async (chunks: AsyncIterable<Buffer>) => {
           for await (const chunk of chunks) {
             size += chunk.length;
             // A header that lies about the size is a bomb: stop at the first byte past what it declared.
-            if (size > e.size) throw new ZipError(`is refused as a zip bomb: entry ${e.name} expands beyond the ${e.size} bytes its header declares`);
-            if (expandedTotal + size > limits.maxExpandedBytes) throw new ZipError(`is refused as a zip bomb: it expands beyond the limit of ${limits.maxExpandedBytes} bytes`);
+            if (size > e.size) refuse(`is refused as a zip bomb: entry ${e.name} expands beyond the ${e.size} bytes its header declares`);
+            if (expandedTotal + size > limits.maxExpandedBytes) refuse(`is refused as a zip bomb: it expands beyond the limit of ${limits.maxExpandedBytes} bytes`);
             hash.update(chunk);
             crc = crcUpdate(crc, chunk);
           }
@@ -342,6 +348,7 @@ export async function inspectZip(src: ZipSource, password: string, limits: ZipLi
         if (method === 8) await pipeline(input, zlib.createInflateRaw({ chunkSize: 64 * 1024 }), sink);
         else await pipeline(input, sink);
       } catch (err) {
+        if (refusal) throw refusal;
         if (err instanceof ZipError) throw err;
         throw new ZipError(`is a damaged zip file (entry ${e.name} cannot be expanded)`);
       }

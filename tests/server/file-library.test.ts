@@ -73,8 +73,10 @@ describe('uploading', () => {
     const answer = res.json<FileUploadAnswer>();
     expect(answer).toMatchObject({ orig_file_name: 'tool.exe', sha256sum: sha256(content), file_restrictions: 'pending_approval', size: 5000, file_notes: 'a test upload', os_tree_id: os!.id });
     expect(answer.verodin_tags.sort()).toEqual(attribs.map((a) => a.name).sort());
-    const [stored] = await t.db.query<{ content: Uint8Array }>('select content from file_library where id = $1', [answer.id]);
-    expect(sha256(Buffer.from(stored!.content))).toBe(sha256(content));
+    // The bytes are stored on disk under their sha256 (streamed there), not in the database.
+    const [stored] = await t.db.query<{ content_file: string; in_db: boolean }>('select content_file, content is not null as in_db from file_library where id = $1', [answer.id]);
+    expect(stored).toEqual({ content_file: sha256(content), in_db: false });
+    expect(sha256(fs.readFileSync(path.join(dataDir, 'file-library', stored!.content_file)))).toBe(sha256(content));
     expect((await list()).some((f) => f.id === answer.id)).toBe(true);
   });
 
