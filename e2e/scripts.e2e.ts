@@ -87,4 +87,41 @@ describe('scripted command sequences', () => {
     expect(rows[1]).toContain('Stopped before this step finished.');
     await page.getByRole('button', { name: 'Run', exact: true }).waitFor();
   });
+
+  it("running someone else's shared script asks first, naming its author; Cancel runs nothing, Run Script runs it as the runner", async () => {
+    const { page, context } = b;
+    const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
+    // The operator shares a script (through the director, as the Scripts pane would).
+    const operatorPage = await (await context.browser()!.newContext({ baseURL: baseUrl })).newPage();
+    await signIn(operatorPage, 'operator@example.com', inject('demoUserPassword'));
+    const { csrfToken } = (await (await operatorPage.request.get('/environment.json', { headers: XHR })).json()) as { csrfToken: string };
+    const name = `Operator shared ${Date.now()}`;
+    const created = await operatorPage.request.post('/scripts.json', { headers: { ...XHR, 'X-CSRF-Token': csrfToken }, data: { name, body: 'script.echo text="ran by the runner"', shared: true } });
+    expect(created.status()).toBe(201);
+    const { data: script } = (await created.json()) as { data: { id: number } };
+    await operatorPage.context().close();
+
+    await signIn(page, inject('adminEmail'), inject('adminPassword'), `/scripts?id=${script.id}`);
+    await waitForFocused(page, 'Scripts');
+    const nav = page.getByRole('navigation', { name: 'Saved scripts' });
+    expect(await nav.getByRole('button', { name: new RegExp(name) }).innerText()).toContain('by Oscar Operator (operator@example.com)');
+    await page.getByText('Author: Oscar Operator (operator@example.com)').waitFor();
+
+    const question = `"${name}" was written by Oscar Operator (operator@example.com). Its commands run with your permissions. Run it?`;
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Please confirm' });
+    await dialog.getByText(question).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await transcriptRows(page).count()).toBe(0);
+    expect(await page.getByRole('table', { name: 'Run history' }).locator('tr').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await dialog.getByText(question).waitFor();
+    await dialog.getByRole('button', { name: 'Run Script' }).click();
+    await page.getByRole('status').filter({ hasText: 'Script finished' }).waitFor();
+    expect((await transcriptRows(page).allInnerTexts())[0]).toContain('ran by the runner');
+    await eventually(async () => page.getByRole('table', { name: 'Run history' }).locator('tr').count(), 1, 'one run in the history');
+    expect(await page.getByRole('table', { name: 'Run history' }).innerText()).toMatch(/ok\s+admin@example\.com\s+workbench/);
+  });
 });

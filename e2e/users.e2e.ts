@@ -20,7 +20,7 @@ describe('users administration', () => {
     await form.getByLabel('Password').fill('short');
     await form.getByRole('button', { name: 'Add User' }).click();
     expect(await form.getByText('Email is not a valid address').isVisible()).toBe(true);
-    expect(await form.getByText('Password must be at least 8 characters').isVisible()).toBe(true);
+    expect(await form.getByText('Password must be at least 12 characters').isVisible()).toBe(true);
     await form.getByLabel('Email').fill('dana@example.com');
     await form.getByLabel('First name').fill('Dana');
     await form.getByLabel('Last name').fill('Analyst');
@@ -35,7 +35,11 @@ describe('users administration', () => {
     await page.getByRole('status').filter({ hasText: 'dana@example.com is now Approver.' }).waitFor();
 
     await users.getByRole('button', { name: 'Reset password of dana@example.com' }).click();
-    await page.getByLabel('New password').fill('second password 2');
+    const reset = page.getByRole('form', { name: 'Reset password of dana@example.com' });
+    await reset.getByLabel('New password').fill('password1234');
+    await reset.getByRole('button', { name: 'Reset Password' }).click();
+    await reset.getByText('Password is a commonly used password; choose another').waitFor();
+    await reset.getByLabel('New password').fill('second password 2');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await page.getByRole('status').filter({ hasText: 'The password of dana@example.com was reset.' }).waitFor();
 
@@ -49,5 +53,59 @@ describe('users administration', () => {
     await workbenchReady(danaPage).waitFor();
     expect(await danaPage.getByRole('button', { name: /User menu for Dana Analyst/ }).innerText()).toContain('(Approver)');
     await other.close();
+  });
+
+  it('a user changes their own password from the user menu: the current one is required, their other session ends, the new one signs in', async () => {
+    const { page, context } = b;
+    const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
+    // The administrator adds Casey (through the director, as the Users pane would).
+    await signIn(page, inject('adminEmail'), inject('adminPassword'), '/');
+    await workbenchReady(page).waitFor();
+    const { csrfToken } = (await (await page.request.get('/environment.json', { headers: XHR })).json()) as { csrfToken: string };
+    const created = await page.request.post('/admin/users.json', {
+      headers: { ...XHR, 'X-CSRF-Token': csrfToken },
+      data: { email: 'casey@example.com', role: 'viewer', password: 'casey first passphrase', first_name: 'Casey', last_name: 'Changer' },
+    });
+    expect(created.status()).toBe(201);
+
+    // Casey is signed in twice: here and in another browser.
+    const elsewhere = await context.browser()!.newContext({ baseURL: baseUrl });
+    const otherPage = await elsewhere.newPage();
+    await signIn(otherPage, 'casey@example.com', 'casey first passphrase', '/');
+    await workbenchReady(otherPage).waitFor();
+    const casey = await context.browser()!.newContext({ baseURL: baseUrl });
+    const caseyPage = await casey.newPage();
+    await signIn(caseyPage, 'casey@example.com', 'casey first passphrase', '/');
+    await workbenchReady(caseyPage).waitFor();
+
+    await caseyPage.getByRole('button', { name: /User menu for Casey Changer/ }).click();
+    await caseyPage.getByRole('menuitem', { name: 'Change Password' }).click();
+    const form = caseyPage.getByRole('form', { name: 'Change password' });
+    await form.getByLabel('Current password').fill('not my password at all');
+    await form.getByLabel('New password', { exact: true }).fill('casey second passphrase');
+    await form.getByLabel('Confirm new password').fill('casey second passphrase');
+    await form.getByRole('button', { name: 'Change Password' }).click();
+    await form.getByRole('alert').filter({ hasText: 'The current password is not correct.' }).waitFor();
+    await form.getByLabel('Current password').fill('casey first passphrase');
+    await form.getByLabel('New password', { exact: true }).fill('short');
+    await form.getByRole('button', { name: 'Change Password' }).click();
+    expect(await form.getByText('Password must be at least 12 characters').isVisible()).toBe(true);
+    await form.getByLabel('New password', { exact: true }).fill('casey second passphrase');
+    await form.getByRole('button', { name: 'Change Password' }).click();
+    await caseyPage.getByRole('status').filter({ hasText: 'Your password was changed. 1 other session was signed out.' }).waitFor();
+    expect(await form.count()).toBe(0);
+
+    // The other browser's session has ended; this one goes on; only the new password signs in.
+    expect((await otherPage.request.get('/users/verify_user_session', { headers: XHR })).status()).toBe(401);
+    expect((await caseyPage.request.get('/users/verify_user_session', { headers: XHR })).status()).toBe(200);
+    const fresh = await (await context.browser()!.newContext({ baseURL: baseUrl })).newPage();
+    await fresh.goto('/');
+    await submitSignIn(fresh, 'casey@example.com', 'casey first passphrase');
+    await fresh.getByRole('alert').filter({ hasText: 'Invalid email or password.' }).waitFor();
+    await submitSignIn(fresh, 'casey@example.com', 'casey second passphrase');
+    await workbenchReady(fresh).waitFor();
+    await fresh.context().close();
+    await elsewhere.close();
+    await casey.close();
   });
 });

@@ -6,7 +6,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { Db } from './db/index';
 import type { DirectorConfig } from './config';
-import { SESSION_COOKIE, SessionStore } from './auth/sessions';
+import { SessionStore, sessionCookie } from './auth/sessions';
 import { SignInThrottle } from './auth/throttle';
 import { requireCsrfToken } from './auth/csrf';
 import { HttpError } from './http-errors';
@@ -92,16 +92,21 @@ export interface BuildAppOptions {
   /** Where the structured (JSON) log goes; stdout by default. Tests pass a collector. */
   logStream?: { write(line: string): void };
   throttle?: SignInThrottle;
+  /** Serve HTTPS with this pair (server/tls.ts loads it from TLS_CERT/TLS_KEY or TLS=self-signed). */
+  https?: { key: Buffer | string; cert: Buffer | string };
 }
 
 /** Default body limit for every route that does not set its own: JSON and forms are small. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-export async function buildApp({ db, config, logger = false, logStream, throttle }: BuildAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
+export async function buildApp({ db, config, logger = false, logStream, throttle, https }: BuildAppOptions): Promise<FastifyInstance> {
+  // With `https` Fastify serves TLS; its instance type differs only in the server's, which no route touches.
+  const app = (Fastify as (opts: object) => FastifyInstance)({
+    ...(https ? { https: { key: https.key, cert: https.cert, minVersion: 'TLSv1.2' } } : {}),
     logger: { level: logger ? 'info' : 'error', ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: DEFAULT_BODY_LIMIT,
-    trustProxy: false,
+    // Behind a TLS-terminating proxy (TRUST_PROXY), X-Forwarded-Proto/-For say the request was HTTPS and who sent it.
+    trustProxy: config.trustProxy ?? false,
     // Request ids are the director's own (a client cannot choose what the log says); every answer carries it.
     requestIdHeader: false,
     genReqId: () => crypto.randomUUID(),
@@ -145,6 +150,7 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'same-origin');
     reply.header('X-Frame-Options', 'DENY');
+    if (req.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000');
   });
 
   // Session lookup, CSRF check, and session extension on activity, in that order, for every request.
@@ -153,7 +159,8 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
   // session holder posting a form (token in the `authenticity_token` field) has its body read first,
   // within the route's limits.
   app.addHook('onRequest', async (req) => {
-    req.session = await app.sessions.find(req.cookies[SESSION_COOKIE]);
+    // Over HTTPS only the __Host- cookie counts: a cookie planted over plain HTTP or by a sibling domain is ignored.
+    req.session = await app.sessions.find(req.cookies[sessionCookie(req.protocol === 'https').name]);
     const urlPath = req.url.split('?')[0] ?? '';
     if (!needsCsrf(req.method, urlPath)) return;
     const harmless = urlPath === '/users/sign_out' && !req.session;

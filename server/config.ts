@@ -13,6 +13,14 @@ export interface DirectorConfig {
   sessionMaxHours: number;
   /** Directory of the built SPA; absent in API-only tests. */
   staticDir: string | undefined;
+  /**
+   * TRUST_PROXY: whether (and which) proxies' X-Forwarded-For/-Proto are believed, so a director behind a
+   * TLS-terminating proxy knows the request was HTTPS (Secure, __Host- cookie) and who sent it (throttling).
+   * false (default), true (any), a hop count, or a comma-separated list of addresses/CIDRs.
+   */
+  trustProxy?: boolean | number | string;
+  /** HTTPS served by the director itself: TLS_CERT + TLS_KEY files, or TLS=self-signed (generated once into DATA_DIR/tls). */
+  tls?: { certFile: string; keyFile: string } | 'self-signed';
 }
 
 export class ConfigError extends Error {}
@@ -22,6 +30,28 @@ function positiveNumber(name: string, raw: string | undefined, fallback: number)
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number, got "${raw}"`);
   return n;
+}
+
+function trustProxy(raw: string | undefined): boolean | number | string {
+  const v = (raw ?? '').trim();
+  if (v === '' || v === '0' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  if (/^[0-9a-fA-F.:/,\s]+$/.test(v)) return v;
+  throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a list of proxy addresses (CIDR allowed), got "${v}"`);
+}
+
+function tlsOf(env: NodeJS.ProcessEnv): DirectorConfig['tls'] {
+  const cert = env.TLS_CERT || undefined;
+  const key = env.TLS_KEY || undefined;
+  const mode = env.TLS || undefined;
+  if (mode !== undefined && mode !== 'self-signed') throw new ConfigError(`TLS must be "self-signed" (or unset, with TLS_CERT and TLS_KEY for your own pair), got "${mode}"`);
+  if (!!cert !== !!key) throw new ConfigError('TLS_CERT and TLS_KEY go together: set both (PEM files) or neither');
+  if (cert && key) {
+    if (mode) throw new ConfigError('TLS=self-signed and TLS_CERT/TLS_KEY exclude each other');
+    return { certFile: path.resolve(cert), keyFile: path.resolve(key) };
+  }
+  return mode;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectorConfig {
@@ -38,5 +68,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectorConfig
     sessionTimeoutMin: positiveNumber('SESSION_TIMEOUT_MIN', env.SESSION_TIMEOUT_MIN, 30),
     sessionMaxHours: positiveNumber('SESSION_MAX_HOURS', env.SESSION_MAX_HOURS, 12),
     staticDir: env.STATIC_DIR === 'none' ? undefined : path.resolve(env.STATIC_DIR ?? './dist'),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    tls: tlsOf(env),
   };
 }

@@ -1,7 +1,9 @@
 import { readConfig, ConfigError } from './config';
+import { passwordProblem } from './auth/password-policy';
 import { openDb } from './db/index';
 import { migrate } from './db/migrate';
 import { buildApp } from './app';
+import { loadTls } from './tls';
 import { ensureAdmin, ensureDemoUsers, type CreatedCredential } from './seed/users';
 import { seedDemo } from './seed/demo';
 import { seedLabEvaluation } from './seed/lab-evaluation';
@@ -11,6 +13,11 @@ import { endJobsWithoutEngine } from './engine/orphans';
 
 async function main() {
   const config = readConfig();
+  // A chosen first password meets the same rules as one set in the workbench (generated ones always do).
+  for (const [name, value] of [['ADMIN_PASSWORD', config.adminPassword], ['DEMO_USER_PASSWORD', process.env.DEMO_USER_PASSWORD]] as const) {
+    const problem = value ? passwordProblem(value) : null;
+    if (problem) throw new ConfigError(`${name}: ${problem}.`);
+  }
   const db = await openDb(config);
   await migrate(db);
   const created: CreatedCredential[] = await ensureAdmin(db, config.adminEmail, config.adminPassword);
@@ -27,14 +34,20 @@ async function main() {
   // A job left in progress that no engine holds (e.g. from before a crash) ends errored with the reason.
   const orphaned = await endJobsWithoutEngine(db);
   if (orphaned) console.log(`Ended ${orphaned} job(s) that no engine was running (errored: the director restarted).`);
-  const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1' });
+  const tls = loadTls(config);
+  const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1', ...(tls ? { https: tls } : {}) });
   const url = await app.listen({ port: config.port, host: config.host });
   const shown = url.replace('127.0.0.1', 'localhost');
   startEngine(app);
-  if (config.seed === 'demo' && process.env.LOCAL_ACTORS !== '0') await startLocalActors(app, url);
+  if (config.seed === 'demo' && process.env.LOCAL_ACTORS !== '0') await startLocalActors(app, url, tls?.certFile);
   console.log('');
   console.log(`Vigil director is running on ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`}.`);
   console.log(`Open ${shown}`);
+  if (tls) {
+    console.log(`HTTPS with ${tls.selfSigned ? `a self-signed certificate (${tls.certFile})` : `the certificate ${tls.certFile}`}.`);
+    console.log(`  SHA-256 fingerprint: ${tls.fingerprint256}`);
+  }
+  if (config.trustProxy) console.log(`Trusting X-Forwarded-* from proxies (TRUST_PROXY=${String(config.trustProxy)}).`);
   if (created.length) {
     console.log('Sign in with (shown once; only password hashes are stored):');
     for (const c of created) console.log(`  ${c.role.padEnd(8)} ${c.email}  ${c.password}`);

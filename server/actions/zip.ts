@@ -1,17 +1,37 @@
 /**
  * Reads the entries of an uploaded zip (names, sizes, sha256 of the expanded content) for the file
- * library's zipfile_check, with limits on the number of entries and the total expanded size so that a
- * zip bomb is refused instead of filling memory. Password-protected entries are read with the upload's
- * zipfile_password: traditional PKWARE encryption (ZipCrypto) and WinZip AES (128/192/256).
- * Only Node's crypto and zlib; no dependency.
+ * library's zipfile_check, streamed from the stored upload: only the central directory and one entry's
+ * chunk at a time are in memory, expansion runs in zlib's thread pool chunk by chunk, and the event loop
+ * never waits on a whole entry. Zip bombs are refused before anything is expanded when the headers
+ * already tell (more entries, more total expansion, or a higher compression ratio than the limits), and
+ * within the first bytes past what an entry declares when its headers lie. Entry names are normalised
+ * (backslashes, `.` and empty segments) and the archive is refused when a name is absolute or escapes
+ * it with `..` (zip-slip). Password-protected entries are read with the upload's zipfile_password:
+ * traditional PKWARE encryption (ZipCrypto) and WinZip AES (128/192/256); an encrypted entry's
+ * compressed bytes (at most the upload's size) are decrypted in memory before they are expanded.
+ * Only Node's crypto, fs and zlib; no dependency.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 
 export interface ZipLimits {
   maxEntries: number;
   maxExpandedBytes: number;
+  /**
+   * Highest expansion ratio (expanded : compressed) of an entry larger than RATIO_FLOOR_BYTES, and of
+   * the whole archive past that size; 100 as Apache POI's ZipSecureFile (minimum inflate ratio 0.01).
+   */
+  maxRatio: number;
 }
+
+/** Entries (and archives) expanding to less than this are never refused for their ratio alone. */
+export const RATIO_FLOOR_BYTES = 1024 * 1024;
+/** A central directory larger than this is refused (10,000 entries with 1 KB names fit easily). */
+const MAX_CENTRAL_BYTES = 16 * 1024 * 1024;
 
 export interface ZipEntryInfo {
   name: string;
@@ -47,10 +67,14 @@ const CRC_TABLE = (() => {
 
 const crcByte = (crc: number, b: number) => (CRC_TABLE[(crc ^ b) & 0xff]! ^ (crc >>> 8)) >>> 0;
 
+/** Continues a CRC-32 (start with 0xffffffff, finish with `^ 0xffffffff`) over one chunk. */
+function crcUpdate(c: number, buf: Uint8Array): number {
+  for (let i = 0; i < buf.length; i++) c = (CRC_TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8)) >>> 0;
+  return c;
+}
+
 export function crc32(buf: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = crcByte(c, b);
-  return (c ^ 0xffffffff) >>> 0;
+  return (crcUpdate(0xffffffff, buf) ^ 0xffffffff) >>> 0;
 }
 
 /** Traditional PKWARE encryption keys. */
@@ -127,21 +151,81 @@ interface CentralEntry {
   extra: Buffer;
 }
 
+/** Random access to an archive: a stored upload on disk, or a buffer (fixtures). */
+export interface ZipSource {
+  size: number;
+  read(position: number, length: number): Promise<Buffer>;
+  stream(position: number, length: number): Readable;
+  close(): Promise<void>;
+}
+
+export function bufferSource(buf: Buffer): ZipSource {
+  return {
+    size: buf.length,
+    read: async (p, l) => buf.subarray(p, p + l),
+    stream: (p, l) => Readable.from(l > 0 ? [buf.subarray(p, p + l)] : []),
+    close: async () => undefined,
+  };
+}
+
+export async function fileSource(file: string): Promise<ZipSource> {
+  const fh = await fsp.open(file, 'r');
+  const { size } = await fh.stat();
+  return {
+    size,
+    read: async (p, l) => {
+      const b = Buffer.alloc(Math.max(0, Math.min(l, size - p)));
+      const { bytesRead } = await fh.read(b, 0, b.length, p);
+      return b.subarray(0, bytesRead);
+    },
+    stream: (p, l) => (l > 0 ? fs.createReadStream(file, { start: p, end: p + l - 1, highWaterMark: 256 * 1024 }) : Readable.from([])),
+    close: () => fh.close(),
+  };
+}
+
 function findEocd(buf: Buffer): number {
-  const min = Math.max(0, buf.length - 65557);
-  for (let i = buf.length - 22; i >= min; i--) if (buf.readUInt32LE(i) === SIG_EOCD) return i;
+  for (let i = buf.length - 22; i >= 0; i--) if (buf.readUInt32LE(i) === SIG_EOCD) return i;
   return -1;
 }
 
-function readCentral(buf: Buffer, limits: ZipLimits): CentralEntry[] {
-  const eocd = findEocd(buf);
+/**
+ * An entry's name as stored in the library: backslashes as slashes, `.` and empty segments dropped, `..`
+ * resolved. Absolute names (`/etc/shadow`, `C:\x`, `\\server\share`) and names escaping the archive
+ * (`../../etc/passwd`) throw: extracting them would write outside the destination (zip-slip).
+ */
+export function normaliseEntryName(raw: string): string {
+  const shown = JSON.stringify(raw.length > 200 ? `${raw.slice(0, 200)}…` : raw);
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused here
+  if (/[\u0000-\u001f\u007f]/.test(raw)) throw new ZipError(`has an entry name with a control character: ${shown}`);
+  const s = raw.replace(/\\/g, '/');
+  if (s.startsWith('/') || /^[A-Za-z]:/.test(s)) throw new ZipError(`has an entry with an absolute path, ${shown}: archives that would extract outside their folder are refused`);
+  const parts: string[] = [];
+  for (const seg of s.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (!parts.length) throw new ZipError(`has an entry whose path escapes the archive, ${shown} (zip-slip): archives that would extract outside their folder are refused`);
+      parts.pop();
+    } else parts.push(seg);
+  }
+  if (!parts.length) throw new ZipError(`has an entry without a name (${shown})`);
+  return parts.join('/') + (s.endsWith('/') ? '/' : '');
+}
+
+async function readCentral(src: ZipSource, limits: ZipLimits): Promise<CentralEntry[]> {
+  const tailLength = Math.min(src.size, 65557);
+  const tail = await src.read(src.size - tailLength, tailLength);
+  const eocd = findEocd(tail);
   if (eocd < 0) throw new ZipError('is not a zip file (no end of central directory)');
-  if (eocd >= 20 && buf.readUInt32LE(eocd - 20) === SIG_ZIP64_LOCATOR) throw new ZipError('is a Zip64 archive, which the library does not open');
-  const total = buf.readUInt16LE(eocd + 10);
-  const cdOffset = buf.readUInt32LE(eocd + 16);
+  if (eocd >= 20 && tail.readUInt32LE(eocd - 20) === SIG_ZIP64_LOCATOR) throw new ZipError('is a Zip64 archive, which the library does not open');
+  const total = tail.readUInt16LE(eocd + 10);
+  const cdSize = tail.readUInt32LE(eocd + 12);
+  const cdOffset = tail.readUInt32LE(eocd + 16);
   if (total > limits.maxEntries) throw new ZipError(`has ${total} entries, more than the limit of ${limits.maxEntries}`);
+  if (cdSize > MAX_CENTRAL_BYTES) throw new ZipError(`has a central directory of ${cdSize} bytes, more than the limit of ${MAX_CENTRAL_BYTES}`);
+  if (cdOffset + cdSize > src.size) throw new ZipError('is a damaged zip file (bad central directory)');
+  const buf = await src.read(cdOffset, cdSize);
   const entries: CentralEntry[] = [];
-  let p = cdOffset;
+  let p = 0;
   for (let i = 0; i < total; i++) {
     if (p + 46 > buf.length || buf.readUInt32LE(p) !== SIG_CENTRAL) throw new ZipError('is a damaged zip file (bad central directory)');
     const nameLen = buf.readUInt16LE(p + 28);
@@ -151,14 +235,14 @@ function readCentral(buf: Buffer, limits: ZipLimits): CentralEntry[] {
     const flags = buf.readUInt16LE(p + 8);
     const nameBytes = buf.subarray(p + 46, p + 46 + nameLen);
     entries.push({
-      name: flags & 0x800 ? nameBytes.toString('utf8') : nameBytes.toString('latin1'),
+      name: normaliseEntryName(flags & 0x800 ? nameBytes.toString('utf8') : nameBytes.toString('latin1')),
       flags,
       method: buf.readUInt16LE(p + 10),
       crc: buf.readUInt32LE(p + 16),
       compressedSize: buf.readUInt32LE(p + 20),
       size: buf.readUInt32LE(p + 24),
       localOffset: buf.readUInt32LE(p + 42),
-      extra: buf.subarray(p + 46 + nameLen, p + 46 + nameLen + extraLen),
+      extra: Buffer.from(buf.subarray(p + 46 + nameLen, p + 46 + nameLen + extraLen)),
     });
     p += 46 + nameLen + extraLen + commentLen;
   }
@@ -175,75 +259,110 @@ function aesExtra(extra: Buffer): { strength: number; method: number } | null {
   return null;
 }
 
-function inflate(data: Buffer, method: number, maxOut: number, name: string): Buffer {
-  if (method === 0) {
-    if (data.length > maxOut) throw new ZipError(`expands beyond the limit (entry ${name})`);
-    return data;
+const ratioText = (expanded: number, compressed: number) => `${Math.round(expanded / Math.max(1, compressed))}:1`;
+
+/** Refuses, from the headers alone, what would expand too far: before a single byte is expanded. */
+function checkDeclared(entries: CentralEntry[], archiveSize: number, limits: ZipLimits): void {
+  const declared = entries.reduce((s, e) => s + e.size, 0);
+  if (declared > limits.maxExpandedBytes) throw new ZipError(`is refused as a zip bomb: it expands to ${declared} bytes, more than the limit of ${limits.maxExpandedBytes}`);
+  for (const e of entries) {
+    if (e.size > RATIO_FLOOR_BYTES && e.size > limits.maxRatio * Math.max(1, e.compressedSize)) {
+      throw new ZipError(`is refused as a zip bomb: entry ${e.name} expands ${ratioText(e.size, e.compressedSize)} (${e.compressedSize} to ${e.size} bytes), more than the limit of ${limits.maxRatio}:1`);
+    }
   }
-  if (method !== 8) throw new ZipError(`uses compression method ${method} for ${name}, which the library does not open`);
-  try {
-    return zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, maxOut) });
-  } catch (e) {
-    if (e instanceof RangeError || (e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new ZipError(`expands beyond the limit of ${maxOut} bytes (entry ${name})`);
-    throw new ZipError(`is a damaged zip file (entry ${name} cannot be expanded)`);
+  if (declared > RATIO_FLOOR_BYTES && declared > limits.maxRatio * Math.max(1, archiveSize)) {
+    throw new ZipError(`is refused as a zip bomb: it expands ${ratioText(declared, archiveSize)} (${archiveSize} to ${declared} bytes), more than the limit of ${limits.maxRatio}:1`);
   }
 }
 
-/** Lists and hashes every entry; throws ZipError for anything the uploader should fix. */
-export function readZipEntries(buf: Buffer, password: string, limits: ZipLimits): ZipEntryInfo[] {
-  const entries = readCentral(buf, limits);
-  const declared = entries.reduce((s, e) => s + e.size, 0);
-  if (declared > limits.maxExpandedBytes) throw new ZipError(`expands to ${declared} bytes, more than the limit of ${limits.maxExpandedBytes}`);
-  const pw = Buffer.from(password, 'utf8');
-  let budget = limits.maxExpandedBytes;
-  const out: ZipEntryInfo[] = [];
-  for (const e of entries) {
-    const isDir = e.name.endsWith('/');
-    const lp = e.localOffset;
-    if (lp + 30 > buf.length || buf.readUInt32LE(lp) !== SIG_LOCAL) throw new ZipError(`is a damaged zip file (bad local header for ${e.name})`);
-    const start = lp + 30 + buf.readUInt16LE(lp + 26) + buf.readUInt16LE(lp + 28);
-    if (start + e.compressedSize > buf.length) throw new ZipError(`is a damaged zip file (entry ${e.name} is truncated)`);
-    let data: Buffer = buf.subarray(start, start + e.compressedSize);
-    const encrypted = (e.flags & 1) === 1;
-    let method = e.method;
-    if (isDir) {
-      out.push({ name: e.name, size: 0, sha256sum: '', encrypted });
-      continue;
-    }
-    if (encrypted) {
-      if (!password) throw new ZipError(`is password protected (entry ${e.name}): enter the zip password`, 'zipfile_password');
-      if (method === 99) {
-        const aes = aesExtra(e.extra);
-        const keyBytes = aes ? AES_KEY_BYTES[aes.strength] : undefined;
-        if (!aes || !keyBytes) throw new ZipError(`uses an unknown AES encryption for ${e.name}`);
-        const saltLen = keyBytes / 2;
-        if (data.length < saltLen + 2 + 10) throw new ZipError(`is a damaged zip file (entry ${e.name} is truncated)`);
-        const salt = data.subarray(0, saltLen);
-        const keys = aesKeys(pw, salt, keyBytes);
-        if (!keys.verify.equals(data.subarray(saltLen, saltLen + 2))) throw new ZipError('The zip password is wrong', 'zipfile_password');
-        const body = data.subarray(saltLen + 2, data.length - 10);
-        const mac = crypto.createHmac('sha1', keys.mac).update(body).digest().subarray(0, 10);
-        if (!mac.equals(data.subarray(data.length - 10))) throw new ZipError(`is a damaged zip file (entry ${e.name} fails its authentication code)`);
-        data = aesCtr(keys.enc, body);
-        method = aes.method;
-      } else {
-        if (data.length < 12) throw new ZipError(`is a damaged zip file (entry ${e.name} is truncated)`);
-        const keys = new ZipCryptoKeys(pw);
-        const header = keys.decrypt(data.subarray(0, 12));
-        const check = e.flags & 0x8 ? (buf.readUInt16LE(lp + 10) >>> 8) & 0xff : (e.crc >>> 24) & 0xff;
-        if (header[11] !== check) throw new ZipError('The zip password is wrong', 'zipfile_password');
-        data = keys.decrypt(data.subarray(12));
-      }
-    }
-    const content = inflate(data, method, budget, e.name);
-    budget -= content.length;
-    if (budget < 0) throw new ZipError(`expands beyond the limit of ${limits.maxExpandedBytes} bytes`);
-    if (method !== 99 && !(encrypted && e.method === 99) && crc32(content) !== e.crc) {
-      throw new ZipError(encrypted ? 'The zip password is wrong' : `is a damaged zip file (entry ${e.name} fails its checksum)`, encrypted ? 'zipfile_password' : 'file_upload');
-    }
-    out.push({ name: e.name, size: content.length, sha256sum: crypto.createHash('sha256').update(content).digest('hex'), encrypted });
+/** An entry's stored bytes after decryption (read whole: at most the upload's size), or null when it is not encrypted. */
+async function decrypted(src: ZipSource, e: CentralEntry, start: number, localFlags: Buffer, pw: Buffer, password: string): Promise<{ data: Buffer; method: number; aes: boolean }> {
+  if (!password) throw new ZipError(`is password protected (entry ${e.name}): enter the zip password`, 'zipfile_password');
+  const data = await src.read(start, e.compressedSize);
+  if (e.method === 99) {
+    const aes = aesExtra(e.extra);
+    const keyBytes = aes ? AES_KEY_BYTES[aes.strength] : undefined;
+    if (!aes || !keyBytes) throw new ZipError(`uses an unknown AES encryption for ${e.name}`);
+    const saltLen = keyBytes / 2;
+    if (data.length < saltLen + 2 + 10) throw new ZipError(`is a damaged zip file (entry ${e.name} is truncated)`);
+    const keys = aesKeys(pw, data.subarray(0, saltLen), keyBytes);
+    if (!keys.verify.equals(data.subarray(saltLen, saltLen + 2))) throw new ZipError('The zip password is wrong', 'zipfile_password');
+    const body = data.subarray(saltLen + 2, data.length - 10);
+    const mac = crypto.createHmac('sha1', keys.mac).update(body).digest().subarray(0, 10);
+    if (!mac.equals(data.subarray(data.length - 10))) throw new ZipError(`is a damaged zip file (entry ${e.name} fails its authentication code)`);
+    return { data: aesCtr(keys.enc, body), method: aes.method, aes: true };
   }
-  return out;
+  if (data.length < 12) throw new ZipError(`is a damaged zip file (entry ${e.name} is truncated)`);
+  const keys = new ZipCryptoKeys(pw);
+  const header = keys.decrypt(data.subarray(0, 12));
+  const check = e.flags & 0x8 ? (localFlags.readUInt16LE(10) >>> 8) & 0xff : (e.crc >>> 24) & 0xff;
+  if (header[11] !== check) throw new ZipError('The zip password is wrong', 'zipfile_password');
+  return { data: keys.decrypt(data.subarray(12)), method: e.method, aes: false };
+}
+
+/**
+ * Lists and hashes every entry of an archive, streamed; throws ZipError for anything the uploader
+ * should fix (a bomb, zip-slip, a wrong password, damage). `src` is closed when done.
+ */
+export async function inspectZip(src: ZipSource, password: string, limits: ZipLimits): Promise<ZipEntryInfo[]> {
+  try {
+    const entries = await readCentral(src, limits);
+    checkDeclared(entries, src.size, limits);
+    const pw = Buffer.from(password, 'utf8');
+    let expandedTotal = 0;
+    const out: ZipEntryInfo[] = [];
+    for (const e of entries) {
+      const encrypted = (e.flags & 1) === 1;
+      if (e.name.endsWith('/')) {
+        out.push({ name: e.name, size: 0, sha256sum: '', encrypted });
+        continue;
+      }
+      const local = await src.read(e.localOffset, 30);
+      if (local.length < 30 || local.readUInt32LE(0) !== SIG_LOCAL) throw new ZipError(`is a damaged zip file (bad local header for ${e.name})`);
+      const start = e.localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+      if (start + e.compressedSize > src.size) throw new ZipError(`is a damaged zip file (entry ${e.name} is truncated)`);
+      const plain = encrypted ? await decrypted(src, e, start, local, pw, password) : null;
+      const method = plain?.method ?? e.method;
+      if (method !== 0 && method !== 8) throw new ZipError(`uses compression method ${method} for ${e.name}, which the library does not open`);
+      const input = plain ? Readable.from([plain.data]) : src.stream(start, e.compressedSize);
+      const hash = crypto.createHash('sha256');
+      let size = 0;
+      let crc = 0xffffffff;
+      // The sink's own refusal wins over the premature-close error the destroyed streams answer with.
+      let refusal: ZipError | null = null;
+      const refuse = (message: string) => {
+        refusal = new ZipError(message);
+        throw refusal;
+      };
+      try {
+        const sink = async (chunks: AsyncIterable<Buffer>) => {
+          for await (const chunk of chunks) {
+            size += chunk.length;
+            // A header that lies about the size is a bomb: stop at the first byte past what it declared.
+            if (size > e.size) refuse(`is refused as a zip bomb: entry ${e.name} expands beyond the ${e.size} bytes its header declares`);
+            if (expandedTotal + size > limits.maxExpandedBytes) refuse(`is refused as a zip bomb: it expands beyond the limit of ${limits.maxExpandedBytes} bytes`);
+            hash.update(chunk);
+            crc = crcUpdate(crc, chunk);
+          }
+        };
+        if (method === 8) await pipeline(input, zlib.createInflateRaw({ chunkSize: 64 * 1024 }), sink);
+        else await pipeline(input, sink);
+      } catch (err) {
+        if (refusal) throw refusal;
+        if (err instanceof ZipError) throw err;
+        throw new ZipError(`is a damaged zip file (entry ${e.name} cannot be expanded)`);
+      }
+      expandedTotal += size;
+      if (size !== e.size) throw new ZipError(`is a damaged zip file (entry ${e.name} expands to ${size} bytes, its header says ${e.size})`);
+      if (!plain?.aes && ((crc ^ 0xffffffff) >>> 0) !== e.crc) {
+        throw new ZipError(encrypted ? 'The zip password is wrong' : `is a damaged zip file (entry ${e.name} fails its checksum)`, encrypted ? 'zipfile_password' : 'file_upload');
+      }
+      out.push({ name: e.name, size, sha256sum: hash.digest('hex'), encrypted });
+    }
+    return out;
+  } finally {
+    await src.close();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

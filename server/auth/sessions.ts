@@ -4,6 +4,17 @@ import { isRole, permissionsOf } from '../../src/api/contracts/permissions';
 import type { SessionUser } from '../../src/api/contracts/session';
 
 export const SESSION_COOKIE = 'vigil_session';
+/**
+ * The session cookie's name on HTTPS (directly, or behind a TLS proxy with TRUST_PROXY): the `__Host-`
+ * prefix makes the browser take it only when Secure, with Path=/ and no Domain, so neither a sibling
+ * domain nor plain HTTP can plant or overwrite it.
+ */
+export const SECURE_SESSION_COOKIE = '__Host-vigil_session';
+
+/** The cookie's name and attributes for a request that came over HTTPS (or not). */
+export function sessionCookie(https: boolean) {
+  return { name: https ? SECURE_SESSION_COOKIE : SESSION_COOKIE, options: { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: https } };
+}
 
 export interface ActiveSession {
   id: string;

@@ -48,7 +48,8 @@ export function startEngine(app: FastifyInstance, opts?: Partial<EngineOptions>)
  * keep their credential in DATA_DIR/local-actors, so a restarted director finds the same actors.
  * They end with the director (their stdin is its pipe).
  */
-export async function startLocalActors(app: FastifyInstance, directorUrl: string): Promise<ChildProcess[]> {
+/** `caFile`: the director's self-signed certificate, which the local actors trust (NODE_EXTRA_CA_CERTS). */
+export async function startLocalActors(app: FastifyInstance, directorUrl: string, caFile?: string): Promise<ChildProcess[]> {
   const dir = path.join(app.config.dataDir, 'local-actors');
   fs.mkdirSync(dir, { recursive: true });
   const { token } = await createBulkToken(app.db, { name: 'local actors', hours: 1 });
@@ -57,7 +58,7 @@ export async function startLocalActors(app: FastifyInstance, directorUrl: string
       process.execPath,
       ['--import', 'tsx', path.join(REPO_ROOT, 'actor', 'main.ts'), '--director', directorUrl, '--token', token, '--name', `local-actor-${i + 1}`, '--address', address,
         '--state', path.join(dir, `${address}.json`), '--exit-with-stdin'],
-      { cwd: REPO_ROOT, stdio: ['pipe', 'inherit', 'inherit'] },
+      { cwd: REPO_ROOT, stdio: ['pipe', 'inherit', 'inherit'], env: { ...process.env, ...(caFile ? { NODE_EXTRA_CA_CERTS: caFile } : {}) } },
     );
     child.on('error', (e) => console.error(`local actor ${address} failed: ${e.message}`));
     return child;

@@ -16,7 +16,7 @@ interface FileRow {
   details: Record<string, unknown>;
 }
 
-const FILE_COLUMNS = `f.id, f.orig_file_name, f.sha256sum, coalesce(octet_length(f.content), f.size)::int as size, f.content is not null as has_content`;
+const FILE_COLUMNS = `f.id, f.orig_file_name, f.sha256sum, coalesce(octet_length(f.content), f.size)::int as size, (f.content is not null or f.content_file is not null) as has_content`;
 
 /** The files of an action's work, or the reason the action cannot run here (a missing or too large file: incompatible). */
 export async function workFiles(db: Db, actionId: number, type: string, details: Record<string, unknown>): Promise<{ files: WorkFile[] } | { error: string }> {

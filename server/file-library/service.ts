@@ -4,7 +4,6 @@
  * entries, the checks only the database can make on an upload, and storing an upload with its hashes,
  * file attribute tags and zip entries.
  */
-import crypto from 'node:crypto';
 import type { Db } from '../db/index';
 import { notFound } from '../http-errors';
 import { getSetting } from '../settings-store';
@@ -16,11 +15,14 @@ export interface FileLibraryLimits {
   max_upload_bytes: number;
   max_zip_entries: number;
   max_zip_expanded_bytes: number;
+  /** Highest expansion ratio of an entry (or the archive) past 1 MiB expanded: a zip bomb beyond it. */
+  max_zip_ratio: number;
 }
 export const DEFAULT_FILE_LIMITS: FileLibraryLimits = {
   max_upload_bytes: 100 * 1024 * 1024,
   max_zip_entries: 10_000,
   max_zip_expanded_bytes: 1024 * 1024 * 1024,
+  max_zip_ratio: 100,
 };
 
 function envNumber(name: string): number | undefined {
@@ -34,6 +36,7 @@ export async function fileLibraryLimits(db: Db): Promise<FileLibraryLimits> {
     max_upload_bytes: stored.max_upload_bytes ?? envNumber('FILE_UPLOAD_MAX_BYTES') ?? DEFAULT_FILE_LIMITS.max_upload_bytes,
     max_zip_entries: stored.max_zip_entries ?? envNumber('ZIP_MAX_ENTRIES') ?? DEFAULT_FILE_LIMITS.max_zip_entries,
     max_zip_expanded_bytes: stored.max_zip_expanded_bytes ?? envNumber('ZIP_MAX_EXPANDED_BYTES') ?? DEFAULT_FILE_LIMITS.max_zip_expanded_bytes,
+    max_zip_ratio: stored.max_zip_ratio ?? envNumber('ZIP_MAX_RATIO') ?? DEFAULT_FILE_LIMITS.max_zip_ratio,
   };
 }
 
@@ -82,7 +85,12 @@ export async function checkUploadReferences(db: Db, osTreeId: number | null | un
 
 export interface NewFile {
   name: string;
-  content: Buffer;
+  /** The stored bytes (FileStore) and their hashes. */
+  contentFile: string;
+  size: number;
+  sha256: string;
+  sha1: string;
+  md5: string;
   notes: string;
   restriction: FileRestriction;
   osTreeId: number | null;
@@ -93,12 +101,11 @@ export interface NewFile {
 
 /** Stores an upload (hashes, attribute tags, zip entries) and answers the new entry. */
 export async function storeFile(db: Db, f: NewFile): Promise<FileUploadAnswer> {
-  const hash = (alg: string) => crypto.createHash(alg).update(f.content).digest('hex');
   const id = await db.transaction(async (tx) => {
     const [row] = await tx.query<{ id: number }>(
-      `insert into file_library (orig_file_name, sha256sum, sha1sum, md5sum, size, file_notes, file_restrictions, os_tree_id, content, created_by, zip_checked)
+      `insert into file_library (orig_file_name, sha256sum, sha1sum, md5sum, size, file_notes, file_restrictions, os_tree_id, content_file, created_by, zip_checked)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
-      [f.name.trim(), hash('sha256'), hash('sha1'), hash('md5'), f.content.length, f.notes, f.restriction, f.osTreeId, f.content, f.userId, f.zipEntries !== null],
+      [f.name.trim(), f.sha256, f.sha1, f.md5, f.size, f.notes, f.restriction, f.osTreeId, f.contentFile, f.userId, f.zipEntries !== null],
     );
     if (!row) throw new Error('insert returned no row');
     if (f.fileAttribIds.length) await tx.query('insert into file_tags (file_id, tag_id) select $1, unnest($2::int[]) on conflict do nothing', [row.id, f.fileAttribIds]);

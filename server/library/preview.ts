@@ -84,7 +84,7 @@ async function pcapPreview(db: Db, a: ActionRecord): Promise<PreviewDetailByType
   const d = a.details;
   const name = str(d.file);
   const [stored] = name
-    ? await db.query<{ id: number }>('select id from file_library where orig_file_name = $1 and content is not null order by id desc limit 1', [name])
+    ? await db.query<{ id: number }>('select id from file_library where orig_file_name = $1 and (content is not null or content_file is not null) order by id desc limit 1', [name])
     : [];
   // Captures too large for a library copy are still stored: the processed file on disk.
   const [processed] = stored ? [stored] : await db.query<{ id: number }>('select id from pcap_uploads where action_id = $1 and processed_size is not null limit 1', [a.id]);

@@ -8,6 +8,7 @@ import fsp from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Db } from '../db/index';
 import { PcapStore } from './store';
+import { FileStore } from '../file-library/store';
 
 export interface ActionCapture {
   body: Readable | Buffer;
@@ -22,6 +23,14 @@ export async function openActionCapture(db: Db, dataDir: string, actionId: numbe
     if (stat?.isFile()) return { body: fs.createReadStream(file, { highWaterMark: 1 << 20 }), size: stat.size };
   }
   if (!fileName) return null;
-  const [copy] = await db.query<{ content: Uint8Array }>('select content from file_library where orig_file_name = $1 and content is not null order by id desc limit 1', [fileName]);
-  return copy ? { body: Buffer.from(copy.content), size: copy.content.byteLength } : null;
+  const [copy] = await db.query<{ content: Uint8Array | null; content_file: string | null }>(
+    'select content, content_file from file_library where orig_file_name = $1 and (content is not null or content_file is not null) order by id desc limit 1',
+    [fileName],
+  );
+  if (copy?.content_file) {
+    const stored = new FileStore(dataDir).pathOf(copy.content_file);
+    const st = await fsp.stat(stored).catch(() => null);
+    return st ? { body: fs.createReadStream(stored, { highWaterMark: 1 << 20 }), size: st.size } : null;
+  }
+  return copy?.content ? { body: Buffer.from(copy.content), size: copy.content.byteLength } : null;
 }

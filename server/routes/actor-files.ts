@@ -25,9 +25,12 @@ export async function actorFilesRoutes(app: FastifyInstance) {
       const { session } = validate(heartbeatSchema, req.body ?? {});
       const w = await ownWork(app.db, id, node, session);
       if (w.status !== 'claimed' && w.status !== 'ready') throw new HttpError(409, `Work ${id} is no longer open (${w.status}).`);
-      const content = await workFileContent(app.db, id, fileId);
-      if (content.length > MAX_WORK_FILE_BYTES) throw new HttpError(413, `File ${fileId} is larger than ${MAX_WORK_FILE_BYTES} bytes.`);
-      return reply.type('application/octet-stream').send(Buffer.from(content));
+      const content = await workFileContent(app.db, app.config.dataDir, id, fileId);
+      if (content.size > MAX_WORK_FILE_BYTES) {
+        if (!Buffer.isBuffer(content.body)) content.body.destroy();
+        throw new HttpError(413, `File ${fileId} is larger than ${MAX_WORK_FILE_BYTES} bytes.`);
+      }
+      return reply.type('application/octet-stream').header('content-length', content.size).send(content.body);
     }),
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requirePermission } from '../guards';
 import { hashPassword } from '../auth/passwords';
+import { requireGoodPassword } from '../auth/password-policy';
 import { HttpError, badRequest, bodyFields, notFound, validate } from '../http-errors';
 import { userCreateSchema, userUpdateSchema, type UserRow } from '../../src/api/contracts/session';
 
@@ -21,6 +22,7 @@ export async function adminUsersRoutes(app: FastifyInstance) {
   app.post('/admin/users.json', async (req, reply) => {
     requirePermission(req, 'users.manage');
     const input = validate(userCreateSchema, bodyFields(req.body));
+    requireGoodPassword(input.password);
     const passwordHash = await hashPassword(input.password);
     // One statement, so two simultaneous requests for one email answer 201 and 409 (not a unique-violation 500).
     const [row] = await app.db.query<UserRow>(
@@ -40,6 +42,7 @@ export async function adminUsersRoutes(app: FastifyInstance) {
     if (id === session.user.id && input.role && input.role !== 'admin') {
       throw badRequest('You cannot remove your own administrator role.');
     }
+    if (input.password !== undefined) requireGoodPassword(input.password);
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     const row = await app.db.transaction(async (tx) => {
       const [current] = await tx.query<UserRow>(`select ${COLUMNS} from users where id = $1`, [id]);

@@ -1,8 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import type { ActiveSession } from '../auth/sessions';
 import { requireUser } from '../guards';
-import { badRequest, bodyFields, validate } from '../http-errors';
-import { scriptRunSchema, scriptSaveSchema } from '../../src/api/contracts/scripts';
-import { createScript, deleteScript, listScriptRuns, listScripts, recordScriptRun, updateScript, visibleScript } from '../scripts/service';
+import { badRequest, bodyFields, forbidden, validate } from '../http-errors';
+import { scriptRunFinishSchema, scriptRunOpenSchema, scriptRunSchema, scriptSaveSchema, type ScriptSaveInput } from '../../src/api/contracts/scripts';
+import { createScript, deleteScript, finishScriptRun, listScriptRuns, listScripts, recordScriptRun, updateScript, visibleScript } from '../scripts/service';
+
+/**
+ * Sharing a script needs `scripts.share` (operators, approvers, administrators): a shared script runs
+ * with the permissions of whoever runs it, so a viewer must not be able to offer one to an administrator.
+ */
+function requireShareRight(session: ActiveSession, input: ScriptSaveInput): void {
+  if (input.shared && !session.user.permissions.includes('scripts.share')) {
+    throw forbidden('Sharing a script needs the scripts.share permission (operators, approvers and administrators); save it unshared.');
+  }
+}
 
 function parseId(raw: string): number {
   const id = Number(raw);
@@ -25,6 +36,7 @@ export async function scriptsRoutes(app: FastifyInstance) {
   app.post('/scripts.json', async (req, reply) => {
     const session = requireUser(req);
     const input = validate(scriptSaveSchema, bodyFields(req.body));
+    requireShareRight(session, input);
     return reply.status(201).send({ data: await createScript(app.db, session.user.id, input) });
   });
 
@@ -32,6 +44,7 @@ export async function scriptsRoutes(app: FastifyInstance) {
     const session = requireUser(req);
     const id = parseId(req.params.id);
     const input = validate(scriptSaveSchema, bodyFields(req.body));
+    requireShareRight(session, input);
     return { data: await updateScript(app.db, id, session.user, input) };
   });
 
@@ -50,7 +63,19 @@ export async function scriptsRoutes(app: FastifyInstance) {
   app.post<{ Params: { id: string } }>('/scripts/:id/runs.json', async (req, reply) => {
     const session = requireUser(req);
     const id = parseId(req.params.id);
-    const input = validate(scriptRunSchema, bodyFields(req.body));
+    // With an outcome the whole run at once; without, the run is opened and its runner finishes it with PUT.
+    const fields = bodyFields(req.body);
+    const whole = !!fields && typeof fields === 'object' && ('outcome' in fields || 'steps' in fields);
+    const input = whole ? validate(scriptRunSchema, fields) : validate(scriptRunOpenSchema, fields);
     return reply.status(201).send({ data: { id: await recordScriptRun(app.db, id, session.user.id, input) } });
+  });
+
+  app.put<{ Params: { id: string; runId: string } }>('/scripts/:id/runs/:runId.json', async (req) => {
+    const session = requireUser(req);
+    const id = parseId(req.params.id);
+    const runId = parseId(req.params.runId);
+    const input = validate(scriptRunFinishSchema, bodyFields(req.body));
+    await finishScriptRun(app.db, id, runId, session.user.id, input);
+    return { data: { id: runId, outcome: input.outcome } };
   });
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { SESSION_COOKIE, toSessionUser } from '../auth/sessions';
-import { verifyPassword } from '../auth/passwords';
-import { HttpError, bodyFields, validate } from '../http-errors';
+import { sessionCookie, toSessionUser } from '../auth/sessions';
+import { hashPassword, verifyPassword } from '../auth/passwords';
+import { requireGoodPassword } from '../auth/password-policy';
+import { HttpError, badRequest, bodyFields, validate } from '../http-errors';
 import { requireUser } from '../guards';
-import { signInSchema, type SignInAnswer, type VerifySessionAnswer } from '../../src/api/contracts/session';
+import { passwordChangeSchema, signInSchema, type SignInAnswer, type VerifySessionAnswer } from '../../src/api/contracts/session';
 import { THROTTLE_WINDOW_MIN } from '../auth/throttle';
 
 // A fixed hash to compare against when the email is unknown, so both cases take the same time.
@@ -32,13 +33,42 @@ export async function usersRoutes(app: FastifyInstance) {
     // Session rotation: the session this browser had before (if any) dies with this sign-in.
     if (req.session) await app.sessions.destroy(req.session);
     const { cookie, csrfToken } = await app.sessions.create(row.id);
-    reply.setCookie(SESSION_COOKIE, cookie, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
+    const c = sessionCookie(req.protocol === 'https');
+    reply.setCookie(c.name, cookie, c.options);
     return { csrf_token: csrfToken, user: toSessionUser(row) };
+  });
+
+  // A user changes their own password: the current one proves it is them (throttled like a sign-in, so a
+  // stolen session cannot guess it quickly); every other session of the user ends, this one stays.
+  app.post('/users/password.json', async (req) => {
+    const session = requireUser(req);
+    const input = validate(passwordChangeSchema, bodyFields(req.body));
+    const ticket = await app.throttle.take(session.user.email, req.ip);
+    if (app.throttle.isLocked(ticket)) throw new HttpError(429, `Too many failed attempts. Try again in ${THROTTLE_WINDOW_MIN} minutes.`);
+    await app.throttle.slowDown(ticket);
+    const [row] = await app.db.query<{ password_hash: string }>('select password_hash from users where id = $1', [session.user.id]);
+    if (!row || !(await verifyPassword(input.current_password, row.password_hash))) {
+      await app.throttle.recordFailure(session.user.email, req.ip);
+      throw badRequest('The current password is not correct.', { errors: { current_password: ['is not correct'] } });
+    }
+    await app.throttle.succeeded(session.user.email, req.ip);
+    if (input.password === input.current_password) {
+      throw badRequest('The new password must differ from the current one.', { errors: { password: ['must differ from the current password'] } });
+    }
+    requireGoodPassword(input.password);
+    const passwordHash = await hashPassword(input.password);
+    const ended = await app.db.transaction(async (tx) => {
+      await tx.query('update users set password_hash = $2, updated_at = now() where id = $1', [session.user.id, passwordHash]);
+      const gone = await tx.query('delete from sessions where user_id = $1 and id <> $2 returning id', [session.user.id, session.id]);
+      return gone.length;
+    });
+    return { changed: true, other_sessions_ended: ended };
   });
 
   app.delete('/users/sign_out', async (req, reply) => {
     if (req.session) await app.sessions.destroy(req.session);
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    const c = sessionCookie(req.protocol === 'https');
+    reply.clearCookie(c.name, c.options);
     return { signed_out: true };
   });
 

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/index';
 import { HttpError, badRequest, forbidden, notFound } from '../http-errors';
-import type { SavedScript, ScriptRunInput, ScriptRunRecord, ScriptSaveInput } from '../../src/api/contracts/scripts';
+import type { SavedScript, ScriptRunFinishInput, ScriptRunInput, ScriptRunOpenInput, ScriptRunRecord, ScriptSaveInput } from '../../src/api/contracts/scripts';
 
 /** Who is asking: the signed-in user's id and role. */
 export interface ScriptUser {
@@ -12,7 +12,7 @@ export interface ScriptUser {
   role: string;
 }
 
-const SELECT = `select s.id, s.name, s.body, s.shared, s.user_id, u.email as owner_email, s.created_at, s.updated_at
+const SELECT = `select s.id, s.name, s.body, s.shared, s.user_id, u.email as owner_email, trim(u.first_name || ' ' || u.last_name) as owner_name, s.created_at, s.updated_at
                   from scripts s join users u on u.id = s.user_id`;
 
 function isUniqueViolation(e: unknown): boolean {
@@ -75,15 +75,39 @@ export async function listScriptRuns(db: Db, id: number, userId: number): Promis
   );
 }
 
-/** Records a run (its transcript) of a script the user may see; answers its id. */
-export async function recordScriptRun(db: Db, id: number, userId: number, input: ScriptRunInput): Promise<number> {
-  await visibleScript(db, id, userId);
-  const startedAt = new Date(input.started_at);
+function startedAtOf(raw: string): Date {
+  const startedAt = new Date(raw);
   if (Number.isNaN(startedAt.getTime())) throw badRequest('started_at is not a valid date-time.', { errors: { started_at: ['is not a valid date-time'] } });
+  return startedAt;
+}
+
+/**
+ * Records a run of a script the user may see, its runner being the user: opened before its first step
+ * (no outcome yet: 'running'), or whole at once (outcome and transcript). Answers its id.
+ */
+export async function recordScriptRun(db: Db, id: number, userId: number, input: ScriptRunOpenInput | ScriptRunInput): Promise<number> {
+  await visibleScript(db, id, userId);
+  const startedAt = startedAtOf(input.started_at);
+  const steps = 'steps' in input ? input.steps : [];
+  const outcome = 'outcome' in input ? input.outcome : 'running';
   const [row] = await db.query<{ id: number }>(
-    `insert into script_runs (script_id, user_id, source, outcome, dry_run, steps_total, steps_failed, transcript, started_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9) returning id`,
-    [id, userId, input.source, input.outcome, input.dry_run ?? false, input.steps.length, input.steps.filter((s) => s.status === 'failed').length, JSON.stringify(input.steps), startedAt],
+    `insert into script_runs (script_id, user_id, source, outcome, dry_run, steps_total, steps_failed, transcript, started_at, finished_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, case when $4 = 'running' then null else now() end) returning id`,
+    [id, userId, input.source, outcome, input.dry_run ?? false, steps.length, steps.filter((s) => s.status === 'failed').length, JSON.stringify(steps), startedAt],
   );
   return row!.id;
+}
+
+/** Finishes an open run: only its runner may (403 otherwise), once (409 when already finished). */
+export async function finishScriptRun(db: Db, id: number, runId: number, userId: number, input: ScriptRunFinishInput): Promise<void> {
+  await visibleScript(db, id, userId);
+  const [run] = await db.query<{ user_id: number | null; outcome: string }>('select user_id, outcome from script_runs where id = $1 and script_id = $2', [runId, id]);
+  if (!run) throw notFound(`Script ${id} has no run ${runId}.`);
+  if (run.user_id !== userId) throw forbidden('Only the user who ran a script records that run.');
+  const [done] = await db.query<{ id: number }>(
+    `update script_runs set outcome = $3, steps_total = $4, steps_failed = $5, transcript = $6::jsonb, finished_at = now()
+      where id = $1 and script_id = $2 and outcome = 'running' returning id`,
+    [runId, id, input.outcome, input.steps.length, input.steps.filter((s) => s.status === 'failed').length, JSON.stringify(input.steps)],
+  );
+  if (!done) throw new HttpError(409, `Run ${runId} is already finished.`);
 }

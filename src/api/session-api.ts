@@ -20,6 +20,10 @@ export async function signOut(): Promise<void> {
   setCsrfToken(null);
 }
 
+/** Changes the signed-in user's password (the current one required); the user's other sessions end. */
+export const changePassword = (currentPassword: string, password: string) =>
+  http.post<{ changed: true; other_sessions_ended: number }>('/users/password.json', { current_password: currentPassword, password });
+
 export const verifySession = () => http.get<VerifySessionAnswer>('/users/verify_user_session', { background: true });
 export const resetSessionTimeout = () => http.get<VerifySessionAnswer>('/users/reset_user_session_timeout');
 

@@ -115,7 +115,7 @@ export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCom
           ) : (
             <input
               autoFocus={i === 0}
-              type={f.type === 'number' ? 'number' : 'text'}
+              type={f.type === 'number' ? 'number' : /password/i.test(f.name) ? 'password' : 'text'}
               className="rounded border border-line bg-surface px-2 py-1 text-sm"
               value={values[f.name] ?? ''}
               onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}

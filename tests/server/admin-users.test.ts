@@ -245,12 +245,12 @@ describe('resetting a password', () => {
     await t.signIn({ email: EMAILS.admin, password: NEW_PASSWORD });
   });
 
-  it('refuses a new password shorter than 8 characters with 400 and keeps the old one', async () => {
+  it('refuses a new password shorter than 12 characters with 400 and keeps the old one', async () => {
     const email = 'shortpw@example.com';
     const id = await createdId(email);
     const res = await t.call('PATCH', `/admin/users/${id}.json`, { as: admin, body: { password: 'short' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json<ErrorAnswer>().errors).toEqual({ password: ['Password must be at least 8 characters'] });
+    expect(res.json<ErrorAnswer>().errors).toEqual({ password: ['Password must be at least 12 characters'] });
     await t.signIn({ email, password: PASSWORD });
   });
 });

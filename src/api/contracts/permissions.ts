@@ -28,6 +28,8 @@ export const PERMISSIONS = [
   'tags.edit',
   'users.manage',
   'brt_auth',
+  /** Sharing a saved script with everyone (operators and up; a viewer's scripts stay private). */
+  'scripts.share',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -46,6 +48,7 @@ const operator: Permission[] = [
   'simulations.edit',
   'monitors.edit',
   'tags.edit',
+  'scripts.share',
 ];
 const approver: Permission[] = [...operator, 'approve_action_permission', 'approve', 'endpointApproval', 'cloudApproval', 'jobs.destroy'];
 const admin: Permission[] = [...PERMISSIONS];

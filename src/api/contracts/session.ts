@@ -46,13 +46,24 @@ export interface Environment {
   session_timeout_min: number;
 }
 
+/** Password lengths (OWASP ASVS 2.1.1, 2.1.2); the director also refuses common and breached passwords. */
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 128;
+
+/** A new password as the forms and the director check it (the common-password list is the director's). */
+export const newPasswordField = () =>
+  yup
+    .string()
+    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
 export const userCreateSchema = yup
   .object({
     email: yup.string().trim().required('Email is required').email('Email is not a valid address'),
     first_name: yup.string().trim().max(100).default(''),
     last_name: yup.string().trim().max(100).default(''),
     role: yup.string().oneOf([...ROLES], 'Role must be one of admin, approver, operator, viewer').required('Role is required'),
-    password: yup.string().required('Password is required').min(8, 'Password must be at least 8 characters'),
+    password: newPasswordField().required('Password is required'),
   })
   .noUnknown();
 
@@ -61,9 +72,24 @@ export const userUpdateSchema = yup
     role: yup.string().oneOf([...ROLES], 'Role must be one of admin, approver, operator, viewer'),
     first_name: yup.string().trim().max(100),
     last_name: yup.string().trim().max(100),
-    password: yup.string().min(8, 'Password must be at least 8 characters'),
+    password: newPasswordField(),
   })
   .noUnknown();
+
+/** Changing one's own password: the current one proves it is the user. */
+export const passwordChangeSchema = yup
+  .object({
+    current_password: yup.string().required('Current password is required').max(PASSWORD_MAX_LENGTH * 4, 'Current password is not correct'),
+    password: newPasswordField().required('New password is required'),
+  })
+  .noUnknown();
+export type PasswordChangeInput = yup.InferType<typeof passwordChangeSchema>;
+
+/** An administrator's reset of another user's password. */
+export const passwordResetSchema = yup.object({
+  id: yup.number().integer().positive().required('id is required'),
+  password: newPasswordField().required('New password is required'),
+});
 
 export interface UserRow {
   id: number;

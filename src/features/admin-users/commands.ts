@@ -1,12 +1,28 @@
 import * as yup from 'yup';
 import { ROLES, type Role } from '@/api/contracts/permissions';
-import { userCreateSchema } from '@/api/contracts/session';
+import { newPasswordField, userCreateSchema, type UserRow } from '@/api/contracts/session';
+import { pickFrom, type PickSource } from '@/commands/pick';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
-import { createUser, resetUserPassword, setUserRole, usersQueryKey, type NewUser } from './api';
+import { createUser, getUsers, resetUserPassword, setUserRole, usersQueryKey, type NewUser } from './api';
+import { usersDialogs } from './dialogs';
 
 const canManage = (ctx: CommandContext) => ctx.permissions.has('users.manage');
 const refresh = (ctx: CommandContext) => ctx.queryClient?.invalidateQueries({ queryKey: usersQueryKey });
+
+const userLabel = (u: UserRow) => `${u.email}${u.first_name || u.last_name ? ` (${`${u.first_name} ${u.last_name}`.trim()})` : ''}`;
+
+/** The users an administrator picks from (searched by email and name). */
+const userPicks: PickSource = {
+  noun: 'user',
+  search: async (query) => {
+    const q = query.trim().toLowerCase();
+    return (await getUsers())
+      .filter((u) => !q || userLabel(u).toLowerCase().includes(q))
+      .slice(0, 20)
+      .map((u) => ({ value: u.id, label: u.email, detail: `${u.first_name} ${u.last_name}`.trim() || undefined }));
+  },
+};
 
 export const adminUsersCommands: AnyCommand[] = [
   defineCommand<NewUser>({
@@ -37,16 +53,24 @@ export const adminUsersCommands: AnyCommand[] = [
       return user;
     },
   }),
-  defineCommand<{ id: number; password: string }>({
+  defineCommand<{ id: number; password?: string }>({
     id: 'users.resetPassword',
     title: 'Reset User Password',
     category: 'Users',
+    keywords: ['password', 'change', 'admin'],
     when: canManage,
     args: yup.object({
-      id: yup.number().integer().positive().required('id is required'),
-      password: yup.string().min(8, 'Password must be at least 8 characters').required('password is required'),
-    }),
+      id: yup.number().integer().positive().required('id is required').label('User').meta(pickFrom(userPicks)),
+      password: newPasswordField().label('New password'),
+    }) as yup.Schema<{ id: number; password?: string }>,
     run: async ({ id, password }, ctx) => {
+      if (!password) {
+        // Without a password (the Users pane's button, the palette with a user picked): the reset dialog asks for it.
+        const user = (await getUsers()).find((u) => u.id === id);
+        if (!user) throw new Error(`User ${id} does not exist.`);
+        usersDialogs.reset = { id, email: user.email };
+        return { dialog: true };
+      }
       const user = await resetUserPassword(id, password);
       await refresh(ctx);
       return user;

@@ -2,6 +2,7 @@ import { useForm } from 'react-hook-form';
 import { useState } from 'react';
 import { ROLES, ROLE_LABELS, type Role } from '@/api/contracts/permissions';
 import { userCreateSchema, type UserRow } from '@/api/contracts/session';
+import { CommandButton } from '@/commands/command-menu';
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
@@ -61,41 +62,12 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-function ResetPassword({ user, onDone }: { user: UserRow; onDone: () => void }) {
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <form
-      className="flex flex-col gap-3"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        try {
-          await commands.execute('users.resetPassword', { id: user.id, password }, 'button');
-          flash('notice', `The password of ${user.email} was reset.`);
-          onDone();
-        } catch (err) {
-          setError(err instanceof Error ? err.message : String(err));
-        }
-      }}
-    >
-      <Field label="New password" type="password" autoFocus autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error ?? undefined} />
-      <div className="flex justify-end gap-2">
-        <Button onClick={onDone}>Cancel</Button>
-        <Button type="submit" variant="primary">
-          Reset Password
-        </Button>
-      </div>
-    </form>
-  );
-}
-
 const USER_COLUMNS: Column[] = [{ label: 'ID' }, { label: 'Email' }, { label: 'Name' }, { label: 'Role' }, { label: 'Actions', visible: false }];
 
 /** Administration of users: list, add, set a role, reset a password. */
 export function UsersPane() {
   const { data: users, isLoading, error } = useUsers();
   const [adding, setAdding] = useState(false);
-  const [resetting, setResetting] = useState<UserRow | null>(null);
 
   const changeRole = async (user: UserRow, role: Role) => {
     try {
@@ -140,9 +112,9 @@ export function UsersPane() {
                   </select>
                 </td>
                 <td className="py-1 text-right">
-                  <Button variant="ghost" onClick={() => setResetting(u)} aria-label={`Reset password of ${u.email}`}>
+                  <CommandButton command="users.resetPassword" args={{ id: u.id }} variant="ghost" aria-label={`Reset password of ${u.email}`}>
                     Reset password
-                  </Button>
+                  </CommandButton>
                 </td>
               </tr>
             ))}
@@ -151,9 +123,6 @@ export function UsersPane() {
       )}
       <Modal open={adding} title="Add User" onClose={() => setAdding(false)}>
         {adding && <AddUserForm onDone={() => setAdding(false)} />}
-      </Modal>
-      <Modal open={!!resetting} title={`Reset password of ${resetting?.email ?? ''}`} onClose={() => setResetting(null)} size="sm">
-        {resetting && <ResetPassword user={resetting} onDone={() => setResetting(null)} />}
       </Modal>
     </div>
   );

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '@/panes/feature-module';
+import { lazyGlobal } from '@/panes/lazy';
 import { SessionTimeout } from './session-timeout';
 
 export { SignInPage } from './sign-in-page';
@@ -6,5 +7,5 @@ export { UserMenu } from './user-menu';
 
 export const authFeature: FeatureModule = {
   id: 'auth',
-  globals: [() => <SessionTimeout />],
+  globals: [() => <SessionTimeout />, lazyGlobal(() => import('./change-password-dialog'), 'ChangePasswordDialog')],
 };

@@ -18,6 +18,11 @@ export function UserMenu({ user }: { user: SessionUser }) {
           </button>
         </MenuItem>
         <MenuItem>
+          <button type="button" className="block w-full px-3 py-1 text-left data-[focus]:bg-raised" onClick={() => void commands.execute('session.changePassword', undefined, 'menu').catch(() => undefined)}>
+            Change Password
+          </button>
+        </MenuItem>
+        <MenuItem>
           <button type="button" className="block w-full px-3 py-1 text-left data-[focus]:bg-raised" onClick={() => void commands.execute('session.signOut', undefined, 'menu').catch(() => undefined)}>
             Sign Out
           </button>

@@ -5,7 +5,7 @@ import { parseScript } from '@/commands/script/parse';
 import { runScript } from '@/commands/script/run';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { commands } from '@/commands/registry';
-import { getScript, getScripts, recordScriptRun, scriptsQueryKey } from './api';
+import { finishScriptRun, getScript, getScripts, isOthersScript, openScriptRun, othersScriptQuestion, scriptsQueryKey } from './api';
 
 async function findScript(ref: string) {
   const byId = /^\d+$/.test(ref) ? Number(ref) : null;
@@ -50,9 +50,10 @@ export const scriptCommands: AnyCommand[] = [
     args: yup.object({ script: yup.string().trim().required('Name or id of the script'), continue: yup.boolean().default(false) }),
     run: async ({ script, continue: continueOnError }, ctx) => {
       const found = await findScript(script);
-      const startedAt = new Date();
+      if (isOthersScript(found, ctx.user?.id) && !(await ctx.confirm(othersScriptQuestion(found), { confirmLabel: 'Run Script' }))) return { id: found.id, outcome: 'declined' };
+      const runId = await openScriptRun(found.id, ctx.dock ? 'workbench' : 'terminal', false).catch(() => null);
       const result = await runScript(commands, parseScript(found.body), { continueOnError, headless: !ctx.dock, signal: ctx.signal });
-      await recordScriptRun(found.id, result, startedAt, ctx.dock ? 'workbench' : 'terminal', false).catch(() => undefined);
+      if (runId !== null) await finishScriptRun(found.id, runId, result).catch(() => undefined);
       await ctx.queryClient?.invalidateQueries({ queryKey: scriptsQueryKey });
       if (result.outcome === 'stopped') throw new StoppedError();
       if (result.outcome !== 'ok') throw new Error(`Script "${found.name}" ${result.outcome}: ${result.steps.find((s) => s.status === 'failed')?.error ?? 'stopped'}`);

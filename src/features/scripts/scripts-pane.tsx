@@ -11,7 +11,7 @@ import { usePaneContext } from '@/panes/use-pane-context';
 import { CommandButton } from '@/commands/command-menu';
 import { Button } from '@/ui/button';
 import { flash } from '@/ui/toasts';
-import { getScript, recordScriptRun, scriptRunsQuery, scriptsQuery, scriptsQueryKey } from './api';
+import { finishScriptRun, getScript, isOthersScript, scriptAuthor, openScriptRun, othersScriptQuestion, scriptRunsQuery, scriptsQuery, scriptsQueryKey } from './api';
 import { scriptsPane } from './pane-context';
 import { scriptLanguage } from './script-language';
 import { Transcript } from './transcript';
@@ -96,16 +96,21 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
   }, [scriptId, loadedId]);
 
   const current: SavedScript | undefined = scripts?.find((s) => s.id === loadedId);
+  const me = commands.context().user;
+  const mayShare = commands.context().permissions.has('scripts.share');
 
   const execute = useCallback(
     async (dryRun: boolean) => {
       if (running) return;
+      // Someone else's script runs with this user's permissions: ask first (a dry run performs nothing).
+      const ctx = commands.context();
+      if (!dryRun && current && isOthersScript(current, ctx.user?.id) && !(await ctx.confirm(othersScriptQuestion(current), { confirmLabel: 'Run Script' }))) return;
       const controller = new AbortController();
       abortRef.current = controller;
       setRunning(true);
       setSteps([]);
       setLastOutcome(null);
-      const startedAt = new Date();
+      const runId = loadedId !== null ? await openScriptRun(loadedId, 'workbench', dryRun).catch(() => null) : null;
       try {
         const result = await runScript(commands, parseScript(draft.body), {
           dryRun,
@@ -114,8 +119,8 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
           onStep: (s) => setSteps((prev) => [...prev, s]),
         });
         setLastOutcome(result.outcome);
-        if (loadedId !== null) {
-          await recordScriptRun(loadedId, result, startedAt, 'workbench', dryRun).catch(() => undefined);
+        if (loadedId !== null && runId !== null) {
+          await finishScriptRun(loadedId, runId, result).catch(() => undefined);
           await queryClient.invalidateQueries({ queryKey: [...scriptsQueryKey, loadedId, 'runs'] });
         }
         return result;
@@ -124,7 +129,7 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
         setRunning(false);
       }
     },
-    [running, draft.body, continueOnError, loadedId, queryClient],
+    [running, draft.body, continueOnError, loadedId, queryClient, current],
   );
 
   // Run, Dry Run, Save, Delete and Stop are commands (hotkeys, palette, buttons, scripts): they reach this pane's state here.
@@ -173,6 +178,7 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
               >
                 {s.name}
                 {s.shared && <span className="ml-1 text-2xs text-muted">shared</span>}
+                {isOthersScript(s, me?.id) && <span className="block truncate text-2xs text-muted">by {scriptAuthor(s)}</span>}
               </button>
             </li>
           ))}
@@ -190,10 +196,11 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
               onChange={(e) => setDraft({ ...draft, name: e.target.value })}
             />
           </label>
-          <label className="flex items-center gap-1 text-xs">
-            <input type="checkbox" checked={draft.shared} onChange={(e) => setDraft({ ...draft, shared: e.target.checked })} />
+          <label className="flex items-center gap-1 text-xs" title={mayShare ? undefined : 'Sharing a script needs the scripts.share permission (operators, approvers and administrators).'}>
+            <input type="checkbox" checked={draft.shared} disabled={!mayShare && !draft.shared} onChange={(e) => setDraft({ ...draft, shared: e.target.checked })} />
             Shared with everyone
           </label>
+          {current && <span className="text-xs text-muted">Author: {isOthersScript(current, me?.id) ? scriptAuthor(current) : 'you'}</span>}
           <CommandButton command="scripts.saveCurrent" />
           <CommandButton command="scripts.deleteCurrent" variant="ghost" />
           <div className="flex-1" />
