@@ -4,6 +4,7 @@
  * (section 5 "Monitor editor"), and the answers of the monitor calls documented in docs/api.md.
  */
 import * as yup from 'yup';
+import type { ActionUserProfileField, InteractiveSessionField } from './run-as-selection';
 
 export const PERIOD_TYPES = ['minutes', 'hours', 'days', 'weeks', 'months'] as const;
 export type PeriodType = (typeof PERIOD_TYPES)[number];
@@ -286,6 +287,7 @@ export interface MonitorActionDetail extends MonitorActionBody {
   name: string;
   action_type: string;
   vid: string;
+  require_protected: boolean;
   last_outcome: StepOutcome | null;
   /** The job action of the latest judged run (null before the first run). */
   last_job_action_id: number | null;
@@ -294,6 +296,9 @@ export interface MonitorActionDetail extends MonitorActionBody {
 export interface MonitorGroupDetail extends Omit<MonitorGroupBody, 'actions'> {
   id: number;
   actions: MonitorActionDetail[];
+  /** MON-044: the group's run-as select and Interactive Session objects. */
+  action_user_profile_field: ActionUserProfileField;
+  interactive_session_field: InteractiveSessionField;
 }
 export interface MonitorDetail extends Omit<MonitorBody, 'steps'> {
   id: number;
@@ -380,7 +385,7 @@ export interface DriftItem {
 
 /** GET /monitors/options.json: the editor's pickers. */
 export interface MonitorEditorOptions {
-  nodes: { id: number; name: string; node_type: string; os_base: string; status: string; zone_id: number | null }[];
+  nodes: { id: number; name: string; node_type: string; os_base: string; status: string; zone_id: number | null; node_version: string; sandbox_node_id: number | null; user_tags: string[] }[];
   zones: { id: number; name: string; node_count: number }[];
   email_profiles: { id: number; name: string; kind: EmailProfileKind; address: string; associated_node_ids: number[] }[];
   action_user_profiles: { id: number; friendly_name: string; username: string }[];
@@ -395,6 +400,8 @@ export interface ActionInfo {
   name: string;
   action_type: string;
   vid: string;
+  /** A protected action (require_protected): the run-as rules force its Interactive Session (MON-065). */
+  require_protected: boolean;
 }
 
 export interface MonitorGroupOption {
