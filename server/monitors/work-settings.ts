@@ -12,8 +12,10 @@ import type { Db } from '../db/index';
 import { withRunAsUser } from '../engine/run-as';
 import { runAsState } from '../../src/api/contracts/run-as-selection';
 import { runAsActors } from './run-as';
-/** A runtime field whose Action detail has another name. */
-const RUNTIME_ALIASES: Record<string, string> = { temporary_dns_server: 'dns_server', target_port: 'server_port' };
+/** A runtime field whose Action detail has another name, by action type (file_transfer reads target_port itself). */
+const RUNTIME_ALIASES: Record<string, Record<string, string>> = { dns: { temporary_dns_server: 'dns_server' }, pcap: { target_port: 'server_port' } };
+/** Runtime fields the actor reads as numbers (the editor's inputs give text). */
+const NUMERIC_RUNTIME = new Set(['target_port']);
 
 interface Settings {
   step: {
@@ -42,7 +44,8 @@ export async function withMonitorSettings(tx: Db, jobActionId: number, actionTyp
   for (const [key, value] of Object.entries(row.action.runtime ?? {})) {
     if (value === '' || value === null || value === undefined) continue;
     const name = key.replace(/^runtime_/, '');
-    out[RUNTIME_ALIASES[name] ?? name] = value;
+    const numeric = NUMERIC_RUNTIME.has(name) && typeof value === 'string' && /^\d+$/.test(value.trim());
+    out[RUNTIME_ALIASES[actionType]?.[name] ?? name] = numeric ? Number(value) : value;
   }
   out.scan_interfaces = row.step.scan_interfaces ?? [];
   out.proxy_comm = row.step.proxy_comm === true;
