@@ -165,7 +165,7 @@ export async function monitorRuns(db: Db, id: number, page: number, perPage: num
   if (!exists) throw notFound(`Monitor ${id} does not exist.`);
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>('select count(*)::int as n from monitor_runs where monitor_id = $1', [id]);
   const runs = await db.query<Omit<MonitorRun, 'steps' | 'evaluated'> & { evaluated_at: string | null }>(
-    `select r.job_id, j.status, r.scheduled_for::text, r.started_at::text, r.trigger, r.evaluated_at::text, r.passed, r.failed, r.not_run, r.drift
+    `select r.job_id, j.status, j.progress, r.scheduled_for::text, r.started_at::text, r.trigger, r.evaluated_at::text, r.passed, r.failed, r.not_run, r.drift
        from monitor_runs r join jobs j on j.id = r.job_id where r.monitor_id = $1 order by r.job_id desc limit $2 offset $3`,
     [id, perPage, (page - 1) * perPage],
   );

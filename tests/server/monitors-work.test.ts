@@ -48,7 +48,7 @@ async function runNow(id: number) {
   return { action: actions[0]!, details: work?.payload.details ?? {} };
 }
 
-const setActor = (id: number, os: string, version: string, type = 'endpoint', sandbox: number | null = null) =>
+const setActor = (id: number | null, os: string, version: string, type = 'endpoint', sandbox: number | null = null) =>
   w.server.db.query('update nodes set os_base = $2, node_version = $3, node_type = $4, sandbox_node_id = $5 where id = $1', [id, os, version, type, sandbox]);
 
 describe('a monitor run’s work', () => {

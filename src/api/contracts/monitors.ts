@@ -42,6 +42,8 @@ export const INTERACTIVE_ZONE_MESSAGE = 'An interactive desktop session needs a 
 /** MON-176: limits ('YYYY-MM-DD HH:mm' is MONITOR_RUNTIME_RE below). */
 export const EXTRA_SLEEP_MAX = 300;
 export const STEP_MARKER_WIDTH = 68;
+/** MON-176: the progress feedback's transition. */
+export const PROGRESS_TRANSITION_MS = 350;
 /** MON-083, MON-175: the first-run picker's range ends 29 days after the chosen start. */
 export const FIRST_RUN_RANGE_DAYS = 29;
 export const NAME_MAX = 255;
@@ -356,6 +358,8 @@ export interface StepResult {
 export interface MonitorRun {
   job_id: number;
   status: RunStatus;
+  /** The job's progress, 0..100. */
+  progress: number;
   scheduled_for: string;
   started_at: string | null;
   trigger: 'schedule' | 'catch_up' | 'run_now';

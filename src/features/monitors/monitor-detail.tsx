@@ -4,7 +4,7 @@ import type { MonitorListItem } from '@/api/contracts/monitors';
 import { Button } from '@/ui/button';
 import { CommandButton } from '@/commands/command-menu';
 import { fetchMonitor, fetchMonitorRuns, monitorKeys } from './api';
-import { OUTCOME_CLASS, OUTCOME_LABEL, StatusPill, when } from './ui';
+import { OUTCOME_CLASS, OUTCOME_LABEL, RunStatusCell, StatusPill, when } from './ui';
 
 const PER_PAGE = 10;
 
@@ -91,7 +91,7 @@ export function MonitorDetailPanel({ monitor, menu }: { monitor: MonitorListItem
                   </a>
                 </td>
                 <td>
-                  <StatusPill status={r.status} />
+                  <RunStatusCell run={r} />
                 </td>
                 <td>{when(r.started_at)}</td>
                 <td>{r.trigger === 'catch_up' ? 'Catch-up' : r.trigger === 'run_now' ? 'Run now' : 'Schedule'}</td>
