@@ -4,7 +4,8 @@ import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './director';
 import { eventually, runCommand, waitForFocused } from './workbench';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
-import type { ExpectedEventsAnswer, MonitorDetail, MonitorListAnswer, MonitorStatsAnswer } from '../src/api/contracts/monitors';
+import type { ExpectedEventsAnswer, MonitorDetail, MonitorEditorOptions, MonitorListAnswer, MonitorStatsAnswer } from '../src/api/contracts/monitors';
+import { validRunAsActor } from '../src/api/contracts/run-as-selection';
 
 /** The Monitors list, the monitor editor and Monitor Stats, on a director of its own with the demo monitors. */
 let director: Director | undefined;
@@ -147,6 +148,69 @@ describe('Monitors', () => {
     await form.getByText('Chosen: E2E saved monitor').waitFor();
     await page.keyboard.press('Enter');
     await eventually(async () => (await get<MonitorListAnswer>(page, '/monitors.json?search=E2E%20saved')).data[0]?.last_job_id !== null, true, 'the run started a job');
+  });
+
+  it('MON-064 MON-066 MON-103 MON-104 MON-106 run-as rules in the editor from the keyboard; saved, reloaded, one Monitor tab', async () => {
+    const { page } = b;
+    await asAdmin(page, '/monitors');
+    const lib = await get<LibraryListAnswer>(page, '/manage_sims/v2/actions/library_actions_list?search=Port%20Scan&page_size=5');
+    const action = lib.actions.find((a) => a.action_type === 'port_scan');
+    const opts = await get<MonitorEditorOptions>(page, '/monitors/options.json');
+    const linux = opts.nodes.find((n) => n.os_base !== 'windows');
+    const windows = opts.nodes.find((n) => validRunAsActor({ ...n, user_tags: n.user_tags }));
+    const dest = opts.nodes.find((n) => n !== linux && n !== windows);
+    const profile = opts.action_user_profiles[0];
+    if (!action || !linux || !windows || !dest || !profile) throw new Error('the demo data lacks a port scan, a Linux and a Windows actor, or a run-as profile');
+    await page.goto(`${baseUrl}/monitors/new?action_ids=${action.id}`);
+    const editor = page.getByTestId('monitor-editor');
+    await editor.getByLabel('Name', { exact: true }).fill('E2E run-as monitor');
+    const runAs = editor.getByLabel('Run As');
+    const session = editor.getByRole('checkbox', { name: 'Interactive Session' });
+    // MON-103 MON-104 MON-106: a Linux source: no run-as, no session for port_scan.
+    await editor.getByLabel('Source Actor').selectOption(String(linux.id));
+    expect(await runAs.isDisabled()).toBe(true);
+    expect(await session.isDisabled()).toBe(true);
+    // A valid Windows actor: both apply; Space ticks the session.
+    await editor.getByLabel('Source Actor').selectOption(String(windows.id));
+    await editor.getByLabel('Destination Actor').selectOption(String(dest.id));
+    expect(await runAs.isDisabled()).toBe(false);
+    await session.focus();
+    await page.keyboard.press('Space');
+    expect(await session.isChecked()).toBe(true);
+    await runAs.selectOption(String(profile.id));
+    // MON-064: the profile recomputed the session; port_scan keeps it on a Windows actor.
+    expect([await session.isChecked(), await session.isDisabled()]).toEqual([true, false]);
+    // MON-066: zone mode has its own tick; actor mode keeps its own.
+    const zones = editor.getByRole('radio', { name: 'Zones' });
+    await zones.focus();
+    await page.keyboard.press('Space');
+    await editor.getByLabel('Source Zone').waitFor();
+    expect(await session.isChecked()).toBe(false);
+    await editor.getByRole('radio', { name: 'Actors' }).focus();
+    await page.keyboard.press('Space');
+    await editor.getByLabel('Source Actor').waitFor();
+    expect(await session.isChecked()).toBe(true);
+    // The zone without a selection could not run as a user: the select was emptied (Run as System); choose again.
+    expect(await runAs.inputValue()).toBe('');
+    await editor.getByLabel('Source Actor').selectOption(String(windows.id));
+    await runAs.selectOption(String(profile.id));
+    expect(await session.isChecked()).toBe(true);
+    await page.screenshot({ path: '/tmp/monitor-run-as.png', fullPage: true });
+    await editor.getByLabel('Name', { exact: true }).focus();
+    await page.keyboard.press('Control+s');
+    await eventually(() => /^\/monitors\/\d+\/edit$/.test(new URL(page.url()).pathname), true, 'the editor shows the saved monitor');
+    const id = Number(new URL(page.url()).pathname.split('/')[2]);
+    const saved = await get<MonitorDetail>(page, `/monitors/${id}.json`);
+    expect(saved.steps[0]).toMatchObject({ attack_node: windows.id, action_user_profile: profile.id, interactive_desktop_session: true });
+    expect(saved.steps[0]?.interactive_session_field).toMatchObject({ field_name: 'interactive_desktop_session', value: true });
+    const monitorTabs = () => page.locator('main').getByRole('tab', { name: /^Monitor / }).allInnerTexts();
+    await eventually(async () => (await monitorTabs()).length, 1, 'one Monitor tab after saving');
+    await page.reload();
+    await page.getByTestId('monitor-editor').getByLabel('Name', { exact: true }).waitFor();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await monitorTabs()).toEqual([`Monitor ${id}`]);
+    expect(await page.getByTestId('monitor-editor').getByLabel('Name', { exact: true }).inputValue()).toBe('E2E run-as monitor');
+    expect(await page.getByTestId('monitor-editor').getByRole('checkbox', { name: 'Interactive Session' }).isChecked()).toBe(true);
   });
 
   it('JOB-028 JOB-045 JOB-093 Monitor Stats shows the counts of /monitor/update_data and draws alert and green paths', async () => {

@@ -8,6 +8,7 @@ import { DetailPanel } from './detail-panel';
 import { FilterBar, type FilterState } from './filter-bar';
 import { LibraryList } from './library-list';
 import { usePaneContext } from '@/panes/use-pane-context';
+import { tagTargets } from '@/commands/tag-targets';
 import { libraryPane } from './pane-context';
 import { libraryStore } from './store';
 import { useLibraryPages } from './use-library-pages';
@@ -183,6 +184,8 @@ export function LibraryPane({ params, setParams }: PaneProps) {
     searchRef.current?.select();
   }, []);
   usePaneContext(libraryPane, { move, focusSearch });
+  // tags.add / tags.remove act on every selected Action (Shift+arrows or Space build a multi-selection).
+  usePaneContext(tagTargets, { taggable: 'actions', items: () => libraryStore.selectedItems.map(({ id, name }) => ({ id, name })) });
   useEffect(() => {
     if (libraryStore.focusSearchPending) {
       libraryStore.focusSearchPending = false;
