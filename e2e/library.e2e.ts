@@ -95,7 +95,7 @@ describe('the Action library', () => {
     await eventually(selected, [vids[3], vids[4]], 'shift+down extends the selection');
   });
 
-  it('MON-021 MON-141 Add Tag… and Remove Tag… from the palette act on every Action of a keyboard multi-selection', async () => {
+  it('MON-141 Add Tag… and Remove Tag… from the palette act on every Action of a keyboard multi-selection', async () => {
     const { page } = b;
     await openLibrary(page, 'admin');
     const first = await api(page, 'page_size=5');
