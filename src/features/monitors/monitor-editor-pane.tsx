@@ -5,6 +5,7 @@ import type { RunAsMode } from '@/api/contracts/run-as-selection';
 import { ApiError } from '@/api/http';
 import type { PaneProps } from '@/panes/types';
 import { flash } from '@/ui/toasts';
+import { ErrorBanner, InfoBanner } from '@/ui/banners';
 import { createMonitor, fetchDraft, fetchEditorOptions, fetchMonitor, monitorKeys, updateMonitor } from './api';
 import { ActionPanel } from './action-panel';
 import { DefinitionPanel } from './definition-panel';
@@ -121,9 +122,19 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
 
   usePaneContext(monitorEditorPane, { save, discard });
 
-  if (loadError) return <div className="p-6 text-sm text-red-300">Could not load the monitor: {loadError}</div>;
+  if (loadError)
+    return (
+      <div className="p-6">
+        <ErrorBanner>Could not load the monitor: {loadError}</ErrorBanner>
+      </div>
+    );
   if (!draft) {
-    if (id || simulationId || actionIds.length) return <div className="p-6 text-sm text-muted">Loading…</div>;
+    if (id || simulationId || actionIds.length)
+      return (
+        <div className="p-6">
+          <InfoBanner loader>Loading the monitor…</InfoBanner>
+        </div>
+      );
     return (
       <div className="flex max-w-xl flex-col gap-3 p-6 text-sm">
         <h2 className="text-base font-semibold">New Monitor</h2>
