@@ -50,7 +50,7 @@ describe('Monitors', () => {
     await page.screenshot({ path: '/tmp/monitors-list.png' });
   });
 
-  it('MON-096 MON-057 the drift command lists the drifting step; search narrows the list', async () => {
+  it('MON-096 MON-057 MON-019 the drift command lists the drifting step; search narrows the list, and no match shows the no-results panel', async () => {
     const { page } = b;
     await asAdmin(page, '/monitors');
     await monitorsList(page).waitFor();
@@ -62,6 +62,9 @@ describe('Monitors', () => {
     await page.keyboard.press('/');
     await page.keyboard.type('weekly');
     await eventually(() => monitorsList(page).getByRole('option').count(), 1, 'one monitor matches');
+    // MON-019: a search that matches nothing shows the no-results panel.
+    await page.keyboard.type(' zzz-nothing');
+    await page.getByText('No results found for the selected options.').waitFor();
   });
 
   it('MON-009 MON-010 MON-012 MON-013 MON-033 MON-096 MON-178 a monitor built from a sequence: weekday picker, strip with keys, panels, summary, validation on Ctrl+S, draft kept over a reload', async () => {
