@@ -233,7 +233,7 @@ describe('Monitors', () => {
     expect(stats.stats.monitor_count).toBe(list.data.filter((m) => !m.paused).length);
   });
 
-  it('MON-014 MON-041 MON-080 MON-097 expected events: shown for Expected Detected Yes, LOADING then grouped events; a selection saves, and reopening shows KEEP_EXISTING with Show Selections', async () => {
+  it('MON-014 MON-041 MON-080 MON-097 MON-020 expected events: shown for Expected Detected Yes, LOADING then grouped events; a selection saves, and reopening shows KEEP_EXISTING with Show Selections', async () => {
     const { page } = b;
     await asAdmin(page, '/monitors');
     // An Action whose earlier runs reported events (the demo jobs).
@@ -267,6 +267,16 @@ describe('Monitors', () => {
     if (event.raw_event) {
       await group.getByRole('button', { name: 'Show raw event' }).first().click();
       await group.locator('pre').first().waitFor();
+      // MON-020: the raw event in the JSON viewer; Copy to Clipboard confirms.
+      await group.getByRole('button', { name: 'Open in viewer' }).first().click();
+      const viewer = page.getByRole('dialog', { name: `Raw event: ${event.description}` });
+      await viewer.getByRole('checkbox', { name: 'Format JSON' }).waitFor();
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await viewer.getByRole('button', { name: 'Copy to Clipboard' }).click();
+      await viewer.getByText('Copied JSON to clipboard').waitFor();
+      await page.screenshot({ path: '/tmp/monitor-json-viewer.png' });
+      await page.keyboard.press('Escape');
+      await viewer.waitFor({ state: 'hidden' });
     }
     const summary = editor.getByRole('region', { name: 'Monitor summary' });
     await summary.getByRole('table', { name: 'Selected events' }).getByText(event.description).waitFor();
