@@ -15,6 +15,7 @@ const LOOPBACK_ACTOR_FILES = [
   'tests/server/actors.test.ts',
   'tests/server/engine*.test.ts',
   'tests/server/monitors-scheduler.test.ts',
+  'tests/server/monitors-work.test.ts',
   'tests/server/pcap-replay.test.ts',
   'tests/server/run-unlock.test.ts',
   'tests/server/seed-runs.test.ts',

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD } from './director';
 import { useOwnDirector } from './own-director';
-import { eventually, groups, panel, pathOf, paletteInput, paletteOption, openPalette, tabs, waitForPath } from './workbench';
+import { eventually, groups, panel, pathOf, paletteInput, paletteOption, openPalette, runCommand, tabs, waitForPath } from './workbench';
 import { type ActionLibraryDetail, type LibraryListAnswer } from '../src/api/contracts/library';
 import { ACTION_TYPES, ACTION_TYPE_LABELS } from '../src/api/contracts/vocabulary';
 
@@ -93,6 +93,33 @@ describe('the Action library', () => {
     await waitForPath(page, `/manage_sims/action/${vids[3]}`);
     await page.keyboard.press('Shift+ArrowDown');
     await eventually(selected, [vids[3], vids[4]], 'shift+down extends the selection');
+  });
+
+  it('MON-141 Add Tag… and Remove Tag… from the palette act on every Action of a keyboard multi-selection', async () => {
+    const { page } = b;
+    await openLibrary(page, 'admin');
+    const first = await api(page, 'page_size=5');
+    const picked = first.actions.slice(0, 5);
+    await row(page, picked[0]!.vid).click();
+    await waitForPath(page, `/manage_sims/action/${picked[0]!.vid}`);
+    for (let i = 1; i < picked.length; i++) await page.keyboard.press('Shift+ArrowDown');
+    await page.getByText(`${picked.length} selected`).waitFor();
+    await runCommand(page, 'Add Tag…');
+    const form = page.getByRole('form', { name: 'Arguments for Add Tag…' });
+    await form.getByRole('textbox', { name: 'Tag' }).fill('E2E Batch');
+    await page.keyboard.press('Enter');
+    await page.getByText(`Tag "E2E Batch" added to ${picked.length} Actions.`).waitFor();
+    const tagged = async () => (await api(page, 'page_size=5')).actions.filter((a) => a.tags.some((t) => t.name === 'E2E Batch')).map((a) => a.vid);
+    await eventually(tagged, picked.map((a) => a.vid), 'every selected Action carries the tag');
+    await page.screenshot({ path: '/tmp/library-tag-multi.png' });
+    // Escape keeps the focused row alone: Remove Tag… acts on it only.
+    await page.locator('[role=listbox][aria-label="Actions"]').focus();
+    await page.keyboard.press('Escape');
+    await page.getByText(/\d+ selected/).waitFor({ state: 'hidden' });
+    await runCommand(page, 'Remove Tag…');
+    await page.getByRole('form', { name: 'Arguments for Remove Tag…' }).getByRole('textbox', { name: 'Tag' }).fill('E2E Batch');
+    await page.keyboard.press('Enter');
+    await eventually(async () => (await tagged()).length, picked.length - 1, 'the tag left the one focused Action');
   });
 
   it('ACT-001 ACT-102 edits the name in place and it persists after a reload', async () => {

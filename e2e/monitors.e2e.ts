@@ -4,7 +4,8 @@ import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './director';
 import { eventually, runCommand, waitForFocused } from './workbench';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
-import type { ExpectedEventsAnswer, MonitorDetail, MonitorListAnswer, MonitorStatsAnswer } from '../src/api/contracts/monitors';
+import type { ExpectedEventsAnswer, MonitorDetail, MonitorEditorOptions, MonitorListAnswer, MonitorStatsAnswer } from '../src/api/contracts/monitors';
+import { validRunAsActor } from '../src/api/contracts/run-as-selection';
 
 /** The Monitors list, the monitor editor and Monitor Stats, on a director of its own with the demo monitors. */
 let director: Director | undefined;
@@ -49,7 +50,7 @@ describe('Monitors', () => {
     await page.screenshot({ path: '/tmp/monitors-list.png' });
   });
 
-  it('MON-096 MON-057 the drift command lists the drifting step; search narrows the list', async () => {
+  it('MON-096 MON-057 MON-019 the drift command lists the drifting step; search narrows the list, and no match shows the no-results panel', async () => {
     const { page } = b;
     await asAdmin(page, '/monitors');
     await monitorsList(page).waitFor();
@@ -61,6 +62,9 @@ describe('Monitors', () => {
     await page.keyboard.press('/');
     await page.keyboard.type('weekly');
     await eventually(() => monitorsList(page).getByRole('option').count(), 1, 'one monitor matches');
+    // MON-019: a search that matches nothing shows the no-results panel.
+    await page.keyboard.type(' zzz-nothing');
+    await page.getByText('No results found for the selected options.').waitFor();
   });
 
   it('MON-009 MON-010 MON-012 MON-013 MON-033 MON-096 MON-178 a monitor built from a sequence: weekday picker, strip with keys, panels, summary, validation on Ctrl+S, draft kept over a reload', async () => {
@@ -149,6 +153,69 @@ describe('Monitors', () => {
     await eventually(async () => (await get<MonitorListAnswer>(page, '/monitors.json?search=E2E%20saved')).data[0]?.last_job_id !== null, true, 'the run started a job');
   });
 
+  it('MON-064 MON-066 MON-103 MON-104 MON-106 run-as rules in the editor from the keyboard; saved, reloaded, one Monitor tab', async () => {
+    const { page } = b;
+    await asAdmin(page, '/monitors');
+    const lib = await get<LibraryListAnswer>(page, '/manage_sims/v2/actions/library_actions_list?search=Port%20Scan&page_size=5');
+    const action = lib.actions.find((a) => a.action_type === 'port_scan');
+    const opts = await get<MonitorEditorOptions>(page, '/monitors/options.json');
+    const linux = opts.nodes.find((n) => n.os_base !== 'windows');
+    const windows = opts.nodes.find((n) => validRunAsActor({ ...n, user_tags: n.user_tags }));
+    const dest = opts.nodes.find((n) => n !== linux && n !== windows);
+    const profile = opts.action_user_profiles[0];
+    if (!action || !linux || !windows || !dest || !profile) throw new Error('the demo data lacks a port scan, a Linux and a Windows actor, or a run-as profile');
+    await page.goto(`${baseUrl}/monitors/new?action_ids=${action.id}`);
+    const editor = page.getByTestId('monitor-editor');
+    await editor.getByLabel('Name', { exact: true }).fill('E2E run-as monitor');
+    const runAs = editor.getByLabel('Run As');
+    const session = editor.getByRole('checkbox', { name: 'Interactive Session' });
+    // MON-103 MON-104 MON-106: a Linux source: no run-as, no session for port_scan.
+    await editor.getByLabel('Source Actor').selectOption(String(linux.id));
+    expect(await runAs.isDisabled()).toBe(true);
+    expect(await session.isDisabled()).toBe(true);
+    // A valid Windows actor: both apply; Space ticks the session.
+    await editor.getByLabel('Source Actor').selectOption(String(windows.id));
+    await editor.getByLabel('Destination Actor').selectOption(String(dest.id));
+    expect(await runAs.isDisabled()).toBe(false);
+    await session.focus();
+    await page.keyboard.press('Space');
+    expect(await session.isChecked()).toBe(true);
+    await runAs.selectOption(String(profile.id));
+    // MON-064: the profile recomputed the session; port_scan keeps it on a Windows actor.
+    expect([await session.isChecked(), await session.isDisabled()]).toEqual([true, false]);
+    // MON-066: zone mode has its own tick; actor mode keeps its own.
+    const zones = editor.getByRole('radio', { name: 'Zones' });
+    await zones.focus();
+    await page.keyboard.press('Space');
+    await editor.getByLabel('Source Zone').waitFor();
+    expect(await session.isChecked()).toBe(false);
+    await editor.getByRole('radio', { name: 'Actors' }).focus();
+    await page.keyboard.press('Space');
+    await editor.getByLabel('Source Actor').waitFor();
+    expect(await session.isChecked()).toBe(true);
+    // The zone without a selection could not run as a user: the select was emptied (Run as System); choose again.
+    expect(await runAs.inputValue()).toBe('');
+    await editor.getByLabel('Source Actor').selectOption(String(windows.id));
+    await runAs.selectOption(String(profile.id));
+    expect(await session.isChecked()).toBe(true);
+    await page.screenshot({ path: '/tmp/monitor-run-as.png', fullPage: true });
+    await editor.getByLabel('Name', { exact: true }).focus();
+    await page.keyboard.press('Control+s');
+    await eventually(() => /^\/monitors\/\d+\/edit$/.test(new URL(page.url()).pathname), true, 'the editor shows the saved monitor');
+    const id = Number(new URL(page.url()).pathname.split('/')[2]);
+    const saved = await get<MonitorDetail>(page, `/monitors/${id}.json`);
+    expect(saved.steps[0]).toMatchObject({ attack_node: windows.id, action_user_profile: profile.id, interactive_desktop_session: true });
+    expect(saved.steps[0]?.interactive_session_field).toMatchObject({ field_name: 'interactive_desktop_session', value: true });
+    const monitorTabs = () => page.locator('main').getByRole('tab', { name: /^Monitor / }).allInnerTexts();
+    await eventually(async () => (await monitorTabs()).length, 1, 'one Monitor tab after saving');
+    await page.reload();
+    await page.getByTestId('monitor-editor').getByLabel('Name', { exact: true }).waitFor();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await monitorTabs()).toEqual([`Monitor ${id}`]);
+    expect(await page.getByTestId('monitor-editor').getByLabel('Name', { exact: true }).inputValue()).toBe('E2E run-as monitor');
+    expect(await page.getByTestId('monitor-editor').getByRole('checkbox', { name: 'Interactive Session' }).isChecked()).toBe(true);
+  });
+
   it('JOB-028 JOB-045 JOB-093 Monitor Stats shows the counts of /monitor/update_data and draws alert and green paths', async () => {
     const { page } = b;
     await asAdmin(page, '/monitor');
@@ -166,7 +233,7 @@ describe('Monitors', () => {
     expect(stats.stats.monitor_count).toBe(list.data.filter((m) => !m.paused).length);
   });
 
-  it('MON-014 MON-041 MON-080 MON-097 expected events: shown for Expected Detected Yes, LOADING then grouped events; a selection saves, and reopening shows KEEP_EXISTING with Show Selections', async () => {
+  it('MON-014 MON-041 MON-080 MON-097 MON-020 expected events: shown for Expected Detected Yes, LOADING then grouped events; a selection saves, and reopening shows KEEP_EXISTING with Show Selections', async () => {
     const { page } = b;
     await asAdmin(page, '/monitors');
     // An Action whose earlier runs reported events (the demo jobs).
@@ -200,6 +267,16 @@ describe('Monitors', () => {
     if (event.raw_event) {
       await group.getByRole('button', { name: 'Show raw event' }).first().click();
       await group.locator('pre').first().waitFor();
+      // MON-020: the raw event in the JSON viewer; Copy to Clipboard confirms.
+      await group.getByRole('button', { name: 'Open in viewer' }).first().click();
+      const viewer = page.getByRole('dialog', { name: `Raw event: ${event.description}` });
+      await viewer.getByRole('checkbox', { name: 'Format JSON' }).waitFor();
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await viewer.getByRole('button', { name: 'Copy to Clipboard' }).click();
+      await viewer.getByText('Copied JSON to clipboard').waitFor();
+      await page.screenshot({ path: '/tmp/monitor-json-viewer.png' });
+      await page.keyboard.press('Escape');
+      await viewer.waitFor({ state: 'hidden' });
     }
     const summary = editor.getByRole('region', { name: 'Monitor summary' });
     await summary.getByRole('table', { name: 'Selected events' }).getByText(event.description).waitFor();

@@ -405,7 +405,7 @@ export class Engine {
       return 'wait';
     }
     try {
-      action.details = await withMonitorSettings(tx, a.id, a.action_type, action.details);
+      action.details = await withMonitorSettings(tx, a.id, a.action_type, action.details, src.id);
     } catch (e) {
       return end('errored', (e as Error).message);
     }

@@ -2,7 +2,8 @@
  * The checks of a monitor body that need the database (the yup contract has done the rest): the
  * actions, actors, zones, email and run-as profiles exist; a zone holds an actor when an interactive
  * desktop session is required or set (MON-100); a spoofed From address is refused with a hosted mail
- * API sender profile (MON-101); typed runtime fields belong to the action's type (MON-036..039).
+ * API sender profile (MON-101); typed runtime fields belong to the action's type (MON-036..039); the
+ * run-as user and Interactive Session follow the run-as rules (MON-103..106, MON-065).
  * Every problem is collected under its field path, then one 400 answers them all.
  */
 import type { Db } from '../db/index';
@@ -16,6 +17,7 @@ import {
   type MonitorBody,
 } from '../../src/api/contracts/monitors';
 import { SINGLE_ACTOR_TYPES } from '../../src/api/contracts/engine';
+import { groupRunAsState, runAsActors, runAsProblems } from './run-as';
 
 export interface CheckedActions {
   /** action id -> its type, for the caller. */
@@ -29,13 +31,17 @@ export async function checkMonitorBody(db: Db, body: MonitorBody): Promise<Check
   const add = (path: string, message: string) => (errors[path] ??= []).push(message);
 
   const actionIds = ids(body.steps.flatMap((g) => g.actions.map((a) => a.action_id)));
-  const actions = await db.query<{ id: number; action_type: string; name: string }>('select id, action_type, name from actions where id = any($1::int[])', [actionIds]);
+  const actions = await db.query<{ id: number; action_type: string; name: string; require_protected: boolean }>(
+    'select id, action_type, name, require_protected from actions where id = any($1::int[])',
+    [actionIds],
+  );
   const types = new Map(actions.map((a) => [a.id, a.action_type]));
+  const protectedIds = new Set(actions.filter((a) => a.require_protected).map((a) => a.id));
   const nodeIds = ids(body.steps.flatMap((g) => [g.attack_node, g.target_node]));
   const zoneIds = ids(body.steps.flatMap((g) => [g.attack_zone, g.target_zone]));
   const profileIds = ids(body.steps.flatMap((g) => [g.from_email_profile, g.to_email_profile]));
   const userProfileIds = ids(body.steps.map((g) => g.action_user_profile));
-  const [nodes, zones, profiles, userProfiles] = await Promise.all([
+  const [nodes, zones, profiles, userProfiles, actors] = await Promise.all([
     db.query<{ id: number }>('select id from nodes where id = any($1::int[])', [nodeIds]),
     db.query<{ id: number; name: string; nodes: number }>(
       'select z.id, z.name, (select count(*)::int from nodes n where n.security_zone_id = z.id) as nodes from zones z where z.id = any($1::int[])',
@@ -43,6 +49,7 @@ export async function checkMonitorBody(db: Db, body: MonitorBody): Promise<Check
     ),
     db.query<{ id: number; kind: EmailProfileKind }>('select id, kind from email_profiles where id = any($1::int[])', [profileIds]),
     db.query<{ id: number }>('select id from action_user_profiles where id = any($1::int[])', [userProfileIds]),
+    runAsActors(db, ids(body.steps.map((g) => g.attack_node)), ids(body.steps.map((g) => g.attack_zone))),
   ]);
   const nodeSet = new Set(nodes.map((n) => n.id));
   const zoneMap = new Map(zones.map((z) => [z.id, z]));
@@ -81,6 +88,8 @@ export async function checkMonitorBody(db: Db, body: MonitorBody): Promise<Check
       if (id !== null && !profileMap.has(id)) add(at(f), `Email profile ${id} does not exist.`);
     }
     if (g.action_user_profile !== null && !userProfileSet.has(g.action_user_profile)) add(at('action_user_profile'), `Run-as user profile ${g.action_user_profile} does not exist.`);
+    const runAs = groupRunAsState(g, groupTypes, g.actions.some((a) => protectedIds.has(a.action_id)), actors);
+    for (const [field, message] of Object.entries(runAsProblems(g, runAs))) add(at(field), message);
     const sender = g.from_email_profile !== null ? profileMap.get(g.from_email_profile) : undefined;
     g.actions.forEach((a, ai) => {
       const path = (f: string) => `steps[${gi}].actions[${ai}].${f}`;

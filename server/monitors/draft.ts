@@ -58,7 +58,7 @@ function base(name: string, description: string, tz: string, simulationId: numbe
 /** The body with the name, type and VID of each of its Actions. */
 export async function withActionInfo(db: Db, body: MonitorBody): Promise<MonitorDraftAnswer> {
   const ids = [...new Set(body.steps.flatMap((g) => g.actions.map((a) => a.action_id)))];
-  const rows = await db.query<ActionInfo & { id: number }>('select id, name, action_type, vid from actions where id = any($1::int[])', [ids]);
+  const rows = await db.query<ActionInfo & { id: number }>('select id, name, action_type, vid, require_protected from actions where id = any($1::int[])', [ids]);
   return { ...body, action_info: Object.fromEntries(rows.map(({ id, ...info }) => [String(id), info])) };
 }
 

@@ -5,6 +5,7 @@ import type {
   DriftItem,
   MonitorActionDetail,
   MonitorDetail,
+  MonitorGroupBody,
   MonitorGroupDetail,
   MonitorGroupOption,
   MonitorListAnswer,
@@ -16,7 +17,9 @@ import type {
 } from '../../src/api/contracts/monitors';
 import { newActionBody } from '../../src/api/contracts/monitors';
 import { definitionFields, scheduleInWords } from '../../src/api/contracts/monitor-schedule';
+import type { ActionUserProfileField } from '../../src/api/contracts/run-as-selection';
 import { SCHEDULE_COLUMNS, type MonitorScheduleRow } from './runs';
+import { runAsFields } from './run-as';
 
 const iso = (v: string | null) => (v === null ? null : new Date(v).toISOString());
 
@@ -91,10 +94,10 @@ export async function getMonitor(db: Db, id: number): Promise<MonitorDetail> {
     [id],
   );
   const actions = await db.query<{
-    id: number; monitor_step_id: number; action_id: number; name: string; action_type: string; vid: string; expected_blocked: string; expected_detected: string;
+    id: number; monitor_step_id: number; action_id: number; name: string; action_type: string; vid: string; require_protected: boolean; expected_blocked: string; expected_detected: string;
     config: Record<string, unknown>; expected_events: unknown[]; last_outcome: string | null; drift: boolean | null; last_job_action_id: number | null;
   }>(
-    `select ma.id, ma.monitor_step_id, ma.action_id, a.name, a.action_type, a.vid, ma.expected_blocked, ma.expected_detected, ma.config, ma.expected_events,
+    `select ma.id, ma.monitor_step_id, ma.action_id, a.name, a.action_type, a.vid, a.require_protected, ma.expected_blocked, ma.expected_detected, ma.config, ma.expected_events,
             lr.outcome as last_outcome, lr.drift, lr.job_action_id as last_job_action_id
        from monitor_actions ma join actions a on a.id = ma.action_id
        left join lateral (select outcome, drift, job_action_id from monitor_step_results r where r.monitor_action_id = ma.id order by r.job_id desc limit 1) lr on true
@@ -102,8 +105,10 @@ export async function getMonitor(db: Db, id: number): Promise<MonitorDetail> {
     [id],
   );
   const groups = await monitorGroups(db);
+  const profiles = await db.query<ActionUserProfileField['profiles'][number]>('select id, friendly_name, username from action_user_profiles order by lower(friendly_name), id');
   const detailSteps: MonitorGroupDetail[] = steps.map((s) => ({
     ...(s.config as Omit<MonitorGroupDetail, 'id' | 'name' | 'actions'>),
+    ...runAsFields({ require_interactive: false, interactive_desktop_session: false, ...(s.config as Partial<MonitorGroupBody>) } as MonitorGroupBody, profiles),
     id: s.id,
     name: s.name,
     actions: actions
@@ -116,6 +121,7 @@ export async function getMonitor(db: Db, id: number): Promise<MonitorDetail> {
         name: a.name,
         action_type: a.action_type,
         vid: a.vid,
+        require_protected: a.require_protected,
         expected_blocked: a.expected_blocked,
         expected_detected: a.expected_detected,
         expected_events: a.expected_events,
@@ -159,7 +165,7 @@ export async function monitorRuns(db: Db, id: number, page: number, perPage: num
   if (!exists) throw notFound(`Monitor ${id} does not exist.`);
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>('select count(*)::int as n from monitor_runs where monitor_id = $1', [id]);
   const runs = await db.query<Omit<MonitorRun, 'steps' | 'evaluated'> & { evaluated_at: string | null }>(
-    `select r.job_id, j.status, r.scheduled_for::text, r.started_at::text, r.trigger, r.evaluated_at::text, r.passed, r.failed, r.not_run, r.drift
+    `select r.job_id, j.status, j.progress, r.scheduled_for::text, r.started_at::text, r.trigger, r.evaluated_at::text, r.passed, r.failed, r.not_run, r.drift
        from monitor_runs r join jobs j on j.id = r.job_id where r.monitor_id = $1 order by r.job_id desc limit $2 offset $3`,
     [id, perPage, (page - 1) * perPage],
   );

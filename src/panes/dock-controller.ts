@@ -146,9 +146,26 @@ export class DockController implements DockControl {
 
   /** Replaces a pane's params (e.g. a selection or a filter) and, when it is focused, its URL: a new history entry unless `replace`. */
   updateParams(panelId: string, next: PaneParams, opts: { replace?: boolean } = {}): void {
-    const panel = this.api?.getPanel(panelId);
-    if (!panel) return;
+    const api = this.api;
+    const panel = api?.getPanel(panelId);
+    if (!api || !panel) return;
     const { kind } = panel.params as PanelParams;
+    const ref = { kind, params: next };
+    const nextId = this.keyFor(ref);
+    if (nextId !== panelId) {
+      // The pane now shows another item (a new monitor once saved is 'Monitor N'): its tab becomes that
+      // item's, in place, so the URL it pushes finds it instead of opening a second tab for it.
+      const replacement =
+        api.getPanel(nextId) ??
+        api.addPanel<PanelParams>({ id: nextId, component: PANE_COMPONENT, title: this.titleFor(ref), params: ref, position: { referencePanel: panel, direction: 'within' } });
+      const wasActive = api.activePanel === panel;
+      panel.api.close();
+      if (wasActive) {
+        replacement.api.setActive();
+        this.syncUrl();
+      }
+      return;
+    }
     panel.api.updateParameters({ kind, params: next });
     panel.api.setTitle(this.titleFor({ kind, params: next }));
     if (this.api?.activePanel === panel) {

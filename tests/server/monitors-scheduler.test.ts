@@ -129,6 +129,9 @@ describe('the monitor scheduler', () => {
 
   it('the monitor group settings reach the work: run-as user, scan_interfaces, proxy_comm and use_ip_addresses', async () => {
     const [profile] = await w.server.db.query<{ id: number }>(`insert into action_user_profiles (friendly_name, username) values ('Monitor Operator', 'monop') returning id`);
+    // Run-as applies to a port_scan only on a Windows actor of 4.10.0 or later (MON-103, MON-104): the
+    // loopback source is reported as one for this test.
+    await w.server.db.query(`update nodes set os_base = 'windows', node_version = '4.12.1' where id = $1`, [w.src.nodeId]);
     const m = await createMonitor('Settings monitor', {
       steps: [
         {
@@ -168,6 +171,7 @@ describe('the monitor scheduler', () => {
     expect(details).not.toHaveProperty('scan_interfaces');
     expect(details).not.toHaveProperty('run_as');
     await w.server.call('POST', `/monitors/${m.id}/pause.json`, { as: w.operator });
+    await w.server.db.query(`update nodes set os_base = 'linux' where id = $1`, [w.src.nodeId]);
   });
 
   it("each monitor's detection timeout (Timeout for Monitor Event Detection) holds its runs open for events that long", async () => {

@@ -14,11 +14,12 @@ import {
   type MonitorListAnswer,
   type MonitorRunsAnswer,
 } from '@/api/contracts/monitors';
+import { RUN_AS_UNSUPPORTED_MESSAGE, SESSION_DISABLED_MESSAGE, SESSION_FORCED_MESSAGE, SESSION_HOST_CLI_MESSAGE } from '@/api/contracts/run-as-selection';
 
 let s: TestServer;
 let operator: Session;
 let viewer: Session;
-const ids = { scan: 0, email: 0, dns: 0, src: 0, dst: 0, zoneA: 0, emptyZone: 0, mailbox: 0, hostedApi: 0, sim: 0 };
+const ids = { scan: 0, email: 0, dns: 0, hostCli: 0, protectedDns: 0, src: 0, dst: 0, winSrc: 0, sandboxed: 0, sandbox: 0, zoneA: 0, emptyZone: 0, mailbox: 0, hostedApi: 0, sim: 0, profile: 0 };
 
 async function one<T>(sql: string, params: unknown[] = []): Promise<T> {
   const [row] = await s.db.query<T>(sql, params);
@@ -39,6 +40,14 @@ beforeAll(async () => {
   const node = (name: string) => one<{ id: number }>(`insert into nodes (name, node_type, status, security_zone_id) values ($1, 'endpoint', 'online', $2) returning id`, [name, ids.zoneA]);
   ids.src = (await node('src-actor')).id;
   ids.dst = (await node('dst-actor')).id;
+  ids.hostCli = (await action('A100-004', 'host_cli')).id;
+  ids.protectedDns = (await one<{ id: number }>(`insert into actions (vid, name, action_type, approved, require_protected) values ('A100-005', 'protected dns check', 'dns', true, true) returning id`)).id;
+  const win = (name: string, type: string, sandbox: number | null) =>
+    one<{ id: number }>(`insert into nodes (name, node_type, os_base, node_version, status, sandbox_node_id) values ($1, $2, 'windows', '4.12.1', 'online', $3) returning id`, [name, type, sandbox]);
+  ids.winSrc = (await win('win-src', 'endpoint', null)).id;
+  ids.sandbox = (await win('win-sandbox', 'protected', null)).id;
+  ids.sandboxed = (await win('win-protected', 'protected', ids.sandbox)).id;
+  ids.profile = (await one<{ id: number }>(`insert into action_user_profiles (friendly_name, username) values ('Ops', 'ops') returning id`)).id;
   ids.mailbox = (await one<{ id: number }>(`insert into email_profiles (name, kind) values ('IMAP box', 'imap') returning id`)).id;
   ids.hostedApi = (await one<{ id: number }>(`insert into email_profiles (name, kind) values ('Graph sender', 'graph_api') returning id`)).id;
   ids.sim = (await one<{ id: number }>(`insert into simulations (vid, name, simulation_type) values ('S100-001', 'Perimeter sequence', 'sequence') returning id`)).id;
@@ -244,6 +253,8 @@ describe('refusals', () => {
   });
 
   it('MON-100 with an interactive desktop session a zone must hold an actor', async () => {
+    // A Windows actor in zone A: port_scan's session needs one (MON-106).
+    await s.db.query('update nodes set security_zone_id = $2 where id = $1', [ids.winSrc, ids.zoneA]);
     const zoneGroup = { run_between: 'zone', attack_node: null, target_node: null, attack_zone: ids.emptyZone, target_zone: ids.zoneA, interactive_desktop_session: true };
     await refused(body({}, {}, zoneGroup), 'steps[0].attack_zone', INTERACTIVE_ZONE_MESSAGE);
     expect((await create(body({ name: 'Zones' }, {}, { ...zoneGroup, attack_zone: ids.zoneA }))).statusCode).toBe(201);
@@ -253,6 +264,34 @@ describe('refusals', () => {
     const email = (profile: number) => body({ name: 'Email' }, { action_id: ids.email, runtime: { runtime_from_address: 'ceo@example.com' } }, { from_email_profile: profile });
     await refused(email(ids.hostedApi), 'steps[0].actions[0].runtime.runtime_from_address', SPOOFED_FROM_MESSAGE);
     expect((await create(email(ids.mailbox))).statusCode).toBe(201);
+  });
+
+  it('MON-103 MON-104 run-as needs a valid Windows actor (not for cloud and email, always for host_cli); refused with the message, nothing saved', async () => {
+    const runAs = (name: string, group: Record<string, unknown>, action: Record<string, unknown> = {}) => body({ name }, action, { action_user_profile: ids.profile, ...group });
+    await refused(runAs('Linux source', {}), 'steps[0].action_user_profile', RUN_AS_UNSUPPORTED_MESSAGE);
+    await refused(runAs('Email run-as', { attack_node: ids.winSrc }, { action_id: ids.email }), 'steps[0].action_user_profile', RUN_AS_UNSUPPORTED_MESSAGE);
+    await s.db.query(`update nodes set node_version = '4.9.9' where id = $1`, [ids.sandbox]);
+    await refused(runAs('Old actor', { attack_node: ids.sandbox }), 'steps[0].action_user_profile', RUN_AS_UNSUPPORTED_MESSAGE);
+    await s.db.query(`update nodes set node_version = '4.12.1' where id = $1`, [ids.sandbox]);
+    const [{ n } = { n: 0 }] = await s.db.query<{ n: number }>(`select count(*)::int as n from monitors where name in ('Linux source', 'Email run-as', 'Old actor')`);
+    expect(n).toBe(0);
+    expect((await create(runAs('Windows source', { attack_node: ids.winSrc }))).statusCode).toBe(201);
+    expect((await create(runAs('host_cli on Linux', {}, { action_id: ids.hostCli }))).statusCode).toBe(201);
+  });
+
+  it('MON-105 MON-106 MON-065 the Interactive Session: not for host_cli, not without a Windows actor, forced for a protected action on valid sandboxed actors', async () => {
+    await refused(body({ name: 'Session host_cli' }, { action_id: ids.hostCli }, { interactive_desktop_session: true }), 'steps[0].interactive_desktop_session', SESSION_HOST_CLI_MESSAGE);
+    await refused(body({ name: 'Session on Linux' }, {}, { interactive_desktop_session: true }), 'steps[0].interactive_desktop_session', SESSION_DISABLED_MESSAGE);
+    expect((await create(body({ name: 'Session on Windows' }, {}, { attack_node: ids.winSrc, interactive_desktop_session: true }))).statusCode).toBe(201);
+    const protectedGroup = { attack_node: ids.sandboxed, target_node: ids.dst };
+    await refused(body({ name: 'Protected unticked' }, { action_id: ids.protectedDns }, { ...protectedGroup, interactive_desktop_session: false }), 'steps[0].interactive_desktop_session', SESSION_FORCED_MESSAGE);
+    const ok = await create(body({ name: 'Protected ticked' }, { action_id: ids.protectedDns }, { ...protectedGroup, action_user_profile: ids.profile, interactive_desktop_session: true }));
+    expect(ok.statusCode, ok.body).toBe(201);
+    // MON-044: the group's action_user_profile and interactive session objects.
+    const detail = (await s.call('GET', `/monitors/${ok.json<MonitorDetail>().id}.json`, { as: viewer })).json<MonitorDetail>();
+    expect(detail.steps[0]?.action_user_profile_field).toEqual({ field_name: 'action_user_profile', profiles: [{ id: ids.profile, friendly_name: 'Ops', username: 'ops' }], default: null });
+    expect(detail.steps[0]?.interactive_session_field).toEqual({ field_name: 'interactive_desktop_session', required: false, default: false, value: true });
+    expect(detail.steps[0]?.actions[0]?.require_protected).toBe(true);
   });
 
   it('MON-102 port fields, unknown runtime fields, missing actors and bad shapes answer 400, never 500', async () => {

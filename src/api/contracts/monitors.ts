@@ -4,6 +4,7 @@
  * (section 5 "Monitor editor"), and the answers of the monitor calls documented in docs/api.md.
  */
 import * as yup from 'yup';
+import type { ActionUserProfileField, InteractiveSessionField } from './run-as-selection';
 
 export const PERIOD_TYPES = ['minutes', 'hours', 'days', 'weeks', 'months'] as const;
 export type PeriodType = (typeof PERIOD_TYPES)[number];
@@ -41,6 +42,8 @@ export const INTERACTIVE_ZONE_MESSAGE = 'An interactive desktop session needs a 
 /** MON-176: limits ('YYYY-MM-DD HH:mm' is MONITOR_RUNTIME_RE below). */
 export const EXTRA_SLEEP_MAX = 300;
 export const STEP_MARKER_WIDTH = 68;
+/** MON-176: the progress feedback's transition. */
+export const PROGRESS_TRANSITION_MS = 350;
 /** MON-083, MON-175: the first-run picker's range ends 29 days after the chosen start. */
 export const FIRST_RUN_RANGE_DAYS = 29;
 export const NAME_MAX = 255;
@@ -286,6 +289,7 @@ export interface MonitorActionDetail extends MonitorActionBody {
   name: string;
   action_type: string;
   vid: string;
+  require_protected: boolean;
   last_outcome: StepOutcome | null;
   /** The job action of the latest judged run (null before the first run). */
   last_job_action_id: number | null;
@@ -294,6 +298,9 @@ export interface MonitorActionDetail extends MonitorActionBody {
 export interface MonitorGroupDetail extends Omit<MonitorGroupBody, 'actions'> {
   id: number;
   actions: MonitorActionDetail[];
+  /** MON-044: the group's run-as select and Interactive Session objects. */
+  action_user_profile_field: ActionUserProfileField;
+  interactive_session_field: InteractiveSessionField;
 }
 export interface MonitorDetail extends Omit<MonitorBody, 'steps'> {
   id: number;
@@ -351,6 +358,8 @@ export interface StepResult {
 export interface MonitorRun {
   job_id: number;
   status: RunStatus;
+  /** The job's progress, 0..100. */
+  progress: number;
   scheduled_for: string;
   started_at: string | null;
   trigger: 'schedule' | 'catch_up' | 'run_now';
@@ -380,7 +389,7 @@ export interface DriftItem {
 
 /** GET /monitors/options.json: the editor's pickers. */
 export interface MonitorEditorOptions {
-  nodes: { id: number; name: string; node_type: string; os_base: string; status: string; zone_id: number | null }[];
+  nodes: { id: number; name: string; node_type: string; os_base: string; status: string; zone_id: number | null; node_version: string; sandbox_node_id: number | null; user_tags: string[] }[];
   zones: { id: number; name: string; node_count: number }[];
   email_profiles: { id: number; name: string; kind: EmailProfileKind; address: string; associated_node_ids: number[] }[];
   action_user_profiles: { id: number; friendly_name: string; username: string }[];
@@ -395,6 +404,8 @@ export interface ActionInfo {
   name: string;
   action_type: string;
   vid: string;
+  /** A protected action (require_protected): the run-as rules force its Interactive Session (MON-065). */
+  require_protected: boolean;
 }
 
 export interface MonitorGroupOption {

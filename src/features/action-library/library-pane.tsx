@@ -9,6 +9,7 @@ import { FilterBar, type FilterState } from './filter-bar';
 import { LibraryList } from './library-list';
 import { currentActionPane } from '@/commands/entity-picks';
 import { usePaneContext } from '@/panes/use-pane-context';
+import { tagTargets } from '@/commands/tag-targets';
 import { libraryPane } from './pane-context';
 import { libraryStore } from './store';
 import { useLibraryPages } from './use-library-pages';
@@ -201,6 +202,8 @@ export function LibraryPane({ params, setParams }: PaneProps) {
   }, []);
   usePaneContext(libraryPane, { move, focusSearch });
   usePaneContext(currentActionPane, { current: () => (libraryStore.current ? { value: libraryStore.current.id, label: libraryStore.current.name, detail: libraryStore.current.vid } : null) });
+  // tags.add / tags.remove act on every selected Action (Shift+arrows or Space build a multi-selection).
+  usePaneContext(tagTargets, { taggable: 'actions', items: () => libraryStore.selectedItems.map(({ id, name }) => ({ id, name })) });
   useEffect(() => {
     if (libraryStore.focusSearchPending) {
       libraryStore.focusSearchPending = false;

@@ -1,3 +1,4 @@
+import { ExpandingTextArea } from '@/ui/expanding-textarea';
 import { useId } from 'react';
 import {
   DETECTION_TIMEOUT_MAX,
@@ -68,7 +69,7 @@ export function DefinitionPanel({ body, groups, errors, onChange }: { body: Moni
       </label>
       <label className="col-span-2 flex flex-col gap-1 text-xs">
         <span className="text-muted">Description</span>
-        <textarea className={input} rows={2} value={body.description} onChange={(e) => onChange({ description: e.target.value })} />
+        <ExpandingTextArea className={input} value={body.description} onChange={(e) => onChange({ description: e.target.value })} />
       </label>
       <label className="flex flex-col gap-1 text-xs">
         <span className="text-muted">First Run</span>

@@ -5,14 +5,17 @@ import { describe, expect, it, vi } from 'vitest';
 import { newActionBody, type MonitorActionBody, type MonitorEditorOptions, type MonitorGroupBody } from '@/api/contracts/monitors';
 import { ActionPanel } from './action-panel';
 import type { FlatStep } from './editor-state';
-import { GroupPanel } from './group-panel';
+import { GroupPanel, type SessionTicks } from './group-panel';
+import { useState } from 'react';
+import type { ActionInfo } from '@/api/contracts/monitors';
+import type { RunAsMode } from '@/api/contracts/run-as-selection';
 import { StepStrip } from './step-strip';
 import { MonitorSummary, type SummaryEntry } from './summary';
 
 const OPTIONS: MonitorEditorOptions = {
   nodes: [
-    { id: 1, name: 'dmz-web', node_type: 'endpoint', os_base: 'linux', status: 'online', zone_id: 1 },
-    { id: 2, name: 'core-db', node_type: 'endpoint', os_base: 'windows', status: 'online', zone_id: 2 },
+    { id: 1, name: 'dmz-web', node_type: 'endpoint', os_base: 'linux', status: 'online', zone_id: 1, node_version: '4.12.0', sandbox_node_id: null, user_tags: [] },
+    { id: 2, name: 'core-db', node_type: 'endpoint', os_base: 'windows', status: 'online', zone_id: 2, node_version: '4.12.0', sandbox_node_id: null, user_tags: [] },
   ],
   zones: [{ id: 1, name: 'DMZ', node_count: 1 }],
   email_profiles: [
@@ -63,7 +66,7 @@ describe('the monitor editor panels', () => {
         <ActionPanel
           path="steps[0].actions[0]"
           action={{ ...newActionBody(3), ...action }}
-          info={{ name: `A ${type} action`, action_type: type, vid: 'A100-1' }}
+          info={{ name: `A ${type} action`, action_type: type, vid: 'A100-1', require_protected: false }}
           senderKind={senderKind}
           errors={{}}
           onChange={onChange}
@@ -176,5 +179,111 @@ describe('the monitor editor panels', () => {
     strip.focus();
     await userEvent.keyboard('{ArrowDown}{ArrowRight}{Enter}');
     expect(onOpen).toHaveBeenCalledWith(12);
+  });
+});
+
+const RUN_AS_OPTIONS: MonitorEditorOptions = {
+  ...OPTIONS,
+  nodes: [
+    { id: 11, name: 'win-old', node_type: 'endpoint', os_base: 'windows', status: 'online', zone_id: 3, node_version: '4.9.2', sandbox_node_id: null, user_tags: [] },
+    { id: 12, name: 'win-ws', node_type: 'endpoint', os_base: 'windows', status: 'online', zone_id: 3, node_version: '4.12.1', sandbox_node_id: null, user_tags: [] },
+    { id: 13, name: 'win-protected', node_type: 'protected', os_base: 'windows', status: 'online', zone_id: 4, node_version: '4.12.1', sandbox_node_id: 14, user_tags: [] },
+    { id: 14, name: 'sandbox', node_type: 'protected', os_base: 'windows', status: 'online', zone_id: 4, node_version: '4.12.1', sandbox_node_id: 13, user_tags: [] },
+    { id: 15, name: 'linux-box', node_type: 'endpoint', os_base: 'linux', status: 'online', zone_id: 3, node_version: '4.12.1', sandbox_node_id: null, user_tags: [] },
+  ],
+  zones: [
+    { id: 3, name: 'Workstations', node_count: 3 },
+    { id: 4, name: 'Theater', node_count: 2 },
+  ],
+};
+
+/** A group panel that keeps its group and ticks, as the editor does. */
+function RunAsHarness({ types, protectedAction = false, start }: { types: string[]; protectedAction?: boolean; start: Partial<Omit<MonitorGroupBody, 'actions'>> }) {
+  const [g, setG] = useState<Omit<MonitorGroupBody, 'actions'>>({ ...group, from_email_profile: null, attack_node: null, target_node: null, ...start });
+  const [ticks, setTicks] = useState<SessionTicks>({});
+  const actions: ActionInfo[] = types.map((t, i) => ({ name: `A${i}`, action_type: t, vid: `A${i}`, require_protected: protectedAction }));
+  return (
+    <GroupPanel
+      index={0}
+      group={g}
+      actions={actions}
+      ticks={ticks}
+      options={RUN_AS_OPTIONS}
+      errors={{}}
+      onChange={(p) => setG((x) => ({ ...x, ...p }))}
+      onTick={(mode: RunAsMode, checked: boolean) => setTicks((t) => ({ ...t, [mode]: checked }))}
+    />
+  );
+}
+
+describe('the group panel run-as selection', () => {
+  const runAs = () => screen.getByLabelText<HTMLSelectElement>('Run As');
+  const session = () => screen.queryByRole<HTMLInputElement>('checkbox', { name: 'Interactive Session' });
+
+  it('MON-103 MON-104 the Run As select is enabled only for a valid Windows actor (4.10.0+, endpoint or protected); never for cloud and email; always for host_cli', async () => {
+    const { unmount } = render(<RunAsHarness types={['dns']} start={{ attack_node: 11 }} />);
+    expect(runAs().disabled).toBe(true);
+    await userEvent.selectOptions(screen.getByLabelText('Source Actor'), '15');
+    expect(runAs().disabled).toBe(true);
+    await userEvent.selectOptions(screen.getByLabelText('Source Actor'), '12');
+    expect(runAs().disabled).toBe(false);
+    await userEvent.selectOptions(runAs(), '9');
+    // Back to an actor that cannot run as a user: the select is disabled and emptied (Run as System).
+    await userEvent.selectOptions(screen.getByLabelText('Source Actor'), '11');
+    expect(runAs().disabled).toBe(true);
+    expect(runAs().value).toBe('');
+    unmount();
+    for (const t of ['cloud', 'email']) {
+      const r = render(<RunAsHarness types={[t]} start={{ attack_node: 12 }} />);
+      expect(runAs().disabled, t).toBe(true);
+      r.unmount();
+    }
+    render(<RunAsHarness types={['host_cli']} start={{ attack_node: 15 }} />);
+    expect(runAs().disabled).toBe(false);
+  });
+
+  it('MON-105 MON-106 the session is hidden for host_cli; disabled without a Windows actor for the listed types, and for host_cli with a profile and no sandbox', async () => {
+    const { unmount } = render(<RunAsHarness types={['host_cli']} start={{ attack_node: 12 }} />);
+    expect(session()).toBeNull();
+    unmount();
+    const r = render(<RunAsHarness types={['port_scan']} start={{ attack_node: 15 }} />);
+    expect(session()!.disabled).toBe(true);
+    await userEvent.selectOptions(screen.getByLabelText('Source Actor'), '12');
+    expect(session()!.disabled).toBe(false);
+    r.unmount();
+    render(<RunAsHarness types={['host_cli', 'sleep']} start={{ attack_node: 12 }} />);
+    expect(session()!.disabled).toBe(false);
+    await userEvent.selectOptions(runAs(), '9');
+    expect(session()!.disabled).toBe(true);
+  });
+
+  it('MON-064 MON-066 choosing a profile recomputes the session; the user tick is remembered per mode (actors, zones)', async () => {
+    render(<RunAsHarness types={['host_cli', 'sleep']} start={{ attack_node: 12 }} />);
+    await userEvent.click(session()!);
+    expect(session()!.checked).toBe(true);
+    await userEvent.selectOptions(runAs(), '9');
+    expect([session()!.checked, session()!.disabled]).toEqual([false, true]);
+    await userEvent.selectOptions(runAs(), '');
+    expect([session()!.checked, session()!.disabled]).toEqual([true, false]);
+    // Zone mode has its own tick (none yet), actor mode keeps its own.
+    await userEvent.click(screen.getByRole('radio', { name: 'Zones' }));
+    await userEvent.selectOptions(screen.getByLabelText('Source Zone'), '3');
+    expect(session()!.checked).toBe(false);
+    await userEvent.click(screen.getByRole('radio', { name: 'Actors' }));
+    expect(session()!.checked).toBe(true);
+  });
+
+  it('MON-065 MON-067 the session is forced checked and disabled for a protected action on valid sandboxed actors; required starts it checked', async () => {
+    const { unmount } = render(<RunAsHarness types={['dns']} protectedAction start={{ attack_node: 13 }} />);
+    expect([session()!.checked, session()!.disabled]).toEqual([true, true]);
+    // A zone where one actor has no sandbox: not forced.
+    await userEvent.click(screen.getByRole('radio', { name: 'Zones' }));
+    await userEvent.selectOptions(screen.getByLabelText('Source Zone'), '3');
+    expect(session()!.disabled).toBe(false);
+    await userEvent.selectOptions(screen.getByLabelText('Source Zone'), '4');
+    expect([session()!.checked, session()!.disabled]).toEqual([true, true]);
+    unmount();
+    render(<RunAsHarness types={['dns']} start={{ attack_node: 12, require_interactive: true }} />);
+    expect([session()!.checked, session()!.disabled]).toEqual([true, true]);
   });
 });

@@ -10,7 +10,7 @@ const group = (ids: number[]): MonitorBody['steps'][number] => ({
 });
 const draft = (steps: MonitorBody['steps']): EditorDraft => ({
   id: null,
-  info: { 1: { name: 'Scan', action_type: 'port_scan', vid: 'A1' }, 2: { name: 'DNS', action_type: 'dns', vid: 'A2' }, 3: { name: 'Web', action_type: 'website', vid: 'A3' } },
+  info: { 1: { name: 'Scan', action_type: 'port_scan', vid: 'A1', require_protected: false }, 2: { name: 'DNS', action_type: 'dns', vid: 'A2', require_protected: false }, 3: { name: 'Web', action_type: 'website', vid: 'A3', require_protected: false } },
   outcomes: {},
   storedRuntime: null,
   body: {

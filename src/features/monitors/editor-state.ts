@@ -4,6 +4,7 @@
  * Pure helpers: the flat step list (one marker per action), validation errors by field path.
  */
 import * as yup from 'yup';
+import type { RunAsMode } from '@/api/contracts/run-as-selection';
 import { monitorBodySchema, type ActionInfo, type ActionSummaryEntry, type MonitorBody, type StepOutcome } from '@/api/contracts/monitors';
 
 export interface EditorDraft {
@@ -15,6 +16,8 @@ export interface EditorDraft {
   outcomes: Record<string, { outcome: StepOutcome | null; drift: boolean; monitor_action_id?: number; job_action_id?: number | null }>;
   /** The stored first run (an unchanged past first run is accepted on update). */
   storedRuntime: string | null;
+  /** MON-066: the user's own Interactive Session tick of each group, per mode. */
+  sessionTicks?: Record<number, Partial<Record<RunAsMode, boolean>>>;
 }
 
 const KEY = (paneKey: string) => `vigil.monitor-draft.v1:${paneKey}`;

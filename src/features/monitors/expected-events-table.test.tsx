@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse, delay } from 'msw';
 import { useState } from 'react';
@@ -58,7 +58,7 @@ function setup(initial: ExpectedEvent[]) {
 }
 
 describe('the expected events table', () => {
-  it('MON-014 MON-080 LOADING reads Requesting event data; events are grouped by integration or endpoint; selecting a row makes its message editable; the raw event expands', async () => {
+  it('MON-014 MON-080 MON-020 LOADING reads Requesting event data; events are grouped by integration or endpoint; selecting a row makes its message editable; the raw event expands', async () => {
     const { calls, onChange, table } = setup([]);
     expect(within(table).getByRole('status').textContent).toBe('Requesting event data');
     expect(table.getAttribute('data-state')).toBe('LOADING');
@@ -79,6 +79,13 @@ describe('the expected events table', () => {
     expect(raw.getAttribute('aria-expanded')).toBe('true');
     const pre = within(suricata).getByText('{"signature":"ET SCAN Nmap"}');
     expect(pre.style.maxWidth).toBe('500px');
+    // MON-020: the raw event opens in the JSON viewer, formatted with 4 spaces.
+    await userEvent.click(within(suricata).getAllByRole('button', { name: 'Open in viewer' })[0]!);
+    const viewer = await screen.findByRole('dialog', { name: 'Raw event: ET SCAN Nmap' });
+    expect(within(viewer).getByLabelText('Content').textContent).toBe('{\n    "signature": "ET SCAN Nmap"\n}');
+    expect(within(viewer).getByRole('button', { name: 'Copy to Clipboard' })).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     // Unselected again: the message is no longer editable.
     await userEvent.click(within(suricata).getByRole('checkbox', { name: 'Select ET SCAN Nmap' }));
     expect(onChange).toHaveBeenLastCalledWith([]);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { JsonViewerModal } from '@/ui/json-viewer';
 import { useQuery } from '@tanstack/react-query';
 import {
   EXPECTED_EVENTS_ENDPOINT,
@@ -54,6 +55,7 @@ function TechnologyLogo({ logo, name }: { logo: string | undefined; name: string
 export function ExpectedEventsTable({ actionId, selected, onChange }: { actionId: number; selected: ExpectedEvent[]; onChange(events: ExpectedEvent[]): void }) {
   const [show, setShow] = useState(selected.length === 0);
   const [open, setOpen] = useState<Set<string>>(new Set());
+  const [viewing, setViewing] = useState<ExpectedEventRow | null>(null);
   const query = useQuery({ queryKey: monitorKeys.expectedEvents(actionId), queryFn: ({ signal }) => fetchExpectedEvents(actionId, signal), enabled: show });
   const state: ExpectedEventsState = !show ? 'KEEP_EXISTING' : query.isPending ? 'LOADING' : query.isError ? 'ERROR' : 'READY';
 
@@ -64,6 +66,7 @@ export function ExpectedEventsTable({ actionId, selected, onChange }: { actionId
   return (
     <section aria-label="Expected events" data-state={state} className="flex flex-col gap-2 rounded border border-line p-2 text-xs">
       <h4 className="font-semibold">Expected Events</h4>
+      <JsonViewerModal open={viewing !== null} title={`Raw event: ${viewing?.description ?? ''}`} text={viewing?.raw_event ?? ''} onClose={() => setViewing(null)} />
       {state === 'KEEP_EXISTING' && (
         <div className="flex items-center gap-2">
           <span>{EXPECTED_EVENTS_KEEP_TEXT}</span>
@@ -125,6 +128,9 @@ export function ExpectedEventsTable({ actionId, selected, onChange }: { actionId
                             onClick={() => setOpen((s) => (s.has(rowKey) ? new Set([...s].filter((k) => k !== rowKey)) : new Set([...s, rowKey])))}
                           >
                             {expanded ? 'Hide raw event' : 'Show raw event'}
+                          </button>
+                          <button type="button" className="ml-2 text-accent hover:underline" onClick={() => setViewing(e)}>
+                            Open in viewer
                           </button>
                           {expanded && (
                             <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-surface p-1 font-mono text-2xs" style={{ maxWidth: RAW_EVENT_MAX_WIDTH }}>

@@ -1,18 +1,18 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { MonitorListItem } from '@/api/contracts/monitors';
-import { Button } from '@/ui/button';
+import { Pagination, usePaging } from '@/ui/pagination';
 import { CommandButton } from '@/commands/command-menu';
 import { fetchMonitor, fetchMonitorRuns, monitorKeys } from './api';
-import { OUTCOME_CLASS, OUTCOME_LABEL, StatusPill, when } from './ui';
+import { OUTCOME_CLASS, OUTCOME_LABEL, RunStatusCell, StatusPill, when } from './ui';
 
-const PER_PAGE = 10;
 
 /** The selected monitor: definition summary, steps with their latest outcome and drift, run history (paged). */
 export function MonitorDetailPanel({ monitor, menu }: { monitor: MonitorListItem; menu: ReactNode }) {
-  const [page, setPage] = useState(1);
+  // MON-077, MON-174: 10, 20 or 30 runs a page, remembered under monitor-runs-perPage.
+  const { page, perPage, setPage, setPerPage } = usePaging('monitor-runs', 10);
   const detail = useQuery({ queryKey: monitorKeys.one(monitor.id), queryFn: ({ signal }) => fetchMonitor(monitor.id, signal) });
-  const runs = useQuery({ queryKey: monitorKeys.runs(monitor.id, page), queryFn: () => fetchMonitorRuns(monitor.id, page, PER_PAGE), refetchInterval: 15_000 });
+  const runs = useQuery({ queryKey: [...monitorKeys.runs(monitor.id, page), perPage], queryFn: () => fetchMonitorRuns(monitor.id, page, perPage), refetchInterval: 15_000 });
   const m = detail.data;
   let stepNo = 0;
   return (
@@ -91,7 +91,7 @@ export function MonitorDetailPanel({ monitor, menu }: { monitor: MonitorListItem
                   </a>
                 </td>
                 <td>
-                  <StatusPill status={r.status} />
+                  <RunStatusCell run={r} />
                 </td>
                 <td>{when(r.started_at)}</td>
                 <td>{r.trigger === 'catch_up' ? 'Catch-up' : r.trigger === 'run_now' ? 'Run now' : 'Schedule'}</td>
@@ -102,17 +102,9 @@ export function MonitorDetailPanel({ monitor, menu }: { monitor: MonitorListItem
             ))}
           </tbody>
         </table>
-        {runs.data && runs.data.meta.total_pages > 1 && (
-          <div className="mt-2 flex items-center gap-2 text-xs">
-            <Button disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous
-            </Button>
-            <span>
-              Page {page} of {runs.data.meta.total_pages}
-            </span>
-            <Button disabled={page >= runs.data.meta.total_pages} onClick={() => setPage(page + 1)}>
-              Next
-            </Button>
+        {runs.data && runs.data.meta.total_count > 10 && (
+          <div className="mt-2">
+            <Pagination label="Run history" page={page} perPage={perPage} total={runs.data.meta.total_count} onPage={setPage} onPerPage={setPerPage} />
           </div>
         )}
       </div>

@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MonitorActionBody, MonitorBody, MonitorDetail, MonitorGroupBody } from '@/api/contracts/monitors';
+import type { ActionInfo, MonitorActionBody, MonitorBody, MonitorDetail, MonitorGroupBody } from '@/api/contracts/monitors';
+import type { RunAsMode } from '@/api/contracts/run-as-selection';
 import { ApiError } from '@/api/http';
 import type { PaneProps } from '@/panes/types';
 import { flash } from '@/ui/toasts';
+import { ErrorBanner, InfoBanner } from '@/ui/banners';
 import { createMonitor, fetchDraft, fetchEditorOptions, fetchMonitor, monitorKeys, updateMonitor } from './api';
 import { ActionPanel } from './action-panel';
 import { DefinitionPanel } from './definition-panel';
@@ -24,23 +26,26 @@ function fromDetail(m: MonitorDetail): EditorDraft {
   const { id, steps, monitor_group_name: _g, paused: _p, next_run_at: _n, next_job_id: _nj, last_job_id: _l, schedule: _s, fields: _f, ...def } = m;
   const info: EditorDraft['info'] = {};
   const outcomes: EditorDraft['outcomes'] = {};
+  const sessionTicks: NonNullable<EditorDraft['sessionTicks']> = {};
   const body: MonitorBody = {
     ...def,
     new_monitor_group: '',
     steps: steps.map((g, gi) => {
-      const { id: _id, actions, ...group } = g;
+      const { id: _id, actions, action_user_profile_field: _p, interactive_session_field: session, ...group } = g;
+      // MON-066, MON-067: the saved value is the user's tick of the group's mode.
+      sessionTicks[gi] = { [group.run_between === 'zone' ? 'zone' : 'actor']: session.value };
       return {
         ...group,
         actions: actions.map((a, ai) => {
-          const { id: monitorActionId, name, action_type, vid, last_outcome, last_job_action_id, drift, ...rest } = a;
-          info[String(a.action_id)] = { name, action_type, vid };
+          const { id: monitorActionId, name, action_type, vid, require_protected, last_outcome, last_job_action_id, drift, ...rest } = a;
+          info[String(a.action_id)] = { name, action_type, vid, require_protected };
           outcomes[`${gi}:${ai}`] = { outcome: last_outcome, drift, monitor_action_id: monitorActionId, job_action_id: last_job_action_id };
           return rest;
         }),
       };
     }),
   };
-  return { id, body, info, outcomes, storedRuntime: m.monitor_runtime };
+  return { id, body, info, outcomes, storedRuntime: m.monitor_runtime, sessionTicks };
 }
 
 /**
@@ -117,9 +122,19 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
 
   usePaneContext(monitorEditorPane, { save, discard });
 
-  if (loadError) return <div className="p-6 text-sm text-red-300">Could not load the monitor: {loadError}</div>;
+  if (loadError)
+    return (
+      <div className="p-6">
+        <ErrorBanner>Could not load the monitor: {loadError}</ErrorBanner>
+      </div>
+    );
   if (!draft) {
-    if (id || simulationId || actionIds.length) return <div className="p-6 text-sm text-muted">Loading…</div>;
+    if (id || simulationId || actionIds.length)
+      return (
+        <div className="p-6">
+          <InfoBanner loader>Loading the monitor…</InfoBanner>
+        </div>
+      );
     return (
       <div className="flex max-w-xl flex-col gap-3 p-6 text-sm">
         <h2 className="text-base font-semibold">New Monitor</h2>
@@ -133,6 +148,13 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
   }
 
   const setGroup = (gi: number, patch: Partial<Omit<MonitorGroupBody, 'actions'>>) => change((b) => ({ ...b, steps: b.steps.map((g, i) => (i === gi ? { ...g, ...patch } : g)) }));
+  const tick = (gi: number, mode: RunAsMode, checked: boolean) =>
+    setDraft((d) => {
+      if (!d) return d;
+      const next = { ...d, sessionTicks: { ...d.sessionTicks, [gi]: { ...d.sessionTicks?.[gi], [mode]: checked } } };
+      saveDraft(key, next);
+      return next;
+    });
   const setAction = (gi: number, ai: number, patch: Partial<MonitorActionBody>) =>
     change((b) => ({ ...b, steps: b.steps.map((g, i) => (i === gi ? { ...g, actions: g.actions.map((a, j) => (j === ai ? { ...a, ...patch } : a)) } : g)) }));
   const markerState = (s: (typeof steps)[number]) => ({
@@ -164,7 +186,18 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
         <StepStrip steps={steps} active={current?.index ?? 0} focusTo={hover} onOpen={setActive} state={markerState} />
         <div className="grid grid-cols-[minmax(0,1fr)_18rem] gap-4">
           <div className="flex flex-col gap-4">
-            {group && current && options.data && <GroupPanel index={current.group} group={group} options={options.data} errors={errors} onChange={(p) => setGroup(current.group, p)} />}
+            {group && current && options.data && (
+              <GroupPanel
+                index={current.group}
+                group={group}
+                actions={group.actions.map((a) => draft.info[String(a.action_id)]).filter((a): a is ActionInfo => !!a)}
+                ticks={draft.sessionTicks?.[current.group]}
+                options={options.data}
+                errors={errors}
+                onChange={(p) => setGroup(current.group, p)}
+                onTick={(mode, checked) => tick(current.group, mode, checked)}
+              />
+            )}
             {action && current && (
               <ActionPanel
                 key={`${current.group}:${current.action}`}

@@ -1,3 +1,4 @@
+import { NoResults } from '@/ui/no-results';
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
@@ -122,7 +123,7 @@ export function MonitorsPane({ params, setParams }: PaneProps) {
           </div>
         </div>
         {!list.isLoading && !list.isError && rows.length === 0 ? (
-          <div className="p-4 text-sm text-muted">{search ? 'No monitors match the search.' : `No monitors yet.${newHotkey ? ` Press ${newHotkey} to create one.` : ''}`}</div>
+          search ? <NoResults /> : <div className="p-4 text-sm text-muted">{`No monitors yet.${newHotkey ? ` Press ${newHotkey} to create one.` : ''}`}</div>
         ) : (
           <div ref={listRef} role="listbox" aria-label="Monitors" tabIndex={0} aria-activedescendant={selected ? `monitor-row-${selected.id}` : undefined} onKeyDown={onKey} className={LISTBOX_CLASS}>
             <div style={{ height: totalSize }}>

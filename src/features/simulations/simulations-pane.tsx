@@ -9,6 +9,8 @@ import { SimList } from './sim-list';
 import { simPaneHandlers, simStore } from './store';
 import { useSimulationPages } from './use-sim-pages';
 import { useDebounced } from '@/ui/use-debounced';
+import { tagTargets } from '@/commands/tag-targets';
+import { usePaneContext } from '@/panes/use-pane-context';
 
 const control = 'rounded border border-line bg-surface px-1.5 py-1 text-sm text-ink';
 const run = (id: string, args?: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);
@@ -48,6 +50,8 @@ export function SimulationsPane({ params, setParams }: PaneProps) {
   useEffect(() => {
     if (selected) simStore.current = { id: selected.id, vid: selected.vid, name: selected.name, simulation_type: selected.simulation_type };
   }, [selected]);
+  // tags.add / tags.remove act on the selected simulation.
+  usePaneContext(tagTargets, { taggable: 'simulations', items: () => (selected ? [{ id: selected.id, name: selected.name }] : []) });
 
   const move = useCallback(
     (step: 1 | -1) => {
