@@ -316,7 +316,8 @@ describe('the Action library', () => {
     await search(page).fill(target.vid);
     await eventually(() => list(page).getByRole('option').count(), 1, 'the search shows the one Action');
     await row(page, target.vid).click();
-    await waitForPath(page, `/manage_sims/action/${target.vid}`);
+    // The search is in the URL too (issue 21).
+    await waitForPath(page, `/manage_sims/action/${target.vid}?q=${target.vid}`);
     await eventually(() => detailHeading(page).innerText(), target.name, 'the detail shows the Action the approver reviews');
     await page.keyboard.press('Shift+A');
     await page.getByText(`${target.vid} was approved to run anywhere.`).waitFor();

@@ -99,7 +99,8 @@ describe('PCAP: an Action from a capture, end to end', () => {
     // Save: the PCAP Action exists.
     await page.keyboard.press('Control+s');
     await toast(page, /Action A\d{3}-\d+ was successfully created\./).waitFor({ timeout: 30_000 });
-    await waitForPath(page, '/manage_sims/actions');
+    // The library opens with the saved Action selected.
+    await eventually(() => /^\/manage_sims\/action\/A\d{3}-\d+$/.test(pathOf(page)), true, 'the library selects the saved Action');
     let created: PickerAction | undefined;
     await eventually(async () => {
       created = (await api<{ data: PickerAction[] }>(page, '/manage_sims/actions/picker.json')).data.find((a) => a.name === name);
