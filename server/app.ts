@@ -41,6 +41,7 @@ import { runAsProfilesRoutes } from './routes/run-as-profiles';
 import { nodeEditRoutes } from './routes/node-edit';
 import { operationalStatusRoutes } from './routes/operational-status';
 import { tagsRoutes } from './routes/tags';
+import { openApiRoutes } from './routes/openapi';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -204,6 +205,7 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
   await app.register(nodeEditRoutes);
   await app.register(operationalStatusRoutes);
   await app.register(tagsRoutes);
+  await app.register(openApiRoutes);
 
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;
