@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const name = `vigil_bench_${process.pid}`;
   const admin = await openPostgres(url);
   await admin.exec(`create database ${name}`);
-  const [{ version } = { version: '' }] = await admin.query<{ version: string }>('show server_version');
+  const [{ server_version: version } = { server_version: '' }] = await admin.query<{ server_version: string }>('show server_version');
   const u = new URL(url);
   u.pathname = `/${name}`;
   const own = u.toString();

@@ -120,7 +120,7 @@ const INPUTS: Record<string, Inputs> = {
 };
 
 /** `METHOD /path` -> summary, from summaries.ts. */
-export function summaries(): Map<string, string> {
+function summaries(): Map<string, string> {
   const out = new Map<string, string>();
   for (const line of SUMMARIES.split('\n')) {
     const m = /^(\w+) (\S+) \| (.+)$/.exec(line.trim());
