@@ -8,6 +8,7 @@ import { seedLabEvaluation } from './seed/lab-evaluation';
 import { seedDemoMonitors } from './seed/demo-monitors';
 import { startEngine, startLocalActors } from './engine/index';
 import { endJobsWithoutEngine } from './engine/orphans';
+import { cleanInterruptedUploads } from './pcap/interrupted';
 
 async function main() {
   const config = readConfig();
@@ -27,6 +28,9 @@ async function main() {
   // A job left in progress that no engine holds (e.g. from before a crash) ends errored with the reason.
   const orphaned = await endJobsWithoutEngine(db);
   if (orphaned) console.log(`Ended ${orphaned} job(s) that no engine was running (errored: the director restarted).`);
+  // A capture upload cut off by a crash ends invalid with the reason; its files and orphan files go.
+  const cut = await cleanInterruptedUploads(db, config.dataDir);
+  if (cut.uploads || cut.files) console.log(`Ended ${cut.uploads} interrupted capture upload(s) and removed ${cut.files} leftover capture file(s).`);
   const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1' });
   const url = await app.listen({ port: config.port, host: config.host });
   const shown = url.replace('127.0.0.1', 'localhost');
