@@ -1,6 +1,11 @@
 /**
- * `npm run actor -- --director URL --token TOKEN [--name N] [--address 127.0.0.2] [--allow-host-cli] [--state FILE] [--director-socket PATH]`
+ * `VIGIL_BULK_TOKEN=TOKEN npm run actor -- --director URL [--token-file FILE] [--name N] [--address 127.0.0.2] [--allow-host-cli] [--state FILE] [--director-socket PATH]`
+ *
+ * The bulk token comes from the environment (VIGIL_BULK_TOKEN) or a file (--token-file), never from
+ * the command line, where every user of the machine could read it (`ps`). An actor that already holds
+ * its credential in --state needs no token at all.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { ActorAgent } from './agent';
@@ -9,6 +14,7 @@ const { values } = parseArgs({
   options: {
     director: { type: 'string' },
     token: { type: 'string' },
+    'token-file': { type: 'string' },
     name: { type: 'string' },
     address: { type: 'string', default: '127.0.0.1' },
     'allow-host-cli': { type: 'boolean', default: false },
@@ -18,14 +24,31 @@ const { values } = parseArgs({
   },
 });
 
+const USAGE = 'Usage: VIGIL_BULK_TOKEN=TOKEN npm run actor -- --director URL [--token-file FILE] [--name N] [--address 127.0.0.2] [--allow-host-cli] [--state FILE]';
 if (!values.director) {
-  console.error('Usage: npm run actor -- --director URL --token TOKEN [--name N] [--address 127.0.0.2] [--allow-host-cli] [--state FILE]');
+  console.error(USAGE);
   process.exit(2);
 }
+if (values.token !== undefined) {
+  console.error('--token is not accepted: a token on the command line is visible to every user of the machine (ps). Set VIGIL_BULK_TOKEN or pass --token-file FILE.');
+  console.error(USAGE);
+  process.exit(2);
+}
+let bulkToken = process.env.VIGIL_BULK_TOKEN || undefined;
+if (values['token-file']) {
+  try {
+    bulkToken = fs.readFileSync(values['token-file'], 'utf8').trim() || undefined;
+  } catch (e) {
+    console.error(`Cannot read the token file: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(2);
+  }
+}
+// Not passed on to what the actor runs (host CLI commands, replays).
+delete process.env.VIGIL_BULK_TOKEN;
 
 const agent = new ActorAgent({
   director: values.director.replace(/\/$/, ''),
-  bulkToken: values.token,
+  bulkToken,
   name: values.name ?? `${os.hostname()}-${values.address}`,
   address: values.address ?? '127.0.0.1',
   allowHostCli: values['allow-host-cli'] === true,

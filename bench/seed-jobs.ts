@@ -19,51 +19,60 @@ const time = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
 export async function seedJobs(dataDir: string, JOBS: number): Promise<void> {
   const db: Db = await openPglite(dataDir);
   try {
-    await migrate(db);
-    await ensureAdmin(db, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await ensureDemoUsers(db, DEMO_USER_PASSWORD);
-    let [, t] = await time(() => seedDemo(db));
-    console.log(`demo content seeded in ${(t / 1000).toFixed(1)} s`);
-    const [{ n: existing } = { n: 0 }] = await db.query<{ n: number }>('select count(*)::int as n from jobs');
-    const bulk = Math.max(0, JOBS - existing);
-    // Secondary indexes are rebuilt after the bulk insert (much faster than maintaining them row by row).
-    const indexes = await db.query<{ indexname: string; indexdef: string }>(
-      `select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename in ('jobs', 'job_steps', 'job_actions') and indexdef not like '%UNIQUE INDEX%'`,
-    );
-    for (const i of indexes) await db.exec(`drop index ${i.indexname}`);
-    // Ran By is set here directly; the row trigger would look the user up a million times.
-    await db.exec('alter table jobs disable trigger jobs_set_ran_by');
-    const users = await db.query<{ id: number; name: string }>(`select id, vigil_job_ran_by(id) as name from users where role <> 'viewer' order by id`);
-    const sims = await db.query<{ id: number; name: string }>('select id, name from simulations order by id');
-    const actions = await db.query<{ id: number; vid: string; name: string; action_type: string }>('select id, vid, name, action_type from actions where not decommissioned order by id');
-    const nodes = await db.query<{ id: number }>(`select id from nodes where status <> 'pending' order by id`);
-    const span = 2 * 365 * 86_400; // seconds: two years of history before the demo's own jobs
+    await seedJobsInto(db, JOBS);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Seeds `db` (PGlite or PostgreSQL, migrated here) as `seedJobs` does. */
+export async function seedJobsInto(db: Db, JOBS: number): Promise<void> {
+  await migrate(db);
+  await ensureAdmin(db, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await ensureDemoUsers(db, DEMO_USER_PASSWORD);
+  let [, t] = await time(() => seedDemo(db));
+  console.log(`demo content seeded in ${(t / 1000).toFixed(1)} s`);
+  const [{ n: existing } = { n: 0 }] = await db.query<{ n: number }>('select count(*)::int as n from jobs');
+  const bulk = Math.max(0, JOBS - existing);
+  // Secondary indexes are rebuilt after the bulk insert (much faster than maintaining them row by row).
+  const indexes = await db.query<{ indexname: string; indexdef: string }>(
+    `select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename in ('jobs', 'job_steps', 'job_actions') and indexdef not like '%UNIQUE INDEX%'`,
+  );
+  for (const i of indexes) await db.exec(`drop index ${i.indexname}`);
+  // Ran By is set here directly; the row trigger would look the user up a million times.
+  await db.exec('alter table jobs disable trigger jobs_set_ran_by');
+  const users = await db.query<{ id: number; name: string }>(`select id, vigil_job_ran_by(id) as name from users where role <> 'viewer' order by id`);
+  const sims = await db.query<{ id: number; name: string }>('select id, name from simulations order by id');
+  const actions = await db.query<{ id: number; vid: string; name: string; action_type: string }>('select id, vid, name, action_type from actions where not decommissioned order by id');
+  const nodes = await db.query<{ id: number }>(`select id from nodes where status <> 'pending' order by id`);
+  const span = 2 * 365 * 86_400; // seconds: two years of history before the demo's own jobs
+  [, t] = await time(() =>
+    db.query(
+      `insert into jobs (id, name, status, progress, simulation_id, action_id, user_id, ran_by, published_status, latest_published_time, latest_published_pipeline, created_at, started_at, finished_at, updated_at)
+       select 1000 + g,
+         case when g % 5 < 3 then ($2::text[])[1 + g % cardinality($2::text[])] else ($4::text[])[1 + g % cardinality($4::text[])] end,
+         s.status, case when s.status = 'completed' then 100 else 40 + g % 50 end,
+         case when g % 5 < 3 then ($1::int[])[1 + g % cardinality($1::int[])] end,
+         case when g % 5 >= 3 then ($3::int[])[1 + g % cardinality($3::int[])] end,
+         case when g % 10 = 0 then null else ($5::int[])[1 + g % cardinality($5::int[])] end,
+         case when g % 10 = 0 then 'Scheduled Process' else ($6::text[])[1 + g % cardinality($6::text[])] end,
+         case when s.status = 'completed' and g % 2 = 0 then 2 else 0 end,
+         case when s.status = 'completed' and g % 2 = 0 then t.at + interval '30 minutes' end,
+         case when s.status = 'completed' and g % 2 = 0 then 'Splunk HEC' end,
+         t.at, t.at + interval '20 seconds', t.at + interval '10 minutes', t.at + interval '10 minutes'
+       from generate_series(1, $7::int) g
+       cross join lateral (select (array['completed','completed','completed','completed','completed','completed','completed','completed','errored','cancelled'])[1 + (g * 7) % 10] as status) s
+       cross join lateral (select now() - interval '130 days' - ($8::int - g * ($8::int / $7::int)) * interval '1 second' as at) t`,
+      [sims.map((s) => s.id), sims.map((s) => s.name), actions.map((a) => a.id), actions.map((a) => a.name), users.map((u) => u.id), users.map((u) => u.name), bulk, span],
+    ),
+  );
+  console.log(`${bulk.toLocaleString('en-US')} jobs inserted in ${(t / 1000).toFixed(1)} s`);
+  // Steps and actions reference rows made just above: foreign-key triggers are skipped while they are
+  // inserted (session_replication_role, for this transaction's connection); jobs keep their triggers (totals, names).
+  await db.transaction(async (tx) => {
+    await tx.exec('set local session_replication_role = replica');
     [, t] = await time(() =>
-      db.query(
-        `insert into jobs (id, name, status, progress, simulation_id, action_id, user_id, ran_by, published_status, latest_published_time, latest_published_pipeline, created_at, started_at, finished_at, updated_at)
-         select 1000 + g,
-           case when g % 5 < 3 then ($2::text[])[1 + g % cardinality($2::text[])] else ($4::text[])[1 + g % cardinality($4::text[])] end,
-           s.status, case when s.status = 'completed' then 100 else 40 + g % 50 end,
-           case when g % 5 < 3 then ($1::int[])[1 + g % cardinality($1::int[])] end,
-           case when g % 5 >= 3 then ($3::int[])[1 + g % cardinality($3::int[])] end,
-           case when g % 10 = 0 then null else ($5::int[])[1 + g % cardinality($5::int[])] end,
-           case when g % 10 = 0 then 'Scheduled Process' else ($6::text[])[1 + g % cardinality($6::text[])] end,
-           case when s.status = 'completed' and g % 2 = 0 then 2 else 0 end,
-           case when s.status = 'completed' and g % 2 = 0 then t.at + interval '30 minutes' end,
-           case when s.status = 'completed' and g % 2 = 0 then 'Splunk HEC' end,
-           t.at, t.at + interval '20 seconds', t.at + interval '10 minutes', t.at + interval '10 minutes'
-         from generate_series(1, $7::int) g
-         cross join lateral (select (array['completed','completed','completed','completed','completed','completed','completed','completed','errored','cancelled'])[1 + (g * 7) % 10] as status) s
-         cross join lateral (select now() - interval '130 days' - ($8::int - g * ($8::int / $7::int)) * interval '1 second' as at) t`,
-        [sims.map((s) => s.id), sims.map((s) => s.name), actions.map((a) => a.id), actions.map((a) => a.name), users.map((u) => u.id), users.map((u) => u.name), bulk, span],
-      ),
-    );
-    console.log(`${bulk.toLocaleString('en-US')} jobs inserted in ${(t / 1000).toFixed(1)} s`);
-    // Steps and actions reference rows made just above: foreign-key triggers are skipped while they are
-    // inserted (session_replication_role); jobs keep their triggers (totals, names).
-    await db.exec('set session_replication_role = replica');
-    [, t] = await time(() =>
-      db.query(
+      tx.query(
         `insert into job_steps (job_id, group_order, name, source_node_id, destination_node_id)
          select id, 1, name, ($1::int[])[1 + id % cardinality($1::int[])], ($1::int[])[1 + (id * 3) % cardinality($1::int[])] from jobs where id > 1000`,
         [nodes.map((n) => n.id)],
@@ -71,7 +80,7 @@ export async function seedJobs(dataDir: string, JOBS: number): Promise<void> {
     );
     console.log(`${bulk.toLocaleString('en-US')} steps inserted in ${(t / 1000).toFixed(1)} s`);
     [, t] = await time(() =>
-      db.query(
+      tx.query(
         `insert into job_actions (job_step_id, job_id, action_id, position, sim_action_vid, name, action_type, status, alerted, blocked, events, suspect_events)
          select s.id, s.job_id, ($1::int[])[1 + (s.id * k) % cardinality($1::int[])], k - 1,
            ($2::text[])[1 + (s.id * k) % cardinality($2::text[])], ($3::text[])[1 + (s.id * k) % cardinality($3::text[])], ($4::text[])[1 + (s.id * k) % cardinality($4::text[])],
@@ -81,18 +90,15 @@ export async function seedJobs(dataDir: string, JOBS: number): Promise<void> {
       ),
     );
     console.log(`${(bulk * 2).toLocaleString('en-US')} action results inserted in ${(t / 1000).toFixed(1)} s`);
-    await db.exec('set session_replication_role = origin');
-    await db.exec('alter table jobs enable trigger jobs_set_ran_by');
-    [, t] = await time(async () => {
-      for (const i of indexes) await db.exec(i.indexdef);
-      await db.exec(`select setval(pg_get_serial_sequence('jobs', 'id'), (select max(id) from jobs))`);
-      await db.exec('vacuum analyze');
-    });
-    console.log(`indexes rebuilt and analyzed in ${(t / 1000).toFixed(1)} s`);
-    const [{ n } = { n: 0 }] = await db.query<{ n: number }>('select sum(n)::int as n from job_status_counts');
-    const [{ c } = { c: 0 }] = await db.query<{ c: number }>('select count(*)::int as c from jobs');
-    console.log(`jobs: ${c.toLocaleString('en-US')} (kept total ${n.toLocaleString('en-US')})`);
-  } finally {
-    await db.close();
-  }
+  });
+  await db.exec('alter table jobs enable trigger jobs_set_ran_by');
+  [, t] = await time(async () => {
+    for (const i of indexes) await db.exec(i.indexdef);
+    await db.exec(`select setval(pg_get_serial_sequence('jobs', 'id'), (select max(id) from jobs))`);
+    await db.exec('vacuum analyze');
+  });
+  console.log(`indexes rebuilt and analyzed in ${(t / 1000).toFixed(1)} s`);
+  const [{ n } = { n: 0 }] = await db.query<{ n: number }>('select sum(n)::int as n from job_status_counts');
+  const [{ c } = { c: 0 }] = await db.query<{ c: number }>('select count(*)::int as c from jobs');
+  console.log(`jobs: ${c.toLocaleString('en-US')} (kept total ${n.toLocaleString('en-US')})`);
 }

@@ -54,7 +54,7 @@ describe('Actors pane', () => {
     await created.getByRole('status').filter({ hasText: 'Bulk token E2E lab was created.' }).waitFor();
     const token = (await created.getByLabel('Bulk token', { exact: true }).innerText()).trim();
     expect(token).toMatch(/^vbt_[A-Za-z0-9_-]{20,}$/);
-    expect(await created.getByLabel('Actor command', { exact: true }).innerText()).toBe(`npm run actor -- --director ${baseUrl} --token ${token} --name "$(hostname)" --address <ACTOR_IP>`);
+    expect(await created.getByLabel('Actor command', { exact: true }).innerText()).toBe(`VIGIL_BULK_TOKEN=${token} npm run actor -- --director ${baseUrl} --name "$(hostname)" --address <ACTOR_IP>`);
     await created.getByRole('button', { name: 'Done' }).click();
     await created.waitFor({ state: 'detached' });
 
@@ -89,7 +89,7 @@ describe('Actors pane', () => {
     // Register Push shows the command line for this token.
     await menuItem(page, row, 'E2E lab', 'Register Push');
     const push = page.getByRole('dialog', { name: 'Register Push' });
-    expect(await push.getByLabel('Register command', { exact: true }).innerText()).toBe(`npm run actor -- --director ${baseUrl} --token <BULK_TOKEN> --name "$(hostname)" --address <ACTOR_IP>`);
+    expect(await push.getByLabel('Register command', { exact: true }).innerText()).toBe(`VIGIL_BULK_TOKEN=<BULK_TOKEN> npm run actor -- --director ${baseUrl} --name "$(hostname)" --address <ACTOR_IP>`);
     await page.keyboard.press('Escape');
     await push.waitFor({ state: 'detached' });
 

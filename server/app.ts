@@ -42,6 +42,7 @@ import { nodeEditRoutes } from './routes/node-edit';
 import { operationalStatusRoutes } from './routes/operational-status';
 import { tagsRoutes } from './routes/tags';
 import { searchRoutes } from './routes/search';
+import { openApiRoutes } from './routes/openapi';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -213,6 +214,7 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
   await app.register(operationalStatusRoutes);
   await app.register(tagsRoutes);
   await app.register(searchRoutes);
+  await app.register(openApiRoutes);
 
   const staticDir = config.staticDir;
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;

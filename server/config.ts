@@ -21,6 +21,11 @@ export interface DirectorConfig {
   trustProxy?: boolean | number | string;
   /** HTTPS served by the director itself: TLS_CERT + TLS_KEY files, or TLS=self-signed (generated once into DATA_DIR/tls). */
   tls?: { certFile: string; keyFile: string } | 'self-signed';
+  /**
+   * The director's address as actors and users reach it (PUBLIC_URL, e.g. https://vigil.example:8443):
+   * written into actor installers and commands. Unset: the address the director listens on.
+   */
+  publicUrl?: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -54,6 +59,21 @@ function tlsOf(env: NodeJS.ProcessEnv): DirectorConfig['tls'] {
   return mode;
 }
 
+/** PUBLIC_URL: an http(s) origin (no path, query or credentials), without a trailing slash. */
+function publicUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an http(s) URL such as https://vigil.example:8443, got "${raw}"`);
+  }
+  if (!/^https?:$/.test(u.protocol) || u.username || u.password || u.search || u.hash || (u.pathname !== '/' && u.pathname !== '')) {
+    throw new ConfigError(`PUBLIC_URL must be an http(s) origin without path, query or credentials, such as https://vigil.example:8443, got "${raw}"`);
+  }
+  return u.origin;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectorConfig {
   const seed = env.SEED ?? 'demo';
   if (seed !== 'demo' && seed !== 'none') throw new ConfigError(`SEED must be "demo" or "none", got "${seed}"`);
@@ -70,5 +90,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectorConfig
     staticDir: env.STATIC_DIR === 'none' ? undefined : path.resolve(env.STATIC_DIR ?? './dist'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     tls: tlsOf(env),
+    publicUrl: publicUrl(env.PUBLIC_URL),
   };
 }

@@ -10,6 +10,7 @@ import { seedLabEvaluation } from './seed/lab-evaluation';
 import { seedDemoMonitors } from './seed/demo-monitors';
 import { startEngine, startLocalActors } from './engine/index';
 import { endJobsWithoutEngine } from './engine/orphans';
+import { cleanInterruptedUploads } from './pcap/interrupted';
 
 async function main() {
   const config = readConfig();
@@ -34,6 +35,9 @@ async function main() {
   // A job left in progress that no engine holds (e.g. from before a crash) ends errored with the reason.
   const orphaned = await endJobsWithoutEngine(db);
   if (orphaned) console.log(`Ended ${orphaned} job(s) that no engine was running (errored: the director restarted).`);
+  // A capture upload cut off by a crash ends invalid with the reason; its files and orphan files go.
+  const cut = await cleanInterruptedUploads(db, config.dataDir);
+  if (cut.uploads || cut.files) console.log(`Ended ${cut.uploads} interrupted capture upload(s) and removed ${cut.files} leftover capture file(s).`);
   const tls = loadTls(config);
   const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1', ...(tls ? { https: tls } : {}) });
   const url = await app.listen({ port: config.port, host: config.host });

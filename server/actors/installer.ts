@@ -2,19 +2,27 @@
  * Actor installers (Download Actor Installer modal). This director can produce one kind: a POSIX
  * shell script (Linux, and macOS, where the same script runs) that starts this project's actor
  * (actor/main.ts) against this director. It cannot build a Windows .exe or a macOS .app, and says so.
- * The script never holds a bulk token's secret (only its hash is stored): it takes it as an argument
- * or from VIGIL_BULK_TOKEN.
+ * The script never holds a bulk token's secret (only its hash is stored): it takes it from
+ * VIGIL_BULK_TOKEN or a file (VIGIL_BULK_TOKEN_FILE), never from its command line, and hands it to the
+ * actor in the environment, so `ps` never shows it.
  */
+import os from 'node:os';
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../http-errors';
 import { INSTALLER_KINDS, INSTALLER_OSES, TOKEN_PLACEHOLDER, actorCommand, installerLink, type InstallerOption, type InstallerOs } from '../../src/api/contracts/actors';
 
-const HOST = /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
-
-/** This director's address as the caller reached it (the Host header, checked: it is written into scripts). */
+/**
+ * This director's address for installers and commands: PUBLIC_URL from the configuration, else the
+ * address it listens on. Never the request's Host header: anyone can send any Host, and what is named
+ * here is written into scripts that run with an actor's rights.
+ */
 export function directorUrl(req: FastifyRequest): string {
-  if (!HOST.test(req.host)) throw badRequest('The request has no usable Host header.');
-  return `${req.protocol}://${req.host}`;
+  const { config, server } = req.server;
+  if (config.publicUrl) return config.publicUrl;
+  const addr = server.address();
+  if (!addr || typeof addr === 'string') throw badRequest('The director does not know its address: set PUBLIC_URL.');
+  const host = addr.address === '0.0.0.0' || addr.address === '::' ? os.hostname() : addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return `http://${host}:${addr.port}`;
 }
 
 export const scriptOses: readonly InstallerOs[] = ['linux', 'macos'];
@@ -36,7 +44,9 @@ export function installerScript(opts: { os: InstallerOs; director: string; token
   return `#!/bin/sh
 # Vigil actor installer for ${label}, made by the director ${director} for bulk token ${tokenId}.
 #
-# Usage: sh ${scriptFile(os)} BULK_TOKEN    (or: VIGIL_BULK_TOKEN=... sh ${scriptFile(os)})
+# Usage: VIGIL_BULK_TOKEN=... sh ${scriptFile(os)}    (or: VIGIL_BULK_TOKEN_FILE=FILE sh ${scriptFile(os)})
+# The token is read from the environment or a file, never from the command line (ps shows that to
+# every user of the machine).
 # The bulk token's secret is not in this script: the director keeps only its hash and showed the
 # secret once, when the token was created.
 # Needs Node.js 20.19 or newer and a checkout of Vigil with its dependencies installed (npm ci) in
@@ -46,11 +56,18 @@ export function installerScript(opts: { os: InstallerOs; director: string; token
 set -eu
 DIRECTOR='${director}'
 ${tls.join('\n')}
-BULK_TOKEN="\${1:-\${VIGIL_BULK_TOKEN:-}}"
-if [ -z "$BULK_TOKEN" ]; then
-  echo "Give the bulk token: sh ${scriptFile(os)} BULK_TOKEN (or set VIGIL_BULK_TOKEN)." >&2
+if [ \$# -gt 0 ]; then
+  echo "The bulk token is not taken from the command line (ps shows it to every user): VIGIL_BULK_TOKEN=... sh ${scriptFile(os)}" >&2
   exit 2
 fi
+if [ -z "\${VIGIL_BULK_TOKEN:-}" ] && [ -n "\${VIGIL_BULK_TOKEN_FILE:-}" ]; then
+  VIGIL_BULK_TOKEN=$(cat "$VIGIL_BULK_TOKEN_FILE")
+fi
+if [ -z "\${VIGIL_BULK_TOKEN:-}" ] && [ ! -f "\${VIGIL_ACTOR_STATE:-$HOME/.vigil-actor.json}" ]; then
+  echo "Give the bulk token: VIGIL_BULK_TOKEN=... sh ${scriptFile(os)} (or VIGIL_BULK_TOKEN_FILE=FILE)." >&2
+  exit 2
+fi
+export VIGIL_BULK_TOKEN="\${VIGIL_BULK_TOKEN:-}"
 VIGIL_DIR="\${VIGIL_DIR:-$(pwd)}"
 if [ ! -f "$VIGIL_DIR/actor/main.ts" ] || [ ! -d "$VIGIL_DIR/node_modules" ]; then
   echo "$VIGIL_DIR is not a Vigil checkout with its dependencies installed: set VIGIL_DIR." >&2
@@ -72,7 +89,7 @@ ADDRESS="\${VIGIL_ACTOR_ADDRESS:-${ADDRESS_PROBE[os] ?? ''}}"
 STATE="\${VIGIL_ACTOR_STATE:-$HOME/.vigil-actor.json}"
 cd "$VIGIL_DIR"
 echo "Starting the Vigil actor $NAME ($ADDRESS) for $DIRECTOR"
-exec node --import tsx actor/main.ts --director "$DIRECTOR" --token "$BULK_TOKEN" --name "$NAME" --address "$ADDRESS" --state "$STATE"
+exec node --import tsx actor/main.ts --director "$DIRECTOR" --name "$NAME" --address "$ADDRESS" --state "$STATE"
 `;
 }
 
@@ -88,7 +105,7 @@ export function installerOptions(director: string, tokenId: number): InstallerOp
     }
     const url = installerPath(tokenId, os);
     const run = (selfSigned: boolean) =>
-      `curl -fsSL${selfSigned ? 'k' : ''} '${director}${installerLink(url, selfSigned)}' -o ${scriptFile(os)} && VIGIL_DIR=<VIGIL_CHECKOUT> sh ${scriptFile(os)} ${TOKEN_PLACEHOLDER}`;
+      `curl -fsSL${selfSigned ? 'k' : ''} '${director}${installerLink(url, selfSigned)}' -o ${scriptFile(os)} && VIGIL_BULK_TOKEN=${TOKEN_PLACEHOLDER} VIGIL_DIR=<VIGIL_CHECKOUT> sh ${scriptFile(os)}`;
     const note = kind === 'app' ? `No .app installer: this director cannot build one. The shell installer runs on macOS too. ` : '';
     return {
       os, label, kind, url, file: scriptFile(os), selected_command: run(true), deselected_command: run(false),

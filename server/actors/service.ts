@@ -74,10 +74,12 @@ export async function workToAbort(db: Db, engine: Engine, nodeId: number, holdin
 /**
  * One actor performs one piece of work at a time, whichever director handed it out: the node's row
  * is locked while claiming, and nothing is claimed while the node has work claimed, serving or cleaning up.
+ * The lock is `for no key update`: it excludes other claims and ticks, but not the foreign-key checks of
+ * rows that merely reference the node (a job being created), which would otherwise deadlock on PostgreSQL.
  */
 export function claimNext(db: Db, nodeId: number, session: string) {
   return db.transaction(async (tx) => {
-    await tx.query('select id from nodes where id = $1 for update', [nodeId]);
+    await tx.query('select id from nodes where id = $1 for no key update', [nodeId]);
     return tx.query<{ id: number; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }>(
       `update engine_work set status = 'claimed', claimed_at = now(), actor_session = $2,
               deadline_at = now() + ((payload->>'timeout_ms')::int + 15000) * interval '1 millisecond'

@@ -479,9 +479,12 @@ export class Engine {
    * Whether the actors may take new work, across directors: their node rows are locked until this
    * transaction ends (a row another director holds means busy), then the database is asked whether
    * they still hold open work (another director may have handed them some since this tick began).
+   * `for no key update`, not `for update`: a transaction creating a job holds key-share locks on the
+   * nodes its steps reference (foreign keys) while it updates the job counters this tick also updates;
+   * a full `for update` here conflicted with those and deadlocked on PostgreSQL.
    */
   private async nodesFree(tx: Db, ids: number[]): Promise<boolean> {
-    const locked = await tx.query<{ id: number }>(`select id from nodes where id = any($1::int[]) order by id for update skip locked`, [ids]);
+    const locked = await tx.query<{ id: number }>(`select id from nodes where id = any($1::int[]) order by id for no key update skip locked`, [ids]);
     if (locked.length !== new Set(ids).size) return false;
     const open = await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids]);
     return open.length === 0;

@@ -56,9 +56,10 @@ export async function startLocalActors(app: FastifyInstance, directorUrl: string
   const children = LOCAL_ACTOR_ADDRESSES.map((address, i) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, 'actor', 'main.ts'), '--director', directorUrl, '--token', token, '--name', `local-actor-${i + 1}`, '--address', address,
+      ['--import', 'tsx', path.join(REPO_ROOT, 'actor', 'main.ts'), '--director', directorUrl, '--name', `local-actor-${i + 1}`, '--address', address,
         '--state', path.join(dir, `${address}.json`), '--exit-with-stdin'],
-      { cwd: REPO_ROOT, stdio: ['pipe', 'inherit', 'inherit'], env: { ...process.env, ...(caFile ? { NODE_EXTRA_CA_CERTS: caFile } : {}) } },
+      // The token in the environment, never in the command line (ps shows that to every user).
+      { cwd: REPO_ROOT, stdio: ['pipe', 'inherit', 'inherit'], env: { ...process.env, VIGIL_BULK_TOKEN: token, ...(caFile ? { NODE_EXTRA_CA_CERTS: caFile } : {}) } },
     );
     child.on('error', (e) => console.error(`local actor ${address} failed: ${e.message}`));
     return child;

@@ -14,9 +14,9 @@ import type { Db } from '../db/index';
 import { openActionCapture } from '../pcap/download';
 import { DIMENSION_TYPES } from '../../src/api/contracts/vocabulary';
 
-const filtersQuerySchema = previewQuerySchema.pick(['include_disabled']).noUnknown('Unknown parameter: ${unknown}');
-const simulationFiltersQuerySchema = simulationListQuerySchema.pick(['simulation_type', 'include_disabled']).noUnknown('Unknown parameter: ${unknown}');
-const latestJobsQuerySchema = previewQuerySchema.pick(['id']).noUnknown('Unknown parameter: ${unknown}');
+export const filtersQuerySchema = previewQuerySchema.pick(['include_disabled']).noUnknown('Unknown parameter: ${unknown}');
+export const simulationFiltersQuerySchema = simulationListQuerySchema.pick(['simulation_type', 'include_disabled']).noUnknown('Unknown parameter: ${unknown}');
+export const latestJobsQuerySchema = previewQuerySchema.pick(['id']).noUnknown('Unknown parameter: ${unknown}');
 
 const ARRAY_KEYS = new Set(['tags', 'action_types', 'dimensions', 'content_uuids', ...DIMENSION_TYPES]);
 

@@ -7,7 +7,7 @@ import type { ContentServiceAnswer, ContentServiceState } from '../../src/api/co
 
 const STATES: ContentServiceState[] = ['CONNECTED', 'DISCONNECTED', 'RECONNECTING'];
 
-const contentServiceSchema = yup
+export const contentServiceSchema = yup
   .object({
     content_service_state: yup.string().oneOf(STATES, `content_service_state must be one of ${STATES.join(', ')}`).required('content_service_state is required'),
     content_service_last_success: yup

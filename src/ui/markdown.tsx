@@ -11,6 +11,8 @@
 import { Fragment, type ReactNode } from 'react';
 
 const EXTERNAL = /^(https?:\/\/|mailto:)/i;
+/** Director documents (e.g. /api/openapi.json): same-origin, but not panes, so they open in a tab of their own. */
+const DOCUMENT = /^\/api\//;
 /** A same-origin path: one `/`, not followed by another `/` or a backslash. */
 const SAME_ORIGIN = /^\/(?![/\\])/;
 
@@ -65,7 +67,7 @@ function renderTokens(tokens: Token[], key = ''): ReactNode[] {
       case 'link': {
         const href = safeHref(t.href);
         if (!href) return <Fragment key={k}>{renderTokens(t.text, `${k}.`)}</Fragment>;
-        const external = EXTERNAL.test(href);
+        const external = EXTERNAL.test(href) || DOCUMENT.test(href);
         return (
           <a key={k} href={href} className="text-accent underline" {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
             {renderTokens(t.text, `${k}.`)}

@@ -166,21 +166,25 @@ describe('bulk tokens: table source, pending actors, CSV, clearing', () => {
 });
 
 describe('Register Push and installers', () => {
-  it('MON-002 Register Push answers the exact command line for the token, without its secret', async () => {
+  it('MON-002 Register Push answers the exact command line for the token, without its secret, naming the director from PUBLIC_URL whatever the Host header says', async () => {
     const t = await create('Push');
-    const res = await s.call('GET', `/nodes/new.js?node_type=bulk&id=${t.id}`, { as: viewer, headers: { host: 'director.example:3000' } });
+    const configured = await s.buildOtherApp({ publicUrl: 'http://director.example:3000' });
+    const res = await s.call('GET', `/nodes/new.js?node_type=bulk&id=${t.id}`, { as: viewer, app: configured, headers: { host: 'evil.example' } });
     expect(res.statusCode, res.body).toBe(200);
     const d = res.json<{ data: RegisterPush }>().data;
     expect(d).toMatchObject({ bulk_token_id: t.id, name: 'Push', status: 'Active', director: 'http://director.example:3000' });
-    expect(d.command).toBe('npm run actor -- --director http://director.example:3000 --token <BULK_TOKEN> --name "$(hostname)" --address <ACTOR_IP>');
+    // The token goes in the environment, never on the command line (ps shows that to every user).
+    expect(d.command).toBe('VIGIL_BULK_TOKEN=<BULK_TOKEN> npm run actor -- --director http://director.example:3000 --name "$(hostname)" --address <ACTOR_IP>');
     expect(res.body).not.toContain(t.token);
-    const badHost = await s.call('GET', `/nodes/new.js?node_type=bulk&id=${t.id}`, { as: viewer, headers: { host: "evil'; rm -rf /" } });
-    expect(badHost.statusCode).toBe(400);
+    expect(res.body).not.toContain('evil');
+    const badHost = await s.call('GET', `/nodes/new.js?node_type=bulk&id=${t.id}`, { as: viewer, app: configured, headers: { host: "evil'; rm -rf /" } });
+    expect(badHost.json<{ data: RegisterPush }>().data.director).toBe('http://director.example:3000');
   });
 
   it('MON-048 MON-182 MON-117 the options offer sh scripts for Linux and macOS, say plainly there is no exe or app, and secure=1 makes the script verify TLS', async () => {
     const t = await create('Installers');
-    const res = await s.call('GET', `/actor_installer/${t.id}/options.json`, { as: viewer, headers: { host: 'd.example' } });
+    const configured = await s.buildOtherApp({ publicUrl: 'http://d.example' });
+    const res = await s.call('GET', `/actor_installer/${t.id}/options.json`, { as: viewer, app: configured, headers: { host: 'evil.example' } });
     const opts = res.json<{ data: InstallerOption[] }>().data;
     expect(opts.map((o) => [o.os, o.label, o.kind, o.url])).toEqual([
       ['windows', 'Windows', 'exe', null],
@@ -189,20 +193,20 @@ describe('Register Push and installers', () => {
     ]);
     expect(opts[0]?.message).toMatch(/^No \.exe installer: this director cannot build one\./);
     expect(opts[1]?.message).toMatch(/^No \.app installer: this director cannot build one\. The shell installer runs on macOS too\./);
-    expect(opts[2]?.selected_command).toBe(`curl -fsSLk 'http://d.example/actor_installer/${t.id}/linux.sh' -o vigil-actor-linux.sh && VIGIL_DIR=<VIGIL_CHECKOUT> sh vigil-actor-linux.sh <BULK_TOKEN>`);
-    expect(opts[2]?.deselected_command).toBe(`curl -fsSL 'http://d.example/actor_installer/${t.id}/linux.sh?secure=1' -o vigil-actor-linux.sh && VIGIL_DIR=<VIGIL_CHECKOUT> sh vigil-actor-linux.sh <BULK_TOKEN>`);
+    expect(opts[2]?.selected_command).toBe(`curl -fsSLk 'http://d.example/actor_installer/${t.id}/linux.sh' -o vigil-actor-linux.sh && VIGIL_BULK_TOKEN=<BULK_TOKEN> VIGIL_DIR=<VIGIL_CHECKOUT> sh vigil-actor-linux.sh`);
+    expect(opts[2]?.deselected_command).toBe(`curl -fsSL 'http://d.example/actor_installer/${t.id}/linux.sh?secure=1' -o vigil-actor-linux.sh && VIGIL_BULK_TOKEN=<BULK_TOKEN> VIGIL_DIR=<VIGIL_CHECKOUT> sh vigil-actor-linux.sh`);
 
-    const lenient = await s.call('GET', `/actor_installer/${t.id}/linux.sh`, { headers: { host: 'd.example' } });
+    const lenient = await s.call('GET', `/actor_installer/${t.id}/linux.sh`, { app: configured, headers: { host: 'evil.example' } });
     expect(lenient.statusCode).toBe(200);
     expect(lenient.headers['content-disposition']).toBe('attachment; filename="vigil-actor-linux.sh"');
     expect(lenient.body).toMatch(/^#!\/bin\/sh\n/);
     expect(lenient.body).toContain("DIRECTOR='http://d.example'");
     expect(lenient.body).toContain("CURL_TLS='-k'\nexport NODE_TLS_REJECT_UNAUTHORIZED=0");
     expect(lenient.body).not.toContain(t.token);
-    const strict = await s.call('GET', `/actor_installer/${t.id}/linux.sh?secure=1`, { headers: { host: 'd.example' } });
+    const strict = await s.call('GET', `/actor_installer/${t.id}/linux.sh?secure=1`, { app: configured, headers: { host: 'evil.example' } });
     expect(strict.body).toContain("# TLS: the director's certificate is verified (secure=1).\nCURL_TLS=''");
     expect(strict.body).not.toContain('NODE_TLS_REJECT_UNAUTHORIZED');
-    const mac = await s.call('GET', `/actor_installer/${t.id}/macos.sh`, { headers: { host: 'd.example' } });
+    const mac = await s.call('GET', `/actor_installer/${t.id}/macos.sh`, { app: configured, headers: { host: 'evil.example' } });
     expect(mac.body).toContain('ipconfig getifaddr en0');
   });
 
@@ -212,14 +216,20 @@ describe('Register Push and installers', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-installer-'));
     const script = path.join(dir, 'vigil-actor-linux.sh');
     fs.writeFileSync(script, await (await fetch(`${url}/actor_installer/${t.id}/linux.sh?secure=1`)).text());
-    const missing = spawn('sh', [script], { env: { ...process.env, VIGIL_BULK_TOKEN: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const missing = spawn('sh', [script], { env: { ...process.env, VIGIL_BULK_TOKEN: '', VIGIL_ACTOR_STATE: path.join(dir, 'none.json') }, stdio: ['ignore', 'ignore', 'pipe'] });
     let missingErr = '';
     missing.stderr.on('data', (c: Buffer) => (missingErr += c.toString()));
     expect(await new Promise((r) => missing.on('exit', r))).toBe(2);
     expect(missingErr).toContain('Give the bulk token');
+    // A token on the command line is refused (ps would show it).
+    const onArgv = spawn('sh', [script, t.token], { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let argvErr = '';
+    onArgv.stderr.on('data', (c: Buffer) => (argvErr += c.toString()));
+    expect(await new Promise((r) => onArgv.on('exit', r))).toBe(2);
+    expect(argvErr).toContain('not taken from the command line');
 
-    const child = spawn('sh', [script, t.token], {
-      env: { ...process.env, VIGIL_DIR: process.cwd(), VIGIL_ACTOR_NAME: 'installed-by-script', VIGIL_ACTOR_ADDRESS: '127.0.0.7', VIGIL_ACTOR_STATE: path.join(dir, 'state.json') },
+    const child = spawn('sh', [script], {
+      env: { ...process.env, VIGIL_BULK_TOKEN: t.token, VIGIL_DIR: process.cwd(), VIGIL_ACTOR_NAME: 'installed-by-script', VIGIL_ACTOR_ADDRESS: '127.0.0.7', VIGIL_ACTOR_STATE: path.join(dir, 'state.json') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -237,6 +247,16 @@ describe('Register Push and installers', () => {
       const [node] = await s.db.query<{ name: string; sim_address: string; status: string }>(`select name, sim_address, status from nodes where capabilities->>'bulk_token_id' = $1`, [String(t.id)]);
       expect(node).toEqual({ name: 'installed-by-script', sim_address: '127.0.0.7', status: 'online' });
       expect(out).toContain(`Starting the Vigil actor installed-by-script (127.0.0.7) for ${url}`);
+      // No process's command line (what ps shows every user) holds the token: not the script's, not the actor's.
+      const lines = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ');
+        } catch {
+          return '';
+        }
+      });
+      expect(lines.some((l) => l.includes('installed-by-script'))).toBe(true);
+      expect(lines.filter((l) => l.includes(t.token))).toEqual([]);
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r(null) : child.on('exit', r)));

@@ -1,11 +1,11 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ChangeFeed } from '../../server/library/change-feed';
-import { openTemplateCopy } from './template';
+import { openTestDatabase } from './template';
 
-/** A migrated database of the test's own, closed when the test ends. */
+/** A migrated database of the test's own (PGlite, or PostgreSQL on TEST_DATABASE_URL), removed when the test ends. */
 async function openDb() {
-  const db = await openTemplateCopy();
-  onTestFinished(() => db.close());
+  const { db, dispose } = await openTestDatabase();
+  onTestFinished(() => dispose());
   return db;
 }
 

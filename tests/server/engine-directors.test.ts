@@ -4,14 +4,17 @@ import { TEST_ENGINE_OPTIONS, insertAction, runJob, startEngineWorld, waitForJob
 import type { PollAnswer, RegisterAnswer } from '@/api/contracts/engine';
 
 let w: EngineWorld;
-/** The engines of two directors on the same database (the world's director only answers the actors). */
+/**
+ * The engines of two directors on the same database (the world's director only answers the actors),
+ * each on its own connection pool on PostgreSQL (TEST_DATABASE_URL), as two director processes are.
+ */
 let one: Engine;
 let two: Engine;
 
 beforeAll(async () => {
   w = await startEngineWorld({}, { schedule: false });
-  one = new Engine(w.server.db, TEST_ENGINE_OPTIONS);
-  two = new Engine(w.server.db, TEST_ENGINE_OPTIONS);
+  one = new Engine(await w.server.connectAgain(), TEST_ENGINE_OPTIONS);
+  two = new Engine(await w.server.connectAgain(), TEST_ENGINE_OPTIONS);
 });
 afterAll(async () => {
   await one?.stop();

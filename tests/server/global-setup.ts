@@ -1,14 +1,15 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { openPglite } from '../../server/db/index';
-import { prepareTestDb } from './template';
+import { openPglite, openPostgres } from '../../server/db/index';
+import { databaseUrl, prepareTestDb } from './template';
 
 /** The run's template, built once for both server projects and removed after the last one. */
-let template: { file: Promise<string>; dir: string; users: number } | undefined;
+let template: { ready: Promise<string>; remove: () => Promise<void>; users: number } | undefined;
 
-async function buildTemplate(dir: string): Promise<string> {
+async function buildPgliteTemplate(dir: string): Promise<string> {
   const file = path.join(dir, 'pglite.tar');
   const db = await openPglite(undefined);
   try {
@@ -21,22 +22,54 @@ async function buildTemplate(dir: string): Promise<string> {
   return file;
 }
 
-/** Builds the migrated PGlite template once for the run (see template.ts); removes it afterwards. */
-export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
-  if (process.env.TEST_DATABASE_URL) {
-    project.provide('pgliteTemplate', '');
-    return undefined;
+/** Creates and migrates the template database on TEST_DATABASE_URL's server; no connection stays open on it (create database ... template needs that). */
+async function buildPostgresTemplate(url: string, name: string): Promise<string> {
+  const admin = await openPostgres(url);
+  try {
+    await admin.exec(`create database ${name}`);
+  } finally {
+    await admin.close();
   }
-  if (!template) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-test-template-'));
-    template = { dir, users: 0, file: buildTemplate(dir) };
+  const db = await openPostgres(databaseUrl(url, name));
+  try {
+    await prepareTestDb(db);
+  } finally {
+    await db.close();
   }
+  return name;
+}
+
+async function dropPostgresTemplate(url: string, name: string): Promise<void> {
+  const admin = await openPostgres(url);
+  try {
+    await admin.exec(`drop database if exists ${name} with (force)`);
+  } finally {
+    await admin.close();
+  }
+}
+
+function newTemplate(): NonNullable<typeof template> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const name = `vigil_template_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
+    return { users: 0, ready: buildPostgresTemplate(url, name), remove: () => dropPostgresTemplate(url, name) };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-test-template-'));
+  return { users: 0, ready: buildPgliteTemplate(dir), remove: () => fs.promises.rm(dir, { recursive: true, force: true }) };
+}
+
+/** Builds the migrated template once for the run (see template.ts): a PGlite dump, or a PostgreSQL database on TEST_DATABASE_URL; removes it afterwards. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  template ??= newTemplate();
   const mine = template;
   mine.users++;
-  project.provide('pgliteTemplate', await mine.file);
+  const built = await mine.ready;
+  const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+  project.provide('pgliteTemplate', onPostgres ? '' : built);
+  project.provide('postgresTemplate', onPostgres ? built : '');
   return async () => {
     if (--mine.users > 0) return;
     if (template === mine) template = undefined;
-    await fs.promises.rm(mine.dir, { recursive: true, force: true });
+    await mine.remove();
   };
 }

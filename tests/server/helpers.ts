@@ -3,13 +3,12 @@
  *
  * - PGlite in memory by default, a copy of the run's migrated template (template.ts; under 1 s to open,
  *   against about 4 s for initdb and the migrations), one instance per file, shared by its tests;
- * - PostgreSQL when TEST_DATABASE_URL is set: a new uniquely named schema per file, used through
- *   search_path and dropped at the end, so runs and files never see each other's rows.
+ * - PostgreSQL when TEST_DATABASE_URL is set: a database of its own per file, copied from the run's
+ *   template database and dropped at the end, so runs and files never see each other's rows.
  *
  * Users of every role exist with known passwords; sign-in failures never really sleep (the throttle's
  * requested delays are recorded in `sleeps` instead).
  */
-import crypto from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../server/app';
 import type { DirectorConfig } from '../../server/config';
@@ -20,7 +19,7 @@ import { hashPassword } from '../../server/auth/passwords';
 import type { Role } from '@/api/contracts/permissions';
 import type { SignInAnswer } from '@/api/contracts/session';
 
-import { EMAILS, PASSWORD, openTemplateCopy, prepareTestDb } from './template';
+import { EMAILS, PASSWORD, openTestDatabase } from './template';
 
 export { EMAILS, PASSWORD };
 
@@ -66,6 +65,12 @@ export interface TestServer {
   createUser(email: string, role: Role, password?: string): Promise<number>;
   /** Another app on the same database, with config overrides (e.g. a tiny session timeout). */
   buildOtherApp(overrides: Partial<DirectorConfig>): Promise<FastifyInstance>;
+  /**
+   * Another handle on the same database, as a second director process has: its own connection pool on
+   * PostgreSQL (so its transactions really interleave with this one's); on PGlite, which is one
+   * connection in this process, the same database. Closed with the server.
+   */
+  connectAgain(): Promise<Db>;
   close(): Promise<void>;
 }
 
@@ -85,30 +90,6 @@ export function testConfig(overrides: Partial<DirectorConfig> = {}): DirectorCon
   };
 }
 
-async function openTestDb(): Promise<{ db: Db; dispose: () => Promise<void> }> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const db = await openTemplateCopy();
-    return { db, dispose: () => db.close() };
-  }
-  const schema = `vigil_test_${Date.now().toString(36)}_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = await openPostgres(url);
-  await admin.exec(`create schema ${schema}`);
-  await admin.close();
-  // search_path through the startup options, so every pooled connection uses the fresh schema.
-  const scoped = new URL(url);
-  scoped.searchParams.set('options', `-c search_path=${schema}`);
-  const db = await openPostgres(scoped.toString());
-  await prepareTestDb(db);
-  return {
-    db,
-    dispose: async () => {
-      await db.exec(`drop schema ${schema} cascade`);
-      await db.close();
-    },
-  };
-}
-
 function cookieHeader(res: LightMyRequestResponse): string {
   const c = res.cookies.find((x) => x.name === SESSION_COOKIE);
   if (!c) throw new Error(`sign-in answered ${res.statusCode} without a ${SESSION_COOKIE} cookie: ${res.body}`);
@@ -116,7 +97,7 @@ function cookieHeader(res: LightMyRequestResponse): string {
 }
 
 export async function startTestServer(configOverrides: Partial<DirectorConfig> = {}): Promise<TestServer> {
-  const { db, dispose } = await openTestDb();
+  const { db, url: databaseUrl, dispose } = await openTestDatabase();
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>('select count(*)::int as n from users');
   if (n !== 4) throw new Error(`expected one user per role in a fresh database, found ${n}`);
 
@@ -127,6 +108,7 @@ export async function startTestServer(configOverrides: Partial<DirectorConfig> =
   const config = testConfig(configOverrides);
   const app = await buildApp({ db, config, throttle });
   const others: FastifyInstance[] = [];
+  const handles: Db[] = [];
 
   const credentials = (role: Role): Credentials => ({ email: EMAILS[role], password: PASSWORD });
 
@@ -175,6 +157,13 @@ export async function startTestServer(configOverrides: Partial<DirectorConfig> =
     return other;
   };
 
+  const connectAgain = async (): Promise<Db> => {
+    if (!databaseUrl) return { ...db, close: async () => {} };
+    const handle = await openPostgres(databaseUrl);
+    handles.push(handle);
+    return handle;
+  };
+
   return {
     db,
     app,
@@ -185,8 +174,10 @@ export async function startTestServer(configOverrides: Partial<DirectorConfig> =
     call,
     createUser,
     buildOtherApp,
+    connectAgain,
     async close() {
       for (const o of others) await o.close();
+      for (const h of handles) await h.close();
       await app.close();
       await dispose();
     },

@@ -69,8 +69,9 @@ describe('the monitor scheduler', () => {
   it('two directors on one database start each due run exactly once', async () => {
     const monitors = await Promise.all(Array.from({ length: 8 }, (_, i) => createMonitor(`Twin ${i}`)));
     for (const m of monitors) await dueSince(m.id, 2);
-    const a = new MonitorScheduler(w.server.db, { tickMs: 50 });
-    const b = new MonitorScheduler(w.server.db, { tickMs: 50 });
+    // Each director on its own connection pool on PostgreSQL (TEST_DATABASE_URL), as two processes are.
+    const a = new MonitorScheduler(await w.server.connectAgain(), { tickMs: 50 });
+    const b = new MonitorScheduler(await w.server.connectAgain(), { tickMs: 50 });
     await Promise.all([a.tick(), b.tick(), a.tick(), b.tick()]);
     await Promise.all([a.tick(), b.tick()]);
     for (const m of monitors) {

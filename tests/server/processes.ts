@@ -63,9 +63,9 @@ export function startDirectorProcess(dataDir: string, port: number, env: Record<
   );
 }
 
-/** Starts `npm run actor`'s program (actor/main.ts) with a bulk token and a credential file. */
+/** Starts `npm run actor`'s program (actor/main.ts) with a bulk token (in its environment, as the installer does) and a credential file. */
 export function startActorProcess(director: string, token: string, name: string, address: string, stateFile: string): Promise<Proc> {
-  return start(['actor/main.ts', '--director', director, '--token', token, '--name', name, '--address', address, '--state', stateFile], {}, null);
+  return start(['actor/main.ts', '--director', director, '--name', name, '--address', address, '--state', stateFile], { VIGIL_BULK_TOKEN: token }, null);
 }
 
 /** Ends a process this test started (SIGTERM, then SIGKILL) and waits for it. */

@@ -1,11 +1,15 @@
 /**
- * The server tests' database template: a PGlite database migrated and holding one user per role,
- * built once per run by global-setup.ts and dumped to a file; each test file starts its own copy of
- * it (`loadDataDir`, under 1 s) instead of running initdb and every migration (about 4 s).
+ * The server tests' database template: a database migrated and holding one user per role, built once
+ * per run by global-setup.ts; each test file starts its own copy of it instead of running every
+ * migration (about 4 s on PGlite).
+ * - PGlite (default): the template is dumped to a file; a copy opens with `loadDataDir` in under 1 s.
+ * - PostgreSQL (TEST_DATABASE_URL): the template is a database; each file gets its own database,
+ *   `create database ... template ...` (tens of ms), dropped when the file ends.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { inject } from 'vitest';
-import { openPglite, type Db } from '../../server/db/index';
+import { openPglite, openPostgres, type Db } from '../../server/db/index';
 import { migrate } from '../../server/db/migrate';
 import { ensureAdmin, ensureDemoUsers } from '../../server/seed/users';
 import type { Role } from '@/api/contracts/permissions';
@@ -21,8 +25,10 @@ export const EMAILS: Record<Role, string> = {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The dumped template's file ('' when the tests run against TEST_DATABASE_URL). */
+    /** The dumped PGlite template's file ('' when the tests run against TEST_DATABASE_URL). */
     pgliteTemplate: string;
+    /** The PostgreSQL template database's name ('' on PGlite). */
+    postgresTemplate: string;
   }
 }
 
@@ -33,17 +39,72 @@ export async function prepareTestDb(db: Db): Promise<void> {
   await ensureDemoUsers(db, PASSWORD);
 }
 
-/** The template's file, or undefined when this run has none (e.g. a config without the global set-up). */
-export function templateFile(): string | undefined {
+function provided(key: 'pgliteTemplate' | 'postgresTemplate'): string | undefined {
   try {
-    return inject('pgliteTemplate') || undefined;
+    return inject(key) || undefined;
   } catch {
     return undefined;
   }
 }
 
+/** The template's file, or undefined when this run has none (e.g. a config without the global set-up). */
+function templateFile(): string | undefined {
+  return provided('pgliteTemplate');
+}
+
+/** `url` with another database name (same server, role and options). */
+export function databaseUrl(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** A test database of its own: the Db, its URL on PostgreSQL (to open more handles, as another director would), and its removal. */
+export interface TestDatabase {
+  db: Db;
+  /** The database's URL (PostgreSQL), undefined on PGlite in memory. */
+  url: string | undefined;
+  dispose(): Promise<void>;
+}
+
+/**
+ * A fresh database at the tests' starting point: on TEST_DATABASE_URL a new database copied from the
+ * run's template database (or migrated now without one), else a copy of the PGlite template.
+ */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const db = await openTemplateCopy();
+    return { db, url: undefined, dispose: () => db.close() };
+  }
+  const name = `vigil_t_${Date.now().toString(36)}_${crypto.randomBytes(4).toString('hex')}`;
+  const template = provided('postgresTemplate');
+  const admin = await openPostgres(url);
+  try {
+    await admin.exec(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  } finally {
+    await admin.close();
+  }
+  const own = databaseUrl(url, name);
+  const db = await openPostgres(own);
+  if (!template) await prepareTestDb(db);
+  return {
+    db,
+    url: own,
+    dispose: async () => {
+      await db.close();
+      const a = await openPostgres(url);
+      try {
+        await a.exec(`drop database if exists ${name} with (force)`);
+      } finally {
+        await a.close();
+      }
+    },
+  };
+}
+
 /** A fresh in-memory PGlite at the tests' starting point: a copy of the template (or, without one, migrated now). */
-export async function openTemplateCopy(): Promise<Db> {
+async function openTemplateCopy(): Promise<Db> {
   const file = templateFile();
   const db = await openPglite(undefined, file ? await fs.openAsBlob(file) : undefined);
   await prepareTestDb(db);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { openPglite } from '../../server/db/index';
+import { openTestDatabase } from './template';
 
 describe('the write signal of a database handle', () => {
   it('moves after statements and transactions that wrote, and not after reads or an update or delete that matched no row', async () => {
-    const db = await openPglite(undefined);
+    // The run's database: a PGlite copy of the template, or a PostgreSQL database of its own (TEST_DATABASE_URL).
+    const { db, dispose } = await openTestDatabase();
     try {
       await db.exec('create table t (id int primary key, v text)');
       let v = db.writes.version;
@@ -37,7 +38,7 @@ describe('the write signal of a database handle', () => {
       });
       expect(moved()).toBe(true);
     } finally {
-      await db.close();
+      await dispose();
     }
   });
 });

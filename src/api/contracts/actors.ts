@@ -132,4 +132,4 @@ export const installerLink = (url: string, selfSigned: boolean): string => (self
 export const TOKEN_PLACEHOLDER = '<BULK_TOKEN>';
 
 /** The command line that starts this project's actor against a director with a bulk token. */
-export const actorCommand = (director: string, token: string) => `npm run actor -- --director ${director} --token ${token} --name "$(hostname)" --address <ACTOR_IP>`;
+export const actorCommand = (director: string, token: string) => `VIGIL_BULK_TOKEN=${token} npm run actor -- --director ${director} --name "$(hostname)" --address <ACTOR_IP>`;

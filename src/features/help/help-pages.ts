@@ -25,6 +25,7 @@ export const HELP_PAGES: readonly HelpPage[] = [
   { file: 'device-router.html', title: 'Routers' },
   { file: 'run-as-user-profiles.html', title: 'Run-as user profiles' },
   { file: 'operational-status.html', title: 'Operational status' },
+  { file: 'api.html', title: "The director's API" },
 ];
 
 /** 'actor-endpoint.html' -> 'actor-endpoint'; only names of the list are pages. */

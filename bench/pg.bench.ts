@@ -1,0 +1,60 @@
+import os from 'node:os';
+import { startDirector, type Director } from '../e2e/director';
+import { openPostgres } from '../server/db/index';
+import { get, login, mixed, ms, scenarios, time, type MixedFigures } from './jobs-calls';
+import { seedJobsInto } from './seed-jobs';
+
+/**
+ * Many users on PostgreSQL (issue 22): `npm run bench:pg` seeds PG_BENCH_ROWS jobs (default
+ * 1,000,000, as bench:jobs does on PGlite) into a fresh database of the PostgreSQL server of
+ * TEST_DATABASE_URL (scripts/with-test-postgres.sh starts a private cluster of the installed postgresql
+ * package when it is unset), starts the real director on it (DATABASE_URL) and times the jobs calls
+ * from 8 and 32 clients at once (PG_BENCH_CLIENTS), each for JOBS_BENCH_MIXED_SECONDS: calls per second,
+ * p50/p99 of the list calls and of all calls. Figures are printed; nothing is asserted.
+ */
+
+const ROWS = Number(process.env.PG_BENCH_ROWS || 1_000_000);
+const CLIENTS = (process.env.PG_BENCH_CLIENTS || '8,32').split(',').map(Number);
+
+async function main(): Promise<void> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run `npm run bench:pg` (scripts/with-test-postgres.sh sets it).');
+  const name = `vigil_bench_${process.pid}`;
+  const admin = await openPostgres(url);
+  await admin.exec(`create database ${name}`);
+  const [{ server_version: version } = { server_version: '' }] = await admin.query<{ server_version: string }>('show server_version');
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const own = u.toString();
+  let director: Director | null = null;
+  try {
+    const db = await openPostgres(own);
+    console.log(`Seeding ${ROWS.toLocaleString('en-US')} jobs into PostgreSQL ${version} (database ${name})…`);
+    const [, t] = await time(() => seedJobsInto(db, ROWS));
+    console.log(`seeded in ${(t / 1000).toFixed(0)} s`);
+    await db.close();
+    console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+    director = await startDirector({ DATABASE_URL: own, SEED: 'none' });
+    const s = await login(director.url);
+    const list = await scenarios((p) => get(director!.url + p, s));
+    // Warm-up: every call once, so the first clients do not pay for cold caches.
+    for (const [, p] of list) await get(director.url + p(), s);
+    const figures: MixedFigures[] = [];
+    for (const clients of CLIENTS) figures.push(await mixed(director.url, s, list, clients));
+    console.log(`\nPostgreSQL ${version}, ${ROWS.toLocaleString('en-US')} jobs, the director over HTTP:`);
+    for (const f of figures) {
+      console.log(
+        `  ${String(f.clients).padStart(3)} clients: ${f.callsPerSecond.toFixed(0)} calls/s; list calls p50 ${ms(f.list.p50)} ms, p99 ${ms(f.list.p99)} ms; all calls p50 ${ms(f.all.p50)}, p99 ${ms(f.all.p99)} ms`,
+      );
+    }
+  } finally {
+    await director?.stop();
+    await admin.exec(`drop database if exists ${name} with (force)`);
+    await admin.close();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,102 @@
+/**
+ * The OpenAPI 3.1 description (GET /api/openapi.json, server/openapi/): every registered route is
+ * described, its schemas are valid JSON Schema 2020-12, and real answers of the director validate
+ * against it (the error answers of every call; the content types of the successful GET answers).
+ */
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type Session, type TestServer } from './helpers';
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { summary: string; security: unknown[]; requestBody?: { content: Record<string, { schema: object }> }; parameters: { name: string; in: string; schema: object }[]; responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  components: { schemas: Record<string, object> };
+};
+
+let t: TestServer;
+let admin: Session;
+let doc: Doc;
+// Ajv 8 (JSON Schema 2020-12) as Fastify's own validator compiler resolves it: the project's top-level ajv is 6.
+const fastifyAjv = createRequire(createRequire(import.meta.url).resolve('@fastify/ajv-compiler'));
+interface Ajv {
+  addSchema(schema: object): void;
+  getSchema(ref: string): ((data: unknown) => boolean) | undefined;
+  compile(schema: object): (data: unknown) => boolean;
+}
+const { default: Ajv2020 } = fastifyAjv('ajv/dist/2020') as { default: new (o: object) => Ajv };
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+
+const toPath = (url: string) => url.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+
+beforeAll(async () => {
+  t = await startTestServer();
+  admin = await t.signIn('admin');
+  const res = await t.call('GET', '/api/openapi.json');
+  expect(res.statusCode, res.body).toBe(200);
+  doc = res.json<Doc>();
+  ajv.addSchema({ $id: 'doc', ...doc, $schema: undefined });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const errorSchema = () => ajv.getSchema('doc#/components/schemas/ErrorAnswer')!;
+
+describe('the OpenAPI description', () => {
+  it('is OpenAPI 3.1, served without a session, and describes every registered route with a summary', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const missing = t.app.routeList.filter((r) => !doc.paths[toPath(r.url)]?.[r.method.toLowerCase()]?.summary).map((r) => `${r.method} ${r.url}`);
+    expect(missing).toEqual([]);
+    const described = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
+    expect(described).toBe(t.app.routeList.length);
+    expect(described).toBeGreaterThan(150);
+  });
+
+  it("every request and answer schema is valid JSON Schema 2020-12, and the body schemas are the routes' own: an unknown field the description forbids is refused by the route with 400", async () => {
+    let bodies = 0;
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const c of Object.values(op.requestBody?.content ?? {})) expect(() => ajv.compile(c.schema), `${method} ${p}`).not.toThrow();
+        for (const prm of op.parameters) expect(() => ajv.compile(prm.schema), `${method} ${p} ${prm.name}`).not.toThrow();
+        for (const r of Object.values(op.responses)) {
+          for (const c of Object.values(r.content ?? {})) {
+            const ref = (c.schema as { $ref?: string }).$ref;
+            expect(() => ajv.compile(ref ? { $ref: `doc${ref}` } : c.schema), `${method} ${p}`).not.toThrow();
+          }
+        }
+        const json = op.requestBody?.content['application/json']?.schema as { additionalProperties?: boolean; properties?: object } | undefined;
+        if (!json || json.additionalProperties !== false || p.startsWith('/api/actor') || p.includes('{')) continue;
+        const res = await t.call(method.toUpperCase() as 'POST', p, { as: admin, body: { not_a_field_of_this_call: 1 } });
+        expect(res.statusCode, `${method.toUpperCase()} ${p}: ${res.body}`).toBe(400);
+        expect(errorSchema()(res.json()), `${method.toUpperCase()} ${p}`).toBe(true);
+        bodies++;
+      }
+    }
+    expect(bodies).toBeGreaterThan(10);
+  });
+
+  it('the error answer of every call, anonymous and without a CSRF token, validates against the description', async () => {
+    const failures: string[] = [];
+    for (const r of t.app.routeList) {
+      const op = doc.paths[toPath(r.url)]![r.method.toLowerCase()]!;
+      if (!op.security.length) continue;
+      const res = await t.call(r.method as 'GET', r.url.replace(/:[A-Za-z_]+/g, '1'), { headers: { accept: 'application/json' }, ...(r.method === 'GET' ? {} : { body: {} }) });
+      if (res.statusCode < 400 || res.statusCode >= 500) failures.push(`${r.method} ${r.url}: ${res.statusCode}`);
+      else if (!errorSchema()(res.json())) failures.push(`${r.method} ${r.url}: ${res.body}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('the successful answers of the GET calls without parameters come in the content type the description names', async () => {
+    let checked = 0;
+    for (const r of t.app.routeList) {
+      if (r.method !== 'GET' || r.url.includes(':') || r.url === '/') continue;
+      const res = await t.call('GET', r.url, { as: admin, headers: { accept: 'application/json' } });
+      if (res.statusCode !== 200) continue;
+      const types = Object.keys(doc.paths[toPath(r.url)]!.get!.responses['200']!.content ?? {});
+      expect(types, r.url).toContain(String(res.headers['content-type']).split(';')[0]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
+});
