@@ -6,6 +6,7 @@ import { openPglite, type Db } from '../server/db/index';
 import { migrate } from '../server/db/migrate';
 import { ensureAdmin } from '../server/seed/users';
 import { seedDemo } from '../server/seed/demo';
+import { cloneActions } from './seed-actions';
 import { launchBrowser, openPage, signIn } from '../e2e/chromium';
 import { REPO_ROOT, freePort } from '../e2e/director';
 import { percentile } from './stats';
@@ -32,21 +33,7 @@ async function seed(db: Db): Promise<void> {
   await migrate(db);
   await ensureAdmin(db, EMAIL, PASSWORD);
   await seedDemo(db, { jobs: 400 });
-  const [{ n: base } = { n: 0 }] = await db.query<{ n: number }>('select count(*)::int as n from actions');
-  const extra = ACTIONS - base;
-  // Clones of the demo Actions (template = ((id - 1) % base) + 1), in bulk statements.
-  await db.query(
-    `insert into actions (vid, name, description, orig_description, notes, action_type, version, approved, disabled, decommissioned,
-                          require_protected, approve_anywhere, monitor_connections, timeout_ms, uac, details, event_filter_rules, created_at, updated_at)
-     select 'A5' || lpad((g / 1000)::text, 2, '0') || '-' || lpad((g % 1000)::text, 3, '0'),
-            t.name || ' (variant ' || g || ')',
-            t.description || ' Variant ' || g || ' targets ' || (array['finance', 'hr', 'engineering', 'sales', 'ops'])[g % 5 + 1] || ' hosts.',
-            t.description, t.notes, t.action_type, 1 + g % 4, g % 9 <> 0, false, false,
-            t.require_protected, t.approve_anywhere, t.monitor_connections, t.timeout_ms, t.uac, t.details, t.event_filter_rules,
-            now() - ((g % 900) * interval '1 day'), now() - ((g % 300) * interval '1 day')
-       from generate_series(0, $1::int - 1) g join actions t on t.id = (g % $2::int) + 1`,
-    [extra, base],
-  );
+  const { base } = await cloneActions(db, ACTIONS);
   await db.query(`insert into action_tags (action_id, tag_id) select a.id, at.tag_id from actions a join action_tags at on at.action_id = ((a.id - 1) % $1::int) + 1 where a.id > $1::int`, [base]);
   await db.query(
     `insert into action_tags (action_id, tag_id) select a.id, t.id from actions a cross join (select id from tags where name = 'Priority:High') t

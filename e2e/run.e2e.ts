@@ -25,10 +25,14 @@ const heading = (page: Page) => dialog(page).getByRole('heading', { name: 'Selec
 const runNow = (page: Page) => dialog(page).getByRole('button', { name: /Run Now|Running\.\.\./ });
 
 async function openModal(page: Page) {
-  await runCommand(page, 'Run sequence…');
-  const form = page.getByRole('form', { name: 'Arguments for Run sequence…' });
-  await form.getByLabel('Sequence id').fill(String(SEQUENCE_ID));
-  await form.getByLabel('Sequence id').press('Enter');
+  await runCommand(page, 'Run Sequence…');
+  const form = page.getByRole('form', { name: 'Arguments for Run Sequence…' });
+  // The sequence is a searchable pick list (by id, VID or name): type its id, Enter chooses, Enter runs.
+  const pick = form.getByRole('combobox', { name: 'Sequence' });
+  await pick.fill(String(SEQUENCE_ID));
+  await form.getByRole('option').first().waitFor();
+  await pick.press('Enter');
+  await pick.press('Enter');
   await heading(page).waitFor({ state: 'visible' });
   // The local actors register a few seconds after the director starts; the modal refetches.
   await eventually(async () => (await source(page).locator('option').count()) >= 3, true, 'both local actors are listed', 30_000);

@@ -39,19 +39,20 @@ function wordStartAt(text: string, i: number): boolean {
 // Reused buffers (the matcher runs for thousands of texts per keystroke).
 let prevRow = new Float64Array(64);
 let curRow = new Float64Array(64);
-let starts = new Uint8Array(64);
 
-/**
- * `query` and `lowerText` must be lower case already (the palette lowers each text once); `text` is
- * the original, for camel-case word starts.
- */
-export function fuzzyScoreLower(query: string, text: string, lowerText: string): number | null {
-  // The query's characters without spaces; a space marks the next character as a word start.
+/** A query made ready once per keystroke: its characters without spaces, and which must start a word. */
+export interface PreparedQuery {
+  q: string;
+  mustStart: boolean[];
+}
+
+export function prepareQuery(query: string): PreparedQuery {
+  const lower = query.toLowerCase();
   let q = '';
   const mustStart: boolean[] = [];
   let afterSpace = false;
-  for (let i = 0; i < query.length; i++) {
-    const ch = query[i]!;
+  for (let i = 0; i < lower.length; i++) {
+    const ch = lower[i]!;
     if (ch === ' ') {
       afterSpace = q.length > 0;
       continue;
@@ -60,6 +61,19 @@ export function fuzzyScoreLower(query: string, text: string, lowerText: string):
     mustStart.push(afterSpace);
     afterSpace = false;
   }
+  return { q, mustStart };
+}
+
+/** Which characters of a text start a word (computed once per text). */
+export function wordStarts(text: string): Uint8Array {
+  const starts = new Uint8Array(text.length);
+  for (let j = 0; j < text.length; j++) starts[j] = wordStartAt(text, j) ? 1 : 0;
+  return starts;
+}
+
+/** The score of a prepared query in a lower-cased text with its word starts, or null. */
+export function scorePrepared(pq: PreparedQuery, lowerText: string, starts: Uint8Array): number | null {
+  const { q, mustStart } = pq;
   const n = q.length;
   const m = lowerText.length;
   if (n === 0) return 0;
@@ -72,24 +86,23 @@ export function fuzzyScoreLower(query: string, text: string, lowerText: string):
   if (m > prevRow.length) {
     prevRow = new Float64Array(m * 2);
     curRow = new Float64Array(m * 2);
-    starts = new Uint8Array(m * 2);
   }
-  for (let j = 0; j < m; j++) starts[j] = wordStartAt(text, j) ? 1 : 0;
   // prevRow[j]: the best score of q[0..i-1] with q[i-1] matched at j.
   for (let i = 0; i < n; i++) {
     const qc = q.charCodeAt(i);
+    const start = mustStart[i];
     let bestBefore = i === 0 ? 0 : NONE; // best prevRow[k] for k < j - 1
     for (let j = 0; j < m; j++) {
-      if (i > 0 && j >= 2) bestBefore = Math.max(bestBefore, prevRow[j - 2]!);
+      if (i > 0 && j >= 2 && prevRow[j - 2]! > bestBefore) bestBefore = prevRow[j - 2]!;
       let s = NONE;
-      if (lowerText.charCodeAt(j) === qc && !(mustStart[i] && !starts[j])) {
+      if (lowerText.charCodeAt(j) === qc && !(start && !starts[j])) {
         const ws = starts[j] === 1;
         const own = BASE + (ws ? WORD_START + (j === 0 ? FIRST_CHAR : 0) : 0);
         if (i === 0) s = own + (ws ? 0 : WEAK) - j * 0.05;
         else {
           const consecutive = j >= 1 ? prevRow[j - 1]! + BASE + CONSECUTIVE + (ws ? WORD_START : 0) : NONE;
           const gap = bestBefore > NONE / 2 ? bestBefore + own + GAP + (ws ? 0 : WEAK) : NONE;
-          s = Math.max(consecutive, gap);
+          s = consecutive > gap ? consecutive : gap;
         }
       }
       curRow[j] = s;
@@ -104,5 +117,5 @@ export function fuzzyScoreLower(query: string, text: string, lowerText: string):
 }
 
 export function fuzzyScore(query: string, text: string): number | null {
-  return fuzzyScoreLower(query.toLowerCase(), text, text.toLowerCase());
+  return scorePrepared(prepareQuery(query), text.toLowerCase(), wordStarts(text));
 }

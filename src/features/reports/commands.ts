@@ -1,4 +1,6 @@
 import * as yup from 'yup';
+import { dashboardPicks } from '@/commands/entity-picks';
+import { pickFrom, scriptOnly } from '@/commands/pick';
 import { commands, defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { inMenu } from '@/commands/menus';
@@ -99,7 +101,8 @@ export const reportsCommands: AnyCommand[] = [
     buttonLabel: 'Open',
     needsWorkbench: true,
     menus: dashboardMenus('Open', 0, ['row/dashboard']),
-    args: refArgs,
+    // The palette picks the dashboard from a searchable list; scripts may give its name instead.
+    args: yup.object({ id: refShape.id.meta(pickFrom(dashboardPicks)), name: refShape.name.meta(scriptOnly()) }) as yup.Schema<Ref>,
     run: async (a, ctx) => {
       if (!a?.id && !a?.name) return ctx.dock?.openUrl('/dashboards');
       const d = await dashboardOf(a, ctx);

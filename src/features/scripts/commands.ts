@@ -1,4 +1,6 @@
 import * as yup from 'yup';
+import { scriptPicks } from '@/commands/entity-picks';
+import { pickFrom } from '@/commands/pick';
 import { sleepUnlessStopped, StoppedError } from '@/commands/abort';
 import { defineCommand } from '@/commands/registry';
 import { parseScript } from '@/commands/script/parse';
@@ -36,7 +38,7 @@ export const scriptCommands: AnyCommand[] = [
     title: 'Open Script…',
     category: 'Scripts',
     needsWorkbench: true,
-    args: yup.object({ script: yup.string().trim().required('Name or id of the script').label('script (name or id)') }),
+    args: yup.object({ script: yup.string().trim().required('Name or id of the script').label('script (name or id)').meta(pickFrom(scriptPicks)) }),
     run: async ({ script }, ctx) => {
       const found = await findScript(script);
       openScripts(ctx, `?id=${found.id}`);
@@ -47,7 +49,7 @@ export const scriptCommands: AnyCommand[] = [
     id: 'scripts.run',
     title: 'Run Saved Script…',
     category: 'Scripts',
-    args: yup.object({ script: yup.string().trim().required('Name or id of the script'), continue: yup.boolean().default(false) }),
+    args: yup.object({ script: yup.string().trim().required('Name or id of the script').label('Script').meta(pickFrom(scriptPicks)), continue: yup.boolean().default(false) }),
     run: async ({ script, continue: continueOnError }, ctx) => {
       const found = await findScript(script);
       if (isOthersScript(found, ctx.user?.id) && !(await ctx.confirm(othersScriptQuestion(found), { confirmLabel: 'Run Script' }))) return { id: found.id, outcome: 'declined' };
