@@ -23,6 +23,9 @@ function lazyNamed<P, K extends string>(load: () => Promise<Record<K, ComponentT
   return Object.assign(lazy(get), { preload: () => get().then(() => undefined) });
 }
 
+/** Any component loaded on first render, with `preload` to fetch it ahead (the signed-in workbench, the palette). */
+export const lazyComponent = <P, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) => lazyNamed<P, K>(load, name);
+
 /** A pane's component: `{ id: 'jobs', component: lazyPane(() => import('./jobs-pane'), 'JobsPane') }`. */
 export const lazyPane = <K extends string>(load: () => Promise<Record<K, ComponentType<PaneProps>>>, name: K) => lazyNamed<PaneProps, K>(load, name);
 

@@ -1,10 +1,8 @@
 import type { FeatureModule } from '@/panes/feature-module';
-import { SessionTimeout } from './session-timeout';
+import { lazyGlobal } from '@/panes/lazy';
 
-export { SignInPage } from './sign-in-page';
-export { UserMenu } from './user-menu';
-
+/** The sign-in page and the user menu are imported by src/app directly (the shell and the workbench's top bar). */
 export const authFeature: FeatureModule = {
   id: 'auth',
-  globals: [() => <SessionTimeout />],
+  globals: [lazyGlobal(() => import('./session-timeout'), 'SessionTimeout')],
 };
