@@ -5,7 +5,7 @@ import { commandAriaKeyshortcuts, commandHotkeyText, runFrom, useMenuItems, useP
 import type { MenuArgsOf, MenuId } from './menus';
 import { commands as workbenchRegistry, type CommandRegistry } from './registry';
 
-export { commandAriaKeyshortcuts, commandHotkeyText, runFrom, useCommandHotkeys, useMenuItems, usePaneCommandContext } from './command-hooks';
+export { commandHotkeyText, runFrom, useCommandHotkeys, useMenuItems, usePaneCommandContext } from './command-hooks';
 
 function ItemsList({ menu, args, registry }: { menu: MenuId; args: unknown; registry: CommandRegistry }) {
   const items = useMenuItems(menu, args as never, registry);
