@@ -3,11 +3,12 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { precompress } from './build-tools/precompress';
+import { bundleStats } from './build-tools/bundle-stats';
 
 const directorUrl = process.env.VIGIL_DIRECTOR_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), precompress(), bundleStats()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   // No source maps in the product build (VIGIL_SOURCEMAPS=1 keeps them); the manifest lists chunks for `npm run bench:bundle`.
   build: { outDir: 'dist', sourcemap: process.env.VIGIL_SOURCEMAPS === '1', manifest: true, chunkSizeWarningLimit: 600 },

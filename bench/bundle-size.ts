@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -19,6 +19,16 @@ export const readManifest = (dist: string): Manifest => JSON.parse(readFileSync(
 
 /** The chunks the first page load fetches: the entry and what it imports statically, never dynamic imports. */
 export function eagerChunks(manifest: Manifest): ManifestChunk[] {
+  return staticGraph(
+    manifest,
+    Object.entries(manifest)
+      .filter(([, c]) => c.isEntry)
+      .map(([k]) => k),
+  );
+}
+
+/** The chunks of the given manifest keys (source paths) and everything they import statically. */
+export function staticGraph(manifest: Manifest, keys: readonly string[]): ManifestChunk[] {
   const seen = new Map<string, ManifestChunk>();
   const visit = (key: string) => {
     const chunk = manifest[key];
@@ -26,22 +36,27 @@ export function eagerChunks(manifest: Manifest): ManifestChunk[] {
     seen.set(key, chunk);
     chunk.imports?.forEach(visit);
   };
-  Object.entries(manifest)
-    .filter(([, c]) => c.isEntry)
-    .forEach(([k]) => visit(k));
+  keys.forEach(visit);
   return [...seen.values()];
 }
+
+/** The modules a signed-in first load needs before the workbench is usable: the shell, the workbench and its Start pane. */
+export const WORKBENCH_KEYS = ['index.html', 'src/app/signed-in.tsx'];
 
 export interface Sizes {
   raw: number;
   gzip: number;
+  /** What the director sends to a browser that accepts br: the build's `.br` copy, or the file itself when too small to have one. */
+  br: number;
 }
 export function sizeOf(dist: string, files: readonly string[]): Sizes {
   return files.reduce(
     (acc, f) => {
-      const data = readFileSync(path.join(dist, f));
-      return { raw: acc.raw + data.length, gzip: acc.gzip + gzipSync(data, { level: 9 }).length };
+      const file = path.join(dist, f);
+      const data = readFileSync(file);
+      const br = existsSync(`${file}.br`) ? statSync(`${file}.br`).size : data.length;
+      return { raw: acc.raw + data.length, gzip: acc.gzip + gzipSync(data, { level: 9 }).length, br: acc.br + br };
     },
-    { raw: 0, gzip: 0 },
+    { raw: 0, gzip: 0, br: 0 },
   );
 }

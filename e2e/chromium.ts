@@ -34,3 +34,22 @@ export async function signIn(page: Page, email: string, password: string, at = '
   await workbenchReady(page).waitFor({ state: 'visible', timeout: 30_000 });
 }
 
+
+/** Chrome DevTools' "Fast 3G" preset: 562.5 ms latency, 1.44 Mbit/s down, 675 kbit/s up (bytes per second here). */
+export const FAST_3G = { latency: 562.5, downloadThroughput: (1.44 * 1024 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 } as const;
+
+/**
+ * Slows the page down like a modest laptop on a mobile network (CDP): CPU `cpuRate` times slower and
+ * the network of `network`. Returns the CDP session, which also reports the bytes each response took
+ * on the wire (`Network.loadingFinished`'s encodedDataLength).
+ */
+export async function throttle(page: Page, { cpuRate = 4, network = FAST_3G }: { cpuRate?: number; network?: typeof FAST_3G } = {}) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, ...network });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuRate });
+  return cdp;
+}
+
+/** The Start pane's heading: the workbench has drawn its first pane and answers keys and clicks. */
+export const startPaneHeading = (page: Page) => page.getByRole('heading', { name: 'Vigil workbench', level: 1 });

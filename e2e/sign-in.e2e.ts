@@ -23,6 +23,8 @@ describe('signing in and out', () => {
     await page.getByLabel('Password').fill(adminPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await workbenchReady(page).waitFor({ state: 'visible' });
+    // The user menu's code arrives just after the workbench (its place shows the name until then).
+    await page.getByRole('button', { name: 'User menu for Ada Admin' }).waitFor();
     expect(await page.getByRole('button', { name: 'User menu for Ada Admin' }).isVisible()).toBe(true);
     expect(await page.getByText('Invalid email or password.').count()).toBe(0);
     expect(await page.locator('main').getByRole('tab', { name: 'Start', exact: true }).isVisible()).toBe(true);

@@ -1,13 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
-import { useMemo } from 'react';
+import { Suspense, useEffect, useMemo } from 'react';
 import { ApiError } from '@/api/http';
 import { environmentQueryKey, fetchEnvironment } from '@/api/session-api';
-import { SignInPage, UserMenu } from '@/features/auth';
-import { Workbench } from '@/panes/workbench';
+import { SignInPage } from '@/features/auth/sign-in-page';
+import { lazyComponent } from '@/panes/lazy';
 import { Button } from '@/ui/button';
-import { FEATURES } from './features';
 import { urlHistoryOf } from './url-history';
+
+/** The workbench is its own chunk: the sign-in page never waits for it, and it is fetched while the user signs in. */
+const SignedIn = lazyComponent(() => import('./signed-in'), 'SignedIn');
+
+/** The text shown while the workbench's code arrives. */
+export const WORKBENCH_LOADING = 'Loading the workbench…';
 
 /** Signed out: the sign-in page. Signed in: the workbench. */
 export function Shell() {
@@ -18,11 +23,11 @@ export function Shell() {
     retry: (count, e) => !(e instanceof ApiError && e.status === 401) && count < 2,
     staleTime: Infinity,
   });
-  const user = env.data?.user;
-  const TopBarEnd = useMemo(() => (user ? () => <UserMenu user={user} /> : undefined), [user]);
   // The router renders this shell, so its history comes from context (importing router.ts would be a loop).
   const router = useRouter();
   const urlHistory = useMemo(() => urlHistoryOf(router.history), [router]);
+  // Fetch the workbench's code at once, beside the session call (signed in) or while the user types (signed out).
+  useEffect(() => void SignedIn.preload().catch(() => undefined), []);
 
   if (env.isPending) return <div className="p-6 text-muted">Loading Vigil…</div>;
   if (env.error instanceof ApiError && env.error.status === 401) {
@@ -39,5 +44,9 @@ export function Shell() {
       </div>
     );
   }
-  return <Workbench env={env.data} features={FEATURES} history={urlHistory} {...(TopBarEnd ? { TopBarEnd } : {})} />;
+  return (
+    <Suspense fallback={<div className="p-6 text-muted" role="status">{WORKBENCH_LOADING}</div>}>
+      <SignedIn env={env.data} history={urlHistory} />
+    </Suspense>
+  );
 }

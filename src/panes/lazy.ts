@@ -1,8 +1,8 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, lazy, type ComponentType } from 'react';
 import type { PaneProps } from './types';
 
 /** A component loaded on first render (its own chunk), which can also be fetched ahead with `preload`. */
-export type LazyComponent<P> = LazyExoticComponent<ComponentType<P>> & { preload: () => Promise<void> };
+export type LazyComponent<P> = ComponentType<P> & { preload: () => Promise<void> };
 
 /**
  * The named export of a module, split into its own
@@ -12,16 +12,27 @@ export type LazyComponent<P> = LazyExoticComponent<ComponentType<P>> & { preload
  */
 function lazyNamed<P, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K): LazyComponent<P> {
   let pending: Promise<{ default: ComponentType<P> }> | undefined;
+  let loaded: ComponentType<P> | undefined;
   const get = () =>
     (pending ??= load().then(
-      (m) => ({ default: m[name] }),
+      (m) => {
+        loaded = m[name];
+        return { default: m[name] };
+      },
       (e: unknown) => {
         pending = undefined;
         throw e;
       },
     ));
-  return Object.assign(lazy(get), { preload: () => get().then(() => undefined) });
+  const Lazy = lazy(get);
+  // Once fetched (ahead, by `preload`), render the module's component directly: React.lazy would still
+  // suspend once and hold the reveal back (React throttles revealing a suspended boundary by up to 300 ms).
+  const Component = (props: P) => createElement((loaded ?? Lazy) as ComponentType<object>, props as object);
+  return Object.assign(Component, { preload: () => get().then(() => undefined) });
 }
+
+/** Any component loaded on first render, with `preload` to fetch it ahead (the signed-in workbench, the palette). */
+export const lazyComponent = <P, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) => lazyNamed<P, K>(load, name);
 
 /** A pane's component: `{ id: 'jobs', component: lazyPane(() => import('./jobs-pane'), 'JobsPane') }`. */
 export const lazyPane = <K extends string>(load: () => Promise<Record<K, ComponentType<PaneProps>>>, name: K) => lazyNamed<PaneProps, K>(load, name);

@@ -1,6 +1,6 @@
 import { Suspense, useCallback, useMemo } from 'react';
 import type { IDockviewPanelProps } from 'dockview-react';
-import { useCommandHotkeys } from '@/commands/command-menu';
+import { useCommandHotkeys } from '@/commands/command-hooks';
 import { commands } from '@/commands/registry';
 import { ErrorBoundary } from '@/ui/error-boundary';
 import { NOT_FOUND_KIND, START_KIND, type PanelParams } from './dock-controller';

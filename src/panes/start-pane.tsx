@@ -1,4 +1,4 @@
-import { useCommandHotkeys } from '@/commands/command-menu';
+import { useCommandHotkeys } from '@/commands/command-hooks';
 import { commands } from '@/commands/registry';
 import { openPalette } from '@/commands/palette-store';
 import { useWorkbench } from './pane-context';

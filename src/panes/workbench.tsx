@@ -4,17 +4,16 @@ import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType } fr
 import type { Environment } from '@/api/contracts/session';
 import type { Permission } from '@/api/contracts/permissions';
 import { bindHotkeys } from '@/commands/hotkeys';
-import { useCommandHotkeys } from '@/commands/command-menu';
-import { CommandPalette } from '@/commands/palette';
-import { ShortcutSheet } from '@/commands/shortcut-sheet';
+import { useCommandHotkeys } from '@/commands/command-hooks';
 import { openPalette } from '@/commands/palette-store';
 import { paneContexts } from '@/commands/pane-contexts';
 import { commands } from '@/commands/registry';
-import { confirmDialog, ConfirmHost } from '@/ui/confirm';
+import { confirmDialog } from '@/ui/confirm-store';
 import { flash } from '@/ui/toasts';
 import { DockController, PANE_COMPONENT, START_KIND, type UrlHistory } from './dock-controller';
 import type { FeatureModule } from './feature-module';
 import { prefetchWhenIdle } from './lazy';
+import { LAZY_OVERLAYS, LazyConfirmHost, LazyPalette, LazyShortcutSheet, preloadPalette } from './lazy-hosts';
 import { layoutKey, loadLayout, saveLayout } from './layout-storage';
 import { PaneHost } from './pane-host';
 import { WorkbenchContext } from './pane-context';
@@ -46,10 +45,14 @@ export interface WorkbenchProps {
   history: UrlHistory & { subscribe(cb: () => void): () => void };
   /** Shown at the right of the top bar (user menu etc.). */
   TopBarEnd?: ComponentType;
+  /** More lazy components to fetch while idle (the top bar's menu). */
+  extraPrefetch?: readonly unknown[];
 }
 
 /** The dockable workbench: panes, palette, hotkeys, and the URL kept in step with the focused pane. */
-export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps) {
+const NONE: readonly unknown[] = [];
+
+export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = NONE }: WorkbenchProps) {
   const queryClient = useQueryClient();
   const [dark, setDark] = useState(() => document.documentElement.classList.contains('dark'));
   const panes = useMemo(() => {
@@ -117,7 +120,11 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
 
   // Browser back/forward (and any navigation) open or focus the pane of the new URL.
   // Pane code is split per pane; fetch it ahead while idle so opening one rarely waits.
-  useEffect(() => prefetchWhenIdle([...features.flatMap((f) => f.globals ?? []), ...panes.list().map((k) => k.component)]), [features, panes]);
+  // The palette and the top bar's menu first: they are a keystroke away.
+  useEffect(
+    () => prefetchWhenIdle([...LAZY_OVERLAYS, ...extraPrefetch, ...features.flatMap((f) => f.globals ?? []), ...panes.list().map((k) => k.component)]),
+    [features, panes, extraPrefetch],
+  );
   useEffect(() => history.subscribe(() => apiRef.current && controller.openUrl(history.current(), { exact: true })), [history, controller]);
 
   useEffect(() => {
@@ -180,6 +187,8 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
           <button
             type="button"
             onClick={() => openPalette()}
+            onMouseEnter={preloadPalette}
+            onFocus={preloadPalette}
             className="flex w-80 items-center justify-between rounded border border-line bg-surface px-2 py-0.5 text-left text-muted hover:border-accent"
             aria-label="Open command palette"
           >
@@ -210,9 +219,9 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
           />
         </main>
       </div>
-      <CommandPalette registry={commands} />
-      <ShortcutSheet registry={commands} />
-      <ConfirmHost />
+      <LazyPalette registry={commands} />
+      <LazyShortcutSheet registry={commands} />
+      <LazyConfirmHost />
       <Suspense fallback={null}>{features.flatMap((f) => (f.globals ?? []).map((G, i) => <G key={`${f.id}-${i}`} />))}</Suspense>
     </WorkbenchContext.Provider>
   );

@@ -1,32 +1,12 @@
-import { proxy, useSnapshot } from 'valtio';
+import { useSnapshot } from 'valtio';
 import { Button } from './button';
+import { confirmStore, settleConfirm as settle } from './confirm-store';
 import { Modal } from './modal';
 
-interface Pending {
-  message: string;
-  title: string;
-  confirmLabel: string;
-  resolve: (ok: boolean) => void;
-}
-
-const store = proxy<{ pending: Pending | null }>({ pending: null });
-
-/** Asks the user; resolves true on OK. One question at a time (a new one cancels the old). */
-export function confirmDialog(message: string, opts: { title?: string; confirmLabel?: string } = {}): Promise<boolean> {
-  store.pending?.resolve(false);
-  return new Promise((resolve) => {
-    store.pending = { message, title: opts.title ?? 'Please confirm', confirmLabel: opts.confirmLabel ?? 'OK', resolve };
-  });
-}
-
-function settle(ok: boolean) {
-  const p = store.pending;
-  store.pending = null;
-  p?.resolve(ok);
-}
+export { confirmDialog } from './confirm-store';
 
 export function ConfirmHost() {
-  const { pending } = useSnapshot(store);
+  const { pending } = useSnapshot(confirmStore);
   return (
     <Modal
       open={!!pending}

@@ -6,7 +6,7 @@ import type { AnyCommand, CommandContext } from '@/commands/types';
 import { ApiError } from '@/api/http';
 import { flash } from '@/ui/toasts';
 import { approveAction, decideFile, fetchAllLibraryPages, fetchDetail, fetchPreview, libraryKeys, rejectAction, updateFromLibrary, type FileDecision } from './api';
-import { csvField } from './format';
+import { csvField } from './csv';
 import { paneContexts } from '@/commands/pane-contexts';
 import { libraryPane, type LibraryPaneApi } from './pane-context';
 import { clearSelection, libraryStore } from './store';

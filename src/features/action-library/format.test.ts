@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cutLabel } from '@/api/contracts/library';
-import { anyRunning, csvField, datePart, logLines, ranBy, webValue } from './format';
+import { csvField } from './csv';
+import { anyRunning, datePart, logLines, ranBy, webValue } from './format';
 
 describe('library formatting', () => {
   it('ACT-001 shows dates with the date part only', () => {

@@ -60,9 +60,3 @@ export const RESTRICTION_LABELS: Record<FileRestriction, string> = {
 export function yesNo(v: boolean | null | undefined): string {
   return v === null || v === undefined ? '--' : v ? 'Yes' : 'No';
 }
-
-/** Comma-separated CSV field, quoted when needed. */
-export function csvField(value: unknown): string {
-  const s = value === null || value === undefined ? '' : String(value);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}

@@ -1,11 +1,8 @@
 import type { FeatureModule } from '@/panes/feature-module';
 import { lazyGlobal } from '@/panes/lazy';
-import { SessionTimeout } from './session-timeout';
 
-export { SignInPage } from './sign-in-page';
-export { UserMenu } from './user-menu';
-
+/** The sign-in page and the user menu are imported by src/app directly (the shell and the workbench's top bar). */
 export const authFeature: FeatureModule = {
   id: 'auth',
-  globals: [() => <SessionTimeout />, lazyGlobal(() => import('./change-password-dialog'), 'ChangePasswordDialog')],
+  globals: [lazyGlobal(() => import('./session-timeout'), 'SessionTimeout'), lazyGlobal(() => import('./change-password-dialog'), 'ChangePasswordDialog')],
 };

@@ -1,8 +1,7 @@
 import type { FeatureModule } from '@/panes/feature-module';
-import { BackgroundProcessPoller } from './background-processes';
-import { ContentServiceBanner } from './content-service-banner';
+import { lazyGlobal } from '@/panes/lazy';
 
 export const notificationsFeature: FeatureModule = {
   id: 'notifications',
-  globals: [BackgroundProcessPoller, ContentServiceBanner],
+  globals: [lazyGlobal(() => import('./background-processes'), 'BackgroundProcessPoller'), lazyGlobal(() => import('./content-service-banner'), 'ContentServiceBanner')],
 };

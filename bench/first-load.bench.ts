@@ -1,0 +1,108 @@
+/**
+ * `npm run bench:first-load`: the built workbench in Chromium under 4x CPU slowdown and DevTools'
+ * "Fast 3G" network (CDP throttling), each run in a fresh browser context (empty cache):
+ *  - signed out: navigation start to the sign-in form, and the bytes on the wire by then;
+ *  - sign in: from the form's submit to a usable workbench (palette button and Start pane drawn), the
+ *    workbench's code having been fetched while the sign-in page was idle (network idle before typing);
+ *  - signed in, cold cache: navigation start to a usable workbench, and the bytes on the wire by then.
+ * Figures are printed against the goal (<= 1.0 s); nothing is asserted.
+ */
+import type { CDPSession, Page } from 'playwright-core';
+import { FAST_3G, launchBrowser, openPage, startPaneHeading, throttle, workbenchReady } from '../e2e/chromium';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector } from '../e2e/director';
+import { summarize } from './stats';
+
+const RUNS = Number(process.env.FIRST_LOAD_RUNS ?? 5);
+const GOAL_MS = 1000;
+
+/** Bytes received (encoded, as on the wire) since the call. */
+function countBytes(cdp: CDPSession): () => number {
+  let bytes = 0;
+  cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => (bytes += e.encodedDataLength));
+  return () => bytes;
+}
+
+/** Milliseconds since navigation start at which `selector` (CSS) first matched, recorded in the page by a MutationObserver. */
+async function markWhen(page: Page, name: string, test: string): Promise<void> {
+  await page.addInitScript(
+    ({ name, test }) => {
+      const w = window as unknown as { __marks?: Record<string, number> };
+      const marks = (w.__marks ??= {});
+      const check = new Function(`return (${test})`) as () => boolean;
+      const observer = new MutationObserver(() => {
+        if (marks[name] === undefined && check()) {
+          marks[name] = performance.now();
+          observer.disconnect();
+        }
+      });
+      observer.observe(document, { childList: true, subtree: true, characterData: true });
+      document.addEventListener('submit', (e) => (marks.submit ??= e.timeStamp), true);
+    },
+    { name, test },
+  );
+}
+const marks = (page: Page) => page.evaluate(() => (window as unknown as { __marks: Record<string, number> }).__marks);
+
+const SIGN_IN_SHOWN = `!!document.querySelector('button[type=submit]') && document.body.textContent.includes('Sign in to the workbench')`;
+const WORKBENCH_USABLE = `!!document.querySelector('button[aria-label="Open command palette"]') && [...document.querySelectorAll('h1')].some((h) => h.textContent === 'Vigil workbench')`;
+
+const director = await startDirector();
+const browser = await launchBrowser();
+const rows: { signInShown: number; signInBytes: number; submitToUsable: number; flowBytes: number; coldSignedIn: number; coldBytes: number }[] = [];
+try {
+  for (let i = 0; i < RUNS; i++) {
+    // Signed out, then signing in.
+    const a = await openPage(browser, director.url);
+    a.context.setDefaultTimeout(60_000);
+    const cdpA = await throttle(a.page);
+    const bytesA = countBytes(cdpA);
+    await markWhen(a.page, 'signIn', SIGN_IN_SHOWN);
+    await markWhen(a.page, 'usable', WORKBENCH_USABLE);
+    await a.page.goto('/', { waitUntil: 'commit' });
+    await a.page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const signInBytes = bytesA();
+    await a.page.waitForLoadState('networkidle');
+    await a.page.getByLabel('Email').fill(ADMIN_EMAIL);
+    await a.page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await a.page.getByRole('button', { name: 'Sign in' }).click();
+    await startPaneHeading(a.page).waitFor();
+    await workbenchReady(a.page).waitFor();
+    const ma = await marks(a.page);
+    const flowBytes = bytesA();
+    const cookies = await a.context.cookies();
+    await a.context.close();
+
+    // Signed in (the session cookie), empty cache: straight to the workbench.
+    const b = await openPage(browser, director.url);
+    b.context.setDefaultTimeout(60_000);
+    await b.context.addCookies(cookies);
+    const cdpB = await throttle(b.page);
+    const bytesB = countBytes(cdpB);
+    await markWhen(b.page, 'usable', WORKBENCH_USABLE);
+    await b.page.goto('/', { waitUntil: 'commit' });
+    await startPaneHeading(b.page).waitFor();
+    await workbenchReady(b.page).waitFor();
+    const coldBytes = bytesB();
+    const mb = await marks(b.page);
+    await b.context.close();
+    rows.push({ signInShown: ma.signIn!, signInBytes, submitToUsable: ma.usable! - ma.submit!, flowBytes, coldSignedIn: mb.usable!, coldBytes });
+  }
+} finally {
+  await browser.close();
+  await director.stop();
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const line = (label: string, values: number[], unit: 'ms' | 'bytes', goal?: number) => {
+  const s = summarize(values);
+  const fmt = unit === 'ms' ? (n: number) => `${n.toFixed(0)} ms` : kb;
+  const verdict = goal === undefined ? '' : s.p50 <= goal ? `  (goal <= ${goal} ms: met)` : `  (goal <= ${goal} ms: MISSED)`;
+  console.log(`${label.padEnd(52)} p50 ${fmt(s.p50).padStart(9)}  min ${fmt(Math.min(...values)).padStart(9)}  max ${fmt(s.max).padStart(9)}${verdict}`);
+};
+console.log(`first load in Chromium, CPU 4x slower, network ${FAST_3G.latency} ms latency / ${kb(FAST_3G.downloadThroughput)}/s down, ${RUNS} runs, empty cache each`);
+line('signed out: navigation to sign-in form', rows.map((r) => r.signInShown), 'ms');
+line('  bytes on the wire by then', rows.map((r) => r.signInBytes), 'bytes');
+line('sign in: submit to usable workbench', rows.map((r) => r.submitToUsable), 'ms', GOAL_MS);
+line('  bytes on the wire, sign-in page + workbench', rows.map((r) => r.flowBytes), 'bytes');
+line('signed in: navigation to usable workbench', rows.map((r) => r.coldSignedIn), 'ms', GOAL_MS);
+line('  bytes on the wire by then', rows.map((r) => r.coldBytes), 'bytes');

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { eagerChunks, readManifest, sizeOf, staticGraph, WORKBENCH_KEYS } from '../bench/bundle-size';
+import { signIn, useBrowser } from './browser';
+import { startPaneHeading, throttle, workbenchReady } from './chromium';
+import { STATIC_DIR } from './director';
+import { sharedDirectorUrl } from './shared-director';
+
+const baseUrl = sharedDirectorUrl();
+const adminEmail = inject('adminEmail');
+const adminPassword = inject('adminPassword');
+
+/** Budgets of issue 22 (gzip, as bench:bundle prints them). */
+const INITIAL_JS_GZIP = 250 * 1024;
+const INITIAL_CSS_GZIP = 40 * 1024;
+const WORKBENCH_GZIP = 300 * 1024;
+
+/** Modules that must only load on first use, by their name in Vite's manifest. */
+const LAZY_MODULES = [
+  'src/app/signed-in.tsx',
+  'src/commands/palette.tsx',
+  'src/features/auth/user-menu.tsx',
+  'src/features/network-map/network-map-pane.tsx',
+  'src/features/action-library/code-view.tsx',
+  'src/features/reports/pdf-report.ts',
+  'src/features/reports/image-export.ts',
+  'src/features/reports/dashboard-pane.tsx',
+];
+/** Text only the heavy libraries carry (X6's CSS class, jsPDF, html2canvas, uPlot, dockview's root class). */
+const LIBRARY_MARKS = { X6: 'x6-graph', jsPDF: 'jsPDF', html2canvas: 'html2canvas', uPlot: 'uplot', dockview: 'dv-dockview' };
+
+describe('first load', () => {
+  const manifest = readManifest(STATIC_DIR);
+  const eager = eagerChunks(manifest);
+  const eagerJs = [...new Set(eager.map((c) => c.file))].filter((f) => f.endsWith('.js'));
+  const workbench = staticGraph(manifest, WORKBENCH_KEYS);
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  // The code of these chunks, without the file names of their lazy imports (Vite's preload map lists them).
+  const codeOf = (files: readonly string[]) => files.map((f) => fs.readFileSync(path.join(STATIC_DIR, f), 'utf8').replace(/assets\/[\w.-]+\.(js|css)/g, '')).join('\n');
+
+  it('the first download (the entry and its static imports) holds none of the lazy modules, which are their own chunks', () => {
+    const eagerFiles = new Set(eager.map((c) => c.file));
+    for (const name of LAZY_MODULES) {
+      const chunk = manifest[name];
+      expect(chunk?.isDynamicEntry, `${name} is loaded by import()`).toBe(true);
+      expect(eagerFiles.has(chunk!.file), `${name} is not in the first download`).toBe(false);
+    }
+    const eagerText = codeOf(eagerJs);
+    for (const [library, mark] of Object.entries(LIBRARY_MARKS)) expect(eagerText.includes(mark), `${library} is not in the first download`).toBe(false);
+    // The workbench itself (dockview and the commands) needs none of the heavy pane libraries either.
+    const workbenchText = codeOf(workbench.map((c) => c.file).filter((f) => f.endsWith('.js')));
+    for (const library of ['X6', 'jsPDF', 'html2canvas', 'uPlot'] as const) expect(workbenchText.includes(LIBRARY_MARKS[library]), `${library} is not needed before the workbench is usable`).toBe(false);
+  });
+
+  it('the first download stays within budget: JS <= 250 KB gzip, CSS <= 40 KB gzip, everything before a usable workbench <= 300 KB gzip', () => {
+    const js = sizeOf(STATIC_DIR, eagerJs).gzip;
+    const css = sizeOf(STATIC_DIR, [...new Set(eager.flatMap((c) => c.css ?? []))]).gzip;
+    const files = [...new Set([...workbench.map((c) => c.file), ...workbench.flatMap((c) => c.css ?? []), 'index.html'])];
+    const usable = sizeOf(STATIC_DIR, files).gzip;
+    expect(js, `initial JS ${kb(js)} gzip`).toBeLessThanOrEqual(INITIAL_JS_GZIP);
+    expect(css, `initial CSS ${kb(css)} gzip`).toBeLessThanOrEqual(INITIAL_CSS_GZIP);
+    expect(usable, `to a usable workbench ${kb(usable)} gzip`).toBeLessThanOrEqual(WORKBENCH_GZIP);
+  });
+
+  it('the director answers the main script brotli- or gzip-encoded with Vary: Accept-Encoding, and serves no source map', async () => {
+    const entry = Object.values(manifest).find((c) => c.isEntry)!;
+    const raw = fs.readFileSync(path.join(STATIC_DIR, entry.file));
+    const asked = async (encoding: string) => {
+      const res = await fetch(`${baseUrl}/${entry.file}`, { headers: { 'Accept-Encoding': encoding } });
+      return { status: res.status, encoding: res.headers.get('content-encoding'), vary: res.headers.get('vary') ?? '', body: Buffer.from(await res.arrayBuffer()) };
+    };
+    const br = await asked('br, gzip');
+    expect(br.status).toBe(200);
+    expect(br.encoding).toBe('br');
+    expect(br.vary.toLowerCase()).toContain('accept-encoding');
+    // fetch decodes the body: it is the built file, byte for byte.
+    expect(br.body.equals(raw)).toBe(true);
+    const gz = await asked('gzip');
+    expect(gz.encoding).toBe('gzip');
+    expect(gz.body.equals(raw)).toBe(true);
+    const map = await fetch(`${baseUrl}/${entry.file}.map`);
+    expect(map.status).toBe(404);
+  });
+
+  describe('in Chromium under 4x CPU slowdown and a "Fast 3G" network', () => {
+    const b = useBrowser(() => baseUrl);
+
+    it('a user signs in and the workbench loads: the top bar, the Start pane, then the palette on Ctrl+K', async () => {
+      const { page, context } = b;
+      context.setDefaultTimeout(60_000);
+      await throttle(page);
+      await signIn(page, adminEmail, adminPassword);
+      await startPaneHeading(page).waitFor();
+      expect(await workbenchReady(page).isVisible()).toBe(true);
+      // The user menu arrives after the workbench (its name is shown until then).
+      await page.getByRole('button', { name: 'User menu for Ada Admin' }).waitFor();
+      await page.keyboard.press('Control+k');
+      await page.getByRole('combobox', { name: 'Command palette' }).or(page.getByLabel('Command palette')).first().waitFor();
+      expect(await page.getByLabel('Command palette').first().isVisible()).toBe(true);
+    });
+  });
+});
