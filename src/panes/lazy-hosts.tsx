@@ -9,7 +9,7 @@ import { lazyComponent, lazyGlobal } from './lazy';
 // palette's virtual list are not in the first download); `prefetchWhenIdle` and hovering fetch them ahead.
 const Palette = lazyComponent(() => import('@/commands/palette'), 'CommandPalette');
 const Confirm = lazyGlobal(() => import('@/ui/confirm'), 'ConfirmHost');
-const Shortcuts = lazyComponent(() => import('@/commands/shortcut-sheet'), 'ShortcutSheet');
+const Shortcuts = lazyComponent<{ registry: CommandRegistry }, 'ShortcutSheet'>(() => import('@/commands/shortcut-sheet'), 'ShortcutSheet');
 
 /** The overlay components, for `prefetchWhenIdle`. */
 export const LAZY_OVERLAYS = [Palette, Confirm, Shortcuts] as const;
