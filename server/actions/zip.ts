@@ -195,7 +195,6 @@ function findEocd(buf: Buffer): number {
  */
 export function normaliseEntryName(raw: string): string {
   const shown = JSON.stringify(raw.length > 200 ? `${raw.slice(0, 200)}…` : raw);
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused here
   if (/[\u0000-\u001f\u007f]/.test(raw)) throw new ZipError(`has an entry name with a control character: ${shown}`);
   const s = raw.replace(/\\/g, '/');
   if (s.startsWith('/') || /^[A-Za-z]:/.test(s)) throw new ZipError(`has an entry with an absolute path, ${shown}: archives that would extract outside their folder are refused`);

@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildZip, normaliseEntryName, ZipError } from '../../server/actions/zip';
+import { bufferSource, buildZip, inspectZip, normaliseEntryName, ZipError } from '../../server/actions/zip';
+import { DEFAULT_FILE_LIMITS } from '../../server/file-library/service';
 import type { FileUploadAnswer } from '@/api/contracts/action-form';
 import { startTestServer, type Session, type TestServer } from './helpers';
 import { multipart } from './multipart';
@@ -44,11 +45,19 @@ async function uploadZip(name: string, content: Buffer) {
 describe('zip bombs', () => {
   it('a 1 MiB zip expanding to 1 GiB is refused from its headers in well under a second', async () => {
     const bomb = buildZip([{ name: 'gigabyte.bin', content: crypto.randomBytes(MiB), declaredSize: 1024 * MiB }], { deflate: false });
+    const message = 'is refused as a zip bomb: entry gigabyte.bin expands 1024:1 (1048576 to 1073741824 bytes), more than the limit of 100:1';
+    // The inspection itself: the headers decide, nothing is expanded.
+    const started = performance.now();
+    const limits = { maxEntries: DEFAULT_FILE_LIMITS.max_zip_entries, maxExpandedBytes: DEFAULT_FILE_LIMITS.max_zip_expanded_bytes, maxRatio: DEFAULT_FILE_LIMITS.max_zip_ratio };
+    await expect(inspectZip(bufferSource(bomb), '', limits)).rejects.toThrow(message);
+    const inspectMs = performance.now() - started;
+    expect(inspectMs).toBeLessThan(250);
+    // The whole upload (1 MiB streamed to disk, then inspected); generous for a loaded 2-core machine.
     const { res, ms } = await uploadZip('gigabyte.zip', bomb);
     expect(res.statusCode).toBe(400);
-    expect(res.json<Errors>().errors.file_upload).toEqual(['is refused as a zip bomb: entry gigabyte.bin expands 1024:1 (1048576 to 1073741824 bytes), more than the limit of 100:1']);
-    expect(ms).toBeLessThan(1000);
-    console.log(`1 MiB zip declaring 1 GiB refused in ${ms.toFixed(0)} ms`);
+    expect(res.json<Errors>().errors.file_upload).toEqual([message]);
+    expect(ms).toBeLessThan(2000);
+    console.log(`1 MiB zip declaring 1 GiB: inspection refuses it in ${inspectMs.toFixed(1)} ms, the whole upload answers 400 in ${ms.toFixed(0)} ms`);
   });
 
   it('a zip of 40 MiB of zeros (about 1000:1, headers honest) is refused before anything is expanded', async () => {
@@ -203,8 +212,10 @@ describe('streamed uploads', () => {
     // The whole file would be +99 MiB (the old code peaked past 1 GB for 10 MiB): the growth is a few buffers.
     expect(growthMiB).toBeLessThan(64);
     expect(latencies.length).toBeGreaterThan(5);
-    expect(p99).toBeLessThan(250);
-    expect(maxGap).toBeLessThan(250);
+    // Quiet, p99 was 66 ms and the longest gap 92 ms; the bound leaves room for a loaded 2-core machine
+    // while still catching a stall (the old code stalled the event loop 21.7 s for 10 MiB).
+    expect(p99).toBeLessThan(1000);
+    expect(maxGap).toBeLessThan(1000);
     // Downloaded by an actor later, the entry streams from the same file (never a 99 MiB buffer).
     const [row] = await t.db.query<{ content_file: string; has_bytes: boolean }>('select content_file, content is not null as has_bytes from file_library where id = $1', [entry.id]);
     expect(row).toEqual({ content_file: answer.sha256, has_bytes: false });

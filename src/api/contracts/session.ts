@@ -85,12 +85,6 @@ export const passwordChangeSchema = yup
   .noUnknown();
 export type PasswordChangeInput = yup.InferType<typeof passwordChangeSchema>;
 
-/** An administrator's reset of another user's password. */
-export const passwordResetSchema = yup.object({
-  id: yup.number().integer().positive().required('id is required'),
-  password: newPasswordField().required('New password is required'),
-});
-
 export interface UserRow {
   id: number;
   email: string;

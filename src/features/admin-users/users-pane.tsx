@@ -6,6 +6,7 @@ import { CommandButton } from '@/commands/command-menu';
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
+import { FormAlert } from '@/ui/form-alert';
 import { Modal } from '@/ui/modal';
 import { TableHead, type Column } from '@/ui/table-head';
 import { flash } from '@/ui/toasts';
@@ -31,11 +32,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
   });
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-3" aria-label="Add user">
-      {error && (
-        <div role="alert" className="rounded border border-red-500/60 bg-red-500/10 px-3 py-2 text-sm">
-          {error}
-        </div>
-      )}
+      <FormAlert error={error} />
       <Field label="Email" autoFocus {...register('email')} error={errors.email?.message} />
       <div className="grid grid-cols-2 gap-2">
         <Field label="First name" {...register('first_name')} error={errors.first_name?.message} />

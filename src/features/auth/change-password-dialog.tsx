@@ -6,6 +6,7 @@ import { passwordChangeSchema, type PasswordChangeInput } from '@/api/contracts/
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
+import { FormAlert } from '@/ui/form-alert';
 import { Modal } from '@/ui/modal';
 import { flash } from '@/ui/toasts';
 import { yupResolver } from '@/ui/yup-resolver';
@@ -37,11 +38,7 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   });
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-3" aria-label="Change password">
-      {error && (
-        <div role="alert" className="rounded border border-red-500/60 bg-red-500/10 px-3 py-2 text-sm">
-          {error}
-        </div>
-      )}
+      <FormAlert error={error} />
       <Field label="Current password" type="password" autoFocus autoComplete="current-password" {...register('current_password')} error={errors.current_password?.message} />
       <Field label="New password" type="password" autoComplete="new-password" {...register('password')} error={errors.password?.message} />
       <Field label="Confirm new password" type="password" autoComplete="new-password" {...register('confirm')} error={errors.confirm?.message} />
