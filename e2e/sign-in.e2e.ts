@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { signIn, submitSignIn, useBrowser, workbenchReady } from './browser';
+import { signIn, signInThroughForm, submitSignIn, useBrowser, workbenchReady } from './browser';
 import { sharedDirectorUrl } from './shared-director';
 import { eventually, pathOf } from './workbench';
 
@@ -30,7 +30,8 @@ describe('signing in and out', () => {
 
   it('a user who signs out from the user menu is back on the sign-in page and stays signed out after a reload', async () => {
     const { page } = b;
-    await signIn(page, adminEmail, adminPassword, '/jobs');
+    // Through the form: a session of this test's own, so signing it out ends no session other tests reuse.
+    await signInThroughForm(page, adminEmail, adminPassword, '/jobs');
     await page.getByRole('button', { name: 'User menu for Ada Admin' }).click();
     await page.getByRole('menuitem', { name: 'Sign Out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor({ state: 'visible' });

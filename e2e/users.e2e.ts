@@ -9,7 +9,7 @@ describe('users administration', () => {
   const b = useBrowser(() => baseUrl);
 
   it('an administrator adds a user, makes them an approver and resets their password; the user then signs in with the new password as an approver', async () => {
-    const { page, context } = b;
+    const { page } = b;
     await signIn(page, inject('adminEmail'), inject('adminPassword'), '/admin/users');
     await waitForFocused(page, 'Users');
     const users = panel(page, 'Users');
@@ -40,7 +40,7 @@ describe('users administration', () => {
     await page.getByRole('status').filter({ hasText: 'The password of dana@example.com was reset.' }).waitFor();
 
     // Dana signs in elsewhere: the old password fails, the new one works, and the role shows.
-    const other = await context.browser()!.newContext({ baseURL: baseUrl });
+    const other = await b.newContext();
     const danaPage = await other.newPage();
     await danaPage.goto('/');
     await submitSignIn(danaPage, 'dana@example.com', 'first password 1');
@@ -48,6 +48,5 @@ describe('users administration', () => {
     await submitSignIn(danaPage, 'dana@example.com', 'second password 2');
     await workbenchReady(danaPage).waitFor();
     expect(await danaPage.getByRole('button', { name: /User menu for Dana Analyst/ }).innerText()).toContain('(Approver)');
-    await other.close();
   });
 });

@@ -2,7 +2,9 @@ import { useForm } from 'react-hook-form';
 import { useState } from 'react';
 import { ROLES, ROLE_LABELS, type Role } from '@/api/contracts/permissions';
 import { userCreateSchema, type UserRow } from '@/api/contracts/session';
+import { CommandButton } from '@/commands/command-menu';
 import { commands } from '@/commands/registry';
+import { usePaneContext } from '@/panes/use-pane-context';
 import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
 import { Modal } from '@/ui/modal';
@@ -10,6 +12,7 @@ import { TableHead, type Column } from '@/ui/table-head';
 import { flash } from '@/ui/toasts';
 import { yupResolver } from '@/ui/yup-resolver';
 import { useUsers, type NewUser } from './api';
+import { usersPane } from './pane-context';
 
 function AddUserForm({ onDone }: { onDone: () => void }) {
   const [error, setError] = useState<string | null>(null);
@@ -96,6 +99,10 @@ export function UsersPane() {
   const { data: users, isLoading, error } = useUsers();
   const [adding, setAdding] = useState(false);
   const [resetting, setResetting] = useState<UserRow | null>(null);
+  usePaneContext(usersPane, {
+    openAdd: () => setAdding(true),
+    openResetPassword: (id) => setResetting(users?.find((u) => u.id === id) ?? null),
+  });
 
   const changeRole = async (user: UserRow, role: Role) => {
     try {
@@ -110,9 +117,7 @@ export function UsersPane() {
     <div className="p-4">
       <div className="mb-3 flex items-center justify-between">
         <h2 className="text-base font-semibold">Users</h2>
-        <Button variant="primary" onClick={() => setAdding(true)}>
-          Add User
-        </Button>
+        <CommandButton command="users.openAdd" variant="primary" />
       </div>
       {isLoading && <div className="text-muted">Loading users…</div>}
       {error && <div role="alert">{error.message}</div>}
@@ -140,9 +145,7 @@ export function UsersPane() {
                   </select>
                 </td>
                 <td className="py-1 text-right">
-                  <Button variant="ghost" onClick={() => setResetting(u)} aria-label={`Reset password of ${u.email}`}>
-                    Reset password
-                  </Button>
+                  <CommandButton command="users.openResetPassword" args={{ id: u.id }} variant="ghost" aria-label={`Reset password of ${u.email}`} />
                 </td>
               </tr>
             ))}
