@@ -12,6 +12,8 @@ describe('signing in and out', () => {
 
   it('a user who mistypes the password is told "Invalid email or password.", keeps the typed email, and signs in on the next try', async () => {
     const { page } = b;
+    // The wrong password is refused on purpose: its 401 is logged as a failed resource load.
+    b.allowConsole(/Failed to load resource: the server responded with a status of 401 \(Unauthorized\) \(.*\/users\/sign_in\.json\)$/);
     await page.goto('/');
     await submitSignIn(page, adminEmail, 'not-the-password');
     const alert = page.getByRole('alert').filter({ hasText: 'Invalid email or password.' });
@@ -49,6 +51,8 @@ describe('signing in and out', () => {
   it('MON-158 when the director cannot be reached on load the page says "An error occurred" with the reason, and Try again recovers', async () => {
     const { page } = b;
     await signIn(page, adminEmail, adminPassword);
+    // The director is made unreachable on purpose: each refused load of /environment.json is logged.
+    b.allowConsole(/Failed to load resource: net::ERR_CONNECTION_REFUSED \(.*\/environment\.json\)$/);
     await page.route('**/environment.json', (route) => route.abort('connectionrefused'));
     await page.reload();
     const alert = page.getByRole('alert').filter({ hasText: 'An error occurred' });
