@@ -7,7 +7,7 @@ import { migrate } from '../server/db/migrate';
 import { ensureAdmin } from '../server/seed/users';
 import { seedDemo } from '../server/seed/demo';
 import { cloneActions } from './seed-actions';
-import { launchBrowser, openPage, signIn } from '../e2e/chromium';
+import { launchBrowser, openPage, signInThroughForm as signIn } from '../e2e/chromium';
 import { REPO_ROOT, freePort } from '../e2e/director';
 import { percentile } from './stats';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, openPage, signIn } from '../e2e/chromium';
+import { launchBrowser, openPage, signInThroughForm as signIn } from '../e2e/chromium';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, REPO_ROOT, startDirector } from '../e2e/director';
 import { printTable, summarize } from './stats';
 

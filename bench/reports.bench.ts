@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launchBrowser, openPage, signIn } from '../e2e/chromium';
+import { launchBrowser, openPage, signInThroughForm as signIn } from '../e2e/chromium';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, REPO_ROOT, startDirector, type Director } from '../e2e/director';
 import { openPglite, type Db } from '../server/db/index';
 import { mitreMatrix, mitreTaam, results, timeSeries, treeMap, untestedTechniques } from '../server/reports/service';

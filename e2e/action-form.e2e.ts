@@ -310,6 +310,8 @@ describe('Action form: the wizard shell', () => {
 
   it('ACT-013 ACT-014 ACT-086 with brt_auth the form starts with all steps and offers the VID override; a taken VID is a server error on the field', async () => {
     const { page } = b;
+    // The taken VID is refused on purpose (400).
+    b.allowConsole(/status of 400 \(Bad Request\) \(.*\/manage_sims\/actions\.json\)$/);
     await signInAs(page, 'admin', `${NEW_URL}?action_type=sleep`);
     const f = form(page);
     await f.getByRole('button', { name: 'Show As Wizard' }).waitFor();
@@ -770,6 +772,8 @@ describe('Action form: files', () => {
 
   it('ACT-109 an upload without a file says An error occurred. with can\'t be blank; a password-protected zip lists its entries', async () => {
     const { page } = b;
+    // The upload without a file and the wrong zip password are refused on purpose (400).
+    b.allowConsole(/status of 400 \(Bad Request\) \(.*\/manage_sims\/file_transfer_libraries\.json\)$/);
     await signInAs(page, 'operator');
     const f = await openNew(page, 'host_cli');
     await gotoStep(f, 'Action Details');

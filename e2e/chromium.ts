@@ -26,8 +26,11 @@ export async function submitSignIn(page: Page, email: string, password: string):
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** Opens `path` (default '/'), signs in and waits for the workbench. */
-export async function signIn(page: Page, email: string, password: string, at = '/'): Promise<void> {
+/**
+ * Opens `path` (default '/'), signs in through the form and waits for the workbench. The e2e tests
+ * sign in through the API (signIn in e2e/browser.ts) unless the form is what they test.
+ */
+export async function signInThroughForm(page: Page, email: string, password: string, at = '/'): Promise<void> {
   await page.goto(at);
   await submitSignIn(page, email, password);
   // A director started moments ago answers its first sign-in slowly on a loaded 2-core machine.

@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { REPO_ROOT, ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USER_PASSWORD, requireBuiltSpa, startDirector } from './director';
+import { signIn } from '../cli/sign-in';
+import { REPO_ROOT, ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, requireBuiltSpa, startDirector } from './director';
+
+/** A session global-setup opened: the cookie ("name=value") of the user with this email and password. */
+export interface ProvidedSession {
+  email: string;
+  password: string;
+  cookie: string;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,12 +18,15 @@ declare module 'vitest' {
     adminEmail: string;
     adminPassword: string;
     demoUserPassword: string;
+    /** Per shared director (its URL): one session per seeded user, reused by signIn (e2e/browser.ts). */
+    sessions: Record<string, ProvidedSession[]>;
   }
 }
 
 /**
  * Starts one shared director (SEED=demo, its own temporary DATA_DIR and port) per worker for the whole
- * e2e run, so the files that run at the same time never share one; stops them afterwards.
+ * e2e run, so the files that run at the same time never share one, and signs each seeded user in once
+ * on each; stops them afterwards.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   requireBuiltSpa();
@@ -29,7 +40,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await Promise.all(directors.map((d) => d.stop()));
     throw failed.reason;
   }
+  // Each seeded user signs in once per shared director; the tests reuse these sessions (e2e/browser.ts).
+  const users = [{ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, ...Object.values(DEMO_USERS).map((email) => ({ email, password: DEMO_USER_PASSWORD }))];
+  const sessions: Record<string, ProvidedSession[]> = {};
+  try {
+    for (const d of directors) {
+      sessions[d.url] = await Promise.all(users.map(async (u) => ({ ...u, cookie: (await signIn(d.url, u.email, u.password)).cookie })));
+    }
+  } catch (e) {
+    await Promise.all(directors.map((d) => d.stop()));
+    throw e;
+  }
   project.provide('baseUrls', directors.map((d) => d.url));
+  project.provide('sessions', sessions);
   project.provide('adminEmail', ADMIN_EMAIL);
   project.provide('adminPassword', ADMIN_PASSWORD);
   project.provide('demoUserPassword', DEMO_USER_PASSWORD);

@@ -286,6 +286,8 @@ describe('the Jobs pane', () => {
 
   it('JOB-104 a refused delete shows the director\'s message as an alert', async () => {
     const { page } = b;
+    // Deleting a running job is refused on purpose (409).
+    b.allowConsole(/status of 409 \(Conflict\) \(.*\/jobs\/\d+\)$/);
     const running = { id: await jobInProgress() };
     await asAdmin(page);
     await jobRows(page).first().waitFor();
@@ -348,6 +350,8 @@ describe('the Jobs pane', () => {
 
   it('JOB-105 the events modal says "Loading Events", then lists the events; a failed load shows its message; none shows "No Events Detected..."', async () => {
     const { page } = b;
+    // The events load is made to fail on purpose (502 from the route below).
+    b.allowConsole(/status of 502 \(Bad Gateway\) \(.*\/jobs\/job_actions\/\d+\/events\.json/);
     await asAdmin(page, '/');
     const target = await findAction(page, (a) => a.events > 0 && a.suspect_events > 0);
     let release: () => void = () => undefined;

@@ -115,6 +115,8 @@ describe('Network Map pane', () => {
 
   it('JOB-025 JOB-110 an actor dragged in Tweak stays there after a reload; a failing save or read shows the flash', async () => {
     const { page } = b;
+    // The layout save is made to fail on purpose (500 from the route below).
+    b.allowConsole(/status of 500 \(Internal Server Error\) \(.*\/topology\/layout\.json\)$/);
     await page.setViewportSize({ width: 1600, height: 1000 });
     // A viewer may save a layout of their own.
     await openMap(page, DEMO_USERS.viewer, inject('demoUserPassword'));

@@ -2,15 +2,16 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startDirector, type Director } from './director';
 
 /**
- * A director of the test file's own (SEED=demo, no local actors), for tests that write: started
- * before the file's tests, stopped after them, its output printed when a test fails. Answers a
- * getter, as the director exists only once beforeAll has run.
+ * A director of the test file's own (SEED=demo, no local actors unless `env` says LOCAL_ACTORS: '1'),
+ * for tests that write or need actors: started before the file's tests with `env` added to its
+ * environment, stopped after them, its output printed when a test fails. Answers a getter, as the
+ * director exists only once beforeAll has run.
  */
-export function useOwnDirector(): () => Director {
+export function useOwnDirector(env: Record<string, string> = {}): () => Director {
   let director: Director | undefined;
   beforeAll(async () => {
-    director = await startDirector({ LOCAL_ACTORS: '0' });
-  });
+    director = await startDirector({ LOCAL_ACTORS: '0', ...env });
+  }, 120_000);
   afterAll(async () => {
     await director?.stop();
   });

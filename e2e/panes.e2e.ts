@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signIn, useBrowser } from './browser';
+import { signIn, signInThroughForm, useBrowser } from './browser';
 import { sharedDirectorUrl } from './shared-director';
 import {
   allTabs,
@@ -72,7 +72,8 @@ describe('panes, layout and URLs', () => {
 
   it('a deep link opened while signed out opens its pane right after signing in', async () => {
     const { page } = b;
-    await signInAsAdmin(page, '/simulations?sim_type=sequence');
+    // Through the form: the deep link is opened signed out, and the sign-in form shows at that URL.
+    await signInThroughForm(page, inject('adminEmail'), inject('adminPassword'), '/simulations?sim_type=sequence');
     await waitForFocused(page, 'Simulations');
     expect(pathOf(page)).toBe('/simulations?sim_type=sequence');
   });

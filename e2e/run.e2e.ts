@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
-import { DEMO_USERS, DEMO_USER_PASSWORD, startDirector, type Director } from './director';
+import { useOwnDirector } from './own-director';
+import { DEMO_USERS, DEMO_USER_PASSWORD } from './director';
 import { eventually, groupTabs, panel, pathOf, runCommand, waitForFocused } from './workbench';
 import { typeScript, transcriptRows } from './scripts-pane';
 
 // A director of its own, with the two local actors (127.0.0.2, 127.0.0.3) the demo install starts.
-let director: Director;
-beforeAll(async () => {
-  // A short detection window: a job completes one second after its last action.
-  director = await startDirector({ LOCAL_ACTORS: '1', DETECTION_WINDOW_MS: '1000' });
-}, 120_000);
-afterAll(async () => {
-  await director?.stop();
-});
+// A short detection window: a job completes one second after its last action.
+const director = useOwnDirector({ LOCAL_ACTORS: '1', DETECTION_WINDOW_MS: '1000' });
 
 const SEQUENCE_ID = 7; // 'Internal Segmentation - User to Server VLAN' in the demo seed
 
@@ -39,7 +34,7 @@ async function openModal(page: Page) {
 }
 
 describe('running a sequence from the palette', () => {
-  const b = useBrowser(() => director.url);
+  const b = useBrowser(() => director().url);
 
   it('MON-015 MON-059 MON-060 MON-062 Run All Actions: Run Now waits for both actors, runs the sequence and the job reaches its final results', async () => {
     const { page } = b;

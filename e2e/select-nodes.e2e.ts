@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './director';
+import { useOwnDirector } from './own-director';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './director';
 import { eventually, panel, pathOf, waitForPath } from './workbench';
 import type { JobDetail } from '../src/api/contracts/jobs';
 import type { RunActor } from '../src/api/contracts/engine';
 import type { SimulationPreviewAnswer } from '../src/api/contracts/simulations';
 
 // A director of its own with the two local actors (127.0.0.2, 127.0.0.3): the run really happens.
-let director: Director;
-beforeAll(async () => {
-  director = await startDirector({ LOCAL_ACTORS: '1', DETECTION_WINDOW_MS: '1000' });
-}, 120_000);
-afterAll(async () => {
-  await director?.stop();
-});
+const director = useOwnDirector({ LOCAL_ACTORS: '1', DETECTION_WINDOW_MS: '1000' });
 
 const SEQUENCE_ID = 7; // 'Internal Segmentation - User to Server VLAN' in the demo seed
 const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
@@ -39,7 +34,7 @@ async function pick(page: Page, list: string, name: string) {
 }
 
 describe('assigning actors step by step (select_nodes)', () => {
-  const b = useBrowser(() => director.url);
+  const b = useBrowser(() => director().url);
 
   it('JOB-024 JOB-027 JOB-060 Run opens select_nodes; each step gets its own pair by keyboard; back/forward walk the assignment; the job runs each step between its pair', async () => {
     const { page } = b;

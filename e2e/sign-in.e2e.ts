@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { signIn, submitSignIn, useBrowser, workbenchReady } from './browser';
+import { signIn, signInThroughForm, submitSignIn, useBrowser, workbenchReady } from './browser';
 import { sharedDirectorUrl } from './shared-director';
 import { eventually, pathOf } from './workbench';
 
@@ -12,6 +12,8 @@ describe('signing in and out', () => {
 
   it('a user who mistypes the password is told "Invalid email or password.", keeps the typed email, and signs in on the next try', async () => {
     const { page } = b;
+    // The wrong password is refused on purpose: its 401 is logged as a failed resource load.
+    b.allowConsole(/Failed to load resource: the server responded with a status of 401 \(Unauthorized\) \(.*\/users\/sign_in\.json\)$/);
     await page.goto('/');
     await submitSignIn(page, adminEmail, 'not-the-password');
     const alert = page.getByRole('alert').filter({ hasText: 'Invalid email or password.' });
@@ -32,7 +34,8 @@ describe('signing in and out', () => {
 
   it('a user who signs out from the user menu is back on the sign-in page and stays signed out after a reload', async () => {
     const { page } = b;
-    await signIn(page, adminEmail, adminPassword, '/jobs');
+    // Through the form: a session of this test's own, so signing it out ends no session other tests reuse.
+    await signInThroughForm(page, adminEmail, adminPassword, '/jobs');
     await page.getByRole('button', { name: 'User menu for Ada Admin' }).click();
     await page.getByRole('menuitem', { name: 'Sign Out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor({ state: 'visible' });
@@ -50,6 +53,8 @@ describe('signing in and out', () => {
   it('MON-158 when the director cannot be reached on load the page says "An error occurred" with the reason, and Try again recovers', async () => {
     const { page } = b;
     await signIn(page, adminEmail, adminPassword);
+    // The director is made unreachable on purpose: each refused load of /environment.json is logged.
+    b.allowConsole(/Failed to load resource: net::ERR_CONNECTION_REFUSED \(.*\/environment\.json\)$/);
     await page.route('**/environment.json', (route) => route.abort('connectionrefused'));
     await page.reload();
     const alert = page.getByRole('alert').filter({ hasText: 'An error occurred' });

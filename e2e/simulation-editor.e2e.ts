@@ -130,6 +130,8 @@ describe('the simulation editor', () => {
 
   it('a stale edit is refused with a clear message, keeps what was typed, and Reload brings the other change', async () => {
     const { page } = b;
+    // The stale edit is refused on purpose (409).
+    b.allowConsole(/status of 409 \(Conflict\) \(.*\/simulations\/\d+\.json\)$/);
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
     const p = await pickSequence(page);
     await page.goto(`/simulation/${p.vid}/edit?sim_type=sequence`);

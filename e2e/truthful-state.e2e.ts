@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './director';
+import { useOwnDirector } from './own-director';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './director';
 import { eventually, panel, runCommand, waitForFocused } from './workbench';
 import type { JobListAnswer } from '../src/api/contracts/jobs';
 
 // A director of its own with the two local actors (127.0.0.2, 127.0.0.3) of the demo install: they
 // send heartbeats; the 17 demo actors of the seed never do. (The shared directors run no local actors.)
-let director: Director;
-beforeAll(async () => {
-  director = await startDirector({ LOCAL_ACTORS: '1' });
-}, 120_000);
-afterAll(async () => {
-  await director?.stop();
-});
+const director = useOwnDirector({ LOCAL_ACTORS: '1' });
 
 const LOCAL = ['local-actor-1', 'local-actor-2'];
 /** The statuses of a job some engine must be working on. */
@@ -31,7 +26,7 @@ async function actorsTable(page: Page): Promise<Map<string, string>> {
 }
 
 describe('issue 21.1 truthful state in the workbench', () => {
-  const b = useBrowser(() => director.url);
+  const b = useBrowser(() => director().url);
 
   it('issue 21.1 the Actors pane and the Network Map show the demo actors offline and only the local actors (fresh heartbeats) online', async () => {
     const { page } = b;

@@ -3,6 +3,7 @@ import * as yup from 'yup';
 import type { AnyCommand, CommandContext } from './types';
 import { isScriptOnly, pickSourceOf, type PickOption, type PickSource } from './pick';
 import { PickField } from './pick-field';
+import { useSubmit } from '@/ui/use-submit';
 
 interface FieldDesc {
   name: string;
@@ -48,8 +49,7 @@ export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCom
     }
     return first;
   });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useSubmit();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -73,14 +73,7 @@ export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCom
       setError(err instanceof yup.ValidationError ? err.errors.join(' ') : String(err));
       return;
     }
-    setBusy(true);
-    try {
-      await onSubmit(raw);
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    await run(() => onSubmit(raw));
   };
 
   return (

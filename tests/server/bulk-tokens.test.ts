@@ -2,22 +2,13 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACTOR_API } from '@/api/contracts/engine';
 import type { ActorTables, BulkTokenRow, CreatedBulkToken, InstallerOption, PendingNode, RegisterPush } from '@/api/contracts/actors';
-import { startTestServer, type Session, type TestServer } from './helpers';
+import { useTestServer, type Session } from './helpers';
 
-let s: TestServer;
-let admin: Session;
-let viewer: Session;
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.signIn('admin');
-  viewer = await s.signIn('viewer');
-});
-afterAll(async () => {
-  await s?.close();
-});
+const s = useTestServer();
+const [admin, viewer] = [s.session('admin'), s.session('viewer')];
 
 const create = async (name: string, hours = 24) => {
   const res = await s.call('POST', '/bulk_tokens.json', { as: admin, body: { name, hours } });

@@ -1,12 +1,25 @@
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Db } from '../../server/db/index';
 import { ChangeFeed } from '../../server/library/change-feed';
 import { openTestDatabase } from './template';
 
-/** A migrated database of the test's own (PGlite, or PostgreSQL on TEST_DATABASE_URL), removed when the test ends. */
-async function openDb() {
-  const { db, dispose } = await openTestDatabase();
-  onTestFinished(() => dispose());
-  return db;
+// One migrated database for the file (PGlite, or PostgreSQL on TEST_DATABASE_URL; opening one is most of
+// this file's time); each test starts from an empty change log whose sequence starts again at 1.
+let shared: Db | undefined;
+let dispose: (() => Promise<void>) | undefined;
+beforeAll(async () => {
+  ({ db: shared, dispose } = await openTestDatabase());
+});
+afterAll(async () => {
+  await dispose?.();
+});
+beforeEach(async () => {
+  await shared?.exec('truncate library_changes restart identity');
+});
+
+async function openDb(): Promise<Db> {
+  if (!shared) throw new Error('The database did not open');
+  return shared;
 }
 
 describe('the library change feed', () => {

@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { permissionsOf } from '@/api/contracts/permissions';
 import type { BackgroundProcessesAnswer, ContentServiceAnswer, Environment } from '@/api/contracts/session';
-import { startTestServer, type Session, type TestServer } from './helpers';
+import { useTestServer } from './helpers';
 
-let t: TestServer;
-let admin: Session;
-let viewer: Session;
-beforeAll(async () => {
-  t = await startTestServer();
-  admin = await t.signIn('admin');
-  viewer = await t.signIn('viewer');
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
+const [admin, viewer] = [t.session('admin'), t.session('viewer')];
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
 import { reopenDemoJobs } from './job-fixtures';
-import { startTestServer, type Session, type TestServer } from './helpers';
+import { useTestServer, type Session, type TestServer } from './helpers';
 import {
   CANCELLABLE_STATUSES,
   EXACT_COUNT_LIMIT,
@@ -19,20 +19,14 @@ import {
 } from '@/api/contracts/jobs';
 import { parseCsv } from '../csv';
 
-let s: TestServer;
-let admin: Session;
-let operator: Session;
-let viewer: Session;
-
-beforeAll(async () => {
-  s = await startTestServer();
-  await seedDemo(s.db);
-  await reopenDemoJobs(s.db);
-  [admin, operator, viewer] = await Promise.all([s.signIn('admin'), s.signIn('operator'), s.signIn('viewer')]);
-}, 120_000);
-afterAll(async () => {
-  await s?.close();
+const s = useTestServer({
+  prepare: async (t) => {
+    await seedDemo(t.db);
+    await reopenDemoJobs(t.db);
+  },
+  timeout: 120_000,
 });
+const [admin, operator, viewer] = [s.session('admin'), s.session('operator'), s.session('viewer')];
 
 const rowsOf = (a: JobListAnswer): JobListItem[] => a.filtered_jobs ?? a.jobs ?? [];
 async function list(query: string, as: Session = admin): Promise<JobListAnswer> {

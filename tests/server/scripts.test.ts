@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SavedScript, ScriptRunRecord } from '@/api/contracts/scripts';
-import { startTestServer, type Session, type TestServer } from './helpers';
+import { useTestServer, type Session } from './helpers';
 
-let t: TestServer;
-let operator: Session;
-let approver: Session;
-let admin: Session;
-beforeAll(async () => {
-  t = await startTestServer();
-  operator = await t.signIn('operator');
-  approver = await t.signIn('approver');
-  admin = await t.signIn('admin');
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
+const [operator, approver, admin] = [t.session('operator'), t.session('approver'), t.session('admin')];
 
 type ErrorAnswer = { error: string; errors?: Record<string, string[]> };
 const save = (as: Session, body: Record<string, unknown>) => t.call('POST', '/scripts.json', { as, body });

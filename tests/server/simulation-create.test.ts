@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SimulationPreviewAnswer } from '@/api/contracts/simulations';
 import type { CreateSimulationAnswer } from '@/api/contracts/simulation-draft';
 import type { LibraryListAnswer } from '@/api/contracts/library';
-import { startTestServer, type Session, type TestServer } from './helpers';
+import { useTestServer } from './helpers';
 
-let s: TestServer;
-let admin: Session;
-let viewer: Session;
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.signIn('admin');
-  viewer = await s.signIn('viewer');
-  await s.db.query(
-    `insert into actions (id, vid, name, action_type, approved, disabled) values
-       (911, 'A911-001', 'Resolve a C2 domain', 'dns', true, false),
-       (912, 'A911-002', 'Scan ports', 'port_scan', true, false)`,
-  );
+const s = useTestServer({
+  prepare: async (t) => {
+    await t.db.query(
+      `insert into actions (id, vid, name, action_type, approved, disabled) values
+         (911, 'A911-001', 'Resolve a C2 domain', 'dns', true, false),
+         (912, 'A911-002', 'Scan ports', 'port_scan', true, false)`,
+    );
+  },
 });
-afterAll(async () => {
-  await s?.close();
-});
+const [admin, viewer] = [s.session('admin'), s.session('viewer')];
 
 const errorOf = (res: { json: <T>() => T }) => res.json<{ error: string }>().error;
 const draft = {

@@ -1,26 +1,20 @@
 /** Editing and cloning simulations (issue 19): PUT /simulations/{id}.json and POST /simulations/{id}/clone.json. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SimulationPreview, SimulationPreviewAnswer } from '@/api/contracts/simulations';
 import type { CreateSimulationAnswer, EditSimulationAnswer } from '@/api/contracts/simulation-draft';
-import { startTestServer, type Session, type TestServer } from './helpers';
+import { useTestServer } from './helpers';
 
-let s: TestServer;
-let admin: Session;
-let operator: Session;
-let viewer: Session;
-beforeAll(async () => {
-  s = await startTestServer();
-  [admin, operator, viewer] = [await s.signIn('admin'), await s.signIn('operator'), await s.signIn('viewer')];
-  await s.db.query(
-    `insert into actions (id, vid, name, action_type, approved, disabled) values
-       (921, 'A921-001', 'Resolve a C2 domain', 'dns', true, false),
-       (922, 'A921-002', 'Scan ports', 'port_scan', true, false),
-       (923, 'A921-003', 'Beacon over HTTP', 'socket', true, false)`,
-  );
+const s = useTestServer({
+  prepare: async (t) => {
+    await t.db.query(
+      `insert into actions (id, vid, name, action_type, approved, disabled) values
+         (921, 'A921-001', 'Resolve a C2 domain', 'dns', true, false),
+         (922, 'A921-002', 'Scan ports', 'port_scan', true, false),
+         (923, 'A921-003', 'Beacon over HTTP', 'socket', true, false)`,
+    );
+  },
 });
-afterAll(async () => {
-  await s?.close();
-});
+const [admin, operator, viewer] = [s.session('admin'), s.session('operator'), s.session('viewer')];
 
 const errorOf = (res: { json: <T>() => T }) => res.json<{ error: string }>().error;
 const base = { sim_type: 'sequence', sim_name: 'Edit me', sim_desc: 'A sequence to edit.', steps: [[922], [921]], step_names: ['Scan', 'Resolve'] };

@@ -1,30 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SimulationPreviewAnswer, VidAndIdAnswer } from '@/api/contracts/simulations';
-import { startTestServer, type Session, type TestServer } from './helpers';
+import { useTestServer } from './helpers';
 
-let s: TestServer;
-let admin: Session;
-let viewer: Session;
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.signIn('admin');
-  viewer = await s.signIn('viewer');
-  await s.db.query(
-    `insert into actions (id, vid, name, action_type, approved, disabled) values
-       (901, 'A900-001', 'Resolve a C2 domain', 'dns', true, false),
-       (902, 'A900-002', 'Scan ports', 'port_scan', true, false),
-       (903, 'A900-003', 'Run whoami', 'host_cli', true, true)`,
-  );
-  await s.db.query(`insert into simulations (id, vid, name, description, simulation_type) values (701, 'S900-001', 'C2 Sequence', 'Talks to C2', 'sequence'), (702, 'S900-002', 'Empty Eval', '', 'eval')`);
-  await s.db.query(`insert into simulation_steps (id, simulation_id, position, name) values (801, 701, 2, 'Second'), (802, 701, 1, 'First'), (803, 701, 3, 'Nothing'), (804, 701, 4, 'Disabled only')`);
-  await s.db.query(`insert into simulation_step_actions (step_id, action_id, position) values (802, 902, 2), (802, 901, 1), (801, 902, 1), (804, 903, 1)`);
-  await s.db.query(`insert into tags (id, name, tag_type, class_name) values (601, 'C2', 'user', 'user')`);
-  await s.db.query('insert into simulation_tags (simulation_id, tag_id) values (701, 601)');
-  await s.db.query(`insert into jobs (id, name, status, simulation_id) values (5001, 'C2 Sequence', 'completed', 701), (5002, 'C2 Sequence', 'running', 701)`);
+const s = useTestServer({
+  prepare: async (t) => {
+    await t.db.query(
+      `insert into actions (id, vid, name, action_type, approved, disabled) values
+         (901, 'A900-001', 'Resolve a C2 domain', 'dns', true, false),
+         (902, 'A900-002', 'Scan ports', 'port_scan', true, false),
+         (903, 'A900-003', 'Run whoami', 'host_cli', true, true)`,
+    );
+    await t.db.query(`insert into simulations (id, vid, name, description, simulation_type) values (701, 'S900-001', 'C2 Sequence', 'Talks to C2', 'sequence'), (702, 'S900-002', 'Empty Eval', '', 'eval')`);
+    await t.db.query(`insert into simulation_steps (id, simulation_id, position, name) values (801, 701, 2, 'Second'), (802, 701, 1, 'First'), (803, 701, 3, 'Nothing'), (804, 701, 4, 'Disabled only')`);
+    await t.db.query(`insert into simulation_step_actions (step_id, action_id, position) values (802, 902, 2), (802, 901, 1), (801, 902, 1), (804, 903, 1)`);
+    await t.db.query(`insert into tags (id, name, tag_type, class_name) values (601, 'C2', 'user', 'user')`);
+    await t.db.query('insert into simulation_tags (simulation_id, tag_id) values (701, 601)');
+    await t.db.query(`insert into jobs (id, name, status, simulation_id) values (5001, 'C2 Sequence', 'completed', 701), (5002, 'C2 Sequence', 'running', 701)`);
+  },
 });
-afterAll(async () => {
-  await s?.close();
-});
+const [admin, viewer] = [s.session('admin'), s.session('viewer')];
 
 const errorOf = (res: { json: <T>() => T }) => res.json<{ error: string }>().error;
 

@@ -1,31 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MapLayout, NetworkMap } from '@/api/contracts/topology';
-import { startTestServer, type Session, type TestServer } from './helpers';
+import { useTestServer } from './helpers';
 
-let s: TestServer;
-let admin: Session;
-let viewer: Session;
-beforeAll(async () => {
-  s = await startTestServer();
-  admin = await s.signIn('admin');
-  viewer = await s.signIn('viewer');
-  await s.db.query(`insert into zones (id, name, cidr) values (1, 'Corporate LAN', '10.10.0.0/16'), (2, 'DMZ', '172.16.10.0/24'), (3, 'Empty', '')`);
-  await s.db.query(
-    `insert into nodes (id, name, node_type, os, status, security_zone_id, mgmt_address, sim_address, monitor_address, last_heartbeat_at)
-     values (1, 'WS01', 'endpoint', 'Windows 11', 'online', 1, '10.10.0.11', '10.10.0.101', '', now()),
-            (2, 'WEB01', 'network', 'Ubuntu 22.04', 'offline', 2, '172.16.10.12', '172.16.10.102', '172.16.10.152', null),
-            (3, 'LOOSE', 'cloud', 'Amazon Linux', 'pending', null, '', '', '', null)`,
-  );
-  await s.db.query(
-    `insert into devices (id, name, description, device_type, prevention_enabled, interfaces)
-     values (1, 'Edge FW', 'Perimeter firewall', 'firewall', true, '[{"name":"eth0","ip_address":"10.10.0.1","zone_id":1},{"name":"eth1","ip_address":"172.16.10.1","zone_id":2}]')`,
-  );
-  await s.db.query('insert into device_zones (device_id, zone_id) values (1, 2), (1, 1)');
-  await s.db.query(`insert into topology_links (id, id1, id2, compliment_id) values (1, 'device_1', 'zone_1', 2), (2, 'zone_1', 'device_1', 1), (3, 'device_1', 'zone_2', null)`);
+const s = useTestServer({
+  prepare: async (t) => {
+    await t.db.query(`insert into zones (id, name, cidr) values (1, 'Corporate LAN', '10.10.0.0/16'), (2, 'DMZ', '172.16.10.0/24'), (3, 'Empty', '')`);
+    await t.db.query(
+      `insert into nodes (id, name, node_type, os, status, security_zone_id, mgmt_address, sim_address, monitor_address, last_heartbeat_at)
+       values (1, 'WS01', 'endpoint', 'Windows 11', 'online', 1, '10.10.0.11', '10.10.0.101', '', now()),
+              (2, 'WEB01', 'network', 'Ubuntu 22.04', 'offline', 2, '172.16.10.12', '172.16.10.102', '172.16.10.152', null),
+              (3, 'LOOSE', 'cloud', 'Amazon Linux', 'pending', null, '', '', '', null)`,
+    );
+    await t.db.query(
+      `insert into devices (id, name, description, device_type, prevention_enabled, interfaces)
+       values (1, 'Edge FW', 'Perimeter firewall', 'firewall', true, '[{"name":"eth0","ip_address":"10.10.0.1","zone_id":1},{"name":"eth1","ip_address":"172.16.10.1","zone_id":2}]')`,
+    );
+    await t.db.query('insert into device_zones (device_id, zone_id) values (1, 2), (1, 1)');
+    await t.db.query(`insert into topology_links (id, id1, id2, compliment_id) values (1, 'device_1', 'zone_1', 2), (2, 'zone_1', 'device_1', 1), (3, 'device_1', 'zone_2', null)`);
+  },
 });
-afterAll(async () => {
-  await s?.close();
-});
+const [admin, viewer] = [s.session('admin'), s.session('viewer')];
 
 const errorOf = (res: { json: <T>() => T }) => res.json<{ error: string }>().error;
 

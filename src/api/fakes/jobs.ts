@@ -180,6 +180,7 @@ export function buildJobs(inp: JobInputs): JobSet {
           blocked: null,
           blocked_msg: null,
           detected_msg: null,
+          reason: null,
           events: 0,
           suspect_events: 0,
           disabled: a.disabled,
@@ -199,6 +200,11 @@ export function buildJobs(inp: JobInputs): JobSet {
           row.evidence = { reason: `${src?.name ?? 'The actor'} does not support ${a.action_type} Actions.` };
         } else if (st === 'completed') {
           row.evidence = { summary: `Slept ${Math.round((a.timeout_ms ?? 0) / 1000)} seconds.` };
+        }
+        // As the director's list answers it: why the action did not run or ended so.
+        if (st === 'not run' || st === 'incompatible' || st === 'errored' || st === 'cancelled') {
+          const ev = row.evidence as { reason?: string; error?: string };
+          row.reason = ev.reason ?? ev.error ?? row.blocked_msg;
         }
         out.job_actions.push(row);
       });

@@ -17,6 +17,7 @@ import { flattenTree } from './tree-select';
 import { SortHeader } from '@/ui/table-head';
 import { EmptyRow } from './table-parts';
 import { useDebounced } from '@/ui/use-debounced';
+import { useSubmit } from '@/ui/use-submit';
 import { FILE_RESTRICTION_LABELS, type ActionType, type FileRestriction } from '@/api/contracts/vocabulary';
 
 export function RestrictionIcon({ restriction }: { restriction: FileRestriction }) {
@@ -165,6 +166,18 @@ function LibraryTab({ actionType, attachedIds, onAttach, onClose, single }: Omit
 
 type UploadErrors = Partial<Record<'file_upload' | 'file_restrictions' | 'file_notes' | 'file_attrib_ids' | 'os_tree_id' | 'zipfile_password' | 'base', string>>;
 
+const UPLOAD_FIELDS = { file_upload: 1, file_restrictions: 1, file_notes: 1, file_attrib_ids: 1, os_tree_id: 1, zipfile_password: 1 };
+
+/** A failed upload's messages beside their fields (the director's `errors`), the rest under the form. */
+function uploadErrorsOf(err: unknown, message: string): UploadErrors {
+  if (!(err instanceof ApiError && err.body && typeof err.body === 'object')) return { base: message };
+  const fieldErrors = (err.body as { errors?: Record<string, string[]> }).errors ?? {};
+  const next: UploadErrors = {};
+  for (const [k, v] of Object.entries(fieldErrors)) next[(k in UPLOAD_FIELDS ? k : 'base') as keyof UploadErrors] = v.join(' ');
+  if (!Object.keys(next).length && err.message !== MSG.uploadFailed) next.base = err.message;
+  return next;
+}
+
 function UploadTab({ actionType, attachedIds, onAttach, onClose }: Omit<Props, 'open'>) {
   const env = useFormEnv();
   const queryClient = useQueryClient();
@@ -177,7 +190,12 @@ function UploadTab({ actionType, attachedIds, onAttach, onClose }: Omit<Props, '
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<UploadErrors>({});
   const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useSubmit({
+    onError: (message, err) => {
+      setFailed(true);
+      setErrors(uploadErrorsOf(err, message));
+    },
+  });
   const [result, setResult] = useState<FileUploadAnswer | null>(null);
   const restrictions = uploadRestrictionsFor(actionType);
   const fileAttribs = env.tags.filter((t) => t.tag_type === 'file_attachment');
@@ -203,27 +221,15 @@ function UploadTab({ actionType, attachedIds, onAttach, onClose }: Omit<Props, '
     if (zipCheck) form.append('zipfile_password', password);
     form.append('action_type', actionType);
     form.append('file_upload', file, file.name);
-    setBusy(true);
     setFailed(false);
-    try {
+    await run(async () => {
       const answer = await uploadLibraryFile(form);
       void queryClient.invalidateQueries({ queryKey: ['action-form', 'files'] });
       if (attachedIds.includes(answer.id)) flash('alert', MSG.duplicateAttach);
       else if (onAttach([answer]) > 0) flash('notice', MSG.uploadedAttached);
       if (answer.zip_entries?.length) setResult(answer);
       else onClose();
-    } catch (err) {
-      setFailed(true);
-      if (err instanceof ApiError && err.body && typeof err.body === 'object') {
-        const fieldErrors = (err.body as { errors?: Record<string, string[]> }).errors ?? {};
-        const next: UploadErrors = {};
-        for (const [k, v] of Object.entries(fieldErrors)) next[(k in { file_upload: 1, file_restrictions: 1, file_notes: 1, file_attrib_ids: 1, os_tree_id: 1, zipfile_password: 1 } ? k : 'base') as keyof UploadErrors] = v.join(' ');
-        if (!Object.keys(next).length && err.message !== MSG.uploadFailed) next.base = err.message;
-        setErrors(next);
-      } else setErrors({ base: err instanceof Error ? err.message : String(err) });
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   if (result) {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { APPROVE_LABELS, LIBRARY_MESSAGES, approvalVariants, type AttachedFile, type PreviewProps } from '@/api/contracts/library';
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
@@ -11,6 +11,7 @@ import { rememberVersion } from './store';
 import { TypeDetail } from './type-detail';
 import { AlertsTable, Badge, Fields, Mono, SignaturesList, SimulationsTable, Table } from './ui';
 import { Section } from '@/ui/section';
+import { useSubmit } from '@/ui/use-submit';
 import { ACTION_TYPE_LABELS, type ActionType } from '@/api/contracts/vocabulary';
 
 const run = (id: string, args: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);
@@ -38,17 +39,11 @@ const APPROVE_COMMAND = { anywhere: 'actions.approveAnywhere', protected: 'actio
  * malicious-restricted file is not eligible: only Edit is offered.
  */
 export function ApprovalControls({ a }: { a: ApprovalSubject }) {
-  const [busy, setBusy] = useState(false);
+  // The command reports its own failure (a flash), so no message is shown here.
+  const { busy, run: submit } = useSubmit();
   const variants = approvalVariants(a);
   if (!variants.length) return null;
-  const act = async (id: string, args: Record<string, unknown>) => {
-    setBusy(true);
-    try {
-      await run(id, args);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const act = (id: string, args: Record<string, unknown>) => submit(() => run(id, args));
   if (a.action_type === 'cloud' && a.malicious_files > 0) {
     return (
       <div role="group" aria-label="Approval" className="flex flex-wrap items-center gap-2 rounded border border-red-500/50 bg-red-500/10 p-2">

@@ -6,8 +6,11 @@ import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { createUser, getUsers, resetUserPassword, setUserRole, usersQueryKey, type NewUser } from './api';
 import { usersDialogs } from './dialogs';
+import { usersPane } from './pane-context';
 
 const canManage = (ctx: CommandContext) => ctx.permissions.has('users.manage');
+/** The Add User dialog lives in the Users pane: its command runs while the pane is open. */
+const inUsersPane = (ctx: CommandContext) => canManage(ctx) && !!ctx.pane(usersPane);
 const refresh = (ctx: CommandContext) => ctx.queryClient?.invalidateQueries({ queryKey: usersQueryKey });
 
 const userLabel = (u: UserRow) => `${u.email}${u.first_name || u.last_name ? ` (${`${u.first_name} ${u.last_name}`.trim()})` : ''}`;
@@ -25,6 +28,15 @@ const userPicks: PickSource = {
 };
 
 export const adminUsersCommands: AnyCommand[] = [
+  defineCommand({
+    id: 'users.openAdd',
+    title: 'Add User…',
+    buttonLabel: 'Add User',
+    category: 'Users',
+    keywords: ['create', 'account', 'admin', 'dialog'],
+    when: inUsersPane,
+    run: (_a, ctx) => ctx.pane(usersPane)?.openAdd(),
+  }),
   defineCommand<NewUser>({
     id: 'users.add',
     title: 'Add User',

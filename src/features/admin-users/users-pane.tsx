@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { ROLES, ROLE_LABELS, type Role } from '@/api/contracts/permissions';
 import { userCreateSchema, type UserRow } from '@/api/contracts/session';
 import { CommandButton } from '@/commands/command-menu';
+import { usePaneContext } from '@/panes/use-pane-context';
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
@@ -11,6 +12,7 @@ import { Modal } from '@/ui/modal';
 import { TableHead, type Column } from '@/ui/table-head';
 import { flash } from '@/ui/toasts';
 import { yupResolver } from '@/ui/yup-resolver';
+import { usersPane } from './pane-context';
 import { useUsers, type NewUser } from './api';
 
 function AddUserForm({ onDone }: { onDone: () => void }) {
@@ -65,6 +67,7 @@ const USER_COLUMNS: Column[] = [{ label: 'ID' }, { label: 'Email' }, { label: 'N
 export function UsersPane() {
   const { data: users, isLoading, error } = useUsers();
   const [adding, setAdding] = useState(false);
+  usePaneContext(usersPane, { openAdd: () => setAdding(true) });
 
   const changeRole = async (user: UserRow, role: Role) => {
     try {
@@ -79,9 +82,7 @@ export function UsersPane() {
     <div className="p-4">
       <div className="mb-3 flex items-center justify-between">
         <h2 className="text-base font-semibold">Users</h2>
-        <Button variant="primary" onClick={() => setAdding(true)}>
-          Add User
-        </Button>
+        <CommandButton command="users.openAdd" variant="primary" />
       </div>
       {isLoading && <div className="text-muted">Loading users…</div>}
       {error && <div role="alert">{error.message}</div>}

@@ -5,6 +5,7 @@ import { commands } from '@/commands/registry';
 import { ATTACK_LOCATION_PANEL_IDS, CHART_MODES, GROUP_KEYS, GROUP_KEY_LABELS, type ChartMode, type GroupKey } from '@/api/contracts/reports';
 import { Button } from '@/ui/button';
 import { Modal } from '@/ui/modal';
+import { useSubmit } from '@/ui/use-submit';
 import { CsvOptionsFields, DEFAULT_CSV_VALUES, type CsvOptionValues } from '@/ui/csv-options-fields';
 import { csvExportName } from './exports';
 import { getDashboard, patchDashboard, qk, shareDashboard, shareableUsers } from './api';
@@ -73,22 +74,20 @@ function ShareDialog({ id }: { id: number }) {
   const users = useQuery({ queryKey: ['dashboards', 'share-users'], queryFn: shareableUsers });
   const dash = useQuery({ queryKey: qk.dashboard(id), queryFn: () => getDashboard(id) });
   const [chosen, setChosen] = useState<number[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useSubmit();
   const picked = chosen ?? dash.data?.shared_with.map((u) => u.id) ?? [];
   const close = () => (reportsStore.share = null);
   return (
     <Modal open onClose={close} title="Share Dashboard">
       <form
         className="flex flex-col gap-2"
-        onSubmit={async (e) => {
+        onSubmit={(e) => {
           e.preventDefault();
-          try {
+          void run(async () => {
             await shareDashboard(id, picked);
             await qc.invalidateQueries({ queryKey: qk.dashboards });
             close();
-          } catch (err) {
-            setError(err instanceof Error ? err.message : String(err));
-          }
+          });
         }}
       >
         <fieldset className="flex max-h-64 flex-col gap-1 overflow-auto">
@@ -103,7 +102,7 @@ function ShareDialog({ id }: { id: number }) {
         {error && <p role="alert" className="text-sm text-red-400">{error}</p>}
         <div className="flex justify-end gap-2">
           <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="primary">
+          <Button type="submit" variant="primary" disabled={busy}>
             Save
           </Button>
         </div>
@@ -193,8 +192,7 @@ function OptionsDialog({ id, uid }: { id: number; uid: string }) {
 function CsvDialog({ id }: { id: number }) {
   const dash = useQuery({ queryKey: qk.dashboard(id), queryFn: () => getDashboard(id) });
   const [options, setOptions] = useState<CsvOptionValues>(DEFAULT_CSV_VALUES);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useSubmit();
   const close = () => (reportsStore.csv = null);
   const d = dash.data;
   return (
@@ -206,19 +204,13 @@ function CsvDialog({ id }: { id: number }) {
         <form
           className="flex flex-col gap-3 text-sm"
           aria-label="Export options"
-          onSubmit={async (e) => {
+          onSubmit={(e) => {
             e.preventDefault();
-            setBusy(true);
-            setError(null);
-            try {
+            // The options stay as chosen; on failure the message says what went wrong.
+            void run(async () => {
               await commands.execute('reports.exportCsv', { id, ...options, filename: options.filename || undefined }, 'button');
               close();
-            } catch (err) {
-              // The options stay as chosen; the message says what went wrong.
-              setError(err instanceof Error ? err.message : String(err));
-            } finally {
-              setBusy(false);
-            }
+            });
           }}
         >
           <p className="text-muted">The figures of the {d.panels.length} panels of {d.name}, one table per panel.</p>

@@ -3,6 +3,7 @@ import type { RunAsProfile } from '@/api/contracts/run-as-profiles';
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
+import { useSubmit } from '@/ui/use-submit';
 
 /** Add or edit a profile. The secret is write-only: empty keeps the kept one; the form says whether one is kept. */
 export function ProfileForm({ profile, onDone }: { profile: RunAsProfile | null; onDone: () => void }) {
@@ -10,14 +11,12 @@ export function ProfileForm({ profile, onDone }: { profile: RunAsProfile | null;
   const [username, setUsername] = useState(profile?.username ?? '');
   const [secret, setSecret] = useState('');
   const [clearSecret, setClearSecret] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // What the user typed stays on failure; the director's message says what to fix.
+  const { busy, error, run } = useSubmit();
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
-    setBusy(true);
-    try {
+    void run(async () => {
       if (profile) {
         const changes = {
           ...(friendlyName !== profile.friendly_name ? { friendly_name: friendlyName } : {}),
@@ -31,12 +30,7 @@ export function ProfileForm({ profile, onDone }: { profile: RunAsProfile | null;
         await commands.execute('runAs.create', { friendly_name: friendlyName, username, ...(secret ? { secret } : {}) }, 'button');
       }
       onDone();
-    } catch (err) {
-      // What the user typed stays; the director's message says what to fix.
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

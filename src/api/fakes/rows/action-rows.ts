@@ -1,5 +1,6 @@
 /** Rows of users, tags, dimensions, Actions, files and simulations (server/db/migrations/002_domain.sql). */
 import type { ActionType, DimensionType, FileRestriction } from '@/api/contracts/vocabulary';
+import type { ActionLibraryDetail, DetectionAlert, Signature, SimulationRef } from '@/api/contracts/library/answers';
 import type { ActionDetailsByType } from './action-details';
 
 export type TagClass = 'user' | 'verodin' | 'mitre_attack';
@@ -45,27 +46,17 @@ export interface ActionUserProfileRow {
   username: string;
 }
 
-interface ActionRowBase {
-  id: number;
-  vid: string;
-  name: string;
-  description: string;
-  orig_description: string;
-  notes: string;
-  version: number;
-  approved: boolean;
-  disabled: boolean;
-  decommissioned: boolean;
-  require_protected: boolean;
-  approve_anywhere: boolean;
-  monitor_connections: boolean;
+type ActionRowBase = Pick<
+  ActionLibraryDetail,
+  'id' | 'vid' | 'name' | 'description' | 'orig_description' | 'notes' | 'version' | 'approved' | 'disabled' | 'decommissioned' | 'require_protected' | 'approve_anywhere' | 'monitor_connections'
+> & {
   timeout_ms: number | null;
   uac: boolean;
   event_filter_rules: EventFilterRule[];
   created_by: number | null;
   created_at: string;
   updated_at: string;
-}
+};
 /** An Action whose details match its action_type. */
 export type ActionRow = { [K in ActionType]: ActionRowBase & { action_type: K; details: ActionDetailsByType[K] } }[ActionType];
 
@@ -127,31 +118,16 @@ export interface ActionFileRow {
   details: HostCliFileDetails | EmailFileDetails | Record<string, never>;
 }
 
-export interface DetectionAlertRow {
-  id: number;
-  action_id: number;
-  source: string;
-  message: string;
-  source_identifier: string;
-}
-export interface SignatureRow {
-  id: number;
-  action_id: number;
-  text: string;
-}
+export type DetectionAlertRow = DetectionAlert & { id: number; action_id: number };
+export type SignatureRow = Signature & { action_id: number };
 
-export interface SimulationRow {
-  id: number;
-  vid: string;
-  name: string;
+export type SimulationRow = Pick<SimulationRef, 'id' | 'vid' | 'name' | 'simulation_type' | 'created_at'> & {
   description: string;
-  simulation_type: 'sequence' | 'eval';
   disabled: boolean;
   decommissioned: boolean;
   created_by: number | null;
-  created_at: string;
   updated_at: string;
-}
+};
 export interface SimulationStepRow {
   id: number;
   simulation_id: number;

@@ -24,6 +24,7 @@ import { ApiError, http } from '@/api/http';
 import { postWithUploadProgress } from '@/api/upload';
 import { Button } from '@/ui/button';
 import { flash } from '@/ui/toasts';
+import { useSubmit } from '@/ui/use-submit';
 import { CheckboxInput, ErrorText, TextInput, labelClass, useFieldError } from '@/features/action-form/controls';
 import { useFormEnv } from '@/features/action-form/form-env';
 import type { ActionFormValues } from '@/features/action-form/form-model';
@@ -42,7 +43,8 @@ function UploadFlow({ type }: { type: PcapType }) {
   const [percent, setPercent] = useState(0);
   const [status, setStatus] = useState('');
   const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
+  // Busy from the file's choice until its conversations are shown or the upload failed.
+  const { busy, run } = useSubmit({ onError: (message) => fail(message) });
   const [upload, setUpload] = useState<PcapUploadRecord | null>(null);
   const [conversations, setConversations] = useState<PcapConversation[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -59,7 +61,6 @@ function UploadFlow({ type }: { type: PcapType }) {
     setFailed(true);
     setPercent(100);
     setStatus(text);
-    setBusy(false);
     setUpload(rec);
     setConversations([]);
     flash('alert', `${PCAP_UPLOAD_ERROR_FLASH_PREFIX}${text} ${PCAP_UPLOAD_ERROR_FLASH_SUFFIX}`);
@@ -84,29 +85,28 @@ function UploadFlow({ type }: { type: PcapType }) {
     const answer = await showConversations(id);
     const rec = answer.data.upload;
     if (!rec.valid_upload || isPcapErrorStatus(rec.status)) return fail(rec.status, rec);
-    setBusy(false);
     setValue(`${k}.upload`, id, { shouldDirty: true, shouldValidate: true });
     applyConversations(answer.data.conversations, rec);
   };
-  const check = async (id: number) => {
-    if (uploadId.current !== id) return;
-    try {
+  /** Waits one poll interval; never resolves once the flow was left (unmounted or a new file chosen). */
+  const pause = () => new Promise<void>((resolve) => (timer.current = setTimeout(resolve, PCAP_STATUS_POLL_MS)));
+  /** Polls the processing status every PCAP_STATUS_POLL_MS until it completes or fails. */
+  const process = async (id: number) => {
+    for (;;) {
+      await pause();
+      if (uploadId.current !== id) return;
       const s = await http.get<CheckProcessStatusAnswer>(`/manage_sims/upload/check_process_status/${id}`, { background: true });
       if (uploadId.current !== id) return;
       setPercent(s.data.percent_complete);
       setStatus(s.data.status);
-      if (isPcapErrorStatus(s.data.status)) return void (await failWithRecord(id, s.data.status));
-      if (s.data.percent_complete >= 100) return void (await loadConversations(id));
-      timer.current = setTimeout(() => void check(id), PCAP_STATUS_POLL_MS);
-    } catch (e) {
-      fail(e instanceof Error ? e.message : String(e));
+      if (isPcapErrorStatus(s.data.status)) return failWithRecord(id, s.data.status);
+      if (s.data.percent_complete >= 100) return loadConversations(id);
     }
   };
-  const start = async (file: File) => {
+  const start = (file: File) => {
     if (timer.current) clearTimeout(timer.current);
     uploadId.current = null;
     setFailed(false);
-    setBusy(true);
     setPercent(0);
     setStatus(PCAP_STATUS.uploading);
     setConversations([]);
@@ -115,15 +115,13 @@ function UploadFlow({ type }: { type: PcapType }) {
     form.append('anonymized_ip', String(getValues(`${k}.anonymized_ip`)));
     form.append('anonymized_mac', String(getValues(`${k}.anonymized_mac`)));
     form.append('file', file, file.name);
-    try {
+    return run(async () => {
       // The bytes sent, until the director answers (it has parsed the capture as it arrived).
       const answer = await postWithUploadProgress<UploadPcapAnswer>('/manage_sims/upload/upload_pcap_file', form, (sent, total) => setPercent(Math.min(99, Math.floor((sent * 100) / Math.max(1, total)))));
       uploadId.current = answer.data.upload_id;
       setStatus(PCAP_STATUS.processing);
-      timer.current = setTimeout(() => void check(answer.data.upload_id), PCAP_STATUS_POLL_MS);
-    } catch (e) {
-      fail(e instanceof Error ? e.message : String(e));
-    }
+      await process(answer.data.upload_id);
+    });
   };
   const destroy = async (body: { conv_id: number[] } | { remove_tcp_or_udp: 'tcp' | 'udp' }) => {
     const id = uploadId.current;

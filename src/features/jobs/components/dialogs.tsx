@@ -14,6 +14,7 @@ import {
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
 import { Modal } from '@/ui/modal';
+import { useSubmit } from '@/ui/use-submit';
 import { CsvOptionsFields, DEFAULT_CSV_VALUES, type CsvOptionValues } from '@/ui/csv-options-fields';
 import { getActionEvents, jobsKeys } from '@/features/jobs/api';
 import { runExport } from '@/features/jobs/commands';
@@ -106,8 +107,7 @@ function ExportDialog() {
 function ExportForm({ paneKey, jobActionReport }: { paneKey: string; jobActionReport: boolean }) {
   const [options, setOptions] = useState<CsvOptionValues>(DEFAULT_CSV_VALUES);
   const [report, setReport] = useState(jobActionReport);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useSubmit();
   const exportName = report ? JOB_ACTIONS_EXPORT_NAME : JOBS_EXPORT_NAME;
   const [kind, ...rest] = paneKey.split(':');
   const state = findPaneState({ kind: kind ?? '', params: kind === 'jobs' ? { vid: rest.join(':') } : { id: rest.join(':') } });
@@ -119,18 +119,12 @@ function ExportForm({ paneKey, jobActionReport }: { paneKey: string; jobActionRe
     <form
       className="flex flex-col gap-3 text-sm"
       aria-label="Export options"
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault();
-        setBusy(true);
-        setError(null);
-        try {
+        void run(async () => {
           await runExport(state, { ...options, job_action_report: report });
           dialogs.export = null;
-        } catch (err) {
-          setError(err instanceof Error ? err.message : String(err));
-        } finally {
-          setBusy(false);
-        }
+        });
       }}
     >
       <label className="flex items-center gap-2">
