@@ -189,8 +189,83 @@ export class DockController implements DockControl {
     panel.api.setActive();
   }
 
-  closeActive(): void {
-    this.api?.activePanel?.api.close();
+  /** Panels that ask before they close (a pane with unsaved work), by panel id. */
+  private closeGuards = new Map<string, () => boolean | Promise<boolean>>();
+
+  /** While registered, closing the panel (tab button, Close Pane) first asks `guard`; false keeps it open. */
+  guardClose(panelId: string, guard: () => boolean | Promise<boolean>): () => void {
+    this.closeGuards.set(panelId, guard);
+    return () => {
+      if (this.closeGuards.get(panelId) === guard) this.closeGuards.delete(panelId);
+    };
+  }
+
+  /** Closes a panel unless its guard says no; resolves whether it closed. */
+  async requestClose(panelId: string): Promise<boolean> {
+    const guard = this.closeGuards.get(panelId);
+    if (guard && !(await guard())) return false;
+    const panel = this.api?.getPanel(panelId);
+    if (!panel) return false;
+    panel.api.close();
+    return true;
+  }
+
+  closeActive(): Promise<boolean> | void {
+    const panel = this.api?.activePanel;
+    if (panel) return this.requestClose(panel.id);
+  }
+
+  /**
+   * A dock for work started from panel `homeId` (a running script): panes it opens go to another group
+   * (a new one to the right when there is none), never over the home panel, and it cannot close the home
+   * panel or reset the layout away from under it.
+   */
+  keepingInPlace(homeId: string, homeTitle: string): DockControl {
+    let besideGroupId: string | null = null;
+    const refuse = (what: string) => {
+      throw new Error(`${what} would close the ${homeTitle} pane running this script, so the step was refused.`);
+    };
+    const openKeeping = (url: string) => {
+      const api = this.api;
+      const home = api?.getPanel(homeId);
+      const ref = this.refFor(url);
+      const id = this.keyFor(ref);
+      if (!api || !home || id === homeId) {
+        this.open(ref);
+        return;
+      }
+      const remembered = besideGroupId ? api.groups.find((g) => g.id === besideGroupId) : undefined;
+      const target = remembered ?? api.groups.find((g) => g !== home.group);
+      const existing = api.getPanel(id);
+      if (existing && existing.group === home.group) {
+        if (target) existing.api.moveTo({ group: target });
+        else existing.api.moveTo({ group: home.group, position: 'right' });
+      }
+      if (existing) {
+        this.open(ref);
+        besideGroupId = existing.group.id;
+        return;
+      }
+      const panel = api.addPanel<PanelParams>({
+        id,
+        component: PANE_COMPONENT,
+        title: this.titleFor(ref),
+        params: { kind: ref.kind, params: ref.params },
+        position: target ? { referenceGroup: target, direction: 'within' } : { referenceGroup: home.group, direction: 'right' },
+      });
+      besideGroupId = panel.group.id;
+    };
+    return {
+      openUrl: openKeeping,
+      openBeside: openKeeping,
+      focusNext: (step) => this.focusNext(step),
+      moveActive: (direction) => this.moveActive(direction),
+      closeActive: () => {
+        if (this.api?.activePanel?.id === homeId) refuse('pane.close');
+        return this.closeActive();
+      },
+      resetLayout: () => refuse('layout.reset'),
+    };
   }
 
   resetLayout(): void {

@@ -1,4 +1,4 @@
-import { DockviewReact, themeDark, themeLight, type DockviewApi, type DockviewReadyEvent, type DockviewTheme } from 'dockview-react';
+import { DockviewDefaultTab, DockviewReact, themeDark, themeLight, type DockviewApi, type DockviewReadyEvent, type DockviewTheme, type IDockviewPanelHeaderProps } from 'dockview-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import type { Environment } from '@/api/contracts/session';
@@ -16,12 +16,18 @@ import type { FeatureModule } from './feature-module';
 import { prefetchWhenIdle } from './lazy';
 import { layoutKey, loadLayout, saveLayout } from './layout-storage';
 import { PaneHost } from './pane-host';
-import { WorkbenchContext } from './pane-context';
+import { useWorkbench, WorkbenchContext } from './pane-context';
 import { PaneRegistry } from './registry';
 import { SPEC_PANES } from './spec-routes';
 import { paneOpenCommands, workbenchCommands } from './workbench-commands';
 
 const components = { [PANE_COMPONENT]: PaneHost };
+
+/** A tab whose close button (and middle click) lets the pane ask first, e.g. about unsaved changes. */
+function GuardedTab(props: IDockviewPanelHeaderProps) {
+  const { controller } = useWorkbench();
+  return <DockviewDefaultTab {...props} closeActionOverride={() => void controller.requestClose(props.api.id)} />;
+}
 
 function Watermark() {
   const [palette] = useCommandHotkeys(['palette.open']);
@@ -194,6 +200,7 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
             onReady={onReady}
             theme={theme}
             watermarkComponent={Watermark}
+            defaultTabComponent={GuardedTab}
             getTabContextMenuItems={({ panel }) => [
               ...commands.forMenu('pane/tab').map((c) => ({
                 label: c.title,
@@ -203,7 +210,14 @@ export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps)
                 },
               })),
               'separator' as const,
-              'closeOthers' as const,
+              {
+                label: 'Close Others',
+                action: () => {
+                  void (async () => {
+                    for (const other of panel.group.panels.filter((p) => p !== panel)) await controller.requestClose(other.id);
+                  })();
+                },
+              },
               'maximize' as const,
             ]}
           />

@@ -2,20 +2,26 @@ import { proxy, useSnapshot } from 'valtio';
 import { Button } from './button';
 import { Modal } from './modal';
 
-interface Pending {
+/** A question's wording: both buttons name what they do ("Cancel Job" / "Keep Job"), never OK / Cancel. */
+export interface ConfirmWording {
+  confirmLabel: string;
+  cancelLabel: string;
+  title?: string;
+}
+
+interface Pending extends ConfirmWording {
   message: string;
   title: string;
-  confirmLabel: string;
   resolve: (ok: boolean) => void;
 }
 
 const store = proxy<{ pending: Pending | null }>({ pending: null });
 
-/** Asks the user; resolves true on OK. One question at a time (a new one cancels the old). */
-export function confirmDialog(message: string, opts: { title?: string; confirmLabel?: string } = {}): Promise<boolean> {
+/** Asks the user; resolves true on the confirming button. One question at a time (a new one cancels the old). */
+export function confirmDialog(message: string, wording: ConfirmWording): Promise<boolean> {
   store.pending?.resolve(false);
   return new Promise((resolve) => {
-    store.pending = { message, title: opts.title ?? 'Please confirm', confirmLabel: opts.confirmLabel ?? 'OK', resolve };
+    store.pending = { message, ...wording, title: wording.title ?? wording.confirmLabel, resolve };
   });
 }
 
@@ -35,7 +41,7 @@ export function ConfirmHost() {
       size="sm"
       footer={
         <>
-          <Button onClick={() => settle(false)}>Cancel</Button>
+          <Button onClick={() => settle(false)}>{pending?.cancelLabel}</Button>
           <Button variant="primary" autoFocus onClick={() => settle(true)}>
             {pending?.confirmLabel}
           </Button>

@@ -62,7 +62,7 @@ export function StepDetails({ onTypeChange }: { onTypeChange(type: ActionType | 
           </Button>
         </div>
       </div>
-      <Modal open={preview} title="Description Preview" onClose={() => setPreview(false)} size="lg" footer={<Button variant="primary" autoFocus onClick={() => setPreview(false)}>OK</Button>}>
+      <Modal open={preview} title="Description Preview" onClose={() => setPreview(false)} size="lg" footer={<Button variant="primary" autoFocus onClick={() => setPreview(false)}>Close</Button>}>
         <div className="max-h-[60vh] overflow-auto">
           <Markdown source={desc ?? ''} headingOffset={0} empty="Nothing to preview." className="text-sm" />
         </div>
