@@ -21,7 +21,7 @@ const store = proxy<{ pending: Pending | null }>({ pending: null });
 export function confirmDialog(message: string, wording: ConfirmWording): Promise<boolean> {
   store.pending?.resolve(false);
   return new Promise((resolve) => {
-    store.pending = { message, ...wording, title: wording.title ?? wording.confirmLabel, resolve };
+    store.pending = { message, ...wording, title: wording.title ?? 'Please confirm', resolve };
   });
 }
 

@@ -103,7 +103,7 @@ export function ActionFormView(props: ActionFormViewProps) {
   };
   const cancel = async () => {
     const dirty = stableJson(getValues()) !== stableJson(baseline.current.values);
-    if (dirty && !(await confirmDialog('Discard the unsaved changes to this Action?', { confirmLabel: 'Discard Changes', cancelLabel: 'Keep Editing' }))) return;
+    if (dirty && !(await confirmDialog('Discard the unsaved changes to this Action?', { title: 'Unsaved Changes', confirmLabel: 'Discard Changes', cancelLabel: 'Keep Editing' }))) return;
     drafts.settle();
     pane.close();
   };

@@ -50,7 +50,7 @@ export function StepDetails({ onTypeChange }: { onTypeChange(type: ActionType | 
         <ErrorText id="action-type-error" message={typeError} />
       </div>
       {env.brtAuth ? (
-        <TextInput name="system_override.vid" label="VID Override" placeholder="A000-1234" hint="brt_auth: leave empty to let the director assign the next VID." disabled={readOnly} mono />
+        <TextInput name="system_override.vid" label="VID Override" placeholder="A000-1234" hint="Leave empty to let the director assign the next VID." disabled={readOnly} mono />
       ) : (
         <div />
       )}
@@ -62,7 +62,7 @@ export function StepDetails({ onTypeChange }: { onTypeChange(type: ActionType | 
           </Button>
         </div>
       </div>
-      <Modal open={preview} title="Description Preview" onClose={() => setPreview(false)} size="lg" footer={<Button variant="primary" autoFocus onClick={() => setPreview(false)}>Close</Button>}>
+      <Modal open={preview} title="Description Preview" onClose={() => setPreview(false)} size="lg" footer={<Button variant="primary" autoFocus onClick={() => setPreview(false)}>OK</Button>}>
         <div className="max-h-[60vh] overflow-auto">
           <Markdown source={desc ?? ''} headingOffset={0} empty="Nothing to preview." className="text-sm" />
         </div>

@@ -1,4 +1,5 @@
 import type { RunStatus, StepOutcome } from '@/api/contracts/monitors';
+import { formatTimestamp } from '@/ui/datetime';
 
 /** Small pieces shared by the monitor panes. */
 
@@ -19,7 +20,5 @@ export const OUTCOME_LABEL: Record<StepOutcome, string> = { pass: 'Pass', fail: 
 export const OUTCOME_CLASS: Record<StepOutcome, string> = { pass: 'text-emerald-300', fail: 'text-red-300', not_run: 'text-muted' };
 
 export function when(iso: string | null): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return formatTimestamp(iso);
 }
