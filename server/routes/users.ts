@@ -3,7 +3,7 @@ import { SESSION_COOKIE, toSessionUser } from '../auth/sessions';
 import { verifyPassword } from '../auth/passwords';
 import { HttpError, bodyFields, validate } from '../http-errors';
 import { requireUser } from '../guards';
-import { signInSchema, type SignInAnswer, type VerifySessionAnswer } from '../../src/api/contracts/session';
+import { signInSchema, type SessionStateAnswer, type SignInAnswer, type VerifySessionAnswer } from '../../src/api/contracts/session';
 import { THROTTLE_WINDOW_MIN } from '../auth/throttle';
 
 // A fixed hash to compare against when the email is unknown, so both cases take the same time.
@@ -41,6 +41,9 @@ export async function usersRoutes(app: FastifyInstance) {
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return { signed_out: true };
   });
+
+  // Answers signed-out browsers too (200, not 401), so a signed-out load asks nothing that fails.
+  app.get('/users/session.json', async (req): Promise<SessionStateAnswer> => ({ signed_in: !!req.session }));
 
   app.get('/users/verify_user_session', async (req): Promise<VerifySessionAnswer> => {
     const session = requireUser(req);

@@ -2,9 +2,17 @@ import type { DockviewApi, IDockviewPanel } from 'dockview-react';
 import type { DockControl } from '@/commands/types';
 import { paneKey, paneTitle, paneUrl } from './route-match';
 import type { PaneRegistry } from './registry';
+import { ROUTE_REDIRECTS } from './spec-routes';
 import type { PaneParams, PaneRef } from './types';
 
 export const PANE_COMPONENT = 'pane';
+
+/** The URL a redirected path (ROUTE_REDIRECTS) leads to, with its query kept; null when it is not redirected. */
+export function redirectOf(url: string): string | null {
+  const [path = '', query] = url.split('?');
+  const to = ROUTE_REDIRECTS[path.replace(/\/+$/, '') || '/'];
+  return to ? `${to}${query !== undefined ? `?${query}` : ''}` : null;
+}
 export const NOT_FOUND_KIND = 'not-found';
 export const START_KIND = 'start';
 
@@ -91,6 +99,13 @@ export class DockController implements DockControl {
   }
 
   openUrl(url: string): void {
+    const target = redirectOf(url);
+    if (target) {
+      // A redirect replaces the old path in the address bar, so Back does not bounce through it again.
+      if (this.history.current() === url) this.history.replace(target);
+      this.open(this.refFor(target));
+      return;
+    }
     this.open(this.refFor(url));
   }
 

@@ -10,6 +10,7 @@ import { openPalette } from '@/commands/palette-store';
 import { paneContexts } from '@/commands/pane-contexts';
 import { commands } from '@/commands/registry';
 import { confirmDialog, ConfirmHost } from '@/ui/confirm';
+import { setDisplayTimeZone } from '@/ui/datetime';
 import { flash } from '@/ui/toasts';
 import { DockController, PANE_COMPONENT, START_KIND, type UrlHistory } from './dock-controller';
 import type { FeatureModule } from './feature-module';
@@ -56,6 +57,8 @@ export interface WorkbenchProps {
 /** The dockable workbench: panes, palette, hotkeys, and the URL kept in step with the focused pane. */
 export function Workbench({ env, features, history, TopBarEnd }: WorkbenchProps) {
   const queryClient = useQueryClient();
+  // Every timestamp shows in the user's time zone (set before the panes render them).
+  useMemo(() => setDisplayTimeZone(env.userTimeZone), [env.userTimeZone]);
   const [dark, setDark] = useState(() => document.documentElement.classList.contains('dark'));
   const panes = useMemo(() => {
     const registry = new PaneRegistry(SPEC_PANES);
