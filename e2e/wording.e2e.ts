@@ -11,7 +11,7 @@ import { CANCEL_CONFIRM } from '../src/api/contracts/jobs';
 let director: Director;
 beforeAll(async () => {
   director = await startDirector({ LOCAL_ACTORS: '1' });
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await director?.stop();
 });
