@@ -58,8 +58,10 @@ describe('issue 21.6 scripts keep their place', () => {
     await waitForFocused(page, `Job ${jobId}`);
     // The job opened in another group: the Scripts pane is still shown, alone in its group, with its transcript.
     const layout = await groupTabs(page);
-    expect(layout).toContainEqual(['Scripts']);
+    expect(layout.length).toBe(2);
+    expect(layout.find((g) => g.includes('Scripts'))).not.toContain(`Job ${jobId}`);
     expect(layout.some((g) => g.includes(`Job ${jobId}`))).toBe(true);
+    expect(await page.getByRole('tab', { name: 'Scripts', exact: true }).getAttribute('aria-selected')).toBe('true');
     await eventually(async () => (await transcriptRows(page).allInnerTexts()).length, 2, 'both steps in the transcript');
     expect(await transcript(page).isVisible()).toBe(true);
     expect((await transcriptRows(page).allInnerTexts())[1]).toContain(`started job ${jobId}`);
@@ -122,7 +124,7 @@ describe('issue 21.6 scripts keep their place', () => {
     await waitForFocused(page, 'Scripts');
     // Asked again, Enter discards: the pane closes and the draft is gone.
     await page.keyboard.press('Alt+w');
-    await ask.waitFor();
+    await ask.getByText('This new script has unsaved changes. Discard them and close the pane?', { exact: true }).waitFor();
     await page.keyboard.press('Enter');
     await eventually(async () => (await groupTabs(page)).flat().includes('Scripts'), false, 'the Scripts pane is closed');
     await newScript(page);

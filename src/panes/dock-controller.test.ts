@@ -127,6 +127,15 @@ describe('the dock', () => {
     off();
   });
 
+  it('remembers the panes focused most recently (what the map reads to find the focused job)', () => {
+    const { controller, dock } = setup();
+    controller.openUrl('/jobs/5');
+    controller.openUrl('/topology');
+    expect(controller.recentPanelIds().slice(0, 2)).toEqual([dock.activePanel!.id, 'job:5']);
+    dock.getPanel('job:5')!.api.close!();
+    expect(controller.recentPanelIds()).not.toContain('job:5');
+  });
+
   it('/users redirects to /admin/users, replacing the address', () => {
     expect(redirectOf('/users')).toBe('/admin/users');
     expect(redirectOf('/users/?x=1')).toBe('/admin/users?x=1');

@@ -34,6 +34,7 @@ export interface UrlHistory {
 export class DockController implements DockControl {
   private api: DockviewApi | null = null;
   private listeners = new Set<() => void>();
+  private recent: string[] = [];
   onLayoutReset: (() => void) | null = null;
 
   constructor(
@@ -57,9 +58,16 @@ export class DockController implements DockControl {
   attach(api: DockviewApi): void {
     this.api = api;
     api.onDidActivePanelChange(() => {
+      const id = api.activePanel?.id;
+      if (id) this.recent = [id, ...this.recent.filter((x) => x !== id)].slice(0, 50);
       if (!this.quiet) this.syncUrl();
       this.listeners.forEach((l) => l());
     });
+  }
+
+  /** Panel ids, most recently focused first (panels since closed are left out). */
+  recentPanelIds(): string[] {
+    return this.recent.filter((id) => !!this.api?.getPanel(id));
   }
 
   get dock(): DockviewApi | null {

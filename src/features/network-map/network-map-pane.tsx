@@ -71,23 +71,19 @@ function ModeButtons({ mode }: { mode: LayoutMode }) {
  */
 function useFocusedJob(): FocusedJob | null {
   const workbench = useContext(WorkbenchContext);
-  const [job, setJob] = useState<{ value: FocusedJob; panel: string | undefined } | null>(null);
+  const [job, setJob] = useState<FocusedJob | null>(null);
   useEffect(() => {
     if (!workbench) return undefined;
     const { controller } = workbench;
     const update = () => {
-      const active = controller.activeRef();
-      const offered = active ? paneContexts.lookup(focusedJobContext, active) : undefined;
-      setJob((prev) => {
-        if (offered && active?.id) return prev?.value === offered ? prev : { value: offered, panel: active.id };
-        // The job's pane was closed: nothing to highlight any more.
-        if (prev && (!prev.panel || !controller.dock?.getPanel(prev.panel))) return null;
-        if (prev?.panel) {
-          const current = paneContexts.lookup(focusedJobContext, { kind: '', id: prev.panel });
-          if (current && current !== prev.value) return { value: current, panel: prev.panel };
+      for (const id of controller.recentPanelIds()) {
+        const offered = paneContexts.lookup(focusedJobContext, { kind: '', id });
+        if (offered) {
+          setJob(offered);
+          return;
         }
-        return prev;
-      });
+      }
+      setJob(null);
     };
     update();
     const offFocus = controller.subscribe(update);
@@ -97,7 +93,7 @@ function useFocusedJob(): FocusedJob | null {
       offContexts();
     };
   }, [workbench]);
-  return job?.value ?? null;
+  return job;
 }
 
 /** What the highlight shows, as text (for the keyboard and screen readers). */
