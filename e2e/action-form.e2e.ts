@@ -303,7 +303,7 @@ describe('Action form: the wizard shell', () => {
 
     // Header Cancel: the unsaved changes are confirmed away, and the Actions list shows again.
     await f.getByRole('group', { name: 'Form actions' }).getByRole('button', { name: 'Cancel' }).click();
-    await page.getByRole('dialog', { name: 'Cancel' }).getByRole('button', { name: 'Discard' }).click();
+    await page.getByRole('dialog', { name: 'Unsaved Changes' }).getByRole('button', { name: 'Discard Changes' }).click();
     await waitForPath(page, '/manage_sims/actions');
     expect(await form(page).count()).toBe(0);
   });

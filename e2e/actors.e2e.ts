@@ -17,7 +17,7 @@ const registerActor = (token: string, name: string) =>
 const confirmYes = async (page: Page) => {
   const dialog = page.getByRole('dialog', { name: 'Please confirm' });
   await dialog.getByText('Are you sure?', { exact: true }).waitFor();
-  await dialog.getByRole('button', { name: 'OK' }).click();
+  await dialog.getByRole('button', { name: /^Clear (Token|Pending Actor)$/ }).click();
   await dialog.waitFor({ state: 'detached' });
 };
 

@@ -53,7 +53,7 @@ describe('admin surfaces', () => {
 
     await renamed.click();
     await page.keyboard.press('Delete');
-    await confirmWith(page, 'Delete the run-as user profile E2E backup admin?', 'Delete');
+    await confirmWith(page, 'Delete the run-as user profile E2E backup admin?', 'Delete Profile');
     await toast(page, 'Run-as user profile E2E backup admin was deleted.').waitFor();
     await eventually(() => renamed.count(), 0, 'the deleted profile leaves the table');
     await page.screenshot({ path: 'test-results/admin-run-as-profiles.png' });
@@ -92,7 +92,7 @@ describe('admin surfaces', () => {
     await pane.getByRole('heading', { name: `Actor ${original}-e2e` }).waitFor();
 
     await runCommand(page, 'Retire Actor');
-    await confirmWith(page, `Retire ${original}-e2e? Its credential stops working and no job can use it until it is enabled again.`, 'Retire');
+    await confirmWith(page, `Retire ${original}-e2e? Its credential stops working and no job can use it until it is enabled again.`, 'Retire Actor');
     await toast(page, `Actor ${original}-e2e is retired.`).waitFor();
     await pane.getByText('Retired', { exact: true }).first().waitFor();
     await page.screenshot({ path: 'test-results/admin-actor-edit.png' });

@@ -14,7 +14,7 @@ export const ADMIN_PASSWORD = 'e2e-admin-Passw0rd';
 export const DEMO_USER_PASSWORD = 'e2e-demo-Passw0rd';
 export const DEMO_USERS = { approver: 'approver@example.com', operator: 'operator@example.com', viewer: 'viewer@example.com' } as const;
 
-const START_TIMEOUT_MS = 90_000;
+const START_TIMEOUT_MS = Number(process.env.VIGIL_E2E_START_TIMEOUT_MS) || 90_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 export interface Director {

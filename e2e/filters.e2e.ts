@@ -124,12 +124,12 @@ describe('filters on the Jobs pane', () => {
     expect(total).toBeLessThan(320);
     const shown = `Showing 1–10 of ${total} jobs`;
     await eventually(async () => (await footer(page).innerText()).trim(), shown, 'the list narrows to the two rules');
-    expect(await summary(page).innerText()).toBe(`Job Id in 300-320 or Job Name contains ${name}`);
+    expect(await summary(page).innerText()).toBe(`Job Id is any of 300-320 or Job Name contains ${name}`);
     expect(await filters(page).getByRole('alert').count()).toBe(0);
 
     await page.reload();
     await eventually(async () => (await footer(page).innerText()).trim(), shown, 'the filter survives a reload');
-    expect(await summary(page).innerText()).toBe(`Job Id in 300-320 or Job Name contains ${name}`);
+    expect(await summary(page).innerText()).toBe(`Job Id is any of 300-320 or Job Name contains ${name}`);
 
     await runCommand(page, 'Clear Filter');
     await eventually(async () => (await footer(page).innerText()).trim(), 'Showing 1–10 of 320 jobs', 'Clear Filter shows every job again');
@@ -215,7 +215,7 @@ describe('saved filters on the Jobs pane', () => {
     await runCommand(page, 'Delete saved filter: First fifty');
     const confirm = page.getByRole('dialog', { name: 'Please confirm' });
     await confirm.getByText('Delete the saved filter "First fifty"?', { exact: true }).waitFor();
-    await confirm.getByRole('button', { name: 'OK' }).click();
+    await confirm.getByRole('button', { name: 'Delete Filter' }).click();
     await eventually(async () => (await api<{ data: unknown[] }>(page, '/filters/saved.json')).data.length, 0, 'the saved filter is deleted');
     await openPalette(page);
     await paletteInput(page).fill('Apply filter: First fifty');

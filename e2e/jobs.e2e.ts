@@ -249,7 +249,7 @@ describe('the Jobs pane', () => {
     await grid(page).getByRole('button', { name: `Actions for job ${running.id}` }).click();
     await page.getByRole('menuitem', { name: 'Cancel' }).click();
     await confirmDialog(page).getByText(CANCEL_CONFIRM, { exact: true }).waitFor();
-    await confirmDialog(page).getByRole('button', { name: 'OK' }).click();
+    await confirmDialog(page).getByRole('button', { name: 'Cancel Job' }).click();
     const row = grid(page).locator(`[data-row-key="job:${running.id}"]`);
     await eventually(() => row.locator('[data-status]').getAttribute('data-status'), 'cancelled', 'the job shows Cancelled');
     expect((await api<JobDetail>(page, `/jobs/${running.id}.json`)).status).toBe('cancelled');
@@ -277,7 +277,7 @@ describe('the Jobs pane', () => {
     await page.getByRole('menuitem', { name: 'Delete Selected' }).click();
     await confirmDialog(page).getByText(deleteConfirmText(2), { exact: true }).waitFor();
     expect(deleteConfirmText(2)).toBe('Are you sure you want to delete 2 selected job result(s)? This cannot be undone.');
-    await confirmDialog(page).getByRole('button', { name: 'OK' }).click();
+    await confirmDialog(page).getByRole('button', { name: 'Delete 2 Job Results' }).click();
     await eventually(async () => (await shownIds(page)).includes(a) || (await shownIds(page)).includes(c), false, 'both rows are gone');
     const after = await api<JobListAnswer>(page, '/jobs/list_page_data.json?filterVal=errored');
     expect(after.total_filtered_jobs).toBe(before.answer.total_filtered_jobs - 2);
@@ -295,7 +295,7 @@ describe('the Jobs pane', () => {
     await grid(page).getByRole('checkbox', { name: `Select job ${running.id}` }).check();
     await page.getByRole('button', { name: 'Selected jobs' }).click();
     await page.getByRole('menuitem', { name: 'Delete Selected' }).click();
-    await confirmDialog(page).getByRole('button', { name: 'OK' }).click();
+    await confirmDialog(page).getByRole('button', { name: 'Delete Job Result' }).click();
     const alert = page.getByRole('alert').filter({ hasText: new RegExp(`Job ${running.id} is (pending|preparing|running|waiting): only finished jobs can be deleted\\.`) });
     await alert.waitFor();
     expect(await alert.getAttribute('data-kind')).toBe('error');

@@ -236,11 +236,11 @@ describe('the Action library', () => {
     await preview(page).getByRole('group', { name: 'Approval' }).getByRole('button', { name: 'Reject' }).click();
     const confirm = page.getByRole('dialog', { name: 'Please confirm' });
     await confirm.getByText('Are you sure you want to reject this Action?').waitFor();
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.getByRole('button', { name: 'Keep Action' }).click();
     await confirm.waitFor({ state: 'detached' });
     expect((await api(page, `content_uuids[]=${target.vid}`)).total_count).toBe(1);
     await preview(page).getByRole('group', { name: 'Approval' }).getByRole('button', { name: 'Reject' }).click();
-    await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Reject Action' }).click();
     await page.getByText(new RegExp(`^${target.vid} was rejected and deleted`)).waitFor();
     await waitForPath(page, '/manage_sims/actions');
     await preview(page).waitFor({ state: 'detached' });
@@ -270,7 +270,7 @@ describe('the Action library', () => {
 
     await openPreviewOf(page, bad.vid);
     await preview(page).getByRole('button', { name: /as malicious$/ }).first().click();
-    await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Restrict File' }).click();
     const group = preview(page).getByRole('group', { name: 'Approval' });
     await group.getByText('This Action is not eligible for approval because it has a file attached that is restricted as malicious.').waitFor();
     expect(await group.getByRole('button').allInnerTexts()).toEqual(['Edit']);
@@ -311,7 +311,7 @@ describe('the Action library', () => {
     await tabs(page, 'Jobs').waitFor();
   });
 
-  it('ACT-058 ACT-103 Shift+A approves the selected Action to run anywhere, as an approver', async () => {
+  it('ACT-058 ACT-103 Shift+A asks once, then approves the selected Action to run anywhere, as an approver', async () => {
     const { page } = b;
     await openLibrary(page, 'approver');
     const taken = ['dns', 'socket', 'port_scan', 'cloud', 'host_cli', 'sleep'];
@@ -323,7 +323,18 @@ describe('the Action library', () => {
     // The search is in the URL too (issue 21).
     await waitForPath(page, `/manage_sims/action/${target.vid}?q=${target.vid}`);
     await eventually(() => detailHeading(page).innerText(), target.name, 'the detail shows the Action the approver reviews');
+    // The hotkey asks first, naming the Action and both choices; Escape keeps it pending.
     await page.keyboard.press('Shift+A');
+    const ask = page.getByRole('dialog', { name: 'Approve and Allow Anywhere' });
+    await ask.getByText(`Approve ${target.vid} to run anywhere?`, { exact: true }).waitFor();
+    expect(await ask.getByRole('button').allInnerTexts()).toEqual(expect.arrayContaining(['Keep Pending', 'Approve and Allow Anywhere']));
+    await page.keyboard.press('Escape');
+    await ask.waitFor({ state: 'detached' });
+    expect((await api(page, `content_uuids[]=${target.vid}`)).actions[0]).toMatchObject({ approved: false });
+    // Asked again, Enter on the focused confirming button approves.
+    await page.keyboard.press('Shift+A');
+    await ask.getByText(`Approve ${target.vid} to run anywhere?`, { exact: true }).waitFor();
+    await page.keyboard.press('Enter');
     await page.getByText(`${target.vid} was approved to run anywhere.`).waitFor();
     expect((await api(page, `content_uuids[]=${target.vid}`)).actions[0]).toMatchObject({ approved: true });
     await page.locator('article').getByRole('table', { name: 'Approval History' }).getByText('Approved and allowed anywhere').waitFor();

@@ -88,7 +88,7 @@ describe('scripted command sequences', () => {
     await page.getByRole('button', { name: 'Run', exact: true }).waitFor();
   });
 
-  it("running someone else's shared script asks first, naming its author; Cancel runs nothing, Run Script runs it as the runner", async () => {
+  it("running someone else's shared script asks first, naming its author; Do Not Run runs nothing, Run Script runs it as the runner", async () => {
     const { page, context } = b;
     const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
     // The operator shares a script (through the director, as the Scripts pane would).
@@ -111,7 +111,7 @@ describe('scripted command sequences', () => {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Please confirm' });
     await dialog.getByText(question).waitFor();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Do Not Run' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await transcriptRows(page).count()).toBe(0);
     expect(await page.getByRole('table', { name: 'Run history' }).locator('tr').count()).toBe(0);

@@ -4,7 +4,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords';
 import { requireGoodPassword } from '../auth/password-policy';
 import { HttpError, badRequest, bodyFields, validate } from '../http-errors';
 import { requireUser } from '../guards';
-import { passwordChangeSchema, signInSchema, type SignInAnswer, type VerifySessionAnswer } from '../../src/api/contracts/session';
+import { passwordChangeSchema, signInSchema, type SessionStateAnswer, type SignInAnswer, type VerifySessionAnswer } from '../../src/api/contracts/session';
 import { THROTTLE_WINDOW_MIN } from '../auth/throttle';
 
 // A fixed hash to compare against when the email is unknown, so both cases take the same time.
@@ -71,6 +71,9 @@ export async function usersRoutes(app: FastifyInstance) {
     reply.clearCookie(c.name, c.options);
     return { signed_out: true };
   });
+
+  // Answers signed-out browsers too (200, not 401), so a signed-out load asks nothing that fails.
+  app.get('/users/session.json', async (req): Promise<SessionStateAnswer> => ({ signed_in: !!req.session }));
 
   app.get('/users/verify_user_session', async (req): Promise<VerifySessionAnswer> => {
     const session = requireUser(req);

@@ -1,9 +1,14 @@
 import { http } from './http';
 import { setCsrfToken } from './csrf';
-import type { Environment, SignInAnswer, SignInInput, VerifySessionAnswer } from './contracts/session';
+import type { Environment, SessionStateAnswer, SignInAnswer, SignInInput, VerifySessionAnswer } from './contracts/session';
 
-/** Calls of the session that every part of the workbench shares. */
-export async function fetchEnvironment(): Promise<Environment> {
+/**
+ * The signed-in user's environment, or null when this browser is signed out. It asks whether there is a
+ * session first, so a signed-out load makes no call that fails (no 401 in the console).
+ */
+export async function fetchEnvironment(): Promise<Environment | null> {
+  const state = await http.get<SessionStateAnswer>('/users/session.json');
+  if (!state.signed_in) return null;
   const env = await http.get<Environment>('/environment.json');
   setCsrfToken(env.csrfToken);
   return env;

@@ -30,7 +30,8 @@ export function Shell() {
   useEffect(() => void SignedIn.preload().catch(() => undefined), []);
 
   if (env.isPending) return <div className="p-6 text-muted">Loading Vigil…</div>;
-  if (env.error instanceof ApiError && env.error.status === 401) {
+  // Signed out: the session check says so (or a session ended between the check and the environment call).
+  if (env.data === null || (env.error instanceof ApiError && env.error.status === 401)) {
     return <SignInPage onSignedIn={() => void queryClient.invalidateQueries({ queryKey: environmentQueryKey })} />;
   }
   if (env.error || !env.data) {

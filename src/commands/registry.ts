@@ -50,10 +50,16 @@ export class CommandRegistry {
   }
 
   /** The context of one execution: a script's signal, or the pane a menu or button lives in. */
-  contextWith(opts: ExecuteOptions = {}): CommandContext {
+  contextWith(opts: ExecuteOptions = {}, source?: CommandSource): CommandContext {
     const ctx = this.contextProvider();
-    if (!opts.signal && !opts.pane) return ctx;
-    return { ...ctx, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.pane ? { activePane: opts.pane } : {}) };
+    if (!opts.signal && !opts.pane && !opts.dock && !source) return ctx;
+    return {
+      ...ctx,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.pane ? { activePane: opts.pane } : {}),
+      ...(opts.dock && ctx.dock ? { dock: opts.dock } : {}),
+      ...(source ? { source } : {}),
+    };
   }
 
   /** Registers one command; throws on a duplicate id or a hotkey already bound in the same context. */
@@ -153,7 +159,7 @@ export class CommandRegistry {
     try {
       const command = this.commands.get(id);
       if (!command) throw new CommandError(`Unknown command "${id}"`, id, 'unknown');
-      const ctx = this.contextWith(opts);
+      const ctx = this.contextWith(opts, source);
       // The arguments as given (not yet validated): a command on one job applies anywhere once it names the job.
       if (command.when && !command.when(ctx, args)) throw new CommandError(`"${command.title}" is not available to you here`, id, 'unavailable');
       const validArgs = this.validateArgs(id, args);

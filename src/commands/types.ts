@@ -4,6 +4,7 @@ import type { Permission } from '@/api/contracts/permissions';
 import type { SessionUser } from '@/api/contracts/session';
 import type { MenuPlacement } from './menus';
 import type { PaneContextKey } from './pane-contexts';
+import type { ConfirmWording } from '@/ui/confirm';
 
 /** Where a command was started from; errors are shown as toasts only for interactive sources. */
 export type CommandSource = 'palette' | 'hotkey' | 'menu' | 'button' | 'script' | 'test' | 'url';
@@ -15,9 +16,11 @@ export interface DockControl {
   openBeside?(url: string): void;
   focusNext(step: 1 | -1): void;
   moveActive(direction: 'left' | 'right'): void;
-  closeActive(): void;
+  /** Closes the focused pane (a pane may first ask, e.g. about unsaved changes); fails when it may not be closed. */
+  closeActive(): void | Promise<unknown>;
   resetLayout(): void;
 }
+
 
 export interface CommandContext {
   user: SessionUser | null;
@@ -27,8 +30,10 @@ export interface CommandContext {
   activePane: { kind: string; params: Record<string, string>; id?: string } | null;
   dock: DockControl | null;
   queryClient: QueryClient | null;
-  /** Asks the user (a script run answers itself); `confirmLabel` names the confirming button. */
-  confirm(message: string, opts?: { confirmLabel?: string }): Promise<boolean>;
+  /** Asks the user (a script run answers itself); both buttons name their action. */
+  confirm(message: string, opts: ConfirmWording): Promise<boolean>;
+  /** Where this execution was started from (palette, hotkey, script…), when known. */
+  source?: CommandSource;
   /** A script run's signal: a command that waits (polls, sleeps) stops waiting when it aborts. */
   signal?: AbortSignal;
   /**
@@ -41,6 +46,8 @@ export interface CommandContext {
 /** What a caller of `execute` may add to the context of one execution. */
 export interface ExecuteOptions {
   signal?: AbortSignal;
+  /** The dock this execution acts on instead of the workbench's (a script keeps its own pane in place). */
+  dock?: DockControl;
   /** The pane the command acts on instead of the focused one (a menu or button rendered inside that pane). */
   pane?: CommandContext['activePane'];
 }

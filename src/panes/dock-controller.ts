@@ -2,9 +2,17 @@ import type { DockviewApi, IDockviewPanel } from 'dockview-react';
 import type { DockControl } from '@/commands/types';
 import { paneKey, paneTitle, paneUrl } from './route-match';
 import type { PaneRegistry } from './registry';
+import { ROUTE_REDIRECTS } from './spec-routes';
 import type { PaneParams, PaneRef } from './types';
 
 export const PANE_COMPONENT = 'pane';
+
+/** The URL a redirected path (ROUTE_REDIRECTS) leads to, with its query kept; null when it is not redirected. */
+export function redirectOf(url: string): string | null {
+  const [path = '', query] = url.split('?');
+  const to = ROUTE_REDIRECTS[path.replace(/\/+$/, '') || '/'];
+  return to ? `${to}${query !== undefined ? `?${query}` : ''}` : null;
+}
 export const NOT_FOUND_KIND = 'not-found';
 export const START_KIND = 'start';
 
@@ -26,6 +34,7 @@ export interface UrlHistory {
 export class DockController implements DockControl {
   private api: DockviewApi | null = null;
   private listeners = new Set<() => void>();
+  private recent: string[] = [];
   onLayoutReset: (() => void) | null = null;
 
   constructor(
@@ -49,9 +58,16 @@ export class DockController implements DockControl {
   attach(api: DockviewApi): void {
     this.api = api;
     api.onDidActivePanelChange(() => {
+      const id = api.activePanel?.id;
+      if (id) this.recent = [id, ...this.recent.filter((x) => x !== id)].slice(0, 50);
       if (!this.quiet) this.syncUrl();
       this.listeners.forEach((l) => l());
     });
+  }
+
+  /** Panel ids, most recently focused first (panels since closed are left out). */
+  recentPanelIds(): string[] {
+    return this.recent.filter((id) => !!this.api?.getPanel(id));
   }
 
   get dock(): DockviewApi | null {
@@ -92,6 +108,13 @@ export class DockController implements DockControl {
 
   /** Opens the pane of a URL; `exact` (back/forward, a deep link) also restores its view state as the URL says. */
   openUrl(url: string, opts: { exact?: boolean } = {}): void {
+    const target = redirectOf(url);
+    if (target) {
+      // A redirect replaces the old path in the address bar, so Back does not bounce through it again.
+      if (this.history.current() === url) this.history.replace(target);
+      this.open(this.refFor(target), opts);
+      return;
+    }
     this.open(this.refFor(url), opts);
   }
 
@@ -213,8 +236,83 @@ export class DockController implements DockControl {
     panel.api.setActive();
   }
 
-  closeActive(): void {
-    this.api?.activePanel?.api.close();
+  /** Panels that ask before they close (a pane with unsaved work), by panel id. */
+  private closeGuards = new Map<string, () => boolean | Promise<boolean>>();
+
+  /** While registered, closing the panel (tab button, Close Pane) first asks `guard`; false keeps it open. */
+  guardClose(panelId: string, guard: () => boolean | Promise<boolean>): () => void {
+    this.closeGuards.set(panelId, guard);
+    return () => {
+      if (this.closeGuards.get(panelId) === guard) this.closeGuards.delete(panelId);
+    };
+  }
+
+  /** Closes a panel unless its guard says no; resolves whether it closed. */
+  async requestClose(panelId: string): Promise<boolean> {
+    const guard = this.closeGuards.get(panelId);
+    if (guard && !(await guard())) return false;
+    const panel = this.api?.getPanel(panelId);
+    if (!panel) return false;
+    panel.api.close();
+    return true;
+  }
+
+  closeActive(): Promise<boolean> | void {
+    const panel = this.api?.activePanel;
+    if (panel) return this.requestClose(panel.id);
+  }
+
+  /**
+   * A dock for work started from panel `homeId` (a running script): panes it opens go to another group
+   * (a new one to the right when there is none), never over the home panel, and it cannot close the home
+   * panel or reset the layout away from under it.
+   */
+  keepingInPlace(homeId: string, homeTitle: string): DockControl {
+    let besideGroupId: string | null = null;
+    const refuse = (what: string) => {
+      throw new Error(`${what} would close the ${homeTitle} pane running this script, so the step was refused.`);
+    };
+    const openKeeping = (url: string) => {
+      const api = this.api;
+      const home = api?.getPanel(homeId);
+      const ref = this.refFor(url);
+      const id = this.keyFor(ref);
+      if (!api || !home || id === homeId) {
+        this.open(ref);
+        return;
+      }
+      const remembered = besideGroupId ? api.groups.find((g) => g.id === besideGroupId) : undefined;
+      const target = remembered ?? api.groups.find((g) => g !== home.group);
+      const existing = api.getPanel(id);
+      if (existing && existing.group === home.group) {
+        if (target) existing.api.moveTo({ group: target });
+        else existing.api.moveTo({ group: home.group, position: 'right' });
+      }
+      if (existing) {
+        this.open(ref);
+        besideGroupId = existing.group.id;
+        return;
+      }
+      const panel = api.addPanel<PanelParams>({
+        id,
+        component: PANE_COMPONENT,
+        title: this.titleFor(ref),
+        params: { kind: ref.kind, params: ref.params },
+        position: target ? { referenceGroup: target, direction: 'within' } : { referenceGroup: home.group, direction: 'right' },
+      });
+      besideGroupId = panel.group.id;
+    };
+    return {
+      openUrl: openKeeping,
+      openBeside: openKeeping,
+      focusNext: (step) => this.focusNext(step),
+      moveActive: (direction) => this.moveActive(direction),
+      closeActive: () => {
+        if (this.api?.activePanel?.id === homeId) refuse('pane.close');
+        return this.closeActive();
+      },
+      resetLayout: () => refuse('layout.reset'),
+    };
   }
 
   resetLayout(): void {

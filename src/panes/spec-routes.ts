@@ -64,3 +64,8 @@ export const SPEC_PANES: PaneKind[] = [
   { id: 'cloud-python-help', title: 'Cloud Python Help', routes: ['/manage_sims/actions/cloud_python_help_info'], identity: [], description: 'Cloud Action scripts' },
   { id: 'action-preview', title: 'Action Details {id}', routes: ['/manage_sims/actions/:id/preview'], description: 'Preview of one Action', listed: false },
 ];
+
+/** Paths people type or bookmark that live elsewhere: opening one replaces it in the address bar with its target. */
+export const ROUTE_REDIRECTS: Readonly<Record<string, string>> = {
+  '/users': '/admin/users',
+};

@@ -1,4 +1,4 @@
-import { DockviewReact, themeDark, themeLight, type DockviewApi, type DockviewReadyEvent, type DockviewTheme } from 'dockview-react';
+import { DockviewDefaultTab, DockviewReact, themeDark, themeLight, type DockviewApi, type DockviewReadyEvent, type DockviewTheme, type IDockviewPanelHeaderProps } from 'dockview-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import type { Environment } from '@/api/contracts/session';
@@ -9,6 +9,7 @@ import { openPalette } from '@/commands/palette-store';
 import { paneContexts } from '@/commands/pane-contexts';
 import { commands } from '@/commands/registry';
 import { confirmDialog } from '@/ui/confirm-store';
+import { setDisplayTimeZone } from '@/ui/datetime';
 import { flash } from '@/ui/toasts';
 import { DockController, PANE_COMPONENT, START_KIND, type UrlHistory } from './dock-controller';
 import type { FeatureModule } from './feature-module';
@@ -16,12 +17,18 @@ import { prefetchWhenIdle } from './lazy';
 import { LAZY_OVERLAYS, LazyConfirmHost, LazyPalette, LazyShortcutSheet, preloadPalette } from './lazy-hosts';
 import { layoutKey, loadLayout, saveLayout } from './layout-storage';
 import { PaneHost } from './pane-host';
-import { WorkbenchContext } from './pane-context';
+import { useWorkbench, WorkbenchContext } from './pane-context';
 import { PaneRegistry } from './registry';
 import { SPEC_PANES } from './spec-routes';
 import { paneOpenCommands, workbenchCommands } from './workbench-commands';
 
 const components = { [PANE_COMPONENT]: PaneHost };
+
+/** A tab whose close button (and middle click) lets the pane ask first, e.g. about unsaved changes. */
+function GuardedTab(props: IDockviewPanelHeaderProps) {
+  const { controller } = useWorkbench();
+  return <DockviewDefaultTab {...props} closeActionOverride={() => void controller.requestClose(props.api.id)} />;
+}
 
 function Watermark() {
   const [palette] = useCommandHotkeys(['palette.open']);
@@ -54,6 +61,8 @@ const NONE: readonly unknown[] = [];
 
 export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = NONE }: WorkbenchProps) {
   const queryClient = useQueryClient();
+  // Every timestamp shows in the user's time zone (set before the panes render them).
+  useMemo(() => setDisplayTimeZone(env.userTimeZone), [env.userTimeZone]);
   const [dark, setDark] = useState(() => document.documentElement.classList.contains('dark'));
   const panes = useMemo(() => {
     const registry = new PaneRegistry(SPEC_PANES);
@@ -204,6 +213,7 @@ export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = N
             onReady={onReady}
             theme={theme}
             watermarkComponent={Watermark}
+            defaultTabComponent={GuardedTab}
             getTabContextMenuItems={({ panel }) => [
               ...commands.forMenu('pane/tab').map((c) => ({
                 label: c.title,
@@ -213,7 +223,14 @@ export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = N
                 },
               })),
               'separator' as const,
-              'closeOthers' as const,
+              {
+                label: 'Close Others',
+                action: () => {
+                  void (async () => {
+                    for (const other of panel.group.panels.filter((p) => p !== panel)) await controller.requestClose(other.id);
+                  })();
+                },
+              },
               'maximize' as const,
             ]}
           />

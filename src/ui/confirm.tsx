@@ -3,7 +3,7 @@ import { Button } from './button';
 import { confirmStore, settleConfirm as settle } from './confirm-store';
 import { Modal } from './modal';
 
-export { confirmDialog } from './confirm-store';
+export { confirmDialog, type ConfirmWording } from './confirm-store';
 
 export function ConfirmHost() {
   const { pending } = useSnapshot(confirmStore);
@@ -15,7 +15,7 @@ export function ConfirmHost() {
       size="sm"
       footer={
         <>
-          <Button onClick={() => settle(false)}>Cancel</Button>
+          <Button onClick={() => settle(false)}>{pending?.cancelLabel}</Button>
           <Button variant="primary" autoFocus onClick={() => settle(true)}>
             {pending?.confirmLabel}
           </Button>

@@ -56,6 +56,15 @@ describe('environment.json', () => {
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: 'You need to sign in before continuing.' });
   });
+
+  it('GET /users/session.json says whether the browser is signed in, with 200 either way (a signed-out load logs no 401)', async () => {
+    const out = await t.call('GET', '/users/session.json');
+    expect(out.statusCode).toBe(200);
+    expect(out.json()).toEqual({ signed_in: false });
+    const inside = await t.call('GET', '/users/session.json', { as: viewer });
+    expect(inside.statusCode).toBe(200);
+    expect(inside.json()).toEqual({ signed_in: true });
+  });
 });
 
 describe('background processes', () => {

@@ -38,6 +38,9 @@ export const LOADING_JOB_RESULTS = 'Loading Job Results';
 export const NO_JOB_RESULTS = 'No Job results to display.';
 export const CANCEL_CONFIRM = 'Are you sure you want to cancel this Job? This cannot be undone.';
 export const deleteConfirmText = (n: number) => `Are you sure you want to delete ${n} selected job result(s)? This cannot be undone.`;
+/** The buttons of those confirmations name what they do. */
+export const CANCEL_CONFIRM_BUTTONS = { confirmLabel: 'Cancel Job', cancelLabel: 'Keep Job' } as const;
+export const deleteConfirmButtons = (n: number) => ({ confirmLabel: n === 1 ? 'Delete Job Result' : `Delete ${n} Job Results`, cancelLabel: n === 1 ? 'Keep It' : 'Keep Them' });
 export const POLLING_STOPPED = 'The page has stopped polling for new data. Refresh the page to see the latest updates.';
 export const LOADING_EVENTS = 'Loading Events';
 export const NO_EVENTS = 'No Events Detected...';

@@ -20,6 +20,11 @@ export interface VerifySessionAnswer {
   time_left: number;
 }
 
+/** GET /users/session.json: whether this browser is signed in, asked before anything that needs a session. */
+export interface SessionStateAnswer {
+  signed_in: boolean;
+}
+
 export const signInSchema = yup
   .object({
     email: yup.string().trim().required('Email is required').email('Email is not a valid address'),

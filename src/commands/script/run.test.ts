@@ -149,3 +149,28 @@ describe('script runner', () => {
     expect(text.split('\n').at(-1)).toBe('Script failed: 1 ok, 1 failed, 0 skipped');
   });
 });
+
+describe('a script keeps its pane in place', () => {
+  it("steps act on the run's dock: panes open through it, and pane.close on the Scripts pane fails with the dock's message", async () => {
+    const opened: string[] = [];
+    const workbenchDock = { openUrl: vi.fn(), focusNext: vi.fn(), moveActive: vi.fn(), closeActive: vi.fn(), resetLayout: vi.fn() };
+    const r = new CommandRegistry(() => ({ ...emptyContext(), dock: workbenchDock }));
+    r.register({ id: 'pane.open.jobs', title: 'Open Jobs', category: 'Panes', needsWorkbench: true, run: (_a, ctx) => ctx.dock?.openUrl('/jobs') });
+    r.register({ id: 'pane.close', title: 'Close Pane', category: 'Workbench', needsWorkbench: true, run: (_a, ctx) => ctx.dock?.closeActive() });
+    const scriptDock = {
+      ...workbenchDock,
+      openUrl: (url: string) => opened.push(url),
+      closeActive: () => {
+        throw new Error('pane.close would close the Scripts pane running this script, so the step was refused.');
+      },
+    };
+    const result = await runScript(r, parseScript('pane.open.jobs\npane.close\nscript.echo text=after'), { dock: scriptDock });
+    expect(opened).toEqual(['/jobs']);
+    expect(workbenchDock.openUrl).not.toHaveBeenCalled();
+    expect(result.steps.map((s) => [s.commandId, s.status, s.error])).toEqual([
+      ['pane.open.jobs', 'ok', undefined],
+      ['pane.close', 'failed', 'pane.close would close the Scripts pane running this script, so the step was refused.'],
+      ['script.echo', 'skipped', undefined],
+    ]);
+  });
+});

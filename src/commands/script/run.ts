@@ -1,5 +1,6 @@
 import { StoppedError, STOPPED_MESSAGE } from '@/commands/abort';
 import type { CommandRegistry } from '@/commands/registry';
+import type { DockControl } from '@/commands/types';
 import { checkStep, WORKBENCH_ONLY } from './check';
 import type { ArgValue, ParsedScript, ScriptStep, VarRef } from './parse';
 
@@ -23,6 +24,8 @@ export interface RunOptions {
   dryRun?: boolean;
   continueOnError?: boolean;
   signal?: AbortSignal;
+  /** The dock the steps act on (the Scripts pane's: panes open beside it and it cannot be closed). */
+  dock?: DockControl | undefined;
   /** A terminal runner: commands that need the workbench are refused. */
   headless?: boolean;
   onStep?(step: TranscriptStep): void;
@@ -108,7 +111,7 @@ export async function runScript(registry: CommandRegistry, parsed: ParsedScript,
       if (command && opts.headless && command.needsWorkbench) throw new StepError(`${step.commandId} ${WORKBENCH_ONLY}`);
       const args: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(step.args)) args[k] = resolve(v, vars);
-      const result = await registry.execute(step.commandId, command?.args ? args : Object.keys(args).length ? args : undefined, 'script', { signal: opts.signal });
+      const result = await registry.execute(step.commandId, command?.args ? args : Object.keys(args).length ? args : undefined, 'script', { signal: opts.signal, ...(opts.dock ? { dock: opts.dock } : {}) });
       if (step.bind) vars.set(step.bind, result);
       const summary = summarize(result);
       const done: TranscriptStep = { ...base, status: 'ok', durationMs: performance.now() - started, ...(summary !== undefined ? { result: summary } : {}) };

@@ -9,7 +9,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { FormProvider, useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import type { FileDisplay, FormDefinition, LoadedAction, TagOption } from '@/api/contracts/action-form';
 import { commands } from '@/commands/registry';
-import { confirmDialog } from '@/ui/confirm';
+import { confirmDialog } from '@/ui/confirm-store';
 import { usePaneContext } from '@/panes/use-pane-context';
 import { type ActionType, type FileRestriction } from '@/api/contracts/vocabulary';
 import { CloudSaveModal } from './cloud-save-modal';
@@ -103,7 +103,7 @@ export function ActionFormView(props: ActionFormViewProps) {
   };
   const cancel = async () => {
     const dirty = stableJson(getValues()) !== stableJson(baseline.current.values);
-    if (dirty && !(await confirmDialog('Discard the unsaved changes to this Action?', { title: 'Cancel', confirmLabel: 'Discard' }))) return;
+    if (dirty && !(await confirmDialog('Discard the unsaved changes to this Action?', { title: 'Unsaved Changes', confirmLabel: 'Discard Changes', cancelLabel: 'Keep Editing' }))) return;
     drafts.settle();
     pane.close();
   };

@@ -7,7 +7,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
 import { ErrorText, labelClass, useFieldError, type FormPath, requiredLabelClass } from './controls';
 import type { ActionFormValues } from './form-model';
-import { hostCliLanguage, hostCliLinter, pythonLanguage } from './code-languages';
+import { hostCliIndentGuard, hostCliLanguage, hostCliLinter, pythonLanguage } from './code-languages';
 
 export type CodeLanguage = 'host_cli' | 'python' | 'plain';
 
@@ -45,7 +45,7 @@ export function CodeEditorField({ name, label, language, height, tabSize, disabl
       EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': `${id}-hint ${id}-error`, 'data-field': name }),
       EditorView.lineWrapping,
     ];
-    if (language === 'host_cli') ext.push(hostCliLanguage, hostCliLinter());
+    if (language === 'host_cli') ext.push(hostCliLanguage, hostCliIndentGuard, hostCliLinter());
     if (language === 'python') ext.push(pythonLanguage);
     return ext;
   }, [language, tabSize, label, id, name]);

@@ -3,9 +3,10 @@
  * from the same parser the director validates with) and a small Python highlighter for cloud scripts
  * and python host_cli scripts.
  */
-import { StreamLanguage, type StreamParser } from '@codemirror/language';
+import { StreamLanguage, getIndentUnit, type StreamParser } from '@codemirror/language';
+import { countColumn, type Extension } from '@codemirror/state';
+import { EditorView } from '@codemirror/view';
 import { linter, type Diagnostic } from '@codemirror/lint';
-import type { Extension } from '@codemirror/state';
 import { parseHostCli, tokenizeHostCliLine, type HostCliLineKind } from '@/api/contracts/action-form-host-cli';
 
 interface HostCliState {
@@ -55,9 +56,29 @@ const hostCliParser: StreamParser<HostCliState> = {
   blankLine(state) {
     state.kind = 'blank';
   },
+  // Enter after a command line indents its parameters line by one unit; every other new line starts at
+  // column 0 (never a copy of the line above, which compounded when a script was typed line by line).
+  indent(state, _textAfter, cx) {
+    return state.kind === 'command' ? cx.unit : 0;
+  },
 };
 
 export const hostCliLanguage = StreamLanguage.define(hostCliParser);
+
+/**
+ * Spaces or tabs typed into a line's leading whitespace that already holds an indent unit are dropped:
+ * host_cli knows only "indented" or not, so a script typed with its own indentation after an
+ * auto-indented Enter comes out as typed instead of indented twice.
+ */
+export function dropExtraIndent(view: EditorView, from: number, to: number, text: string): boolean {
+  if (from !== to || !/^[ \t]+$/.test(text)) return false;
+  const line = view.state.doc.lineAt(from);
+  const before = line.text.slice(0, from - line.from);
+  if (!/^[ \t]*$/.test(before)) return false;
+  return countColumn(before, view.state.tabSize) >= getIndentUnit(view.state);
+}
+
+export const hostCliIndentGuard: Extension = EditorView.inputHandler.of(dropExtraIndent);
 
 /** Inline diagnostics as the user types, from the shared parser. */
 export function hostCliLinter(): Extension {

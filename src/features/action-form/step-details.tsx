@@ -50,7 +50,7 @@ export function StepDetails({ onTypeChange }: { onTypeChange(type: ActionType | 
         <ErrorText id="action-type-error" message={typeError} />
       </div>
       {env.brtAuth ? (
-        <TextInput name="system_override.vid" label="VID Override" placeholder="A000-1234" hint="brt_auth: leave empty to let the director assign the next VID." disabled={readOnly} mono />
+        <TextInput name="system_override.vid" label="VID Override" placeholder="A000-1234" hint="Leave empty to let the director assign the next VID." disabled={readOnly} mono />
       ) : (
         <div />
       )}

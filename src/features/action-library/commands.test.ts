@@ -62,6 +62,31 @@ describe('library commands', () => {
     expect(toastStore.toasts.at(-1)?.message).toBe('A201-807 was approved and requires a Protected Theater.');
   });
 
+  it('ACT-058 the approve hotkey asks once, naming the Action, the mode and both buttons; keeping it pending sends nothing; a button does not ask', async () => {
+    const seen: string[] = [];
+    server.use(
+      http.put(`${API}/manage_sims/actions/2/approve`, ({ request }) => {
+        seen.push(new URL(request.url).search);
+        return HttpResponse.json({ data: { id: 2, vid: 'A201-807', approved: true } });
+      }),
+    );
+    const asked: unknown[][] = [];
+    let answer = false;
+    const { registry } = registryAs('approver', async (...a: unknown[]) => {
+      asked.push(a);
+      return answer;
+    });
+    expect(await registry.execute('actions.approveAnywhere', undefined, 'hotkey')).toEqual({ id: 2, approved: false });
+    expect(asked).toEqual([['Approve A201-807 to run anywhere?', { title: 'Approve and Allow Anywhere', confirmLabel: 'Approve and Allow Anywhere', cancelLabel: 'Keep Pending' }]]);
+    expect(seen).toEqual([]);
+    answer = true;
+    await registry.execute('actions.approveAnywhere', undefined, 'hotkey');
+    expect(asked).toHaveLength(2);
+    expect(seen).toEqual(['?required=false&version=3']);
+    await registry.execute('actions.approveAnywhere', undefined, 'button');
+    expect(asked).toHaveLength(2);
+  });
+
   it('actions.approve vid=… mode=… approves the Action of that VID in that mode, as the script example writes it', async () => {
     const seen: string[] = [];
     server.use(
@@ -137,7 +162,7 @@ describe('library commands', () => {
     );
     const { registry, openUrl } = registryAs('approver', confirm);
     await registry.execute('actions.reject', undefined, 'button');
-    expect(confirm).toHaveBeenCalledWith('Are you sure you want to reject this Action?');
+    expect(confirm).toHaveBeenCalledWith('Are you sure you want to reject this Action?', { confirmLabel: 'Reject Action', cancelLabel: 'Keep Action' });
     expect(deleted).toBe(true);
     expect(openUrl).toHaveBeenCalledWith('/manage_sims/actions');
     expect(libraryStore.current).toBeNull();

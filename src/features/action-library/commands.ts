@@ -128,8 +128,23 @@ function approveCommand(variant: ApproveMode, hotkey: string): AnyCommand {
     hotkeyContext: ACTION_PANES,
     when: (ctx, a) => mayApprove(variant, ctx) && hasTarget(ctx, a),
     args: idArgs.shape({ version: versionArg }),
-    run: (args, ctx) => approve(variant, resolveTarget(args, ctx), args?.version, ctx),
+    run: async (args, ctx) => {
+      const target = resolveTarget(args, ctx);
+      // A single key press must not approve by accident: the hotkey asks once, naming the Action and the mode.
+      if (ctx.source === 'hotkey') {
+        const t = await withInfo(target);
+        if (!(await ctx.confirm(approveQuestion(variant, t.vid), { title: approveTitle(variant), confirmLabel: approveTitle(variant), cancelLabel: 'Keep Pending' }))) return { id: t.id, approved: false };
+        return approve(variant, t, args?.version, ctx);
+      }
+      return approve(variant, target, args?.version, ctx);
+    },
   });
+}
+
+/** What the approve hotkeys ask before approving. */
+export function approveQuestion(mode: ApproveMode, vid: string): string {
+  const how = mode === 'protected' ? 'to run only in a Protected Theater' : mode === 'anywhere' ? 'to run anywhere' : 'to run in the cloud';
+  return `Approve ${vid} ${how}?`;
 }
 
 type ApproveArgs = IdArgs & { vid?: string | undefined; mode: ApproveMode; version?: number | undefined };
@@ -153,7 +168,7 @@ const approveByMode = defineCommand<ApproveArgs>({
   },
 });
 
-function fileCommand(decision: FileDecision, title: string, question?: (file: string) => string): AnyCommand {
+function fileCommand(decision: FileDecision, title: string, question?: (file: string) => string, confirmLabel = ''): AnyCommand {
   return defineCommand<{ id: number; file_id: number; file_name?: string | undefined }>({
     id: `actions.file${decision === 'approve' ? 'Approve' : decision === 'restrict' ? 'Restrict' : 'Remove'}`,
     title,
@@ -167,7 +182,7 @@ function fileCommand(decision: FileDecision, title: string, question?: (file: st
     }),
     run: async ({ id, file_id, file_name }, ctx) => {
       const label = file_name ?? `file ${file_id}`;
-      if (question && !(await ctx.confirm(question(label)))) return { cancelled: true };
+      if (question && !(await ctx.confirm(question(label), { confirmLabel, cancelLabel: 'Keep File Pending' }))) return { cancelled: true };
       await decideFile(id, file_id, decision);
       flash('notice', decision === 'approve' ? `${label} was approved as safe.` : decision === 'restrict' ? `${label} was restricted as malicious.` : `${label} was removed from the Action; it stays in the File Library.`);
       await refresh(ctx);
@@ -286,7 +301,7 @@ export const libraryCommands: AnyCommand[] = [
     args: idArgs,
     run: async (args, ctx) => {
       const t = await withInfo(resolveTarget(args, ctx));
-      if (!(await ctx.confirm(LIBRARY_MESSAGES.rejectConfirm))) return { cancelled: true };
+      if (!(await ctx.confirm(LIBRARY_MESSAGES.rejectConfirm, { confirmLabel: 'Reject Action', cancelLabel: 'Keep Action' }))) return { cancelled: true };
       const answer = await rejectAction(t.id);
       flash('notice', `${t.vid} was rejected and deleted${answer.removed_from.length ? `; it was removed from ${answer.removed_from.join(', ')}` : ''}.`);
       libraryStore.previewId = null;
@@ -391,8 +406,8 @@ export const libraryCommands: AnyCommand[] = [
     },
   }),
   fileCommand('approve', 'Approve Pending File as Safe'),
-  fileCommand('restrict', 'Restrict Pending File as Malicious', (f) => `Restrict ${f} as malicious? It can then run only in Protected Theater Host CLI, Malicious File Transfer and Email Theater Actions, never in cloud Actions.`),
-  fileCommand('remove', 'Remove Pending File from Action', (f) => `Remove ${f} from this Action? It stays in the File Library.`),
+  fileCommand('restrict', 'Restrict Pending File as Malicious', (f) => `Restrict ${f} as malicious? It can then run only in Protected Theater Host CLI, Malicious File Transfer and Email Theater Actions, never in cloud Actions.`, 'Restrict File'),
+  fileCommand('remove', 'Remove Pending File from Action', (f) => `Remove ${f} from this Action? It stays in the File Library.`, 'Remove File'),
   defineCommand({
     id: 'actions.exportCsv',
     title: 'Export Action Library to CSV',

@@ -1,18 +1,15 @@
-import { format, formatDistanceToNowStrict } from 'date-fns';
+import { formatDistanceToNowStrict } from 'date-fns';
+import { formatDay, formatTimestamp } from '@/ui/datetime';
 import { LIBRARY_MESSAGES, isFinishedJobStatus, type JobSummary, type LatestJob } from '@/api/contracts/library';
 import { type FileRestriction } from '@/api/contracts/vocabulary';
 
 /** The date part only (actions.md: created and modified dates, date part only). */
 export function datePart(iso: string | null | undefined): string {
-  if (!iso) return '--';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '--' : format(d, 'yyyy-MM-dd');
+  return formatDay(iso, '--');
 }
 
 export function dateTime(iso: string | null | undefined): string {
-  if (!iso) return '--';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '--' : format(d, 'yyyy-MM-dd HH:mm');
+  return formatTimestamp(iso, { fallback: '--' });
 }
 
 export function relative(iso: string | null | undefined): string {

@@ -9,6 +9,7 @@ import { Field } from '@/ui/field';
 import { useNode } from './api';
 import { actorEditPane } from './pane-context';
 import { TagEditor } from '@/ui/tag-editor';
+import { formatTimestamp } from '@/ui/datetime';
 
 interface Draft {
   name: string;
@@ -28,7 +29,7 @@ function changesOf(a: NodeDetail, d: Draft): NodeUpdate | null {
   return Object.keys(c).length ? c : null;
 }
 
-const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'Never');
+const fmt = (iso: string | null) => formatTimestamp(iso, { fallback: 'Never' });
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (

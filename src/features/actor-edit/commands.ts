@@ -57,7 +57,7 @@ export const actorEditCommands: AnyCommand[] = [
     when: (ctx) => canManage(ctx) && focused(ctx) && !ctx.pane(actorEditPane)?.actor()?.retired_at,
     run: async (_args, ctx) => {
       const name = paneOf(ctx).pane.actor()?.name ?? 'this actor';
-      if (!(await ctx.confirm(`Retire ${name}? Its credential stops working and no job can use it until it is enabled again.`, { confirmLabel: 'Retire' }))) return null;
+      if (!(await ctx.confirm(`Retire ${name}? Its credential stops working and no job can use it until it is enabled again.`, { confirmLabel: 'Retire Actor', cancelLabel: 'Keep Actor' }))) return null;
       return apply(ctx, { retired: true }, (n) => `Actor ${n} is retired.`);
     },
   }),

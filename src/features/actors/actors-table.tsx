@@ -1,6 +1,7 @@
 import type { ActorRow } from '@/api/contracts/actors';
 import { StatusCell } from './status';
 import { TableHead } from '@/ui/table-head';
+import { formatTimestamp } from '@/ui/datetime';
 
 const ACTOR_COLUMNS = ['ID', 'Name', 'Type', 'OS', 'Version', 'Zone', 'Status', 'Tags', 'Last heartbeat'].map((label) => ({ label }));
 
@@ -30,7 +31,7 @@ export function ActorsTable({ rows }: { rows: readonly ActorRow[] }) {
               <StatusCell status={a.active_pending ? 'pending' : a.status} details={a.status_details} />
             </td>
             <td className="py-1 pr-2 text-2xs text-muted">{a.user_tags.join(', ')}</td>
-            <td className="py-1 text-muted">{a.last_heartbeat_at ? new Date(a.last_heartbeat_at).toLocaleString() : 'never'}</td>
+            <td className="py-1 text-muted">{formatTimestamp(a.last_heartbeat_at, { fallback: 'never' })}</td>
           </tr>
         ))}
       </tbody>

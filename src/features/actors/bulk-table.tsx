@@ -7,6 +7,7 @@ import { PendingList } from './pending-list';
 import { StatusCell } from './status';
 import { actorsStore, modalOpen } from './store';
 import { TableHead, type Column } from '@/ui/table-head';
+import { formatTimestamp } from '@/ui/datetime';
 
 const TOKEN_COLUMNS: Column[] = [
   { label: 'Expand', visible: false, className: 'w-6' },
@@ -20,7 +21,7 @@ const TOKEN_COLUMNS: Column[] = [
   { label: 'Actions', visible: false },
 ];
 
-const when = (iso: string) => new Date(iso).toLocaleString();
+const when = (iso: string) => formatTimestamp(iso);
 
 function TokenRow({ row }: { row: BulkTokenRow }) {
   const snap = useSnapshot(actorsStore);

@@ -46,7 +46,7 @@ describe('actors commands', () => {
     actorsStore.expandedId = 7;
     confirm.mockResolvedValueOnce(false);
     expect(await r.execute('actors.clearToken', {}, 'test')).toBeNull();
-    expect(confirm).toHaveBeenCalledWith(CLEAR_CONFIRM);
+    expect(confirm).toHaveBeenCalledWith(CLEAR_CONFIRM, { confirmLabel: 'Clear Token', cancelLabel: 'Keep Token' });
     expect(CLEAR_CONFIRM).toBe('Are you sure?');
     expect(calls).toEqual([]);
     expect(await r.execute('actors.clearToken', {}, 'test')).toEqual({ id: 7, message: 'Bulk token Lab was cleared.' });
@@ -59,7 +59,7 @@ describe('actors commands', () => {
   it('MON-154 Clear pending actor asks first and reports the director\'s refusal', async () => {
     server.use(http.delete(`${API}/nodes/:id/destroy_pending.js`, () => HttpResponse.json({ error: 'Actor a is not pending.' }, { status: 409 })));
     await expect(registry('admin').execute('actors.clearPending', { id: 4 }, 'test')).rejects.toThrow('Actor a is not pending.');
-    expect(confirm).toHaveBeenCalledWith('Are you sure?');
+    expect(confirm).toHaveBeenCalledWith('Are you sure?', { confirmLabel: 'Clear Pending Actor', cancelLabel: 'Keep Pending Actor' });
   });
 
   it('without a workbench, Create bulk token creates at once and returns the secret; Download token CSV returns the text', async () => {

@@ -28,8 +28,8 @@ function tokenId(args: IdArgs | undefined): number {
 const openPane = (ctx: CommandContext) => ctx.dock?.openUrl('/actors');
 
 /** Asks 'Are you sure?', clears, says what was cleared; the tables refresh whatever the answer. */
-async function clearAfterConfirm(ctx: CommandContext, clear: () => Promise<{ id: number; message: string }>): Promise<{ id: number; message: string } | null> {
-  if (!(await ctx.confirm(CLEAR_CONFIRM))) return null;
+async function clearAfterConfirm(ctx: CommandContext, what: 'Token' | 'Pending Actor', clear: () => Promise<{ id: number; message: string }>): Promise<{ id: number; message: string } | null> {
+  if (!(await ctx.confirm(CLEAR_CONFIRM, { confirmLabel: `Clear ${what}`, cancelLabel: `Keep ${what}` }))) return null;
   try {
     const done = await clear();
     flash('notice', done.message);
@@ -124,7 +124,7 @@ export const actorsCommands: AnyCommand[] = [
     args: idArgs as yup.Schema<IdArgs>,
     run: async (args, ctx) => {
       const id = tokenId(args);
-      return clearAfterConfirm(ctx, async () => {
+      return clearAfterConfirm(ctx, 'Token', async () => {
         const done = await clearToken(id);
         if (actorsStore.selectedId === id) actorsStore.selectedId = null;
         if (actorsStore.expandedId === id) actorsStore.expandedId = null;
@@ -139,7 +139,7 @@ export const actorsCommands: AnyCommand[] = [
     keywords: ['pending', 'actor', 'node', 'destroy', 'remove'],
     when: canManage,
     args: yup.object({ id: yup.number().typeError('id must be a number').integer().positive().required('id is required').label('Actor id') }),
-    run: ({ id }, ctx) => clearAfterConfirm(ctx, () => clearPendingActor(id)),
+    run: ({ id }, ctx) => clearAfterConfirm(ctx, 'Pending Actor', () => clearPendingActor(id)),
   }),
   modalCommand('actors.showInstaller', 'Show installer', ['download', 'actor', 'installer', 'linux', 'macos', 'windows', 'script'], 'installerFor'),
   modalCommand('actors.registerPush', 'Register Push', ['bulk', 'token', 'register', 'push', 'command line', 'actor'], 'registerPushFor', [

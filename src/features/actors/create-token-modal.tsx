@@ -9,6 +9,7 @@ import { Modal } from '@/ui/modal';
 import { yupResolver } from '@/ui/yup-resolver';
 import { CopyBlock } from './copy-button';
 import { actorsStore } from './store';
+import { formatTimestamp } from '@/ui/datetime';
 
 function CreateForm() {
   const [error, setError] = useState<string | null>(null);
@@ -50,7 +51,7 @@ function CreatedToken({ created }: { created: CreatedBulkToken & { name: string 
   return (
     <div className="flex flex-col gap-3 text-sm">
       <p role="status">
-        Bulk token {created.name || created.id} was created. It expires {new Date(created.expires_at).toLocaleString()}.
+        Bulk token {created.name || created.id} was created. It expires {formatTimestamp(created.expires_at)}.
       </p>
       <p className="font-medium">Copy the token now: this is the only time it is shown.</p>
       <CopyBlock text={created.token} label="Bulk token" />

@@ -4,6 +4,7 @@ import { CommandButton } from '@/commands/command-menu';
 import { getPending, pendingQueryKey } from './api';
 import { StatusCell } from './status';
 import { TableHead } from '@/ui/table-head';
+import { formatTimestamp } from '@/ui/datetime';
 
 const PENDING_COLUMNS = [{ label: 'Actor' }, { label: 'Status' }, { label: 'Registered' }, { label: 'Clear', visible: false }];
 
@@ -25,7 +26,7 @@ export function PendingList({ tokenId, tokenName, paused }: { tokenId: number; t
             <td className="py-0.5 pr-2">
               <StatusCell status={p.status} details={p.status_details} />
             </td>
-            <td className="py-0.5 pr-2 text-muted">{new Date(p.registered_at).toLocaleString()}</td>
+            <td className="py-0.5 pr-2 text-muted">{formatTimestamp(p.registered_at)}</td>
             <td className="py-0.5 text-right">
               <CommandButton command="actors.clearPending" args={{ id: p.id }} variant="ghost" aria-label={`Clear pending actor ${p.name}`}>
                 Clear

@@ -103,7 +103,7 @@ export function deleteSavedCommand(f: SavedFilter): AnyCommand {
     category: CATEGORY,
     keywords: [f.target === 'jobs' ? 'jobs' : 'actions library', 'remove saved filter'],
     run: async (_a, ctx) => {
-      if (!(await ctx.confirm(`Delete the saved filter "${f.name}"?`))) return { deleted: null };
+      if (!(await ctx.confirm(`Delete the saved filter "${f.name}"?`, { confirmLabel: 'Delete Filter', cancelLabel: 'Keep Filter' }))) return { deleted: null };
       await deleteSavedFilter(f.id);
       await ctx.queryClient?.invalidateQueries({ queryKey: filterKeys.saved });
       return { deleted: f.id };

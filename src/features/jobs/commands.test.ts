@@ -76,7 +76,7 @@ describe('jobs commands', () => {
     );
     const r = registry('operator');
     await expect(r.execute('jobs.cancel')).resolves.toMatchObject({ status: 'cancelled' });
-    expect(confirm).toHaveBeenCalledWith(CANCEL_CONFIRM);
+    expect(confirm).toHaveBeenCalledWith(CANCEL_CONFIRM, { confirmLabel: 'Cancel Job', cancelLabel: 'Keep Job' });
     expect(token).toHaveBeenCalledWith(expect.any(String));
     expect(invalidate).toHaveBeenCalledWith();
     confirm.mockResolvedValueOnce(false);
@@ -102,7 +102,7 @@ describe('jobs commands', () => {
     server.use(http.delete(`${API}/jobs/:id`, ({ params }) => (deleted.push(String(params.id)), HttpResponse.json({ id: Number(params.id), deleted: true }))));
     const r = registry('approver');
     await expect(r.execute('jobs.delete')).resolves.toEqual({ deleted: [3, 4, 9] });
-    expect(confirm).toHaveBeenCalledWith(deleteConfirmText(3));
+    expect(confirm).toHaveBeenCalledWith(deleteConfirmText(3), { confirmLabel: 'Delete 3 Job Results', cancelLabel: 'Keep Them' });
     expect(deleted).toEqual(['3', '4', '9']);
     expect(s.filter.selected_jobs).toEqual([]);
     expect(toastStore.toasts.map((t) => t.message)).toContain('3 job result(s) deleted.');

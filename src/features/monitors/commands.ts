@@ -163,7 +163,7 @@ export const monitorCommands: AnyCommand[] = [
     return { job_id };
   }, { when: (ctx) => ctx.permissions.has('jobs.run') }),
   onMonitor('delete', 'Delete Monitor…', 'shift+d', ['remove', 'destroy'], async (m, ctx) => {
-    if (!(await ctx.confirm(`Are you sure you want to delete the monitor ${m.name}? Its past jobs are kept.`))) return { deleted: false };
+    if (!(await ctx.confirm(`Are you sure you want to delete the monitor ${m.name}? Its past jobs are kept.`, { confirmLabel: 'Delete Monitor', cancelLabel: 'Keep Monitor' }))) return { deleted: false };
     await deleteMonitor(m.id);
     await refresh(ctx);
     flash('notice', `Deleted ${m.name}.`);

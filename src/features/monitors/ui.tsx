@@ -1,4 +1,5 @@
 import { PROGRESS_TRANSITION_MS, type MonitorRun, type RunStatus, type StepOutcome } from '@/api/contracts/monitors';
+import { formatTimestamp } from '@/ui/datetime';
 import { ProgressBar } from '@/ui/progress-bar';
 
 /** Small pieces shared by the monitor panes. */
@@ -20,9 +21,7 @@ export const OUTCOME_LABEL: Record<StepOutcome, string> = { pass: 'Pass', fail: 
 export const OUTCOME_CLASS: Record<StepOutcome, string> = { pass: 'text-emerald-300', fail: 'text-red-300', not_run: 'text-muted' };
 
 export function when(iso: string | null): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return formatTimestamp(iso);
 }
 
 const ENDED: RunStatus[] = ['completed', 'errored', 'cancelled', 'never', 'sleeping'];

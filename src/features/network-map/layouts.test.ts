@@ -77,6 +77,15 @@ describe('network map layouts', () => {
     expect(layout('Tweak', MAP)).toEqual(base);
   });
 
+  it.each(LAYOUT_MODES)('JOB-025 %s spreads readably: the boxes fill at least a sixth of the area they span (Organic no longer drifts apart)', (mode) => {
+    const r = Object.values(layout(mode, MAP, { focus: 'node_3' }));
+    const w = Math.max(...r.map((q) => q.x + q.width)) - Math.min(...r.map((q) => q.x));
+    const h = Math.max(...r.map((q) => q.y + q.height)) - Math.min(...r.map((q) => q.y));
+    const boxes = r.reduce((sum, q) => sum + q.width * q.height, 0);
+    expect((w * h) / boxes).toBeLessThan(6);
+    expect(Math.max(w / h, h / w)).toBeLessThan(4);
+  });
+
   it('JOB-025 an empty map lays out to nothing in every mode', () => {
     for (const m of LAYOUT_MODES) expect(layout(m, { zones: [], nodes: [], devices: [], links: [] })).toEqual({});
   });

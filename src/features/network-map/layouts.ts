@@ -5,8 +5,8 @@
  *
  * - Standard: zones in a grid (about as many columns as rows); each device at the free spot nearest
  *   the middle of the zones it links; items without links in a row below.
- * - Organic: force-directed (Fruchterman-Reingold from a fixed circle, fixed iterations, no
- *   randomness), then overlapping boxes pushed apart.
+ * - Organic: force-directed (Fruchterman-Reingold in a bounded frame from a fixed circle, fixed
+ *   iterations, no randomness), then overlapping boxes pushed apart.
  * - Sequential: layered left to right along the links: breadth-first layers from the first zone of
  *   each connected part, one column per layer.
  * - Lens: the focused item's box in the centre, its neighbours on a ring around it, the rest on an
@@ -117,13 +117,20 @@ function separate(list: Body[], at: Map<string, Point>): void {
   }
 }
 
+/**
+ * Fruchterman-Reingold inside a frame about three times the boxes' total area (16:10), as the original
+ * algorithm bounds it: without the frame, items with no links drift apart forever and the linked ones
+ * end up as a speck in a corner of the fitted view. A gentle pull to the middle keeps the parts together.
+ */
 function organic({ list, edges }: Bodies): Map<string, Point> {
   const n = list.length;
-  const size = Math.max(1, ...list.map((b) => Math.hypot(b.width, b.height)));
-  const k = size * 0.5;
-  const pos = list.map((_, i) => ({ x: Math.cos((2 * Math.PI * i) / n) * k * Math.sqrt(n), y: Math.sin((2 * Math.PI * i) / n) * k * Math.sqrt(n) }));
+  const area = list.reduce((s, b) => s + b.width * b.height, 0);
+  const frameW = Math.sqrt(area * 3 * 1.6);
+  const frameH = frameW / 1.6;
+  const k = Math.sqrt((frameW * frameH) / Math.max(1, n));
+  const pos = list.map((_, i) => ({ x: (Math.cos((2 * Math.PI * i) / n) * frameW) / 3, y: (Math.sin((2 * Math.PI * i) / n) * frameH) / 3 }));
   const index = new Map(list.map((b, i) => [b.key, i]));
-  let temp = k * 2;
+  let temp = frameW / 10;
   for (let it = 0; it < 300; it++) {
     const disp = pos.map(() => ({ x: 0, y: 0 }));
     for (let i = 0; i < n; i++) {
@@ -156,9 +163,12 @@ function organic({ list, edges }: Bodies): Map<string, Point> {
     }
     pos.forEach((p, i) => {
       const d = disp[i] as Point;
+      // Gravity: a pull to the middle that grows with the distance from it.
+      d.x -= (p.x * k) / frameW;
+      d.y -= (p.y * k) / frameH;
       const len = Math.max(0.01, Math.hypot(d.x, d.y));
-      p.x += (d.x / len) * Math.min(len, temp);
-      p.y += (d.y / len) * Math.min(len, temp);
+      p.x = Math.min(frameW / 2, Math.max(-frameW / 2, p.x + (d.x / len) * Math.min(len, temp)));
+      p.y = Math.min(frameH / 2, Math.max(-frameH / 2, p.y + (d.y / len) * Math.min(len, temp)));
     });
     temp = Math.max(1, temp * 0.985);
   }

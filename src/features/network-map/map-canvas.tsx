@@ -9,6 +9,7 @@ import type { MapDevice, MapNode, NetworkMap, Point } from '@/api/contracts/topo
 import type { ItemRects } from './layouts';
 import { DEVICE_COLOURS, STATUS_COLOURS } from './colours';
 import { drawOverlay, type MonitorOverlay } from './monitor-overlay';
+import { linkKey, type JobHighlight } from './job-path';
 
 export interface MapCanvasHandle {
   fit(): void;
@@ -27,10 +28,14 @@ interface Props {
   onMoved(positions: Record<string, Point>): void;
   /** The aeda mode's monitor paths and zone counts, or null in the default mode. */
   overlay: MonitorOverlay | null;
+  /** The focused job's actors and path, or null. */
+  job: JobHighlight | null;
   handle: Ref<MapCanvasHandle>;
 }
 
 const SELECTED = '#38bdf8';
+/** The focused job's actors and the way between them. */
+const JOB = '#f59e0b';
 const TEXT = '#e2e8f0';
 const MUTED = '#94a3b8';
 const FONT = 'ui-sans-serif, system-ui, sans-serif';
@@ -129,16 +134,25 @@ function place(graph: Graph, rects: ItemRects): void {
   });
 }
 
-function highlight(graph: Graph, selected: string | null): void {
+function highlight(graph: Graph, selected: string | null, job: JobHighlight | null): void {
   for (const n of graph.getNodes()) {
     const on = n.id === selected;
     const zone = n.id.startsWith('zone_');
-    n.setAttrByPath('body/stroke', on ? SELECTED : zone ? '#334155' : '#475569');
-    n.setAttrByPath('body/strokeWidth', on ? 2.5 : zone ? 1.5 : 1);
+    const actor = job?.actors.has(n.id) ?? false;
+    const onPath = job?.path.has(n.id) ?? false;
+    n.setAttrByPath('body/stroke', on ? SELECTED : actor || onPath ? JOB : zone ? '#334155' : '#475569');
+    n.setAttrByPath('body/strokeWidth', on ? 2.5 : actor ? 3 : onPath ? 2.5 : zone ? 1.5 : 1);
+    n.setAttrByPath('body/strokeDasharray', onPath && !on ? '6 3' : '');
+  }
+  for (const e of graph.getEdges()) {
+    const on = job?.links.has(linkKey(String(e.getSourceCellId()), String(e.getTargetCellId()))) ?? false;
+    e.setAttrByPath('line/stroke', on ? JOB : '#64748b');
+    e.setAttrByPath('line/strokeWidth', on ? 3 : 1.5);
+    e.setAttrByPath('line/strokeOpacity', on ? 1 : 0.8);
   }
 }
 
-export function MapCanvas({ map, rects, selected, draggable, onSelect, onContextMenu, onMoved, overlay, handle }: Props) {
+export function MapCanvas({ map, rects, selected, draggable, onSelect, onContextMenu, onMoved, overlay, job, handle }: Props) {
   const container = useRef<HTMLDivElement>(null);
   const graphRef = useRef<Graph | null>(null);
   const builtFor = useRef<NetworkMap | null>(null);
@@ -172,7 +186,24 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       callbacks.current.onMoved(moved);
     });
     graphRef.current = graph;
+    // A split, a resized pane or window: fit the map to its new size once the size settles.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let last = { w: container.current.clientWidth, h: container.current.clientHeight };
+    const resized = new ResizeObserver(([entry]) => {
+      const w = Math.round(entry?.contentRect.width ?? 0);
+      const h = Math.round(entry?.contentRect.height ?? 0);
+      if (!w || !h || (w === last.w && h === last.h)) return;
+      last = { w, h };
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        graph.resize(w, h);
+        graph.zoomToFit({ padding: 32, maxScale: 1.1 });
+      }, 120);
+    });
+    resized.observe(container.current);
     return () => {
+      clearTimeout(timer);
+      resized.disconnect();
       graph.dispose();
       graphRef.current = null;
       builtFor.current = null;
@@ -196,8 +227,8 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
   }, [map, overlay]);
 
   useEffect(() => {
-    if (graphRef.current) highlight(graphRef.current, selected);
-  }, [selected, map, rects]);
+    if (graphRef.current) highlight(graphRef.current, selected, job);
+  }, [selected, map, rects, job]);
 
   useImperativeHandle(handle, () => ({
     fit: () => {

@@ -1,11 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { LAYOUT_MODES, RETRIEVE_FAILED, type LayoutMode, type NetworkMap, type Point } from '@/api/contracts/topology';
 import { FAIL_COLOUR, PASS_COLOUR } from '@/api/contracts/monitors';
 import { monitorStatsQuery } from '@/api/monitor-stats';
 import { CommandButton } from '@/commands/command-menu';
 import { commands } from '@/commands/registry';
+import { focusedJobContext, type FocusedJob } from '@/commands/focused-job';
+import { paneContexts } from '@/commands/pane-contexts';
+import { WorkbenchContext } from '@/panes/pane-context';
 import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
 import { flash } from '@/ui/toasts';
@@ -14,6 +17,7 @@ import { DEVICE_COLOURS, STATUS_COLOURS } from './colours';
 import { MapContextMenu, type MenuTarget } from './context-menu';
 import { ItemDetails } from './item-details';
 import { layoutKeyBuffer } from './layout-keys';
+import { jobHighlight, type JobHighlight } from './job-path';
 import { layout, positionsOf } from './layouts';
 import { MapCanvas, type MapCanvasHandle } from './map-canvas';
 import { menuTargetOf, nextItem, type Direction } from './selection';
@@ -61,9 +65,56 @@ function ModeButtons({ mode }: { mode: LayoutMode }) {
   );
 }
 
+/**
+ * The job of the most recently focused pane that shows one (a Job pane), while that pane is open: focusing
+ * the map itself keeps it, so the operator can look at the highlight.
+ */
+function useFocusedJob(): FocusedJob | null {
+  const workbench = useContext(WorkbenchContext);
+  const [job, setJob] = useState<FocusedJob | null>(null);
+  useEffect(() => {
+    if (!workbench) return undefined;
+    const { controller } = workbench;
+    const update = () => {
+      for (const id of controller.recentPanelIds()) {
+        const offered = paneContexts.lookup(focusedJobContext, { kind: '', id });
+        if (offered) {
+          setJob(offered);
+          return;
+        }
+      }
+      setJob(null);
+    };
+    update();
+    const offFocus = controller.subscribe(update);
+    const offContexts = paneContexts.subscribe(update);
+    return () => {
+      offFocus();
+      offContexts();
+    };
+  }, [workbench]);
+  return job;
+}
+
+/** What the highlight shows, as text (for the keyboard and screen readers). */
+function describeHighlight(map: NetworkMap, h: JobHighlight): string {
+  const name = (key: string) => {
+    const [kind, raw] = key.split('_');
+    const id = Number(raw);
+    const item = kind === 'node' ? map.nodes.find((n) => n.id === id) : kind === 'zone' ? map.zones.find((z) => z.id === id) : map.devices.find((d) => d.id === id);
+    return item?.name ?? key;
+  };
+  const actors = [...h.actors].map(name).join(', ');
+  const path = [...h.path].map(name).join(', ');
+  if (!actors) return `Job #${h.jobId}: its actors are not on the map.`;
+  return `Job #${h.jobId} ${h.jobName}: actors ${actors}${path ? `; path through ${path}` : ''}`;
+}
+
 /** The map, its keyboard (L1..L6 buffer, arrows, Shift+F10 / ContextMenu, Escape) and the context menu. */
 function MapView({ map, overlay }: { map: NetworkMap; overlay: MonitorOverlay | null }) {
   const snap = useSnapshot(networkMapStore);
+  const focusedJob = useFocusedJob();
+  const job = useMemo(() => (focusedJob ? jobHighlight(map, focusedJob) : null), [map, focusedJob]);
   const canvas = useRef<MapCanvasHandle>(null);
   const region = useRef<HTMLDivElement>(null);
   const feedKey = useMemo(() => layoutKeyBuffer(), []);
@@ -147,8 +198,14 @@ function MapView({ map, overlay }: { map: NetworkMap; overlay: MonitorOverlay | 
         onContextMenu={openMenu}
         onMoved={onMoved}
         overlay={overlay}
+        job={job}
         handle={canvas}
       />
+      {job && (
+        <p role="status" aria-label="Focused job on the map" className="pointer-events-none absolute bottom-2 left-3 z-10 max-w-[80%] rounded bg-slate-950/80 px-2 py-1 text-xs text-amber-300">
+          {describeHighlight(map, job)}
+        </p>
+      )}
       <p id="network-map-keys" className="pointer-events-none absolute right-3 top-2 z-10 rounded bg-slate-950/70 px-2 py-1 text-xs text-muted">
         {snap.mode === 'Tweak' ? 'Drag actors, devices or zones to move them. ' : ''}Arrows select · Shift+F10 menu · L then 1–6 layout
       </p>

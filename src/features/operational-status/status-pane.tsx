@@ -3,8 +3,9 @@ import { STATUS_TABS, type OperationalStatus } from '@/api/contracts/operational
 import type { PaneProps } from '@/panes/types';
 import { Table } from '@/ui/table';
 import { useOperationalStatus } from './api';
+import { formatTimeOfDay, formatTimestamp } from '@/ui/datetime';
 
-const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'Never');
+const fmt = (iso: string | null) => formatTimestamp(iso, { fallback: 'Never' });
 
 const STATE_TEXT: Record<string, string> = {
   CONNECTED: 'Connected',
@@ -105,7 +106,7 @@ export function OperationalStatusPane({ params, setParams }: PaneProps) {
     <div className="flex flex-col gap-3 p-4">
       <div className="flex items-baseline justify-between">
         <h2 className="text-base font-semibold">Operational Status</h2>
-        {dataUpdatedAt > 0 && <span className="text-2xs text-muted">Checked {new Date(dataUpdatedAt).toLocaleTimeString()}</span>}
+        {dataUpdatedAt > 0 && <span className="text-2xs text-muted">Checked {formatTimeOfDay(dataUpdatedAt)}</span>}
       </div>
       <div role="tablist" aria-label="Operational status" className="flex gap-1 border-b border-line" onKeyDown={onKey}>
         {STATUS_TABS.map((t, i) => (

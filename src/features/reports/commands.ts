@@ -167,7 +167,7 @@ export const reportsCommands: AnyCommand[] = [
     args: refArgs,
     run: async (a, ctx) => {
       const d = await dashboardOf(a, ctx);
-      if (!(await ctx.confirm(`Delete the dashboard "${d.name}"? This cannot be undone.`))) return { deleted: false };
+      if (!(await ctx.confirm(`Delete the dashboard "${d.name}"? This cannot be undone.`, { confirmLabel: 'Delete Dashboard', cancelLabel: 'Keep Dashboard' }))) return { deleted: false };
       await deleteDashboard(d.id);
       await refresh(ctx);
       return { deleted: true };

@@ -111,7 +111,7 @@ export const runAsProfilesCommands: AnyCommand[] = [
     },
     run: async (args, ctx) => {
       const id = await profileId(args);
-      if (!(await ctx.confirm(`Delete the run-as user profile ${nameOf(id)}?`, { confirmLabel: 'Delete' }))) return null;
+      if (!(await ctx.confirm(`Delete the run-as user profile ${nameOf(id)}?`, { confirmLabel: 'Delete Profile', cancelLabel: 'Keep Profile' }))) return null;
       try {
         const done = await deleteProfile(id);
         flash('notice', done.message);

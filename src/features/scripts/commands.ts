@@ -52,7 +52,7 @@ export const scriptCommands: AnyCommand[] = [
     args: yup.object({ script: yup.string().trim().required('Name or id of the script').label('Script').meta(pickFrom(scriptPicks)), continue: yup.boolean().default(false) }),
     run: async ({ script, continue: continueOnError }, ctx) => {
       const found = await findScript(script);
-      if (isOthersScript(found, ctx.user?.id) && !(await ctx.confirm(othersScriptQuestion(found), { confirmLabel: 'Run Script' }))) return { id: found.id, outcome: 'declined' };
+      if (isOthersScript(found, ctx.user?.id) && !(await ctx.confirm(othersScriptQuestion(found), { confirmLabel: 'Run Script', cancelLabel: 'Do Not Run' }))) return { id: found.id, outcome: 'declined' };
       const runId = await openScriptRun(found.id, ctx.dock ? 'workbench' : 'terminal', false).catch(() => null);
       const result = await runScript(commands, parseScript(found.body), { continueOnError, headless: !ctx.dock, signal: ctx.signal });
       if (runId !== null) await finishScriptRun(found.id, runId, result).catch(() => undefined);

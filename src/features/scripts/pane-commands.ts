@@ -81,7 +81,7 @@ export const scriptPaneCommands: AnyCommand[] = [
     run: async (_a, ctx) => {
       const pane = paneOf(ctx);
       const id = pane.loadedId();
-      if (id === null || !(await ctx.confirm(`Delete the script "${pane.draft().name}"? This cannot be undone.`, { confirmLabel: 'Delete' }))) return { deleted: false };
+      if (id === null || !(await ctx.confirm(`Delete the script "${pane.draft().name}"? This cannot be undone.`, { confirmLabel: 'Delete Script', cancelLabel: 'Keep Script' }))) return { deleted: false };
       try {
         await deleteScript(id);
         await ctx.queryClient?.invalidateQueries({ queryKey: scriptsQueryKey });

@@ -36,7 +36,8 @@ const scriptStream = StreamLanguage.define<LineState>({
     if (stream.eat('=')) return 'operator';
     if (!state.sawCommand && stream.match(/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)+/)) {
       state.sawCommand = true;
-      return 'function';
+      // A tag name, then its modifier ('function' alone is a modifier: CodeMirror warns about it).
+      return 'variableName.function';
     }
     if (!stream.match(/^[^\s"#]+/)) stream.next();
     return 'atom';

@@ -8,24 +8,17 @@ import { parseScript } from '@/commands/script/parse';
 import { runScript, type RunResult, type TranscriptStep } from '@/commands/script/run';
 import type { PaneProps } from '@/panes/types';
 import { usePaneContext } from '@/panes/use-pane-context';
+import { useCloseGuard, useDockKeepingThisPane } from '@/panes/use-pane-place';
+import { confirmDialog } from '@/ui/confirm-store';
 import { CommandButton } from '@/commands/command-menu';
 import { Button } from '@/ui/button';
 import { flash } from '@/ui/toasts';
 import { finishScriptRun, getScript, isOthersScript, scriptAuthor, openScriptRun, othersScriptQuestion, scriptRunsQuery, scriptsQuery, scriptsQueryKey } from './api';
+import { DISCARD_QUESTION, draftKey, forgetDraft, keepDraft, newScript, readDraft, sameScript, type ScriptDraft } from './drafts';
 import { scriptsPane } from './pane-context';
 import { scriptLanguage } from './script-language';
 import { Transcript } from './transcript';
 
-const TEMPLATE = `# One command per line: command.id name=value …
-# Bind a result with: let job = some.command …   and use it as $job.id
-script.echo text="Hello from Vigil"
-`;
-
-interface Draft {
-  name: string;
-  body: string;
-  shared: boolean;
-}
 
 function RunHistory({ scriptId }: { scriptId: number }) {
   const { data, isLoading } = useQuery(scriptRunsQuery(scriptId));
@@ -60,8 +53,14 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
   const queryClient = useQueryClient();
   const { data: scripts } = useQuery(scriptsQuery());
   const scriptId = params.id && params.id !== 'new' ? Number(params.id) : null;
-  const [draft, setDraft] = useState<Draft>({ name: '', body: TEMPLATE, shared: false });
+  const userId = commands.context().user?.id;
+  const storage = typeof window === 'undefined' ? null : window.localStorage;
+  // What is saved (the baseline) and what is typed; unsaved edits are kept in browser storage per script.
+  const [saved, setSaved] = useState<ScriptDraft>(newScript);
+  const [draft, setDraft] = useState<ScriptDraft>(() => (storage && scriptId === null && readDraft(storage, draftKey(userId, null))) || newScript());
   const [loadedId, setLoadedId] = useState<number | null>(null);
+  const dirty = !sameScript(draft, saved);
+  const keyOfDraft = draftKey(userId, loadedId);
   const [steps, setSteps] = useState<TranscriptStep[]>([]);
   const [running, setRunning] = useState(false);
   const [continueOnError, setContinueOnError] = useState(false);
@@ -69,13 +68,30 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
   const abortRef = useRef<AbortController | null>(null);
   const extensions = useMemo(() => scriptLanguage(commands), []);
   const autoRan = useRef(false);
+  const dockKeepingThisPane = useDockKeepingThisPane();
+
+  // Keep the unsaved edits of the script shown (a reload or a crash does not lose them).
+  const loadedFor = useRef<number | null | undefined>(scriptId === null ? null : undefined);
+  useEffect(() => {
+    if (storage && loadedFor.current === loadedId) keepDraft(storage, keyOfDraft, draft, saved);
+  }, [storage, keyOfDraft, draft, saved, loadedId]);
+
+  // Closing the pane with unsaved changes asks first; discarding forgets the kept draft.
+  useCloseGuard(async () => {
+    if (!dirty) return true;
+    const discard = await confirmDialog(DISCARD_QUESTION.message(draft.name.trim()), DISCARD_QUESTION.wording);
+    if (discard && storage) forgetDraft(storage, keyOfDraft);
+    return discard;
+  });
 
   // Load the script named by the pane's params (once per id, keeping unsaved edits otherwise).
   useEffect(() => {
     if (scriptId === null) {
       if (loadedId !== null) {
-        setDraft({ name: '', body: TEMPLATE, shared: false });
+        setSaved(newScript());
+        setDraft((storage && readDraft(storage, draftKey(userId, null))) || newScript());
         setLoadedId(null);
+        loadedFor.current = null;
       }
       return;
     }
@@ -84,8 +100,11 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
     getScript(scriptId)
       .then((s) => {
         if (cancelled) return;
-        setDraft({ name: s.name, body: s.body, shared: s.shared });
+        const fromServer = { name: s.name, body: s.body, shared: s.shared };
+        setSaved(fromServer);
+        setDraft((storage && readDraft(storage, draftKey(userId, s.id))) || fromServer);
         setLoadedId(s.id);
+        loadedFor.current = s.id;
         setSteps([]);
         setLastOutcome(null);
       })
@@ -93,7 +112,7 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
     return () => {
       cancelled = true;
     };
-  }, [scriptId, loadedId]);
+  }, [scriptId, loadedId, storage, userId]);
 
   const current: SavedScript | undefined = scripts?.find((s) => s.id === loadedId);
   const me = commands.context().user;
@@ -104,7 +123,7 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
       if (running) return;
       // Someone else's script runs with this user's permissions: ask first (a dry run performs nothing).
       const ctx = commands.context();
-      if (!dryRun && current && isOthersScript(current, ctx.user?.id) && !(await ctx.confirm(othersScriptQuestion(current), { confirmLabel: 'Run Script' }))) return;
+      if (!dryRun && current && isOthersScript(current, ctx.user?.id) && !(await ctx.confirm(othersScriptQuestion(current), { confirmLabel: 'Run Script', cancelLabel: 'Do Not Run' }))) return;
       const controller = new AbortController();
       abortRef.current = controller;
       setRunning(true);
@@ -116,6 +135,7 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
           dryRun,
           continueOnError,
           signal: controller.signal,
+          dock: dockKeepingThisPane(),
           onStep: (s) => setSteps((prev) => [...prev, s]),
         });
         setLastOutcome(result.outcome);
@@ -129,7 +149,7 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
         setRunning(false);
       }
     },
-    [running, draft.body, continueOnError, loadedId, queryClient, current],
+    [running, draft.body, continueOnError, loadedId, queryClient, current, dockKeepingThisPane],
   );
 
   // Run, Dry Run, Save, Delete and Stop are commands (hotkeys, palette, buttons, scripts): they reach this pane's state here.
@@ -140,11 +160,20 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
     running: () => running,
     execute,
     stop: () => abortRef.current?.abort(),
-    showSaved: (saved) => {
-      setLoadedId(saved.id);
-      if (String(saved.id) !== params.id) setParams({ id: String(saved.id) });
+    showSaved: (script) => {
+      const stored = { name: script.name, body: script.body, shared: script.shared };
+      setSaved(stored);
+      setDraft((d) => (sameScript({ ...d, name: d.name.trim() }, stored) ? stored : d));
+      if (loadedId === null && storage) forgetDraft(storage, draftKey(userId, null));
+      setLoadedId(script.id);
+      loadedFor.current = script.id;
+      if (String(script.id) !== params.id) setParams({ id: String(script.id) });
     },
-    showDeleted: () => setParams({ id: 'new' }),
+    showDeleted: () => {
+      if (storage) forgetDraft(storage, keyOfDraft);
+      setSaved(draft);
+      setParams({ id: 'new' });
+    },
   });
 
   // 'Run script: …' from the palette opens the pane with run=1: run once the script is loaded.
@@ -201,6 +230,11 @@ export function ScriptsPane({ params, setParams }: PaneProps) {
             Shared with everyone
           </label>
           {current && <span className="text-xs text-muted">Author: {isOthersScript(current, me?.id) ? scriptAuthor(current) : 'you'}</span>}
+          {dirty && (
+            <span role="status" className="text-xs text-amber-400" title="Kept as a draft in this browser until you save or discard it">
+              Unsaved changes
+            </span>
+          )}
           <CommandButton command="scripts.saveCurrent" />
           <CommandButton command="scripts.deleteCurrent" variant="ghost" />
           <div className="flex-1" />

@@ -70,7 +70,7 @@ export const editorCommands: AnyCommand[] = [
     when: inEditor,
     run: async (_args, ctx) => {
       const { key, draft } = needDraft(ctx);
-      if (!draft.conflict && !(await ctx.confirm('Discard your changes and reload the simulation?', { confirmLabel: 'Discard and Reload' }))) return null;
+      if (!draft.conflict && !(await ctx.confirm('Discard your changes and reload the simulation?', { confirmLabel: 'Discard and Reload', cancelLabel: 'Keep Editing' }))) return null;
       delete editorStore.drafts[key];
       await ctx.queryClient?.invalidateQueries({ queryKey: simKeys.all });
       return { vid: draft.vid };

@@ -1,11 +1,11 @@
-import { format, formatDistanceToNowStrict } from 'date-fns';
+import { formatDistanceToNowStrict } from 'date-fns';
+import { formatTimestamp } from '@/ui/datetime';
 import type { JobSummary } from '@/api/contracts/library';
 
 /** Small helpers of the Simulations panes (sections come from src/ui/section.tsx). */
 
 export function dateTime(iso: string | null | undefined): string {
-  const d = iso ? new Date(iso) : null;
-  return d && !Number.isNaN(d.getTime()) ? format(d, 'yyyy-MM-dd HH:mm') : '--';
+  return formatTimestamp(iso, { fallback: '--' });
 }
 
 export function relative(iso: string | null | undefined): string {

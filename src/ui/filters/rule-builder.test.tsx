@@ -107,7 +107,7 @@ describe('dimension values after a reload', () => {
         <FilterPanel target="actions" items={[]} value={value} onApply={() => undefined} open={false} onOpenChange={() => undefined} label="Action filters" />
       </QueryClientProvider>,
     );
-    await waitFor(() => expect(screen.getByTestId('filter-summary').textContent).toBe('Attack Vector in Phishing, Phishing / Spearphishing Link'));
+    await waitFor(() => expect(screen.getByTestId('filter-summary').textContent).toBe('Attack Vector is any of Phishing, Phishing / Spearphishing Link'));
     expect(screen.getByRole('button', { name: `Remove Phishing from Value, ${where}` })).toBeTruthy();
     expect(screen.getByRole('button', { name: `Remove Phishing / Spearphishing Link from Value, ${where}` })).toBeTruthy();
   });

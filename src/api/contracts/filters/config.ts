@@ -1,5 +1,6 @@
 /** The filter builder's texts and config: operators, selector types, the content types and match fields of each target (section 3). */
 import { ACTION_TYPE_LABELS, ACTION_TYPES, JOB_ACTION_STATUSES, JOB_STATUSES } from '../vocabulary';
+import { statusLabel } from '../jobs';
 
 // ---------------------------------------------------------------------------------------------
 // Texts (section 5 and 8, verbatim)
@@ -13,15 +14,18 @@ export const INVALID_INPUT = 'Invalid input';
 
 export const FILTER_OPERATORS = ['in', 'not_in', 'equals', 'contains', 'not_contains', 'starts_with', 'ends_with'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
-/** Operator labels as the spec names them. */
+/**
+ * What the builder shows for each operator. The spec names the operators (in, not_in, equals, contains,
+ * not_contains, starts_with, ends_with); the labels read them as words, never as raw identifiers.
+ */
 export const OPERATOR_LABELS: Record<FilterOperator, string> = {
-  in: 'in',
-  not_in: 'not_in',
+  in: 'is any of',
+  not_in: 'is none of',
   equals: 'equals',
   contains: 'contains',
-  not_contains: 'not_contains',
-  starts_with: 'starts_with',
-  ends_with: 'ends_with',
+  not_contains: 'does not contain',
+  starts_with: 'starts with',
+  ends_with: 'ends with',
 };
 
 export const SELECTOR_TYPES = ['typeahead', 'comma_number_range', 'plain_text', 'dropdown', 'text_list', 'textarea_list'] as const;
@@ -85,7 +89,7 @@ export const FILTER_CONFIGS: Record<FilterTarget, FilterContentType[]> = {
       match_fields: [
         { match_field: 'id', label: 'Job Id', operators: SET_OPS, selector_type: 'comma_number_range', placeholder: 'e.g. 1-100, 250' },
         { match_field: 'name', label: 'Job Name', operators: TEXT_OPS, selector_type: 'plain_text', placeholder: 'Job name' },
-        { match_field: 'status', label: 'Job Status', operators: SET_OPS, selector_type: 'dropdown', options: opts(JOB_STATUSES) },
+        { match_field: 'status', label: 'Job Status', operators: SET_OPS, selector_type: 'dropdown', options: opts(JOB_STATUSES, statusLabel) },
         { match_field: 'ran_by', label: 'Ran By', operators: SET_OPS, selector_type: 'typeahead', placeholder: 'Type a user name' },
         { match_field: 'assessment_name', label: 'Assessment', operators: TEXT_OPS, selector_type: 'plain_text', placeholder: 'Assessment name' },
         { match_field: 'published', label: 'Published', operators: ['equals'], selector_type: 'dropdown', options: [{ value: 'yes', label: 'Yes' }, { value: 'no', label: 'No' }] },
@@ -98,7 +102,7 @@ export const FILTER_CONFIGS: Record<FilterTarget, FilterContentType[]> = {
         { match_field: 'vid', label: 'Action VID', operators: SET_OPS, selector_type: 'text_list', placeholder: 'Type a VID, then Enter' },
         { match_field: 'name', label: 'Action Name', operators: TEXT_OPS, selector_type: 'plain_text', placeholder: 'Action name' },
         { match_field: 'action_type', label: 'Action Type', operators: SET_OPS, selector_type: 'dropdown', options: ACTION_TYPE_OPTIONS },
-        { match_field: 'status', label: 'Action Status', operators: SET_OPS, selector_type: 'dropdown', options: opts(JOB_ACTION_STATUSES) },
+        { match_field: 'status', label: 'Action Status', operators: SET_OPS, selector_type: 'dropdown', options: opts(JOB_ACTION_STATUSES, statusLabel) },
         { match_field: 'events', label: 'Events', operators: SET_OPS, selector_type: 'comma_number_range', placeholder: 'e.g. 0, 2-5' },
         ...DIMENSION_FIELDS,
       ],

@@ -1,6 +1,6 @@
 /** Page filters (section 3: page filter config item; section 7: filterSrc, dimension_children), summaries and lookups. */
 import * as yup from 'yup';
-import { DEFAULT_DIMENSION_TYPES, FILTER_TARGETS, type FilterOperator, type FilterOption, type FilterTarget, findField, isListSelector } from './config';
+import { DEFAULT_DIMENSION_TYPES, FILTER_TARGETS, OPERATOR_LABELS, type FilterOperator, type FilterOption, type FilterTarget, findField, isListSelector } from './config';
 import { type BuilderRule, type FilterCondition, type FilterNode, LIMITS } from './rule-tree';
 
 // ---------------------------------------------------------------------------------------------
@@ -72,8 +72,11 @@ export function rulesSummary(target: FilterTarget, rule: BuilderRule, labelOf: (
       g.conditions
         .map((c) => {
           const f = findField(target, c.match_object, c.match_field);
-          const v = Array.isArray(c.value) ? c.value.filter((x) => x.trim()).map((x) => labelOf(c, x)).join(', ') : labelOf(c, c.value);
-          return `${f?.label ?? c.match_field} ${c.operator} ${v}`;
+          // Dropdown values read as their option labels (statuses 'Completed', not 'completed').
+          const label = (x: string) => labelOf(c, f?.options?.find((o) => o.value === x)?.label ?? x);
+          const v = Array.isArray(c.value) ? c.value.filter((x) => x.trim()).map(label).join(', ') : label(c.value);
+          const op = (OPERATOR_LABELS as Record<string, string>)[c.operator] ?? c.operator;
+          return `${f?.label ?? c.match_field} ${op} ${v}`;
         })
         .join(' and '),
     )

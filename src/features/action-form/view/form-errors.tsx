@@ -15,10 +15,16 @@ export function flattenErrors(errors: FieldErrors, prefix = ''): Record<string, 
   return out;
 }
 
+/** The summary's lines in step order (step 1's problems first), fields within a step in form order. */
+export function errorsInStepOrder(flat: Record<string, string>): { path: string; step: StepNumber; message: string }[] {
+  return Object.entries(flat)
+    .map(([path, message]) => ({ path, step: stepOfField(path), message }))
+    .sort((a, b) => a.step - b.step);
+}
+
 export function ErrorSummary({ goTo }: { goTo(step: StepNumber): void }) {
   const { errors, submitCount } = useFormState<ActionFormValues>();
-  const flat = flattenErrors(errors as FieldErrors);
-  const entries = Object.entries(flat);
+  const entries = errorsInStepOrder(flattenErrors(errors as FieldErrors));
   if (!entries.length || submitCount === 0) return null;
   return (
     <div role="alert" className="rounded border border-red-500/60 bg-red-500/10 px-3 py-2 text-sm" data-testid="error-summary">
@@ -26,10 +32,10 @@ export function ErrorSummary({ goTo }: { goTo(step: StepNumber): void }) {
         {entries.length} problem{entries.length === 1 ? '' : 's'} kept this Action from saving:
       </div>
       <ul className="mt-1 list-disc pl-5">
-        {entries.slice(0, 12).map(([path, message]) => (
+        {entries.slice(0, 12).map(({ path, step, message }) => (
           <li key={path}>
-            <button type="button" className="text-left underline decoration-dotted" onClick={() => goTo(stepOfField(path))}>
-              Step {stepOfField(path)}: {fieldLabel(path)} {message}
+            <button type="button" className="text-left underline decoration-dotted" onClick={() => goTo(step)}>
+              Step {step}: {fieldLabel(path)} {message}
             </button>
           </li>
         ))}

@@ -46,7 +46,7 @@ export function FormNotices({ canCreate, mode, loaded, draft, onRestore, onDisca
       )}
       {mode === 'edit' && loaded?.vendor && (
         <p role="status" className="rounded border border-line bg-raised px-3 py-2 text-sm">
-          {loaded.vid} is vendor content: only users with brt_auth can save changes to it. Clone it to make your own version.
+          {loaded.vid} is vendor content: only vendor content authors can save changes to it. Clone it to make your own version.
         </p>
       )}
       {draft && (

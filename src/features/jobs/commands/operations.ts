@@ -2,7 +2,7 @@ import * as yup from 'yup';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand } from '@/commands/types';
 import { sleepUnlessStopped, throwIfStopped } from '@/commands/abort';
-import { CANCEL_CONFIRM, FINISHED_STATUSES, canCancelJob, deleteConfirmText } from '@/api/contracts/jobs';
+import { CANCEL_CONFIRM, CANCEL_CONFIRM_BUTTONS, FINISHED_STATUSES, canCancelJob, deleteConfirmButtons, deleteConfirmText } from '@/api/contracts/jobs';
 import type { JobStatus } from '@/api/contracts/vocabulary';
 import { flash } from '@/ui/toasts';
 import { cancelJob, deleteJob, getJob, publishJobs, serverMessage } from '@/features/jobs/api';
@@ -63,7 +63,7 @@ export const operationCommands: AnyCommand[] = [
       const s = paneOf(ctx);
       const status = s ? jobStatusOf(s, jobId) : null;
       if (status && !canCancelJob(status)) throw new Error(`Job ${jobId} is ${status} and can no longer be cancelled.`);
-      if (!(await ctx.confirm(CANCEL_CONFIRM))) return { cancelled: false };
+      if (!(await ctx.confirm(CANCEL_CONFIRM, CANCEL_CONFIRM_BUTTONS))) return { cancelled: false };
       try {
         const answer = await cancelJob(jobId).catch(fail);
         flash('notice', `Job ${jobId} was cancelled.`);
@@ -96,7 +96,7 @@ export const operationCommands: AnyCommand[] = [
     args: idsArg,
     run: async ({ job_ids }, ctx) => {
       const ids = jobsOf(ctx, job_ids);
-      if (!(await ctx.confirm(deleteConfirmText(ids.length)))) return { deleted: [] };
+      if (!(await ctx.confirm(deleteConfirmText(ids.length), deleteConfirmButtons(ids.length)))) return { deleted: [] };
       const deleted: number[] = [];
       const failures: string[] = [];
       try {

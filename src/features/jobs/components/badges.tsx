@@ -1,4 +1,5 @@
-import { format, formatDistanceToNowStrict } from 'date-fns';
+import { formatDistanceToNowStrict } from 'date-fns';
+import { formatTimestamp } from '@/ui/datetime';
 import { actionResult, statusLabel, type JobAction } from '@/api/contracts/jobs';
 import { type JobStatus } from '@/api/contracts/vocabulary';
 
@@ -50,7 +51,7 @@ export function TimeCell({ iso }: { iso: string | null }) {
   const d = new Date(iso);
   return (
     <time dateTime={iso} title={`${formatDistanceToNowStrict(d, { addSuffix: true })} (${d.toISOString()})`} className="tabular-nums">
-      {format(d, 'yyyy-MM-dd HH:mm')}
+      {formatTimestamp(d)}
     </time>
   );
 }

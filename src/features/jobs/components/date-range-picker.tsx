@@ -1,5 +1,5 @@
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
-import { format } from 'date-fns';
+import { formatTimestamp } from '@/ui/datetime';
 import { useState } from 'react';
 import { formatFilterRange, parseFilterRange } from '@/api/contracts/jobs';
 import { Button } from '@/ui/button';
@@ -10,7 +10,7 @@ export function rangeLabel(value: string): string {
   if (!value) return 'Any time';
   const r = parseFilterRange(value);
   if (typeof r === 'string') return 'Any time';
-  const f = (d: Date | null) => (d ? format(d, 'yyyy-MM-dd HH:mm') : '…');
+  const f = (d: Date | null) => formatTimestamp(d, { fallback: '…' });
   return `${f(r.start)} – ${f(r.end)}`;
 }
 

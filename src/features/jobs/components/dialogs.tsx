@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { format } from 'date-fns';
+import { formatTimestamp } from '@/ui/datetime';
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import {
@@ -30,7 +30,7 @@ export function EventList({ events }: { events: readonly JobEvent[] }) {
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <span className="font-medium">{e.description}</span>
             <time className="text-2xs text-muted tabular-nums" dateTime={e.occurred_at}>
-              {format(new Date(e.occurred_at), 'yyyy-MM-dd HH:mm:ss')}
+              {formatTimestamp(e.occurred_at, { seconds: true })}
             </time>
           </div>
           <div className="mt-0.5 text-2xs text-muted">

@@ -3,6 +3,9 @@ import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { ref, useSnapshot } from 'valtio';
 import { commands } from '@/commands/registry';
 import { useWorkbench } from '@/panes/pane-context';
+import { focusedJobContext, type FocusedJob } from '@/commands/focused-job';
+import { paneContexts } from '@/commands/pane-contexts';
+import { usePaneInstance } from '@/commands/pane-instance';
 import type { PaneProps } from '@/panes/types';
 import { CommandToolbar, useCommandHotkeys } from '@/commands/command-menu';
 import { getJob, jobsKeys } from '@/features/jobs/api';
@@ -47,6 +50,19 @@ export function JobPane({ params }: PaneProps) {
     setRows(s, rows);
     if (s.job !== (job ?? null)) s.job = job ? ref(job) : null;
   });
+
+  // The Network Map highlights the actors and path of the job in the focused pane.
+  const focused = useMemo<FocusedJob>(
+    () => ({
+      id,
+      name: job?.name ?? '',
+      pairs: (job?.steps ?? []).flatMap((st) => (st.source ? [{ source: st.source.id, destination: st.destination?.id ?? null }] : [])),
+    }),
+    [id, job],
+  );
+  // Provided again whenever the job changes, so the map hears of its actors once they are loaded.
+  const instance = usePaneInstance();
+  useEffect(() => paneContexts.provide(focusedJobContext, instance, focused), [instance, focused]);
 
   const poller = usePolling(stepsPollMs(job), () => repollTree(qc, [id], openSteps, ''), valid && !!job);
   const restartRef = useRef(poller.restart);

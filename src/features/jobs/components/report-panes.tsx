@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { format } from 'date-fns';
+import { formatTimestamp } from '@/ui/datetime';
 import { LOADING_EVENTS, MAX_SUMMARY_JOBS, NO_EVENTS, statusLabel, type SummaryTotals } from '@/api/contracts/jobs';
 import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
@@ -82,7 +82,7 @@ export function SummaryReportPane({ params }: PaneProps) {
             {j.name}
           </h3>
           <p className="text-xs text-muted">
-            {statusLabel(j.status)} · Ran by {j.job_user} · Started {format(new Date(j.job_time), 'yyyy-MM-dd HH:mm')}
+            {statusLabel(j.status)} · Ran by {j.job_user} · Started {formatTimestamp(j.job_time)}
           </p>
           <table className="mt-2 w-full text-left text-sm">
             <TableHead columns={SUMMARY_COLUMNS} cellClassName="px-2 py-1" />

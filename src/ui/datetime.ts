@@ -1,0 +1,61 @@
+import { format } from 'date-fns';
+
+/**
+ * The one way Vigil shows a point in time: ISO-like, 24-hour, in the user's time zone (their profile's,
+ * set by the workbench from the environment; the browser's until then), e.g. 2026-11-26 17:42, with
+ * seconds where a log needs them (2026-11-26 17:42:05).
+ */
+export const TIMESTAMP_FORMAT = 'yyyy-MM-dd HH:mm';
+const WITH_SECONDS = 'yyyy-MM-dd HH:mm:ss';
+const DATE_ONLY = 'yyyy-MM-dd';
+
+type When = string | number | Date | null | undefined;
+
+let zoneParts: Intl.DateTimeFormat | null = null;
+let zoneName: string | null = null;
+
+/** Shows every timestamp in `timeZone` (an IANA name such as Europe/Berlin); null or an unknown name: the browser's zone. */
+export function setDisplayTimeZone(timeZone: string | null | undefined): void {
+  if ((timeZone ?? null) === zoneName) return;
+  zoneName = null;
+  zoneParts = null;
+  if (!timeZone) return;
+  try {
+    zoneParts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    zoneName = timeZone;
+  } catch {
+    // Not a zone this browser knows: keep the browser's own.
+  }
+}
+
+/** The wall-clock time of `d` in the display zone, as a Date whose local fields date-fns formats. */
+function wallClock(d: Date): Date {
+  if (!zoneParts) return d;
+  const parts = zoneParts.formatToParts(d);
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return new Date(get('year'), get('month') - 1, get('day'), get('hour') % 24, get('minute'), get('second'), d.getMilliseconds());
+}
+
+function toDate(value: When): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? null : wallClock(d);
+}
+
+/** A timestamp as shown everywhere; `fallback` when there is none (or it is not a date). */
+export function formatTimestamp(value: When, opts: { seconds?: boolean; fallback?: string } = {}): string {
+  const d = toDate(value);
+  return d ? format(d, opts.seconds ? WITH_SECONDS : TIMESTAMP_FORMAT) : (opts.fallback ?? '—');
+}
+
+/** The date part only, in the same style. */
+export function formatDay(value: When, fallback = '—'): string {
+  const d = toDate(value);
+  return d ? format(d, DATE_ONLY) : fallback;
+}
+
+/** The time of day only (HH:mm:ss), e.g. "Checked 17:42:05". */
+export function formatTimeOfDay(value: When, fallback = '—'): string {
+  const d = toDate(value);
+  return d ? format(d, 'HH:mm:ss') : fallback;
+}
