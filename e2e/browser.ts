@@ -79,11 +79,7 @@ export async function signIn(page: Page, email: string, password: string, at = '
  * Console output every page may log for now. Each entry names the issue that removes it; keep this
  * list short and delete an entry once its fix is merged.
  */
-const KNOWN_NOISE: readonly RegExp[] = [
-  // Issue 21 item 7 (being fixed elsewhere; remove this entry after that merge): a signed-out page's
-  // GET /environment.json answers 401, which Chromium logs as a failed resource load.
-  /^console\.error: Failed to load resource: the server responded with a status of 401 \(Unauthorized\) \(http:\/\/127\.0\.0\.1:\d+\/environment\.json\)$/,
-];
+const KNOWN_NOISE: readonly RegExp[] = [];
 
 function describeMessage(msg: ConsoleMessage): string {
   const where = msg.location().url;
