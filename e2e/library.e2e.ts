@@ -228,8 +228,6 @@ describe('the Action library', () => {
 
   it('ACT-059 ACT-010 rejects with the confirmation and returns to the list with the selection cleared', async () => {
     const { page } = b;
-    // NOT provoked on purpose: after the reject deletes the Action, the preview still asks for its latest jobs (404). An app defect found by the console hook (issue 16 report); remove once fixed.
-    b.allowConsole(/status of 404 \(Not Found\) \(.*\/manage_sims\/v2\/actions\/latest_jobs\.json\?id=\d+\)$/);
     await openLibrary(page, 'approver');
     const target = (await api(page, 'status=unapproved&action_types[]=port_scan&page_size=1')).actions[0]!;
     await openPreviewOf(page, target.vid);

@@ -78,6 +78,10 @@ async function withInfo(t: Target): Promise<Required<Target>> {
   return { id: p.id, vid: p.vid, action_type: p.action_type, vendor: p.vendor };
 }
 
+/** Whether a library query is one of this Action's own (preview, detail, latest runs). */
+const isAbout = (key: readonly unknown[], a: { id: number; vid: string }) =>
+  (key[1] === 'preview' || key[1] === 'latest') ? key[2] === a.id : key[1] === 'detail' && key[2] === a.vid.toUpperCase();
+
 const refresh = async (ctx: CommandContext) => {
   await ctx.queryClient?.invalidateQueries({ queryKey: libraryKeys.all });
 };
@@ -308,8 +312,10 @@ export const libraryCommands: AnyCommand[] = [
       clearSelection();
       ctx.queryClient?.removeQueries({ queryKey: libraryKeys.preview(t.id) });
       ctx.queryClient?.removeQueries({ queryKey: libraryKeys.detail(t.vid) });
+      ctx.queryClient?.removeQueries({ queryKey: libraryKeys.latest(t.id) });
       ctx.dock?.openUrl('/manage_sims/actions');
-      await refresh(ctx);
+      // Everything but the deleted Action's own queries (its panes may still be mounted for a moment: refetching them would ask for a deleted Action).
+      await ctx.queryClient?.invalidateQueries({ queryKey: libraryKeys.all, predicate: (q) => !isAbout(q.queryKey, t) });
       return { id: t.id, rejected: true };
     },
   }),
