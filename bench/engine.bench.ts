@@ -41,9 +41,10 @@ async function main() {
     for (const [i, address] of addresses.entries()) {
       if (i) await new Promise((r) => setTimeout(r, 250));
       actors.push(
-        spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'actor', 'main.ts'), '--director', url, '--token', token, '--name', `bench-${i + 1}`, '--address', address, '--exit-with-stdin'], {
+        spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'actor', 'main.ts'), '--director', url, '--name', `bench-${i + 1}`, '--address', address, '--exit-with-stdin'], {
           cwd: REPO_ROOT,
           stdio: ['pipe', 'ignore', 'inherit'],
+          env: { ...process.env, VIGIL_BULK_TOKEN: token },
         }),
       );
     }

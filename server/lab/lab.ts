@@ -107,8 +107,11 @@ export async function labUp(o: LabOptions): Promise<{ reloaded: boolean; actors:
       events_path: layout.eventsPath,
       zones: layout.zones.map((z) => ({ name: z.name, cidr: z.cidr, gateway: z.gateway })),
     });
+    // The token in a file only root reads, never on the command line (ps shows that to every user).
+    const tokenFile = path.join(layout.stateDir, 'bulk-token');
+    fs.writeFileSync(tokenFile, setup.bulk_token, { mode: 0o600 });
     for (const z of layout.zones) {
-      const argv = [...node, path.join(REPO_ROOT, 'actor/main.ts'), '--director', o.director, '--director-socket', layout.socketPath, '--token', setup.bulk_token,
+      const argv = [...node, path.join(REPO_ROOT, 'actor/main.ts'), '--director', o.director, '--director-socket', layout.socketPath, '--token-file', tokenFile,
         '--name', `${layout.prefix}-${z.name}`, '--address', z.address, '--state', path.join(layout.stateDir, `actor-${z.name}.json`)];
       record(`actor-${z.name}`, startDetached(tools, z.ns, argv, path.join(layout.stateDir, `actor-${z.name}.log`), REPO_ROOT));
     }

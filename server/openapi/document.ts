@@ -3,7 +3,8 @@ import { SESSION_COOKIE } from '../auth/sessions';
 import { contentServiceSchema } from '../routes/settings';
 import { filtersQuerySchema, latestJobsQuerySchema, simulationFiltersQuerySchema } from '../routes/library';
 import { heartbeatSchema, pollSchema, readySchema, registerSchema, resultSchema, runSchema } from '../../src/api/contracts/engine';
-import { signInSchema, userCreateSchema, userUpdateSchema } from '../../src/api/contracts/session';
+import { passwordChangeSchema, signInSchema, userCreateSchema, userUpdateSchema } from '../../src/api/contracts/session';
+import { searchQuerySchema } from '../../src/api/contracts/search';
 import { bulkTokenCreateSchema } from '../../src/api/contracts/actors';
 import { dimensionChildrenQuerySchema, lookupQuerySchema, pageFilterDataQuerySchema } from '../../src/api/contracts/filters/page-filters';
 import { savedFilterInputSchema, savedFilterListQuerySchema } from '../../src/api/contracts/filters/saved';
@@ -25,7 +26,7 @@ import { nodeUpdateSchema } from '../../src/api/contracts/node-edit';
 import { destroyConversationsSchema, packetsQuerySchema } from '../../src/api/contracts/pcap';
 import { dashboardPatchSchema, dashboardSharesSchema, dashboardWriteSchema } from '../../src/api/contracts/reports';
 import { runAsProfileCreateSchema, runAsProfileUpdateSchema } from '../../src/api/contracts/run-as-profiles';
-import { scriptRunSchema, scriptSaveSchema } from '../../src/api/contracts/scripts';
+import { scriptRunFinishSchema, scriptRunSchema, scriptSaveSchema } from '../../src/api/contracts/scripts';
 import { createSimulationBodySchema, editSimulationBodySchema } from '../../src/api/contracts/simulation-draft';
 import { simulationPreviewQuerySchema, vidAndIdBodySchema } from '../../src/api/contracts/simulations';
 import { tagChangeSchema } from '../../src/api/contracts/tags';
@@ -52,6 +53,9 @@ interface Inputs {
  */
 const INPUTS: Record<string, Inputs> = {
   'POST /users/sign_in.json': { body: signInSchema },
+  'POST /users/password.json': { body: passwordChangeSchema },
+  'GET /search.json': { query: searchQuerySchema },
+  'PUT /scripts/:id/runs/:runId.json': { body: scriptRunFinishSchema },
   'PUT /settings/content_service.json': { body: contentServiceSchema },
   'POST /admin/users.json': { body: userCreateSchema },
   'PATCH /admin/users/:id.json': { body: userUpdateSchema },
@@ -142,7 +146,7 @@ const ERROR_ANSWER: JsonSchema = {
 
 type Auth = 'none' | 'session' | 'actor' | 'integration';
 function authOf(url: string): Auth {
-  if (url === '/users/sign_in.json' || url === '/' || url === '/api/openapi.json' || url === '/api/actor/register') return 'none';
+  if (url === '/users/sign_in.json' || url === '/users/session.json' || url === '/' || url === '/api/openapi.json' || url === '/api/actor/register') return 'none';
   if (url.startsWith('/api/actor/')) return 'actor';
   if (url === '/integrations/:id/events') return 'integration';
   // Signing out without a session is harmless and needs neither session nor token.

@@ -8,6 +8,8 @@ POST /users/sign_in.json | Sign in with email and password: sets the session coo
 DELETE /users/sign_out | Sign out: ends this session
 GET /users/verify_user_session | Whether the session is alive and when it expires (does not extend it)
 GET /users/reset_user_session_timeout | Extend the session
+GET /users/session.json | Whether this browser is signed in (always 200; the workbench asks it before /environment.json)
+POST /users/password.json | Change one's own password (the current one required); the user's other sessions end
 GET /environment.json | The signed-in user, permissions, time zone and director settings
 GET /check_completed_background_processes | Background processes finished since the last poll
 GET /settings/content_service.json | The content service settings
@@ -24,6 +26,7 @@ GET /jobs/list_page_job_actions | The job actions of steps, by step id
 GET /jobs/list_page_job_actions.json | The job actions of steps, by step id
 POST /jobs/publish.json | Publish finished jobs to a pipeline
 GET /jobs/job_actions/:id/events.json | The security events matched to a job action
+GET /jobs/job_actions/:id/evidence.json | A job action's evidence: result and reason, each side's actor, output and timings, its events
 GET /reports/summary.json | The Job Summary Report of jobs
 GET /jobs/:id | One job with its steps
 GET /jobs/:id/cancel.json | Cancel a job
@@ -91,6 +94,8 @@ PUT /scripts/:id.json | Change a shared script
 DELETE /scripts/:id.json | Delete a shared script
 GET /scripts/:id/runs.json | Run records of a shared script
 POST /scripts/:id/runs.json | Record a run of a shared script
+PUT /scripts/:id/runs/:runId.json | Finish a run record (its runner only)
+GET /search.json | Quick open: the objects a palette query names (Actions, simulations, jobs, actors, monitors, scripts, filters, dashboards)
 GET /manage_sims/pcaps/:id/packets.json | Packets of a stored capture
 GET /manage_sims/pcaps/:id/packets/:no | One packet of a stored capture, decoded
 POST /manage_sims/upload/upload_pcap_file | Upload a capture (multipart)
