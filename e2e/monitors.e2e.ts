@@ -338,6 +338,8 @@ describe('Monitors', () => {
     await page.screenshot({ path: '/tmp/monitor-pick-list.png' });
     await page.keyboard.press('Enter');
     await eventually(async () => (await get<MonitorListAnswer>(page, '/monitors.json?search=Weekly%20lateral')).data[0]?.paused, true, 'the picked monitor is paused');
+    // The palette closes once the command has finished (Ctrl+K while it is still open would close it).
+    await form.waitFor({ state: 'detached' });
     // Resume Monitor the same way: the pick list searches, Enter picks, Enter runs.
     await runCommand(page, 'Resume Monitor');
     await page.getByRole('form', { name: 'Arguments for Resume Monitor' }).getByRole('combobox', { name: 'Monitor' }).waitFor();

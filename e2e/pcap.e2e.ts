@@ -144,6 +144,8 @@ describe('PCAP: an Action from a capture, end to end', () => {
 
   it('ACT-108 a large file that is not a capture is refused after its first bytes: the flash gives the director\'s reason long before the file could have been sent', async () => {
     const { page } = b;
+    // Provoked: the director refuses the upload after its first bytes (400).
+    b.allowConsole(/status of 400 \(Bad Request\) \(.*\/manage_sims\/upload\/upload_pcap_file\)$/);
     const big = path.join(os.tmpdir(), `vigil-e2e-not-a-capture-${crypto.randomBytes(3).toString('hex')}.pcap`);
     fs.writeFileSync(big, Buffer.alloc(24 * 1024 * 1024, 0x41));
     try {

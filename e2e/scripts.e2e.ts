@@ -89,10 +89,10 @@ describe('scripted command sequences', () => {
   });
 
   it("running someone else's shared script asks first, naming its author; Do Not Run runs nothing, Run Script runs it as the runner", async () => {
-    const { page, context } = b;
+    const { page } = b;
     const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
     // The operator shares a script (through the director, as the Scripts pane would).
-    const operatorPage = await (await context.browser()!.newContext({ baseURL: baseUrl })).newPage();
+    const operatorPage = await (await b.newContext()).newPage();
     await signIn(operatorPage, 'operator@example.com', inject('demoUserPassword'));
     const { csrfToken } = (await (await operatorPage.request.get('/environment.json', { headers: XHR })).json()) as { csrfToken: string };
     const name = `Operator shared ${Date.now()}`;

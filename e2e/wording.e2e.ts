@@ -79,7 +79,8 @@ describe('issue 21.6 scripts keep their place', () => {
     await page.getByRole('tab', { name: `Job ${jobId}`, exact: true }).focus();
     await page.keyboard.press('Enter');
     await waitForFocused(page, `Job ${jobId}`);
-    await runCommand(page, 'Cancel Job');
+    // Its hotkey in the Job pane (the palette's Cancel Job first asks which job, the focused one chosen).
+    await page.keyboard.press('c');
     const ask = page.getByRole('dialog', { name: 'Please confirm' });
     await ask.getByText(CANCEL_CONFIRM, { exact: true }).waitFor();
     expect((await ask.getByRole('button').allInnerTexts()).filter((t) => t !== '×')).toEqual(['Keep Job', 'Cancel Job']);

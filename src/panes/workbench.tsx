@@ -27,7 +27,19 @@ const components = { [PANE_COMPONENT]: PaneHost };
 /** A tab whose close button (and middle click) lets the pane ask first, e.g. about unsaved changes. */
 function GuardedTab(props: IDockviewPanelHeaderProps) {
   const { controller } = useWorkbench();
-  return <DockviewDefaultTab {...props} closeActionOverride={() => void controller.requestClose(props.api.id)} />;
+  const ref = useRef<HTMLDivElement>(null);
+  // dockview's React tab names its close button "Close tab"; name it after the pane, as its plain tab does.
+  useEffect(() => {
+    const name = () => ref.current?.querySelector('.dv-default-tab-action')?.setAttribute('aria-label', `Close ${props.api.title ?? ''}`.trim());
+    name();
+    const sub = props.api.onDidTitleChange(name);
+    return () => sub.dispose();
+  }, [props.api]);
+  return (
+    <div ref={ref} className="contents">
+      <DockviewDefaultTab {...props} closeActionOverride={() => void controller.requestClose(props.api.id)} />
+    </div>
+  );
 }
 
 function Watermark() {
