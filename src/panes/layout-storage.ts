@@ -28,3 +28,21 @@ export function saveLayout(key: string, layout: SerializedDockview, storage: Sto
     // Storage full or disabled: the layout simply is not remembered.
   }
 }
+
+/**
+ * The layout without the panes' view state (filters and searches named by a pane kind's `viewState`):
+ * those live in the URL and in each feature's own storage, which knows what may be kept (a supplied
+ * filter is not, JOB-015); a remembered layout must not keep them behind its back.
+ */
+export function withoutViewState(layout: SerializedDockview, viewStateOf: (kind: string) => readonly string[] | undefined): SerializedDockview {
+  const panels = Object.fromEntries(
+    Object.entries(layout.panels).map(([id, panel]) => {
+      const p = panel.params as { kind?: string; params?: Record<string, string> } | undefined;
+      const drop = p?.kind ? viewStateOf(p.kind) : undefined;
+      if (!p?.params || !drop?.length) return [id, panel];
+      const params = Object.fromEntries(Object.entries(p.params).filter(([k]) => !drop.includes(k)));
+      return [id, { ...panel, params: { ...p, params } }];
+    }),
+  );
+  return { ...layout, panels };
+}

@@ -15,7 +15,7 @@ import { DockController, PANE_COMPONENT, START_KIND, type UrlHistory } from './d
 import type { FeatureModule } from './feature-module';
 import { prefetchWhenIdle } from './lazy';
 import { LAZY_OVERLAYS, LazyConfirmHost, LazyPalette, LazyShortcutSheet, preloadPalette } from './lazy-hosts';
-import { layoutKey, loadLayout, saveLayout } from './layout-storage';
+import { layoutKey, loadLayout, saveLayout, withoutViewState } from './layout-storage';
 import { PaneHost } from './pane-host';
 import { useWorkbench, WorkbenchContext } from './pane-context';
 import { PaneRegistry } from './registry';
@@ -85,6 +85,7 @@ export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = N
   const apiRef = useRef<DockviewApi | null>(null);
   const unloadSaver = useRef<(() => void) | null>(null);
   const storageKey = layoutKey(env.user.id);
+  const viewStateOf = (kind: string) => panes.get(kind)?.viewState;
 
   // Commands: the workbench's own, one per pane kind, and every feature's.
   useEffect(() => {
@@ -190,11 +191,11 @@ export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = N
     let timer: ReturnType<typeof setTimeout> | undefined;
     api.onDidLayoutChange(() => {
       clearTimeout(timer);
-      timer = setTimeout(() => saveLayout(storageKey, api.toJSON()), 250);
+      timer = setTimeout(() => saveLayout(storageKey, withoutViewState(api.toJSON(), viewStateOf)), 250);
     });
     // Save at once too, so a reload straight after a change keeps it.
     if (unloadSaver.current) window.removeEventListener('beforeunload', unloadSaver.current);
-    unloadSaver.current = () => saveLayout(storageKey, api.toJSON());
+    unloadSaver.current = () => saveLayout(storageKey, withoutViewState(api.toJSON(), viewStateOf));
     window.addEventListener('beforeunload', unloadSaver.current);
   };
 
