@@ -1,4 +1,4 @@
-import { DockviewDefaultTab, DockviewReact, themeDark, themeLight, type DockviewApi, type DockviewReadyEvent, type DockviewTheme, type IDockviewPanelHeaderProps } from 'dockview-react';
+import { DockviewReact, themeDark, themeLight, type DockviewApi, type DockviewReadyEvent, type DockviewTheme } from 'dockview-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import type { Environment } from '@/api/contracts/session';
@@ -17,30 +17,13 @@ import { prefetchWhenIdle } from './lazy';
 import { LAZY_OVERLAYS, LazyConfirmHost, LazyPalette, LazyShortcutSheet, preloadPalette } from './lazy-hosts';
 import { layoutKey, loadLayout, saveLayout, withoutViewState } from './layout-storage';
 import { PaneHost } from './pane-host';
-import { useWorkbench, WorkbenchContext } from './pane-context';
+import { PaneTab } from './pane-tab';
+import { WorkbenchContext } from './pane-context';
 import { PaneRegistry } from './registry';
 import { SPEC_PANES } from './spec-routes';
 import { paneOpenCommands, workbenchCommands } from './workbench-commands';
 
 const components = { [PANE_COMPONENT]: PaneHost };
-
-/** A tab whose close button (and middle click) lets the pane ask first, e.g. about unsaved changes. */
-function GuardedTab(props: IDockviewPanelHeaderProps) {
-  const { controller } = useWorkbench();
-  const ref = useRef<HTMLDivElement>(null);
-  // dockview's React tab names its close button "Close tab"; name it after the pane, as its plain tab does.
-  useEffect(() => {
-    const name = () => ref.current?.querySelector('.dv-default-tab-action')?.setAttribute('aria-label', `Close ${props.api.title ?? ''}`.trim());
-    name();
-    const sub = props.api.onDidTitleChange(name);
-    return () => sub.dispose();
-  }, [props.api]);
-  return (
-    <div ref={ref} className="contents">
-      <DockviewDefaultTab {...props} closeActionOverride={() => void controller.requestClose(props.api.id)} />
-    </div>
-  );
-}
 
 function Watermark() {
   const [palette] = useCommandHotkeys(['palette.open']);
@@ -226,7 +209,7 @@ export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = N
             onReady={onReady}
             theme={theme}
             watermarkComponent={Watermark}
-            defaultTabComponent={GuardedTab}
+            defaultTabComponent={PaneTab}
             getTabContextMenuItems={({ panel }) => [
               ...commands.forMenu('pane/tab').map((c) => ({
                 label: c.title,
