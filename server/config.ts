@@ -26,6 +26,10 @@ export interface DirectorConfig {
    * written into actor installers and commands. Unset: the address the director listens on.
    */
   publicUrl?: string | undefined;
+  /** SAAS=1: a hosted deployment; the integrations menu hides remote-only integrations (JOB-029). */
+  saas?: boolean;
+  /** ACTIONS_DISABLED=1: this deployment runs no actions; the integrations menu is disabled (JOB-029). */
+  actionsDisabled?: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -74,6 +78,13 @@ function publicUrl(raw: string | undefined): string | undefined {
   return u.origin;
 }
 
+function flag(name: string, raw: string | undefined): boolean {
+  const v = (raw ?? '').trim();
+  if (v === '' || v === '0' || v === 'false') return false;
+  if (v === '1' || v === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got "${v}"`);
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectorConfig {
   const seed = env.SEED ?? 'demo';
   if (seed !== 'demo' && seed !== 'none') throw new ConfigError(`SEED must be "demo" or "none", got "${seed}"`);
@@ -91,5 +102,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectorConfig
     trustProxy: trustProxy(env.TRUST_PROXY),
     tls: tlsOf(env),
     publicUrl: publicUrl(env.PUBLIC_URL),
+    saas: flag('SAAS', env.SAAS),
+    actionsDisabled: flag('ACTIONS_DISABLED', env.ACTIONS_DISABLED),
   };
 }

@@ -7,13 +7,19 @@
 import type { Db } from '../db/index';
 import { EveTail, eveLineEvent } from '../engine/eve-tail';
 import type { NormalEvent } from '../engine/detection';
-import { FILE_KINDS } from '../../src/api/contracts/integrations';
+import { FILE_KINDS, type IntegrationServiceStatus } from '../../src/api/contracts/integrations';
 import { normalizeUlogd } from './ulogd-json';
 
 const PARSERS: Record<string, (line: unknown) => NormalEvent | null> = {
   suricata_eve: eveLineEvent,
   nftables_ulogd_json: (line) => normalizeUlogd(line),
 };
+
+/** The integration service's state per database (what the integrations menu reads, JOB-029). */
+const services = new WeakMap<Db, { status: IntegrationServiceStatus; message: string | null }>();
+
+/** The integration service of this database: 'stopped' until an engine starts it; 'error' with the message while its polls fail. */
+export const integrationServiceState = (db: Db) => services.get(db) ?? { status: 'stopped' as const, message: null };
 
 export class FileSources {
   private readonly tails = new Map<string, EveTail>();
@@ -26,13 +32,25 @@ export class FileSources {
   ) {}
 
   start(intervalMs = 1000): void {
-    this.timer = setInterval(() => void this.poll().catch((e: Error) => console.error('integration file sources:', e.message)), intervalMs);
+    services.set(this.db, { status: 'running', message: null });
+    this.timer = setInterval(
+      () =>
+        void this.poll().then(
+          () => services.set(this.db, { status: 'running', message: null }),
+          (e: Error) => {
+            services.set(this.db, { status: 'error', message: e.message });
+            console.error('integration file sources:', e.message);
+          },
+        ),
+      intervalMs,
+    );
     this.timer.unref();
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    services.set(this.db, { status: 'stopped', message: null });
   }
 
   /** Re-reads the integrations, then each tail's new lines; returns the number of events matched to job actions. */

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
 import { requirePermission, requireUser } from '../guards';
 import { getSetting, putSetting } from '../settings-store';
-import { validate } from '../http-errors';
+import { bodyFields, validate } from '../http-errors';
 import type { ContentServiceAnswer, ContentServiceState } from '../../src/api/contracts/session';
+import { DEFAULT_SITE_BANNER, siteBannerSchema, type SiteBanner } from '../../src/api/contracts/site-banner';
 
 const STATES: ContentServiceState[] = ['CONNECTED', 'DISCONNECTED', 'RECONNECTING'];
 
@@ -34,6 +35,20 @@ export async function settingsRoutes(app: FastifyInstance) {
       content_service_last_success: input.content_service_last_success ? new Date(input.content_service_last_success).toISOString() : null,
     };
     await putSetting(app.db, 'content_service', value);
+    return value;
+  });
+
+  // The site banner (MON-027..029, MON-114): every signed-in user reads it; administrators set it.
+  app.get('/settings/site_banner.json', async (req): Promise<SiteBanner> => {
+    requireUser(req);
+    return getSetting<SiteBanner>(app.db, 'site_banner', DEFAULT_SITE_BANNER);
+  });
+
+  app.put('/settings/site_banner.json', async (req): Promise<SiteBanner> => {
+    requirePermission(req, 'users.manage');
+    const input = validate(siteBannerSchema, bodyFields(req.body));
+    const value: SiteBanner = { enabled: input.enabled, text: input.text, color: input.color.toUpperCase() };
+    await putSetting(app.db, 'site_banner', value);
     return value;
   });
 }
