@@ -21,6 +21,7 @@ import { actorEditCommands } from '@/features/actor-edit/commands';
 import { operationalStatusCommands } from '@/features/operational-status/commands';
 import { helpCommands } from '@/features/help/commands';
 import { tagsCommands } from '@/features/tags/commands';
+import { notificationsCommands } from '@/features/notifications/commands';
 
 /**
  * THE table of every feature's commands, by feature id, imported from React-free command modules only.
@@ -48,4 +49,5 @@ export const FEATURE_COMMANDS: Readonly<Record<string, readonly AnyCommand[]>> =
   'operational-status': operationalStatusCommands,
   help: helpCommands,
   tags: tagsCommands,
+  notifications: notificationsCommands,
 };

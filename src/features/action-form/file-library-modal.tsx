@@ -18,6 +18,7 @@ import { SortHeader } from '@/ui/table-head';
 import { EmptyRow } from './table-parts';
 import { useDebounced } from '@/ui/use-debounced';
 import { useSubmit } from '@/ui/use-submit';
+import { formatBytes } from '@/ui/bytes';
 import { FILE_RESTRICTION_LABELS, type ActionType, type FileRestriction } from '@/api/contracts/vocabulary';
 
 export function RestrictionIcon({ restriction }: { restriction: FileRestriction }) {
@@ -252,7 +253,9 @@ function UploadTab({ actionType, attachedIds, onAttach, onClose }: Omit<Props, '
               {result.zip_entries!.map((z) => (
                 <tr key={z.name} className="border-t border-line/50">
                   <td className="px-2 py-1">{z.name}</td>
-                  <td className="px-2 py-1">{z.size}</td>
+                  <td className="px-2 py-1" title={`${z.size} bytes`}>
+                    {formatBytes(z.size)}
+                  </td>
                   <td className="px-2 py-1 font-mono">{z.sha256sum}</td>
                   <td className="px-2 py-1">{z.encrypted ? 'Yes' : 'No'}</td>
                 </tr>
