@@ -50,6 +50,8 @@ export const SPEC_PANES: PaneKind[] = [
     listed: false,
   },
   { id: 'actors', title: 'Actors', routes: ['/actors'], description: 'Actors, bulk tokens and installers' },
+  // The integrations menu's page (JOB-029); the spec names the menu and its calls, not a route: ours.
+  { id: 'integrations', title: 'Integrations', routes: ['/integrations'], description: 'Security tools the director takes events from' },
   { id: 'action-user-profiles', title: 'Run-as User Profiles', routes: ['/action_user_profiles'], description: 'Profiles actions run as on actors' },
   // Dashboards are ours (issue 18): the spec names the Panel Library and charts but not their pages.
   { id: 'dashboards', title: 'Dashboards', routes: ['/dashboards'], description: 'Dashboards of result charts' },

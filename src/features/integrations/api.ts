@@ -1,6 +1,28 @@
-import { http } from '@/api/http';
-import type { CreateIntegrationRequest, IntegrationRow } from '@/api/contracts/integrations';
+import { ApiError, http } from '@/api/http';
+import type { CreateIntegrationRequest, IntegrationNewForm, IntegrationRow, IntegrationsAnswer } from '@/api/contracts/integrations';
 
 export const integrationsQueryKey = ['integrations'] as const;
+export const INTEGRATIONS_MENU_PATH = '/integrations.json';
+
+/** JOB-106: a failed list load reads 'Integrations: {server error or API {path} failed.}'. */
+export function integrationsLoadError(err: unknown, path = INTEGRATIONS_MENU_PATH): Error {
+  const server = err instanceof ApiError && err.status > 0 && err.message ? err.message : null;
+  return new Error(`Integrations: ${server ?? `API ${path} failed.`}`);
+}
+
+/** GET /integrations.json?allow_msi=1&include_msi=1 (and &events=1 when events are asked for, JOB-089). */
+export async function getIntegrationsMenu(events = false): Promise<IntegrationsAnswer> {
+  try {
+    return await http.get<IntegrationsAnswer>(INTEGRATIONS_MENU_PATH, { params: { allow_msi: 1, include_msi: 1, ...(events ? { events: 1 } : {}) }, background: true });
+  } catch (e) {
+    throw integrationsLoadError(e);
+  }
+}
+
+export const integrationsMenuQuery = { queryKey: [...integrationsQueryKey, 'menu'] as const, queryFn: () => getIntegrationsMenu(true) };
+
+/** The creation modal's content (GET /integrations/new.js?integration_type={type}&remote={bool}). */
+export const getIntegrationForm = (type: string, remote: boolean) => http.get<IntegrationNewForm>('/integrations/new.js', { params: { integration_type: type, remote: String(remote) } });
 
 export const createIntegration = (input: CreateIntegrationRequest) => http.post<IntegrationRow>('/integrations.json', input);
+export const deleteIntegration = (id: number) => http.delete<{ id: number; deleted: boolean }>(`/integrations/${id}.json`);

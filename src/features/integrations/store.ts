@@ -1,0 +1,14 @@
+import { proxy } from 'valtio';
+import type { IntegrationRow } from '@/api/contracts/integrations';
+
+/**
+ * The Integrations pane's shared state: the creation modal's kind (opened by integrations.add), the
+ * selected integration, the rows last loaded (the palette's pick list) and why the menu is disabled.
+ */
+export const integrationsStore = proxy<{
+  adding: { type: string; remote: boolean } | null;
+  selectedId: number | null;
+  known: Pick<IntegrationRow, 'id' | 'name'>[];
+  /** Why integrations cannot be added now (service not running, in error, actions disabled), or null. */
+  blocked: string | null;
+}>({ adding: null, selectedId: null, known: [], blocked: null });
