@@ -5,10 +5,10 @@ import { relative } from './ui';
 
 const ROW = LIBRARY_LIMITS.tileHeightPx;
 
-function Tile({ item, focused }: { item: SimulationLibraryItem; focused: boolean }) {
+function Tile({ item, focused, selected }: { item: SimulationLibraryItem; focused: boolean; selected: boolean }) {
   const running = item.latest_job && !isFinishedJobStatus(item.latest_job.status);
   return (
-    <div className={`flex h-full flex-col justify-center gap-0.5 border-b border-l-2 border-line/60 px-3 ${focused ? 'border-l-accent bg-accent/15' : 'border-l-transparent hover:bg-raised'}`}>
+    <div className={`flex h-full flex-col justify-center gap-0.5 border-b border-l-2 border-line/60 px-3 ${focused ? 'border-l-accent bg-accent/15' : selected ? 'border-l-accent/60 bg-accent/10' : 'border-l-transparent hover:bg-raised'}`}>
       <div className="flex items-center gap-2">
         <span className="min-w-0 flex-1 truncate font-medium" title={item.name}>
           {cutLabel(item.name)}
@@ -44,21 +44,22 @@ export interface SimListProps {
   total: number;
   itemAt(index: number): SimulationLibraryItem | undefined;
   focusIndex: number;
+  selectedIds: ReadonlyMap<number, unknown>;
   onRange(range: [number, number]): void;
-  onSelect(index: number, item: SimulationLibraryItem): void;
+  onSelect(index: number, item: SimulationLibraryItem, how: { shift: boolean; toggle: boolean }): void;
   onOpen(item: SimulationLibraryItem): void;
   onKey(e: KeyboardEvent<HTMLDivElement>): void;
   listRef: RefObject<HTMLDivElement | null>;
   scrollToIndex: number | null;
 }
 
-/** The virtualized list of simulation tiles; one selected at a time. */
-export function SimList({ label, total, itemAt, focusIndex, onRange, onSelect, onOpen, onKey, listRef, scrollToIndex }: SimListProps) {
+/** The virtualized list of simulation tiles: single, shift-range and ctrl/meta selection. */
+export function SimList({ label, total, itemAt, focusIndex, selectedIds, onRange, onSelect, onOpen, onKey, listRef, scrollToIndex }: SimListProps) {
   const { items, totalSize } = useVirtualRows({ count: total, rowHeight: ROW, scrollRef: listRef, onRange, scrollToIndex });
   const focused = focusIndex >= 0 ? itemAt(focusIndex) : undefined;
   const activeId = focused ? `sim-row-${focused.id}` : undefined;
   return (
-    <div role="listbox" aria-label={label} aria-activedescendant={activeId} tabIndex={0} ref={listRef} onKeyDown={onKey} className={LISTBOX_CLASS}>
+    <div role="listbox" aria-label={label} aria-multiselectable="true" aria-activedescendant={activeId} tabIndex={0} ref={listRef} onKeyDown={onKey} className={LISTBOX_CLASS}>
       <div className="relative" style={{ height: totalSize }}>
         {items.map((v) => {
           const item = itemAt(v.index);
@@ -67,12 +68,13 @@ export function SimList({ label, total, itemAt, focusIndex, onRange, onSelect, o
               key={v.key}
               id={item ? `sim-row-${item.id}` : undefined}
               role="option"
-              aria-selected={v.index === focusIndex}
+              aria-selected={v.index === focusIndex || (!!item && selectedIds.has(item.id))}
               aria-label={item ? `${item.vid} ${item.name}` : 'Loading'}
               data-vid={item?.vid}
-              onClick={() => {
+              onMouseDown={(e) => e.shiftKey && e.preventDefault()}
+              onClick={(e) => {
                 if (!item) return;
-                onSelect(v.index, item);
+                onSelect(v.index, item, { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
                 listRef.current?.focus({ preventScroll: true });
               }}
               onDoubleClick={() => item && onOpen(item)}
@@ -80,7 +82,7 @@ export function SimList({ label, total, itemAt, focusIndex, onRange, onSelect, o
               style={{ height: ROW, transform: `translateY(${v.start}px)` }}
             >
               {item ? (
-                <Tile item={item} focused={v.index === focusIndex} />
+                <Tile item={item} focused={v.index === focusIndex} selected={selectedIds.has(item.id)} />
               ) : <RowPlaceholder />}
             </div>
           );

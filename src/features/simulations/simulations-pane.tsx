@@ -11,6 +11,7 @@ import { useSimulationPages } from './use-sim-pages';
 import { useDebounced } from '@/ui/use-debounced';
 import { tagTargets } from '@/commands/tag-targets';
 import { usePaneContext } from '@/panes/use-pane-context';
+import { useMultiSelect } from '@/ui/use-multi-select';
 
 const control = 'rounded border border-line bg-surface px-1.5 py-1 text-sm text-ink';
 const run = (id: string, args?: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);
@@ -19,7 +20,8 @@ const simTypeOf = (raw: string | undefined): SimulationType => (raw === 'eval' ?
 
 /**
  * Sequences or Evaluations (/simulations?sim_type=sequence|eval): a searchable, sortable, virtualized
- * list with the selected simulation's detail beside it. The selected VID is the pane's `vid` param, so
+ * list with the selected simulation's detail beside it; Shift+arrows, Shift/Ctrl+click and Space
+ * select several (for tags.add / tags.remove), Escape goes back to one. The selected VID is the pane's `vid` param, so
  * the URL follows the selection.
  */
 export function SimulationsPane({ params, setParams }: PaneProps) {
@@ -36,13 +38,27 @@ export function SimulationsPane({ params, setParams }: PaneProps) {
   const [scrollTo, setScrollTo] = useState<number | null>(null);
   const focusIndex = vid ? pages.indexOfVid(vid) : -1;
 
-  const select = useCallback(
+  const multi = useMultiSelect(pages.itemsBetween);
+  /** The VID this pane last put in its params (another one comes from a link or back/forward). */
+  const ownVid = useRef(vid);
+  const show = useCallback(
     (index: number, item: SimulationLibraryItem) => {
+      ownVid.current = item.vid;
       simStore.current = { id: item.id, vid: item.vid, name: item.name, simulation_type: item.simulation_type };
       setScrollTo(index);
       if (item.vid !== vid) setParams({ sim_type: simType, vid: item.vid });
     },
     [vid, simType, setParams],
+  );
+  /** A plain click or arrow: this one alone. Shift extends from the anchor; ctrl/meta (or Space) toggles. */
+  const select = useCallback(
+    (index: number, item: SimulationLibraryItem, how: { shift?: boolean; toggle?: boolean } = {}) => {
+      if (how.shift) void multi.extendTo(index, item, how.toggle);
+      else if (how.toggle) multi.toggle(index, item);
+      else multi.only(index, item);
+      show(index, item);
+    },
+    [multi, show],
   );
 
   // The selected row as the commands' current simulation (also after a deep link or back/forward).
@@ -50,17 +66,28 @@ export function SimulationsPane({ params, setParams }: PaneProps) {
   useEffect(() => {
     if (selected) simStore.current = { id: selected.id, vid: selected.vid, name: selected.name, simulation_type: selected.simulation_type };
   }, [selected]);
-  // tags.add / tags.remove act on the selected simulation.
-  usePaneContext(tagTargets, { taggable: 'simulations', items: () => (selected ? [{ id: selected.id, name: selected.name }] : []) });
+  // A deep link or back/forward to a row outside the selection selects it alone.
+  const { collapse } = multi;
+  const selectedRef = useRef(multi.selected);
+  selectedRef.current = multi.selected;
+  useEffect(() => {
+    if (!selected || (vid === ownVid.current && selectedRef.current.size > 0)) return;
+    ownVid.current = vid;
+    if (!selectedRef.current.has(selected.id)) collapse(selected);
+    // Only a new VID (or its row arriving) re-syncs; the selection itself is the user's.
+  }, [vid, selected?.id, collapse]);
+  // tags.add / tags.remove act on every selected simulation (Shift+arrows, Shift/Ctrl+click or Space build the selection).
+  const selectedItems = useMemo(() => [...multi.selected.values()].map(({ id, name }) => ({ id, name })), [multi.selected]);
+  usePaneContext(tagTargets, { taggable: 'simulations', items: () => (selectedItems.length ? selectedItems : selected ? [{ id: selected.id, name: selected.name }] : []) });
 
   const move = useCallback(
-    (step: 1 | -1) => {
+    (step: 1 | -1, shift = false) => {
       if (!pages.total) return;
       const from = focusIndex >= 0 ? focusIndex : step === 1 ? -1 : pages.total;
       const index = Math.max(0, Math.min(pages.total - 1, from + step));
       const item = pages.itemAt(index);
-      if (item) select(index, item);
-      else void pages.fetchAt(index).then((it) => it && select(index, it));
+      if (item) select(index, item, { shift });
+      else void pages.fetchAt(index).then((it) => it && select(index, it, { shift }));
     },
     [pages, focusIndex, select],
   );
@@ -80,7 +107,13 @@ export function SimulationsPane({ params, setParams }: PaneProps) {
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
-      move(e.key === 'ArrowDown' ? 1 : -1);
+      move(e.key === 'ArrowDown' ? 1 : -1, e.shiftKey);
+    } else if (e.key === ' ' && selected) {
+      e.preventDefault();
+      select(focusIndex, selected, { toggle: true });
+    } else if (e.key === 'Escape' && multi.selected.size > 1) {
+      e.preventDefault();
+      collapse(selected);
     } else if (e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
       const index = e.key === 'Home' ? 0 : pages.total - 1;
@@ -176,6 +209,7 @@ export function SimulationsPane({ params, setParams }: PaneProps) {
             total={pages.total}
             itemAt={pages.itemAt}
             focusIndex={focusIndex}
+            selectedIds={multi.selected}
             onRange={pages.setRange}
             onSelect={select}
             onOpen={(item) => void run('simulations.preview', { id: item.id })}
@@ -188,6 +222,7 @@ export function SimulationsPane({ params, setParams }: PaneProps) {
           <span data-testid="simulations-count">
             {pages.total.toLocaleString()} {pages.total === 1 ? SIMULATION_TYPE_LABELS[simType] : label}
           </span>
+          {multi.selected.size > 1 && <span data-testid="simulations-selected">· {multi.selected.size} selected</span>}
           {(typing || pages.refreshing) && <span className="ml-auto">Filtering…</span>}
         </footer>
       </div>

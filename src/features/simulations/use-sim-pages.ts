@@ -54,6 +54,19 @@ export function useSimulationPages(filter: SimListFilter) {
     [queryClient, shownFilter],
   );
 
+  /** Items of [from, to] (inclusive), fetching pages not loaded yet (a shift-range selection). */
+  const itemsBetween = useCallback(
+    async (from: number, to: number): Promise<SimulationLibraryItem[]> => {
+      const out: SimulationLibraryItem[] = [];
+      for (let i = from; i <= to; i++) {
+        const it = itemAt(i) ?? (await fetchAt(i));
+        if (it) out.push(it);
+      }
+      return out;
+    },
+    [itemAt, fetchAt],
+  );
+
   const indexOfVid = useCallback(
     (vid: string): number => {
       for (const p of pageNumbers) {
@@ -72,6 +85,7 @@ export function useSimulationPages(filter: SimListFilter) {
     error: first?.error ?? null,
     itemAt,
     fetchAt,
+    itemsBetween,
     indexOfVid,
     setRange,
   };
