@@ -8,7 +8,8 @@ import { searchQuerySchema } from '../../src/api/contracts/search';
 import { bulkTokenCreateSchema } from '../../src/api/contracts/actors';
 import { dimensionChildrenQuerySchema, lookupQuerySchema, pageFilterDataQuerySchema } from '../../src/api/contracts/filters/page-filters';
 import { savedFilterInputSchema, savedFilterListQuerySchema } from '../../src/api/contracts/filters/saved';
-import { createIntegrationSchema } from '../../src/api/contracts/integrations';
+import { createIntegrationSchema, integrationNewQuerySchema, integrationsListQuerySchema } from '../../src/api/contracts/integrations';
+import { siteBannerSchema } from '../../src/api/contracts/site-banner';
 import { exportOptionsSchema, jobListQuerySchema, publishSchema } from '../../src/api/contracts/jobs';
 import {
   approveQuerySchema,
@@ -57,6 +58,7 @@ const INPUTS: Record<string, Inputs> = {
   'GET /search.json': { query: searchQuerySchema },
   'PUT /scripts/:id/runs/:runId.json': { body: scriptRunFinishSchema },
   'PUT /settings/content_service.json': { body: contentServiceSchema },
+  'PUT /settings/site_banner.json': { body: siteBannerSchema },
   'POST /admin/users.json': { body: userCreateSchema },
   'PATCH /admin/users/:id.json': { body: userUpdateSchema },
   'GET /jobs/list_page_data.json': { query: jobListQuerySchema },
@@ -74,6 +76,8 @@ const INPUTS: Record<string, Inputs> = {
   'POST /run/sequences/:id.json': { body: runSchema },
   'POST /run/evaluations/:id.json': { body: runSchema },
   'POST /integrations.json': { body: createIntegrationSchema },
+  'GET /integrations.json': { query: integrationsListQuerySchema },
+  'GET /integrations/new.js': { query: integrationNewQuerySchema },
   'POST /lab/setups.json': { body: labSetupSchema },
   'POST /manage_sims/file_transfer_libraries.json': { multipart: fileUploadFieldsSchema },
   'GET /manage_sims/v2/actions/library_actions_list': { query: libraryListQuerySchema },

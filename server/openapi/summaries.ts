@@ -14,6 +14,8 @@ GET /environment.json | The signed-in user, permissions, time zone and director 
 GET /check_completed_background_processes | Background processes finished since the last poll
 GET /settings/content_service.json | The content service settings
 PUT /settings/content_service.json | Change the content service settings
+GET /settings/site_banner.json | The site banner (text, colour, shown or not)
+PUT /settings/site_banner.json | Change the site banner
 GET /admin/users.json | Users (administrators)
 POST /admin/users.json | Create a user
 PATCH /admin/users/:id.json | Change a user's role, name or password
@@ -55,7 +57,8 @@ POST /run/sequences/:id.json | Run a sequence between actors
 POST /run/evaluations/:id.json | Run an evaluation between actors
 POST /integrations/:id/events | Integration: send security events (bearer token)
 POST /integrations/:id/events_token.json | Replace an integration's event token
-GET /integrations.json | Integrations
+GET /integrations.json | Integrations (with allow_msi=1&include_msi=1: the integrations menu's kinds and service state)
+GET /integrations/new.js | The creation form of an integration kind (the integrations menu's modal)
 POST /integrations.json | Create an integration
 DELETE /integrations/:id.json | Delete an integration and its events
 POST /lab/setups.json | Security lab: set up zones, firewall, token and integration
