@@ -73,7 +73,7 @@ describe('admin integrations, tables and banners', () => {
     const dialog = page.getByRole('dialog', { name: 'Site Banner' });
     const preview = dialog.getByRole('figure', { name: 'Banner preview' });
     await preview.getByText('Add a banner text to preview here').waitFor();
-    const colour = dialog.getByRole('textbox', { name: 'Banner colour' });
+    const colour = dialog.getByRole('textbox', { name: 'Banner colour', exact: true });
     await colour.fill('');
     await colour.press('Tab');
     await dialog.getByText('Please select a color').waitFor();
