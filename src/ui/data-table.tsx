@@ -55,7 +55,12 @@ export interface DataTableProps<R> {
   toolbar?: ReactNode;
   selectedKey?: string | number | null;
   onSelect?(row: R): void;
+  /** Enter or a double click on a row. */
   onOpen?(row: R): void;
+  /** Other keys on a focused row (e.g. Delete); call preventDefault when handled. */
+  onRowKeyDown?(e: KeyboardEvent<HTMLTableRowElement>, row: R): void;
+  /** 'grid' for a table whose rows are selected and acted on with the keyboard (default 'table'). */
+  role?: 'table' | 'grid';
 }
 
 function useOutsideClose(open: boolean, ref: React.RefObject<HTMLElement | null>, close: () => void) {
@@ -209,7 +214,7 @@ function ResizeHandle({ label, percent, onResize, tableWidth }: { label: string;
   );
 }
 
-export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, refreshMs = TABLE_REFRESH_MS, perPage: initialPerPage = 10, loading, empty, status, toolbar, selectedKey, onSelect, onOpen }: DataTableProps<R>) {
+export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, refreshMs = TABLE_REFRESH_MS, perPage: initialPerPage = 10, loading, empty, status, toolbar, selectedKey, onSelect, onOpen, onRowKeyDown, role = 'table' }: DataTableProps<R>) {
   const [tab, setTab] = useState(tabs?.[0]?.id ?? '');
   const [find, setFind] = useState('');
   const paging = usePaging(id, initialPerPage);
@@ -249,7 +254,7 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
     else if (e.key === 'Enter' && onOpen && visible[index]) {
       e.preventDefault();
       onOpen(visible[index]);
-    }
+    } else if (visible[index]) onRowKeyDown?.(e, visible[index]);
   };
 
   let body: ReactNode;
@@ -260,7 +265,7 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
   else
     body = (
       <div className="overflow-x-auto">
-        <table ref={tableRef} className="w-full table-fixed text-left text-sm" aria-label={label} aria-rowcount={shown.length + 1}>
+        <table ref={tableRef} role={role === 'grid' ? 'grid' : undefined} className="w-full table-fixed text-left text-sm" aria-label={label} aria-rowcount={shown.length + 1}>
           <colgroup>
             {widths.map((w, i) => (
               <col key={columns[i]!.key} style={{ width: `${w}%` }} />
