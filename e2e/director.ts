@@ -76,7 +76,8 @@ export const SEEDED_DIR_VARIABLE = 'VIGIL_E2E_SEEDED_DIR';
  * on this 2-core machine). The demo's times are relative to the seeding, minutes before.
  */
 export async function seedDataDir(): Promise<string> {
-  const d = await startDirector({}, { fresh: true });
+  // Once per run, and it does the work of all the others (initdb, migrations, the demo seed): more time to start.
+  const d = await startDirector({}, { fresh: true, startTimeoutMs: 3 * START_TIMEOUT_MS });
   await d.stop({ keepData: true });
   return d.dataDir;
 }
@@ -87,7 +88,7 @@ export async function seedDataDir(): Promise<string> {
  * (e.g. SESSION_TIMEOUT_MIN). Resolves once it prints "Open http". Its data directory is a copy of the
  * run's seeded one (seedDataDir) when there is one and `env` changes nothing the seed depends on, unless `fresh`.
  */
-export async function startDirector(env: Record<string, string> = {}, opts: { fresh?: boolean } = {}): Promise<Director> {
+export async function startDirector(env: Record<string, string> = {}, opts: { fresh?: boolean; startTimeoutMs?: number } = {}): Promise<Director> {
   requireBuiltSpa();
   const dataDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'vigil-e2e-'));
   const seeded = process.env[SEEDED_DIR_VARIABLE];
@@ -130,7 +131,8 @@ export async function startDirector(env: Record<string, string> = {}, opts: { fr
 
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`The director did not start within ${START_TIMEOUT_MS / 1000} s. Output:\n${out}`)), START_TIMEOUT_MS);
+      const limit = opts.startTimeoutMs ?? START_TIMEOUT_MS;
+      const timer = setTimeout(() => reject(new Error(`The director did not start within ${limit / 1000} s. Output:\n${out}`)), limit);
       const onData = (chunk: Buffer) => {
         out += chunk.toString();
         if (out.includes('Open http')) {

@@ -3,7 +3,7 @@ import { isVendorVid } from '../../src/api/contracts/library';
 import type { IndexEntry } from './sorted-index';
 import type { ItemJson } from './item-json';
 import type { Dimension } from '../../src/api/contracts/library/answers';
-import { DIMENSION_TYPES, type ActionType, type DimensionType } from '../../src/api/contracts/vocabulary';
+import { DIMENSION_TYPES, type ActionType } from '../../src/api/contracts/vocabulary';
 
 export interface ActionEntry extends IndexEntry {
   name: string;
