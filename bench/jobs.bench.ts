@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, openPage, signInThroughForm as signIn } from '../e2e/chromium';
@@ -7,8 +6,8 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, REPO_ROOT, startDirector, type Director } 
 import { openPglite, type Db } from '../server/db/index';
 import { listJobs, parseListQuery } from '../server/jobs/list-query';
 import { getJob, getStepActions } from '../server/jobs/service';
-import { seedJobs } from './seed-jobs';
-import { get, login, measure, ms, scenarios, sequential, time, type Get } from './jobs-calls';
+import { withSeededJobs } from './seed-jobs';
+import { get, login, measure, ms, scenarios, sequential, type Get } from './jobs-calls';
 import { percentile } from './stats';
 
 /**
@@ -151,28 +150,20 @@ async function setPageSize(page: Page, size: number): Promise<void> {
 
 async function main(): Promise<void> {
   // JOBS_BENCH_DATA_DIR keeps the seeded database (and reuses it when it is already there).
-  const keep = process.env.JOBS_BENCH_DATA_DIR;
-  const dataDir = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-jobs-bench-'));
   const staticDir = process.env.VIGIL_BENCH_STATIC_DIR || path.join(REPO_ROOT, 'dist');
-  let director: Director | null = null;
-  try {
-    if (keep && fs.existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))) console.log(`Reusing the seeded database in ${dataDir}`);
-    else {
-      console.log(`Seeding ${JOBS.toLocaleString('en-US')} jobs into ${dataDir} (PGlite)…`);
-      const [, t] = await time(() => seedJobs(dataDir, JOBS));
-      console.log(`seeded in ${(t / 1000).toFixed(0)} s`);
+  await withSeededJobs({ jobs: JOBS, keep: process.env.JOBS_BENCH_DATA_DIR, name: 'jobs' }, async (dataDir) => {
+    let director: Director | null = null;
+    try {
+      await dbFigures(dataDir);
+      director = await startDirector({ DATA_DIR: dataDir, STATIC_DIR: staticDir, SEED: 'none' });
+      const s = await login(director.url);
+      await measure(director.url, s, await scenarios((p) => get(director!.url + p, s)));
+      if (fs.existsSync(path.join(staticDir, 'index.html'))) await browserFigures(director).catch((e: unknown) => console.log(`\nbrowser figures failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`));
+      else console.log(`\nno built workbench in ${staticDir}: browser figures skipped (npm run build)`);
+    } finally {
+      await director?.stop();
     }
-    console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
-    await dbFigures(dataDir);
-    director = await startDirector({ DATA_DIR: dataDir, STATIC_DIR: staticDir, SEED: 'none' });
-    const s = await login(director.url);
-    await measure(director.url, s, await scenarios((p) => get(director!.url + p, s)));
-    if (fs.existsSync(path.join(staticDir, 'index.html'))) await browserFigures(director).catch((e: unknown) => console.log(`\nbrowser figures failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`));
-    else console.log(`\nno built workbench in ${staticDir}: browser figures skipped (npm run build)`);
-  } finally {
-    await director?.stop();
-    if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((e: unknown) => {

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser, openPage, signInThroughForm as signIn } from '../e2e/chromium';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, REPO_ROOT, startDirector, type Director } from '../e2e/director';
@@ -8,7 +7,7 @@ import { mitreMatrix, mitreTaam, results, timeSeries, treeMap, untestedTechnique
 import { GROUP_KEYS, PANEL_KINDS, type DashboardPanel } from '../src/api/contracts/reports';
 import { newPanel } from '../src/features/reports/panels';
 import { buildReportPdf, type ReportSection } from '../src/features/reports/pdf-report';
-import { seedJobs } from './seed-jobs';
+import { withSeededJobs } from './seed-jobs';
 import { percentile } from './stats';
 
 /**
@@ -172,33 +171,25 @@ async function browserFigures(director: Director): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const keep = process.env.REPORTS_BENCH_DATA_DIR;
-  const dataDir = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-reports-bench-'));
   const staticDir = process.env.VIGIL_BENCH_STATIC_DIR || path.join(REPO_ROOT, 'dist');
-  let director: Director | null = null;
-  try {
-    if (keep && fs.existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))) console.log(`Reusing the seeded database in ${dataDir}`);
-    else {
-      console.log(`Seeding ${JOBS.toLocaleString('en-US')} jobs (two action results each) into ${dataDir} (PGlite)…`);
-      const [, t] = await time(() => seedJobs(dataDir, JOBS));
-      console.log(`seeded in ${(t / 1000).toFixed(0)} s`);
+  await withSeededJobs({ jobs: JOBS, keep: process.env.REPORTS_BENCH_DATA_DIR, name: 'reports', detail: ' (two action results each)' }, async (dataDir) => {
+    let director: Director | null = null;
+    try {
+      if (ONLY !== 'browser') {
+        await aggregationFigures(dataDir);
+        pdfFigures();
+      }
+      if (ONLY === 'calls') return;
+      if (!fs.existsSync(path.join(staticDir, 'index.html'))) {
+        console.log(`\nno built workbench in ${staticDir}: browser figures skipped (npm run build)`);
+        return;
+      }
+      director = await startDirector({ DATA_DIR: dataDir, STATIC_DIR: staticDir, SEED: 'none' });
+      await browserFigures(director).catch((e: unknown) => console.log(`\nbrowser figures failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`));
+    } finally {
+      await director?.stop();
     }
-    console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
-    if (ONLY !== 'browser') {
-      await aggregationFigures(dataDir);
-      pdfFigures();
-    }
-    if (ONLY === 'calls') return;
-    if (!fs.existsSync(path.join(staticDir, 'index.html'))) {
-      console.log(`\nno built workbench in ${staticDir}: browser figures skipped (npm run build)`);
-      return;
-    }
-    director = await startDirector({ DATA_DIR: dataDir, STATIC_DIR: staticDir, SEED: 'none' });
-    await browserFigures(director).catch((e: unknown) => console.log(`\nbrowser figures failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`));
-  } finally {
-    await director?.stop();
-    if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((e: unknown) => {

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USER_PASSWORD } from '../e2e/director';
 import { openPglite, type Db } from '../server/db/index';
 import { migrate } from '../server/db/migrate';
@@ -15,6 +18,30 @@ const time = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
   const v = await fn();
   return [v, performance.now() - t];
 };
+
+/**
+ * Runs a benchmark's `body` on a database seeded with `jobs` jobs: in `keep` (a directory kept afterwards,
+ * and reused when it already holds a database) or in a temporary directory removed afterwards. Prints
+ * the seeding time and the load average first.
+ */
+export async function withSeededJobs(
+  opts: { jobs: number; keep: string | undefined; name: string; detail?: string },
+  body: (dataDir: string) => Promise<void>,
+): Promise<void> {
+  const dataDir = opts.keep ? path.resolve(opts.keep) : fs.mkdtempSync(path.join(os.tmpdir(), `vigil-${opts.name}-bench-`));
+  try {
+    if (opts.keep && fs.existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))) console.log(`Reusing the seeded database in ${dataDir}`);
+    else {
+      console.log(`Seeding ${opts.jobs.toLocaleString('en-US')} jobs${opts.detail ?? ''} into ${dataDir} (PGlite)…`);
+      const [, t] = await time(() => seedJobs(dataDir, opts.jobs));
+      console.log(`seeded in ${(t / 1000).toFixed(0)} s`);
+    }
+    console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+    await body(dataDir);
+  } finally {
+    if (!opts.keep) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
 export async function seedJobs(dataDir: string, JOBS: number): Promise<void> {
   const db: Db = await openPglite(dataDir);

@@ -143,7 +143,8 @@ export async function main(argv: string[], out: (line: string) => void = console
   return result.outcome === 'ok' ? 0 : 1;
 }
 
-const invokedDirectly = process.argv[1] && /vigil\.ts$/.test(process.argv[1]);
+// Run as cli/vigil.ts (tsx) or as its bundle (dist-cli/vigil.cjs, cli/build.ts).
+const invokedDirectly = process.argv[1] && /vigil\.(ts|cjs)$/.test(process.argv[1]);
 if (invokedDirectly) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),

@@ -24,8 +24,8 @@ export interface Director {
   dataDir: string;
   /** Everything the director printed so far (stdout and stderr). */
   output(): string;
-  /** Stops the director (SIGTERM, then SIGKILL) and removes its data directory. */
-  stop(): Promise<void>;
+  /** Stops the director (SIGTERM, then SIGKILL) and removes its data directory (unless `keepData`). */
+  stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
 /** The built workbench the browser tests serve: VIGIL_E2E_STATIC_DIR, else dist/. */
@@ -62,13 +62,37 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 /**
+ * What a fresh director seeds depends on these variables only: a director whose `env` sets none of
+ * them starts from a copy of the seeded data directory (see seedDataDir) when there is one.
+ */
+const SEED_INPUTS = ['SEED', 'DEMO_MONITORS', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'DEMO_USER_PASSWORD', 'DATA_DIR', 'DATABASE_URL'];
+/** Names the seeded data directory of this run (set by e2e/global-setup.ts, and in the workers by e2e/setup.ts). */
+export const SEEDED_DIR_VARIABLE = 'VIGIL_E2E_SEEDED_DIR';
+
+/**
+ * Starts a director with the default environment on a fresh install (it creates, migrates and seeds its
+ * PGlite database), stops it and answers its data directory, kept: the directors started afterwards
+ * with an environment that seeds the same copy it instead of doing that work again (seconds of CPU each
+ * on this 2-core machine). The demo's times are relative to the seeding, minutes before.
+ */
+export async function seedDataDir(): Promise<string> {
+  // Once per run, and it does the work of all the others (initdb, migrations, the demo seed): more time to start.
+  const d = await startDirector({}, { fresh: true, startTimeoutMs: 3 * START_TIMEOUT_MS });
+  await d.stop({ keepData: true });
+  return d.dataDir;
+}
+
+/**
  * Starts the real director (`node --import tsx server/main.ts`) on a free port with a fresh temporary
  * PGlite directory, SEED=demo and the known passwords; `env` adds or overrides variables
- * (e.g. SESSION_TIMEOUT_MIN). Resolves once it prints "Open http".
+ * (e.g. SESSION_TIMEOUT_MIN). Resolves once it prints "Open http". Its data directory is a copy of the
+ * run's seeded one (seedDataDir) when there is one and `env` changes nothing the seed depends on, unless `fresh`.
  */
-export async function startDirector(env: Record<string, string> = {}): Promise<Director> {
+export async function startDirector(env: Record<string, string> = {}, opts: { fresh?: boolean; startTimeoutMs?: number } = {}): Promise<Director> {
   requireBuiltSpa();
   const dataDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'vigil-e2e-'));
+  const seeded = process.env[SEEDED_DIR_VARIABLE];
+  if (seeded && !opts.fresh && !Object.keys(env).some((k) => SEED_INPUTS.includes(k))) await fs.promises.cp(seeded, dataDir, { recursive: true });
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: REPO_ROOT,
@@ -93,20 +117,22 @@ export async function startDirector(env: Record<string, string> = {}): Promise<D
   });
   let out = '';
   const removeDir = () => fs.promises.rm(dataDir, { recursive: true, force: true });
-  const stop = async () => {
+  const stop = async (o: { keepData?: boolean } = {}) => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-      if (!(await waitForExit(child, STOP_TIMEOUT_MS))) {
+      // Data kept for copies must be closed cleanly (PGlite writes on close): give it longer.
+      if (!(await waitForExit(child, o.keepData ? 6 * STOP_TIMEOUT_MS : STOP_TIMEOUT_MS))) {
         child.kill('SIGKILL');
         await waitForExit(child, STOP_TIMEOUT_MS);
       }
     }
-    await removeDir();
+    if (!o.keepData) await removeDir();
   };
 
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`The director did not start within ${START_TIMEOUT_MS / 1000} s. Output:\n${out}`)), START_TIMEOUT_MS);
+      const limit = opts.startTimeoutMs ?? START_TIMEOUT_MS;
+      const timer = setTimeout(() => reject(new Error(`The director did not start within ${limit / 1000} s. Output:\n${out}`)), limit);
       const onData = (chunk: Buffer) => {
         out += chunk.toString();
         if (out.includes('Open http')) {

@@ -14,9 +14,9 @@ const adminPassword = inject('adminPassword');
 /** Budgets of issue 22 (gzip, as bench:bundle prints them). */
 const INITIAL_JS_GZIP = 250 * 1024;
 const INITIAL_CSS_GZIP = 40 * 1024;
-// 300 KB when the split landed (299.5 KB); the merge of quick open, filters in the URL and the wording pass
-// grew the signed-in chunk to 312.3 KB. Raised to 320 KB to hold the line there; back to 300 is open work (issue 22).
-const WORKBENCH_GZIP = 320 * 1024;
+// Issue 22: a cold load transfers under 300 KB before the workbench is usable (297.2 KB gzip after the Action
+// form's schemas, date-fns' format and the dashboard exports left the workbench's static imports).
+const WORKBENCH_GZIP = 300 * 1024;
 
 /** Modules that must only load on first use, by their name in Vite's manifest. */
 const LAZY_MODULES = [
@@ -55,7 +55,7 @@ describe('first load', () => {
     for (const library of ['X6', 'jsPDF', 'html2canvas', 'uPlot'] as const) expect(workbenchText.includes(LIBRARY_MARKS[library]), `${library} is not needed before the workbench is usable`).toBe(false);
   });
 
-  it('the first download stays within budget: JS <= 250 KB gzip, CSS <= 40 KB gzip, everything before a usable workbench <= 320 KB gzip', () => {
+  it('the first download stays within budget: JS <= 250 KB gzip, CSS <= 40 KB gzip, everything before a usable workbench <= 300 KB gzip', () => {
     const js = sizeOf(STATIC_DIR, eagerJs).gzip;
     const css = sizeOf(STATIC_DIR, [...new Set(eager.flatMap((c) => c.css ?? []))]).gzip;
     const files = [...new Set([...workbench.map((c) => c.file), ...workbench.flatMap((c) => c.css ?? []), 'index.html'])];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { signIn } from '../cli/sign-in';
-import { REPO_ROOT, ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, requireBuiltSpa, startDirector } from './director';
+import { REPO_ROOT, ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, requireBuiltSpa, SEEDED_DIR_VARIABLE, seedDataDir, startDirector } from './director';
 
 /** A session global-setup opened: the cookie ("name=value") of the user with this email and password. */
 export interface ProvidedSession {
@@ -20,6 +20,8 @@ declare module 'vitest' {
     demoUserPassword: string;
     /** Per shared director (its URL): one session per seeded user, reused by signIn (e2e/browser.ts). */
     sessions: Record<string, ProvidedSession[]>;
+    /** The data directory seeded once for the run, which directors copy (seedDataDir in e2e/director.ts; e2e/setup.ts). */
+    seededDir: string;
   }
 }
 
@@ -32,12 +34,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
   requireBuiltSpa();
   // Screenshots of an earlier run's failures would mislead: test-results/ holds this run's only.
   fs.rmSync(path.join(REPO_ROOT, 'test-results'), { recursive: true, force: true });
+  // The demo install is seeded once; the shared directors and the files' own directors start from copies.
+  const seeded = await seedDataDir();
+  process.env[SEEDED_DIR_VARIABLE] = seeded;
+  const removeSeeded = () => fs.promises.rm(seeded, { recursive: true, force: true });
   const workers = Math.max(1, project.config.maxWorkers);
   const started = await Promise.allSettled(Array.from({ length: workers }, () => startDirector()));
   const directors = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
     await Promise.all(directors.map((d) => d.stop()));
+    await removeSeeded();
     throw failed.reason;
   }
   // Each seeded user signs in once per shared director; the tests reuse these sessions (e2e/browser.ts).
@@ -49,6 +56,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
   } catch (e) {
     await Promise.all(directors.map((d) => d.stop()));
+    await removeSeeded();
     throw e;
   }
   project.provide('baseUrls', directors.map((d) => d.url));
@@ -56,7 +64,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('adminEmail', ADMIN_EMAIL);
   project.provide('adminPassword', ADMIN_PASSWORD);
   project.provide('demoUserPassword', DEMO_USER_PASSWORD);
+  project.provide('seededDir', seeded);
   return async () => {
     await Promise.all(directors.map((d) => d.stop()));
+    await removeSeeded();
   };
 }

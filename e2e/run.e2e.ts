@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
-import { useOwnDirector } from './own-director';
+import { localActorsOnline, SEQUENCE_ID, useLocalActorsDirector } from './local-actors';
 import { DEMO_USERS, DEMO_USER_PASSWORD } from './director';
 import { eventually, groupTabs, panel, pathOf, runCommand, waitForFocused } from './workbench';
 import { typeScript, transcriptRows } from './scripts-pane';
 
 // A director of its own, with the two local actors (127.0.0.2, 127.0.0.3) the demo install starts.
 // A short detection window: a job completes one second after its last action.
-const director = useOwnDirector({ LOCAL_ACTORS: '1', DETECTION_WINDOW_MS: '1000' });
-
-const SEQUENCE_ID = 7; // 'Internal Segmentation - User to Server VLAN' in the demo seed
+const director = useLocalActorsDirector();
 
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Run All Actions' });
 const source = (page: Page) => dialog(page).getByRole('combobox', { name: 'Source Actor' });
@@ -95,17 +93,7 @@ describe('running a sequence from the palette', () => {
     const { page } = b;
     await signIn(page, DEMO_USERS.operator, DEMO_USER_PASSWORD, '/scripts');
     await waitForFocused(page, 'Scripts');
-    let actors: { id: number; name: string; status: string }[] = [];
-    await eventually(
-      async () => {
-        const res = await page.request.get('/run/actors.json', { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
-        actors = ((await res.json()) as { data: typeof actors }).data;
-        return ['local-actor-1', 'local-actor-2'].every((n) => actors.some((a) => a.name === n && a.status === 'online'));
-      },
-      true,
-      'both local actors are online',
-      30_000,
-    );
+    const actors = await localActorsOnline(page);
     const id = (name: string) => actors.find((a) => a.name === name)!.id;
     await typeScript(page, [
       'pane.open.jobs',

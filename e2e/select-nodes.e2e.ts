@@ -1,19 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
-import { useOwnDirector } from './own-director';
+import { LOCAL_ACTOR_NAMES as ACTORS, localActorsOnline, SEQUENCE_ID, useLocalActorsDirector } from './local-actors';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './director';
 import { eventually, panel, pathOf, waitForPath } from './workbench';
 import type { JobDetail } from '../src/api/contracts/jobs';
-import type { RunActor } from '../src/api/contracts/engine';
 import type { SimulationPreviewAnswer } from '../src/api/contracts/simulations';
 
 // A director of its own with the two local actors (127.0.0.2, 127.0.0.3): the run really happens.
-const director = useOwnDirector({ LOCAL_ACTORS: '1', DETECTION_WINDOW_MS: '1000' });
+const director = useLocalActorsDirector();
 
-const SEQUENCE_ID = 7; // 'Internal Segmentation - User to Server VLAN' in the demo seed
 const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
-const ACTORS = ['local-actor-1', 'local-actor-2'];
 
 async function get<T>(page: Page, url: string): Promise<T> {
   const res = await page.request.get(url, { headers: XHR });
@@ -39,7 +36,7 @@ describe('assigning actors step by step (select_nodes)', () => {
   it('JOB-024 JOB-027 JOB-060 Run opens select_nodes; each step gets its own pair by keyboard; back/forward walk the assignment; the job runs each step between its pair', async () => {
     const { page } = b;
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
-    await eventually(async () => (await get<{ data: RunActor[] }>(page, '/run/actors.json')).data.filter((a) => ACTORS.includes(a.name) && a.status === 'online').length, 2, 'both local actors are online', 30_000);
+    await localActorsOnline(page);
     const p = (await get<SimulationPreviewAnswer>(page, `/library/simulations.json?id=${SEQUENCE_ID}`)).data.preview_props;
     const steps = p.steps.filter((s) => s.actions.length > 0);
     expect(steps.length).toBeGreaterThanOrEqual(1);

@@ -53,16 +53,17 @@ describe('signing in and out', () => {
   it('MON-158 when the director cannot be reached on load the page says "An error occurred" with the reason, and Try again recovers', async () => {
     const { page } = b;
     await signIn(page, adminEmail, adminPassword);
-    // The director is made unreachable on purpose: each refused load of /environment.json is logged.
-    b.allowConsole(/Failed to load resource: net::ERR_CONNECTION_REFUSED \(.*\/environment\.json\)$/);
-    await page.route('**/environment.json', (route) => route.abort('connectionrefused'));
+    // The director is made unreachable on purpose: each refused load of /users/session.json (the
+    // workbench's one call on load, which carries the environment) is logged.
+    b.allowConsole(/Failed to load resource: net::ERR_CONNECTION_REFUSED \(.*\/users\/session\.json\)$/);
+    await page.route('**/users/session.json', (route) => route.abort('connectionrefused'));
     await page.reload();
     const alert = page.getByRole('alert').filter({ hasText: 'An error occurred' });
     await alert.waitFor({ state: 'visible' });
     expect(await alert.getByText('The director could not be reached.', { exact: true }).isVisible()).toBe(true);
     expect(await workbenchReady(page).count()).toBe(0);
 
-    await page.unroute('**/environment.json');
+    await page.unroute('**/users/session.json');
     await alert.getByRole('button', { name: 'Try again' }).click();
     await workbenchReady(page).waitFor({ state: 'visible' });
     expect(await page.getByText('An error occurred').count()).toBe(0);

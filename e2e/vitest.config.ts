@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Browser tests: the real director and the built SPA, driven in Debian's Chromium (see e2e/director.ts).
  * Two files at a time, each worker with its own shared director (global-setup.ts, shared-director.ts);
- * the files that start their own director give it a free port and a fresh temporary database.
+ * the files that start their own director give it a free port and a temporary copy of the database
+ * seeded once for the run (seedDataDir in e2e/director.ts).
  */
 export default defineConfig({
   test: {
@@ -13,6 +14,7 @@ export default defineConfig({
     environment: 'node',
     include: ['e2e/**/*.e2e.ts'],
     globalSetup: ['e2e/global-setup.ts'],
+    setupFiles: ['e2e/setup.ts'],
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -5,7 +5,8 @@ import { JobStatuses } from './job-statuses';
 import { AnswerCache } from './answer-cache';
 import { itemJson, type ItemJson } from './item-json';
 import { SortedIndex, matchesStatus, type IndexEntry } from './sorted-index';
-import { loadActionEntries, loadDimensions, loadSimulationEntries, loadTags, type ActionEntry, type DimensionInfo, type SimulationEntry, type TagInfo } from './sources';
+import type { Dimension } from '../../src/api/contracts/library/answers';
+import { loadActionEntries, loadDimensions, loadSimulationEntries, loadTags, type ActionEntry, type SimulationEntry, type TagInfo } from './sources';
 import { ACTION_TYPES, ACTION_TYPE_LABELS, DIMENSION_LABELS, DIMENSION_TYPES } from '../../src/api/contracts/vocabulary';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -36,7 +37,7 @@ export class LibraryService {
   private warmToken = 0;
   /** Big answers (the legacy pages) as sent, until the list, the tags or a job status changes. */
   readonly answers = new AnswerCache(() => `${this.actions.version}:${this.tagsGen}:${this.jobs.version}`);
-  private dimensions: DimensionInfo[] = [];
+  private dimensions: Dimension[] = [];
   private dimensionChildren = new Map<number, number[]>();
   private feed: ChangeFeed;
   private jobs: JobStatuses;

@@ -2,7 +2,8 @@ import type { Db } from '../db/index';
 import { isVendorVid } from '../../src/api/contracts/library';
 import type { IndexEntry } from './sorted-index';
 import type { ItemJson } from './item-json';
-import { DIMENSION_TYPES, type ActionType, type DimensionType } from '../../src/api/contracts/vocabulary';
+import type { Dimension } from '../../src/api/contracts/library/answers';
+import { DIMENSION_TYPES, type ActionType } from '../../src/api/contracts/vocabulary';
 
 export interface ActionEntry extends IndexEntry {
   name: string;
@@ -34,15 +35,6 @@ export interface TagInfo {
   tag_type: string;
 }
 
-export interface DimensionInfo {
-  id: number;
-  type: DimensionType;
-  parent_id: number | null;
-  name: string;
-  param_name: string;
-  position: number;
-}
-
 const SEP = '\u0001';
 const DESC_CHARS = 240;
 
@@ -51,8 +43,8 @@ export async function loadTags(db: Db): Promise<Map<number, TagInfo>> {
   return new Map(rows.map((t) => [t.id, t]));
 }
 
-export async function loadDimensions(db: Db): Promise<DimensionInfo[]> {
-  return db.query<DimensionInfo>('select id, type, parent_id, name, param_name, position from dimensions order by type, position, id');
+export async function loadDimensions(db: Db): Promise<Dimension[]> {
+  return db.query<Dimension>('select id, type, parent_id, name, param_name, position from dimensions order by type, position, id');
 }
 
 interface ActionDbRow {

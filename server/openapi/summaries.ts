@@ -4,11 +4,11 @@
  * fails when a registered route has none, so a new route cannot go undescribed. Details: docs/api.md.
  */
 export const SUMMARIES = `
-POST /users/sign_in.json | Sign in with email and password: sets the session cookie, answers the user and the CSRF token
+POST /users/sign_in.json | Sign in with email and password: sets the session cookie, answers the user, the CSRF token and the environment
 DELETE /users/sign_out | Sign out: ends this session
 GET /users/verify_user_session | Whether the session is alive and when it expires (does not extend it)
 GET /users/reset_user_session_timeout | Extend the session
-GET /users/session.json | Whether this browser is signed in (always 200; the workbench asks it before /environment.json)
+GET /users/session.json | Whether this browser is signed in, with the environment when it is (always 200; the workbench's call on load)
 POST /users/password.json | Change one's own password (the current one required); the user's other sessions end
 GET /environment.json | The signed-in user, permissions, time zone and director settings
 GET /check_completed_background_processes | Background processes finished since the last poll

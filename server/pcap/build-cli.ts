@@ -2,25 +2,16 @@
  * Bundles the parser CLI (cli.ts with the director's parser modules) into one plain JavaScript file,
  * so it runs with `node` alone, without tsx compiling TypeScript at every start:
  *   npm run build:pcap-cli            -> dist-cli/pcap-cli.cjs
- * The benchmark builds it the same way into its temporary directory. esbuild comes with tsx.
+ * The benchmark builds it the same way into its temporary directory.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
+import { bundleForNode } from '../../scripts/node-bundle';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export function buildPcapCli(outfile: string): void {
-  buildSync({
-    entryPoints: [path.join(here, 'cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    sourcemap: false,
-    logLevel: 'warning',
-  });
+  bundleForNode(path.join(here, 'cli.ts'), outfile);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { requirePermission, requireUser } from '../guards';
 import { badRequest, bodyFields } from '../http-errors';
-import { LICENSED_FEATURES } from './environment';
+import { LICENSED_FEATURES } from '../environment';
 import { ActionValidationError } from '../actions/validation-error';
 import { createAction, updateAction } from '../actions/form-save';
 import { findActionId, loadActionForm } from '../actions/form-load';

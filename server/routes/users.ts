@@ -6,6 +6,7 @@ import { HttpError, badRequest, bodyFields, validate } from '../http-errors';
 import { requireUser } from '../guards';
 import { passwordChangeSchema, signInSchema, type SessionStateAnswer, type SignInAnswer, type VerifySessionAnswer } from '../../src/api/contracts/session';
 import { THROTTLE_WINDOW_MIN } from '../auth/throttle';
+import { environmentOf } from '../environment';
 
 // A fixed hash to compare against when the email is unknown, so both cases take the same time.
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(64).toString('base64');
@@ -35,7 +36,9 @@ export async function usersRoutes(app: FastifyInstance) {
     const { cookie, csrfToken } = await app.sessions.create(row.id);
     const c = sessionCookie(req.protocol === 'https');
     reply.setCookie(c.name, cookie, c.options);
-    return { csrf_token: csrfToken, user: toSessionUser(row) };
+    const user = toSessionUser(row);
+    // The environment comes with the answer: the workbench draws without a second round trip.
+    return { csrf_token: csrfToken, user, environment: await environmentOf(app.db, { user, csrfToken }, app.config.sessionTimeoutMin) };
   });
 
   // A user changes their own password: the current one proves it is them (throttled like a sign-in, so a
@@ -73,7 +76,10 @@ export async function usersRoutes(app: FastifyInstance) {
   });
 
   // Answers signed-out browsers too (200, not 401), so a signed-out load asks nothing that fails.
-  app.get('/users/session.json', async (req): Promise<SessionStateAnswer> => ({ signed_in: !!req.session }));
+  // Signed in, the answer carries the environment: a load of the workbench asks one question, not two.
+  app.get('/users/session.json', async (req): Promise<SessionStateAnswer> =>
+    req.session ? { signed_in: true, environment: await environmentOf(app.db, req.session, app.config.sessionTimeoutMin) } : { signed_in: false },
+  );
 
   app.get('/users/verify_user_session', async (req): Promise<VerifySessionAnswer> => {
     const session = requireUser(req);

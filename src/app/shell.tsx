@@ -32,7 +32,8 @@ export function Shell() {
   if (env.isPending) return <div className="p-6 text-muted">Loading Vigil…</div>;
   // Signed out: the session check says so (or a session ended between the check and the environment call).
   if (env.data === null || (env.error instanceof ApiError && env.error.status === 401)) {
-    return <SignInPage onSignedIn={() => void queryClient.invalidateQueries({ queryKey: environmentQueryKey })} />;
+    // The sign-in answer carries the environment: the workbench draws without another round trip.
+    return <SignInPage onSignedIn={(answer) => queryClient.setQueryData(environmentQueryKey, answer.environment)} />;
   }
   if (env.error || !env.data) {
     return (

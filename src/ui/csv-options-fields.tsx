@@ -1,4 +1,7 @@
+import { useState, type ReactNode } from 'react';
 import { CSV_SEPARATORS, csvFilename, type CsvSeparator } from '@/api/contracts/jobs';
+import { Button } from './button';
+import { useSubmit } from './use-submit';
 
 /**
  * The data export menu's options (monitors-actors-reporting.md section 7: separators comma, semicolon,
@@ -14,12 +17,12 @@ export interface CsvOptionValues {
   filename: string;
 }
 
-export const DEFAULT_CSV_VALUES: CsvOptionValues = { separator: 'comma', delivery: 'download', all_events: 'visible', regex: 'double', filename: '' };
+const DEFAULT_CSV_VALUES: CsvOptionValues = { separator: 'comma', delivery: 'download', all_events: 'visible', regex: 'double', filename: '' };
 
 const SEPARATOR_LABELS: Record<CsvSeparator, string> = { comma: 'Comma', semicolon: 'Semicolon', space: 'Space', tab: 'Tab' };
 const radio = 'flex items-center gap-1.5';
 
-export function CsvOptionsFields({ value, onChange, rows, exportName }: { value: CsvOptionValues; onChange: (next: CsvOptionValues) => void; rows: { visible: string; all: string }; exportName: string }) {
+function CsvOptionsFields({ value, onChange, rows, exportName }: { value: CsvOptionValues; onChange: (next: CsvOptionValues) => void; rows: { visible: string; all: string }; exportName: string }) {
   const set = <K extends keyof CsvOptionValues>(k: K, v: CsvOptionValues[K]) => onChange({ ...value, [k]: v });
   return (
     <>
@@ -71,5 +74,55 @@ export function CsvOptionsFields({ value, onChange, rows, exportName }: { value:
         <span className="font-normal">Saved as {csvFilename(value.filename, exportName)}</span>
       </label>
     </>
+  );
+}
+
+/**
+ * The "Export to CSV" form of the Jobs export and the dashboards' CSV export: the options above, the
+ * director's message on failure (the options stay as chosen), Cancel and Export (busy while exporting).
+ * `children` come first (the Jobs export's Job Action Report checkbox).
+ */
+export function CsvExportForm({
+  rows,
+  exportName,
+  onExport,
+  onCancel,
+  disabled = false,
+  children,
+}: {
+  rows: { visible: string; all: string };
+  exportName: string;
+  /** Runs the export with the chosen options; the form closes itself by its caller once this resolves. */
+  onExport: (options: CsvOptionValues) => Promise<unknown>;
+  onCancel: () => void;
+  /** Export is disabled (e.g. nothing to export). */
+  disabled?: boolean;
+  children?: ReactNode;
+}) {
+  const [options, setOptions] = useState<CsvOptionValues>(DEFAULT_CSV_VALUES);
+  const { busy, error, run } = useSubmit();
+  return (
+    <form
+      className="flex flex-col gap-3 text-sm"
+      aria-label="Export options"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void run(() => onExport(options));
+      }}
+    >
+      {children}
+      <CsvOptionsFields value={options} onChange={setOptions} rows={rows} exportName={exportName} />
+      {error && (
+        <p role="alert" className="text-red-500">
+          {error}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button onClick={onCancel}>Cancel</Button>
+        <Button type="submit" variant="primary" disabled={busy || disabled}>
+          {busy ? 'Exporting…' : 'Export'}
+        </Button>
+      </div>
+    </form>
   );
 }

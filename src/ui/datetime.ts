@@ -1,13 +1,20 @@
-import { format } from 'date-fns';
-
 /**
  * The one way Vigil shows a point in time: ISO-like, 24-hour, in the user's time zone (their profile's,
  * set by the workbench from the environment; the browser's until then), e.g. 2026-11-26 17:42, with
  * seconds where a log needs them (2026-11-26 17:42:05).
  */
-export const TIMESTAMP_FORMAT = 'yyyy-MM-dd HH:mm';
-const WITH_SECONDS = 'yyyy-MM-dd HH:mm:ss';
-const DATE_ONLY = 'yyyy-MM-dd';
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+const dayOf = (d: Date) => `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+const minutesOf = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+const secondsOf = (d: Date) => `${minutesOf(d)}:${pad(d.getSeconds())}`;
+
+/**
+ * `d`'s local fields as yyyy-MM-dd HH:mm (or HH:mm:ss with `seconds`): the fixed patterns Vigil shows,
+ * written out, so the workbench's first download carries no date formatting library.
+ */
+export function formatLocal(d: Date, opts: { seconds?: boolean } = {}): string {
+  return `${dayOf(d)} ${opts.seconds ? secondsOf(d) : minutesOf(d)}`;
+}
 
 type When = string | number | Date | null | undefined;
 
@@ -28,7 +35,7 @@ export function setDisplayTimeZone(timeZone: string | null | undefined): void {
   }
 }
 
-/** The wall-clock time of `d` in the display zone, as a Date whose local fields date-fns formats. */
+/** The wall-clock time of `d` in the display zone, as a Date whose local fields are then formatted. */
 function wallClock(d: Date): Date {
   if (!zoneParts) return d;
   const parts = zoneParts.formatToParts(d);
@@ -45,17 +52,17 @@ function toDate(value: When): Date | null {
 /** A timestamp as shown everywhere; `fallback` when there is none (or it is not a date). */
 export function formatTimestamp(value: When, opts: { seconds?: boolean; fallback?: string } = {}): string {
   const d = toDate(value);
-  return d ? format(d, opts.seconds ? WITH_SECONDS : TIMESTAMP_FORMAT) : (opts.fallback ?? '—');
+  return d ? formatLocal(d, opts) : (opts.fallback ?? '—');
 }
 
 /** The date part only, in the same style. */
 export function formatDay(value: When, fallback = '—'): string {
   const d = toDate(value);
-  return d ? format(d, DATE_ONLY) : fallback;
+  return d ? dayOf(d) : fallback;
 }
 
 /** The time of day only (HH:mm:ss), e.g. "Checked 17:42:05". */
 export function formatTimeOfDay(value: When, fallback = '—'): string {
   const d = toDate(value);
-  return d ? format(d, 'HH:mm:ss') : fallback;
+  return d ? secondsOf(d) : fallback;
 }

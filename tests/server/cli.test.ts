@@ -9,11 +9,14 @@ import { seedDemo } from '../../server/seed/demo';
 import { reopenDemoJobs } from './job-fixtures';
 import { EMAILS, PASSWORD, startTestServer, type TestServer } from './helpers';
 import { readPdf } from '../../e2e/pdf-reader';
+import { buildVigilCli } from '../../cli/build';
 
 const run = promisify(execFile);
 let t: TestServer;
 let url: string;
 let dir: string;
+/** The runner bundled once (cli/build.ts): each run starts with `node` alone instead of tsx compiling cli/vigil.ts. */
+let cli: string;
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -21,6 +24,8 @@ beforeAll(async () => {
   await reopenDemoJobs(t.db);
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-cli-'));
+  cli = path.join(dir, 'vigil.cjs');
+  buildVigilCli(cli);
 });
 afterAll(async () => {
   await t?.close();
@@ -31,7 +36,7 @@ async function vigil(script: string, email: string, extra: string[] = []) {
   const file = path.join(dir, `s-${Math.random().toString(36).slice(2)}.vgl`);
   fs.writeFileSync(file, script);
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'cli/vigil.ts', 'run', file, '--director', url, ...extra], {
+    const { stdout, stderr } = await run(process.execPath, [cli, 'run', file, '--director', url, ...extra], {
       env: { ...process.env, VIGIL_EMAIL: email, VIGIL_PASSWORD: PASSWORD },
       cwd: path.resolve(__dirname, '../..'),
     });
@@ -73,7 +78,7 @@ describe('the terminal runner', () => {
   });
 
   it('reports a bad sign-in or a missing file with exit code 2 and a message', async () => {
-    const bad = await run(process.execPath, ['--import', 'tsx', 'cli/vigil.ts', 'run', path.join(dir, 'missing.vgl'), '--director', url], {
+    const bad = await run(process.execPath, [cli, 'run', path.join(dir, 'missing.vgl'), '--director', url], {
       env: { ...process.env, VIGIL_EMAIL: EMAILS.admin, VIGIL_PASSWORD: PASSWORD },
       cwd: path.resolve(__dirname, '../..'),
     }).then(
@@ -152,7 +157,7 @@ describe('the terminal runner', () => {
 
 /** Starts the runner on a script file; `started` resolves once it has signed in and begun the script. */
 function startVigil(file: string, email: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/vigil.ts', 'run', file, '--director', url], {
+  const child = spawn(process.execPath, [cli, 'run', file, '--director', url], {
     env: { ...process.env, VIGIL_EMAIL: email, VIGIL_PASSWORD: PASSWORD },
     cwd: path.resolve(__dirname, '../..'),
   });

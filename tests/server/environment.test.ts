@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { permissionsOf } from '@/api/contracts/permissions';
-import type { BackgroundProcessesAnswer, ContentServiceAnswer, Environment } from '@/api/contracts/session';
+import type { BackgroundProcessesAnswer, ContentServiceAnswer, Environment, SignInAnswer } from '@/api/contracts/session';
 import { useTestServer } from './helpers';
 
 const t = useTestServer();
@@ -57,13 +57,28 @@ describe('environment.json', () => {
     expect(res.json()).toEqual({ error: 'You need to sign in before continuing.' });
   });
 
-  it('GET /users/session.json says whether the browser is signed in, with 200 either way (a signed-out load logs no 401)', async () => {
+  it('GET /users/session.json says whether the browser is signed in, with 200 either way (a signed-out load logs no 401), and signed in carries the environment', async () => {
     const out = await t.call('GET', '/users/session.json');
     expect(out.statusCode).toBe(200);
     expect(out.json()).toEqual({ signed_in: false });
     const inside = await t.call('GET', '/users/session.json', { as: viewer });
     expect(inside.statusCode).toBe(200);
-    expect(inside.json()).toEqual({ signed_in: true });
+    const env = (await t.call('GET', '/environment.json', { as: viewer })).json<Environment>();
+    expect(inside.json()).toEqual({ signed_in: true, environment: env });
+  });
+
+  it('the sign-in answer carries the new session’s environment, as GET /environment.json answers it (one round trip to a usable workbench)', async () => {
+    const res = await t.call('POST', '/users/sign_in.json', { body: t.credentials('approver') });
+    expect(res.statusCode).toBe(200);
+    const answer = res.json<SignInAnswer>();
+    expect(answer.environment.csrfToken).toBe(answer.csrf_token);
+    expect(answer.environment.user).toEqual(answer.user);
+    expect(answer.environment.user_rights).toEqual(permissionsOf('approver'));
+    const cookie = res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const env = await t.call('GET', '/environment.json', { headers: { cookie } });
+    expect(env.statusCode).toBe(200);
+    expect(answer.environment).toEqual(env.json<Environment>());
+    expect(res.body).not.toMatch(/password_hash|scrypt/i);
   });
 });
 

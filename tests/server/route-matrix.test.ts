@@ -77,10 +77,21 @@ function fillParams(url: string, value: string): string {
   return url.replace(/:[A-Za-z_]+/g, value).replace(/\*$/, 'x');
 }
 
+/**
+ * Roles whose session a call since its last check may have ended. Only a write the director accepted (a
+ * sign-out, a user deleted, demoted or given a new password) or a sign-out route can end one, so a check
+ * is owed only after such a call, not before every request.
+ */
+const unchecked = new Set<Role>();
+function noteEnding(method: string, url: string, res: LightMyRequestResponse): void {
+  if (res.statusCode < 400 && (method !== 'GET' || /sign_out/.test(url))) for (const role of sessions.keys()) unchecked.add(role);
+}
+
 /** A session, signed in again if an earlier call (sign-out) ended it. */
 async function sessionOf(who: Who): Promise<Session | undefined> {
   if (who === 'anonymous') return undefined;
   const s = sessions.get(who)!;
+  if (!unchecked.delete(who)) return s;
   const alive = await t.call('GET', '/users/verify_user_session', { as: s, headers: { 'x-requested-with': 'XMLHttpRequest', 'x-background-task': 'true' } });
   if (alive.statusCode === 200) return s;
   const fresh = await t.signIn(who);
@@ -102,7 +113,9 @@ async function send(method: string, url: string, who: Who, csrf: Csrf, input: Ho
     timer = setTimeout(() => reject(new Error(`hang: ${method} ${url} as ${who} (${input?.name ?? 'plain'})`)), 15_000);
   });
   try {
-    return await Promise.race([answer, hang]);
+    const res = await Promise.race([answer, hang]);
+    noteEnding(method, url, res);
+    return res;
   } finally {
     clearTimeout(timer);
   }

@@ -3,13 +3,17 @@
  * `sim_action[name]`, `trees[0][id]`, `dns_action[domain]`, `user_tags[]` and, for cloud,
  * `sim_action[cloud_action_attributes][scripts_attributes][0][name]`.
  *
- * `encodeActionForm` turns the JSON payload into those fields (the workbench posts them);
+ * `encodeActionForm` (action-form-encode.ts, without the schemas, for the workbench's first download)
+ * turns the JSON payload into those fields (the workbench posts them);
  * `decodeActionForm` turns posted fields (form-encoded or multipart) back into the JSON payload's
  * shape, so the director validates both bodies with the same yup schema and answers the same error keys.
  */
 import * as yup from 'yup';
-import { actionFormSchema, typeKey, type ActionFormPayload } from './action-form';
+import { actionFormSchema, typeKey } from './action-form';
+import { TAG_FIELDS } from './action-form-encode';
 import { ACTION_TYPES, type ActionType } from './vocabulary';
+
+export { encodeActionForm } from './action-form-encode';
 
 /** A posted form: each key's value, or its values when the key was sent more than once. */
 export type FormFields = Record<string, string | string[] | undefined>;
@@ -19,31 +23,6 @@ export class FormBodyError extends Error {}
 
 const RESERVED = new Set(['__proto__', 'prototype', 'constructor']);
 const isIndex = (s: string) => /^\d{1,6}$/.test(s);
-const TAG_FIELDS = ['user_tags', 'verodin_tags'] as const;
-
-// ---------------------------------------------------------------------------------------------
-// Encoding.
-
-function encodeValue(out: [string, string][], key: string, value: unknown, arraySuffix: string) {
-  if (value === undefined) return;
-  if (value === null) out.push([key, '']);
-  else if (Array.isArray(value)) value.forEach((v, i) => encodeValue(out, `${key}[${i}]`, v, arraySuffix));
-  else if (typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) encodeValue(out, `${key}[${Array.isArray(v) ? k + arraySuffix : k}]`, v, arraySuffix);
-  } else out.push([key, String(value)]);
-}
-
-/** The payload as the spec's form fields (without authenticity_token; the request helper sends the token). */
-export function encodeActionForm(payload: ActionFormPayload): [string, string][] {
-  const out: [string, string][] = [];
-  for (const [key, value] of Object.entries(payload)) {
-    if (key === 'tags') {
-      for (const field of TAG_FIELDS) for (const tag of payload.tags[field]) out.push([`${field}[]`, tag]);
-    } else if (key === 'cloud_action') encodeValue(out, 'sim_action[cloud_action_attributes]', value, '_attributes');
-    else encodeValue(out, key, value, '');
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Decoding.

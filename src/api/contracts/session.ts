@@ -14,16 +14,19 @@ export interface SessionUser {
 export interface SignInAnswer {
   csrf_token: string;
   user: SessionUser;
+  /** The signed-in user's environment (as GET /environment.json answers it): the workbench draws without asking again. */
+  environment: Environment;
 }
 
 export interface VerifySessionAnswer {
   time_left: number;
 }
 
-/** GET /users/session.json: whether this browser is signed in, asked before anything that needs a session. */
-export interface SessionStateAnswer {
-  signed_in: boolean;
-}
+/**
+ * GET /users/session.json: whether this browser is signed in, asked before anything that needs a
+ * session (always 200, so a signed-out load logs no 401); signed in, with the environment.
+ */
+export type SessionStateAnswer = { signed_in: false } | { signed_in: true; environment: Environment };
 
 export const signInSchema = yup
   .object({

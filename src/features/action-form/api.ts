@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { http } from '@/api/http';
 import type { ActionFormPayload, FileLibraryEntry, FileUploadAnswer, FormDefinition, LoadedAction, PickerAction, SaveAnswer, TagsAnswer } from '@/api/contracts/action-form';
-import { encodeActionForm } from '@/api/contracts/action-form-body';
+import { encodeActionForm } from '@/api/contracts/action-form-encode';
 import { type ActionType } from '@/api/contracts/vocabulary';
 
 export const actionFormKeys = {

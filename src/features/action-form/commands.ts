@@ -1,6 +1,6 @@
 import * as yup from 'yup';
 import { proxy } from 'valtio';
-import { type ActionFormPayload } from '@/api/contracts/action-form';
+import type { ActionFormPayload } from '@/api/contracts/action-form';
 import { defineCommand } from '@/commands/registry';
 import { currentActionPane } from '@/commands/entity-picks';
 import type { AnyCommand, CommandContext } from '@/commands/types';

@@ -1,9 +1,9 @@
-import { format } from 'date-fns';
+import { formatLocal } from '@/ui/datetime';
 import { actionResult, type JobActionEvidenceAnswer, type JobActionWork } from '@/api/contracts/jobs';
 
 /** A job action's evidence as the panel shows it and Copy puts on the clipboard: one plain text. */
 
-export const evidenceTime = (iso: string | null) => (iso ? format(new Date(iso), 'yyyy-MM-dd HH:mm:ss') : '—');
+export const evidenceTime = (iso: string | null) => (iso ? formatLocal(new Date(iso), { seconds: true }) : '—');
 
 export function durationText(ms: number | null): string {
   if (ms === null) return '—';

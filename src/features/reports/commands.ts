@@ -11,8 +11,11 @@ import { SIMULATION_TYPES, type SimulationType } from '@/api/contracts/simulatio
 import { createDashboard, deleteDashboard, duplicateDashboard, fetchUntested, getDashboard, listDashboards, patchDashboard, qk } from './api';
 import { addPanel, movePanel, removePanel, resizePanel, updatePanel } from './panels';
 import { reportsStore } from './store';
-import { DEFAULT_CSV_OPTIONS, exportDashboardCsv, exportDashboardPdf, exportDashboardPng, type CsvOptions } from './exports';
+import type { CsvOptions } from './exports';
 import { CSV_ALL_EVENTS, CSV_DELIVERIES, CSV_QUOTES, CSV_SEPARATORS, type CsvSeparator } from '@/api/contracts/jobs';
+
+/** The exports (panel data, CSV, PDF, images) load on first use: the workbench's first download stays small. */
+const exportCode = () => import('./exports');
 
 /**
  * Reports commands: dashboards (open, create, rename, duplicate, delete, share), panels (add through the
@@ -277,7 +280,7 @@ export const reportsCommands: AnyCommand[] = [
     buttonLabel: 'Export PDF',
     menus: dashboardMenus('Export PDF', 1, ['toolbar/dashboard']),
     args: yup.object({ ...refShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
-    run: async (a, ctx) => exportDashboardPdf(await dashboardOf(a, ctx), a?.filename, ctx.queryClient),
+    run: async (a, ctx) => (await exportCode()).exportDashboardPdf(await dashboardOf(a, ctx), a?.filename, ctx.queryClient),
   }),
   defineCommand<Ref & { filename?: string }>({
     id: 'reports.exportPng',
@@ -290,7 +293,7 @@ export const reportsCommands: AnyCommand[] = [
     buttonLabel: 'Export Image',
     menus: dashboardMenus('Export Image', 2, ['toolbar/dashboard']),
     args: yup.object({ ...refShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
-    run: async (a, ctx) => exportDashboardPng(await dashboardOf(a, ctx), a?.filename),
+    run: async (a, ctx) => (await exportCode()).exportDashboardPng(await dashboardOf(a, ctx), a?.filename),
   }),
   defineCommand<Ref & Partial<CsvOptions>>({
     id: 'reports.exportCsv',
@@ -317,6 +320,7 @@ export const reportsCommands: AnyCommand[] = [
         reportsStore.csv = { dashboardId: d.id };
         return { dialog: true };
       }
+      const { exportDashboardCsv, DEFAULT_CSV_OPTIONS } = await exportCode();
       return exportDashboardCsv(d, { ...DEFAULT_CSV_OPTIONS, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) });
     },
   }),

@@ -6,7 +6,7 @@ import { ATTACK_LOCATION_PANEL_IDS, CHART_MODES, GROUP_KEYS, GROUP_KEY_LABELS, t
 import { Button } from '@/ui/button';
 import { Modal } from '@/ui/modal';
 import { useSubmit } from '@/ui/use-submit';
-import { CsvOptionsFields, DEFAULT_CSV_VALUES, type CsvOptionValues } from '@/ui/csv-options-fields';
+import { CsvExportForm } from '@/ui/csv-options-fields';
 import { csvExportName } from './exports';
 import { getDashboard, patchDashboard, qk, shareDashboard, shareableUsers } from './api';
 import { PanelLibrary } from './panel-library';
@@ -191,8 +191,6 @@ function OptionsDialog({ id, uid }: { id: number; uid: string }) {
 /** The data export options of a dashboard's CSV (reports.exportCsv with the chosen options). */
 function CsvDialog({ id }: { id: number }) {
   const dash = useQuery({ queryKey: qk.dashboard(id), queryFn: () => getDashboard(id) });
-  const [options, setOptions] = useState<CsvOptionValues>(DEFAULT_CSV_VALUES);
-  const { busy, error, run } = useSubmit();
   const close = () => (reportsStore.csv = null);
   const d = dash.data;
   return (
@@ -201,32 +199,18 @@ function CsvDialog({ id }: { id: number }) {
       {!d ? (
         !dash.isError && <p className="text-sm text-muted">Loading…</p>
       ) : (
-        <form
-          className="flex flex-col gap-3 text-sm"
-          aria-label="Export options"
-          onSubmit={(e) => {
-            e.preventDefault();
-            // The options stay as chosen; on failure the message says what went wrong.
-            void run(async () => {
-              await commands.execute('reports.exportCsv', { id, ...options, filename: options.filename || undefined }, 'button');
-              close();
-            });
+        <CsvExportForm
+          rows={{ visible: 'Visible (the rows each panel shows)', all: 'All (every row of each panel)' }}
+          exportName={csvExportName(d)}
+          disabled={d.panels.length === 0}
+          onCancel={close}
+          onExport={async (options) => {
+            await commands.execute('reports.exportCsv', { id, ...options, filename: options.filename || undefined }, 'button');
+            close();
           }}
         >
           <p className="text-muted">The figures of the {d.panels.length} panels of {d.name}, one table per panel.</p>
-          <CsvOptionsFields value={options} onChange={setOptions} rows={{ visible: 'Visible (the rows each panel shows)', all: 'All (every row of each panel)' }} exportName={csvExportName(d)} />
-          {error && (
-            <p role="alert" className="text-red-500">
-              {error}
-            </p>
-          )}
-          <div className="flex justify-end gap-2">
-            <Button onClick={close}>Cancel</Button>
-            <Button type="submit" variant="primary" disabled={busy || d.panels.length === 0}>
-              {busy ? 'Exporting…' : 'Export'}
-            </Button>
-          </div>
-        </form>
+        </CsvExportForm>
       )}
     </Modal>
   );

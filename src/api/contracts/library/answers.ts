@@ -94,6 +94,16 @@ export interface TagOption {
   name: string;
   count: number;
 }
+/** A node of a dimension tree (OS, platform, ...): a row of the dimensions table, read by the director's library and the fakes. */
+export interface Dimension {
+  id: number;
+  type: DimensionType;
+  parent_id: number | null;
+  name: string;
+  param_name: string;
+  position: number;
+}
+
 export interface TreeNode {
   id: number;
   name: string;

@@ -1,17 +1,12 @@
 /** Rows of users, tags, dimensions, Actions, files and simulations (server/db/migrations/002_domain.sql). */
 import type { ActionType, DimensionType, FileRestriction } from '@/api/contracts/vocabulary';
-import type { ActionLibraryDetail, DetectionAlert, Signature, SimulationRef } from '@/api/contracts/library/answers';
+import type { ActionLibraryDetail, DetectionAlert, Dimension, Signature, SimulationRef } from '@/api/contracts/library/answers';
+import type { SessionUser } from '@/api/contracts/session';
 import type { ActionDetailsByType } from './action-details';
 
 export type TagClass = 'user' | 'verodin' | 'mitre_attack';
 
-export interface FakeUser {
-  id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: 'admin' | 'approver' | 'operator' | 'viewer';
-}
+export type FakeUser = Omit<SessionUser, 'permissions'>;
 
 export interface TagRow {
   id: number;
@@ -26,14 +21,7 @@ export interface TagTacticRow {
   tactic_tag_id: number;
 }
 
-export interface DimensionRow {
-  id: number;
-  type: DimensionType;
-  parent_id: number | null;
-  name: string;
-  param_name: string;
-  position: number;
-}
+export type DimensionRow = Dimension;
 export interface DimensionDefaultRow {
   action_type: ActionType;
   dimension_type: DimensionType;

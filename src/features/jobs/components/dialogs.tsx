@@ -14,8 +14,7 @@ import {
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
 import { Modal } from '@/ui/modal';
-import { useSubmit } from '@/ui/use-submit';
-import { CsvOptionsFields, DEFAULT_CSV_VALUES, type CsvOptionValues } from '@/ui/csv-options-fields';
+import { CsvExportForm } from '@/ui/csv-options-fields';
 import { getActionEvents, jobsKeys } from '@/features/jobs/api';
 import { runExport } from '@/features/jobs/commands';
 import { dialogs } from '@/features/jobs/dialogs';
@@ -105,9 +104,7 @@ function ExportDialog() {
 }
 
 function ExportForm({ paneKey, jobActionReport }: { paneKey: string; jobActionReport: boolean }) {
-  const [options, setOptions] = useState<CsvOptionValues>(DEFAULT_CSV_VALUES);
   const [report, setReport] = useState(jobActionReport);
-  const { busy, error, run } = useSubmit();
   const exportName = report ? JOB_ACTIONS_EXPORT_NAME : JOBS_EXPORT_NAME;
   const [kind, ...rest] = paneKey.split(':');
   const state = findPaneState({ kind: kind ?? '', params: kind === 'jobs' ? { vid: rest.join(':') } : { id: rest.join(':') } });
@@ -116,34 +113,20 @@ function ExportForm({ paneKey, jobActionReport }: { paneKey: string; jobActionRe
     all: `All (${state?.kind === 'job' ? 'this job' : `${(state?.totalShown ?? 0).toLocaleString()} jobs matching the filter`})`,
   };
   return (
-    <form
-      className="flex flex-col gap-3 text-sm"
-      aria-label="Export options"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void run(async () => {
-          await runExport(state, { ...options, job_action_report: report });
-          dialogs.export = null;
-        });
+    <CsvExportForm
+      rows={rows}
+      exportName={exportName}
+      onCancel={() => (dialogs.export = null)}
+      onExport={async (options) => {
+        await runExport(state, { ...options, job_action_report: report });
+        dialogs.export = null;
       }}
     >
       <label className="flex items-center gap-2">
         <input type="checkbox" checked={report} onChange={(e) => setReport(e.target.checked)} />
         Job Action Report (one line per action of each job)
       </label>
-      <CsvOptionsFields value={options} onChange={setOptions} rows={rows} exportName={exportName} />
-      {error && (
-        <p role="alert" className="text-red-500">
-          {error}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <Button onClick={() => (dialogs.export = null)}>Cancel</Button>
-        <Button type="submit" variant="primary" disabled={busy}>
-          {busy ? 'Exporting…' : 'Export'}
-        </Button>
-      </div>
-    </form>
+    </CsvExportForm>
   );
 }
 
