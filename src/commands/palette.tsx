@@ -181,7 +181,7 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
     );
   }
 
-  const commandCount = commandRows.items.length;
+  const commandCount = commandRows.total;
   const objectCount = objects.state === 'ready' ? objects.results.length : 0;
   const activeId = items[active] ? entryId(items[active]!) : undefined;
   return (
@@ -256,6 +256,7 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
       <div className="flex justify-between gap-3 border-t border-line px-4 py-1.5 text-2xs text-muted">
         <span>
           {commandCount} command{commandCount === 1 ? '' : 's'}
+          {commandCount > commandRows.items.length && ` (best ${commandRows.items.length} listed)`}
         </span>
         {!commandsOnly && text.trim().length >= 2 && (
           <span aria-live="polite">
