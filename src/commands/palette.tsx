@@ -301,8 +301,8 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
       <div className="flex justify-between gap-3 border-t border-line px-4 py-1.5 text-2xs text-muted">
         <span>
           {commandCount} command{commandCount === 1 ? '' : 's'}
-          {commandCount > commandRows.items.length && ` (best ${commandRows.items.length} listed)`}
         </span>
+        {commandCount > commandRows.items.length && <span>best {commandRows.items.length} listed</span>}
         {!commandsOnly && text.trim().length >= 2 && (
           <span aria-live="polite">
             {objects.state === 'loading' ? 'Searching objects…' : objects.state === 'error' ? `Object search failed: ${objects.message}` : `${objectCount} object${objectCount === 1 ? '' : 's'}`}
