@@ -277,7 +277,9 @@ export function JobsPane({ params, setParams }: PaneProps) {
   useEffect(() => {
     setRows(s, rows);
     setPageJobs(s, jobs);
-    focusWantedJob(s, !!answer && !list.isPlaceholderData && !list.isFetching);
+    // Settled: the answer shown is for the filter the pane has now (not one a URL change just replaced).
+    const current = JSON.stringify(toListRequest(s.filter, vid, s.cursor, s.timezoneOffset)) === JSON.stringify(req);
+    focusWantedJob(s, !!answer && !list.isPlaceholderData && !list.isFetching && current);
     if (answer) {
       s.pageStart = answer.page_start;
       s.pageEnd = answer.page_end;
