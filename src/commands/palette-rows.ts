@@ -79,7 +79,12 @@ function inOrder(q: string, text: string): boolean {
   return true;
 }
 
-/** A command's score from its prepared texts (see commandScore). */
+/**
+ * How well a command matches a query, or null: a match in the title gets a bonus over the same match
+ * in the category and keywords (matched together with the title, so "jobs cancel" finds Cancel Job in
+ * Jobs); a scattered title match ("dns" in "Edit Action Name, Description or Notes", about 2 points a
+ * character) still ranks below a keyword matched whole ("dns" of New Action, about 9).
+ */
 function scoreTexts(pq: PreparedQuery, t: Texts): number | null {
   const title = scorePrepared(pq, t.lowerTitle, t.titleStarts);
   // A title match stands (the rest holds the title too, and rarely does better): one scan, not two.
@@ -87,15 +92,6 @@ function scoreTexts(pq: PreparedQuery, t: Texts): number | null {
   return scorePrepared(pq, t.lowerRest, t.restStarts);
 }
 
-/**
- * How well a command matches a query, or null: a match in the title gets a bonus over the same match
- * in the category and keywords (matched together with the title, so "jobs cancel" finds Cancel Job in
- * Jobs); a scattered title match ("dns" in "Edit Action Name, Description or Notes", about 2 points a
- * character) still ranks below a keyword matched whole ("dns" of New Action, about 9).
- */
-export function commandScore(c: AnyCommand, query: string | PreparedQuery): number | null {
-  return scoreTexts(typeof query === 'string' ? prepareQuery(query) : query, texts(c));
-}
 
 /**
  * The palette's commands for a query. Empty query: recently used first (most recent first), then the
