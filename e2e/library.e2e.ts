@@ -309,8 +309,10 @@ describe('the Action library', () => {
     await tabs(page, 'Jobs').waitFor();
   });
 
-  it('ACT-058 ACT-103 Shift+A asks once, then approves the selected Action to run anywhere, as an approver', async () => {
+  it('ACT-058 ACT-103 issue 21 Shift+A approves the selected Action to run anywhere after 10 s with an Undo, as an approver; z undoes it and nothing reaches the director', async () => {
     const { page } = b;
+    // The page's clock is Playwright's: the 10 s are skipped with fastForward, not waited for.
+    await page.clock.install();
     await openLibrary(page, 'approver');
     const taken = ['dns', 'socket', 'port_scan', 'cloud', 'host_cli', 'sleep'];
     const target = (await api(page, 'status=unapproved&page_size=100')).actions.find((a) => !a.require_protected && !taken.includes(a.action_type))!;
@@ -321,20 +323,27 @@ describe('the Action library', () => {
     // The search is in the URL too (issue 21).
     await waitForPath(page, `/manage_sims/action/${target.vid}?q=${target.vid}`);
     await eventually(() => detailHeading(page).innerText(), target.name, 'the detail shows the Action the approver reviews');
-    // The hotkey asks first, naming the Action and both choices; Escape keeps it pending.
+    const approved = async () => (await api(page, `content_uuids[]=${target.vid}`)).actions[0]?.approved;
+    // The hotkey asks nothing: a toast names the Action and the mode and offers Undo (its hotkey in the tooltip).
     await page.keyboard.press('Shift+A');
-    const ask = page.getByRole('dialog', { name: 'Approve and Allow Anywhere' });
-    await ask.getByText(`Approve ${target.vid} to run anywhere?`, { exact: true }).waitFor();
-    expect(await ask.getByRole('button').allInnerTexts()).toEqual(expect.arrayContaining(['Keep Pending', 'Approve and Allow Anywhere']));
-    await page.keyboard.press('Escape');
-    await ask.waitFor({ state: 'detached' });
-    expect((await api(page, `content_uuids[]=${target.vid}`)).actions[0]).toMatchObject({ approved: false });
-    // Asked again, Enter on the focused confirming button approves.
+    const waiting = page.getByRole('status').filter({ hasText: `${target.vid} will be approved to run anywhere in 10 s.` });
+    await waiting.waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await waiting.getByRole('button', { name: 'Undo' }).getAttribute('title')).toBe('Undo (Z)');
+    expect(await approved()).toBe(false);
+    // z undoes it; past the 10 s nothing was sent.
+    await page.keyboard.press('z');
+    await page.getByText(`Approving ${target.vid} was undone: it stays pending.`).waitFor();
+    await waiting.waitFor({ state: 'detached' });
+    await page.clock.fastForward(15_000);
+    expect(await approved()).toBe(false);
+    // Not undone: held back until the 10 s are over, then approved.
     await page.keyboard.press('Shift+A');
-    await ask.getByText(`Approve ${target.vid} to run anywhere?`, { exact: true }).waitFor();
-    await page.keyboard.press('Enter');
+    await waiting.waitFor();
+    expect(await approved()).toBe(false);
+    await page.clock.fastForward(10_000);
     await page.getByText(`${target.vid} was approved to run anywhere.`).waitFor();
-    expect((await api(page, `content_uuids[]=${target.vid}`)).actions[0]).toMatchObject({ approved: true });
+    expect(await approved()).toBe(true);
     await page.locator('article').getByRole('table', { name: 'Approval History' }).getByText('Approved and allowed anywhere').waitFor();
   });
 

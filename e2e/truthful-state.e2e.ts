@@ -5,6 +5,7 @@ import { useOwnDirector } from './own-director';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './director';
 import { eventually, panel, runCommand, waitForFocused } from './workbench';
 import type { JobListAnswer } from '../src/api/contracts/jobs';
+import type { ActorTables } from '../src/api/contracts/actors';
 
 // A director of its own with the two local actors (127.0.0.2, 127.0.0.3) of the demo install: they
 // send heartbeats; the 17 demo actors of the seed never do. (The shared directors run no local actors.)
@@ -93,5 +94,49 @@ describe('issue 21.1 truthful state in the workbench', () => {
     expect(total).toBeGreaterThan(0);
     expect(statuses.length).toBe(total);
     expect(statuses.filter((s) => ACTIVE.includes(s))).toEqual([]);
+  });
+
+  it('issue 21.1 signed in, 30 s later on the page\'s clock: no actor is shown online without a fresh heartbeat, and no job waits in a non-final status', async () => {
+    const { page } = b;
+    // The page's clock is Playwright's: the 30 s pass at once (fastForward), and the checks poll what
+    // the page shows and what its own polls read: no sleep.
+    await page.clock.install();
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/actors');
+    await waitForFocused(page, 'Actors');
+    await eventually(
+      async () => {
+        const now = await actorsTable(page);
+        return LOCAL.every((n) => now.get(n) === 'online');
+      },
+      true,
+      'both local actors are online in the Actors pane',
+      45_000,
+    );
+    // Every answer the pane reads from now on, with the director's time of answering.
+    const answers: { at: number; tables: ActorTables }[] = [];
+    page.on('response', (res) => {
+      if (!res.url().includes('/actors/tables.json') || res.status() !== 200) return;
+      const at = Date.parse(res.headers()['date'] ?? '');
+      void res.json().then((tables: ActorTables) => answers.push({ at, tables }), () => undefined);
+    });
+    await page.clock.fastForward('00:30');
+    // The pane's polling ran during those 30 s of its clock: it has asked the director again.
+    await eventually(() => answers.length > 0, true, 'the Actors pane polled after the 30 s', 30_000);
+    const { at, tables } = answers.at(-1)!;
+    const online = tables.nodes.data.filter((a) => a.status === 'online');
+    expect(online.map((a) => a.name).sort()).toEqual(LOCAL);
+    // Online means a heartbeat younger than 20 s when the director answered (its Date header has whole seconds).
+    for (const a of online) expect(at - Date.parse(a.last_heartbeat_at!)).toBeLessThan(21_000);
+    await eventually(async () => [...(await actorsTable(page))].filter(([, s]) => s === 'online').map(([n]) => n).sort(), LOCAL, 'the table shows only the local actors online');
+
+    await runCommand(page, 'Open Jobs');
+    await waitForFocused(page, 'Jobs');
+    const rows = page.getByRole('treegrid', { name: 'Jobs' }).locator('[role=row][data-row-kind=job]');
+    await rows.first().waitFor();
+    await page.clock.fastForward('00:30');
+    const shown = await rows.locator('[data-status]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status') ?? ''));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.filter((s) => ACTIVE.includes(s))).toEqual([]);
   });
 });

@@ -3,6 +3,8 @@ import { RouterProvider } from '@tanstack/react-router';
 import { ApiError } from '@/api/http';
 import { Toaster } from '@/ui/toaster';
 import { ErrorBoundary } from '@/ui/error-boundary';
+import { commandHotkeyText, runFrom } from '@/commands/command-hooks';
+import { commands } from '@/commands/registry';
 import { router } from './router';
 
 const queryClient = new QueryClient({
@@ -15,7 +17,7 @@ export function App() {
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
-        <Toaster />
+        <Toaster runCommand={(id) => runFrom(commands, id, undefined, 'button')} hotkeyOf={(id) => commandHotkeyText(commands, id)} />
       </QueryClientProvider>
     </ErrorBoundary>
   );

@@ -89,6 +89,31 @@ describe('command palette', () => {
     await waitFor(() => expect(open).toHaveBeenCalledWith({ id: '812' }, expect.anything()));
   });
 
+  it('issue 21 runs a command typed with its arguments, as a script line (`pane.open.job id=812`), first in the list', async () => {
+    const { registry, open } = setup();
+    render(<CommandPalette registry={registry} />);
+    act(() => openPalette());
+    await userEvent.type(await screen.findByRole('combobox'), '>pane.open.job id=812');
+    const first = (await screen.findAllByRole('option'))[0]!;
+    expect(first.textContent).toBe('pane.open.job id=812Open Job…');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(open).toHaveBeenCalledTimes(1));
+    expect(open.mock.calls[0]![0]).toEqual({ id: '812' });
+    expect(paletteStore.open).toBe(false);
+  });
+
+  it('offers no typed line for a command that is not there or with a variable', async () => {
+    const { registry } = setup();
+    render(<CommandPalette registry={registry} />);
+    act(() => openPalette());
+    const input = await screen.findByRole('combobox');
+    await userEvent.type(input, '>jobs.nothing id=1');
+    expect(screen.queryByText('Run as typed')).toBeNull();
+    await userEvent.clear(input);
+    await userEvent.type(input, '>pane.open.job id=$job.id');
+    expect(screen.queryByText('Run as typed')).toBeNull();
+  });
+
   it('says so when nothing matches', async () => {
     const { registry } = setup();
     render(<CommandPalette registry={registry} />);

@@ -12,6 +12,7 @@ import { useRegistryVersion } from './use-registry';
 import { useObjectSearch } from './object-search';
 import { recentCommands, rememberCommand } from './recent-commands';
 import { SEARCH_KIND_LABELS, type SearchResult } from '@/api/contracts/search';
+import { parseScript } from './script/parse';
 
 const ROW_HEIGHT = 32;
 const HEADER_HEIGHT = 24;
@@ -47,11 +48,37 @@ export function CommandPalette({ registry }: { registry: CommandRegistry }) {
   );
 }
 
-type Entry = { type: 'command'; command: AnyCommand } | { type: 'object'; result: SearchResult };
+/** A command typed as a script line (`run.action vid=A000-1000`): its command and literal arguments. */
+interface TypedLine {
+  command: AnyCommand;
+  args: Record<string, string>;
+  source: string;
+}
+type Entry = { type: 'command'; command: AnyCommand } | { type: 'object'; result: SearchResult } | { type: 'line'; line: TypedLine };
 type Row = { type: 'header'; label: string } | { type: 'entry'; entry: Entry; index: number };
 
 const COMMANDS_ONLY = '>';
-const entryId = (e: Entry) => (e.type === 'command' ? `palette-item-${e.command.id}` : `palette-object-${e.result.kind}-${e.result.id}`);
+const entryId = (e: Entry) => (e.type === 'command' ? `palette-item-${e.command.id}` : e.type === 'line' ? 'palette-line' : `palette-object-${e.result.kind}-${e.result.id}`);
+
+/**
+ * The query as one script line naming a command the user may run here, with literal arguments only
+ * (`run.action vid=A000-1000`, `jobs.open id=320`), or null: the palette runs it as typed.
+ */
+function typedLine(text: string, visible: readonly AnyCommand[]): TypedLine | null {
+  const t = text.trim();
+  if (!/^[A-Za-z_][\w-]*\.[\w.-]+(\s|$)/.test(t)) return null;
+  const parsed = parseScript(t);
+  const step = parsed.steps[0];
+  if (parsed.errors.length || parsed.steps.length !== 1 || !step || step.bind) return null;
+  const command = visible.find((c) => c.id === step.commandId);
+  if (!command) return null;
+  const args: Record<string, string> = {};
+  for (const [k, v] of Object.entries(step.args)) {
+    if (v.kind !== 'literal') return null;
+    args[k] = v.text;
+  }
+  return { command, args, source: t };
+}
 
 /** Opens a found object through the registry: a saved filter by its own command, anything else by its URL. */
 function openObject(registry: CommandRegistry, r: SearchResult): Promise<unknown> {
@@ -77,6 +104,7 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
   // `version` is the registry's change signal: recompute the visible commands when it moves.
   const visible = useMemo(() => (version >= 0 ? registry.visible() : []), [registry, version]);
   const commandRows = useMemo(() => paletteRows(visible, text, recent), [visible, text, recent]);
+  const line = useMemo(() => typedLine(text, visible), [text, visible]);
   const { rows, items } = useMemo(() => {
     const found = objects.state === 'ready' ? objects.results : [];
     const rows: Row[] = [];
@@ -85,6 +113,11 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
       rows.push({ type: 'entry', entry, index: items.length });
       items.push(entry);
     };
+    // A command typed with its arguments runs as typed: first.
+    if (line) {
+      rows.push({ type: 'header', label: 'Run as typed' });
+      add({ type: 'line', line });
+    }
     // An object named exactly (a VID, a job id, a whole name) comes before commands; others after them.
     const exact = found.filter((r) => r.match === 'exact');
     const others = found.filter((r) => r.match !== 'exact');
@@ -102,7 +135,7 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
       others.forEach((result) => add({ type: 'object', result }));
     }
     return { rows, items };
-  }, [commandRows, objects]);
+  }, [commandRows, objects, line]);
   const rowOfItem = useMemo(() => {
     const map: number[] = [];
     rows.forEach((r, i) => r.type === 'entry' && (map[r.index] = i));
@@ -129,6 +162,13 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
     if (entry.type === 'object') {
       closePalette();
       void openObject(registry, entry.result).catch(() => undefined);
+      return;
+    }
+    if (entry.type === 'line') {
+      rememberCommand(userId, entry.line.command.id);
+      closePalette();
+      // The registry validates (and converts) the typed arguments as a script's; errors show as toasts.
+      void registry.execute(entry.line.command.id, entry.line.args, 'palette').catch(() => undefined);
       return;
     }
     const command = entry.command;
@@ -181,7 +221,7 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
     );
   }
 
-  const commandCount = commandRows.items.length;
+  const commandCount = commandRows.total;
   const objectCount = objects.state === 'ready' ? objects.results.length : 0;
   const activeId = items[active] ? entryId(items[active]!) : undefined;
   return (
@@ -229,7 +269,12 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
                   onMouseMove={() => !selected && setActive(row.index)}
                   onClick={() => choose(entry)}
                 >
-                  {entry.type === 'command' ? (
+                  {entry.type === 'line' ? (
+                    <>
+                      <span className="truncate font-mono text-sm">{entry.line.source}</span>
+                      <span className="shrink-0 text-2xs text-muted">{entry.line.command.title}</span>
+                    </>
+                  ) : entry.type === 'command' ? (
                     <>
                       <span className="truncate">{entry.command.title}</span>
                       <span className="flex shrink-0 gap-2">
@@ -257,6 +302,7 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
         <span>
           {commandCount} command{commandCount === 1 ? '' : 's'}
         </span>
+        {commandCount > commandRows.items.length && <span>best {commandRows.items.length} listed</span>}
         {!commandsOnly && text.trim().length >= 2 && (
           <span aria-live="polite">
             {objects.state === 'loading' ? 'Searching objects…' : objects.state === 'error' ? `Object search failed: ${objects.message}` : `${objectCount} object${objectCount === 1 ? '' : 's'}`}

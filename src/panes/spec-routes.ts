@@ -10,7 +10,7 @@ import type { PaneKind } from './types';
 const STEP_ACTOR_PARAMS = Array.from({ length: MAX_RUN_STEPS }, (_, i) => [`attack_node_id_${i + 1}`, `target_node_id_${i + 1}`]).flat();
 
 export const SPEC_PANES: PaneKind[] = [
-  { id: 'jobs', title: 'Jobs', routes: ['/jobs'], query: ['vid', 'filter', 'rules'], viewState: ['filter', 'rules'], identity: ['vid'], description: 'Job results: live list, steps and actions' },
+  { id: 'jobs', title: 'Jobs', routes: ['/jobs'], query: ['vid', 'filter', 'rules', 'page_filter', 'job'], viewState: ['filter', 'rules', 'page_filter', 'job'], identity: ['vid'], description: 'Job results: live list, steps and actions' },
   { id: 'job', title: 'Job {id}', routes: ['/jobs/:id'], description: 'One job: steps, actions and results', listed: false },
   { id: 'job-summary-report', title: 'Job Summary Report', routes: ['/reports/summary'], query: ['job_ids'], identity: ['job_ids'], description: 'Summary report of one or more jobs', openedBy: 'jobs.summaryReport' },
   { id: 'suspect-events', title: 'Suspicious Events', routes: ['/suspect_events'], query: ['job_action_id'], identity: ['job_action_id'], listed: false },

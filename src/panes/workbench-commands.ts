@@ -2,6 +2,7 @@ import * as yup from 'yup';
 import { defineCommand } from '@/commands/registry';
 import { openPalette, shortcutSheet } from '@/commands/palette-store';
 import type { AnyCommand, CommandContext } from '@/commands/types';
+import { hasPendingUndo, undoLatest, UNDO_COMMAND } from '@/ui/undo';
 import { pathParamNames, paneUrl } from './route-match';
 import type { PaneKind } from './types';
 
@@ -32,6 +33,20 @@ export function workbenchCommands(): AnyCommand[] {
       hotkey: 'shift+/',
       needsWorkbench: true,
       run: () => void (shortcutSheet.open = true),
+    }),
+    defineCommand({
+      id: UNDO_COMMAND,
+      title: 'Undo',
+      category: 'Workbench',
+      keywords: ['undo', 'revert', 'cancel', 'approval'],
+      // An operation held back with an Undo (approving by hotkey) waits: Undo stops it; listed only then.
+      hotkey: 'z',
+      when: () => hasPendingUndo(),
+      run: () => {
+        const undone = undoLatest();
+        if (undone === null) throw new Error('Nothing to undo.');
+        return { undone };
+      },
     }),
     defineCommand({ id: 'pane.next', menus: ['pane/tab'], title: 'Focus Next Pane', category: 'Workbench', hotkey: 'alt+]', needsWorkbench: true, when: hasDock, run: (_a, ctx) => dock(ctx).focusNext(1) }),
     defineCommand({ id: 'pane.previous', menus: ['pane/tab'], title: 'Focus Previous Pane', category: 'Workbench', hotkey: 'alt+[', needsWorkbench: true, when: hasDock, run: (_a, ctx) => dock(ctx).focusNext(-1) }),

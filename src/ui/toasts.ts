@@ -12,6 +12,13 @@ export interface Toast {
   /** Shown under the message, e.g. a relative time. */
   detail?: string;
   durationMs: number;
+  /** A button on the toast that runs a command (e.g. Undo). */
+  action?: ToastAction;
+}
+
+export interface ToastAction {
+  commandId: string;
+  label: string;
 }
 
 export const DEFAULT_TOAST_MS = 5000;
@@ -28,10 +35,10 @@ export function dismissToast(id: number): void {
   if (i >= 0) toastStore.toasts.splice(i, 1);
 }
 
-export function showToast(kind: ToastKind, message: string, opts: { title?: string; detail?: string; durationMs?: number } = {}): number {
+export function showToast(kind: ToastKind, message: string, opts: { title?: string; detail?: string; durationMs?: number; action?: ToastAction } = {}): number {
   const id = nextId++;
   const durationMs = opts.durationMs ?? DEFAULT_TOAST_MS;
-  toastStore.toasts.push({ id, kind, message, durationMs, ...(opts.title ? { title: opts.title } : {}), ...(opts.detail ? { detail: opts.detail } : {}) });
+  toastStore.toasts.push({ id, kind, message, durationMs, ...(opts.title ? { title: opts.title } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.action ? { action: opts.action } : {}) });
   if (durationMs > 0) timers.set(id, setTimeout(() => dismissToast(id), durationMs));
   return id;
 }

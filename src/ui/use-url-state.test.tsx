@@ -53,4 +53,39 @@ describe('useUrlState: filters and searches in the URL, one mechanism for every 
     expect(result.current.q).toBe('dns');
     expect(writes).toHaveLength(2);
   });
+
+  it('a key named in `replace` rewrites the current entry when it alone changes; with a filter change it is a new entry', () => {
+    const writes: { params: Params; replace: boolean }[] = [];
+    const { result } = renderHook(() => {
+      const [params, setParams] = useState<Params>({});
+      const [q, setQ] = useState('');
+      const [row, setRow] = useState('');
+      useUrlState(
+        params,
+        (next, opts) => {
+          writes.push({ params: next, replace: !!opts?.replace });
+          setParams(next);
+        },
+        { q, row },
+        (url) => {
+          setQ(url.q ?? '');
+          setRow(url.row ?? '');
+        },
+        { replace: ['row'] },
+      );
+      return { params, setQ, setRow, navigate: setParams, q, row };
+    });
+    act(() => result.current.setRow('12'));
+    act(() => result.current.setRow('13'));
+    act(() => result.current.setQ('dns'));
+    expect(writes).toEqual([
+      { params: { row: '12' }, replace: true },
+      { params: { row: '13' }, replace: true },
+      { params: { row: '13', q: 'dns' }, replace: false },
+    ]);
+    // Back to the entry before the filter: the row it had comes back with it.
+    act(() => result.current.navigate({ row: '13' }));
+    expect([result.current.q, result.current.row]).toEqual(['', '13']);
+    expect(writes).toHaveLength(3);
+  });
 });

@@ -22,18 +22,21 @@ function subset(from: Params, keys: readonly string[]): Params {
  * - A state change writes the URL (a new history entry, so back restores the previous filter).
  * - A URL change the pane did not write (back, forward, a link) is applied to the state: `apply` gets
  *   every key's value ('' for absent ones).
+ * - `replace` names keys whose change alone rewrites the current entry instead (a focused row moving
+ *   with j/k: the URL follows it, reload and bookmarks keep it, back skips the moves).
  */
-export function useUrlState(params: Params, setParams: WriteParams, state: Params, apply: (fromUrl: Params) => void): void {
+export function useUrlState(params: Params, setParams: WriteParams, state: Params, apply: (fromUrl: Params) => void, opts: { replace?: readonly string[] } = {}): void {
   const keys = Object.keys(state);
   const url = subset(params, keys);
   const own = subset(state, keys);
   const u = JSON.stringify(url);
   const st = JSON.stringify(own);
   const prev = useRef<{ u: string; st: string } | null>(null);
-  const latest = useRef({ params, setParams, apply, keys, url, own });
-  latest.current = { params, setParams, apply, keys, url, own };
+  const replaceKeys = opts.replace ?? [];
+  const latest = useRef({ params, setParams, apply, keys, url, own, replaceKeys });
+  latest.current = { params, setParams, apply, keys, url, own, replaceKeys };
   useEffect(() => {
-    const { params: p, setParams: write, apply: take, keys: ks, url: fromUrl, own: mine } = latest.current;
+    const { params: p, setParams: write, apply: take, keys: ks, url: fromUrl, own: mine, replaceKeys: quiet } = latest.current;
     const before = prev.current;
     prev.current = { u, st };
     const full = () => Object.fromEntries(ks.map((k) => [k, fromUrl[k] ?? '']));
@@ -48,6 +51,10 @@ export function useUrlState(params: Params, setParams: WriteParams, state: Param
       return;
     }
     if (u !== before.u && u !== st) take(full());
-    else if (st !== before.st && st !== u) withState(false);
+    else if (st !== before.st && st !== u) {
+      // Only keys that rewrite the entry differ from the URL: no new history entry.
+      const differ = ks.filter((k) => (fromUrl[k] ?? '') !== (mine[k] ?? ''));
+      withState(differ.every((k) => quiet.includes(k)));
+    }
   }, [u, st]);
 }

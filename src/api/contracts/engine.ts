@@ -155,6 +155,12 @@ for (let n = 2; n <= MAX_RUN_STEPS; n++) {
 }
 
 /**
+ * What force_unlock asks, in words (the spec names the field only: "force_unlock equals the unlocked
+ * state" of the Run All Actions lock toggle): the label wherever a form asks for it.
+ */
+export const FORCE_UNLOCK_LABEL = 'Unlocked: run on any registered actor, offline ones too';
+
+/**
  * The Run All Actions form, and a run assembled step by step: attack_node_id_{n}/target_node_id_{n}
  * aim step n (1-based); a step without its own pair runs between the step 1 pair. The Destination
  * Actor is required only by steps that need two actors (the director checks that per step).
@@ -164,7 +170,7 @@ export const runSchema = yup
     attack_node_id_1: stepActor(1, 'Source Actor').required('Source Actor must be chosen'),
     target_node_id_1: stepActor(1, 'Destination Actor'),
     ...stepFields,
-    force_unlock: yup.boolean().default(false),
+    force_unlock: yup.boolean().label(FORCE_UNLOCK_LABEL).default(false),
   })
   .noUnknown(`Unknown field: use attack_node_id_{n} and target_node_id_{n} with n from 1 to ${MAX_RUN_STEPS}, and force_unlock.`);
 

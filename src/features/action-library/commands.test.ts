@@ -10,7 +10,10 @@ import { parseScript } from '@/commands/script/parse';
 import { runScript } from '@/commands/script/run';
 import type { CommandContext } from '@/commands/types';
 import { clearToasts, toastStore } from '@/ui/toasts';
+import { workbenchCommands } from '@/panes/workbench-commands';
 import { libraryCommands } from './commands';
+
+const undoCommand = () => workbenchCommands().find((c) => c.id === 'workbench.undo')!;
 import { clearSelection, libraryStore } from './store';
 
 const server = useMswServer();
@@ -57,34 +60,53 @@ describe('library commands', () => {
       }),
     );
     const { registry } = registryAs('approver');
-    await registry.execute('actions.approveProtected', undefined, 'hotkey');
+    await registry.execute('actions.approveProtected', undefined, 'button');
     expect(seen).toEqual(['?required=true&version=3']);
     expect(toastStore.toasts.at(-1)?.message).toBe('A201-807 was approved and requires a Protected Theater.');
   });
 
-  it('ACT-058 the approve hotkey asks once, naming the Action, the mode and both buttons; keeping it pending sends nothing; a button does not ask', async () => {
-    const seen: string[] = [];
-    server.use(
-      http.put(`${API}/manage_sims/actions/2/approve`, ({ request }) => {
-        seen.push(new URL(request.url).search);
-        return HttpResponse.json({ data: { id: 2, vid: 'A201-807', approved: true } });
-      }),
-    );
-    const asked: unknown[][] = [];
-    let answer = false;
-    const { registry } = registryAs('approver', async (...a: unknown[]) => {
-      asked.push(a);
-      return answer;
-    });
-    expect(await registry.execute('actions.approveAnywhere', undefined, 'hotkey')).toEqual({ id: 2, approved: false });
-    expect(asked).toEqual([['Approve A201-807 to run anywhere?', { title: 'Approve and Allow Anywhere', confirmLabel: 'Approve and Allow Anywhere', cancelLabel: 'Keep Pending' }]]);
-    expect(seen).toEqual([]);
-    answer = true;
-    await registry.execute('actions.approveAnywhere', undefined, 'hotkey');
-    expect(asked).toHaveLength(2);
-    expect(seen).toEqual(['?required=false&version=3']);
-    await registry.execute('actions.approveAnywhere', undefined, 'button');
-    expect(asked).toHaveLength(2);
+  it('ACT-058 issue 21 the approve hotkey holds the approval back 10 s with an Undo: nothing is sent before; Undo sends nothing at all; a button approves at once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const seen: string[] = [];
+      server.use(
+        http.put(`${API}/manage_sims/actions/2/approve`, ({ request }) => {
+          seen.push(new URL(request.url).search);
+          return HttpResponse.json({ data: { id: 2, vid: 'A201-807', approved: true } });
+        }),
+      );
+      const asked: unknown[] = [];
+      const { registry } = registryAs('approver', async (m) => {
+        asked.push(m);
+        return true;
+      });
+      registry.register(undoCommand());
+      // Undone: the toast names the Action and the mode; Undo (the workbench.undo command) leaves it pending.
+      const undone = registry.execute('actions.approveAnywhere', undefined, 'hotkey');
+      await vi.waitFor(() => expect(toastStore.toasts.map((t) => t.message)).toContain('A201-807 will be approved to run anywhere in 10 s.'));
+      expect(toastStore.toasts.find((t) => t.action)?.action).toEqual({ commandId: 'workbench.undo', label: 'Undo' });
+      await registry.execute('workbench.undo', undefined, 'hotkey');
+      expect(await undone).toEqual({ id: 2, approved: false });
+      expect(toastStore.toasts.map((t) => t.message)).toEqual(['Approving A201-807 was undone: it stays pending.']);
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(seen).toEqual([]);
+      // Not undone: sent when the 10 s are over, not before, with the version reviewed when the key was pressed.
+      const approved = registry.execute('actions.approveAnywhere', undefined, 'hotkey');
+      await vi.waitFor(() => expect(toastStore.toasts.map((t) => t.message)).toContain('A201-807 will be approved to run anywhere in 10 s.'));
+      libraryStore.seenVersions = { 2: 4 };
+      await vi.advanceTimersByTimeAsync(9_900);
+      expect(seen).toEqual([]);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(await approved).toEqual({ id: 2, approved: true });
+      expect(seen).toEqual(['?required=false&version=3']);
+      expect(toastStore.toasts.at(-1)?.message).toBe('A201-807 was approved to run anywhere.');
+      // A button (the detail's, the palette's) approves at once; nothing asks.
+      await registry.execute('actions.approveAnywhere', undefined, 'button');
+      expect(seen).toHaveLength(2);
+      expect(asked).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('actions.approve vid=… mode=… approves the Action of that VID in that mode, as the script example writes it', async () => {

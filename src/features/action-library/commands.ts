@@ -5,6 +5,7 @@ import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { ApiError } from '@/api/http';
 import { flash } from '@/ui/toasts';
+import { deferWithUndo, UNDO_MS } from '@/ui/undo';
 import { approveAction, decideFile, fetchAllLibraryPages, fetchDetail, fetchPreview, libraryKeys, rejectAction, updateFromLibrary, type FileDecision } from './api';
 import { csvField } from './csv';
 import { paneContexts } from '@/commands/pane-contexts';
@@ -102,10 +103,15 @@ const approveTitle = (mode: ApproveMode) => (mode === 'cloud' ? 'Approve Cloud A
 const mayApprove = (mode: ApproveMode, ctx: CommandContext) => (mode === 'cloud' ? canApproveCloud(ctx) : canApproveEndpoint(ctx));
 
 /** Approves one Action in a mode: the one code path of every approve command. */
-async function approve(mode: ApproveMode, target: Target, version: number | undefined, ctx: CommandContext) {
-  const t = await withInfo(target);
+/** An approve mode fits the Action's type: cloud Actions are approved as cloud ones, the others not. */
+function checkMode(mode: ApproveMode, t: Required<Target>): void {
   if (mode === 'cloud' && t.action_type !== 'cloud') throw new Error(`${t.vid} is not a cloud Action: use ${APPROVE_LABELS.anywhere} or ${APPROVE_LABELS.protected}.`);
   if (mode !== 'cloud' && t.action_type === 'cloud') throw new Error(`${t.vid} is a cloud Action: use Approve.`);
+}
+
+async function approve(mode: ApproveMode, target: Target, version: number | undefined, ctx: CommandContext) {
+  const t = await withInfo(target);
+  checkMode(mode, t);
   try {
     // The version the user reviewed; a script that names none approves the version the director has now.
     const reviewed = version ?? libraryStore.seenVersions[t.id] ?? (await fetchPreview(t.id)).version;
@@ -134,21 +140,25 @@ function approveCommand(variant: ApproveMode, hotkey: string): AnyCommand {
     args: idArgs.shape({ version: versionArg }),
     run: async (args, ctx) => {
       const target = resolveTarget(args, ctx);
-      // A single key press must not approve by accident: the hotkey asks once, naming the Action and the mode.
+      // A single key press must not approve by accident: the hotkey holds the approval back for 10 s
+      // with an Undo (nothing reaches the director before), naming the Action and the mode.
       if (ctx.source === 'hotkey') {
         const t = await withInfo(target);
-        if (!(await ctx.confirm(approveQuestion(variant, t.vid), { title: approveTitle(variant), confirmLabel: approveTitle(variant), cancelLabel: 'Keep Pending' }))) return { id: t.id, approved: false };
-        return approve(variant, t, args?.version, ctx);
+        checkMode(variant, t);
+        // The version on screen now is the one approved, even if the director's changes meanwhile.
+        const reviewed = args?.version ?? libraryStore.seenVersions[t.id] ?? (await fetchPreview(t.id)).version;
+        const ran = await deferWithUndo(approveNotice(variant, t.vid), () => approve(variant, t, reviewed, ctx), { undone: `Approving ${t.vid} was undone: it stays pending.` });
+        return { id: t.id, approved: ran };
       }
       return approve(variant, target, args?.version, ctx);
     },
   });
 }
 
-/** What the approve hotkeys ask before approving. */
-export function approveQuestion(mode: ApproveMode, vid: string): string {
+/** What the approve hotkeys say while the approval waits for its Undo. */
+export function approveNotice(mode: ApproveMode, vid: string): string {
   const how = mode === 'protected' ? 'to run only in a Protected Theater' : mode === 'anywhere' ? 'to run anywhere' : 'to run in the cloud';
-  return `Approve ${vid} ${how}?`;
+  return `${vid} will be approved ${how} in ${UNDO_MS / 1000} s.`;
 }
 
 type ApproveArgs = IdArgs & { vid?: string | undefined; mode: ApproveMode; version?: number | undefined };

@@ -50,6 +50,8 @@ export interface PaneState {
   evidence: { id: number; name: string } | null;
   /** Bumped to move the focus into the evidence panel. */
   evidenceFocusTick: number;
+  /** A job row to focus once the list shows it (from the URL's `job`), or null. */
+  wantedJob: number | null;
 }
 
 const states = new Map<string, PaneState>();
@@ -96,6 +98,7 @@ function create(key: string, kind: 'jobs' | 'job', vid: string, jobId: number | 
     timezoneOffset: null,
     evidence: null,
     evidenceFocusTick: 0,
+    wantedJob: null,
   });
   states.set(key, s);
   return s;
@@ -229,6 +232,18 @@ export const setRows = (s: PaneState, rows: RowRef[]) => {
     s.activeKey = rows.some((r) => r.key === parent) ? parent : (rows.find((r) => r.kind !== 'note')?.key ?? null);
   }
 };
+
+/** The job a jobs pane's URL names (`job`): the focused row's job, or the one it waits to show. */
+export const urlJob = (s: PaneState): number | null => s.wantedJob ?? rowJobId(activeRow(s));
+
+/** Focuses the job row the URL asked for once the rows show it; `settled` (a real answer, not a placeholder) without it gives up. */
+export function focusWantedJob(s: PaneState, settled: boolean): void {
+  if (s.wantedJob === null) return;
+  const key = `job:${s.wantedJob}`;
+  if (s.rows.some((r) => r.key === key)) s.activeKey = key;
+  else if (!settled) return;
+  s.wantedJob = null;
+}
 
 /** Moves to a one-based page: by keyset cursor when it is the next or previous page, else by number. */
 export function goToPage(s: PaneState, page: number): void {

@@ -6,6 +6,8 @@ import { permissionsOf } from '@/api/contracts/permissions';
 import { CommandRegistry, emptyContext } from '@/commands/registry';
 import { parseScript } from '@/commands/script/parse';
 import { runScript } from '@/commands/script/run';
+import { argFields } from '@/commands/args-form';
+import { FORCE_UNLOCK_LABEL } from '@/api/contracts/engine';
 import { runCommands } from './commands';
 import type { SearchAnswer, SearchResult } from '@/api/contracts/search';
 
@@ -76,5 +78,15 @@ describe('run commands in a script', () => {
     const both = await runScript(r, parseScript(`run.action id=12 vid=A000-1000 ${actors}`));
     expect(both.steps[0]!.error).toMatch(/Give only one of id, vid and name for the Action/);
     expect(posted).toHaveLength(4);
+  });
+});
+
+describe('the Run Action form in the palette', () => {
+  it('asks for force_unlock by its label, a switch, never by the field name', () => {
+    const fields = argFields(runCommands.find((c) => c.id === 'run.action')!);
+    const unlock = fields.find((f) => f.name === 'force_unlock');
+    expect(unlock).toMatchObject({ label: FORCE_UNLOCK_LABEL, type: 'boolean' });
+    // No field of the form shows a raw argument name (snake_case or a bare "id").
+    for (const f of fields) expect(f.label).not.toMatch(/_|^id$/);
   });
 });

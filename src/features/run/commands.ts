@@ -4,6 +4,7 @@ import { actionPicks, actorPicks, currentActionPane, evaluationPicks, oneRef, re
 import { inMenu } from '@/commands/menus';
 import { pickFrom, scriptOnly, type PickSource } from '@/commands/pick';
 import type { AnyCommand, CommandContext } from '@/commands/types';
+import { FORCE_UNLOCK_LABEL } from '@/api/contracts/engine';
 import type { SearchResult } from '@/api/contracts/search';
 import { flash } from '@/ui/toasts';
 import { runJob, type RunKind } from './api';
@@ -31,7 +32,7 @@ const runArgs = (kind: RunKind) =>
       name: yup.string().trim().label('Name').optional().meta(scriptOnly()),
       attack_node_id_1: yup.number().label('Source Actor (optional: the modal asks)').integer().positive().optional().meta(pickFrom(actorPicks)),
       target_node_id_1: yup.number().label('Destination Actor (optional)').integer().positive().optional().meta(pickFrom(actorPicks)),
-      force_unlock: yup.boolean().label('Run on offline actors too (unlock)').optional(),
+      force_unlock: yup.boolean().label(FORCE_UNLOCK_LABEL).optional(),
     })
     .test('one-ref', '', oneRef(KIND_LABEL[kind])) as yup.Schema<RunArgs>;
 

@@ -19,7 +19,7 @@ import { useWorkbench } from '@/panes/pane-context';
 import { Button } from '@/ui/button';
 import { getJobs, jobsKeys } from '@/features/jobs/api';
 import { setStepOpen } from '@/features/jobs/expanded';
-import { allListedSelected, applyPanelFilter, changeFilter, goToPage, supplyPanelFilter, jobsPaneState, setPageJobs, setRows, toggleSelectAll, toggleSelected, type PaneState, type RowRef } from '@/features/jobs/pane-state';
+import { allListedSelected, applyPanelFilter, changeFilter, focusWantedJob, goToPage, supplyPanelFilter, jobsPaneState, setPageJobs, setRows, toggleSelectAll, toggleSelected, urlJob, type PaneState, type RowRef } from '@/features/jobs/pane-state';
 import { listPollMs, usePolling } from '@/features/jobs/polling';
 import { toListRequest, type ListRequest, type StoredFilter } from '@/features/jobs/stored-filter';
 import { useUrlState } from '@/ui/use-url-state';
@@ -33,7 +33,7 @@ import { EvidencePanel } from './evidence-panel';
 import { FilterPanel } from '@/ui/filters/filter-panel';
 import { useFilterHost } from '@/ui/filters/use-filter-host';
 import { fetchPageFilterData, filterKeys } from '@/ui/filters/api';
-import type { SavedFilterBody } from '@/api/contracts/filters';
+import type { PageFilterValues, SavedFilterBody } from '@/api/contracts/filters';
 import { JOB_PAGE_FILTERS } from '@/features/jobs/page-filters';
 import { ariaSort, SortButton, toggleSort } from '@/ui/table-head';
 
@@ -198,6 +198,18 @@ function rulesFromUrl(raw: string): StoredFilter['structured_filter']['rules'] {
   }
 }
 
+/** Page filter values from the URL's `page_filter` (JSON of strings); anything else is none. */
+function pageFromUrl(raw: string): PageFilterValues {
+  if (!raw) return {};
+  try {
+    const v: unknown = JSON.parse(raw);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
+    return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
+  } catch {
+    return {};
+  }
+}
+
 /** The Jobs pane (/jobs, /jobs?vid=): the job results list with steps and actions (JOB-001..014). */
 export function JobsPane({ params, setParams }: PaneProps) {
   const vid = params.vid ?? '';
@@ -208,16 +220,38 @@ export function JobsPane({ params, setParams }: PaneProps) {
   const { controller } = useWorkbench();
   const perms = ctx.permissions;
 
-  // The text filter and the rule filter live in the URL too (deep links, back/forward, bookmarks).
+  // The text filter, the rule filter, the page filter values and the focused job row live in the URL
+  // too (deep links, back/forward, bookmarks, reload).
+  const pageValues = Object.fromEntries(Object.entries(snap.filter.structured_filter.page).filter(([, v]) => v !== '').sort(([a], [b]) => a.localeCompare(b)));
+  const focusedJob = urlJob(snap as PaneState);
   useUrlState(
     params,
     setParams,
-    { filter: snap.filter.filter_value.trim(), rules: snap.filter.structured_filter.rules.length ? JSON.stringify(snap.filter.structured_filter.rules) : '' },
-    (url) =>
-      changeFilter(s, (f) => {
-        f.filter_value = (url.filter ?? '').slice(0, 200);
-        f.structured_filter.rules = rulesFromUrl(url.rules ?? '');
-      }),
+    {
+      filter: snap.filter.filter_value.trim(),
+      rules: snap.filter.structured_filter.rules.length ? JSON.stringify(snap.filter.structured_filter.rules) : '',
+      page_filter: Object.keys(pageValues).length ? JSON.stringify(pageValues) : '',
+      job: focusedJob === null ? '' : String(focusedJob),
+    },
+    (url) => {
+      const filter = (url.filter ?? '').slice(0, 200);
+      const rules = rulesFromUrl(url.rules ?? '');
+      const page = pageFromUrl(url.page_filter ?? '');
+      const f = s.filter;
+      // Only a filter that changed goes back to page 1 (back to another focused row keeps the page).
+      if (f.filter_value !== filter || JSON.stringify(f.structured_filter.rules) !== JSON.stringify(rules) || JSON.stringify(f.structured_filter.page) !== JSON.stringify(page))
+        changeFilter(s, (next) => {
+          next.filter_value = filter;
+          next.structured_filter.rules = rules;
+          next.structured_filter.page = page;
+        });
+      const job = /^\d+$/.test(url.job ?? '') ? Number(url.job) : null;
+      if (job === null) s.activeKey = null;
+      s.wantedJob = job;
+      focusWantedJob(s, false);
+    },
+    // Moving the focus from row to row rewrites the entry: back goes to the previous filter, not the previous row.
+    { replace: ['job'] },
   );
 
   // A page filter day starts at midnight in the filter source's timezone: the list waits for its offset (or its failure).
@@ -243,6 +277,9 @@ export function JobsPane({ params, setParams }: PaneProps) {
   useEffect(() => {
     setRows(s, rows);
     setPageJobs(s, jobs);
+    // Settled: the answer shown is for the filter the pane has now (not one a URL change just replaced).
+    const current = JSON.stringify(toListRequest(s.filter, vid, s.cursor, s.timezoneOffset)) === JSON.stringify(req);
+    focusWantedJob(s, !!answer && !list.isPlaceholderData && !list.isFetching && current);
     if (answer) {
       s.pageStart = answer.page_start;
       s.pageEnd = answer.page_end;
