@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../server/db/index';
 import { migrate } from '../../server/db/migrate';
 import { ensureAdmin } from '../../server/seed/users';
 import { createBulkToken } from '../../server/engine/secrets';
@@ -36,7 +35,7 @@ const socketDetails = (p: number) => ({ comm_type: 'tcp', server_port: p, steps:
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-kill-'));
   // The content and a bulk token go into the director's database before it starts.
-  const db = await openDb({ dataDir });
+  const db = await openProcessDb(dataDir);
   await migrate(db);
   await ensureAdmin(db, ADMIN.email, ADMIN.password);
   const scan = await insertAction(db, 'port_scan', { ports_list: '47301,47302,#47303', sleep_timer: 0, randomize_scan: false });
@@ -73,6 +72,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const a of actors) await stopProcess(a);
   await stopProcess(director);
+  if (dataDir) await dropProcessDb(dataDir);
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
