@@ -11,7 +11,7 @@ import { ensureAdmin } from '../../server/seed/users';
 import { createBulkToken } from '../../server/engine/secrets';
 import { freePort } from '../../e2e/director';
 import { insertAction, insertSimulation } from './engine-helpers';
-import { ADMIN, HttpSession, startActorProcess, startDirectorProcess, stopProcess, until, type Proc } from './processes';
+import { ADMIN, HttpSession, dropProcessDb, openProcessDb, startActorProcess, startDirectorProcess, stopProcess, until, type Proc } from './processes';
 
 interface JobStatus {
   status: string;
@@ -129,7 +129,7 @@ describe('real director and actor processes', () => {
     }
     const second = await reach(queued, FINAL);
     expect(second.status).toBe('completed');
-    expect(second.actions.map((a) => [a.status, a.blocked])).toEqual([['ran', false]]);
+    expect(second.actions.map((a) => [a.status, a.blocked]), JSON.stringify(second)).toEqual([['ran', false]]);
     // Both actors are still the same registered actors, online.
     const listed = await http.call<{ data: { id: number; status: string }[] }>('GET', '/run/actors.json');
     const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
