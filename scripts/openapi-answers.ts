@@ -155,7 +155,7 @@ class Converter {
 }
 
 /** The answers' schemas: `METHOD /path` -> schema, and the named definitions they refer to. */
-export function generateAnswers(): { answers: Record<string, JsonSchema>; schemas: Record<string, JsonSchema>; skipped: string[] } {
+function generateAnswers(): { answers: Record<string, JsonSchema>; schemas: Record<string, JsonSchema>; skipped: string[] } {
   const files = sourceFiles(path.join(root, 'src'));
   const program = ts.createProgram(files, {
     target: ts.ScriptTarget.ES2022,
