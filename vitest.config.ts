@@ -22,6 +22,16 @@ const LOOPBACK_ACTOR_FILES = [
 ];
 
 /**
+ * Server test files that open no database (parsers, planners, the actor against a fake director): the
+ * PostgreSQL pass (TEST_DATABASE_URL, scripts/with-test-postgres.sh) leaves them out, as they would
+ * only repeat the PGlite pass. Tests next to the code (server/**) open none; a test there that needs a
+ * database belongs in tests/server/.
+ */
+const NO_DATABASE_FILES = ['server/**/*.test.ts', 'tests/server/actor-safety.test.ts', 'tests/server/library-index.test.ts', 'tests/server/pcap-replay.test.ts'];
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const postgresSkips = onPostgres ? NO_DATABASE_FILES : [];
+
+/**
  * Four projects (see docs/contributing.md, "Tests"):
  * - unit-dom: component tests (*.test.tsx) in jsdom, with Testing Library's cleanup after each test;
  * - unit: plain *.test.ts in node (no jsdom start-up); a .ts test that needs the DOM says so in its
@@ -66,7 +76,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'tests/server/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...LOOPBACK_ACTOR_FILES],
+          exclude: [...configDefaults.exclude, ...LOOPBACK_ACTOR_FILES, ...postgresSkips],
           // Migrates one PGlite database once and dumps it; each file opens its own copy (tests/server/template.ts).
           globalSetup: ['tests/server/global-setup.ts'],
           // Files run in parallel: each opens its own in-memory PGlite (or its own schema of
@@ -87,6 +97,7 @@ export default defineConfig({
           name: 'server-actors',
           environment: 'node',
           include: LOOPBACK_ACTOR_FILES,
+          exclude: [...configDefaults.exclude, ...postgresSkips],
           // One file at a time (after the parallel projects): see LOOPBACK_ACTOR_FILES.
           fileParallelism: false,
           globalSetup: ['tests/server/global-setup.ts'],

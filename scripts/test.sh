@@ -2,9 +2,9 @@
 # `npm test`: every check of the project, the independent ones at the same time on this 2-core machine.
 #   1. type check, lint (boundaries, dead exports) and the build of the workbench, side by side;
 #   2. unit, component and server tests in one Vitest run (its workers take files from every project);
-#   3. with VIGIL_TEST_POSTGRES=1, the server tests again on PostgreSQL (scripts/with-test-postgres.sh:
-#      TEST_DATABASE_URL, or a private cluster of the installed postgresql package; skipped with the reason
-#      printed when neither). Off by default until the whole pass is proven green (see README);
+#   3. the server tests that open a database again, on PostgreSQL (scripts/with-test-postgres.sh:
+#      TEST_DATABASE_URL, or a private cluster of the installed postgresql package; skipped with the
+#      reason printed when neither, or when VIGIL_TEST_POSTGRES=0);
 #   4. the browser tests against the build (two files at a time, see e2e/vitest.config.ts).
 # Each step's output is printed whole once it ends, so side-by-side steps never interleave; a failing
 # step stops the run after its group and sets the exit code.
@@ -45,10 +45,11 @@ step_lint() { npm run --silent lint; }
 step_build() { npm run --silent build; }
 step_vitest() { npx vitest run --project 'unit*' --project 'server*'; }
 step_postgres() {
-  if [ "${VIGIL_TEST_POSTGRES:-0}" != 1 ]; then
-    echo "PostgreSQL pass SKIPPED: set VIGIL_TEST_POSTGRES=1 to run the server tests on PostgreSQL as well."
+  if [ "${VIGIL_TEST_POSTGRES:-1}" = 0 ]; then
+    echo "PostgreSQL pass SKIPPED: VIGIL_TEST_POSTGRES=0."
     return 0
   fi
+  # vitest.config.ts leaves out the server test files that open no database when TEST_DATABASE_URL is set.
   bash scripts/with-test-postgres.sh npx vitest run --project 'server*'
 }
 step_e2e() { npm run --silent test:e2e; }

@@ -333,12 +333,20 @@ export async function inspectZip(src: ZipSource, password: string, limits: ZipLi
         refusal = new ZipError(message);
         throw refusal;
       };
+      // ZipCrypto checks a password against one byte: 1 wrong password in 256 passes it and decrypts
+      // to garbage, which then fails to inflate, overruns or misses its declared size, or fails its CRC.
+      // For such an entry all of these mean a wrong password (refused before expanding past its size).
+      const zipCrypto = encrypted && !plain?.aes;
+      const wrongPassword = () => new ZipError('The zip password is wrong', 'zipfile_password');
       try {
         const sink = async (chunks: AsyncIterable<Buffer>) => {
           for await (const chunk of chunks) {
             size += chunk.length;
             // A header that lies about the size is a bomb: stop at the first byte past what it declared.
-            if (size > e.size) refuse(`is refused as a zip bomb: entry ${e.name} expands beyond the ${e.size} bytes its header declares`);
+            if (size > e.size) {
+              if (zipCrypto) throw (refusal = wrongPassword());
+              refuse(`is refused as a zip bomb: entry ${e.name} expands beyond the ${e.size} bytes its header declares`);
+            }
             if (expandedTotal + size > limits.maxExpandedBytes) refuse(`is refused as a zip bomb: it expands beyond the limit of ${limits.maxExpandedBytes} bytes`);
             hash.update(chunk);
             crc = crcUpdate(crc, chunk);
@@ -349,9 +357,11 @@ export async function inspectZip(src: ZipSource, password: string, limits: ZipLi
       } catch (err) {
         if (refusal) throw refusal;
         if (err instanceof ZipError) throw err;
+        if (zipCrypto) throw wrongPassword();
         throw new ZipError(`is a damaged zip file (entry ${e.name} cannot be expanded)`);
       }
       expandedTotal += size;
+      if (size !== e.size && zipCrypto) throw wrongPassword();
       if (size !== e.size) throw new ZipError(`is a damaged zip file (entry ${e.name} expands to ${size} bytes, its header says ${e.size})`);
       if (!plain?.aes && ((crc ^ 0xffffffff) >>> 0) !== e.crc) {
         throw new ZipError(encrypted ? 'The zip password is wrong' : `is a damaged zip file (entry ${e.name} fails its checksum)`, encrypted ? 'zipfile_password' : 'file_upload');

@@ -68,6 +68,10 @@ export async function openPostgres(url: string): Promise<Db> {
   // Keep bigint ids and counts as JS numbers: they stay far below 2^53 here.
   pg.types.setTypeParser(20, (v: string) => Number(v));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server ends (a restart, pg_terminate_backend, a dropped database) is an
+  // 'error' event of the pool: without a listener it would end the process. The pool drops that
+  // connection and opens another at the next query, which fails with the reason if the server is gone.
+  pool.on('error', (e: Error & { code?: string }) => console.error(JSON.stringify({ level: 'warn', msg: 'PostgreSQL closed an idle connection', code: e.code, error: e.message })));
   await pool.query('select 1');
   type Client = { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> };
   const writes = new WriteSignal();

@@ -67,7 +67,13 @@ interface ActiveJob {
 interface NodeState {
   id: number;
   name: string;
+  /** From the heartbeat: 'offline' when it is older than the offline delay. */
   status: string;
+  /**
+   * Online as stored and heard from within the offline delay of the last heartbeat any actor sent
+   * before this director started (about when the previous director process died: kill -9, restart).
+   */
+  up_before_start: boolean;
   sim_address: string;
   capabilities: { types?: string[]; addresses?: string[] };
 }
@@ -281,10 +287,19 @@ export class Engine {
     // The status from the heartbeat, not the stored one: the sweep writes 'offline' only after the
     // offline delay from the director's start, and a stale actor must not get work before that.
     const status = presenceSqlAt(new Date(Date.now() - this.opts.offlineAfterMs), 'n').status;
+    // ISO timestamps this director computed itself: safe to inline.
+    const started = new Date(this.startedAt).toISOString();
+    const upBeforeStart =
+      Date.now() - this.startedAt < this.opts.offlineAfterMs
+        ? `(n.status = 'online' and n.last_heartbeat_at >= (select max(last_heartbeat_at) from nodes where last_heartbeat_at < '${started}'::timestamptz) - interval '${this.opts.offlineAfterMs} milliseconds')`
+        : 'false';
     const node = async (tx: Db, id: number | null): Promise<NodeState | null> => {
       if (id === null) return null;
       if (!nodeCache.has(id)) {
-        const [n] = await tx.query<NodeState>(`select n.id, n.name, ${status} as status, n.sim_address, n.capabilities from nodes n where n.id = $1`, [id]);
+        const [n] = await tx.query<NodeState>(
+          `select n.id, n.name, ${status} as status, ${upBeforeStart} as up_before_start, n.sim_address, n.capabilities from nodes n where n.id = $1`,
+          [id],
+        );
         nodeCache.set(id, n ?? null);
       }
       return nodeCache.get(id) ?? null;
@@ -292,10 +307,15 @@ export class Engine {
     for (const job of active) {
       if (this.stopped) return;
       await this.db.transaction(async (tx) => {
-        // Another director may be scheduling this job: skip it rather than wait.
-        const [locked] = await tx.query<{ job_id: number }>(`select job_id from engine_jobs where job_id = $1 and active for update skip locked`, [job.job_id]);
+        // Another director may be scheduling this job, or a cancel be changing it: skip it rather than
+        // wait. The job's row is locked too and its status read again: a cancel committed since the list
+        // above was read must not be overwritten by a stale status (on PostgreSQL it can land in between).
+        const [locked] = await tx.query<{ job_id: number; status: string }>(
+          `select e.job_id, j.status from engine_jobs e join jobs j on j.id = e.job_id where e.job_id = $1 and e.active for update of e, j skip locked`,
+          [job.job_id],
+        );
         if (!locked) return;
-        await this.scheduleJob(tx, job, busy, node);
+        await this.scheduleJob(tx, { ...job, status: locked.status }, busy, node);
       });
       // Actors hear of new work only once it is committed.
       for (const id of this.pendingNews) this.notify(id);
@@ -393,7 +413,13 @@ export class Engine {
     for (const n of [src, dst]) {
       if (!n) continue;
       if (!(n.capabilities.types ?? []).includes(a.action_type)) return end('incompatible', `Actor ${n.name} cannot perform ${a.action_type} actions.`);
-      if (n.status !== 'online') return job.force_unlock ? waitForActor(tx, jobId, n.name) : end('errored', `Actor ${n.name} is ${n.status}.`);
+      if (n.status !== 'online') {
+        // Just started (a restart after kill -9): an actor that was up when the previous process died has
+        // had no chance to heartbeat to this one yet. Its job waits until it does, or until the offline
+        // delay from the start says it is gone. An actor stale for longer is offline at once.
+        if (n.up_before_start && Date.now() - this.startedAt < this.opts.offlineAfterMs) return 'wait';
+        return job.force_unlock ? waitForActor(tx, jobId, n.name) : end('errored', `Actor ${n.name} is ${n.status}.`);
+      }
     }
     if (busy.has(src.id) || (dst && busy.has(dst.id))) return 'wait';
     const [action] = await tx.query<{ details: Record<string, unknown>; timeout_ms: number | null }>('select details, timeout_ms from actions where id = $1', [a.action_id]);

@@ -6,7 +6,7 @@
  */
 import { CaptureReader, type PacketRecord, type ReaderSummary, type ResumePoint } from './reader';
 import { ConversationTracker, type ConversationRow } from './conversations';
-import { Frame, Kind, decodeFrame, decodeL4, etherTypeName, IP_PROTO_NAMES } from './decode';
+import { Frame, Kind, decodeFrame, decodeL4, decodeUdpTunnel, etherTypeName, IP_PROTO_NAMES } from './decode';
 import { Reassembler } from './fragments';
 
 export interface FrameCounts {
@@ -67,6 +67,10 @@ export class CaptureAnalyzer {
   };
   private lastLinkType = -1;
   private lastLinkCount = 0;
+  /** The frame inside a VXLAN or GTP-U tunnel (decoded only for such frames). */
+  private innerFrame: Frame | undefined;
+  /** The listener already heard of this frame (a tunnel frame: outer and inner). */
+  private listenerCalled = false;
 
   constructor(
     private readonly listener?: FrameListener,
@@ -159,13 +163,14 @@ export class CaptureAnalyzer {
           c.vlanTagged++;
           for (let i = 0; i < f.vlanCount && i < 8 && c.vlanIds.size < 64; i++) c.vlanIds.add(f.vlanIds[i]!);
         }
+        if (kind === Kind.Udp && (f.sport === 4789 || f.dport === 4789 || f.sport === 2152 || f.dport === 2152)) this.onUdpTunnel(rec, f, row);
         break;
       case Kind.L4Malformed:
         if (f.proto === 6 && f.sport >= 0) tracker.add(f, l4Buf, false, rec.sec, rec.nsec, rec.origLen, rec.frame, -1);
         this.malformed(`${f.proto === 6 ? 'TCP' : 'UDP'}: ${f.problem}`, rec.frame);
         break;
       case Kind.NonIp: {
-        const name = f.problem.startsWith('address family') ? `loopback ${f.problem}` : etherTypeName(f.etherType);
+        const name = f.problem || etherTypeName(f.etherType);
         c.nonIp.set(name, (c.nonIp.get(name) ?? 0) + 1);
         break;
       }
@@ -183,7 +188,29 @@ export class CaptureAnalyzer {
       default:
         break;
     }
-    if (this.listener) this.listener(rec, f, row);
+    if (this.listener && !this.listenerCalled) this.listener(rec, f, row);
+    this.listenerCalled = false;
+  }
+
+  /**
+   * A VXLAN or GTP-U frame also counts in the conversation it carries (as in Wireshark); the listener
+   * hears of the outer frame first, then of the inner one with the inner conversation's row.
+   */
+  private onUdpTunnel(rec: PacketRecord, outer: Frame, outerRow: number): void {
+    const inner = (this.innerFrame ??= new Frame());
+    const kind = decodeUdpTunnel(inner, outer, rec.buf, rec.off + rec.origLen);
+    if (kind !== Kind.Tcp && kind !== Kind.Udp) {
+      if (kind === Kind.L4Malformed && inner.proto === 6 && inner.sport >= 0) this.tracker.add(inner, rec.buf, false, rec.sec, rec.nsec, rec.origLen, rec.frame, -1);
+      return;
+    }
+    const row = this.tracker.add(inner, rec.buf, true, rec.sec, rec.nsec, rec.origLen, rec.frame, inner.macOff);
+    const c = this.counts;
+    c.decapsulated.set(inner.encap, (c.decapsulated.get(inner.encap) ?? 0) + 1);
+    if (this.listener && row !== outerRow) {
+      this.listener(rec, outer, outerRow);
+      this.listenerCalled = true;
+      this.listener(rec, inner, row);
+    }
   }
 
   private malformed(reason: string, frame: number): void {

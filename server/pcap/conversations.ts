@@ -146,7 +146,7 @@ export class ConversationTracker {
     // Canonical order of the two endpoints.
     let srcLow: boolean;
     const so = f.srcOff;
-    const dOff = f.dstOff;
+    const dOff = f.finalDstOff;
     const alen = v6 ? 16 : 4;
     let cmp = 0;
     for (let i = 0; i < alen; i++) {
@@ -248,8 +248,8 @@ export class ConversationTracker {
   private findFlow(f: Frame, isTcp: boolean, srcLow: boolean): number {
     const buf = f.buf;
     const v6 = f.ipVersion === 6;
-    const lo = srcLow ? f.srcOff : f.dstOff;
-    const hi = srcLow ? f.dstOff : f.srcOff;
+    const lo = srcLow ? f.srcOff : f.finalDstOff;
+    const hi = srcLow ? f.finalDstOff : f.srcOff;
     const plo = srcLow ? f.sport : f.dport;
     const phi = srcLow ? f.dport : f.sport;
     const meta = (v6 ? 0x600 : 0x400) | (isTcp ? 6 : 17);

@@ -1,7 +1,8 @@
 /**
  * Decodes one frame down to TCP/UDP without allocating: the link layer (Ethernet with 802.1Q/QinQ
- * tags, Linux SLL and SLL2, BSD null/loopback, raw IPv4/IPv6), IPv4 and IPv6 (extension headers,
- * fragments), and the TCP/UDP header fields conversations need. Fields are offsets into the
+ * tags, Linux SLL and SLL2, BSD null/loopback, raw IPv4/IPv6, PPP, Cisco HDLC, Linux NFLOG, IEEE
+ * 802.11 with or without radiotap), IPv4 and IPv6 (extension headers, the final destination of a
+ * routing header, fragments), and the TCP/UDP header fields conversations need. Fields are offsets into the
  * record's buffer, filled into one reused `Frame`.
  *
  * What counts as a countable TCP or UDP segment follows Wireshark 4.0: TCP needs its whole header
@@ -15,13 +16,19 @@
 export const LINKTYPE_NAMES: Record<number, string> = {
   0: 'BSD null/loopback',
   1: 'Ethernet',
+  9: 'PPP',
   12: 'raw IP',
   14: 'raw IP',
+  50: 'PPP in HDLC-like framing',
   101: 'raw IP',
+  104: 'Cisco HDLC',
+  105: 'IEEE 802.11',
   108: 'OpenBSD loopback',
   113: 'Linux cooked capture (SLL)',
+  127: 'IEEE 802.11 with radiotap',
   228: 'raw IPv4',
   229: 'raw IPv6',
+  239: 'Linux NFLOG',
   276: 'Linux cooked capture v2 (SLL2)',
 };
 
@@ -92,6 +99,11 @@ export class Frame {
   /** Offset of source and destination addresses (4 or 16 bytes each). */
   srcOff = 0;
   dstOff = 0;
+  /**
+   * The destination conversations count: the IP header's, or with an IPv6 routing header that has
+   * segments left the final destination in it (types 0, 2 and 4), as Wireshark takes it.
+   */
+  finalDstOff = 0;
   /** End of the IP datagram as its header reports it, bounded by the wire length. */
   ipEnd = 0;
   /** End of the captured bytes of this frame. */
@@ -207,10 +219,7 @@ export function decodeFrame(f: Frame, buf: Buffer, off: number, caplen: number, 
       else if (fam === 24 || fam === 28 || fam === 30 || fam === 10) et = ETH_IPV6;
       else if (fam > 1500) et = fam & 0xffff;
       else {
-        f.etherType = fam;
-        f.kind = Kind.NonIp;
-        f.problem = `address family ${fam}`;
-        return Kind.NonIp;
+        return nonIp(f, fam, `loopback address family ${fam}`);
       }
       break;
     }
@@ -223,6 +232,50 @@ export function decodeFrame(f: Frame, buf: Buffer, off: number, caplen: number, 
       else if (v === 6) et = ETH_IPV6;
       else return malformed(f, `raw IP frame with IP version ${v}`);
       break;
+    }
+    case 9:
+    case 50: {
+      // PPP, optionally with HDLC-like address and control bytes (ff 03) and a compressed protocol;
+      // Cisco HDLC (0f/8f) shows up under DLT 50 too and is read as Wireshark does.
+      if (caplen < 2) return malformed(f, 'frame shorter than a PPP header');
+      if (linkType === 50 && (buf[off] === 0x0f || buf[off] === 0x8f)) {
+        if (caplen < 4) return malformed(f, 'frame shorter than a Cisco HDLC header');
+        et = (buf[off + 2]! << 8) | buf[off + 3]!;
+        p = off + 4;
+        break;
+      }
+      let q = buf[off] === 0xff && buf[off + 1] === 0x03 ? off + 2 : off;
+      if (q >= capEnd) return malformed(f, 'frame shorter than a PPP header');
+      let proto = buf[q]!;
+      if (proto & 1) q += 1;
+      else {
+        if (q + 2 > capEnd) return malformed(f, 'frame shorter than a PPP header');
+        proto = (proto << 8) | buf[q + 1]!;
+        q += 2;
+      }
+      p = q;
+      if (proto === 0x21) et = ETH_IPV4;
+      else if (proto === 0x57) et = ETH_IPV6;
+      else if (proto === 0x281 || proto === 0x283) et = MPLS_UNICAST;
+      else return nonIp(f, proto, `PPP protocol 0x${proto.toString(16).padStart(4, '0')}`);
+      break;
+    }
+    case 104: {
+      if (caplen < 4) return malformed(f, 'frame shorter than a Cisco HDLC header');
+      et = (buf[off + 2]! << 8) | buf[off + 3]!;
+      p = off + 4;
+      if (et === 0x8035) return nonIp(f, et, 'Cisco SLARP');
+      break;
+    }
+    case 239:
+      return decodeNflog(f, buf, off, capEnd, wireEnd);
+    case 105:
+      return decodeWlan(f, buf, off, capEnd, wireEnd);
+    case 127: {
+      if (caplen < 8) return malformed(f, 'frame shorter than a radiotap header');
+      const len = buf.readUInt16LE(off + 2);
+      if (len < 8 || len > caplen) return malformed(f, `radiotap header length ${len} does not fit the frame`);
+      return decodeWlan(f, buf, off + len, capEnd, wireEnd);
     }
     case 228:
       et = ETH_IPV4;
@@ -238,16 +291,121 @@ export function decodeFrame(f: Frame, buf: Buffer, off: number, caplen: number, 
   return decodeEtherType(f, buf, et, p, capEnd, wireEnd, 0);
 }
 
+function nonIp(f: Frame, etherType: number, what: string): Kind {
+  f.etherType = etherType;
+  f.problem = what;
+  f.kind = Kind.NonIp;
+  return Kind.NonIp;
+}
+
+/**
+ * Linux NFLOG (DLT 239): family, version and resource id, then type-length-value attributes in the
+ * capturing host's byte order, each padded to 4 bytes; the packet is the NFULA_PAYLOAD (type 9).
+ */
+function decodeNflog(f: Frame, buf: Buffer, off: number, capEnd: number, wireEnd: number): Kind {
+  if (off + 4 > capEnd) return malformed(f, 'frame shorter than an NFLOG header');
+  const family = buf[off]!;
+  let q = off + 4;
+  // Host byte order: a length that does not fit as little-endian is read big-endian.
+  const le = q + 2 > capEnd || buf.readUInt16LE(q) <= capEnd - q || buf.readUInt16BE(q) > capEnd - q;
+  while (q + 4 <= capEnd) {
+    const len = le ? buf.readUInt16LE(q) : buf.readUInt16BE(q);
+    const type = (le ? buf.readUInt16LE(q + 2) : buf.readUInt16BE(q + 2)) & 0x7fff;
+    if (len < 4 || q + len > wireEnd) return malformed(f, `NFLOG attribute of length ${len} does not fit the frame`);
+    if (type === 9) {
+      const p = q + 4;
+      if (p >= capEnd) return malformed(f, 'NFLOG payload not captured');
+      const v = buf[p]! >> 4;
+      const et = family === 2 || (family !== 10 && v === 4) ? ETH_IPV4 : family === 10 || v === 6 ? ETH_IPV6 : -1;
+      if (et < 0) return nonIp(f, 0, `NFLOG address family ${family}`);
+      f.etherType = et;
+      return decodeEtherType(f, buf, et, p, Math.min(capEnd, q + len), Math.min(wireEnd, q + len), 0);
+    }
+    q += (len + 3) & ~3;
+  }
+  return nonIp(f, 0, 'NFLOG record without a payload');
+}
+
+/**
+ * An IEEE 802.11 frame: data frames (QoS or not, with four addresses between access points) whose
+ * LLC/SNAP header names IPv4 or IPv6; management, control, null-data and protected frames are not IP.
+ */
+function decodeWlan(f: Frame, buf: Buffer, off: number, capEnd: number, wireEnd: number): Kind {
+  if (off + 24 > capEnd) return malformed(f, 'frame shorter than an 802.11 header');
+  const fc0 = buf[off]!;
+  const fc1 = buf[off + 1]!;
+  const type = (fc0 >> 2) & 3;
+  const subtype = fc0 >> 4;
+  if (type !== 2) return nonIp(f, 0, type === 0 ? '802.11 management' : '802.11 control');
+  if (subtype & 4) return nonIp(f, 0, '802.11 null data');
+  if (fc1 & 0x40) return nonIp(f, 0, '802.11 protected data');
+  const qos = (subtype & 8) !== 0;
+  const hdr = 24 + ((fc1 & 3) === 3 ? 6 : 0) + (qos ? 2 : 0) + (qos && fc1 & 0x80 ? 4 : 0);
+  const p = off + hdr;
+  if (p + 8 > capEnd) return malformed(f, '802.11 data frame shorter than its LLC/SNAP header');
+  if (buf[p] !== 0xaa || buf[p + 1] !== 0xaa || buf[p + 2] !== 0x03) return nonIp(f, 0, '802.11 LLC without SNAP');
+  const et = (buf[p + 6]! << 8) | buf[p + 7]!;
+  f.etherType = et;
+  return decodeEtherType(f, buf, et, p + 8, capEnd, wireEnd, 0);
+}
+
 export const ENCAP_PPPOE = 1;
 export const ENCAP_MPLS = 2;
 export const ENCAP_IP_IN_IP = 4;
 export const ENCAP_GRE = 8;
+export const ENCAP_VXLAN = 16;
+export const ENCAP_GTPU = 32;
 export const ENCAP_NAMES: [number, string][] = [
   [ENCAP_PPPOE, 'PPPoE'],
   [ENCAP_MPLS, 'MPLS'],
   [ENCAP_IP_IN_IP, 'IP-in-IP'],
   [ENCAP_GRE, 'GRE'],
+  [ENCAP_VXLAN, 'VXLAN'],
+  [ENCAP_GTPU, 'GTP-U'],
 ];
+
+const VXLAN_PORT = 4789;
+const GTPU_PORT = 2152;
+
+/**
+ * The tunnel inside a decoded UDP frame `outer` (VXLAN on port 4789: an Ethernet frame; GTP-U on port
+ * 2152, a G-PDU: an IP packet), decoded into `inner`; Kind.NonIp when the frame carries none.
+ * Wireshark counts such a frame twice: in the outer UDP conversation and in the inner one.
+ */
+export function decodeUdpTunnel(inner: Frame, outer: Frame, buf: Buffer, frameEnd: number): Kind {
+  const p = outer.payloadOff;
+  const end = Math.min(outer.capEnd, p + outer.payloadLen);
+  const wireEnd = Math.min(frameEnd, outer.payloadOff + outer.payloadLen);
+  const vxlan = outer.sport === VXLAN_PORT || outer.dport === VXLAN_PORT;
+  const gtp = !vxlan && (outer.sport === GTPU_PORT || outer.dport === GTPU_PORT);
+  inner.kind = Kind.NonIp;
+  if (vxlan && p + 8 + 14 <= end && buf[p]! & 0x08) {
+    const k = decodeFrame(inner, buf, p + 8, end - p - 8, wireEnd - p - 8, 1);
+    inner.encap |= ENCAP_VXLAN;
+    return k;
+  }
+  if (gtp && p + 8 <= end && buf[p]! >> 5 === 1 && buf[p]! & 0x10 && buf[p + 1] === 0xff) {
+    let q = p + 8;
+    if (buf[p]! & 0x07) {
+      if (q + 4 > end) return Kind.NonIp;
+      let next = buf[q + 3]!;
+      q += 4;
+      // Extension headers (E flag): a length in 4-byte units, the next type in the last byte.
+      for (let guard = 0; buf[p]! & 0x04 && next !== 0 && guard < 16; guard++) {
+        if (q >= end || buf[q] === 0) return Kind.NonIp;
+        const len = buf[q]! * 4;
+        if (q + len > end) return Kind.NonIp;
+        next = buf[q + len - 1]!;
+        q += len;
+      }
+    }
+    if (q >= end) return Kind.NonIp;
+    const k = decodeFrame(inner, buf, q, end - q, wireEnd - q, 101);
+    inner.encap |= ENCAP_GTPU;
+    return k;
+  }
+  return Kind.NonIp;
+}
 
 const PPPOE_SESSION = 0x8864;
 const MPLS_UNICAST = 0x8847;
@@ -304,6 +462,19 @@ function decodeTunnel(f: Frame, buf: Buffer, capEnd: number, wireEnd: number, de
       f.encap |= ENCAP_GRE;
       return decodeEtherType(f, buf, et, q, end, Math.min(wireEnd, f.ipEnd), depth + 1);
     }
+    // Transparent Ethernet bridging: an Ethernet frame (with its VLAN tags) inside.
+    if (et === 0x6558 && q + 14 <= end) {
+      let inner = (buf[q + 12]! << 8) | buf[q + 13]!;
+      let r = q + 14;
+      while (isVlanTpid(inner) && r + 4 <= end) {
+        inner = (buf[r + 2]! << 8) | buf[r + 3]!;
+        r += 4;
+      }
+      if (inner === ETH_IPV4 || inner === ETH_IPV6) {
+        f.encap |= ENCAP_GRE;
+        return decodeEtherType(f, buf, inner, r, end, Math.min(wireEnd, f.ipEnd), depth + 1);
+      }
+    }
   }
   return -1;
 }
@@ -332,6 +503,7 @@ function decodeIpv4(f: Frame, buf: Buffer, p: number, capEnd: number, wireEnd: n
   f.ipHeaderLen = hl;
   f.srcOff = p + 12;
   f.dstOff = p + 16;
+  f.finalDstOff = p + 16;
   f.ttl = buf[p + 8]!;
   const ipEnd = Math.min(p + total, wireEnd);
   f.ipEnd = ipEnd;
@@ -366,6 +538,7 @@ function decodeIpv6(f: Frame, buf: Buffer, p: number, capEnd: number, wireEnd: n
   f.ipVersion = 6;
   f.srcOff = p + 8;
   f.dstOff = p + 24;
+  f.finalDstOff = p + 24;
   f.ttl = buf[p + 7]!;
   const ipEnd = Math.min(p + 40 + plen, wireEnd);
   f.ipEnd = ipEnd;
@@ -377,6 +550,13 @@ function decodeIpv6(f: Frame, buf: Buffer, p: number, capEnd: number, wireEnd: n
       if (q + 8 > capEnd) return malformed(f, 'IPv6 extension header not fully captured');
       const len = (buf[q + 1]! + 1) * 8;
       if (q + len > capEnd) return malformed(f, 'IPv6 extension header not fully captured');
+      if (nh === 43 && buf[q + 3]! > 0) {
+        // Routing header with segments left: the final destination (type 0: the last address; type 2,
+        // Mobile IPv6: the home address; type 4, segment routing: segment 0).
+        const rt = buf[q + 2]!;
+        const at = rt === 0 ? q + 8 + 16 * Math.floor((len - 8) / 16 - 1) : rt === 2 || rt === 4 ? q + 8 : -1;
+        if (at >= q + 8 && at + 16 <= q + len) f.finalDstOff = at;
+      }
       nh = buf[q]!;
       q += len;
     } else if (nh === 51) {
@@ -430,11 +610,13 @@ function restoreOuter(f: Frame, p: number, version: 4 | 6): void {
     f.ipHeaderLen = hl;
     f.srcOff = p + 12;
     f.dstOff = p + 16;
+    f.finalDstOff = p + 16;
     f.proto = b[p + 9]!;
     f.l4Off = p + hl;
   } else {
     f.srcOff = p + 8;
     f.dstOff = p + 24;
+    f.finalDstOff = p + 24;
   }
 }
 

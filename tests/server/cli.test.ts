@@ -77,7 +77,8 @@ describe('the terminal runner', () => {
     expect(out.stdout).toContain('pane.open.jobs only works in the workbench (it opens, focuses or moves panes); a terminal runner cannot do it');
   });
 
-  it('reports a bad sign-in or a missing file with exit code 2 and a message', async () => {
+  // Three terminal-runner processes: 30 s was exceeded under a load average of 35.
+  it('reports a bad sign-in or a missing file with exit code 2 and a message', { timeout: 90_000 }, async () => {
     const bad = await run(process.execPath, [cli, 'run', path.join(dir, 'missing.vgl'), '--director', url], {
       env: { ...process.env, VIGIL_EMAIL: EMAILS.admin, VIGIL_PASSWORD: PASSWORD },
       cwd: path.resolve(__dirname, '../..'),

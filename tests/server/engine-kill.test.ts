@@ -6,13 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../server/db/index';
 import { migrate } from '../../server/db/migrate';
 import { ensureAdmin } from '../../server/seed/users';
 import { createBulkToken } from '../../server/engine/secrets';
 import { freePort } from '../../e2e/director';
 import { insertAction, insertSimulation } from './engine-helpers';
-import { ADMIN, HttpSession, startActorProcess, startDirectorProcess, stopProcess, until, type Proc } from './processes';
+import { ADMIN, HttpSession, dropProcessDb, openProcessDb, startActorProcess, startDirectorProcess, stopProcess, until, type Proc } from './processes';
 
 interface JobStatus {
   status: string;
@@ -36,7 +35,7 @@ const socketDetails = (p: number) => ({ comm_type: 'tcp', server_port: p, steps:
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-kill-'));
   // The content and a bulk token go into the director's database before it starts.
-  const db = await openDb({ dataDir });
+  const db = await openProcessDb(dataDir);
   await migrate(db);
   await ensureAdmin(db, ADMIN.email, ADMIN.password);
   const scan = await insertAction(db, 'port_scan', { ports_list: '47301,47302,#47303', sleep_timer: 0, randomize_scan: false });
@@ -73,6 +72,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const a of actors) await stopProcess(a);
   await stopProcess(director);
+  if (dataDir) await dropProcessDb(dataDir);
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
@@ -129,7 +129,7 @@ describe('real director and actor processes', () => {
     }
     const second = await reach(queued, FINAL);
     expect(second.status).toBe('completed');
-    expect(second.actions.map((a) => [a.status, a.blocked])).toEqual([['ran', false]]);
+    expect(second.actions.map((a) => [a.status, a.blocked]), JSON.stringify(second)).toEqual([['ran', false]]);
     // Both actors are still the same registered actors, online.
     const listed = await http.call<{ data: { id: number; status: string }[] }>('GET', '/run/actors.json');
     const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;

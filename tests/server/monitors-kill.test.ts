@@ -7,12 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../server/db/index';
 import { migrate } from '../../server/db/migrate';
 import { ensureAdmin } from '../../server/seed/users';
 import { freePort } from '../../e2e/director';
 import { insertAction } from './engine-helpers';
-import { ADMIN, HttpSession, startDirectorProcess, stopProcess, until, type Proc } from './processes';
+import { ADMIN, HttpSession, dropProcessDb, openProcessDb, startDirectorProcess, stopProcess, until, type Proc } from './processes';
 import type { MonitorDetail, MonitorRunsAnswer } from '@/api/contracts/monitors';
 
 const ENV = { ENGINE_TICK_MS: '100', MONITOR_TICK_MS: '200', DETECTION_WINDOW_MS: '300' };
@@ -25,7 +24,7 @@ const ids = { action: 0, node: 0 };
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-monitor-kill-'));
-  const db = await openDb({ dataDir });
+  const db = await openProcessDb(dataDir);
   await migrate(db);
   await ensureAdmin(db, ADMIN.email, ADMIN.password);
   ids.action = await insertAction(db, 'sleep', { sleep_ms: 100 }, 'Short sleep');
@@ -41,6 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopProcess(director);
+  if (dataDir) await dropProcessDb(dataDir);
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
@@ -72,7 +72,7 @@ describe('a monitor in a director process killed with SIGKILL', () => {
     expect(killed?.child.signalCode).toBe('SIGKILL');
 
     // Ten minutes pass while the director is down: its next run is ten slots overdue.
-    const db = await openDb({ dataDir });
+    const db = await openProcessDb(dataDir);
     const [before] = await db.query<{ n: number }>('select count(*)::int as n from monitor_runs where monitor_id = $1', [m.id]);
     expect(before?.n).toBe(1);
     await db.query(`update monitors set next_run_at = now() - interval '10 minutes' where id = $1`, [m.id]);

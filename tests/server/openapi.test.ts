@@ -1,10 +1,12 @@
 /**
  * The OpenAPI 3.1 description (GET /api/openapi.json, server/openapi/): every registered route is
  * described, its schemas are valid JSON Schema 2020-12, and real answers of the director validate
- * against it (the error answers of every call; the content types of the successful GET answers).
+ * against it (the error answers of every call; the content types of the successful GET answers; the
+ * successful answers of the main calls against their schemas, generated from the client's answer types).
  */
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../../server/seed/demo';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
 type Doc = {
@@ -30,6 +32,7 @@ const toPath = (url: string) => url.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}'
 
 beforeAll(async () => {
   t = await startTestServer();
+  await seedDemo(t.db, { jobs: 4 });
   admin = await t.signIn('admin');
   const res = await t.call('GET', '/api/openapi.json');
   expect(res.statusCode, res.body).toBe(200);
@@ -39,6 +42,20 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+type Validator = ((d: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] };
+const compiled = new Map<string, Validator>();
+/** The validator of one answer schema of the description, compiled where it sits (its `$ref`s resolve in the document); the same schema once. */
+function answerValidator(method: string, p: string, status: string, type: string): Validator {
+  const schema = doc.paths[p]![method]!.responses[status]!.content![type]!.schema;
+  const key = JSON.stringify(schema);
+  let v = compiled.get(key);
+  if (!v) {
+    v = ajv.compile({ $ref: `doc#/paths/${p.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/responses/${status}/content/${type.replace(/\//g, '~1')}/schema` }) as Validator;
+    compiled.set(key, v);
+  }
+  return v;
+}
 
 const errorSchema = () => ajv.getSchema('doc#/components/schemas/ErrorAnswer')!;
 
@@ -52,17 +69,14 @@ describe('the OpenAPI description', () => {
     expect(described).toBeGreaterThan(150);
   });
 
-  it("every request and answer schema is valid JSON Schema 2020-12, and the body schemas are the routes' own: an unknown field the description forbids is refused by the route with 400", async () => {
+  it("every request and answer schema is valid JSON Schema 2020-12, and the body schemas are the routes' own: an unknown field the description forbids is refused by the route with 400", { timeout: 120_000 }, async () => {
     let bodies = 0;
     for (const [p, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         for (const c of Object.values(op.requestBody?.content ?? {})) expect(() => ajv.compile(c.schema), `${method} ${p}`).not.toThrow();
         for (const prm of op.parameters) expect(() => ajv.compile(prm.schema), `${method} ${p} ${prm.name}`).not.toThrow();
-        for (const r of Object.values(op.responses)) {
-          for (const c of Object.values(r.content ?? {})) {
-            const ref = (c.schema as { $ref?: string }).$ref;
-            expect(() => ajv.compile(ref ? { $ref: `doc${ref}` } : c.schema), `${method} ${p}`).not.toThrow();
-          }
+        for (const [status, r] of Object.entries(op.responses)) {
+          for (const type of Object.keys(r.content ?? {})) expect(() => answerValidator(method, p, status, type), `${method} ${p}`).not.toThrow();
         }
         const json = op.requestBody?.content['application/json']?.schema as { additionalProperties?: boolean; properties?: object } | undefined;
         if (!json || json.additionalProperties !== false || p.startsWith('/api/actor') || p.includes('{')) continue;
@@ -85,6 +99,54 @@ describe('the OpenAPI description', () => {
       else if (!errorSchema()(res.json())) failures.push(`${r.method} ${r.url}: ${res.body}`);
     }
     expect(failures).toEqual([]);
+  });
+
+  it('the successful answers of the main calls validate against the schemas the description gives them', async () => {
+    const failures: string[] = [];
+    const checked: string[] = [];
+    const check = async (route: string, res: { statusCode: number; body: string; json: () => unknown }) => {
+      const [method, url] = route.split(' ') as [string, string];
+      const schema = doc.paths[toPath(url)]?.[method.toLowerCase()]?.responses['200']?.content?.['application/json']?.schema as { $ref?: string; type?: unknown } | undefined;
+      expect(schema && (schema.$ref || schema.type), `${route} has an answer schema`).toBeTruthy();
+      expect(res.statusCode, `${route}: ${res.body.slice(0, 300)}`).toBeLessThan(300);
+      const validate = answerValidator(method.toLowerCase(), toPath(url), '200', 'application/json');
+      if (validate(res.json())) checked.push(route);
+      else failures.push(`${route}: ${(validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath} ${e.message ?? ''}`).join('; ')}`);
+    };
+    // Every GET call without path parameters that answers 200 to a bare request.
+    for (const r of t.app.routeList) {
+      if (r.method !== 'GET' || r.url.includes(':')) continue;
+      const op = doc.paths[toPath(r.url)]!.get!;
+      const schema = op.responses['200']!.content?.['application/json']?.schema;
+      if (!schema || !Object.keys(schema).length) continue;
+      const res = await t.call('GET', r.url, { as: admin });
+      if (res.statusCode === 200) await check(`GET ${r.url}`, res);
+    }
+    // Calls with path parameters and required queries, on the demo content and on things created here.
+    const one = async (sql: string) => (await t.db.query<{ id: number }>(sql))[0]!.id;
+    const job = await one('select id from jobs order by id limit 1');
+    const step = await one(`select id from job_steps where job_id = ${job} order by id limit 1`);
+    const jobAction = await one('select id from job_actions order by id limit 1');
+    const action = await one('select id from actions order by id limit 1');
+    const node = await one('select id from nodes order by id limit 1');
+    await check('GET /jobs/:id', await t.call('GET', `/jobs/${job}.json`, { as: admin }));
+    await check('GET /jobs/list_page_job_actions', await t.call('GET', `/jobs/list_page_job_actions?job_step_ids[]=${step}`, { as: admin }));
+    await check('GET /reports/summary.json', await t.call('GET', `/reports/summary.json?job_ids[]=${job}`, { as: admin }));
+    await check('GET /jobs/job_actions/:id/events.json', await t.call('GET', `/jobs/job_actions/${jobAction}/events.json`, { as: admin }));
+    await check('GET /jobs/job_actions/:id/evidence.json', await t.call('GET', `/jobs/job_actions/${jobAction}/evidence.json`, { as: admin }));
+    await check('GET /manage_sims/actions/:id/form.json', await t.call('GET', `/manage_sims/actions/${action}/form.json`, { as: admin }));
+    await check('GET /manage_sims/v2/actions/detail.json', await t.call('GET', `/manage_sims/v2/actions/detail.json?id=${action}`, { as: admin }));
+    await check('GET /library/actions.json', await t.call('GET', `/library/actions.json?id=${action}`, { as: admin }));
+    await check('GET /topology/nodes/:id.json', await t.call('GET', `/topology/nodes/${node}.json`, { as: admin }));
+    const dashboard = await t.call('POST', '/dashboards.json', { as: admin, body: { name: 'OpenAPI answers' } });
+    await check('POST /dashboards.json', dashboard);
+    await check('GET /dashboards/:id', await t.call('GET', `/dashboards/${dashboard.json<{ id: number }>().id}`, { as: admin }));
+    const token = await t.call('POST', '/bulk_tokens.json', { as: admin, body: { name: 'openapi', hours: 1 } });
+    await check('POST /bulk_tokens.json', token);
+    await check('GET /actors/tables.json', await t.call('GET', '/actors/tables.json', { as: admin }));
+    await check('POST /users/sign_in.json', await t.call('POST', '/users/sign_in.json', { body: t.credentials('viewer') }));
+    expect(failures).toEqual([]);
+    expect(checked.length, checked.join(', ')).toBeGreaterThan(40);
   });
 
   it('the successful answers of the GET calls without parameters come in the content type the description names', async () => {

@@ -9,17 +9,17 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../server/db/index';
 import { INTERRUPTED_MESSAGE } from '../../server/pcap/interrupted';
 import { PCAP_STATUS } from '@/api/contracts/pcap';
 import { BOUNDARY } from './pcap-helpers';
-import { ADMIN, HttpSession, startDirectorProcess, stopProcess, until, type Proc } from './processes';
+import { ADMIN, HttpSession, dropProcessDb, openProcessDb, processesOnPostgres, startDirectorProcess, stopProcess, until, type Proc } from './processes';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-pcap-kill-'));
 let director: Proc | null = null;
 
 afterAll(async () => {
   await stopProcess(director);
+  await dropProcessDb(dataDir);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -72,8 +72,11 @@ describe('a director killed with SIGKILL mid-upload', () => {
     req.destroy();
 
     const id = Number(partial.replace(/\.cap$/, ''));
-    const db = await openDb({ dataDir });
+    const db = await openProcessDb(dataDir);
     const [before] = await db.query<{ status: string }>('select status from pcap_uploads where id = $1', [id]);
+    // On PostgreSQL another director may be receiving an upload: only uploads without progress for two
+    // minutes are ended at start. Those two minutes pass while the director is down.
+    if (processesOnPostgres()) await db.query(`update pcap_uploads set updated_at = now() - interval '3 minutes' where id = $1`, [id]);
     await db.close();
     expect(before?.status).toBe(PCAP_STATUS.uploading);
     expect(fs.existsSync(path.join(uploads, partial))).toBe(true);

@@ -1,10 +1,17 @@
 /**
  * Real processes for engine tests: the director (`node --import tsx server/main.ts`) on a DATA_DIR
  * that survives it, actor processes (actor/main.ts), and a signed-in HTTP client.
+ *
+ * The director process's database: the PGlite in its DATA_DIR, or, on the PostgreSQL pass
+ * (TEST_DATABASE_URL), a database of its own on that server, created on first use for the DATA_DIR
+ * and dropped by `dropProcessDb` (openProcessDb gives the test a handle on the same database).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openDb, openPostgres, type Db } from '../../server/db/index';
+import { databaseUrl } from './template';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ADMIN = { email: 'admin@example.com', password: 'kill-test-Passw0rd' };
@@ -43,15 +50,58 @@ function start(args: string[], env: Record<string, string>, readyText: string | 
   });
 }
 
+const processDbs = new Map<string, string>();
+
+/** The DATABASE_URL of the director processes on dataDir: '' (PGlite in dataDir), or on TEST_DATABASE_URL's server a new empty database. */
+async function processDbUrl(dataDir: string): Promise<string> {
+  const server = process.env.TEST_DATABASE_URL;
+  if (!server) return '';
+  let url = processDbs.get(dataDir);
+  if (!url) {
+    const name = `vigil_p_${Date.now().toString(36)}_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = await openPostgres(server);
+    try {
+      await admin.exec(`create database ${name}`);
+    } finally {
+      await admin.close();
+    }
+    url = databaseUrl(server, name);
+    processDbs.set(dataDir, url);
+  }
+  return url;
+}
+
+/** A handle on the database the director processes on dataDir use (to set up content, or look while it is down). */
+export async function openProcessDb(dataDir: string): Promise<Db> {
+  return openDb({ dataDir, databaseUrl: (await processDbUrl(dataDir)) || undefined });
+}
+
+/** Whether the director processes run on PostgreSQL (the PostgreSQL pass) rather than on PGlite. */
+export const processesOnPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
+
+/** Drops the PostgreSQL database of the director processes on dataDir (nothing on PGlite: it is in dataDir). */
+export async function dropProcessDb(dataDir: string): Promise<void> {
+  const url = processDbs.get(dataDir);
+  const server = process.env.TEST_DATABASE_URL;
+  if (!url || !server) return;
+  processDbs.delete(dataDir);
+  const admin = await openPostgres(server);
+  try {
+    await admin.exec(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`);
+  } finally {
+    await admin.close();
+  }
+}
+
 /** Starts the director on dataDir and port (no seed, no local actors, API only); resolves once it listens. */
-export function startDirectorProcess(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Proc> {
+export async function startDirectorProcess(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Proc> {
   return start(
     ['server/main.ts'],
     {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      DATABASE_URL: '',
+      DATABASE_URL: await processDbUrl(dataDir),
       SEED: 'none',
       LOCAL_ACTORS: '0',
       STATIC_DIR: 'none',
