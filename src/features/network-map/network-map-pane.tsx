@@ -12,17 +12,19 @@ import { WorkbenchContext } from '@/panes/pane-context';
 import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
 import { flash } from '@/ui/toasts';
-import { getLayout, getNetwork, layoutQueryKey, networkQueryKey } from './api';
-import { DEVICE_COLOURS, STATUS_COLOURS } from './colours';
+import { getNetwork, networkQueryKey } from '@/api/network-map';
+import { getLayout, layoutQueryKey } from './api';
+import { DEVICE_COLOURS, STATUS_COLOURS } from '@/ui/network-map/colours';
 import { MapContextMenu, type MenuTarget } from './context-menu';
 import { ItemDetails } from './item-details';
 import { layoutKeyBuffer } from './layout-keys';
-import { jobHighlight, type JobHighlight } from './job-path';
-import { layout, positionsOf } from './layouts';
-import { MapCanvas, type MapCanvasHandle } from './map-canvas';
-import { menuTargetOf, nextItem, type Direction } from './selection';
+import { jobHighlight, type JobHighlight } from '@/ui/network-map/job-path';
+import { layout, positionsOf } from '@/ui/network-map/layouts';
+import { MapCanvas, type MapCanvasHandle } from '@/ui/network-map/map-canvas';
+import { nextItem, type Direction } from '@/ui/network-map/next-item';
+import { menuTargetOf } from './selection';
 import { networkMapStore } from './store';
-import { pathTitle, type MonitorOverlay } from './monitor-overlay';
+import { pathTitle, type MonitorOverlay } from '@/ui/network-map/monitor-overlay';
 
 /** How often the map items are read again while the pane is open. */
 const MAP_REFRESH_MS = 30_000;
