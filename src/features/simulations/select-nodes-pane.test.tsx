@@ -58,8 +58,10 @@ const serve = () =>
 const marked = () => ({ attacker: drawn.sequence?.attacker ?? null, target: drawn.sequence?.target ?? null, choosable: [...(drawn.sequence?.choosable ?? [])].sort() });
 
 /** The pane with its params in state, as the workbench keeps them in the URL. */
+const history = { set: (_p: Record<string, string>) => {} };
 function Harness({ seen }: { seen: Record<string, string>[] }) {
   const [params, setParams] = useState<Record<string, string>>({ sim_id: '5' });
+  history.set = setParams;
   return <SelectNodesPane params={params} setParams={(next) => { seen.push(next); setParams(next); }} />;
 }
 
@@ -128,5 +130,9 @@ describe('Assign Actors (select_nodes)', () => {
     await act(async () => drawn.onSelect('node_3'));
     expect(seen.at(-1)).toEqual({ sim_id: '5', attack_node_id_1: '1', target_node_id_1: '2', attack_node_id_2: '3' });
     expect(screen.getByTestId('assignment-2').textContent).toBe('Attacker: island (Lab)');
+    // Back (the URL without step 1's target): step 1 is active again, its target phase on the map.
+    await act(async () => history.set({ sim_id: '5', attack_node_id_1: '1', attack_node_id_2: '3' }));
+    await screen.findByRole('listbox', { name: 'Targets for step 1' });
+    expect(marked()).toEqual({ attacker: 'node_1', target: null, choosable: ['node_2'] });
   });
 });

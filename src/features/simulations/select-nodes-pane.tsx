@@ -127,6 +127,20 @@ function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Re
     for (const m of removed) flash('info', m);
   }, [p.id]);
 
+  // Back and forward change the assignment from outside: the first step left open becomes active again.
+  const ours = useRef(paramsKey(params));
+  useEffect(() => {
+    const key = paramsKey(params);
+    if (key === ours.current) return;
+    ours.current = key;
+    const open = steps.find((s) => !s.done);
+    if (open) setActive(open.n);
+  }, [params]);
+  const assign = (next: Record<string, string>) => {
+    ours.current = paramsKey(next);
+    setParams(next);
+  };
+
   const choose = (role: 'attacker' | 'target', a: CttnActor | number, from: 'list' | 'map') => {
     if (!step) return;
     const id = typeof a === 'number' ? a : a.id;
@@ -137,7 +151,7 @@ function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Re
     }
     setProblem(null);
     const next = withChoice(params, step.n, role, id);
-    setParams(next);
+    assign(next);
     const finished = role === 'target' || step.single;
     if (finished) {
       const after = assignSteps(p, next).steps.find((s) => !s.done);
@@ -184,13 +198,13 @@ function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Re
             <>
               <h3 className="font-semibold">Step {step.n}: choose the target for {actorLabel(actors.get(step.attacker!), step.attacker)}</h3>
               <ActorList label={`Targets for step ${step.n}`} actors={targets} onPick={(a) => choose('target', a, 'list')} focus={via === 'list'} />
-              <div><Button onClick={() => setParams(withChoice(params, step.n, 'attacker', null))}>Change Attacker</Button></div>
+              <div><Button onClick={() => assign(withChoice(params, step.n, 'attacker', null))}>Change Attacker</Button></div>
             </>
           )}
           {step && phase === 'done' && (
             <>
               <h3 className="font-semibold">{complete ? 'Every step has its actors: Run starts the job.' : `Step ${step.n} is assigned`}</h3>
-              <div><Button onClick={() => setParams(withChoice(params, step.n, 'attacker', null))}>Change Actors</Button></div>
+              <div><Button onClick={() => assign(withChoice(params, step.n, 'attacker', null))}>Change Actors</Button></div>
             </>
           )}
         </section>
@@ -214,6 +228,7 @@ function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Re
 }
 
 const NONE: readonly number[] = [];
+const paramsKey = (params: Record<string, string>) => JSON.stringify(Object.entries(params).sort(([a], [b]) => a.localeCompare(b)));
 
 /** /simulations/select_nodes?sim_id={id}&attack_node_id_{n}={id}&target_node_id_{n}={id} (JOB-027, JOB-060). */
 export function SelectNodesPane({ params, setParams }: PaneProps) {
