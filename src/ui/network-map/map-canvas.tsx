@@ -32,6 +32,12 @@ interface Props {
   job: JobHighlight | null;
   /** The sequence mode's marks, or null in the other modes. */
   sequence?: SequenceMarks | null;
+  /**
+   * A large map (read when the canvas is made): only the cells in view are drawn (X6 virtual
+   * rendering), and the first view is no smaller than LARGE_MIN_SCALE, so a map of thousands of
+   * actors draws what can be read at once and the rest as it is panned into view.
+   */
+  large?: boolean;
   handle: Ref<MapCanvasHandle>;
 }
 
@@ -214,7 +220,11 @@ function highlight(graph: Graph, applied: Map<string, string>, selected: string 
 /** What a freshly built cell shows (see zoneCell, nodeCell, deviceCell). */
 const defaultSig = (id: string) => (id.startsWith('zone_') ? `#334155|1.5||${TEXT}` : `#475569|1||${TEXT}`);
 
-export function MapCanvas({ map, rects, selected, draggable, onSelect, onContextMenu, onMoved, overlay, job, sequence = null, handle }: Props) {
+/** The smallest scale a large map opens at. */
+const LARGE_MIN_SCALE = 0.6;
+
+export function MapCanvas({ map, rects, selected, draggable, onSelect, onContextMenu, onMoved, overlay, job, sequence = null, large = false, handle }: Props) {
+  const largeRef = useRef(large);
   const container = useRef<HTMLDivElement>(null);
   const graphRef = useRef<Graph | null>(null);
   const builtFor = useRef<NetworkMap | null>(null);
@@ -235,6 +245,7 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       mousewheel: { enabled: true, zoomAtMousePosition: true, minScale: 0.2, maxScale: 3, factor: 1.1 },
       interacting: () => ({ nodeMovable: dragRef.current, edgeMovable: false, edgeLabelMovable: false }),
       embedding: false,
+      virtual: largeRef.current,
     });
     graph.on('node:click', ({ node }) => callbacks.current.onSelect(node.id));
     graph.on('blank:click', () => callbacks.current.onSelect(null));
@@ -283,7 +294,7 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       build(graph, map, rects);
       applied.current.clear();
       builtFor.current = map;
-      if (first) graph.zoomToFit({ padding: 32, maxScale: 1.1 });
+      if (first) graph.zoomToFit({ padding: 32, maxScale: 1.1, ...(largeRef.current ? { minScale: LARGE_MIN_SCALE } : {}) });
     } else place(graph, rects);
   }, [map, rects]);
 
