@@ -11,7 +11,8 @@ export function useOwnDirector(env: Record<string, string> = {}): () => Director
   let director: Director | undefined;
   beforeAll(async () => {
     director = await startDirector({ LOCAL_ACTORS: '0', ...env });
-  }, 120_000);
+    // The director's own start limit (VIGIL_E2E_START_TIMEOUT_MS on a loaded machine) plus room to spare.
+  }, (Number(process.env.VIGIL_E2E_START_TIMEOUT_MS) || 90_000) + 30_000);
   afterAll(async () => {
     await director?.stop();
   });

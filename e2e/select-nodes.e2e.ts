@@ -77,4 +77,58 @@ describe('assigning actors step by step (select_nodes)', () => {
     const job = await get<JobDetail>(page, `/jobs/${jobId}`);
     expect(job.steps.map((s) => `${s.group_order}: ${s.source?.name ?? '-'} -> ${s.destination?.name ?? '-'}`)).toEqual(expected);
   });
+
+  it('JOB-023 JOB-060 sequence mode on the map by keyboard: Tab to the map, arrows and Enter choose attacker then target, the valid targets are highlighted, back/forward walk the choice', async () => {
+    const { page } = b;
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/simulations/select_nodes?sim_id=${SEQUENCE_ID}`);
+    await eventually(async () => (await get<{ data: RunActor[] }>(page, '/run/actors.json')).data.filter((a) => ACTORS.includes(a.name) && a.status === 'online').length, 2, 'both local actors are online', 30_000);
+    const p = (await get<SimulationPreviewAnswer>(page, `/library/simulations.json?id=${SEQUENCE_ID}`)).data.preview_props;
+    const idOf = (name: string) => p.options.cttn_attackers.find((a) => a.name === name)!.id;
+    const [attacker, target] = ACTORS.map(idOf) as [number, number];
+    const canvas = page.getByTestId('network-map-canvas');
+    await canvas.locator('[data-cell-id^="node_"]').first().waitFor();
+    const stroke = (id: number) => canvas.locator(`[data-cell-id="node_${id}"] rect`).first().getAttribute('stroke');
+    // Every actor that connected can attack: all are highlighted in the attacker phase.
+    await eventually(() => stroke(attacker), '#22c55e', 'attackers are highlighted');
+
+    // Keyboard only: the attackers list has the focus; Tab reaches the map.
+    await page.getByRole('listbox', { name: 'Attackers for step 1' }).waitFor();
+    await eventually(() => page.getByRole('listbox', { name: 'Attackers for step 1' }).evaluate((el) => el === document.activeElement), true, 'the attackers list has the focus');
+    await page.keyboard.press('Tab');
+    const map = page.getByRole('application', { name: 'Sequence map' });
+    await eventually(() => map.evaluate((el) => el === document.activeElement), true, 'Tab reaches the map');
+    const cursor = page.getByRole('status', { name: 'Map cursor' });
+    const moveTo = async (name: string) => {
+      for (let i = 0; i < 60 && !(await cursor.innerText()).startsWith(`${name}:`); i++) await page.keyboard.press(i % 12 < 6 ? 'ArrowRight' : 'ArrowDown');
+      expect(await cursor.innerText()).toMatch(new RegExp(`^${name}: Enter chooses it`));
+    };
+    await moveTo(ACTORS[0]!);
+    await page.keyboard.press('Enter');
+    await eventually(() => new URL(page.url()).searchParams.get('attack_node_id_1'), String(attacker), 'the attacker is in the URL');
+
+    // The target phase highlights exactly the actors the attacker can reach; the attacker is marked red.
+    const valid = new Set(p.options.cttn_authorized_actors[String(attacker)]!.filter((id) => p.options.cttn_targets.some((t) => t.id === id)));
+    expect(valid.has(target)).toBe(true);
+    await eventually(() => stroke(attacker), '#ef4444', 'the attacker is marked');
+    for (const a of p.options.cttn_attackers) if (a.id !== attacker) expect(await stroke(a.id), a.name).toBe(valid.has(a.id) ? '#22c55e' : '#475569');
+    await page.getByRole('listbox', { name: 'Targets for step 1' }).waitFor();
+    expect(await map.evaluate((el) => el === document.activeElement)).toBe(true);
+    await moveTo(ACTORS[1]!);
+    await page.keyboard.press('Enter');
+    await eventually(() => new URL(page.url()).searchParams.get('target_node_id_1'), String(target), 'the target is in the URL');
+    expect(await page.getByTestId('assignment-1').innerText()).toContain(`Attacker: ${ACTORS[0]}`);
+    expect(await page.getByTestId('assignment-1').innerText()).toContain(`Target: ${ACTORS[1]}`);
+    await page.screenshot({ path: 'test-results/select-nodes-map.png' });
+
+    // Back drops the target (the map shows the target phase again), forward brings it back.
+    await page.goBack();
+    await eventually(() => new URL(page.url()).searchParams.get('target_node_id_1'), null, 'back drops the target');
+    await page.getByRole('listbox', { name: 'Targets for step 1' }).waitFor();
+    // The map's cursor is still on the target (drawn in the cursor's colour), which can be chosen again.
+    await eventually(() => cursor.innerText(), `${ACTORS[1]}: Enter chooses it as the target of step 1`, 'the target is a choice again');
+    expect(await stroke(attacker)).toBe('#ef4444');
+    await page.goForward();
+    await eventually(() => new URL(page.url()).searchParams.get('target_node_id_1'), String(target), 'forward restores the target');
+    await eventually(async () => (await page.getByTestId('assignment-1').innerText()).includes(`Target: ${ACTORS[1]}`), true, 'the page follows');
+  });
 });

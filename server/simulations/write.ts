@@ -71,11 +71,21 @@ async function lockCurrent(tx: Db, id: number, version: number): Promise<{ vid: 
   return row;
 }
 
-/** PUT /simulations/{id}.json: replaces name, description, type and steps; answers the new version. */
+/** Replaces the simulation's user tags with `names` (made when new; every role that edits simulations has tags.edit); its other tags stay. */
+async function writeUserTags(tx: Db, simulationId: number, names: readonly string[]): Promise<void> {
+  await tx.query("delete from simulation_tags where simulation_id = $1 and tag_id in (select id from tags where class_name = 'user')", [simulationId]);
+  for (const name of new Set(names)) {
+    await tx.query("insert into tags (name, class_name, tag_type) select $1, 'user', 'user' where not exists (select 1 from tags where class_name = 'user' and lower(name) = lower($1))", [name]);
+    await tx.query("insert into simulation_tags (simulation_id, tag_id) select $1, id from tags where class_name = 'user' and lower(name) = lower($2) on conflict do nothing", [simulationId, name]);
+  }
+}
+
+/** PUT /simulations/{id}.json: replaces name, description, type, steps and (when sent) user tags; answers the new version. */
 export async function editSimulation(db: Db, id: number, body: EditSimulationBody): Promise<EditSimulationAnswer> {
   await checkSteps(db, body);
   return db.transaction(async (tx) => {
     const current = await lockCurrent(tx, id, body.version);
+    if (body.user_tags) await writeUserTags(tx, id, body.user_tags);
     // Job steps keep their own copy of the step name; their link to the old step is set to null.
     await tx.query('delete from simulation_steps where simulation_id = $1', [id]);
     await insertSteps(tx, id, body);
@@ -87,13 +97,14 @@ export async function editSimulation(db: Db, id: number, body: EditSimulationBod
   });
 }
 
-/** POST /simulations/{id}/clone.json: a new simulation (new VID) from the edited copy, with the source's tags. */
+/** POST /simulations/{id}/clone.json: a new simulation (new VID) from the edited copy, with the source's tags (its user tags as edited, when sent). */
 export async function cloneSimulation(db: Db, sourceId: number, body: EditSimulationBody, userId: number): Promise<EditSimulationAnswer> {
   await checkSteps(db, body);
   return db.transaction(async (tx) => {
     await lockCurrent(tx, sourceId, body.version);
     const made = await insertSimulation(tx, body, userId);
     await tx.query('insert into simulation_tags (simulation_id, tag_id) select $1, tag_id from simulation_tags where simulation_id = $2', [made.id, sourceId]);
+    if (body.user_tags) await writeUserTags(tx, made.id, body.user_tags);
     return { ...made, version: 1 };
   });
 }

@@ -35,9 +35,9 @@ export const SPEC_PANES: PaneKind[] = [
   { id: 'simulation-clone', title: 'Clone and Edit {vid}', routes: ['/simulation/:vid/clone'], query: ['sim_type'], identity: ['vid'], permission: 'simulations.clone_edit', listed: false },
   // JOB-027: attack_node_id_{n} and target_node_id_{n} per step (n up to MAX_RUN_STEPS) keep the assignment in the URL.
   { id: 'select-nodes', title: 'Assign Actors', routes: ['/simulations/select_nodes'], query: ['sim_id', ...STEP_ACTOR_PARAMS], identity: ['sim_id'], permission: 'simulations.select_nodes', listed: false },
-  { id: 'network-map', title: 'Network Map', routes: ['/topology'], query: ['chart'], identity: [], description: 'Zones, actors and devices' },
+  { id: 'network-map', title: 'Network Map', routes: ['/topology'], query: ['chart', 'refresh'], identity: [], description: 'Zones, actors and devices' },
   { id: 'node-edit', title: 'Actor {id}', routes: ['/topology/nodes/:id/edit'], listed: false },
-  { id: 'monitor-stats', title: 'Monitor Stats', routes: ['/monitor'], description: 'Active security monitors and alerts on the map' },
+  { id: 'monitor-stats', title: 'Monitor Stats', routes: ['/monitor'], query: ['refresh'], identity: [], description: 'Active security monitors and alerts on the map' },
   { id: 'monitors', title: 'Monitors', routes: ['/monitors'], query: ['id'], identity: [], description: 'Scheduled repeating checks' },
   // The monitor editor's routes are not shown in the spec (MON-126): ours.
   {

@@ -130,3 +130,68 @@ describe('POST /simulations/{id}/clone.json', () => {
     expect(after?.n).toBe(before?.n);
   });
 });
+
+describe('simulation tags in the editor (issue 19)', () => {
+  const tagsOf = async (id: number) => (await preview(id)).tags.map((t) => `${t.tagType}:${t.name}`).sort();
+
+  it('an edit sets the user tags it sends (new ones made, any letter case is the same tag), keeps the other tags, and leaves them alone when user_tags is absent', async () => {
+    const { id } = await create();
+    const [product] = await s.db.query<{ id: number }>(`insert into tags (name, tag_type, class_name) values ('Product tag 921', 'verodin', 'verodin') returning id`);
+    await s.db.query(`insert into tags (name, tag_type, class_name) values ('Existing 921', 'user', 'user')`);
+    await s.db.query('insert into simulation_tags (simulation_id, tag_id) values ($1, $2)', [id, product?.id]);
+    const first = await s.call('PUT', `/simulations/${id}.json`, { as: operator, body: { ...base, version: 1, user_tags: ['existing 921', 'Fresh 921'] } });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(await tagsOf(id)).toEqual(['user:Existing 921', 'user:Fresh 921', 'verodin:Product tag 921']);
+    const second = await s.call('PUT', `/simulations/${id}.json`, { as: operator, body: { ...base, version: 2, user_tags: ['Fresh 921'] } });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(await tagsOf(id)).toEqual(['user:Fresh 921', 'verodin:Product tag 921']);
+    const untouched = await s.call('PUT', `/simulations/${id}.json`, { as: operator, body: { ...base, version: 3, sim_name: 'Renamed' } });
+    expect(untouched.statusCode, untouched.body).toBe(200);
+    expect(await tagsOf(id)).toEqual(['user:Fresh 921', 'verodin:Product tag 921']);
+    const [made] = await s.db.query<{ n: number }>("select count(*)::int as n from tags where class_name = 'user' and lower(name) = 'existing 921'");
+    expect(made?.n).toBe(1);
+  });
+
+  it('a clone takes the edited user tags and the source\'s other tags; the source keeps its own; bad tags are refused with 400', async () => {
+    const { id } = await create();
+    await s.call('PUT', `/simulations/${id}.json`, { as: operator, body: { ...base, version: 1, user_tags: ['Source only 921'] } });
+    const res = await s.call('POST', `/simulations/${id}/clone.json`, { as: operator, body: { ...base, version: 2, sim_name: 'Tagged copy', user_tags: ['Copy only 921'] } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(await tagsOf(res.json<EditSimulationAnswer>().id)).toEqual(['user:Copy only 921']);
+    expect(await tagsOf(id)).toEqual(['user:Source only 921']);
+    const empty = await s.call('PUT', `/simulations/${id}.json`, { as: operator, body: { ...base, version: 2, user_tags: ['  '] } });
+    expect(empty.statusCode).toBe(400);
+    expect(errorOf(empty)).toMatch(/a tag must not be empty/);
+    const long = await s.call('PUT', `/simulations/${id}.json`, { as: operator, body: { ...base, version: 2, user_tags: ['x'.repeat(101)] } });
+    expect(long.statusCode).toBe(400);
+    expect(errorOf(long)).toMatch(/at most 100 characters/);
+    expect(await tagsOf(id)).toEqual(['user:Source only 921']);
+  });
+});
+
+describe('the preview\'s actor options', () => {
+  it('JOB-043 cttn_attackers, cttn_targets and cttn_authorized_actors come from the topology: same zone or linked zones can talk, an isolated zone cannot, actors without a token are left out', async () => {
+    const zones = await s.db.query<{ id: number }>(`insert into zones (name) values ('JOB-043 users'), ('JOB-043 servers'), ('JOB-043 island') returning id`);
+    const [users, servers, island] = zones.map((z) => z.id) as [number, number, number];
+    await s.db.query('insert into topology_links (id1, id2) values ($1, $2)', [`zone_${users}`, `zone_${servers}`]);
+    const nodes = await s.db.query<{ id: number; name: string }>(
+      `insert into nodes (name, node_type, status, token_hash, security_zone_id) values
+         ('job043 a', 'endpoint', 'online', 'h043a', $1), ('job043 b', 'endpoint', 'online', 'h043b', $1),
+         ('job043 c', 'endpoint', 'online', 'h043c', $2), ('job043 d', 'endpoint', 'online', 'h043d', $3),
+         ('job043 no token', 'endpoint', 'pending', null, $1) returning id, name`,
+      [users, servers, island],
+    );
+    const id = (name: string) => nodes.find((n) => n.name === name)!.id;
+    const ours = new Set(nodes.map((n) => n.id));
+    const { options } = await preview((await create()).id);
+    const mine = (list: { id: number; name: string }[]) => list.filter((a) => ours.has(a.id)).map((a) => a.name);
+    expect(mine(options.cttn_attackers)).toEqual(['job043 a', 'job043 b', 'job043 c', 'job043 d']);
+    expect(mine(options.cttn_targets)).toEqual(['job043 a', 'job043 b', 'job043 c']);
+    const reach = (name: string) => [...(options.cttn_authorized_actors[String(id(name))] ?? [])].filter((x) => ours.has(x)).sort((a, b) => a - b);
+    expect(reach('job043 a')).toEqual([id('job043 b'), id('job043 c')]);
+    expect(reach('job043 c')).toEqual([id('job043 a'), id('job043 b')]);
+    expect(reach('job043 d')).toEqual([]);
+    expect(options.cttn_authorized_actors[String(id('job043 no token'))]).toBeUndefined();
+    expect(options.empty_steps).toBe(0);
+  });
+});

@@ -433,6 +433,13 @@ export interface MonitorStatsAnswer {
   stats: { monitor_count: number; unique_count: number; alert_count: number };
 }
 export const MONITOR_STATS_REFRESH_MS = 30_000;
+/** JOB-093: the refresh intervals Monitor Stats and the map's aeda mode offer, in seconds (the URL's `refresh`). */
+export const MONITOR_STATS_REFRESH_CHOICES = [10, 30, 60, 300] as const;
+/** The polling interval the URL gives (`refresh` in seconds, one of the choices), else the default. */
+export function monitorStatsRefreshMs(refresh: string | undefined): number {
+  const s = Number(refresh);
+  return (MONITOR_STATS_REFRESH_CHOICES as readonly number[]).includes(s) ? s * 1000 : MONITOR_STATS_REFRESH_MS;
+}
 /** MON-094: pass and fail colours (green paths and alert paths). */
 export const PASS_COLOUR = '#00ffc0';
 export const FAIL_COLOUR = '#d32223';

@@ -63,6 +63,8 @@ export interface CreateSimulationAnswer {
  */
 export const editSimulationBodySchema = createSimulationBodySchema.shape({
   version: yup.number().typeError('version must be a whole number').integer('version must be a whole number').positive('version must be positive').required('version is required'),
+  /** The simulation's user tags as the editor leaves them (absent: unchanged; a clone then copies the source's). Other tags are kept. */
+  user_tags: yup.array(yup.string().trim().required('a tag must not be empty').max(100, 'a tag is at most 100 characters')).max(100, 'at most 100 tags').optional(),
 });
 export type EditSimulationBody = yup.InferType<typeof editSimulationBodySchema>;
 

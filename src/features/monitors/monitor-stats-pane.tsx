@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { FAIL_COLOUR as FAIL, PASS_COLOUR as PASS, type MonitorPath, type MonitorStatsAnswer } from '@/api/contracts/monitors';
+import { FAIL_COLOUR as FAIL, MONITOR_STATS_REFRESH_CHOICES, PASS_COLOUR as PASS, monitorStatsRefreshMs, type MonitorPath, type MonitorStatsAnswer } from '@/api/contracts/monitors';
 import { monitorStatsQuery } from '@/api/monitor-stats';
 import { CommandButton } from '@/commands/command-menu';
+import type { PaneProps } from '@/panes/types';
+import { RefreshSelect } from '@/ui/refresh-select';
 
 
 /** Zones placed on a circle; paths between them (alert paths red, green paths green). */
@@ -58,10 +60,12 @@ function ZoneMap({ data }: { data: MonitorStatsAnswer['map_data'] }) {
 
 /**
  * Monitor Stats (/monitor, JOB-028, JOB-045, JOB-093): active security monitors, unique checks and
- * active security alerts, and the map of alert paths and green paths between zones, polled.
+ * active security alerts, and the map of alert paths and green paths between zones, polled at the
+ * refresh interval the URL gives (`refresh`, seconds; 30 s by default).
  */
-export function MonitorStatsPane() {
-  const stats = useQuery(monitorStatsQuery);
+export function MonitorStatsPane({ params, setParams }: PaneProps) {
+  const refreshMs = monitorStatsRefreshMs(params.refresh);
+  const stats = useQuery(monitorStatsQuery(refreshMs));
   const s = stats.data?.stats;
   const card = (label: string, value: number | undefined, tone: string) => (
     <div className="flex flex-col rounded border border-line bg-raised px-4 py-3">
@@ -73,6 +77,7 @@ export function MonitorStatsPane() {
     <div className="flex h-full min-h-0 flex-col gap-4 overflow-auto p-4" data-testid="monitor-stats">
       <header className="flex items-center gap-2">
         <h2 className="flex-1 text-base font-semibold">Monitor Stats</h2>
+        <RefreshSelect choices={MONITOR_STATS_REFRESH_CHOICES} valueMs={refreshMs} onChange={(s) => setParams({ ...params, refresh: String(s) })} />
         <CommandButton command="networkMap.chartAeda">Show on Network Map</CommandButton>
       </header>
       {stats.isError && <p className="text-sm text-red-300">Could not load the monitor stats: {stats.error.message}</p>}

@@ -1,5 +1,5 @@
 import type { NetworkMap } from '@/api/contracts/topology';
-import { STATUS_COLOURS } from './colours';
+import { STATUS_COLOURS } from '@/ui/network-map/colours';
 
 function Row({ label, value }: { label: string; value: string }) {
   if (!value) return null;

@@ -12,7 +12,7 @@ import { networkMapStore } from './store';
 
 // These states never draw the map; x6 itself is proven in the browser (e2e/network-map.e2e.ts),
 // and its package does not load under Node's module rules.
-vi.mock('./map-canvas', () => ({ MapCanvas: () => null }));
+vi.mock('@/ui/network-map/map-canvas', () => ({ MapCanvas: () => null }));
 
 const server = useMswServer();
 const EMPTY = { zones: [], nodes: [], devices: [], links: [] };

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { LAYOUT_MODES, RETRIEVE_FAILED, type LayoutMode, type NetworkMap, type Point } from '@/api/contracts/topology';
-import { FAIL_COLOUR, PASS_COLOUR } from '@/api/contracts/monitors';
+import { FAIL_COLOUR, MONITOR_STATS_REFRESH_CHOICES, PASS_COLOUR, monitorStatsRefreshMs } from '@/api/contracts/monitors';
 import { monitorStatsQuery } from '@/api/monitor-stats';
 import { CommandButton } from '@/commands/command-menu';
 import { commands } from '@/commands/registry';
@@ -11,18 +11,21 @@ import { paneContexts } from '@/commands/pane-contexts';
 import { WorkbenchContext } from '@/panes/pane-context';
 import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
+import { RefreshSelect } from '@/ui/refresh-select';
 import { flash } from '@/ui/toasts';
-import { getLayout, getNetwork, layoutQueryKey, networkQueryKey } from './api';
-import { DEVICE_COLOURS, STATUS_COLOURS } from './colours';
+import { getNetwork, networkQueryKey } from '@/api/network-map';
+import { getLayout, layoutQueryKey } from './api';
+import { DEVICE_COLOURS, STATUS_COLOURS } from '@/ui/network-map/colours';
 import { MapContextMenu, type MenuTarget } from './context-menu';
 import { ItemDetails } from './item-details';
 import { layoutKeyBuffer } from './layout-keys';
-import { jobHighlight, type JobHighlight } from './job-path';
-import { layout, positionsOf } from './layouts';
-import { MapCanvas, type MapCanvasHandle } from './map-canvas';
-import { menuTargetOf, nextItem, type Direction } from './selection';
+import { jobHighlight, type JobHighlight } from '@/ui/network-map/job-path';
+import { layout, positionsOf } from '@/ui/network-map/layouts';
+import { MapCanvas, type MapCanvasHandle } from '@/ui/network-map/map-canvas';
+import { nextItem, type Direction } from '@/ui/network-map/next-item';
+import { menuTargetOf } from './selection';
 import { networkMapStore } from './store';
-import { pathTitle, type MonitorOverlay } from './monitor-overlay';
+import { pathTitle, type MonitorOverlay } from '@/ui/network-map/monitor-overlay';
 
 /** How often the map items are read again while the pane is open. */
 const MAP_REFRESH_MS = 30_000;
@@ -256,11 +259,13 @@ function MonitorStatsBar({ overlay, stats, error }: { overlay: MonitorOverlay | 
 
 /**
  * JOB-023, JOB-025, JOB-026, JOB-110: the network map of zones, actors and devices. Its chart mode is
- * the URL's `chart` (default, or aeda: the monitor stats drawn on the map, polled like /monitor).
+ * the URL's `chart` (default, or aeda: the monitor stats drawn on the map, polled like /monitor at the
+ * URL's `refresh` interval, JOB-093).
  */
-export function NetworkMapPane({ params }: PaneProps) {
+export function NetworkMapPane({ params, setParams }: PaneProps) {
   const aeda = params.chart === 'aeda';
-  const monitorStats = useQuery({ ...monitorStatsQuery, enabled: aeda });
+  const refreshMs = monitorStatsRefreshMs(params.refresh);
+  const monitorStats = useQuery({ ...monitorStatsQuery(refreshMs), enabled: aeda });
   const overlay = aeda ? (monitorStats.data?.map_data ?? null) : null;
   const snap = useSnapshot(networkMapStore);
   const queryClient = useQueryClient();
@@ -293,6 +298,7 @@ export function NetworkMapPane({ params }: PaneProps) {
           </span>
         )}
         <div className="ml-auto flex flex-wrap items-center gap-2">
+          {aeda && <RefreshSelect choices={MONITOR_STATS_REFRESH_CHOICES} valueMs={refreshMs} onChange={(s) => setParams({ ...params, refresh: String(s) })} />}
           {aeda ? <CommandButton command="networkMap.chartDefault">Hide Monitor Stats</CommandButton> : <CommandButton command="networkMap.chartAeda">Monitor Stats</CommandButton>}
           <ModeButtons mode={snap.mode} />
           <Button onClick={() => run('networkMap.fit')}>Fit to view</Button>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, type DragEvent, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { DRAFT_NAME_MAX } from '@/api/contracts/simulation-draft';
 import { SIMULATION_TYPES, SIMULATION_TYPE_LABELS, SIMULATION_VID_PATTERN } from '@/api/contracts/simulations';
@@ -6,8 +6,9 @@ import { ACTION_TYPE_LABELS } from '@/api/contracts/vocabulary';
 import { CommandButton } from '@/commands/command-menu';
 import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
+import { TagEditor } from '@/ui/tag-editor';
 import { AddAction } from './editor-add-action';
-import { addAction, addStep, draftFrom, draftKey, draftProblems, editorStore, isDirty, moveAction, moveStep, removeAction, removeStep, type EditorDraft, type EditorMode } from './editor-store';
+import { addAction, addStep, addTag, removeTag, draftFrom, draftKey, draftProblems, editorStore, isDirty, moveAction, moveStep, removeAction, removeStep, type EditorDraft, type EditorMode } from './editor-store';
 import { ErrorNote, useSimulation } from './simulation-view';
 
 const field = 'rounded border border-line bg-panel px-2 py-1';
@@ -124,6 +125,27 @@ function StepsEditor({ d, draft }: { d: EditorDraft; draft: EditorDraft }) {
   );
 }
 
+/** The draft's tags: its user tags to add and remove (saved with the simulation), the others locked. */
+function DraftTags({ d, draft }: { d: EditorDraft; draft: EditorDraft }) {
+  const tags = useMemo(() => [...(d.locked_tags ?? []).map((name) => ({ name, editable: false })), ...(d.user_tags ?? []).map((name) => ({ name, editable: true }))], [d.locked_tags, d.user_tags]);
+  return (
+    <div className="flex flex-col gap-1">
+      <span>Tags</span>
+      <TagEditor
+        label="Simulation tags"
+        tags={tags}
+        options={[]}
+        isEditable
+        change={async (op, tag) => {
+          if (op === 'add') addTag(draft, tag);
+          else removeTag(draft, tag);
+          return undefined;
+        }}
+      />
+    </div>
+  );
+}
+
 function EditorForm({ draftId, d }: { draftId: string; d: EditorDraft }) {
   const draft = editorStore.drafts[draftId];
   if (!draft) return null;
@@ -146,6 +168,7 @@ function EditorForm({ draftId, d }: { draftId: string; d: EditorDraft }) {
         Description
         <textarea className={`${field} min-h-16`} value={d.sim_desc} onChange={(e) => (draft.sim_desc = e.target.value)} />
       </label>
+      <DraftTags d={d} draft={draft} />
       <fieldset className="flex gap-3">
         <legend className="sr-only">Type</legend>
         {SIMULATION_TYPES.map((t) => (

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SimulationPreview } from '@/api/contracts/simulations';
-import { addAction, draftBody, draftFrom, draftProblems, isDirty, moveAction, moveStep, removeAction, removeStep, undoRemove, type EditorDraft } from './editor-store';
+import { addAction, addTag, draftBody, draftFrom, draftProblems, isDirty, moveAction, moveStep, removeAction, removeStep, removeTag, undoRemove, type EditorDraft } from './editor-store';
 
 const a = (id: number) => ({ id, vid: `A${id}`, name: `Action ${id}`, action_type: 'socket' as const, disabled: false });
 const preview = {
   id: 9, vid: 'S900-001', name: 'Chain', description: 'd', simulation_type: 'sequence', version: 4,
+  tags: [{ id: 1, name: 'Mine', tagType: 'user' }, { id: 2, name: 'Product', tagType: 'verodin' }],
   steps: [
     { id: 1, name: 'One', actions: [a(1), a(2)], dns_found: false, host_cli_found: false, cloud_validation_found: false, can_run: true },
     { id: 2, name: 'Two', actions: [a(3)], dns_found: false, host_cli_found: false, cloud_validation_found: false, can_run: true },
@@ -15,7 +16,7 @@ const shape = (d: EditorDraft) => d.steps.map((s) => `${s.name}:${s.actions.map(
 describe('the simulation editor draft', () => {
   it('a clone starts as Copy of {name}; the body carries the version opened', () => {
     expect(draftFrom(preview, 'clone').sim_name).toBe('Copy of Chain');
-    expect(draftBody(draftFrom(preview, 'edit'))).toEqual({ version: 4, sim_type: 'sequence', sim_name: 'Chain', sim_desc: 'd', steps: [[1, 2], [3]], step_names: ['One', 'Two'] });
+    expect(draftBody(draftFrom(preview, 'edit'))).toEqual({ version: 4, sim_type: 'sequence', sim_name: 'Chain', sim_desc: 'd', steps: [[1, 2], [3]], step_names: ['One', 'Two'], user_tags: ['Mine'] });
   });
 
   it('moves steps, and Actions within and across steps (grouping)', () => {
@@ -48,5 +49,18 @@ describe('the simulation editor draft', () => {
     d.steps[2]!.actions = [];
     d.sim_name = ' ';
     expect(draftProblems(d)).toEqual(['Name is required.', 'Step 3 has no Actions: add one or remove the step.']);
+  });
+
+  it('tags: user tags are added (any letter case is the same tag) and removed in the draft and sent; other tags are locked and not sent', () => {
+    const d = draftFrom(preview, 'edit');
+    expect(d.locked_tags).toEqual(['Product']);
+    expect(addTag(d, 'Quarterly')).toBe(true);
+    expect(addTag(d, 'mine')).toBe(false);
+    removeTag(d, 'Mine');
+    expect(draftBody(d).user_tags).toEqual(['Quarterly']);
+    expect(isDirty(d)).toBe(true);
+    // A draft kept from before tags were edited sends none: the save leaves the tags alone.
+    const old = { ...draftFrom(preview, 'edit'), user_tags: undefined } as unknown as EditorDraft;
+    expect('user_tags' in draftBody(old)).toBe(false);
   });
 });

@@ -30,6 +30,9 @@ export interface EditorDraft {
   sim_desc: string;
   sim_type: SimulationType;
   steps: EditorStep[];
+  /** The user tags the save sets (MON-107's user tags); other tags are shown locked and kept by the server. */
+  user_tags: string[];
+  locked_tags: string[];
   removed: Removed[];
   /** The last save's refusal (kept with the draft so a reload still shows it). */
   error: string | null;
@@ -75,6 +78,8 @@ export function draftFrom(p: SimulationPreview, mode: EditorMode): EditorDraft {
     sim_desc: p.description,
     sim_type: p.simulation_type,
     steps: p.steps.map((s) => ({ key: nextKey(), name: s.name, actions: s.actions.map(({ id, vid, name, action_type }) => ({ id, vid, name, action_type })) })),
+    user_tags: p.tags.filter((t) => t.tagType === 'user').map((t) => t.name),
+    locked_tags: p.tags.filter((t) => t.tagType !== 'user').map((t) => t.name),
     removed: [],
     error: null,
     conflict: false,
@@ -186,4 +191,18 @@ export const draftBody = (d: EditorDraft): EditSimulationBody => ({
   sim_desc: d.sim_desc,
   steps: d.steps.map((s) => s.actions.map((a) => a.id)),
   step_names: d.steps.map((s) => s.name),
+  // A draft kept from before tags were edited has none: its save leaves the tags as they are.
+  ...(Array.isArray(d.user_tags) ? { user_tags: d.user_tags } : {}),
 });
+
+/** Adds a user tag (any letter case counts as the same tag); false when it is there already. */
+export function addTag(d: EditorDraft, name: string): boolean {
+  d.user_tags ??= [];
+  if (d.user_tags.some((t) => t.toLowerCase() === name.toLowerCase())) return false;
+  d.user_tags.push(name);
+  return true;
+}
+
+export function removeTag(d: EditorDraft, name: string): void {
+  d.user_tags = (d.user_tags ?? []).filter((t) => t !== name);
+}

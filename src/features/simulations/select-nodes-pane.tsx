@@ -6,6 +6,7 @@ import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
 import { flash } from '@/ui/toasts';
 import { NO_VALID_TARGETS, assignSteps, validTargets, withChoice, type AssignStep } from './assignment';
+import { SequenceMap, type Phase } from './select-nodes-map';
 import { ErrorNote, useSimulation } from './simulation-view';
 
 /** Arrow keys move the highlighted option of a listbox; Enter picks it. */
@@ -75,12 +76,12 @@ function StepsList({ steps, active, actors, onActivate }: { steps: AssignStep[];
   );
 }
 
-function ActorList({ label, actors, onPick }: { label: string; actors: CttnActor[]; onPick: (a: CttnActor) => void }) {
+function ActorList({ label, actors, onPick, focus }: { label: string; actors: CttnActor[]; onPick: (a: CttnActor) => void; focus: boolean }) {
   const ref = useRef<HTMLUListElement>(null);
   const keys = useListKeys(actors.length, (i) => onPick(actors[i]!));
   useEffect(() => {
     keys.setAt(0);
-    ref.current?.focus();
+    if (focus) ref.current?.focus();
   }, [label]);
   if (!actors.length) return <p className="text-muted">No Actors have connected to this director yet.</p>;
   return (
@@ -91,7 +92,7 @@ function ActorList({ label, actors, onPick }: { label: string; actors: CttnActor
       tabIndex={0}
       aria-activedescendant={actors[keys.index] ? `assign-actor-${actors[keys.index]!.id}` : undefined}
       onKeyDown={keys.onKeyDown}
-      className="flex max-h-96 flex-col overflow-auto rounded border border-line focus:outline focus:outline-accent"
+      className="flex max-h-72 flex-col overflow-auto rounded border border-line focus:outline focus:outline-accent"
     >
       {actors.map((a, i) => (
         <li
@@ -117,21 +118,40 @@ function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Re
   const firstOpen = steps.find((s) => !s.done)?.n ?? steps.find((s) => !s.disabledReason)?.n ?? 1;
   const [active, setActive] = useState(firstOpen);
   const [problem, setProblem] = useState<string | null>(null);
+  // Where the last choice was made: the lists take the focus after a choice made in them, the map keeps it.
+  const [via, setVia] = useState<'list' | 'map'>('list');
+  const mapRef = useRef<HTMLDivElement>(null);
   const step = steps.find((s) => s.n === active && !s.disabledReason) ?? steps.find((s) => s.n === firstOpen);
 
   useEffect(() => {
     for (const m of removed) flash('info', m);
   }, [p.id]);
 
-  const choose = (role: 'attacker' | 'target', a: CttnActor) => {
+  // Back and forward change the assignment from outside: the first step left open becomes active again.
+  const ours = useRef(paramsKey(params));
+  useEffect(() => {
+    const key = paramsKey(params);
+    if (key === ours.current) return;
+    ours.current = key;
+    const open = steps.find((s) => !s.done);
+    if (open) setActive(open.n);
+  }, [params]);
+  const assign = (next: Record<string, string>) => {
+    ours.current = paramsKey(next);
+    setParams(next);
+  };
+
+  const choose = (role: 'attacker' | 'target', a: CttnActor | number, from: 'list' | 'map') => {
     if (!step) return;
-    if (role === 'attacker' && !step.single && validTargets(p, a.id).length === 0) {
+    const id = typeof a === 'number' ? a : a.id;
+    setVia(from);
+    if (role === 'attacker' && !step.single && validTargets(p, id).length === 0) {
       setProblem(NO_VALID_TARGETS);
       return;
     }
     setProblem(null);
-    const next = withChoice(params, step.n, role, a.id);
-    setParams(next);
+    const next = withChoice(params, step.n, role, id);
+    assign(next);
     const finished = role === 'target' || step.single;
     if (finished) {
       const after = assignSteps(p, next).steps.find((s) => !s.done);
@@ -139,9 +159,17 @@ function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Re
     }
   };
 
-  const phase: 'attacker' | 'target' | 'done' = !step ? 'done' : step.attacker === null ? 'attacker' : !step.single && step.target === null ? 'target' : 'done';
-  const targets = step?.attacker ? validTargets(p, step.attacker).map((id) => actors.get(id)).filter((a): a is CttnActor => !!a) : [];
+  const phase: Phase = !step ? 'done' : step.attacker === null ? 'attacker' : !step.single && step.target === null ? 'target' : 'done';
+  const targetIds = useMemo(() => (step?.attacker ? validTargets(p, step.attacker) : []), [p, step?.attacker]);
+  const targets = targetIds.map((id) => actors.get(id)).filter((a): a is CttnActor => !!a);
+  const attackerIds = useMemo(() => p.options.cttn_attackers.map((a) => a.id), [p]);
+  const choosable = phase === 'attacker' ? attackerIds : phase === 'target' ? targetIds : NONE;
   const complete = steps.every((s) => s.done) && steps.some((s) => !s.disabledReason);
+  const refused = (id: number) => {
+    setVia('map');
+    if (phase === 'attacker') setProblem(`${actorLabel(actors.get(id), id)} has not connected to this director, so it cannot attack.`);
+    else if (phase === 'target') setProblem(`${actorLabel(actors.get(id), id)} cannot be reached from ${actorLabel(actors.get(step!.attacker!), step!.attacker)}: choose one of the highlighted actors.`);
+  };
 
   return (
     <div className="flex h-full min-h-0 gap-4 p-4 text-sm">
@@ -159,32 +187,48 @@ function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Re
           <CommandButton command="simulations.runAssigned" variant="primary" disabled={!complete}>Run</CommandButton>
         </div>
         {!complete && steps.length > 0 && <p className="text-2xs text-muted">Choose the actors of every step to run.</p>}
+        <section className="mt-2 flex flex-col gap-2" aria-label="Actors">
+          {step && phase === 'attacker' && (
+            <>
+              <h3 className="font-semibold">Step {step.n}: choose the attacker{step.single ? ' (this step runs on a single actor)' : ''}</h3>
+              <ActorList label={`Attackers for step ${step.n}`} actors={p.options.cttn_attackers} onPick={(a) => choose('attacker', a, 'list')} focus={via === 'list'} />
+            </>
+          )}
+          {step && phase === 'target' && (
+            <>
+              <h3 className="font-semibold">Step {step.n}: choose the target for {actorLabel(actors.get(step.attacker!), step.attacker)}</h3>
+              <ActorList label={`Targets for step ${step.n}`} actors={targets} onPick={(a) => choose('target', a, 'list')} focus={via === 'list'} />
+              <div><Button onClick={() => assign(withChoice(params, step.n, 'attacker', null))}>Change Attacker</Button></div>
+            </>
+          )}
+          {step && phase === 'done' && (
+            <>
+              <h3 className="font-semibold">{complete ? 'Every step has its actors: Run starts the job.' : `Step ${step.n} is assigned`}</h3>
+              <div><Button onClick={() => assign(withChoice(params, step.n, 'attacker', null))}>Change Actors</Button></div>
+            </>
+          )}
+        </section>
       </section>
-      <section className="flex min-w-0 flex-1 flex-col gap-2" aria-label="Actors">
+      <section className="flex min-w-0 flex-1 flex-col gap-2" aria-label="Map">
         {problem && <p role="alert" className="rounded border border-red-500/60 bg-red-500/10 p-2">{problem}</p>}
-        {step && phase === 'attacker' && (
-          <>
-            <h3 className="font-semibold">Step {step.n}: choose the attacker{step.single ? ' (this step runs on a single actor)' : ''}</h3>
-            <ActorList label={`Attackers for step ${step.n}`} actors={p.options.cttn_attackers} onPick={(a) => choose('attacker', a)} />
-          </>
-        )}
-        {step && phase === 'target' && (
-          <>
-            <h3 className="font-semibold">Step {step.n}: choose the target for {actorLabel(actors.get(step.attacker!), step.attacker)}</h3>
-            <ActorList label={`Targets for step ${step.n}`} actors={targets} onPick={(a) => choose('target', a)} />
-            <div><Button onClick={() => setParams(withChoice(params, step.n, 'attacker', null))}>Change Attacker</Button></div>
-          </>
-        )}
-        {step && phase === 'done' && (
-          <>
-            <h3 className="font-semibold">{complete ? 'Every step has its actors: Run starts the job.' : `Step ${step.n} is assigned`}</h3>
-            <div><Button onClick={() => setParams(withChoice(params, step.n, 'attacker', null))}>Change Actors</Button></div>
-          </>
-        )}
+        <SequenceMap
+          step={step?.n ?? null}
+          phase={phase}
+          attacker={step?.attacker ?? null}
+          target={step?.target ?? null}
+          choosable={choosable}
+          actors={actors}
+          focusRef={mapRef}
+          onPick={(id) => choose(phase === 'target' ? 'target' : 'attacker', id, 'map')}
+          onRefused={refused}
+        />
       </section>
     </div>
   );
 }
+
+const NONE: readonly number[] = [];
+const paramsKey = (params: Record<string, string>) => JSON.stringify(Object.entries(params).sort(([a], [b]) => a.localeCompare(b)));
 
 /** /simulations/select_nodes?sim_id={id}&attack_node_id_{n}={id}&target_node_id_{n}={id} (JOB-027, JOB-060). */
 export function SelectNodesPane({ params, setParams }: PaneProps) {

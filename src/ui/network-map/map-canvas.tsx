@@ -23,13 +23,21 @@ interface Props {
   selected: string | null;
   draggable: boolean;
   onSelect(key: string | null): void;
-  onContextMenu(key: string, at: Point): void;
+  onContextMenu?(key: string, at: Point): void;
   /** After a drag: the new top-left corners of what moved (a dragged zone moves its actors too). */
-  onMoved(positions: Record<string, Point>): void;
+  onMoved?(positions: Record<string, Point>): void;
   /** The aeda mode's monitor paths and zone counts, or null in the default mode. */
   overlay: MonitorOverlay | null;
   /** The focused job's actors and path, or null. */
   job: JobHighlight | null;
+  /** The sequence mode's marks, or null in the other modes. */
+  sequence?: SequenceMarks | null;
+  /**
+   * A large map (read when the canvas is made): only the cells in view are drawn (X6 virtual
+   * rendering), and the first view is no smaller than LARGE_MIN_SCALE, so a map of thousands of
+   * actors draws what can be read at once and the rest as it is panned into view.
+   */
+  large?: boolean;
   handle: Ref<MapCanvasHandle>;
 }
 
@@ -134,28 +142,93 @@ function place(graph: Graph, rects: ItemRects): void {
   });
 }
 
-function highlight(graph: Graph, selected: string | null, job: JobHighlight | null): void {
-  for (const n of graph.getNodes()) {
-    const on = n.id === selected;
-    const zone = n.id.startsWith('zone_');
-    const actor = job?.actors.has(n.id) ?? false;
-    const onPath = job?.path.has(n.id) ?? false;
-    n.setAttrByPath('body/stroke', on ? SELECTED : actor || onPath ? JOB : zone ? '#334155' : '#475569');
-    n.setAttrByPath('body/strokeWidth', on ? 2.5 : actor ? 3 : onPath ? 2.5 : zone ? 1.5 : 1);
-    n.setAttrByPath('body/strokeDasharray', onPath && !on ? '6 3' : '');
-  }
-  for (const e of graph.getEdges()) {
-    const on = job?.links.has(linkKey(String(e.getSourceCellId()), String(e.getTargetCellId()))) ?? false;
-    e.setAttrByPath('line/stroke', on ? JOB : '#64748b');
-    e.setAttrByPath('line/strokeWidth', on ? 3 : 1.5);
-    e.setAttrByPath('line/strokeOpacity', on ? 1 : 0.8);
-  }
+/**
+ * The sequence mode's marks (JOB-023, JOB-060): the active step's attacker and target, the actors that
+ * can be chosen now (every attacker, or the attacker's valid targets), the others dimmed.
+ */
+export interface SequenceMarks {
+  attacker: string | null;
+  target: string | null;
+  choosable: ReadonlySet<string>;
 }
 
-export function MapCanvas({ map, rects, selected, draggable, onSelect, onContextMenu, onMoved, overlay, job, handle }: Props) {
+const ATTACKER = '#ef4444';
+const TARGET = '#f97316';
+const CHOOSABLE = '#22c55e';
+const DIMMED = '#475569';
+
+interface NodeStyle {
+  stroke: string;
+  width: number;
+  dash: string;
+  title: string;
+}
+
+function nodeStyle(id: string, selected: string | null, job: JobHighlight | null, seq: SequenceMarks | null): NodeStyle {
+  const on = id === selected;
+  const zone = id.startsWith('zone_');
+  if (seq && !zone) {
+    const base = id === seq.attacker ? ATTACKER : id === seq.target ? TARGET : seq.choosable.has(id) ? CHOOSABLE : null;
+    const actor = id.startsWith('node_');
+    return {
+      stroke: on ? SELECTED : (base ?? '#475569'),
+      width: on ? 3 : base ? 3 : 1,
+      dash: base === CHOOSABLE && !on ? '5 3' : '',
+      title: actor && !base ? DIMMED : TEXT,
+    };
+  }
+  const actor = job?.actors.has(id) ?? false;
+  const onPath = job?.path.has(id) ?? false;
+  return {
+    stroke: on ? SELECTED : actor || onPath ? JOB : zone ? '#334155' : '#475569',
+    width: on ? 2.5 : actor ? 3 : onPath ? 2.5 : zone ? 1.5 : 1,
+    dash: onPath && !on ? '6 3' : '',
+    title: TEXT,
+  };
+}
+
+/**
+ * Styles the cells for the selection, the focused job and the sequence marks. Only cells whose style
+ * changed are touched (`applied` remembers what each cell shows), so a highlight on a map of thousands
+ * of actors costs what changed, not the map's size.
+ */
+function highlight(graph: Graph, applied: Map<string, string>, selected: string | null, job: JobHighlight | null, seq: SequenceMarks | null): void {
+  graph.batchUpdate(() => {
+    for (const n of graph.getNodes()) {
+      const st = nodeStyle(n.id, selected, job, seq);
+      const sig = `${st.stroke}|${st.width}|${st.dash}|${st.title}`;
+      if ((applied.get(n.id) ?? defaultSig(n.id)) === sig) continue;
+      applied.set(n.id, sig);
+      n.setAttrByPath('body/stroke', st.stroke);
+      n.setAttrByPath('body/strokeWidth', st.width);
+      n.setAttrByPath('body/strokeDasharray', st.dash);
+      if (n.id.startsWith('node_')) n.setAttrByPath('title/fill', st.title);
+    }
+    for (const e of graph.getEdges()) {
+      if (!e.id.startsWith('link_')) continue;
+      const on = job?.links.has(linkKey(String(e.getSourceCellId()), String(e.getTargetCellId()))) ?? false;
+      const sig = on ? 'on' : 'off';
+      if ((applied.get(e.id) ?? 'off') === sig) continue;
+      applied.set(e.id, sig);
+      e.setAttrByPath('line/stroke', on ? JOB : '#64748b');
+      e.setAttrByPath('line/strokeWidth', on ? 3 : 1.5);
+      e.setAttrByPath('line/strokeOpacity', on ? 1 : 0.8);
+    }
+  });
+}
+
+/** What a freshly built cell shows (see zoneCell, nodeCell, deviceCell). */
+const defaultSig = (id: string) => (id.startsWith('zone_') ? `#334155|1.5||${TEXT}` : `#475569|1||${TEXT}`);
+
+/** The smallest scale a large map opens at. */
+const LARGE_MIN_SCALE = 0.6;
+
+export function MapCanvas({ map, rects, selected, draggable, onSelect, onContextMenu, onMoved, overlay, job, sequence = null, large = false, handle }: Props) {
+  const largeRef = useRef(large);
   const container = useRef<HTMLDivElement>(null);
   const graphRef = useRef<Graph | null>(null);
   const builtFor = useRef<NetworkMap | null>(null);
+  const applied = useRef(new Map<string, string>());
   const dragRef = useRef(draggable);
   dragRef.current = draggable;
   const callbacks = useRef({ onSelect, onContextMenu, onMoved });
@@ -172,18 +245,19 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       mousewheel: { enabled: true, zoomAtMousePosition: true, minScale: 0.2, maxScale: 3, factor: 1.1 },
       interacting: () => ({ nodeMovable: dragRef.current, edgeMovable: false, edgeLabelMovable: false }),
       embedding: false,
+      virtual: largeRef.current,
     });
     graph.on('node:click', ({ node }) => callbacks.current.onSelect(node.id));
     graph.on('blank:click', () => callbacks.current.onSelect(null));
     graph.on('node:contextmenu', ({ e, node }) => {
       e.preventDefault();
       if (node.id.startsWith('zone_')) return;
-      callbacks.current.onContextMenu(node.id, { x: e.clientX ?? 0, y: e.clientY ?? 0 });
+      callbacks.current.onContextMenu?.(node.id, { x: e.clientX ?? 0, y: e.clientY ?? 0 });
     });
     graph.on('node:moved', ({ node }) => {
       const moved: Record<string, Point> = {};
       for (const n of [node, ...node.getDescendants()]) if (n.isNode()) moved[n.id] = n.getPosition();
-      callbacks.current.onMoved(moved);
+      callbacks.current.onMoved?.(moved);
     });
     graphRef.current = graph;
     // A split, a resized pane or window: fit the map to its new size once the size settles.
@@ -207,6 +281,7 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       graph.dispose();
       graphRef.current = null;
       builtFor.current = null;
+      applied.current.clear();
     };
   }, []);
 
@@ -217,8 +292,9 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       // A refreshed map is drawn again in place; only the first drawing fits the view.
       const first = builtFor.current === null;
       build(graph, map, rects);
+      applied.current.clear();
       builtFor.current = map;
-      if (first) graph.zoomToFit({ padding: 32, maxScale: 1.1 });
+      if (first) graph.zoomToFit({ padding: 32, maxScale: 1.1, ...(largeRef.current ? { minScale: LARGE_MIN_SCALE } : {}) });
     } else place(graph, rects);
   }, [map, rects]);
 
@@ -227,8 +303,8 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
   }, [map, overlay]);
 
   useEffect(() => {
-    if (graphRef.current) highlight(graphRef.current, selected, job);
-  }, [selected, map, rects, job]);
+    if (graphRef.current) highlight(graphRef.current, applied.current, selected, job, sequence);
+  }, [selected, map, rects, job, sequence]);
 
   useImperativeHandle(handle, () => ({
     fit: () => {
