@@ -81,7 +81,7 @@ describe('assigning actors step by step (select_nodes)', () => {
   it('JOB-023 JOB-060 sequence mode on the map by keyboard: Tab to the map, arrows and Enter choose attacker then target, the valid targets are highlighted, back/forward walk the choice', async () => {
     const { page } = b;
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/simulations/select_nodes?sim_id=${SEQUENCE_ID}`);
-    await eventually(async () => (await get<{ data: RunActor[] }>(page, '/run/actors.json')).data.filter((a) => ACTORS.includes(a.name) && a.status === 'online').length, 2, 'both local actors are online', 30_000);
+    await localActorsOnline(page);
     const p = (await get<SimulationPreviewAnswer>(page, `/library/simulations.json?id=${SEQUENCE_ID}`)).data.preview_props;
     const idOf = (name: string) => p.options.cttn_attackers.find((a) => a.name === name)!.id;
     const [attacker, target] = ACTORS.map(idOf) as [number, number];
