@@ -1,41 +1,76 @@
 import type { Db } from '../db/index';
 import { validate } from '../http-errors';
-import { filterConditions, parseListQuery, Params, type ListFilter } from '../jobs/list-query';
+import { filterConditions, isFiltered, parseListQuery, Params, type ListFilter } from '../jobs/list-query';
 import { reportQuerySchema, type ReportQuery } from '../../src/api/contracts/reports';
+import type { RawPiece } from './slices';
 
 /**
  * What every result call reads: the job actions of the jobs that started in a time range and pass the
- * jobs list's filter (text, VID, events and rule filters: the same rules as /jobs/list_page_data.json),
- * as the CTE `ja` (one row per job action, with its step, Action, simulation and job time).
+ * jobs list's filter (text, VID, events and rule filters: the same rules as /jobs/list_page_data.json).
+ * Without a filter the counts come from the rollups (server/reports/rollups.ts) plus the raw job actions
+ * at the range's edges; with one, every job action of the range is read raw.
  */
 export interface ReportScope {
   q: ReportQuery;
   start: Date | null;
   end: Date | null;
-  /** The `with ja as (...)` prefix; null when the filter matches no job. */
-  cte: string | null;
+  /** The filter's conditions on jobs `j` (the range excluded); null when the filter matches no job. */
+  conds: string[] | null;
+  /** A filter other than the time range is set: the rollups cannot answer, everything is read raw. */
+  filtered: boolean;
   p: Params;
 }
 
-/** Validates a raw query (400 with a message on bad input) and builds the scope's SQL. */
+/** Validates a raw query (400 with a message on bad input) and builds the filter's conditions. */
 export async function reportScope(db: Db, raw: Record<string, unknown>): Promise<ReportScope> {
   const q = validate(reportQuerySchema, raw);
   const start = q.start ? new Date(q.start) : null;
   const end = q.end ? new Date(q.end) : null;
   // The jobs list's own parser checks the filter fields (structuredFilter needs filter=adhoc, rules...).
   const listFilter: ListFilter = parseListQuery({ filterVal: q.filterVal, vid: q.vid, filter: q.filter, structuredFilter: q.structuredFilter }).filter;
-  listFilter.range = start || end ? { start, end } : null;
   const p = new Params();
   const conds = await filterConditions(db, listFilter, p);
-  if (conds === null) return { q, start, end, cte: null, p };
-  const where = conds.length ? `where ${conds.join(' and ')}` : '';
-  const cte = `with ja as materialized (
-    select a.id, a.action_id, a.action_type, a.status, a.blocked, a.alerted, a.events, a.job_step_id, j.simulation_id, j.monitor_id, j.job_time
-    from jobs j join job_actions a on a.job_id = j.id ${where})`;
-  return { q, start, end, cte, p };
+  return { q, start, end, conds, filtered: isFiltered(listFilter), p };
 }
 
-/** The counts of rows `x` of ja (see ResultCounts for the rules). */
+/**
+ * `ja as materialized (...)`: one row per job action whose job started in one of the pieces (disjoint,
+ * in time order) and passes the scope's filter, with its step's actors when `actors` is set, and `i`,
+ * its piece's bucket. Adds its values to `p`.
+ *
+ * Without a filter the pieces are the few minutes or hours the rollups leave at the edges: each is read
+ * on its own through jobs_sort_time_idx and job_actions_report_idx (a lateral subquery per piece). With
+ * a filter they cover the whole range: they are merged into literal ranges, so the planner estimates
+ * them from the job_time statistics and may scan, and `i` is found from the piece starts.
+ */
+export function rawCte(s: ReportScope, pieces: readonly RawPiece[], p: Params, actors: boolean): string {
+  const iso = (t: number) => new Date(t).toISOString();
+  const steps = actors ? 'join job_steps st on st.id = a.job_step_id' : '';
+  const cols = `a.action_id, a.action_type, a.status, a.blocked, a.alerted, a.events, j.simulation_id, j.monitor_id${actors ? ', st.source_node_id, st.destination_node_id' : ''}`;
+  if (!s.filtered) {
+    const r = `unnest(${p.add(pieces.map((x) => iso(x.a)))}::timestamptz[], ${p.add(pieces.map((x) => iso(x.b)))}::timestamptz[], ${p.add(pieces.map((x) => x.inclusive))}::bool[], ${p.add(pieces.map((x) => x.i))}::int[]) r(a, b, inc, i)`;
+    return `ja as materialized (
+      select r.i, x.* from ${r} cross join lateral (
+        select ${cols} from jobs j join job_actions a on a.job_id = j.id ${steps}
+        where j.job_time >= r.a and j.job_time <= r.b and (r.inc or j.job_time < r.b) offset 0) x)`;
+  }
+  const ranges: RawPiece[] = [];
+  for (const x of pieces) {
+    const last = ranges[ranges.length - 1];
+    if (last && last.b === x.a && !last.inclusive) Object.assign(last, { b: x.b, inclusive: x.inclusive });
+    else ranges.push({ ...x });
+  }
+  const at = (t: number) => `${p.add(iso(t))}::timestamptz`;
+  const inRange = ranges.map((r) => (r.a === r.b ? `j.job_time = ${at(r.a)}` : `(j.job_time >= ${at(r.a)} and j.job_time ${r.inclusive ? '<=' : '<'} ${at(r.b)})`));
+  // The piece of a row: the last piece starting at or before its time (width_bucket is 1-based, as arrays are).
+  const bucket = pieces.every((x) => x.i === pieces[0]?.i)
+    ? String(pieces[0]?.i ?? 0)
+    : `(${p.add(pieces.map((x) => x.i))}::int[])[width_bucket(extract(epoch from j.job_time), ${p.add(pieces.map((x) => String(x.a / 1000)))}::numeric[])]`;
+  const where = [`(${inRange.join(' or ')})`, ...(s.conds ?? [])].join(' and ');
+  return `ja as materialized (select ${bucket} as i, ${cols} from jobs j join job_actions a on a.job_id = j.id ${steps} where ${where})`;
+}
+
+/** The counts of rows `x` of ja (see ResultCounts for the rules; the rollups count alike). */
 export const COUNTS_SQL = `count(*) filter (where x.status = 'ran')::int as total,
   count(*) filter (where x.status = 'ran' and x.blocked)::int as prevented,
   count(*) filter (where x.status = 'ran' and (x.events > 0 or x.alerted))::int as detected,
@@ -43,6 +78,10 @@ export const COUNTS_SQL = `count(*) filter (where x.status = 'ran')::int as tota
   count(*) filter (where x.status = 'ran' and not coalesce(x.blocked, false) and x.events = 0 and not x.alerted)::int as missed,
   count(*) filter (where x.status in ('not run', 'incompatible'))::int as not_run,
   count(*) filter (where x.status = 'errored')::int as errored`;
+
+/** The counters the rollups keep, summed. */
+export const COUNTER_COLUMNS = ['n', 'total', 'prevented', 'detected', 'alerted', 'missed', 'not_run', 'errored'] as const;
+export const SUM_SQL = COUNTER_COLUMNS.map((c) => `sum(u.${c})::int as ${c}`).join(', ');
 
 export interface CountsRow {
   total: number;

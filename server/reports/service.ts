@@ -20,7 +20,8 @@ import {
   type TreeMapAnswer,
   type UntestedAnswer,
 } from '../../src/api/contracts/reports';
-import { COUNTS_SQL, reportScope, type CountsRow, type ReportScope } from './scope';
+import { reportScope, type CountsRow, type ReportScope } from './scope';
+import { bucketCounts, keyedCounts, rangeOf, type KeyMap } from './rollups';
 
 /**
  * Result aggregations of the reports (issue 18, docs/api.md "Reports"): rows by a grouping key, totals,
@@ -48,13 +49,6 @@ export const toCounts = (r: CountsRow | undefined): ResultCounts => {
   };
 };
 
-/** Per grouping key: extra CTEs, the join from `ja x` and the key expression (null keys are left out). */
-interface KeySql {
-  ctes?: string;
-  join: string;
-  key: string;
-}
-
 const TAG_MAP = (cond: string) => `select at.action_id, t.name as key from action_tags at join tags t on t.id = at.tag_id where ${cond}`;
 /** Action -> tactic codes: a technique's tactics, or a tactic tag itself. */
 const TACTIC_MAP = `select distinct at.action_id, tac.code as key from action_tags at
@@ -65,19 +59,26 @@ const TACTIC_MAP = `select distinct at.action_id, tac.code as key from action_ta
 const TECHNIQUE_MAP = `select distinct at.action_id, t.code as key from action_tags at join tags t on t.id = at.tag_id
   where t.class_name = 'mitre_attack' and t.code like 'T%' and t.code not like 'TA%'`;
 
-const KEYS: Record<GroupKey, KeySql> = {
-  action_type: { join: '', key: 'x.action_type' },
-  action: { join: '', key: 'x.action_id::text' },
-  tag: { ctes: `m as (${TAG_MAP(`t.class_name <> 'mitre_attack'`)})`, join: 'join m on m.action_id = x.action_id', key: 'm.key' },
-  control: { ctes: `m as (${TAG_MAP(`t.tag_type = 'control'`)})`, join: 'join m on m.action_id = x.action_id', key: 'm.key' },
-  tactic: { ctes: `m as (${TACTIC_MAP})`, join: 'join m on m.action_id = x.action_id', key: 'm.key' },
-  technique: { ctes: `m as (${TECHNIQUE_MAP})`, join: 'join m on m.action_id = x.action_id', key: 'm.key' },
-  actor: { join: 'join job_steps s on s.id = x.job_step_id', key: 's.source_node_id::text' },
-  destination_actor: { join: 'join job_steps s on s.id = x.job_step_id', key: 's.destination_node_id::text' },
-  zone: { join: 'join job_steps s on s.id = x.job_step_id join nodes n on n.id = s.source_node_id', key: 'n.security_zone_id::text' },
-  destination_zone: { join: 'join job_steps s on s.id = x.job_step_id join nodes n on n.id = s.destination_node_id', key: 'n.security_zone_id::text' },
-  simulation: { join: '', key: `coalesce(x.simulation_id::text, 'none')` },
-  monitor: { join: '', key: 'x.monitor_id::text' },
+/**
+ * Per grouping key: the rollup dimension it is read from and the key over its rows u(k, t) (k: the
+ * Action, actor, simulation or monitor id, 0 for none; t: the job action's type). Tags, tactics,
+ * techniques and zones are looked up now, so a retagged Action or a moved actor reports under its
+ * current keys, as the raw aggregation does.
+ */
+const byAction = (map: string): KeyMap => ({ dim: 1, ctes: `m as (${map})`, join: 'join m on m.action_id = u.k', key: 'm.key' });
+const KEYS: Record<GroupKey, KeyMap> = {
+  action_type: { dim: 1, key: 'u.t' },
+  action: { dim: 1, key: 'nullif(u.k, 0)::text' },
+  tag: byAction(TAG_MAP(`t.class_name <> 'mitre_attack'`)),
+  control: byAction(TAG_MAP(`t.tag_type = 'control'`)),
+  tactic: byAction(TACTIC_MAP),
+  technique: byAction(TECHNIQUE_MAP),
+  actor: { dim: 2, key: 'nullif(u.k, 0)::text' },
+  destination_actor: { dim: 3, key: 'nullif(u.k, 0)::text' },
+  zone: { dim: 2, join: 'join nodes n on n.id = u.k', key: 'n.security_zone_id::text' },
+  destination_zone: { dim: 3, join: 'join nodes n on n.id = u.k', key: 'n.security_zone_id::text' },
+  simulation: { dim: 4, key: `case when u.k = 0 then 'none' else u.k::text end` },
+  monitor: { dim: 5, key: 'nullif(u.k, 0)::text' },
 };
 
 const NO_SIMULATION = 'Single Actions';
@@ -114,21 +115,15 @@ async function labels(db: Db, by: GroupKey, keys: readonly string[]): Promise<Ma
 }
 
 async function totalsOf(db: Db, s: ReportScope): Promise<ResultRow> {
-  if (!s.cte) return withPercents('all', 'All', { ...ZERO_COUNTS });
-  const [row] = await db.query<CountsRow>(`${s.cte} select ${COUNTS_SQL} from ja x`, s.p.values);
-  return withPercents('all', 'All', toCounts(row));
+  const range = await rangeOf(db, s);
+  const counts = range ? (await bucketCounts(db, s, range)).get(0) : undefined;
+  return withPercents('all', 'All', toCounts(counts));
 }
 
 async function groupedRows(db: Db, s: ReportScope, by: GroupKey, limit: number | null): Promise<{ rows: ResultRow[]; truncated: boolean }> {
-  if (!s.cte) return { rows: [], truncated: false };
-  const k = KEYS[by];
-  const p = s.p.clone();
-  const lim = limit === null ? '' : `limit ${p.add(limit + 1)}`;
-  const ctes = k.ctes ? `${s.cte}, ${k.ctes}` : s.cte;
-  const rows = await db.query<CountsRow & { key: string }>(
-    `${ctes} select ${k.key} as key, ${COUNTS_SQL} from ja x ${k.join} where ${k.key} is not null group by 1 order by total desc, 1 ${lim}`,
-    p.values,
-  );
+  const range = await rangeOf(db, s);
+  if (!range) return { rows: [], truncated: false };
+  const rows = await keyedCounts(db, s, range, KEYS[by], limit);
   const truncated = limit !== null && rows.length > limit;
   const page = truncated ? rows.slice(0, limit!) : rows;
   const names = await labels(db, by, page.map((r) => r.key));
@@ -155,16 +150,9 @@ export async function timeSeries(db: Db, raw: Raw, now = new Date()): Promise<Ti
   if (end <= start) throw badRequest('A time series needs end after start');
   const n = s.q.points;
   const step = Math.ceil((end - start) / n);
-  const buckets = new Map<number, CountsRow>();
-  if (s.cte) {
-    const p = s.p.clone();
-    const rows = await db.query<CountsRow & { b: number }>(
-      `${s.cte} select least(floor((extract(epoch from x.job_time) * 1000 - ${p.add(start)}::float8) / ${p.add(step)}::float8)::int, ${p.add(n - 1)}::int) as b, ${COUNTS_SQL}
-       from ja x group by 1`,
-      p.values,
-    );
-    for (const r of rows) buckets.set(Number(r.b), r);
-  }
+  const edges = Array.from({ length: n + 1 }, (_, i) => (i === n ? end : Math.min(end, start + i * step)));
+  // The range's last instant counts where the raw formula puts it: floor((end - start) / step), at most n - 1.
+  const buckets = await bucketCounts(db, s, edges, Math.min(n - 1, Math.floor((end - start) / step)));
   const points = Array.from({ length: n }, (_, i) => {
     const bs = new Date(start + i * step).toISOString();
     const be = new Date(Math.min(end, start + (i + 1) * step)).toISOString();

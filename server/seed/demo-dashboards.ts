@@ -4,8 +4,9 @@ import { DEFAULT_TIME_RANGE } from '../../src/api/contracts/time-range';
 
 /**
  * The demo dashboards over the demo jobs: owned by the first admin and shared with every other user
- * present at seed time. "Monitor drift" waits for monitors (issue 17); until they exist the third
- * dashboard looks at actors and zones instead.
+ * present at seed time. "Monitor drift" reads the runs of the demo monitors (seeded after the demo
+ * content, server/seed/demo-monitors.ts): their results by monitor, and the block rate of the jobs the
+ * scheduler ran ('Scheduled Process') over time, where a drift shows as a drop.
  */
 const p = (uid: string, kind: PanelKind, w: number, h: number, options: Partial<PanelOptions> = {}, title?: string): DashboardPanel => ({
   uid,
@@ -45,6 +46,15 @@ export const DEMO_DASHBOARDS: { name: string; panels: DashboardPanel[] }[] = [
       p('zones', 'force_field', 2, 1, by('zone'), 'Pass/Fail by source zone'),
       p('actors', 'bar', 2, 1, by('actor'), 'Results by source actor'),
       p('dest', 'tree_map', 4, 1, by('destination_zone'), 'Destination zones by prevention'),
+    ],
+  },
+  {
+    name: 'Monitor drift',
+    panels: [
+      p('monitors', 'force_field', 2, 1, by('monitor'), 'Pass/Fail by monitor'),
+      p('monitor-results', 'bar', 2, 1, by('monitor'), 'Results by monitor'),
+      p('monitor-rate', 'block_rate', 4, 1, { filterVal: 'Scheduled Process' }, 'Block rate of monitor runs'),
+      p('monitor-tree', 'tree_map', 4, 1, by('monitor'), 'Monitors by prevention'),
     ],
   },
 ];

@@ -154,6 +154,34 @@ describe('the terminal runner', () => {
     expect(csv[0]).toBe('Tactic Radar');
     expect(csv[1]).toMatch(/^Tactic;/);
   });
+
+  it("reports.draftUntested answers the draft of the untested ATT&CK techniques' Actions in a terminal run, and saves it as a simulation with save=true", async () => {
+    // A range with no job at all: every technique that enabled Actions are tagged with is untested.
+    const range = 'start=2001-01-01T00:00:00Z end=2001-02-01T00:00:00Z';
+    const out = await vigil([`reports.draftUntested ${range}`, `reports.draftUntested ${range} sim_type=eval save=true`].join('\n'), EMAILS.admin);
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    const tagged = await t.db.query<{ code: string; vid: string }>(
+      `select distinct t.code, ac.vid from tags t join action_tags at on at.tag_id = t.id join actions ac on ac.id = at.action_id and not ac.disabled and not ac.decommissioned
+       where t.class_name = 'mitre_attack' and t.code like 'T%' and t.code not like 'TA%' order by 1`,
+    );
+    const codes = [...new Set(tagged.map((r) => r.code))];
+    const vids = new Set(tagged.map((r) => r.vid));
+    expect(codes.length).toBeGreaterThan(0);
+    expect(out.stdout).toMatch(new RegExp(`^OK +line +1 .* -> \\{"techniques":\\["${codes[0]}"`, 'm'));
+    const [sim] = await t.db.query<{ id: number; vid: string; name: string; simulation_type: string; description: string }>(
+      `select id, vid, name, simulation_type, description from simulations where name like 'Untested ATT&CK techniques (%' order by id desc limit 1`,
+    );
+    expect(sim).toMatchObject({ name: `Untested ATT&CK techniques (${codes.length})`, simulation_type: 'eval' });
+    expect(sim!.description).toContain('2001-01-01T00:00:00.000Z to 2001-02-01T00:00:00.000Z');
+    expect(out.stdout).toMatch(new RegExp(`^OK +line +2 .* -> \\{"simulation":\\{"id":${sim!.id},"vid":"${sim!.vid}"\\},"techniques":`, 'm'));
+    const steps = await t.db.query<{ vid: string }>(
+      `select a.vid from simulation_steps s join simulation_step_actions sa on sa.step_id = s.id join actions a on a.id = sa.action_id where s.simulation_id = $1 order by s.position`,
+      [sim!.id],
+    );
+    expect(new Set(steps.map((r) => r.vid))).toEqual(vids);
+    expect(steps).toHaveLength(vids.size);
+  });
 });
 
 /** Starts the runner on a script file; `started` resolves once it has signed in and begun the script. */

@@ -48,7 +48,8 @@ export const shareableUsers = () => http.get<{ users: ShareableUser[] }>('/dashb
 export const qk = {
   dashboards: ['dashboards'] as const,
   dashboard: (id: number) => ['dashboards', id] as const,
-  panel: (kind: string, p: ReportParams) => ['reports', kind, p] as const,
+  /** A panel's figures, by the call they come from (results, series, taam, tree) and its query. */
+  panel: (source: string, p: ReportParams) => ['reports', source, p] as const,
   matrix: (p: ReportParams) => ['reports', 'matrix', p] as const,
   technique: (id: string) => ['reports', 'technique', id] as const,
 };

@@ -8,6 +8,8 @@ import type { DashboardMenuArgs, PanelMenuArgs } from './menus';
 import { CHART_MODES, GROUP_KEYS, PANEL_KINDS, type ChartMode, type Dashboard, type DashboardPanel, type GroupKey, type PanelKind } from '@/api/contracts/reports';
 import { DEFAULT_TIME_RANGE, TIME_UNITS, describeTimeRange, resolveTimeRange, type TimeUnit } from '@/api/contracts/time-range';
 import { SIMULATION_TYPES, type SimulationType } from '@/api/contracts/simulations';
+import { generateDraft, type CreateSimulationAnswer } from '@/api/contracts/simulation-draft';
+import { http } from '@/api/http';
 import { createDashboard, deleteDashboard, duplicateDashboard, fetchUntested, getDashboard, listDashboards, patchDashboard, qk } from './api';
 import { addPanel, movePanel, removePanel, resizePanel, updatePanel } from './panels';
 import { reportsStore } from './store';
@@ -69,6 +71,14 @@ const focusedUid = (panels: readonly DashboardPanel[], uid: string | null): stri
   if (!hit) throw new Error('Focus a panel first (Tab to it).');
   return hit.uid;
 };
+
+interface UntestedArgs {
+  sim_type?: SimulationType;
+  start?: string;
+  end?: string;
+  save?: boolean;
+}
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 const refArgs = yup.object(refShape) as yup.Schema<Ref>;
 
@@ -339,28 +349,46 @@ export const reportsCommands: AnyCommand[] = [
       ctx.dock?.openUrl(`/analyze/mitre${q.size ? `?${q.toString()}` : ''}`);
     },
   }),
-  defineCommand<{ sim_type?: SimulationType }>({
+  defineCommand<UntestedArgs>({
     id: 'reports.draftUntested',
     title: 'Draft Simulation of Untested Techniques',
     buttonLabel: 'Draft Untested',
     category: 'Reports',
     keywords: ['mitre', 'att&ck', 'coverage', 'gaps', 'simulation', 'sequence', 'untested', 'queue'],
-    needsWorkbench: true,
     hotkey: 'shift+d',
     hotkeyContext: MITRE_PANE,
     when: (ctx) => ctx.permissions.has('simulations.edit'),
-    args: yup.object({ sim_type: yup.string<SimulationType>().oneOf([...SIMULATION_TYPES]).label('Type (sequence or eval)').optional() }) as yup.Schema<{ sim_type?: SimulationType }>,
+    args: yup.object({
+      sim_type: yup.string<SimulationType>().oneOf([...SIMULATION_TYPES]).label('Type (sequence or eval)').optional(),
+      start: yup.string().matches(ISO_INSTANT, 'start must be an ISO 8601 time such as 2026-01-31T00:00:00Z').label('Range start (optional; default the ATT&CK view\'s range, else the last 30 days)').optional().meta(scriptOnly()),
+      end: yup.string().matches(ISO_INSTANT, 'end must be an ISO 8601 time such as 2026-01-31T00:00:00Z').label('Range end (optional; default now)').optional().meta(scriptOnly()),
+      save: yup.boolean().label('Save the draft as a simulation (terminal runner; the workbench opens it in the queue)').optional().meta(scriptOnly()),
+    }) as yup.Schema<UntestedArgs>,
     run: async (a, ctx) => {
-      // "Untested" over the ATT&CK view's range (its default, the last 30 days, when it is not open).
+      // "Untested" over the given range, else the ATT&CK view's (its default, the last 30 days, when it is not open).
       const range = reportsStore.mitreRange ?? DEFAULT_TIME_RANGE;
-      const { start, end } = resolveTimeRange(range);
+      const resolved = resolveTimeRange(range);
+      const end = a?.end ? new Date(a.end) : resolved.end;
+      const start = a?.start ? new Date(a.start) : a?.end ? new Date(end.getTime() - (resolved.end.getTime() - resolved.start.getTime())) : resolved.start;
+      if (start > end) throw new Error('start must not be after end.');
+      const described = a?.start || a?.end ? `${start.toISOString()} to ${end.toISOString()}` : describeTimeRange(range);
       const u = await fetchUntested({ start: start.toISOString(), end: end.toISOString() });
-      if (!u.actions.length) throw new Error(`Every ATT&CK technique that has Actions ran in the range (${describeTimeRange(range)}): nothing is untested.`);
+      if (!u.actions.length) throw new Error(`Every ATT&CK technique that has Actions ran in the range (${described}): nothing is untested.`);
       const actions = u.actions.slice(0, MAX_DRAFT_STEPS);
       const ids = u.techniques.map((t) => t.id);
-      const sim_desc = `Actions of the ${ids.length} ATT&CK techniques with no run (${describeTimeRange(range)}): ${ids.join(', ')}.${u.actions.length > actions.length ? ` The first ${actions.length} of ${u.actions.length} Actions.` : ''}`;
-      await commands.execute('actions.addAll', { sim_type: a?.sim_type ?? 'sequence', actions: actions.map((x) => ({ id: x.id, name: x.name })), sim_name: `Untested ATT&CK techniques (${ids.length})`, sim_desc }, ctx.dock ? 'button' : 'script');
-      return { techniques: ids, actions: actions.map((x) => x.vid) };
+      const sim_desc = `Actions of the ${ids.length} ATT&CK techniques with no run (${described}): ${ids.join(', ')}.${u.actions.length > actions.length ? ` The first ${actions.length} of ${u.actions.length} Actions.` : ''}`;
+      const sim_name = `Untested ATT&CK techniques (${ids.length})`;
+      const sim_type = a?.sim_type ?? 'sequence';
+      const found = { techniques: ids, actions: actions.map((x) => x.vid) };
+      if (ctx.dock) {
+        await commands.execute('actions.addAll', { sim_type, actions: actions.map((x) => ({ id: x.id, name: x.name })), sim_name, sim_desc }, 'button');
+        return found;
+      }
+      // A terminal run has no queue pane to open the draft in: it answers the draft, and saves it when asked.
+      const draft = { ...generateDraft(actions, [], sim_type), sim_name, sim_desc };
+      if (!a?.save) return { ...found, draft: { sim_type, sim_name, sim_desc, steps: draft.steps, step_names: draft.step_names } };
+      const saved = await http.post<CreateSimulationAnswer>('/simulations.json', { sim_type, sim_name, sim_desc, steps: draft.steps, step_names: draft.step_names });
+      return { simulation: { id: saved.id, vid: saved.vid }, ...found };
     },
   }),
 ];

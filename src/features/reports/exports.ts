@@ -83,7 +83,7 @@ export async function exportDashboardPdf(d: Dashboard, filename?: string, queryC
       d.panels.map(async (p) => {
         const params = panelQuery(p, d.time_range, panelClock(now));
         const load = () => loadPanelData(p, params);
-        const answer = queryClient ? await queryClient.fetchQuery({ queryKey: qk.panel(p.kind, params), queryFn: load, staleTime: 60_000 }) : await load();
+        const answer = queryClient ? await queryClient.fetchQuery({ queryKey: qk.panel(sourceOf(p.kind), params), queryFn: load, staleTime: 60_000 }) : await load();
         step();
         return answer;
       }),

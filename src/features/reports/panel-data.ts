@@ -27,9 +27,22 @@ export const sourceOf = (kind: DashboardPanel['kind']): PanelSource => {
 /** Relative ranges resolve per minute, so the panels, their refetches and the exports share query keys. */
 export const panelClock = (now = new Date()) => new Date(Math.floor(now.getTime() / 60_000) * 60_000);
 
+/**
+ * A panel's query holds only what its answer depends on, so panels that show the same figures (a bullet,
+ * a gauge and a pie over the same range) share one query key: one call to the director for all of them.
+ */
 export function panelQuery(panel: DashboardPanel, range: TimeRangeConfig, now = new Date()): ReportParams {
-  const p = panelParams(panel, range, now);
-  return sourceOf(panel.kind) === 'series' ? { ...p, points: pointsForWidth(panel.w) } : p;
+  const { threshold, match, group_by, ...p } = panelParams(panel, range, now);
+  switch (sourceOf(panel.kind)) {
+    case 'series':
+      return { ...p, points: pointsForWidth(panel.w) };
+    case 'taam':
+      return p;
+    case 'tree':
+      return { ...p, group_by, threshold, match };
+    case 'results':
+      return { ...p, group_by };
+  }
 }
 
 export async function loadPanelData(panel: DashboardPanel, p: ReportParams): Promise<PanelData> {

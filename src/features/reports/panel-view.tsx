@@ -5,7 +5,7 @@ import type { TimeRangeConfig } from '@/api/contracts/time-range';
 import { formatFilterRange } from '@/api/contracts/jobs';
 import type { FilterNode } from '@/api/contracts/filters';
 import { qk } from './api';
-import { loadPanelData, panelClock, panelQuery } from './panel-data';
+import { loadPanelData, panelClock, panelQuery, sourceOf } from './panel-data';
 import type { ChartSelection } from './charts/chart-frame';
 import { BulletChart, ForceFieldChart, GaugeChart, PieChart } from './charts/svg-charts';
 import { RadarChart } from './charts/radar-chart';
@@ -35,7 +35,7 @@ function openJobs(panel: DashboardPanel, range: { start?: string; end?: string }
 export function PanelView({ panel, range }: { panel: DashboardPanel; range: TimeRangeConfig }) {
   // Relative ranges are resolved per minute, so a refetch a few seconds later (or an export) reuses the cache.
   const params = panelQuery(panel, range, panelClock());
-  const q = useQuery({ queryKey: qk.panel(panel.kind, params), queryFn: () => loadPanelData(panel, params), refetchInterval: 60_000 });
+  const q = useQuery({ queryKey: qk.panel(sourceOf(panel.kind), params), queryFn: () => loadPanelData(panel, params), refetchInterval: 60_000 });
   if (q.isPending) return <p className="p-2 text-xs text-muted">Loading…</p>;
   if (q.isError) return <p className="p-2 text-xs text-red-400">{q.error instanceof Error ? q.error.message : 'An error occurred'}</p>;
   const d = q.data;

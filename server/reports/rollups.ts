@@ -1,0 +1,92 @@
+import type { Db } from '../db/index';
+import type { Params } from '../jobs/list-query';
+import { rawCte, COUNTS_SQL, SUM_SQL, type CountsRow, type ReportScope } from './scope';
+import { KEYED_GRAINS, TOTAL_GRAINS, planSlices, type SlicePlan } from './slices';
+
+/**
+ * Reads result counts from the rollups (migration 017_reports_rollups.sql) plus the raw job actions of
+ * the pieces of the range the rollups do not cover (see slices.ts); with a filter other than the time
+ * range, from the raw job actions only. Both give the same counts: tests/server/reports-rollups.test.ts.
+ */
+
+/** The rollups' dimensions: 0 all job actions, 1 per Action (and type), 2 source actor, 3 destination actor, 4 simulation, 5 monitor. */
+export type Dim = 0 | 1 | 2 | 3 | 4 | 5;
+
+/** Per dimension: the raw job action's key (k, t) as the rollups store it. */
+const RAW_KEY: Record<Dim, [k: string, t: string]> = {
+  0: ['0', `''`],
+  1: ['coalesce(x.action_id, 0)', 'x.action_type'],
+  2: ['coalesce(x.source_node_id, 0)', `''`],
+  3: ['coalesce(x.destination_node_id, 0)', `''`],
+  4: ['coalesce(x.simulation_id, 0)', `''`],
+  5: ['coalesce(x.monitor_id, 0)', `''`],
+};
+
+export type CountsWithN = CountsRow & { n: number };
+
+/** The scope's range as epoch ms [start, end] (end inclusive); an open side ends at the oldest or newest job. Null: no job at all. */
+export async function rangeOf(db: Db, s: ReportScope): Promise<[number, number] | null> {
+  if (s.start && s.end) return [s.start.getTime(), s.end.getTime()];
+  const [row] = await db.query<{ lo: string | Date | null; hi: string | Date | null }>('select min(job_time) as lo, max(job_time) as hi from jobs');
+  if (!row?.lo || !row.hi) return null;
+  const lo = Math.floor(new Date(row.lo).getTime());
+  const hi = Math.ceil(new Date(row.hi).getTime()) + 1;
+  return [s.start ? s.start.getTime() : lo, s.end ? s.end.getTime() : hi];
+}
+
+/** `u(i, k, t, n, total, ...)`: the counts per bucket i and key (k, t), rollup rows and raw pieces together. Adds values to p. */
+function unionCtes(s: ReportScope, plan: SlicePlan, dim: Dim, p: Params): string {
+  const parts: string[] = [];
+  const ctes: string[] = [];
+  if (plan.rollup.length) {
+    const iso = (t: number) => new Date(t).toISOString();
+    const r = `unnest(${p.add(plan.rollup.map((x) => x.grain))}::int2[], ${p.add(plan.rollup.map((x) => iso(x.a)))}::timestamptz[], ${p.add(plan.rollup.map((x) => iso(x.b)))}::timestamptz[], ${p.add(plan.rollup.map((x) => x.i))}::int[]) r(g, a, b, i)`;
+    parts.push(`select r.i, ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored
+      from ${r} join report_rollups ru on ru.grain = r.g and ru.dim = ${dim} and ru.bucket >= r.a and ru.bucket < r.b`);
+  }
+  if (plan.raw.length) {
+    ctes.push(rawCte(s, plan.raw, p, dim === 2 || dim === 3));
+    const [k, t] = RAW_KEY[dim];
+    parts.push(`select x.i, ${k} as k, ${t} as t, count(*)::int as n, ${COUNTS_SQL} from ja x group by 1, 2, 3`);
+  }
+  ctes.push(`u as (${parts.join(' union all ')})`);
+  return ctes.join(', ');
+}
+
+function plan(s: ReportScope, edges: readonly number[], dim: Dim, endBucket?: number): SlicePlan {
+  return planSlices(edges, s.filtered ? [] : dim === 0 ? TOTAL_GRAINS : KEYED_GRAINS, endBucket);
+}
+
+/**
+ * Counts of all job actions per bucket [edges[i], edges[i + 1]); the instant edges[n] counts in
+ * `endBucket` (default the last bucket).
+ */
+export async function bucketCounts(db: Db, s: ReportScope, edges: readonly number[], endBucket?: number): Promise<Map<number, CountsWithN>> {
+  if (!s.conds || edges.length < 2) return new Map();
+  const p = s.p.clone();
+  const ctes = unionCtes(s, plan(s, edges, 0, endBucket), 0, p);
+  const rows = await db.query<CountsWithN & { i: number }>(`with ${ctes} select u.i, ${SUM_SQL} from u group by u.i`, p.values);
+  return new Map(rows.map((r) => [Number(r.i), r]));
+}
+
+/** How a grouping key is read from the rows `u` of its dimension. */
+export interface KeyMap {
+  dim: Dim;
+  /** Extra CTEs (lookups such as an Action's tags). */
+  ctes?: string;
+  join?: string;
+  /** The key expression over u (and the joins); null keys are left out. */
+  key: string;
+}
+
+/** Counts per key over [start, end], most evaluated first; `limit` rows at most (plus one to tell truncation). */
+export async function keyedCounts(db: Db, s: ReportScope, range: [number, number], map: KeyMap, limit: number | null): Promise<(CountsWithN & { key: string })[]> {
+  if (!s.conds) return [];
+  const p = s.p.clone();
+  const ctes = [unionCtes(s, plan(s, range, map.dim), map.dim, p), ...(map.ctes ? [map.ctes] : [])].join(', ');
+  const lim = limit === null ? '' : `limit ${p.add(limit + 1)}`;
+  return db.query<CountsWithN & { key: string }>(
+    `with ${ctes} select ${map.key} as key, ${SUM_SQL} from u ${map.join ?? ''} where ${map.key} is not null group by 1 having sum(u.n) > 0 order by total desc, 1 ${lim}`,
+    p.values,
+  );
+}

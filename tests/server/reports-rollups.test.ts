@@ -1,0 +1,378 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../server/db/index';
+import { openTestDatabase, type TestDatabase } from './template';
+import { mitreTaam, results, timeSeries, treeMap } from '../../server/reports/service';
+import { GROUP_KEYS, type GroupKey, type ResultRow } from '@/api/contracts/reports';
+
+/**
+ * The rollups (migration 017_reports_rollups.sql, server/reports/rollups.ts) answer exactly what the raw
+ * job actions say: hand-counted figures on a few jobs placed on slice boundaries, then every grouping key,
+ * time ranges cut inside months, days, hours and 5-minute slices, and time series, checked against an
+ * aggregation done here in JavaScript over the job actions themselves, before and after job actions are
+ * created, finish, gain events, move, and are deleted (live). Finally the triggers' rollups equal a rebuild.
+ */
+
+let tdb: TestDatabase;
+let db: Db;
+
+// A small deterministic generator (no Math.random: failures must reproduce).
+function prng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const STATUSES = ['ran', 'ran', 'ran', 'ran', 'not run', 'incompatible', 'errored', 'cancelled', 'pending'] as const;
+const T0 = Date.parse('2026-02-27T00:00:00Z');
+const SPAN = 70 * 86_400_000;
+
+beforeAll(async () => {
+  tdb = await openTestDatabase();
+  db = tdb.db;
+  await db.exec(`
+    insert into tags (id, name, class_name, tag_type, code, editable) values
+      (901, 'Execution', 'mitre_attack', 'mitre_attack', 'TA0002', false),
+      (902, 'Defense Evasion', 'mitre_attack', 'mitre_attack', 'TA0005', false),
+      (903, 'Command and Scripting Interpreter', 'mitre_attack', 'mitre_attack', 'T1059', false),
+      (904, 'Impair Defenses', 'mitre_attack', 'mitre_attack', 'T1562', false),
+      (905, 'Crown Jewels', 'user', 'user', null, true),
+      (906, 'Control:Network IPS', 'verodin', 'control', null, false);
+    insert into tag_tactics (tag_id, tactic_tag_id) values (903, 901), (904, 902);
+    insert into zones (id, name) values (1, 'Z1'), (2, 'Z2');
+    insert into nodes (id, name, node_type, security_zone_id) values (1, 'n1', 'endpoint', 1), (2, 'n2', 'endpoint', 2), (3, 'n3', 'endpoint', 2), (4, 'n4', 'endpoint', null);
+    insert into actions (id, vid, name, action_type) values (1, 'A1', 'Resolve', 'dns'), (2, 'A2', 'Stop EDR', 'host_cli'), (3, 'A3', 'Fetch', 'web_request'), (4, 'A4', 'Scan', 'port_scan');
+    insert into action_tags (action_id, tag_id) values (1, 903), (1, 905), (2, 904), (2, 906), (3, 901), (4, 905), (4, 906);
+    insert into simulations (id, vid, name, simulation_type) values (1, 'S1', 'Sweep', 'sequence'), (2, 'S2', 'Eval', 'eval');
+    insert into monitors (id, name, monitor_runtime, repeat_job_period_number, repeat_job_period_type) values (1, 'DMZ', '2026-01-01 09:00', 5, 'minutes');
+  `);
+  // Hand-counted jobs on slice boundaries (ids 1-4), then 120 generated ones (ids 100+).
+  await db.exec(`
+    insert into jobs (id, name, status, simulation_id, created_at, started_at) values
+      (1, 'Edge month', 'completed', 1, '2026-06-01T00:00:00Z', '2026-06-01T00:00:00Z'),
+      (2, 'Edge mid-day', 'completed', null, '2026-06-14T10:02:30Z', '2026-06-14T10:02:30Z'),
+      (3, 'Edge day end', 'completed', 2, '2026-06-14T23:59:59.999Z', '2026-06-14T23:59:59.999Z'),
+      (4, 'Edge next month', 'completed', null, '2026-07-01T00:00:00Z', '2026-07-01T00:00:00Z');
+    insert into job_steps (id, job_id, group_order, source_node_id, destination_node_id) values (1, 1, 0, 1, 2), (2, 2, 0, 3, null), (3, 3, 0, 1, 3), (4, 4, 0, 2, 1);
+    insert into job_actions (job_step_id, job_id, action_id, sim_action_vid, name, action_type, status, alerted, blocked, events) values
+      (1, 1, 1, 'A1', 'Resolve', 'dns', 'ran', false, true, 0),
+      (1, 1, 2, 'A2', 'Stop EDR', 'host_cli', 'ran', true, false, 2),
+      (2, 2, 3, 'A3', 'Fetch', 'web_request', 'ran', false, null, 0),
+      (2, 2, 1, 'A1', 'Resolve', 'dns', 'not run', false, null, 0),
+      (3, 3, 4, 'A4', 'Scan', 'port_scan', 'ran', false, false, 1),
+      (4, 4, 1, 'A1', 'Resolve', 'dns', 'ran', false, true, 0);
+  `);
+  const rnd = prng(18);
+  const jobs: string[] = [];
+  const steps: string[] = [];
+  const actions: string[] = [];
+  for (let i = 0; i < 120; i++) {
+    const id = 100 + i;
+    // Times on round instants now and then (slice starts), otherwise anywhere, to the millisecond.
+    const at = rnd() < 0.2 ? T0 + Math.floor(rnd() * (SPAN / 300_000)) * 300_000 : T0 + Math.floor(rnd() * SPAN);
+    const sim = rnd() < 0.5 ? String(1 + Math.floor(rnd() * 2)) : 'null';
+    const mon = rnd() < 0.25 ? '1' : 'null';
+    jobs.push(`(${id}, 'Generated ${id}', 'completed', ${sim}, ${mon}, '${new Date(at).toISOString()}', '${new Date(at).toISOString()}')`);
+    const src = 1 + Math.floor(rnd() * 4);
+    const dst = rnd() < 0.3 ? 'null' : String(1 + Math.floor(rnd() * 4));
+    steps.push(`(${id}, ${id}, 0, ${src}, ${dst})`);
+    const n = 1 + Math.floor(rnd() * 3);
+    for (let k = 0; k < n; k++) {
+      const action = 1 + Math.floor(rnd() * 4);
+      const type = ['dns', 'host_cli', 'web_request', 'port_scan'][action - 1];
+      const status = STATUSES[Math.floor(rnd() * STATUSES.length)]!;
+      const blocked = rnd() < 0.3 ? 'null' : rnd() < 0.5 ? 'true' : 'false';
+      actions.push(`(${id}, ${id}, ${action}, 'A${action}', 'x', '${type}', '${status}', ${rnd() < 0.2}, ${blocked}, ${Math.floor(rnd() * 3) * (rnd() < 0.5 ? 1 : 0)})`);
+    }
+  }
+  await db.exec(`
+    insert into jobs (id, name, status, simulation_id, monitor_id, created_at, started_at) values ${jobs.join(', ')};
+    insert into job_steps (id, job_id, group_order, source_node_id, destination_node_id) values ${steps.join(', ')};
+    insert into job_actions (job_step_id, job_id, action_id, sim_action_vid, name, action_type, status, alerted, blocked, events) values ${actions.join(', ')};
+  `);
+});
+
+afterAll(async () => {
+  await tdb?.dispose();
+});
+
+// ---------------------------------------------------------------------------------------------
+// The reference: every job action read back and counted here.
+
+interface Fact {
+  t: number;
+  action_id: number | null;
+  action_type: string;
+  status: string;
+  blocked: boolean | null;
+  alerted: boolean;
+  events: number;
+  simulation_id: number | null;
+  monitor_id: number | null;
+  src: number | null;
+  dst: number | null;
+  src_zone: number | null;
+  dst_zone: number | null;
+}
+
+async function facts(): Promise<Fact[]> {
+  const rows = await db.query<Omit<Fact, 't'> & { job_time: string | Date }>(
+    `select j.job_time, a.action_id, a.action_type, a.status, a.blocked, a.alerted, a.events, j.simulation_id, j.monitor_id,
+       s.source_node_id as src, s.destination_node_id as dst, ns.security_zone_id as src_zone, nd.security_zone_id as dst_zone
+     from job_actions a join jobs j on j.id = a.job_id join job_steps s on s.id = a.job_step_id
+     left join nodes ns on ns.id = s.source_node_id left join nodes nd on nd.id = s.destination_node_id`,
+  );
+  return rows.map((r) => ({ ...r, t: new Date(r.job_time).getTime() }));
+}
+
+/** Action -> keys of the tag-based groupings, from the tags as they are now. */
+async function tagKeys(): Promise<Record<'tag' | 'control' | 'tactic' | 'technique', Map<number, string[]>>> {
+  const rows = await db.query<{ action_id: number; name: string; class_name: string; tag_type: string; code: string | null; tactic: string | null }>(
+    `select at.action_id, t.name, t.class_name, t.tag_type, t.code, (select tac.code from tag_tactics tt join tags tac on tac.id = tt.tactic_tag_id where tt.tag_id = t.id limit 1) as tactic
+     from action_tags at join tags t on t.id = at.tag_id`,
+  );
+  const out = { tag: new Map<number, string[]>(), control: new Map<number, string[]>(), tactic: new Map<number, string[]>(), technique: new Map<number, string[]>() };
+  const add = (m: Map<number, string[]>, a: number, k: string | null) => {
+    if (k && !(m.get(a) ?? []).includes(k)) m.set(a, [...(m.get(a) ?? []), k]);
+  };
+  for (const r of rows) {
+    if (r.class_name !== 'mitre_attack') add(out.tag, r.action_id, r.name);
+    if (r.tag_type === 'control') add(out.control, r.action_id, r.name);
+    if (r.class_name === 'mitre_attack' && r.code?.startsWith('TA')) add(out.tactic, r.action_id, r.code);
+    if (r.class_name === 'mitre_attack' && r.code && /^T\d/.test(r.code)) {
+      add(out.technique, r.action_id, r.code);
+      add(out.tactic, r.action_id, r.tactic);
+    }
+  }
+  return out;
+}
+
+type Counts = { total: number; prevented: number; detected: number; alerted: number; missed: number; notRun: number; errored: number };
+const zero = (): Counts => ({ total: 0, prevented: 0, detected: 0, alerted: 0, missed: 0, notRun: 0, errored: 0 });
+function count(c: Counts, f: Fact): void {
+  if (f.status === 'ran') {
+    c.total++;
+    if (f.blocked) c.prevented++;
+    if (f.events > 0 || f.alerted) c.detected++;
+    if (f.alerted) c.alerted++;
+    if (!f.blocked && f.events === 0 && !f.alerted) c.missed++;
+  }
+  if (f.status === 'not run' || f.status === 'incompatible') c.notRun++;
+  if (f.status === 'errored') c.errored++;
+}
+
+function keysOf(by: GroupKey, f: Fact, tags: Awaited<ReturnType<typeof tagKeys>>): string[] {
+  const id = (v: number | null) => (v === null ? [] : [String(v)]);
+  switch (by) {
+    case 'action_type':
+      return [f.action_type];
+    case 'action':
+      return id(f.action_id);
+    case 'tag':
+    case 'control':
+    case 'tactic':
+    case 'technique':
+      return f.action_id === null ? [] : (tags[by].get(f.action_id) ?? []);
+    case 'actor':
+      return id(f.src);
+    case 'destination_actor':
+      return id(f.dst);
+    case 'zone':
+      return id(f.src_zone);
+    case 'destination_zone':
+      return id(f.dst_zone);
+    case 'simulation':
+      return f.simulation_id === null ? ['none'] : [String(f.simulation_id)];
+    case 'monitor':
+      return id(f.monitor_id);
+  }
+}
+
+const inRange = (f: Fact, start: number, end: number) => f.t >= start && f.t <= end;
+
+async function expected(by: GroupKey, start: number, end: number) {
+  const [all, tags] = await Promise.all([facts(), tagKeys()]);
+  const rows = new Map<string, Counts>();
+  const totals = zero();
+  for (const f of all.filter((x) => inRange(x, start, end))) {
+    count(totals, f);
+    for (const k of keysOf(by, f, tags)) count(rows.get(k) ?? rows.set(k, zero()).get(k)!, f);
+  }
+  const sorted = [...rows].sort(([ka, a], [kb, b]) => b.total - a.total || (ka < kb ? -1 : ka > kb ? 1 : 0));
+  return { totals, rows: sorted.map(([key, c]) => ({ key, ...c })) };
+}
+
+const counts = (r: ResultRow) => ({ total: r.total, prevented: r.prevented, detected: r.detected, alerted: r.alerted, missed: r.missed, notRun: r.notRun, errored: r.errored });
+const iso = (t: number) => new Date(t).toISOString();
+
+async function expectSameAsRaw(start: number, end: number, keys: readonly GroupKey[] = GROUP_KEYS): Promise<void> {
+  for (const by of keys) {
+    const a = await results(db, { start: iso(start), end: iso(end), group_by: by, limit: 500 });
+    const e = await expected(by, start, end);
+    const label = `${by} ${iso(start)}..${iso(end)}`;
+    expect(counts(a.totals), label).toEqual(e.totals);
+    // Ties keep the database's text order (collation), so rows are compared as sets.
+    const byKey = (x: { key: string }, y: { key: string }) => x.key.localeCompare(y.key);
+    expect(a.rows.map((r) => ({ key: r.key, ...counts(r) })).sort(byKey), label).toEqual([...e.rows].sort(byKey));
+  }
+}
+
+async function expectSeriesSameAsRaw(start: number, end: number, points: number): Promise<void> {
+  const a = await timeSeries(db, { start: iso(start), end: iso(end), points });
+  const all = await facts();
+  const step = a.step_ms;
+  const buckets = Array.from({ length: points }, zero);
+  for (const f of all.filter((x) => inRange(x, start, end))) count(buckets[Math.min(Math.floor((f.t - start) / step), points - 1)]!, f);
+  expect(a.points.map(counts), `series ${iso(start)}..${iso(end)} / ${points}`).toEqual(buckets);
+}
+
+/** Ranges whose edges fall inside months, days, hours and 5-minute slices, on slice starts, and on job times. */
+function ranges(seed: number, n: number): [number, number][] {
+  const rnd = prng(seed);
+  const out: [number, number][] = [
+    [Date.parse('2026-03-01T00:00:00Z'), Date.parse('2026-04-01T00:00:00Z')],
+    [Date.parse('2026-06-01T00:00:00Z'), Date.parse('2026-07-01T00:00:00Z')],
+    [Date.parse('2026-06-14T10:02:30Z'), Date.parse('2026-06-14T23:59:59.999Z')],
+    [T0 - 86_400_000, Date.parse('2026-07-02T00:00:00Z')],
+  ];
+  for (let i = 0; i < n; i++) {
+    const a = T0 - 86_400_000 + Math.floor(rnd() * (SPAN + 86_400_000));
+    const len = [300_000, 3_600_000, 86_400_000, 40 * 86_400_000][i % 4]! * (0.5 + rnd() * 3);
+    out.push([a, Math.min(a + Math.floor(len), T0 + SPAN + 86_400_000)]);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('report rollups', () => {
+  it('MON-053 hand-counted: a month cut one second short, a day cut at both ends on job times, a range ending on a month start', async () => {
+    // Jobs 1-3 (June, after the generated jobs): four ran (one prevented, two detected, one alerted, one missed), one not run.
+    const june = await results(db, { start: '2026-06-01T00:00:00Z', end: '2026-06-30T23:59:59Z', group_by: 'simulation' });
+    expect(counts(june.totals)).toEqual({ total: 4, prevented: 1, detected: 2, alerted: 1, missed: 1, notRun: 1, errored: 0 });
+    expect(june.rows.map((r) => [r.key, r.total, r.notRun])).toEqual([
+      ['1', 2, 0],
+      ['2', 1, 0],
+      ['none', 1, 1],
+    ]);
+    // Jobs 2 and 3 sit on the range's two edges and count.
+    const day = await results(db, { start: '2026-06-14T10:02:30Z', end: '2026-06-14T23:59:59.999Z', group_by: 'action_type' });
+    expect(day.rows.map((r) => [r.key, r.total, r.prevented, r.detected, r.missed, r.notRun])).toEqual([
+      ['port_scan', 1, 0, 1, 0, 0],
+      ['web_request', 1, 0, 0, 1, 0],
+      ['dns', 0, 0, 0, 0, 1],
+    ]);
+    const inside = await results(db, { start: '2026-06-14T10:02:30.001Z', end: '2026-06-14T23:59:59.998Z', group_by: 'action_type' });
+    expect(inside.rows).toEqual([]);
+    expect(inside.totals.total).toBe(0);
+    // July's first instant is outside a range ending just before it, inside one ending on it.
+    const before = await results(db, { start: '2026-06-30T00:00:00Z', end: '2026-06-30T23:59:59.999Z', group_by: 'action' });
+    expect(before.rows).toEqual([]);
+    const on = await results(db, { start: '2026-06-30T00:00:00Z', end: '2026-07-01T00:00:00Z', group_by: 'action' });
+    expect(on.rows.map((r) => [r.key, r.label, r.prevented])).toEqual([['1', 'Resolve', 1]]);
+    const series = await timeSeries(db, { start: '2026-06-01T00:00:00Z', end: '2026-07-01T00:00:00Z', points: 3 });
+    expect(series.points.map((p) => [p.start, p.total, p.notRun])).toEqual([
+      ['2026-06-01T00:00:00.000Z', 2, 0],
+      ['2026-06-11T00:00:00.000Z', 2, 1],
+      ['2026-06-21T00:00:00.000Z', 1, 0],
+    ]);
+  });
+
+  it('MON-053 every grouping key over ranges cut inside months, days, hours and 5-minute slices equals the raw job actions', async () => {
+    for (const [a, b] of ranges(7, 12)) await expectSameAsRaw(a, b);
+  });
+
+  it('MON-053 without a range: every job action counts', async () => {
+    const a = await results(db, { group_by: 'monitor' });
+    const e = await expected('monitor', -Infinity, Infinity);
+    expect(counts(a.totals)).toEqual(e.totals);
+    expect(a.rows.map((r) => ({ key: r.key, ...counts(r) }))).toEqual(e.rows);
+  });
+
+  it('MON-053 MON-183 time series buckets cut anywhere equal the raw job actions (121, 7 and 481 points)', async () => {
+    await expectSeriesSameAsRaw(T0 - 3_600_000, T0 + SPAN, 121);
+    await expectSeriesSameAsRaw(Date.parse('2026-03-14T10:02:30Z'), Date.parse('2026-03-14T23:59:59.999Z'), 7);
+    await expectSeriesSameAsRaw(T0 + 12_345, T0 + 10 * 86_400_000 + 777, 481);
+  });
+
+  it('MON-053 filters fall back to the raw job actions and agree with the rollups when they keep everything', async () => {
+    // Every job's Ran By is 'Scheduled Process' here (no user): the text filter keeps all jobs, read raw.
+    const [a, b] = [T0 + 5 * 86_400_000 + 1234, T0 + 33 * 86_400_000 + 99];
+    for (const by of ['action_type', 'zone', 'technique'] as GroupKey[]) {
+      const raw = await results(db, { start: iso(a), end: iso(b), group_by: by, filterVal: 'scheduled', limit: 500 });
+      const rolled = await results(db, { start: iso(a), end: iso(b), group_by: by, limit: 500 });
+      expect(raw.rows).toEqual(rolled.rows);
+      expect(raw.totals).toEqual(rolled.totals);
+    }
+    const rawSeries = await timeSeries(db, { start: iso(a), end: iso(b), points: 50, filterVal: 'scheduled' });
+    expect(rawSeries).toEqual(await timeSeries(db, { start: iso(a), end: iso(b), points: 50 }));
+    const tree = await treeMap(db, { start: iso(a), end: iso(b), group_by: 'action', match: 'detected', filterVal: 'scheduled' });
+    expect(tree).toEqual(await treeMap(db, { start: iso(a), end: iso(b), group_by: 'action', match: 'detected' }));
+    const taam = await mitreTaam(db, { start: iso(a), end: iso(b), filterVal: 'scheduled' });
+    expect(taam).toEqual(await mitreTaam(db, { start: iso(a), end: iso(b) }));
+  });
+
+  it('MON-053 live: answers follow job actions as they are created, finish, gain events, move and go', async () => {
+    const check = async () => {
+      for (const [a, b] of [
+        [T0, Date.parse('2026-09-01T00:00:00Z')],
+        [Date.parse('2026-03-10T07:31:00Z'), Date.parse('2026-03-20T16:02:13.5Z')],
+        [Date.parse('2026-08-20T00:00:00Z'), Date.parse('2026-08-20T01:00:00Z')],
+      ] as [number, number][])
+        await expectSameAsRaw(a, b);
+      await expectSeriesSameAsRaw(T0, Date.parse('2026-09-01T00:00:00Z'), 61);
+    };
+    // A new job with pending job actions: rows with nothing evaluated yet.
+    await db.exec(`
+      insert into jobs (id, name, status, simulation_id, created_at) values (500, 'Live', 'pending', 1, '2026-08-20T00:10:00Z');
+      insert into job_steps (id, job_id, group_order, source_node_id, destination_node_id) values (500, 500, 0, 2, 3), (501, 500, 1, 4, null);
+      insert into job_actions (id, job_step_id, job_id, action_id, sim_action_vid, name, action_type, status) values
+        (5000, 500, 500, 1, 'A1', 'Resolve', 'dns', 'pending'), (5001, 500, 500, 2, 'A2', 'Stop EDR', 'host_cli', 'pending'), (5002, 501, 500, 3, 'A3', 'Fetch', 'web_request', 'pending');
+    `);
+    const pending = await results(db, { start: '2026-08-20T00:00:00Z', end: '2026-08-20T01:00:00Z', group_by: 'action_type' });
+    expect(pending.rows.map((r) => [r.key, r.total])).toEqual([
+      ['dns', 0],
+      ['host_cli', 0],
+      ['web_request', 0],
+    ]);
+    await check();
+    // The job starts (its time moves), actions finish one by one, detection adds events later.
+    await db.exec(`update jobs set status = 'running', started_at = '2026-08-20T00:55:00Z' where id = 500`);
+    await db.exec(`update job_actions set status = 'ran', blocked = true where id = 5000`);
+    await db.exec(`update job_actions set status = 'ran', blocked = false where id = 5001`);
+    await check();
+    await db.exec(`update job_actions set events = events + 2, alerted = true where id = 5001`);
+    await db.exec(`update job_actions set status = 'errored' where id = 5002`);
+    const done = await results(db, { start: '2026-08-20T00:00:00Z', end: '2026-08-20T01:00:00Z', group_by: 'action_type' });
+    expect(done.rows.map((r) => [r.key, r.total, r.prevented, r.detected, r.alerted, r.errored])).toEqual([
+      ['dns', 1, 1, 0, 0, 0],
+      ['host_cli', 1, 0, 1, 1, 0],
+      ['web_request', 0, 0, 0, 0, 1],
+    ]);
+    await check();
+    // Retagging an Action and moving an actor to another zone change keys without touching job actions.
+    await db.exec(`insert into action_tags (action_id, tag_id) values (3, 904); update nodes set security_zone_id = 1 where id = 3`);
+    await check();
+    // Deleting an actor, an Action and a simulation sets their references to null.
+    await db.exec(`delete from nodes where id = 4; delete from actions where id = 4; delete from simulations where id = 2`);
+    await check();
+    // A step deleted on its own (as a monitor's sleeping job is re-planned), then whole jobs.
+    await db.exec(`delete from job_steps where id = 501`);
+    await check();
+    await db.exec(`delete from jobs where id in (500, 1, 105)`);
+    await check();
+    // A job action deleted by itself, and one moved to another job.
+    await db.exec(`delete from job_actions where id = (select min(id) from job_actions where job_id = 110)`);
+    await db.exec(`update job_actions set job_id = 111, job_step_id = 111 where id = (select min(id) from job_actions where job_id = 112)`);
+    await check();
+  });
+
+  it('the rollups kept by the triggers equal a rebuild from the job actions', async () => {
+    const snapshot = () => db.query(`select grain, dim, bucket, k, t, n, total, prevented, detected, alerted, missed, not_run, errored from report_rollups order by 1, 2, 3, 4, 5`);
+    const kept = await snapshot();
+    expect(kept.length).toBeGreaterThan(100);
+    await db.exec('select vigil_report_rebuild()');
+    expect(await snapshot()).toEqual(kept);
+  });
+});
