@@ -90,15 +90,25 @@ export async function pollState(db: Db, engine: Engine, nodeId: number, holding:
 export function claimNext(db: Db, nodeId: number, session: string) {
   return db.transaction(async (tx) => {
     await tx.query('select id from nodes where id = $1 for no key update', [nodeId]);
-    return tx.query<{ id: number; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }>(
+    const claimed = await tx.query<{ id: number; job_action_id: number; role: string; deadline_at: string; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }>(
       `update engine_work set status = 'claimed', claimed_at = now(), actor_session = $2,
               deadline_at = now() + ((payload->>'timeout_ms')::int + 15000) * interval '1 millisecond'
         where id in (select id from engine_work where node_id = $1 and status = 'queued'
                         and not exists (select 1 from engine_work r where r.node_id = $1 and r.status in ('claimed', 'ready', 'reverting'))
                       order by id limit 1 for update skip locked)
-        returning id, payload`,
+        returning id, job_action_id, role, deadline_at::text, payload`,
       [nodeId, session],
     );
+    // A target serving for this source waits for the source's result: its time runs out with the
+    // source's, not while the source waited to be claimed (a busy director or source actor).
+    const source = claimed.find((w) => w.role === 'source');
+    if (source) {
+      await tx.query(`update engine_work set deadline_at = greatest(deadline_at, $2::timestamptz + interval '15 seconds') where job_action_id = $1 and role = 'target' and status in ('claimed', 'ready')`, [
+        source.job_action_id,
+        source.deadline_at,
+      ]);
+    }
+    return claimed.map(({ id, payload }) => ({ id, payload }));
   });
 }
 

@@ -98,7 +98,11 @@ export async function actorsRoutes(app: FastifyInstance) {
       const { abort, queued } = await pollState(app.db, engine, node.id, input.holding ?? []);
       const claimed = queued ? await claimNext(app.db, node.id, input.session) : [];
       const work: SignedWork[] = claimed.map((w) => {
-        const payload = JSON.stringify({ ...w.payload, work_id: w.id, issued_at: new Date().toISOString() } satisfies WorkPayload);
+        // The expiry counts from the signing, not from the dispatch: work that waited queued (a source
+        // held until its target was ready, a busy director) is not refused as expired by the actor.
+        const now = Date.now();
+        const expires = new Date(now + w.payload.timeout_ms + 60_000).toISOString();
+        const payload = JSON.stringify({ ...w.payload, work_id: w.id, issued_at: new Date(now).toISOString(), expires_at: expires } satisfies WorkPayload);
         return { id: w.id, payload, signature: sign(keys, payload) };
       });
       if (work.length || abort.length || Date.now() >= deadline || engine.stopped) return { work, abort };
