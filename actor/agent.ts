@@ -249,9 +249,14 @@ export class ActorAgent {
   private abort(id: number) {
     const r = this.running.get(id);
     if (!r) return;
-    r.abort.abort();
-    this.running.delete(id);
-    void r.target?.close();
+    r.abort.abort(); // a target's servers close on it
+    const target = r.target;
+    if (!target) {
+      this.running.delete(id);
+      return;
+    }
+    // What the target saw reaches the director before the work is let go (the job waits for it meanwhile).
+    void this.send(`/work/${id}/evidence`, { session: this.session, evidence: boundedEvidence(target.evidence()) }).finally(() => this.running.delete(id));
   }
 
   /** Checks the signature, the addressee and the expiry before doing anything. */
@@ -336,8 +341,7 @@ export class ActorAgent {
   private async report(id: number, o: Outcome) {
     // The director refuses longer messages and larger results: keep within its limits.
     const message = o.message && o.message.length > 2000 ? `${o.message.slice(0, 1999)}…` : o.message;
-    const json = JSON.stringify(o.evidence);
-    const evidence = json.length > MAX_RESULT_BYTES - 8 * 1024 ? { truncated: true, excerpt: json.slice(0, MAX_RESULT_BYTES / 2) } : o.evidence;
+    const evidence = boundedEvidence(o.evidence);
     await this.send(`/work/${id}/result`, { session: this.session, outcome: o.outcome, blocked: o.blocked, message, evidence });
   }
 
@@ -370,4 +374,10 @@ function makeTls(): PerformOptions['tls'] {
   } catch {
     return undefined;
   }
+}
+
+/** Evidence within the director's size limit (an excerpt of its JSON when larger). */
+function boundedEvidence(evidence: Record<string, unknown>): Record<string, unknown> {
+  const json = JSON.stringify(evidence);
+  return json.length > MAX_RESULT_BYTES - 8 * 1024 ? { truncated: true, excerpt: json.slice(0, MAX_RESULT_BYTES / 2) } : evidence;
 }

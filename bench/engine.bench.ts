@@ -7,7 +7,7 @@
  * actions, the source claiming after the target is ready) p50/p95/p99, and the director's RSS.
  * Nothing is asserted.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { buildApp } from '../server/app';
 import { readConfig } from '../server/config';
@@ -25,6 +25,8 @@ const ACTORS = Math.max(2, Number(process.env.BENCH_ACTORS ?? 50));
 const PAIRS = Math.floor(ACTORS / 2);
 
 async function main() {
+  // Actors are spawned by a small helper started now, before PGlite swells this process (see actor-launcher.ts).
+  const launcher = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bench', 'actor-launcher.ts')], { cwd: REPO_ROOT, stdio: ['pipe', 'ignore', 'inherit'] });
   const config = { ...readConfig({ ...process.env, SEED: 'none', STATIC_DIR: 'none' }), databaseUrl: process.env.BENCH_DATABASE_URL || undefined, port: 0 };
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: undefined });
   await migrate(db);
@@ -35,29 +37,22 @@ async function main() {
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const { token } = await createBulkToken(db, { name: 'bench' });
   const addresses = Array.from({ length: PAIRS * 2 }, (_, i) => `127.0.0.${i + 2}`);
-  const actors: ChildProcess[] = [];
+  const registerStart = performance.now();
   try {
     // Started 250 ms apart, so 50 processes compiling at once do not starve the director's answers.
-    for (const [i, address] of addresses.entries()) {
-      if (i) await new Promise((r) => setTimeout(r, 250));
-      actors.push(
-        spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'actor', 'main.ts'), '--director', url, '--name', `bench-${i + 1}`, '--address', address, '--exit-with-stdin'], {
-          cwd: REPO_ROOT,
-          stdio: ['pipe', 'ignore', 'inherit'],
-          env: { ...process.env, VIGIL_BULK_TOKEN: token },
-        }),
-      );
-    }
+    launcher.stdin.write(`${JSON.stringify({ director: url, token, addresses, gapMs: 250 })}\n`);
     let nodes: { id: number }[] = [];
     // Actor processes start slowly on a busy machine, and one whose first call times out gives up: go on
     // with those registered once all are in or none came for 30 s (the figures name how many ran).
-    let last = Date.now();
+    // The first actor gets 120 s (the launcher and the actor each compile with tsx first).
+    let last = Date.now() + 90_000;
     for (let seen = 0; nodes.length < addresses.length && Date.now() - last < 30_000; ) {
       nodes = await db.query<{ id: number }>(`select id from nodes where status = 'online' and token_hash is not null order by id`);
       if (nodes.length > seen) [seen, last] = [nodes.length, Date.now()];
       if (nodes.length < addresses.length) await new Promise((r) => setTimeout(r, 200));
     }
     if (nodes.length < 2) throw new Error(`Only ${nodes.length} of ${addresses.length} actors registered.`);
+    const registerSeconds = (performance.now() - registerStart) / 1000;
     const pairs = Math.floor(nodes.length / 2);
     const perJob = Math.ceil(ACTIONS / pairs);
     const [sim] = await db.query<{ id: number }>(`insert into simulations (vid, name, simulation_type) values ('S-BENCH', 'Engine bench', 'sequence') returning id`);
@@ -110,6 +105,12 @@ async function main() {
       `select status, blocked, count(*)::int as n from job_actions where job_id = any($1::int[]) group by 1, 2 order by 1, 2`,
       [jobIds],
     );
+    // Why actions errored, most frequent reason first (the figures must name what failed).
+    const reasons = await db.query<{ status: string; reason: string; n: number }>(
+      `select status, coalesce(blocked_msg, '(no message)') as reason, count(*)::int as n from job_actions
+        where job_id = any($1::int[]) and status not in ('ran', 'completed') group by 1, 2 order by 3 desc limit 8`,
+      [jobIds],
+    );
     if (process.env.BENCH_TIMELINE) {
       const tl = await db.query<Record<string, number>>(
         `select ja.id, extract(epoch from ja.started_at) * 1000 as started, extract(epoch from ja.finished_at) * 1000 as finished,
@@ -127,8 +128,10 @@ async function main() {
       }
     }
     console.log(`Engine bench: ${total} actions (port_scan and socket) over ${pairs * 2} actor processes (${nodes.length} of ${addresses.length} started), ${pairs} sequence job(s) of ${perJob}, on ${db.kind}`);
+    console.log(`  ${nodes.length} actors registered in ${registerSeconds.toFixed(1)} s (started 250 ms apart)`);
     console.log(`  jobs ${status} in ${seconds.toFixed(1)} s: ${(total / seconds).toFixed(1)} actions/s across actors`);
     console.log(`  results: ${results.map((r) => `${r.status}${r.blocked === null ? '' : r.blocked ? '/blocked' : '/not blocked'} ${r.n}`).join(', ')}`);
+    for (const r of reasons) console.log(`  ${r.n} ${r.status}: ${r.reason.slice(0, 200)}`);
     printTable('Scheduled to running', [
       ['work created -> first claim', summarize(firstClaim)],
       ['action scheduled -> source running', summarize(toSource)],
@@ -137,7 +140,7 @@ async function main() {
     console.log(`  scheduled -> source running: p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
     console.log(`  director RSS: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB now, ${(rssMax / 1048576).toFixed(0)} MB max while running`);
   } finally {
-    for (const a of actors) a.kill('SIGTERM');
+    launcher.kill('SIGTERM');
     await app.close();
     await db.close();
   }

@@ -25,7 +25,24 @@ const TRANSFER_TIMEOUT_MS = 30_000;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-export const wire = (p: Plan, data: Buffer) => encodeAll(p.encodings, p.file.name, data, MAX_WIRE_BYTES);
+export const wire = (p: Plan, data: Buffer) => encodeAll(p.encodings, p.name, data, MAX_WIRE_BYTES);
+
+/** The Content-Disposition of the file as it crosses over http(s) (RFC 6266: an ASCII fallback and the UTF-8 name). */
+export const disposition = (name: string) => `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+
+/** The file name a Content-Disposition header carries (filename* first), or null. */
+export function dispositionName(header: string | undefined): string | null {
+  if (!header) return null;
+  const star = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1].trim());
+    } catch {
+      /* fall back to the plain parameter */
+    }
+  }
+  return /filename\s*=\s*"([^"]*)"/i.exec(header)?.[1] ?? /filename\s*=\s*([^;\s]+)/i.exec(header)?.[1] ?? null;
+}
 
 /** The digest of what arrived, decoded again; what cannot be decoded is hashed as it is (and so differs). */
 export async function arrivedDigest(p: Plan, body: Buffer): Promise<{ sha256: string; bytes: number; decode_error?: string }> {
@@ -51,7 +68,8 @@ function readBody(stream: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
-export type ReceivedLog = { from: string; method: string; bytes: number; sha256?: string }[];
+/** What the target saw of each transfer: from where, the method, and what the request carried on the wire. */
+export type ReceivedLog = { from: string; method: string; bytes: number; sha256?: string; path?: string; referer?: string | null; file_name?: string | null }[];
 
 /** The target's http(s) or ftp server for the plan. */
 async function appServer(w: WorkPayload, p: Plan, opts: PerformOptions, served: Buffer | null): Promise<TargetHandle> {
@@ -59,7 +77,7 @@ async function appServer(w: WorkPayload, p: Plan, opts: PerformOptions, served: 
   const tamper = (data: Buffer) => (opts.tamper ? opts.tamper('file_transfer', data) : data);
   const digest = (arrived: Buffer) => arrivedDigest(p, arrived);
   if (p.layer === 'ftp') {
-    const file = { name: p.path, served, maxBytes: MAX_WIRE_BYTES, tamper, digest, onReceived: (r: { from: string; bytes: number; sha256?: string }) => received.push({ ...r, method: p.method }) };
+    const file = { name: p.path, served, maxBytes: MAX_WIRE_BYTES, tamper, digest, onReceived: (r: { from: string; bytes: number; sha256?: string }) => received.push({ ...r, method: p.method, path: p.path }) };
     const sockets = new Set<net.Socket>();
     const ftp = net.createServer((c) => {
       sockets.add(c);
@@ -82,13 +100,16 @@ async function appServer(w: WorkPayload, p: Plan, opts: PerformOptions, served: 
           res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
           return;
         }
+        const seen = { path: req.url, referer: req.headers.referer ?? null };
         if (served) {
-          received.push({ from, method: req.method, bytes: 0 });
-          res.writeHead(200, { 'content-type': 'application/octet-stream', ...(gzipLast ? { 'content-encoding': 'gzip' } : {}) }).end(tamper(served));
+          received.push({ from, method: req.method, bytes: 0, ...seen, file_name: p.name });
+          res
+            .writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': disposition(p.name), ...(gzipLast ? { 'content-encoding': 'gzip' } : {}) })
+            .end(tamper(served));
           return;
         }
         const d = await digest(tamper(body));
-        received.push({ from, method: req.method ?? '', ...d });
+        received.push({ from, method: req.method ?? '', ...d, ...seen, file_name: dispositionName(req.headers['content-disposition']) });
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(d));
       })
       .catch(() => res.destroy());
@@ -136,16 +157,20 @@ function tunnelAgent(p: Plan, dial: Dial, port: number): http.Agent {
   return agent;
 }
 
-function transfer(p: Plan, host: string, port: number, tunnel: Dial | null, body: Buffer | null, userAgent: string, signal: AbortSignal): Promise<{ status: number; body: Buffer } | { failure: string }> {
+type Answer = { status: number; body: Buffer; fileName: string | null };
+
+function transfer(p: Plan, host: string, port: number, tunnel: Dial | null, body: Buffer | null, userAgent: string, signal: AbortSignal): Promise<Answer | { failure: string }> {
   return new Promise((resolve) => {
     const lib = p.layer === 'https' ? https : http;
     const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
     if (userAgent) headers['user-agent'] = userAgent.replace(/[\r\n]/g, ' ');
+    if (p.referer) headers.referer = p.referer;
+    if (body) headers['content-disposition'] = disposition(p.name);
     if (body) headers['content-length'] = String(body.length);
     if (body && p.encodings.at(-1) === 'gzip') headers['content-encoding'] = 'gzip';
     const agent = tunnel ? tunnelAgent(p, tunnel, port) : false;
     const req = lib.request({ host, port, method: p.method, path: p.path, headers, timeout: TRANSFER_TIMEOUT_MS, signal, rejectUnauthorized: false, agent });
-    const done = (r: { status: number; body: Buffer } | { failure: string }) => {
+    const done = (r: Answer | { failure: string }) => {
       if (agent) agent.destroy();
       resolve(r);
     };
@@ -153,20 +178,20 @@ function transfer(p: Plan, host: string, port: number, tunnel: Dial | null, body
     req.on('error', (e: NodeJS.ErrnoException) => done({ failure: errorKind(e) === 'timeout' ? 'timed out' : errorKind(e) }));
     req.on('response', (res) => {
       readBody(res)
-        .then((data) => done({ status: res.statusCode ?? 0, body: data }))
+        .then((data) => done({ status: res.statusCode ?? 0, body: data, fileName: dispositionName(res.headers['content-disposition']) }))
         .catch((e: NodeJS.ErrnoException) => done({ failure: e.code ? errorKind(e) : e.message }));
     });
     req.end(body ?? undefined);
   });
 }
 
-type Received = { received: { sha256: string; bytes: number } } | { failure: string };
+type Received = { received: { sha256: string; bytes: number }; servedName?: string | null } | { failure: string };
 
 async function viaHttp(p: Plan, tunnel: Dial | null, where: string, port: number, sent: Buffer | null, userAgent: string, signal: AbortSignal): Promise<Received> {
   const r = await transfer(p, p.destination, port, tunnel, sent ? await wire(p, sent) : null, userAgent, signal);
   if ('failure' in r) return { failure: `The transfer to ${where} was ${r.failure === 'open' ? 'interrupted' : r.failure}` };
   if (r.status !== 200) return { failure: `The transfer was answered ${r.status}` };
-  if (!sent) return { received: await arrivedDigest(p, r.body) };
+  if (!sent) return { received: await arrivedDigest(p, r.body), servedName: r.fileName };
   try {
     return { received: JSON.parse(r.body.toString('utf8')) as { sha256: string; bytes: number } };
   } catch {
@@ -232,10 +257,25 @@ export async function fileTransferSource(w: WorkPayload, signal: AbortSignal, op
     }
   }
   if (signal.aborted) throw new Error('aborted');
-  const base = { peer: host, port, app_layer: p.layer, method: p.method, tunnel: p.tunnel, content_encoding: p.encodings, file: p.file.name, expected_sha256: p.file.sha256, ms: Date.now() - started, ...extra };
+  const http = p.layer === 'http' || p.layer === 'https';
+  const base = {
+    peer: host,
+    port,
+    app_layer: p.layer,
+    method: p.method,
+    tunnel: p.tunnel,
+    content_encoding: p.encodings,
+    file: p.file.name,
+    file_name: p.name,
+    path: p.path,
+    ...(http ? { referer: p.referer || null } : {}),
+    expected_sha256: p.file.sha256,
+    ms: Date.now() - started,
+    ...extra,
+  };
   if ('failure' in r) return { outcome: 'ran', blocked: true, message: r.failure, evidence: base };
   const received = r.received;
-  const evidence = { ...base, received_sha256: received.sha256, received_bytes: received.bytes, compared: compare };
+  const evidence = { ...base, received_sha256: received.sha256, received_bytes: received.bytes, compared: compare, ...('servedName' in r ? { served_file_name: r.servedName } : {}) };
   if (compare && received.sha256 !== p.file.sha256.toLowerCase()) {
     return { outcome: 'ran', blocked: true, message: `The file arrived altered (sha256 ${received.sha256.slice(0, 16)}…, expected ${p.file.sha256.slice(0, 16)}…)`, evidence };
   }

@@ -2,6 +2,12 @@
  * What a file_transfer's details ask for, checked on both actors before anything crosses: the app
  * layer and port, the method, the content encodings (and their programs), the tunnel with its CIDR,
  * DNS domain and DNS server. What this actor cannot do is Incompatible with the reason.
+ *
+ * A monitor's runtime values (MON-038) arrive as details too: orig_file_name is the name the file
+ * crosses as (the http Content-Disposition, the ftp/scp file name, the name inside archives; the
+ * library's name otherwise), path the http(s) request path or the ftp file path (scp keeps its last
+ * segment: its forced command serves one folder), referer the http(s) Referer header (ftp and scp
+ * have none).
  */
 import net from 'node:net';
 import type { WorkFile, WorkPayload } from '../../src/api/contracts/engine';
@@ -23,6 +29,10 @@ export interface Plan {
   file: WorkFile;
   /** The name the file is served and stored as (a path for http). */
   path: string;
+  /** The name the file crosses as (Content-Disposition, archive entries): orig_file_name, else the library's. */
+  name: string;
+  /** The http(s) Referer header ('' for none). */
+  referer: string;
   /** No target_port: the app layer's default port (served elsewhere when the host already uses it). */
   defaultPort: boolean;
   tunnel: 'none' | 'ssh' | 'dns';
@@ -34,6 +44,29 @@ export interface Plan {
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+/** A file name as given (last path segment, no control characters), '' for none. */
+const plainName = (v: unknown) => str(v).replace(CONTROL, '').split(/[\\/]/).pop()?.trim().slice(0, 255) ?? '';
+/** A name safe as a single file in a folder (ftp/scp). */
+const safeFileName = (name: string) => name.replace(/[^\w.-]/g, '_').replace(/^[.-]+/, '') || 'file';
+/** An http request path: a leading '/', characters a URL may not carry percent-encoded, a trailing '/' completed with the name. */
+function httpPath(asked: string, name: string): string {
+  const clean = asked.replace(CONTROL, '').trim();
+  if (!clean) return `/${encodeURIComponent(name)}`;
+  const rooted = clean.startsWith('/') ? clean : `/${clean}`;
+  const encoded = rooted.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g, (c) => encodeURIComponent(c)).replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
+  return encoded.endsWith('/') ? `${encoded}${encodeURIComponent(name)}` : encoded;
+}
+/** The ftp or scp file path: the path given (scp: its last segment) or the name. */
+function filePath(layer: 'ftp' | 'scp', asked: string, name: string): string {
+  const clean = asked.replace(CONTROL, '').trim().replace(/^\/+/, '');
+  if (!clean) return safeFileName(name);
+  if (layer === 'scp') return safeFileName(clean.split('/').pop() ?? '');
+  return clean
+    .split('/')
+    .filter((seg) => seg && seg !== '.' && seg !== '..')
+    .join('/') || safeFileName(name);
+}
 
 /** Throws Incompatible unless every address lies inside the tunnel CIDR. */
 export function checkCidr(cidr: string, addresses: string[]): void {
@@ -85,7 +118,7 @@ export function plan(w: WorkPayload, opts: PerformOptions): Plan {
   if (!file) throw new Incompatible('file_transfer needs a file from the file library.');
   const method = str(d.method).toUpperCase();
   const chosen = typeof d.target_port === 'number' && d.target_port > 0;
-  const safe = file.name.replace(/[^\w.-]/g, '_').replace(/^[.-]+/, '') || 'file';
+  const name = plainName(d.orig_file_name) || file.name;
   return {
     layer,
     port: chosen ? (d.target_port as number) : (customPort ?? DEFAULT_PORTS[layer] ?? 80),
@@ -93,7 +126,9 @@ export function plan(w: WorkPayload, opts: PerformOptions): Plan {
     encodings,
     defaultPort: !chosen,
     file,
-    path: layer === 'http' || layer === 'https' ? `/${encodeURIComponent(file.name)}` : safe,
+    path: layer === 'http' || layer === 'https' ? httpPath(str(d.path), name) : filePath(layer, str(d.path), name),
+    name,
+    referer: str(d.referer).replace(CONTROL, ' ').trim(),
     ...tunnel,
     destination,
     sshKey: str(d.ssh_key),

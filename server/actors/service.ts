@@ -59,16 +59,26 @@ export async function touchActor(db: Db, nodeId: number): Promise<void> {
   await db.query(`update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where id = $1`, [nodeId]);
 }
 
-/** Of the work the actor holds, what is no longer open (it must abort it); a target's reverted work it no longer holds is cleaned up. */
-export async function workToAbort(db: Db, engine: Engine, nodeId: number, holding: readonly number[]): Promise<number[]> {
-  const stillOpen = holding.length
-    ? await db.query<{ id: number }>(`select id from engine_work where id = any($1::int[]) and node_id = $2 and status in ('claimed', 'ready')`, [holding, nodeId])
-    : [];
-  const open = new Set(stillOpen.map((r) => r.id));
-  // A target's work the actor no longer holds has been cleaned up (its servers are closed).
-  const cleaned = await db.query(`update engine_work set status = 'aborted' where node_id = $1 and status = 'reverting' and not (id = any($2::int[])) returning id`, [nodeId, holding]);
-  if (cleaned.length) engine.kick();
-  return holding.filter((id) => !open.has(id));
+/**
+ * Of the work the actor holds, what is no longer open (it must abort it), and whether work waits
+ * queued for it: one read, so an idle actor's poll costs one statement (a target's reverted work it no
+ * longer holds is cleaned up only when there is some, and the claim's transaction runs only when work
+ * is queued).
+ */
+export async function pollState(db: Db, engine: Engine, nodeId: number, holding: readonly number[]): Promise<{ abort: number[]; queued: boolean }> {
+  const [row] = await db.query<{ open: number[] | null; queued: boolean; reverted: boolean }>(
+    `select (select array_agg(id) from engine_work where id = any($2::int[]) and node_id = $1 and status in ('claimed', 'ready')) as open,
+            exists (select 1 from engine_work where node_id = $1 and status = 'queued') as queued,
+            exists (select 1 from engine_work where node_id = $1 and status = 'reverting' and not (id = any($2::int[]))) as reverted`,
+    [nodeId, holding],
+  );
+  if (row?.reverted) {
+    // A target's work the actor no longer holds has been cleaned up (its servers are closed).
+    const cleaned = await db.query(`update engine_work set status = 'aborted' where node_id = $1 and status = 'reverting' and not (id = any($2::int[])) returning id`, [nodeId, holding]);
+    if (cleaned.length) engine.kick();
+  }
+  const open = new Set(row?.open ?? []);
+  return { abort: holding.filter((id) => !open.has(id)), queued: row?.queued === true };
 }
 
 /**
@@ -80,15 +90,25 @@ export async function workToAbort(db: Db, engine: Engine, nodeId: number, holdin
 export function claimNext(db: Db, nodeId: number, session: string) {
   return db.transaction(async (tx) => {
     await tx.query('select id from nodes where id = $1 for no key update', [nodeId]);
-    return tx.query<{ id: number; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }>(
+    const claimed = await tx.query<{ id: number; job_action_id: number; role: string; deadline_at: string; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }>(
       `update engine_work set status = 'claimed', claimed_at = now(), actor_session = $2,
               deadline_at = now() + ((payload->>'timeout_ms')::int + 15000) * interval '1 millisecond'
         where id in (select id from engine_work where node_id = $1 and status = 'queued'
                         and not exists (select 1 from engine_work r where r.node_id = $1 and r.status in ('claimed', 'ready', 'reverting'))
                       order by id limit 1 for update skip locked)
-        returning id, payload`,
+        returning id, job_action_id, role, deadline_at::text, payload`,
       [nodeId, session],
     );
+    // A target serving for this source waits for the source's result: its time runs out with the
+    // source's, not while the source waited to be claimed (a busy director or source actor).
+    const source = claimed.find((w) => w.role === 'source');
+    if (source) {
+      await tx.query(`update engine_work set deadline_at = greatest(deadline_at, $2::timestamptz + interval '15 seconds') where job_action_id = $1 and role = 'target' and status in ('claimed', 'ready')`, [
+        source.job_action_id,
+        source.deadline_at,
+      ]);
+    }
+    return claimed.map(({ id, payload }) => ({ id, payload }));
   });
 }
 
@@ -152,6 +172,24 @@ export async function storeResult(db: Db, engine: Engine, w: OwnWork, input: Wor
   await engine.endActions([w.job_action_id], status, null);
   await engine.updateProgress([w.job_id]);
   await engine.afterAction(w.job_action_id);
+}
+
+/**
+ * What a target saw while serving (its servers' logs of what arrived), sent as it closes them: kept
+ * with its work and merged into the job action's evidence.target. The target's work is still held
+ * (reverting) until this is stored, so the job ends with it.
+ */
+export async function storeTargetEvidence(db: Db, w: OwnWork, evidence: Record<string, unknown>): Promise<void> {
+  if (w.role !== 'target') throw new HttpError(409, `Work ${w.id} is not a target's work.`);
+  if (!['claimed', 'ready', 'reverting'].includes(w.status)) throw new HttpError(409, `Work ${w.id} is no longer open (${w.status}); the evidence was not stored.`);
+  const json = JSON.stringify(evidence);
+  await db.transaction(async (tx) => {
+    await tx.query(`update engine_work set result = coalesce(result, '{}'::jsonb) || jsonb_build_object('seen', $2::jsonb) where id = $1`, [w.id, json]);
+    await tx.query(
+      `update job_actions set evidence = jsonb_set(coalesce(evidence, '{}'::jsonb), '{target}', coalesce(nullif(evidence->'target', 'null'::jsonb), '{}'::jsonb) || $2::jsonb) where id = $1`,
+      [w.job_action_id, json],
+    );
+  });
 }
 
 /**

@@ -13,7 +13,7 @@ import { EventEmitter } from 'node:events';
 import type { Db } from '../db/index';
 import { SINGLE_ACTOR_TYPES, type WorkPayload } from '../../src/api/contracts/engine';
 import { matchEventsForAction, windowOf } from './detection';
-import { withMonitorSettings } from '../monitors/work-settings';
+import { temporaryDnsServer, withMonitorSettings } from '../monitors/work-settings';
 import { workFiles } from './work-files';
 import { dnsServerWork, dnsUsesDestination } from './peer-dns';
 import { CaptureMissingError } from './replay-script';
@@ -239,10 +239,12 @@ export class Engine {
 
   /** Ends open work matching `where` as errored, with its job action errored with the reason. */
   async failOpenWork(where: string, params: unknown[], reason: string): Promise<void> {
-    const rows = await this.db.query<{ job_action_id: number }>(
-      `update engine_work set status = 'errored', error = $${params.length + 1}, finished_at = now() where status in ${OPEN} and ${where} returning job_action_id`,
+    const rows = await this.db.query<{ job_action_id: number; node_id: number }>(
+      `update engine_work set status = 'errored', error = $${params.length + 1}, finished_at = now() where status in ${OPEN} and ${where} returning job_action_id, node_id`,
       [...params, reason],
     );
+    // The actors holding it hear at once that it ended (their poll sleeps until news).
+    for (const id of new Set(rows.map((r) => r.node_id))) this.notify(id);
     const ids = [...new Set(rows.map((r) => r.job_action_id))];
     if (!ids.length) return;
     await this.endActions(ids, 'errored', reason);
@@ -277,8 +279,13 @@ export class Engine {
   }
 
   private async schedule(): Promise<void> {
+    // A job whose action is running has nothing to schedule until it ends (unless it is preparing, for
+    // markPerforming, or ended from outside): left out, so a tick over many busy jobs stays one read.
     const active = await this.db.query<ActiveJob>(
-      `select e.job_id, e.kind, e.force_unlock, j.status from engine_jobs e join jobs j on j.id = e.job_id where e.active order by e.job_id limit 500`,
+      `select e.job_id, e.kind, e.force_unlock, j.status from engine_jobs e join jobs j on j.id = e.job_id
+        where e.active and (j.status in ('preparing', 'cancelled', 'errored', 'completed')
+                            or not exists (select 1 from job_actions ja where ja.job_id = e.job_id and ja.status = 'running'))
+        order by e.job_id limit 500`,
     );
     if (!active.length) return;
     const busyRows = await this.db.query<{ node_id: number }>(`select distinct node_id from engine_work where status in ${OPEN}`);
@@ -405,7 +412,9 @@ export class Engine {
       await this.updateProgressTx(tx, jobId);
       return status;
     };
-    const two = !SINGLE_ACTOR_TYPES.includes(a.action_type) || (a.action_type === 'dns' && (await dnsUsesDestination(tx, a.action_id, a.destination_node_id)));
+    // A monitor's runtime_temporary_dns_server replaces the dns action's own server for its run.
+    const temporaryDns = a.action_type === 'dns' ? await temporaryDnsServer(tx, a.id) : null;
+    const two = !SINGLE_ACTOR_TYPES.includes(a.action_type) || (a.action_type === 'dns' && (await dnsUsesDestination(tx, a.action_id, a.destination_node_id, temporaryDns)));
     const src = await node(tx, a.source_node_id);
     const dst = two ? await node(tx, a.destination_node_id) : null;
     if (!src) return end('errored', 'The source actor no longer exists.');
@@ -444,7 +453,7 @@ export class Engine {
       }
     }
     if (a.action_type === 'dns') {
-      const server = await dnsServerWork(tx, a.action_id, src, dst);
+      const server = await dnsServerWork(tx, a.action_id, src, dst, temporaryDns);
       if (typeof server === 'string') return end('incompatible', server);
       action.details = { ...action.details, ...server };
     }

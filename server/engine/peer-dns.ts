@@ -6,10 +6,18 @@
  * alone. Any other server is outside the two actors: the action ends incompatible rather than query
  * it. A server's address may carry a port ("10.0.0.5:5353"); 53 otherwise. The work carries the
  * chosen server as details.dns_server { address, port, name }.
+ *
+ * A monitor's action configuration may name a temporary server for its runs
+ * (runtime_temporary_dns_server, MON-037): it replaces the Action's server for that run, and the same
+ * rules apply to it. It is 'Destination Actor', the name or address of a configured DNS server, or an
+ * IP address with an optional port.
  */
 import net from 'node:net';
 import type { Db } from '../db/index';
 import { DESTINATION_DNS_ADDRESS } from '../../src/api/contracts/engine';
+
+/** The name of the Destination Actor entry (dns_servers row with address DESTINATION_DNS_ADDRESS). */
+const DESTINATION_DNS_NAME = 'Destination Actor';
 
 export const DNS_PORT = 53;
 
@@ -32,8 +40,27 @@ export function splitServerAddress(address: string): { host: string; port: numbe
   return { host: m?.[1] ?? address, port: port >= 1 && port <= 65535 ? port : DNS_PORT };
 }
 
-/** The action's DNS server: null for Default, 'destination' for the Destination Actor entry. */
-async function namedServer(db: Db, actionId: number | null): Promise<NamedServer | 'destination' | null> {
+/** The temporary server a monitor named: 'destination', a configured server, or an address. */
+async function temporaryServer(db: Db, value: string): Promise<NamedServer | 'destination'> {
+  if (value === DESTINATION_DNS_ADDRESS || value.toLowerCase() === DESTINATION_DNS_NAME.toLowerCase()) return 'destination';
+  const [row] = await db.query<{ name: string; address: string }>(`select name, address from dns_servers where lower(name) = lower($1) or address = $1 order by (address = $1) desc, id limit 1`, [value]);
+  if (row?.address === DESTINATION_DNS_ADDRESS) return 'destination';
+  if (row) return { name: row.name, ...splitServerAddress(row.address) };
+  return { name: value, ...splitServerAddress(value) };
+}
+
+/** Whether a temporary server value names a server this module can resolve (for the monitor editor's check). */
+export async function knownTemporaryServer(db: Db, value: string): Promise<boolean> {
+  const server = await temporaryServer(db, value.trim());
+  return server === 'destination' || net.isIP(server.host) !== 0;
+}
+
+/**
+ * The action's DNS server: null for Default, 'destination' for the Destination Actor entry.
+ * `temporary`: a monitor's runtime_temporary_dns_server, which replaces the Action's own when set.
+ */
+async function namedServer(db: Db, actionId: number | null, temporary: string | null = null): Promise<NamedServer | 'destination' | null> {
+  if (temporary?.trim()) return temporaryServer(db, temporary.trim());
   if (actionId === null) return null;
   const [row] = await db.query<{ name: string | null; address: string | null }>(
     `select s.name, s.address from actions a left join dns_servers s on s.id = (a.details->>'dns_server_id')::int where a.id = $1 and a.action_type = 'dns'`,
@@ -47,9 +74,9 @@ async function namedServer(db: Db, actionId: number | null): Promise<NamedServer
 const addressesOf = (n: ActorAddresses) => [n.sim_address, ...(n.capabilities.addresses ?? [])];
 
 /** Whether the action's DNS server is the destination actor (so the action runs on both actors). */
-export async function dnsUsesDestination(db: Db, actionId: number | null, destinationId: number | null): Promise<boolean> {
+export async function dnsUsesDestination(db: Db, actionId: number | null, destinationId: number | null, temporary: string | null = null): Promise<boolean> {
   if (destinationId === null) return false;
-  const server = await namedServer(db, actionId);
+  const server = await namedServer(db, actionId, temporary);
   if (server === null) return false;
   if (server === 'destination') return true;
   const [dst] = await db.query<ActorAddresses>('select sim_address, capabilities from nodes where id = $1', [destinationId]);
@@ -60,8 +87,14 @@ export async function dnsUsesDestination(db: Db, actionId: number | null, destin
  * The details a dns action's work adds (dns_server), or the reason it cannot run: its server is
  * outside the two actors. `dst` is the destination when the action runs on both actors.
  */
-export async function dnsServerWork(db: Db, actionId: number | null, src: ActorAddresses, dst: ActorAddresses | null): Promise<Record<string, unknown> | string> {
-  const server = await namedServer(db, actionId);
+export async function dnsServerWork(
+  db: Db,
+  actionId: number | null,
+  src: ActorAddresses,
+  dst: ActorAddresses | null,
+  temporary: string | null = null,
+): Promise<Record<string, unknown> | string> {
+  const server = await namedServer(db, actionId, temporary);
   if (server === null) return {};
   if (server === 'destination') return dst ? { dns_server: { address: dst.sim_address, port: DNS_PORT, name: 'Destination Actor' } } : 'The DNS server is the destination actor, and this step has none.';
   const dns_server = { address: server.host, port: server.port, name: server.name };

@@ -3,7 +3,8 @@
  * actions, actors, zones, email and run-as profiles exist; a zone holds an actor when an interactive
  * desktop session is required or set (MON-100); a spoofed From address is refused with a hosted mail
  * API sender profile (MON-101); typed runtime fields belong to the action's type (MON-036..039); the
- * run-as user and Interactive Session follow the run-as rules (MON-103..106, MON-065).
+ * run-as user and Interactive Session follow the run-as rules (MON-103..106, MON-065); a temporary DNS
+ * server is one the engine can resolve (MON-037).
  * Every problem is collected under its field path, then one 400 answers them all.
  */
 import type { Db } from '../db/index';
@@ -18,6 +19,9 @@ import {
 } from '../../src/api/contracts/monitors';
 import { SINGLE_ACTOR_TYPES } from '../../src/api/contracts/engine';
 import { groupRunAsState, runAsActors, runAsProblems } from './run-as';
+import { knownTemporaryServer } from '../engine/peer-dns';
+
+const TEMPORARY_DNS_SERVER_MESSAGE = "runtime_temporary_dns_server must be 'Destination Actor', the name or address of a DNS server, or an IP address with an optional :port.";
 
 export interface CheckedActions {
   /** action id -> its type, for the caller. */
@@ -65,6 +69,7 @@ export async function checkMonitorBody(db: Db, body: MonitorBody): Promise<Check
     if (!s) add('simulation_id', `Simulation ${body.simulation_id} does not exist.`);
   }
 
+  const dnsChecks: { path: string; value: string }[] = [];
   body.steps.forEach((g, gi) => {
     const at = (f: string) => `steps[${gi}].${f}`;
     const zone = g.run_between === 'zone';
@@ -106,12 +111,16 @@ export async function checkMonitorBody(db: Db, body: MonitorBody): Promise<Check
       if (type === 'email' && typeof from === 'string' && from.trim() && sender && HOSTED_MAIL_API_KINDS.includes(sender.kind)) {
         add(path('runtime.runtime_from_address'), SPOOFED_FROM_MESSAGE);
       }
+      const dnsServer = (a.runtime as Record<string, unknown>).runtime_temporary_dns_server;
+      if (type === 'dns' && typeof dnsServer === 'string' && dnsServer.trim()) dnsChecks.push({ path: path('runtime.runtime_temporary_dns_server'), value: dnsServer });
       const port = (a.runtime as Record<string, unknown>).runtime_target_port;
       if (port !== undefined && port !== '' && !(Number.isInteger(Number(port)) && Number(port) >= 1 && Number(port) <= 65535)) {
         add(path('runtime.runtime_target_port'), 'runtime_target_port must be a port number from 1 to 65535.');
       }
     });
   });
+
+  for (const c of dnsChecks) if (!(await knownTemporaryServer(db, c.value))) add(c.path, TEMPORARY_DNS_SERVER_MESSAGE);
 
   if (Object.keys(errors).length) throw badRequest(Object.values(errors).flat().join(' '), { errors });
   return { types };

@@ -64,7 +64,10 @@ export async function fillJobs(tx: Db, jobIds: number[], monitorIds: number[], c
     `insert into job_steps (job_id, group_order, name, source_node_id, destination_node_id)
      select u.job_id, ms.position, ms.name, s.src,
             case when exists (select 1 from monitor_actions ma join actions a on a.id = ma.action_id
-                               where ma.monitor_step_id = ms.id and not (a.action_type = any($3::text[])))
+                               where ma.monitor_step_id = ms.id and (not (a.action_type = any($3::text[]))
+                                 -- a dns action whose server may be the destination actor (the engine decides)
+                                 or (a.action_type = 'dns' and (a.details->>'dns_server_id' is not null
+                                     or coalesce(ma.config->'runtime'->>'runtime_temporary_dns_server', '') <> ''))))
                  then ${SIDE('target', `and n.id is distinct from s.src`, cutoff)} end
        from unnest($1::int[], $2::int[]) as u(job_id, monitor_id)
        join monitor_steps ms on ms.monitor_id = u.monitor_id

@@ -13,7 +13,18 @@ import { withRunAsUser } from '../engine/run-as';
 import { runAsState } from '../../src/api/contracts/run-as-selection';
 import { runAsActors } from './run-as';
 /** A runtime field whose Action detail has another name, by action type (file_transfer reads target_port itself). */
-const RUNTIME_ALIASES: Record<string, Record<string, string>> = { dns: { temporary_dns_server: 'dns_server' }, pcap: { target_port: 'server_port' } };
+const RUNTIME_ALIASES: Record<string, Record<string, string>> = { pcap: { target_port: 'server_port' } };
+/** Runtime fields the engine resolves itself rather than copying into the details (dns: peer-dns.ts). */
+const RESOLVED_BY_ENGINE = new Set(['runtime_temporary_dns_server']);
+
+/** The runtime_temporary_dns_server of the monitor action a job action runs, if any (MON-037). */
+export async function temporaryDnsServer(tx: Db, jobActionId: number): Promise<string | null> {
+  const [row] = await tx.query<{ server: string | null }>(
+    `select ma.config->'runtime'->>'runtime_temporary_dns_server' as server from job_actions ja join monitor_actions ma on ma.id = ja.monitor_action_id where ja.id = $1`,
+    [jobActionId],
+  );
+  return row?.server?.trim() || null;
+}
 /** Runtime fields the actor reads as numbers (the editor's inputs give text). */
 const NUMERIC_RUNTIME = new Set(['target_port']);
 
@@ -42,7 +53,7 @@ export async function withMonitorSettings(tx: Db, jobActionId: number, actionTyp
   if (!row) return details;
   const out: Record<string, unknown> = { ...details };
   for (const [key, value] of Object.entries(row.action.runtime ?? {})) {
-    if (value === '' || value === null || value === undefined) continue;
+    if (value === '' || value === null || value === undefined || RESOLVED_BY_ENGINE.has(key)) continue;
     const name = key.replace(/^runtime_/, '');
     const numeric = NUMERIC_RUNTIME.has(name) && typeof value === 'string' && /^\d+$/.test(value.trim());
     out[RUNTIME_ALIASES[actionType]?.[name] ?? name] = numeric ? Number(value) : value;

@@ -37,6 +37,7 @@ POST /api/actor/register | Actor: register with a bulk token (answers the actor'
 POST /api/actor/heartbeat | Actor: heartbeat
 POST /api/actor/poll | Actor: wait for work
 POST /api/actor/work/:id/ready | Actor: the target's servers are ready
+POST /api/actor/work/:id/evidence | Actor: what the target saw while serving (sent as its servers close)
 POST /api/actor/work/:id/result | Actor: the result of a piece of work
 POST /api/actor/work/:id/files/:fileId | Actor: download a file of a piece of work
 GET /actors/tables.json | The Actors pane: actors, pending actors and bulk tokens

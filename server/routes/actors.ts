@@ -14,6 +14,7 @@ import {
   readySchema,
   registerSchema,
   resultSchema,
+  targetEvidenceSchema,
   type PollAnswer,
   type RegisterAnswer,
   type SignedWork,
@@ -21,7 +22,7 @@ import {
 } from '../../src/api/contracts/engine';
 import { sign, signingKeys } from '../engine/secrets';
 import { engineFor } from '../engine/engine';
-import { actorByCredential, claimNext, markReady, ownWork, registerActor, storeResult, touchActor, workToAbort, type ActorNode } from '../actors/service';
+import { actorByCredential, claimNext, markReady, ownWork, registerActor, pollState, storeResult, storeTargetEvidence, touchActor, type ActorNode } from '../actors/service';
 
 /** The actor a request's bearer credential belongs to; 401 otherwise. */
 export const actorOf = (app: FastifyInstance, req: FastifyRequest): Promise<ActorNode> => actorByCredential(app.db, req.headers.authorization);
@@ -89,16 +90,23 @@ export async function actorsRoutes(app: FastifyInstance) {
     }
     const keys = await signingKeys(app.db);
     const deadline = Date.now() + Math.min(input.wait_ms, 20_000);
+    // One director (PGlite) hears of every change to an actor's work (engine.notify), so the poll
+    // sleeps until news; directors sharing a PostgreSQL database do not hear each other's: look again each second.
+    const recheckMs = app.db.kind === 'pglite' ? 20_000 : 1000;
     for (;;) {
       const since = engine.newsOf(node.id);
-      const abort = await workToAbort(app.db, engine, node.id, input.holding ?? []);
-      const claimed = await claimNext(app.db, node.id, input.session);
+      const { abort, queued } = await pollState(app.db, engine, node.id, input.holding ?? []);
+      const claimed = queued ? await claimNext(app.db, node.id, input.session) : [];
       const work: SignedWork[] = claimed.map((w) => {
-        const payload = JSON.stringify({ ...w.payload, work_id: w.id, issued_at: new Date().toISOString() } satisfies WorkPayload);
+        // The expiry counts from the signing, not from the dispatch: work that waited queued (a source
+        // held until its target was ready, a busy director) is not refused as expired by the actor.
+        const now = Date.now();
+        const expires = new Date(now + w.payload.timeout_ms + 60_000).toISOString();
+        const payload = JSON.stringify({ ...w.payload, work_id: w.id, issued_at: new Date(now).toISOString(), expires_at: expires } satisfies WorkPayload);
         return { id: w.id, payload, signature: sign(keys, payload) };
       });
       if (work.length || abort.length || Date.now() >= deadline || engine.stopped) return { work, abort };
-      await engine.waitFor(node.id, Math.min(1000, deadline - Date.now()), since);
+      await engine.waitFor(node.id, Math.min(recheckMs, deadline - Date.now()), since);
     }
   }));
 
@@ -110,6 +118,15 @@ export async function actorsRoutes(app: FastifyInstance) {
     const failures = portFailures(input.port_failures);
     const w = await ownWork(app.db, id, node, input.session);
     await markReady(app.db, engine, w, { port_map: portMap, port_failures: failures, login: input.login });
+    return { ok: true };
+  }));
+
+  app.post(`${ACTOR_API}/work/:id/evidence`, { bodyLimit: MAX_RESULT_BYTES }, (req) => engine.track(async () => {
+    const node = await actorOf(app, req);
+    const { id } = validate(idParam, req.params);
+    const input = validate(targetEvidenceSchema, req.body);
+    const w = await ownWork(app.db, id, node, input.session);
+    await storeTargetEvidence(app.db, w, input.evidence);
     return { ok: true };
   }));
 

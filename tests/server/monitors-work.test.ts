@@ -1,8 +1,8 @@
 /**
  * What a monitor's configuration changes in the work its runs send to the actors, on the real engine
  * and loopback actors: the action configuration's runtime_* values replace the Action's own details
- * (and the actor performs with them), and the group's run-as user and Interactive Session follow the
- * run-as rules on the actor that performs the action (MON-103..106, MON-065).
+ * (and the actor performs with them, as the target actor sees on the wire), and the group's run-as user
+ * and Interactive Session follow the run-as rules on the actor that performs the action (MON-103..106, MON-065).
  */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +36,8 @@ async function createMonitor(name: string, actionId: number, action: Record<stri
     },
   });
 }
+
+const targetSaw = (evidence: Record<string, unknown>) => (evidence.target as { received: Record<string, unknown>[] } | null)?.received ?? [];
 
 /** Runs the monitor now and answers its job action and the details the engine sent to the source actor. */
 async function runNow(id: number) {
@@ -96,5 +98,80 @@ describe('a monitor run’s work', () => {
     await setActor(w.src.nodeId, 'linux', '4.12.1');
     const linux = await runNow(id);
     expect([linux.details.run_as, linux.details.interactive_session]).toEqual([undefined, false]);
+  });
+
+  it('MON-038 runtime_orig_file_name, runtime_path and runtime_referer reach the wire of an http upload and download', async () => {
+    const payload = Buffer.concat([Buffer.from('monitor-wire-'), crypto.randomBytes(1500)]);
+    const fileId = await insertLibraryFile(w.server.db, 'library-name.bin', payload);
+    const upload = await insertAction(w.server.db, 'file_transfer', fileTransferDetails(fileId, { method: 'POST', target_port: 48631 }), 'Upload with runtime values');
+    const runtime = { runtime_orig_file_name: 'Q3 report.pdf', runtime_path: '/drop/incoming/', runtime_referer: 'https://portal.example/upload?step=2' };
+    const up = await createMonitor('Upload on the wire', upload, { runtime });
+    expect(up.statusCode, up.body).toBe(201);
+    const sent = await runNow(up.json<MonitorDetail>().id);
+    expect([sent.action.status, sent.action.blocked], sent.action.blocked_msg ?? '').toEqual(['ran', false]);
+    // What the destination actor's server received: the request line, the Referer and the Content-Disposition name.
+    expect(targetSaw(sent.action.evidence)).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/drop/incoming/Q3%20report.pdf', referer: 'https://portal.example/upload?step=2', file_name: 'Q3 report.pdf', bytes: payload.length }),
+    ]);
+    expect(sent.action.evidence.source).toMatchObject({ file: 'library-name.bin', file_name: 'Q3 report.pdf', path: '/drop/incoming/Q3%20report.pdf' });
+
+    const download = await insertAction(w.server.db, 'file_transfer', fileTransferDetails(fileId, { method: 'GET', target_port: 48632 }), 'Download with runtime values');
+    const down = await createMonitor('Download on the wire', download, { runtime: { runtime_orig_file_name: 'invoice.exe', runtime_path: 'files/payload.bin', runtime_referer: 'https://mail.example/' } });
+    expect(down.statusCode, down.body).toBe(201);
+    const got = await runNow(down.json<MonitorDetail>().id);
+    expect([got.action.status, got.action.blocked], got.action.blocked_msg ?? '').toEqual(['ran', false]);
+    expect(targetSaw(got.action.evidence)).toEqual([expect.objectContaining({ method: 'GET', path: '/files/payload.bin', referer: 'https://mail.example/' })]);
+    // The name the destination served the file as, read by the source from the answer's Content-Disposition.
+    expect(got.action.evidence.source).toMatchObject({ served_file_name: 'invoice.exe', received_bytes: payload.length });
+  });
+
+  it('MON-038 runtime_path names the file an ftp transfer stores', async () => {
+    const payload = crypto.randomBytes(900);
+    const fileId = await insertLibraryFile(w.server.db, 'ftp-library.bin', payload);
+    const actionId = await insertAction(w.server.db, 'file_transfer', fileTransferDetails(fileId, { app_layer: 'ftp', method: 'PUT', target_port: 48633 }), 'FTP with runtime path');
+    const created = await createMonitor('FTP path on the wire', actionId, { runtime: { runtime_path: '/incoming/../exfil/data.bin' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const { action } = await runNow(created.json<MonitorDetail>().id);
+    expect([action.status, action.blocked], action.blocked_msg ?? '').toEqual(['ran', false]);
+    // The STOR the ftp server answered (a '..' segment is dropped, never followed).
+    expect(targetSaw(action.evidence)).toEqual([expect.objectContaining({ method: 'PUT', path: 'incoming/exfil/data.bin', bytes: payload.length })]);
+  });
+
+  it('MON-037 runtime_temporary_dns_server replaces the dns action’s server for the monitor’s runs', async () => {
+    // The Action's own server is outside the two actors: alone, it cannot run.
+    const [google] = await w.server.db.query<{ id: number }>(`insert into dns_servers (name, address) values ('Outside resolver', '192.0.2.53') on conflict (address) do update set name = excluded.name returning id`);
+    const outside = await insertAction(w.server.db, 'dns', { query_type: 'A', domain: 'c2.vigil-monitor.example', dns_server_id: google!.id }, 'DNS via an outside server');
+    const plain = await createMonitor('DNS as defined', outside, {});
+    expect(plain.statusCode, plain.body).toBe(201);
+    const asDefined = await runNow(plain.json<MonitorDetail>().id);
+    expect([asDefined.action.status, asDefined.action.blocked_msg]).toEqual([
+      'incompatible',
+      'The DNS server Outside resolver (192.0.2.53) is not an address of the source or destination actor, and actors query no address outside the two.',
+    ]);
+
+    // The monitor names the destination actor's address: the destination answers, the source checks its record.
+    const byAddress = await createMonitor('DNS via the destination address', outside, { runtime: { runtime_temporary_dns_server: '127.0.0.3' } });
+    expect(byAddress.statusCode, byAddress.body).toBe(201);
+    const viaAddress = await runNow(byAddress.json<MonitorDetail>().id);
+    expect([viaAddress.action.status, viaAddress.action.blocked], viaAddress.action.blocked_msg ?? '').toEqual(['ran', false]);
+    expect(viaAddress.details.dns_server).toMatchObject({ address: '127.0.0.3', port: 53 });
+    expect(viaAddress.action.evidence.source).toMatchObject({ server: '127.0.0.3', rcode: 'NOERROR', answers: ['A 127.0.0.3'] });
+    expect(targetSaw(viaAddress.action.evidence)).toEqual([expect.objectContaining({ name: 'c2.vigil-monitor.example', type: 'A' })]);
+
+    // By the entry's name, on an Action with the Default server (which would ask the actor's own resolver).
+    const defaultServer = await insertAction(w.server.db, 'dns', { query_type: 'TXT', domain: 'txt.vigil-monitor.example', dns_server_id: null }, 'DNS via the default server');
+    const byName = await createMonitor('DNS via Destination Actor', defaultServer, { runtime: { runtime_temporary_dns_server: 'Destination Actor' } });
+    expect(byName.statusCode, byName.body).toBe(201);
+    const viaName = await runNow(byName.json<MonitorDetail>().id);
+    expect([viaName.action.status, viaName.action.blocked], viaName.action.blocked_msg ?? '').toEqual(['ran', false]);
+    expect(viaName.action.evidence.source).toMatchObject({ server: '127.0.0.3', answers: ['TXT vigil-actor'] });
+
+    // A value that names no server is refused, and nothing is saved.
+    const bad = await createMonitor('DNS via nowhere', outside, { runtime: { runtime_temporary_dns_server: 'not a server' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ errors: Record<string, string[]> }>().errors['steps[0].actions[0].runtime.runtime_temporary_dns_server']).toEqual([
+      "runtime_temporary_dns_server must be 'Destination Actor', the name or address of a DNS server, or an IP address with an optional :port.",
+    ]);
+    expect((await w.server.db.query(`select 1 from monitors where name = 'DNS via nowhere'`)).length).toBe(0);
   });
 });

@@ -133,6 +133,14 @@ export const resultSchema = yup
   })
   .noUnknown();
 
+/** What a target actor saw while serving (what arrived on the wire), sent when its servers close. */
+export const targetEvidenceSchema = yup
+  .object({
+    session: yup.string().trim().required().max(64),
+    evidence: yup.object().required('evidence is required'),
+  })
+  .noUnknown();
+
 export const heartbeatSchema = yup.object({ session: yup.string().trim().required().max(64) }).noUnknown();
 
 // ---- running jobs (the Run All Actions form) ----
