@@ -1,13 +1,13 @@
 /**
- * The network map's canvas (src/features/network-map/map-canvas.tsx, the workbench's own component and
+ * The network map's canvas (src/ui/network-map/map-canvas.tsx, the workbench's own component and
  * layout) on a generated map, for bench/map.bench.ts: BENCH_* sizes come in the query string. The page
  * records when every cell is in the DOM and painted, and exposes select(key) and mode(m) to the bench.
  */
 import { createRoot } from 'react-dom/client';
 import { useMemo, useRef, useState } from 'react';
 import type { LayoutMode, MapDevice, MapLink, MapNode, MapZone, NetworkMap } from '@/api/contracts/topology';
-import { layout } from '@/features/network-map/layouts';
-import { MapCanvas, type MapCanvasHandle } from '@/features/network-map/map-canvas';
+import { layout } from '@/ui/network-map/layouts';
+import { MapCanvas, type MapCanvasHandle } from '@/ui/network-map/map-canvas';
 
 const q = new URLSearchParams(location.search);
 const ACTORS = Number(q.get('actors') ?? 2000);
