@@ -5,7 +5,6 @@ import path from 'node:path';
 import { launchBrowser, openPage, signInThroughForm as signIn } from '../e2e/chromium';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, REPO_ROOT, startDirector, type Director } from '../e2e/director';
 import { openPglite, type Db } from '../server/db/index';
-import { migrate } from '../server/db/migrate';
 import { mitreMatrix, mitreTaam, results, timeSeries, treeMap, untestedTechniques } from '../server/reports/service';
 import { GROUP_KEYS, PANEL_KINDS, type DashboardPanel } from '../src/api/contracts/reports';
 import { newPanel } from '../src/features/reports/panels';
