@@ -57,7 +57,7 @@ describe('spec routes as panes', () => {
     const Component = () => null;
     r.add({ id: 'jobs', title: 'Jobs', routes: ['/jobs'], component: Component });
     expect(r.get('jobs')?.component).toBe(Component);
-    expect(r.get('jobs')?.query).toEqual(['vid', 'filter', 'rules']);
+    expect(r.get('jobs')?.query).toEqual(['vid', 'filter', 'rules', 'page_filter', 'job']);
     expect(() => r.add({ id: 'jobs', title: 'Jobs', routes: ['/jobs'], component: Component })).toThrow(/two features/);
   });
 });
