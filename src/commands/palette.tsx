@@ -1,11 +1,11 @@
 import { Dialog, DialogPanel } from '@headlessui/react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { ArgsForm, needsPrompt } from './args-form';
 import { hotkeyLabel } from './hotkey-format';
 import { hotkeysOf, type CommandRegistry } from './registry';
-import { closePalette, paletteStore } from './palette-store';
+import { closePalette, paletteStore, takeTypeahead } from './palette-store';
 import { paletteRows } from './palette-rows';
 import type { AnyCommand } from './types';
 import { useRegistryVersion } from './use-registry';
@@ -180,6 +180,22 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
     closePalette();
     void registry.execute(command.id, undefined, 'palette').catch(() => undefined);
   };
+
+  // Keys typed before the input had the focus (palette-store's typeahead) become the query; an Enter
+  // among them chooses the best row as soon as the rows for that query are there.
+  const [enterPending, setEnterPending] = useState(false);
+  useLayoutEffect(() => {
+    const typed = takeTypeahead();
+    setQuery(typed.query);
+    if (typed.enter) setEnterPending(true);
+  }, []);
+  const chooseRef = useRef(choose);
+  chooseRef.current = choose;
+  useEffect(() => {
+    if (!enterPending) return;
+    setEnterPending(false);
+    chooseRef.current(items[0]);
+  }, [enterPending, items]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'ArrowDown') {
