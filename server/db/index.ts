@@ -63,6 +63,25 @@ export async function openPglite(dataDir: string | undefined, from?: Blob): Prom
   return db;
 }
 
+/**
+ * PostgreSQL ends one of two transactions that wait on each other (deadlock, 40P01) or that cannot be
+ * serialized (40001), and the other goes on. Rolled back, the loser holds no partial write, so running
+ * it again (a few times, after a short random pause) is the documented remedy. Concurrent job creation
+ * and engine updates meet on the rollup and status-count rows their triggers keep, and would otherwise
+ * answer 500. Inside a transaction statements are never retried one by one: the whole transaction is.
+ */
+export async function retryingConflicts<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (attempt >= attempts || (code !== '40P01' && code !== '40001')) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 40));
+    }
+  }
+}
+
 export async function openPostgres(url: string): Promise<Db> {
   const { default: pg } = await import('pg');
   // Keep bigint ids and counts as JS numbers: they stay far below 2^53 here.
@@ -86,27 +105,32 @@ export async function openPostgres(url: string): Promise<Db> {
       onWrite();
     },
   });
+  const onPool = wrap(pool, () => writes.bump());
+  async function inTransaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let wrote = false;
+    try {
+      await client.query('begin');
+      const inner: Db = { kind: 'postgres', writes, ...wrap(client, () => (wrote = true)), transaction: (f) => f(inner), close: async () => {} };
+      const out = await fn(inner);
+      await client.query('commit');
+      return out;
+    } catch (e) {
+      await client.query('rollback');
+      throw e;
+    } finally {
+      client.release();
+      if (wrote) writes.bump();
+    }
+  }
   const db: Db = {
     kind: 'postgres',
     writes,
-    ...wrap(pool, () => writes.bump()),
-    async transaction(fn) {
-      const client = await pool.connect();
-      let wrote = false;
-      try {
-        await client.query('begin');
-        const inner: Db = { kind: 'postgres', writes, ...wrap(client, () => (wrote = true)), transaction: (f) => f(inner), close: async () => {} };
-        const out = await fn(inner);
-        await client.query('commit');
-        return out;
-      } catch (e) {
-        await client.query('rollback');
-        throw e;
-      } finally {
-        client.release();
-        if (wrote) writes.bump();
-      }
+    query<T>(sql: string, params?: unknown[]) {
+      return retryingConflicts(() => onPool.query<T>(sql, params));
     },
+    exec: (sql) => retryingConflicts(() => onPool.exec(sql)),
+    transaction: (fn) => retryingConflicts(() => inTransaction(fn)),
     close: () => pool.end(),
   };
   return db;
