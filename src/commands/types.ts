@@ -7,7 +7,8 @@ import type { PaneContextKey } from './pane-contexts';
 import type { ConfirmWording } from '@/ui/confirm';
 
 /** Where a command was started from; errors are shown as toasts only for interactive sources. */
-export type CommandSource = 'palette' | 'hotkey' | 'menu' | 'button' | 'script' | 'test' | 'url';
+/** 'form': a form's submit, which shows a failure in the form itself (so no toast repeats it). */
+export type CommandSource = 'palette' | 'hotkey' | 'menu' | 'button' | 'form' | 'script' | 'test' | 'url';
 
 /** What the workbench offers commands; a headless runner provides the same without `dock`. */
 export interface DockControl {

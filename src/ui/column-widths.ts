@@ -1,12 +1,16 @@
 /**
  * Resizable columns of the generic tables (monitors-actors-reporting.md MON-019, MON-173): widths kept
  * as percentages summing to 100, remembered per table under `{id}-columnWidths`; resize mode 'fit' (a
- * column grows at its right neighbour's expense, so the table keeps its width); no column narrower
- * than 50 px.
+ * column grows at its right neighbour's expense, so the table keeps its width). The helper's own
+ * minimum is 15 px (RESIZE_HELPER_MIN_PX, for any resizable table that names none); the generic tables
+ * pass 50 px (MIN_COLUMN_PX), so none of their columns is narrower.
  */
 import { useCallback, useState } from 'react';
 
+/** The generic tables' column minimum (MON-173). */
 export const MIN_COLUMN_PX = 50;
+/** The resizable-table helper's default column minimum when a table names none (MON-173). */
+export const RESIZE_HELPER_MIN_PX = 15;
 export const columnWidthsKey = (id: string) => `${id}-columnWidths`;
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -22,7 +26,7 @@ function normalize(widths: number[]): number[] {
 export const evenWidths = (n: number): number[] => (n > 0 ? normalize(Array.from({ length: n }, () => 1)) : []);
 
 /** Column `index` grows by `deltaPx` (shrinks when negative) against column index + 1, neither below `minPx`. */
-export function resizeColumn(widths: readonly number[], index: number, deltaPx: number, tablePx: number, minPx = MIN_COLUMN_PX): number[] {
+export function resizeColumn(widths: readonly number[], index: number, deltaPx: number, tablePx: number, minPx = RESIZE_HELPER_MIN_PX): number[] {
   if (index < 0 || index >= widths.length - 1 || !(tablePx > 0) || !Number.isFinite(deltaPx)) return [...widths];
   const px = widths.map((w) => (w / 100) * tablePx);
   const a = px[index]!;
@@ -43,14 +47,14 @@ function stored(id: string, n: number): number[] | null {
   }
 }
 
-/** A table's column widths (percent), remembered per table id and column count. */
-export function useColumnWidths(id: string, n: number) {
+/** A table's column widths (percent), remembered per table id and column count; no column below `minPx` (default: the helper's 15 px). */
+export function useColumnWidths(id: string, n: number, minPx = RESIZE_HELPER_MIN_PX) {
   const [state, setState] = useState(() => ({ n, widths: stored(id, n) ?? evenWidths(n) }));
   const widths = state.n === n ? state.widths : (stored(id, n) ?? evenWidths(n));
   const resize = useCallback(
     (index: number, deltaPx: number, tablePx: number) => {
       setState((old) => {
-        const next = resizeColumn(old.n === n ? old.widths : evenWidths(n), index, deltaPx, tablePx);
+        const next = resizeColumn(old.n === n ? old.widths : evenWidths(n), index, deltaPx, tablePx, minPx);
         try {
           localStorage.setItem(columnWidthsKey(id), JSON.stringify(next));
         } catch {
@@ -59,7 +63,7 @@ export function useColumnWidths(id: string, n: number) {
         return { n, widths: next };
       });
     },
-    [id, n],
+    [id, n, minPx],
   );
   return { widths, resize };
 }

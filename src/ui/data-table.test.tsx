@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { evenWidths, resizeColumn } from './column-widths';
+import { MIN_COLUMN_PX, RESIZE_HELPER_MIN_PX, evenWidths, resizeColumn } from './column-widths';
 import { DataTable, type DataColumn, type DataTab } from './data-table';
 import { Modal } from './modal';
 import { StatusDetailsIcon, StatusPoller, splitDetails } from './status-poller';
@@ -118,12 +118,20 @@ describe('the generic table', () => {
     expect(screen.getAllByRole('separator')[0]!.getAttribute('aria-valuenow')).toBe('35');
   });
 
-  it('MON-173 the resize helper keeps both columns at 50 px or more and the sum at 100', () => {
+  it('MON-173 the generic tables keep both columns at 50 px or more and the sum at 100', () => {
     expect(evenWidths(3)).toEqual([33.33, 33.33, 33.34]);
-    expect(resizeColumn([50, 50], 0, 400, 1000)).toEqual([90, 10]);
-    expect(resizeColumn([50, 50], 0, 480, 1000)).toEqual([95, 5]);
-    expect(resizeColumn([50, 50], 0, -1000, 1000)).toEqual([5, 95]);
+    expect(resizeColumn([50, 50], 0, 400, 1000, MIN_COLUMN_PX)).toEqual([90, 10]);
+    expect(resizeColumn([50, 50], 0, 480, 1000, MIN_COLUMN_PX)).toEqual([95, 5]);
+    expect(resizeColumn([50, 50], 0, -1000, 1000, MIN_COLUMN_PX)).toEqual([5, 95]);
     expect(resizeColumn([20, 30, 50], 2, 10, 1000)).toEqual([20, 30, 50]);
+  });
+
+  it("MON-173 the resizable-table helper's default minimum is 15 px, in resize mode 'fit' (the neighbour gives what the column takes)", () => {
+    expect(RESIZE_HELPER_MIN_PX).toBe(15);
+    // 1000 px wide: a column can shrink to 15 px (1.5 %) by default, not further; its neighbour takes the rest.
+    expect(resizeColumn([50, 50], 0, -1000, 1000)).toEqual([1.5, 98.5]);
+    expect(resizeColumn([50, 50], 0, 1000, 1000)).toEqual([98.5, 1.5]);
+    expect(resizeColumn([30, 30, 40], 1, 100, 1000)).toEqual([30, 40, 30]);
   });
 
   it('MON-068 MON-070 MON-169 refreshes every 5000 ms, pauses while a modal is open and resumes when it closes; a modal success event refetches at once; a failed refresh goes to the console only', async () => {

@@ -219,7 +219,7 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
   const [find, setFind] = useState('');
   const paging = usePaging(id, initialPerPage);
   const { setPage } = paging;
-  const { widths, resize } = useColumnWidths(id, columns.length);
+  const { widths, resize } = useColumnWidths(id, columns.length, MIN_COLUMN_PX);
   const tableRef = useRef<HTMLTableElement>(null);
   const tableWidth = () => tableRef.current?.getBoundingClientRect().width ?? 0;
   useAutoRefresh(refetch, label, refreshMs);

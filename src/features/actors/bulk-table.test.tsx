@@ -1,12 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderWithQueries, useCommandsAs } from '../../../tests/dom-workbench';
 import { API, useMswServer } from '../../../tests/msw';
 import type { BulkTokenRow } from '@/api/contracts/actors';
-import { permissionsOf } from '@/api/contracts/permissions';
-import { commands, emptyContext } from '@/commands/registry';
 import { BulkTokensTable } from './bulk-table';
 import { actorsCommands } from './commands';
 import { actorsStore } from './store';
@@ -28,26 +26,10 @@ const token = (id: number, name: string, over: Partial<BulkTokenRow> = {}): Bulk
   ...over,
 });
 
-function renderTable(rows: BulkTokenRow[]) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <BulkTokensTable rows={rows} />
-    </QueryClientProvider>,
-  );
-}
+const renderTable = (rows: BulkTokenRow[]) => renderWithQueries(<BulkTokensTable rows={rows} />);
 
 // The table's buttons and menus render from the workbench registry, as in the pane.
-let unregister = () => {};
-beforeAll(() => {
-  unregister = commands.registerAll(actorsCommands);
-  const user = { id: 1, email: 'admin@example.com', first_name: '', last_name: '', role: 'admin' as const, permissions: permissionsOf('admin') };
-  commands.setContextProvider(() => ({ ...emptyContext(), user, permissions: new Set(user.permissions) }));
-});
-afterAll(() => {
-  unregister();
-  commands.setContextProvider(() => emptyContext());
-});
+useCommandsAs(actorsCommands);
 
 beforeEach(() => {
   Object.assign(actorsStore, { selectedId: null, expandedId: null, installerFor: null, registerPushFor: null, createOpen: false, created: null });

@@ -5,6 +5,8 @@ import { actorCommand, bulkTokenCreateSchema, type BulkTokenInput, type CreatedB
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
+import { FormActions } from '@/ui/form-actions';
+import { FormAlert } from '@/ui/form-alert';
 import { Modal } from '@/ui/modal';
 import { yupResolver } from '@/ui/yup-resolver';
 import { CopyBlock } from './copy-button';
@@ -21,7 +23,7 @@ function CreateForm() {
   const submit = handleSubmit(async (values) => {
     setError(null);
     try {
-      const created = (await commands.execute('actors.createToken', { ...values, form: false }, 'button')) as CreatedBulkToken;
+      const created = (await commands.execute('actors.createToken', { ...values, form: false }, 'form')) as CreatedBulkToken;
       actorsStore.created = { ...created, name: values.name };
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -29,19 +31,10 @@ function CreateForm() {
   });
   return (
     <form onSubmit={submit} noValidate aria-label="Create bulk token" className="flex flex-col gap-3">
-      {error && (
-        <div role="alert" className="rounded border border-red-500/60 bg-red-500/10 px-3 py-2 text-sm">
-          {error}
-        </div>
-      )}
+      <FormAlert error={error} />
       <Field label="Name" autoFocus {...register('name')} error={errors.name?.message} />
       <Field label="Hours valid" type="number" min={1} max={720} {...register('hours')} error={errors.hours?.message} />
-      <div className="flex justify-end gap-2">
-        <Button onClick={() => (actorsStore.createOpen = false)}>Cancel</Button>
-        <Button type="submit" variant="primary" disabled={isSubmitting}>
-          Create
-        </Button>
-      </div>
+      <FormActions submitLabel="Create" onCancel={() => (actorsStore.createOpen = false)} busy={isSubmitting} />
     </form>
   );
 }

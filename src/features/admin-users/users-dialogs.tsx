@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { newPasswordField } from '@/api/contracts/session';
 import { commands } from '@/commands/registry';
-import { Button } from '@/ui/button';
+import { FormActions } from '@/ui/form-actions';
 import { Field } from '@/ui/field';
 import { Modal } from '@/ui/modal';
 import { flash } from '@/ui/toasts';
@@ -20,7 +20,7 @@ function ResetPasswordForm({ user, onDone }: { user: { id: number; email: string
         e.preventDefault();
         try {
           newPasswordField().required('New password is required').validateSync(password);
-          await commands.execute('users.resetPassword', { id: user.id, password }, 'button');
+          await commands.execute('users.resetPassword', { id: user.id, password }, 'form');
           flash('notice', `The password of ${user.email} was reset.`);
           onDone();
         } catch (err) {
@@ -30,12 +30,7 @@ function ResetPasswordForm({ user, onDone }: { user: { id: number; email: string
     >
       <p className="text-xs text-muted">{user.email} is signed out everywhere and signs in with the new password. At least 12 characters; common passwords are refused.</p>
       <Field label="New password" type="password" autoFocus autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error ?? undefined} />
-      <div className="flex justify-end gap-2">
-        <Button onClick={onDone}>Cancel</Button>
-        <Button type="submit" variant="primary">
-          Reset Password
-        </Button>
-      </div>
+      <FormActions submitLabel="Reset Password" onCancel={onDone} />
     </form>
   );
 }

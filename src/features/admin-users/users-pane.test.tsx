@@ -1,12 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { renderWithQueries, useCommandsAs } from '../../../tests/dom-workbench';
 import { API, useMswServer } from '../../../tests/msw';
-import { permissionsOf } from '@/api/contracts/permissions';
 import type { UserRow } from '@/api/contracts/session';
-import { commands, emptyContext } from '@/commands/registry';
 import { adminUsersCommands } from './commands';
 import { UsersDialogs } from './users-dialogs';
 import { UsersPane } from './users-pane';
@@ -15,24 +13,15 @@ const server = useMswServer();
 
 const USERS: UserRow[] = [{ id: 4, email: 'ops@example.com', first_name: 'Ada', last_name: 'Ops', role: 'operator', created_at: '2026-11-01T10:00:00Z' }];
 
-let unregister: () => void;
-beforeAll(() => {
-  unregister = commands.registerAll(adminUsersCommands);
-  const user = { id: 1, email: 'admin@example.com', first_name: '', last_name: '', role: 'admin' as const, permissions: permissionsOf('admin') };
-  commands.setContextProvider(() => ({ ...emptyContext(), user, permissions: new Set(user.permissions) }));
-});
-afterAll(() => {
-  unregister();
-  commands.setContextProvider(() => emptyContext());
-});
+useCommandsAs(adminUsersCommands);
 
 function renderPane() {
   server.use(http.get(`${API}/admin/users.json`, () => HttpResponse.json({ data: USERS })));
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+  renderWithQueries(
+    <>
       <UsersPane />
       <UsersDialogs />
-    </QueryClientProvider>,
+    </>,
   );
 }
 

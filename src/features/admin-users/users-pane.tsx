@@ -5,8 +5,8 @@ import { userCreateSchema, type UserRow } from '@/api/contracts/session';
 import { CommandButton } from '@/commands/command-menu';
 import { usePaneContext } from '@/panes/use-pane-context';
 import { commands } from '@/commands/registry';
-import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
+import { FormActions } from '@/ui/form-actions';
 import { FormAlert } from '@/ui/form-alert';
 import { Modal } from '@/ui/modal';
 import { TableHead, type Column } from '@/ui/table-head';
@@ -25,7 +25,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
   const submit = handleSubmit(async (values) => {
     setError(null);
     try {
-      await commands.execute('users.add', values, 'button');
+      await commands.execute('users.add', values, 'form');
       flash('notice', `User ${values.email} was added.`);
       onDone();
     } catch (e) {
@@ -51,12 +51,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
         </select>
       </label>
       <Field label="Password" type="password" autoComplete="new-password" {...register('password')} error={errors.password?.message} />
-      <div className="flex justify-end gap-2">
-        <Button onClick={onDone}>Cancel</Button>
-        <Button type="submit" variant="primary" disabled={isSubmitting}>
-          Add User
-        </Button>
-      </div>
+      <FormActions submitLabel="Add User" onCancel={onDone} busy={isSubmitting} />
     </form>
   );
 }

@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { passwordChangeSchema, type PasswordChangeInput } from '@/api/contracts/session';
 import { commands } from '@/commands/registry';
-import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
+import { FormActions } from '@/ui/form-actions';
 import { FormAlert } from '@/ui/form-alert';
 import { Modal } from '@/ui/modal';
 import { flash } from '@/ui/toasts';
@@ -28,7 +28,7 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const submit = handleSubmit(async (values) => {
     setError(null);
     try {
-      const answer = (await commands.execute('session.changePassword', { current_password: values.current_password, password: values.password }, 'button')) as { other_sessions_ended: number };
+      const answer = (await commands.execute('session.changePassword', { current_password: values.current_password, password: values.password }, 'form')) as { other_sessions_ended: number };
       const others = answer.other_sessions_ended;
       flash('notice', `Your password was changed.${others ? ` ${others} other session${others === 1 ? ' was' : 's were'} signed out.` : ''}`);
       onDone();
@@ -43,12 +43,7 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
       <Field label="New password" type="password" autoComplete="new-password" {...register('password')} error={errors.password?.message} />
       <Field label="Confirm new password" type="password" autoComplete="new-password" {...register('confirm')} error={errors.confirm?.message} />
       <p className="text-xs text-muted">At least 12 characters; common passwords are refused. Your other sessions are signed out.</p>
-      <div className="flex justify-end gap-2">
-        <Button onClick={onDone}>Cancel</Button>
-        <Button type="submit" variant="primary" disabled={isSubmitting}>
-          Change Password
-        </Button>
-      </div>
+      <FormActions submitLabel="Change Password" onCancel={onDone} busy={isSubmitting} />
     </form>
   );
 }

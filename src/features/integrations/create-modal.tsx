@@ -3,8 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import type { IntegrationNewForm } from '@/api/contracts/integrations';
 import { commands } from '@/commands/registry';
-import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
+import { FormActions } from '@/ui/form-actions';
+import { FormAlert } from '@/ui/form-alert';
 import { Modal } from '@/ui/modal';
 import { notifyModalSuccess } from '@/ui/table-refresh';
 import { useSubmit } from '@/ui/use-submit';
@@ -17,7 +18,7 @@ function CreateForm({ form, onDone }: { form: IntegrationNewForm; onDone(): void
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      await commands.execute('integrations.create', { type: form.integration_type, name: values.name ?? '', ...(values.source_path !== undefined ? { source_path: values.source_path } : {}) }, 'button');
+      await commands.execute('integrations.create', { type: form.integration_type, name: values.name ?? '', ...(values.source_path !== undefined ? { source_path: values.source_path } : {}) }, 'form');
       notifyModalSuccess({ integration_type: form.integration_type });
       onDone();
     });
@@ -29,23 +30,14 @@ function CreateForm({ form, onDone }: { form: IntegrationNewForm; onDone(): void
         <span className="text-sm text-muted">{form.brand_name}</span>
       </div>
       <p className="text-xs text-muted">{form.description}</p>
-      {error && (
-        <div role="alert" className="rounded border border-red-500/60 bg-red-500/10 px-3 py-2 text-sm">
-          {error}
-        </div>
-      )}
+      <FormAlert error={error} />
       {form.fields.map((f, i) => (
         <div key={f.name} className="flex flex-col gap-0.5">
           <Field label={f.label} name={f.name} required={f.required} autoFocus={i === 0} placeholder={f.placeholder} value={values[f.name] ?? ''} onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))} />
           <span className="text-2xs text-muted">{f.help}</span>
         </div>
       ))}
-      <div className="flex justify-end gap-2">
-        <Button onClick={onDone}>Cancel</Button>
-        <Button type="submit" variant="primary" disabled={busy}>
-          Add Integration
-        </Button>
-      </div>
+      <FormActions submitLabel="Add Integration" onCancel={onDone} busy={busy} />
     </form>
   );
 }
@@ -53,14 +45,15 @@ function CreateForm({ form, onDone }: { form: IntegrationNewForm; onDone(): void
 /** The creation modal (JOB-029): its form comes from /integrations/new.js?integration_type={type}&remote={bool}. */
 export function IntegrationCreateModal() {
   const { adding } = useSnapshot(integrationsStore);
-  const form = useQuery({ queryKey: ['integrations', 'new', adding?.type, adding?.remote], queryFn: () => getIntegrationForm(adding!.type, adding!.remote), enabled: !!adding, staleTime: 0, gcTime: 0 });
+  const form = useQuery({ queryKey: ['integrations', 'new', adding?.type, adding?.remote], queryFn: () => getIntegrationForm(adding!.type, adding!.remote), enabled: !!adding, staleTime: Infinity, gcTime: 0, refetchOnWindowFocus: false });
   const close = () => (integrationsStore.adding = null);
   return (
     <Modal open={!!adding} title={form.data?.title ?? 'Add Integration'} onClose={close}>
       {form.error ? (
         <p role="alert">{form.error.message}</p>
       ) : form.data ? (
-        <CreateForm key={`${form.data.integration_type}${form.dataUpdatedAt}`} form={form.data} onDone={close} />
+        // Keyed by the kind only: nothing refetching the form's description wipes what the user typed.
+        <CreateForm key={`${form.data.integration_type}:${String(form.data.remote)}`} form={form.data} onDone={close} />
       ) : (
         <p className="text-muted">Loading the form…</p>
       )}

@@ -1,14 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderWithQueries, useCommandsAs } from '../../../tests/dom-workbench';
 import { API, useMswServer } from '../../../tests/msw';
 import type { IntegrationTemplate, IntegrationsAnswer } from '@/api/contracts/integrations';
 import { wrapErrorText } from '@/api/contracts/integrations';
-import { permissionsOf } from '@/api/contracts/permissions';
-import { commands, emptyContext } from '@/commands/registry';
-import { clearToasts, toastStore } from '@/ui/toasts';
+import { commands } from '@/commands/registry';
+import { clearToasts, flash, toastStore } from '@/ui/toasts';
 import { getIntegrationsMenu } from './api';
 import { integrationsCommands } from './commands';
 import { IntegrationsPane } from './integrations-pane';
@@ -39,16 +38,7 @@ const ROW = { id: 3, name: 'Lab webhook', brand_name: 'JSON webhook', type: 'web
 
 let answer: IntegrationsAnswer;
 const listUrls: string[] = [];
-let unregister: () => void;
-beforeAll(() => {
-  unregister = commands.registerAll(integrationsCommands);
-  const user = { id: 1, email: 'admin@example.com', first_name: '', last_name: '', role: 'admin' as const, permissions: permissionsOf('admin') };
-  commands.setContextProvider(() => ({ ...emptyContext(), user, permissions: new Set(user.permissions) }));
-});
-afterAll(() => {
-  unregister();
-  commands.setContextProvider(() => emptyContext());
-});
+useCommandsAs(integrationsCommands);
 beforeEach(() => {
   clearToasts();
   localStorage.clear();
@@ -65,11 +55,7 @@ beforeEach(() => {
 });
 
 function renderPane() {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <IntegrationsPane />
-    </QueryClientProvider>,
-  );
+  renderWithQueries(<IntegrationsPane />);
 }
 
 describe('the integrations menu', () => {
@@ -118,6 +104,45 @@ describe('the integrations menu', () => {
     expect(created).toEqual([{ type: 'suricata_eve', name: 'Suricata EVE JSON', source_path: '/var/log/suricata/eve.json' }]);
     expect(await screen.findByRole('cell', { name: '/var/log/suricata/eve.json' })).toBeTruthy();
     expect(toastStore.toasts.map((t) => t.message)).toContain('Integration Suricata EVE JSON (Suricata EVE JSON) created; the director reads /var/log/suricata/eve.json.');
+  });
+
+  it('a refused creation shows the director\'s message once, in the form (no toast repeats it), and keeps what the user typed', async () => {
+    // As in the workbench: interactive command failures become toasts, so a form must not be one of them.
+    commands.setErrorReporter((message) => flash('alert', message));
+    server.use(
+      http.get(`${API}/integrations/new.js`, () =>
+        HttpResponse.json({
+          integration_type: 'suricata_eve',
+          remote: false,
+          title: 'Add Suricata EVE JSON',
+          brand_name: 'Suricata EVE JSON',
+          logo_path: '/logos/suricata.svg',
+          description: 'The director tails EVE JSON.',
+          fields: [
+            { name: 'name', label: 'Name', required: true, value: 'Suricata EVE JSON', placeholder: '', help: '' },
+            { name: 'source_path', label: 'File the director tails', required: true, value: '', placeholder: '', help: '' },
+          ],
+        }),
+      ),
+      http.post(`${API}/integrations.json`, () => HttpResponse.json({ error: 'Another integration already tails /var/log/eve.json' }, { status: 422 })),
+    );
+    try {
+      renderPane();
+      integrationsStore.adding = { type: 'suricata_eve', remote: false };
+      const dialog = await screen.findByRole('dialog', { name: 'Add Suricata EVE JSON' });
+      const name = within(dialog).getByLabelText(/^Name/);
+      await userEvent.clear(name);
+      await userEvent.type(name, 'Core sensor');
+      await userEvent.type(within(dialog).getByLabelText(/File the director tails/), '/var/log/eve.json');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Add Integration' }));
+      expect((await within(dialog).findByRole('alert')).textContent).toBe('Another integration already tails /var/log/eve.json');
+      expect(screen.getAllByText('Another integration already tails /var/log/eve.json')).toHaveLength(1);
+      expect(toastStore.toasts).toEqual([]);
+      expect((within(dialog).getByLabelText(/^Name/) as HTMLInputElement).value).toBe('Core sensor');
+      expect((within(dialog).getByLabelText(/File the director tails/) as HTMLInputElement).value).toBe('/var/log/eve.json');
+    } finally {
+      commands.setErrorReporter(null);
+    }
   });
 
   it('JOB-029 the menu is disabled, with the reason, while the service is not running, is in error, or actions are disabled; SaaS hides remote-only integrations', async () => {

@@ -9,7 +9,8 @@ import { useSnapshot } from 'valtio';
 import { DEFAULT_SITE_BANNER, colorError, type SiteBanner as Banner } from '@/api/contracts/site-banner';
 import { commands } from '@/commands/registry';
 import { BannerPreview, WarningBanner } from '@/ui/banners';
-import { Button } from '@/ui/button';
+import { FormActions } from '@/ui/form-actions';
+import { FormAlert } from '@/ui/form-alert';
 import { ColorInput } from '@/ui/color-input';
 import { ExpandingTextArea } from '@/ui/expanding-textarea';
 import { Modal } from '@/ui/modal';
@@ -42,17 +43,13 @@ function EditorForm({ initial, onDone }: { initial: Banner; onDone(): void }) {
     setColorShown(problem);
     if (problem) return;
     void run(async () => {
-      await commands.execute('settings.siteBanner', { enabled, text, color: color.trim() }, 'button');
+      await commands.execute('settings.siteBanner', { enabled, text, color: color.trim() }, 'form');
       onDone();
     });
   };
   return (
     <form onSubmit={submit} noValidate aria-label="Site banner" className="flex flex-col gap-3">
-      {error && (
-        <div role="alert" className="rounded border border-red-500/60 bg-red-500/10 px-3 py-2 text-sm">
-          {error}
-        </div>
-      )}
+      <FormAlert error={error} />
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
         Show the banner to everyone signed in
@@ -63,12 +60,7 @@ function EditorForm({ initial, onDone }: { initial: Banner; onDone(): void }) {
       </label>
       <ColorInput label="Banner colour" value={color} onChange={(v) => (setColor(v), setColorShown(null))} error={colorShown} />
       <BannerPreview text={text} color={colorError(color) ? undefined : color.trim()} />
-      <div className="flex justify-end gap-2">
-        <Button onClick={onDone}>Cancel</Button>
-        <Button type="submit" variant="primary" disabled={busy}>
-          Save Banner
-        </Button>
-      </div>
+      <FormActions submitLabel="Save Banner" onCancel={onDone} busy={busy} />
     </form>
   );
 }

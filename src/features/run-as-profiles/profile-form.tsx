@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { RunAsProfile } from '@/api/contracts/run-as-profiles';
 import { commands } from '@/commands/registry';
-import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
+import { FormActions } from '@/ui/form-actions';
+import { FormAlert } from '@/ui/form-alert';
 import { useSubmit } from '@/ui/use-submit';
 
 /** Add or edit a profile. The secret is write-only: empty keeps the kept one; the form says whether one is kept. */
@@ -25,9 +26,9 @@ export function ProfileForm({ profile, onDone }: { profile: RunAsProfile | null;
           ...(clearSecret ? { clear_secret: true } : {}),
         };
         if (Object.keys(changes).length === 0) return onDone();
-        await commands.execute('runAs.edit', { profile: profile.friendly_name, ...changes }, 'button');
+        await commands.execute('runAs.edit', { profile: profile.friendly_name, ...changes }, 'form');
       } else {
-        await commands.execute('runAs.create', { friendly_name: friendlyName, username, ...(secret ? { secret } : {}) }, 'button');
+        await commands.execute('runAs.create', { friendly_name: friendlyName, username, ...(secret ? { secret } : {}) }, 'form');
       }
       onDone();
     });
@@ -35,11 +36,7 @@ export function ProfileForm({ profile, onDone }: { profile: RunAsProfile | null;
 
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-3" aria-label={profile ? `Edit ${profile.friendly_name}` : 'Add run-as user profile'}>
-      {error && (
-        <div role="alert" className="rounded border border-red-500/60 bg-red-500/10 px-3 py-2 text-sm">
-          {error}
-        </div>
-      )}
+      <FormAlert error={error} />
       <Field label="Friendly name" autoFocus value={friendlyName} onChange={(e) => setFriendlyName(e.target.value)} />
       <Field label="Username" value={username} onChange={(e) => setUsername(e.target.value)} placeholder="alice, CORP\alice or alice@corp.example" />
       <Field
@@ -57,12 +54,7 @@ export function ProfileForm({ profile, onDone }: { profile: RunAsProfile | null;
         </label>
       )}
       <p className="text-2xs text-muted">The password is stored encrypted and is never shown again. On Linux actors the actor runs the Action as this local user.</p>
-      <div className="flex justify-end gap-2">
-        <Button onClick={onDone}>Cancel</Button>
-        <Button type="submit" variant="primary" disabled={busy}>
-          {profile ? 'Save Profile' : 'Add Profile'}
-        </Button>
-      </div>
+      <FormActions submitLabel={profile ? 'Save Profile' : 'Add Profile'} onCancel={onDone} busy={busy} />
     </form>
   );
 }
