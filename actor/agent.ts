@@ -20,7 +20,9 @@ import {
   type SignedWork,
   type WorkPayload,
 } from '../src/api/contracts/engine';
+import { installDependencies, type DependencyOptions } from './deps';
 import { runSource, startTarget } from './perform';
+import type { ActorTaskPayload, SignedTask } from '../src/api/contracts/actor-dependencies';
 import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from './types/contract';
 
 export interface ActorOptions {
@@ -40,6 +42,10 @@ export interface ActorOptions {
    * namespace reaches the director on the host's loopback through it). The URL still names the director.
    */
   directorSocket?: string | undefined;
+  /** False: a dependency install only looks for the programs and installs nothing (--no-install-deps). */
+  installDeps?: boolean;
+  /** Overrides for the dependency install (tests): the package manager and the list of programs. */
+  dependencyOptions?: Pick<DependencyOptions, 'packageManager' | 'dependencies'>;
 }
 
 interface Credential {
@@ -59,6 +65,7 @@ export class ActorAgent {
   readonly session = crypto.randomBytes(12).toString('hex');
   private cred: Credential | null = null;
   private running = new Map<number, { abort: AbortController; target?: TargetHandle }>();
+  private tasks = new Set<number>();
   private stopped = false;
   private pollAbort = new AbortController();
   private heartbeatTimer: NodeJS.Timeout | null = null;
@@ -173,7 +180,7 @@ export class ActorAgent {
           bulk_token: this.opts.bulkToken,
           name: this.opts.name,
           version: ACTOR_VERSION,
-          os: `${os.type()} ${os.release()} ${os.arch()}`,
+          os: osText(),
           addresses: [this.opts.address],
           capabilities: this.capabilities,
         },
@@ -231,6 +238,7 @@ export class ActorAgent {
         failures = 0;
         for (const id of answer.abort) this.abort(id);
         for (const w of answer.work) this.accept(w);
+        for (const t of answer.tasks ?? []) this.acceptTask(t);
       } catch (e) {
         if (this.stopped) return;
         const status = (e as { status?: number }).status;
@@ -338,6 +346,31 @@ export class ActorAgent {
     void run().catch((e: Error) => this.log(`work ${w.id} failed: ${e.message}`));
   }
 
+  /**
+   * A task outside jobs (JOB-061): install this host's dependencies or report the version. Checked
+   * like work (signature, addressee, expiry), performed beside any running work, reported when done.
+   */
+  private acceptTask(t: SignedTask) {
+    if (!this.cred || this.tasks.has(t.id)) return;
+    const ok = crypto.verify(null, Buffer.from(t.payload), this.cred.signing_key, Buffer.from(t.signature, 'base64'));
+    const p = ok ? (JSON.parse(t.payload) as ActorTaskPayload) : null;
+    if (!p || p.task_id !== t.id || p.node_id !== this.cred.node_id || Date.parse(p.expires_at) < Date.now()) {
+      this.log(`refused task ${t.id}: bad signature, not for this actor or expired`);
+      void this.send(`/tasks/${t.id}/result`, { session: this.session, ok: false, message: 'The actor refused the task: its signature, addressee or expiry did not check out.', version: ACTOR_VERSION, os: osText(), dependencies: [] });
+      return;
+    }
+    this.tasks.add(t.id);
+    const run = async () => {
+      if (p.kind === 'version_check') return { ok: true, message: `Actor ${this.opts.name} runs version ${ACTOR_VERSION} on ${osText()}.`, dependencies: [] };
+      this.log('installing dependencies');
+      return installDependencies({ install: this.opts.installDeps !== false, log: (l) => this.log(l), ...this.opts.dependencyOptions });
+    };
+    void run()
+      .catch((e: Error) => ({ ok: false, message: e.message, dependencies: [] }))
+      .then((r) => this.send(`/tasks/${t.id}/result`, { session: this.session, ok: r.ok, message: r.message.slice(0, 2000), version: ACTOR_VERSION, os: osText(), dependencies: r.dependencies }))
+      .finally(() => this.tasks.delete(t.id));
+  }
+
   private async report(id: number, o: Outcome) {
     // The director refuses longer messages and larger results: keep within its limits.
     const message = o.message && o.message.length > 2000 ? `${o.message.slice(0, 1999)}…` : o.message;
@@ -362,6 +395,8 @@ export class ActorAgent {
     }
   }
 }
+
+const osText = () => `${os.type()} ${os.release()} ${os.arch()}`;
 
 /** A self-signed certificate for https websites, made with openssl when it is installed. */
 function makeTls(): PerformOptions['tls'] {

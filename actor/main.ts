@@ -1,5 +1,8 @@
 /**
- * `VIGIL_BULK_TOKEN=TOKEN npm run actor -- --director URL [--token-file FILE] [--name N] [--address 127.0.0.2] [--allow-host-cli] [--state FILE] [--director-socket PATH]`
+ * `VIGIL_BULK_TOKEN=TOKEN npm run actor -- --director URL [--token-file FILE] [--name N] [--address 127.0.0.2] [--allow-host-cli] [--no-install-deps] [--state FILE] [--director-socket PATH]`
+ *
+ * --no-install-deps: an operator's "Install Dependencies" only looks for the programs the action types
+ * need and reports them; without it the actor installs the missing ones (as root or with password-less sudo).
  *
  * The bulk token comes from the environment (VIGIL_BULK_TOKEN) or a file (--token-file), never from
  * the command line, where every user of the machine could read it (`ps`). An actor that already holds
@@ -18,13 +21,14 @@ const { values } = parseArgs({
     name: { type: 'string' },
     address: { type: 'string', default: '127.0.0.1' },
     'allow-host-cli': { type: 'boolean', default: false },
+    'no-install-deps': { type: 'boolean', default: false },
     state: { type: 'string' },
     'exit-with-stdin': { type: 'boolean', default: false },
     'director-socket': { type: 'string' },
   },
 });
 
-const USAGE = 'Usage: VIGIL_BULK_TOKEN=TOKEN npm run actor -- --director URL [--token-file FILE] [--name N] [--address 127.0.0.2] [--allow-host-cli] [--state FILE]';
+const USAGE = 'Usage: VIGIL_BULK_TOKEN=TOKEN npm run actor -- --director URL [--token-file FILE] [--name N] [--address 127.0.0.2] [--allow-host-cli] [--no-install-deps] [--state FILE]';
 if (!values.director) {
   console.error(USAGE);
   process.exit(2);
@@ -52,6 +56,7 @@ const agent = new ActorAgent({
   name: values.name ?? `${os.hostname()}-${values.address}`,
   address: values.address ?? '127.0.0.1',
   allowHostCli: values['allow-host-cli'] === true,
+  installDeps: values['no-install-deps'] !== true,
   stateFile: values.state,
   directorSocket: values['director-socket'],
 });

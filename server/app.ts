@@ -25,6 +25,7 @@ import { actorFilesRoutes } from './routes/actor-files';
 import { runRoutes } from './routes/run';
 import { integrationsEventsRoutes } from './routes/integrations-events';
 import { integrationsRoutes } from './routes/integrations';
+import { actorDependenciesRoutes } from './routes/actor-dependencies';
 import { labRoutes } from './lab/routes';
 import { actionFormRoutes } from './routes/action-form';
 import { fileLibraryRoutes } from './routes/file-library';
@@ -211,6 +212,7 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
   await app.register(monitorsRoutes);
   await app.register(runAsProfilesRoutes);
   await app.register(nodeEditRoutes);
+  await app.register(actorDependenciesRoutes);
   await app.register(operationalStatusRoutes);
   await app.register(tagsRoutes);
   await app.register(searchRoutes);

@@ -29,9 +29,9 @@ export interface ToolRun {
 }
 
 /** Runs a program with `input` on stdin; killed after `timeoutMs` or when stdout passes `maxBytes`. */
-export function runTool(cmd: string, args: string[], opts: { input?: Buffer; cwd?: string; timeoutMs: number; maxBytes: number; signal?: AbortSignal }): Promise<ToolRun> {
+export function runTool(cmd: string, args: string[], opts: { input?: Buffer; cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs: number; maxBytes: number; signal?: AbortSignal }): Promise<ToolRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'], signal: opts.signal });
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'], signal: opts.signal });
     const out: Buffer[] = [];
     let size = 0;
     let err = '';

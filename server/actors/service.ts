@@ -39,7 +39,7 @@ export async function registerActor(db: Db, input: Registration): Promise<{ node
   const token = newSecret('vat');
   const [node] = await db.query<{ id: number }>(
     `insert into nodes (name, node_type, os_base, os, node_version, msi_service_version, deps_installed, status, mgmt_address, sim_address, last_heartbeat_at, token_hash, capabilities)
-     values ($1, 'endpoint', $2, $3, $4, $4, true, 'online', $5, $5, now(), $6, $7) returning id`,
+     values ($1, 'endpoint', $2, $3, $4, $4, false, 'online', $5, $5, now(), $6, $7) returning id`,
     [
       input.name,
       /windows/i.test(input.os) ? 'windows' : 'linux',
@@ -60,16 +60,17 @@ export async function touchActor(db: Db, nodeId: number): Promise<void> {
 }
 
 /**
- * Of the work the actor holds, what is no longer open (it must abort it), and whether work waits
- * queued for it: one read, so an idle actor's poll costs one statement (a target's reverted work it no
+ * Of the work the actor holds, what is no longer open (it must abort it), and whether work (or a
+ * task, server/actors/tasks.ts) waits queued for it: one read, so an idle actor's poll costs one statement (a target's reverted work it no
  * longer holds is cleaned up only when there is some, and the claim's transaction runs only when work
  * is queued).
  */
-export async function pollState(db: Db, engine: Engine, nodeId: number, holding: readonly number[]): Promise<{ abort: number[]; queued: boolean }> {
-  const [row] = await db.query<{ open: number[] | null; queued: boolean; reverted: boolean }>(
+export async function pollState(db: Db, engine: Engine, nodeId: number, holding: readonly number[]): Promise<{ abort: number[]; queued: boolean; tasks: boolean }> {
+  const [row] = await db.query<{ open: number[] | null; queued: boolean; reverted: boolean; tasks: boolean }>(
     `select (select array_agg(id) from engine_work where id = any($2::int[]) and node_id = $1 and status in ('claimed', 'ready')) as open,
             exists (select 1 from engine_work where node_id = $1 and status = 'queued') as queued,
-            exists (select 1 from engine_work where node_id = $1 and status = 'reverting' and not (id = any($2::int[]))) as reverted`,
+            exists (select 1 from engine_work where node_id = $1 and status = 'reverting' and not (id = any($2::int[]))) as reverted,
+            exists (select 1 from actor_tasks where node_id = $1 and status = 'queued') as tasks`,
     [nodeId, holding],
   );
   if (row?.reverted) {
@@ -78,7 +79,7 @@ export async function pollState(db: Db, engine: Engine, nodeId: number, holding:
     if (cleaned.length) engine.kick();
   }
   const open = new Set(row?.open ?? []);
-  return { abort: holding.filter((id) => !open.has(id)), queued: row?.queued === true };
+  return { abort: holding.filter((id) => !open.has(id)), queued: row?.queued === true, tasks: row?.tasks === true };
 }
 
 /**

@@ -3,6 +3,7 @@ import type * as yup from 'yup';
 import { SESSION_COOKIE } from '../auth/sessions';
 import { contentServiceSchema } from '../routes/settings';
 import { filtersQuerySchema, latestJobsQuerySchema, simulationFiltersQuerySchema } from '../routes/library';
+import { taskResultSchema } from '../../src/api/contracts/actor-dependencies';
 import { heartbeatSchema, pollSchema, readySchema, registerSchema, resultSchema, runSchema, targetEvidenceSchema } from '../../src/api/contracts/engine';
 import { passwordChangeSchema, signInSchema, userCreateSchema, userUpdateSchema } from '../../src/api/contracts/session';
 import { searchQuerySchema } from '../../src/api/contracts/search';
@@ -72,6 +73,7 @@ const INPUTS: Record<string, Inputs> = {
   'POST /api/actor/work/:id/ready': { body: readySchema },
   'POST /api/actor/work/:id/evidence': { body: targetEvidenceSchema },
   'POST /api/actor/work/:id/result': { body: resultSchema },
+  'POST /api/actor/tasks/:id/result': { body: taskResultSchema },
   'POST /api/actor/work/:id/files/:fileId': { body: heartbeatSchema },
   'POST /bulk_tokens.json': { body: bulkTokenCreateSchema },
   'POST /run/actions/:id.json': { body: runSchema },

@@ -39,6 +39,7 @@ POST /api/actor/poll | Actor: wait for work
 POST /api/actor/work/:id/ready | Actor: the target's servers are ready
 POST /api/actor/work/:id/evidence | Actor: what the target saw while serving (sent as its servers close)
 POST /api/actor/work/:id/result | Actor: the result of a piece of work
+POST /api/actor/tasks/:id/result | Actor: the report of a task (dependency install or version check)
 POST /api/actor/work/:id/files/:fileId | Actor: download a file of a piece of work
 GET /actors/tables.json | The Actors pane: actors, pending actors and bulk tokens
 POST /bulk_tokens.json | Create a bulk token
@@ -163,6 +164,10 @@ PATCH /action_user_profiles/:id.json | Change a run-as profile
 DELETE /action_user_profiles/:id.json | Delete a run-as profile
 GET /topology/nodes/:id.json | One actor or device for editing
 PATCH /topology/nodes/:id.json | Change an actor or device
+GET /integrations/dependency_actors.json | Actors dependencies can be installed on, with their last install or version check
+GET /topology/nodes/:id/dependencies.json | One actor's dependency state and its last task
+POST /topology/nodes/:id/install_dependencies.json | Queue a dependency install on an actor (it installs and reports)
+POST /topology/nodes/:id/version_check.json | Queue a version check on an actor
 GET /operational_status.json | Operational status of the director and actors
 POST /tags/:taggable/:id/add.json | Add tags to an action or simulation
 POST /tags/:taggable/:id/remove.json | Remove tags from an action or simulation

@@ -20,7 +20,9 @@ import {
   type SignedWork,
   type WorkPayload,
 } from '../../src/api/contracts/engine';
+import { taskResultSchema, type ActorTaskPayload, type SignedTask } from '../../src/api/contracts/actor-dependencies';
 import { sign, signingKeys } from '../engine/secrets';
+import { claimTasks, failTasksOfOtherSessions, storeTaskResult } from '../actors/tasks';
 import { engineFor } from '../engine/engine';
 import { actorByCredential, claimNext, markReady, ownWork, registerActor, pollState, storeResult, storeTargetEvidence, touchActor, type ActorNode } from '../actors/service';
 
@@ -86,6 +88,7 @@ export async function actorsRoutes(app: FastifyInstance) {
         [node.id, input.session],
         `Actor ${node.name} restarted while performing this action.`,
       );
+      await failTasksOfOtherSessions(app.db, node.id, input.session, node.name);
       engine.sessions.set(node.id, input.session);
     }
     const keys = await signingKeys(app.db);
@@ -95,8 +98,13 @@ export async function actorsRoutes(app: FastifyInstance) {
     const recheckMs = app.db.kind === 'pglite' ? 20_000 : 1000;
     for (;;) {
       const since = engine.newsOf(node.id);
-      const { abort, queued } = await pollState(app.db, engine, node.id, input.holding ?? []);
+      const { abort, queued, tasks: tasksQueued } = await pollState(app.db, engine, node.id, input.holding ?? []);
       const claimed = queued ? await claimNext(app.db, node.id, input.session) : [];
+      const tasks: SignedTask[] = (tasksQueued ? await claimTasks(app.db, node.id, input.session) : []).map((t) => {
+        const now = Date.now();
+        const payload = JSON.stringify({ task_id: t.id, node_id: node.id, kind: t.kind, issued_at: new Date(now).toISOString(), expires_at: new Date(now + 5 * 60_000).toISOString() } satisfies ActorTaskPayload);
+        return { id: t.id, payload, signature: sign(keys, payload) };
+      });
       const work: SignedWork[] = claimed.map((w) => {
         // The expiry counts from the signing, not from the dispatch: work that waited queued (a source
         // held until its target was ready, a busy director) is not refused as expired by the actor.
@@ -105,7 +113,7 @@ export async function actorsRoutes(app: FastifyInstance) {
         const payload = JSON.stringify({ ...w.payload, work_id: w.id, issued_at: new Date(now).toISOString(), expires_at: expires } satisfies WorkPayload);
         return { id: w.id, payload, signature: sign(keys, payload) };
       });
-      if (work.length || abort.length || Date.now() >= deadline || engine.stopped) return { work, abort };
+      if (work.length || abort.length || tasks.length || Date.now() >= deadline || engine.stopped) return { work, abort, ...(tasks.length ? { tasks } : {}) };
       await engine.waitFor(node.id, Math.min(recheckMs, deadline - Date.now()), since);
     }
   }));
@@ -136,6 +144,15 @@ export async function actorsRoutes(app: FastifyInstance) {
     const input = validate(resultSchema, req.body);
     const w = await ownWork(app.db, id, node, input.session);
     await storeResult(app.db, engine, w, input);
+    return { ok: true };
+  }));
+
+  // The report of a task outside jobs (install dependencies, version check; server/actors/tasks.ts).
+  app.post(`${ACTOR_API}/tasks/:id/result`, { bodyLimit: MAX_RESULT_BYTES }, (req) => engine.track(async () => {
+    const node = await actorOf(app, req);
+    const { id } = validate(idParam, req.params);
+    const input = validate(taskResultSchema, req.body);
+    await storeTaskResult(app.db, node, id, input);
     return { ok: true };
   }));
 }

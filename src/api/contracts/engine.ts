@@ -3,6 +3,7 @@
  * the actor API (register, heartbeat, poll, ready, results), the run calls and integration events.
  */
 import * as yup from 'yup';
+import type { SignedTask } from './actor-dependencies';
 
 /** Every actor call lives under this prefix; it authenticates with `Authorization: Bearer <token>`, never a cookie. */
 export const ACTOR_API = '/api/actor';
@@ -111,6 +112,8 @@ export interface SignedWork {
 export interface PollAnswer {
   work: SignedWork[];
   abort: number[];
+  /** Tasks outside jobs (install dependencies, report the version), signed like work. */
+  tasks?: SignedTask[];
 }
 
 export const readySchema = yup
