@@ -11,13 +11,16 @@ import { permissionsOf, type Role } from '@/api/contracts/permissions';
 import { commands, emptyContext } from '@/commands/registry';
 import type { AnyCommand } from '@/commands/types';
 
+/** The QueryClient of the latest renderWithQueries: commands get it in their context, as in the workbench. */
+let currentClient: QueryClient | undefined;
+
 /** Registers `list` for the test file, run by a user of `role` (default admin); unregisters after. */
 export function useCommandsAs(list: AnyCommand[], role: Role = 'admin') {
   let unregister = () => {};
   beforeAll(() => {
     unregister = commands.registerAll(list);
     const user = { id: 1, email: `${role}@example.com`, first_name: '', last_name: '', role, permissions: permissionsOf(role) };
-    commands.setContextProvider(() => ({ ...emptyContext(), user, permissions: new Set(user.permissions) }));
+    commands.setContextProvider(() => ({ ...emptyContext(), user, permissions: new Set(user.permissions), ...(currentClient ? { queryClient: currentClient } : {}) }));
   });
   afterAll(() => {
     unregister();
@@ -28,5 +31,6 @@ export function useCommandsAs(list: AnyCommand[], role: Role = 'admin') {
 /** Renders `ui` with a QueryClient of its own (no retries), as a pane has in the workbench. */
 export function renderWithQueries(ui: ReactNode) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  currentClient = client;
   return { client, ...render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>) };
 }

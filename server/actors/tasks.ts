@@ -44,12 +44,13 @@ async function expireTasks(db: Db, nodeId?: number) {
 
 const ACTOR_QUERY = `
   select n.id, n.name, n.status, n.os, n.msi_service_version, n.deps_installed,
-         (select row_to_json(x) from (select ${TASK_COLUMNS} from actor_tasks t where t.node_id = n.id order by t.id desc limit 1) x) as task
+         (select row_to_json(x) from (select ${TASK_COLUMNS} from actor_tasks t where t.node_id = n.id order by t.id desc limit 1) x) as task,
+         (select row_to_json(x) from (select ${TASK_COLUMNS} from actor_tasks t where t.node_id = n.id and t.kind = 'install_dependencies' order by t.id desc limit 1) x) as install
     from nodes n
    where n.token_hash is not null and n.retired_at is null`;
 
-type ActorRow = Omit<DependencyActor, 'task'> & { task: TaskRow | null };
-const toActor = (r: ActorRow): DependencyActor => ({ ...r, task: r.task ? toTask(r.task) : null });
+type ActorRow = Omit<DependencyActor, 'task' | 'install'> & { task: TaskRow | null; install: TaskRow | null };
+const toActor = (r: ActorRow): DependencyActor => ({ ...r, task: r.task ? toTask(r.task) : null, install: r.install ? toTask(r.install) : null });
 
 /** The actors dependencies can be installed on: registered with the director and not retired (JOB-097). */
 export async function dependencyActors(db: Db): Promise<DependencyActor[]> {

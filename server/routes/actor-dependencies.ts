@@ -32,7 +32,7 @@ export async function actorDependenciesRoutes(app: FastifyInstance) {
     const { id } = validate(idParam, req.params);
     const task = await queueTask(app.db, id, kind, session.user.id);
     engine.notify(id); // the actor's waiting poll picks it up at once
-    reply.status(202);
+    reply.status(201); // the task is created; it settles when the actor reports
     return { data: task };
   };
   app.post('/topology/nodes/:id/install_dependencies.json', (req, reply) => queue(req, reply, 'install_dependencies'));

@@ -77,7 +77,7 @@ async function settled(id: number, taskId: number): Promise<DependencyActor> {
 
 async function queue(id: number, kind: 'install_dependencies' | 'version_check'): Promise<ActorTask> {
   const res = await w.server.call('POST', `/topology/nodes/${id}/${kind}.json`, { as: admin });
-  expect(res.statusCode, res.body).toBe(202);
+  expect(res.statusCode, res.body).toBe(201);
   return res.json<{ data: ActorTask }>().data;
 }
 
@@ -89,7 +89,7 @@ describe('actor dependency installs', () => {
     const actors = res.json<{ data: DependencyActor[] }>().data;
     expect(actors.map((a) => a.name)).toEqual(['dst', 'probe', 'src']);
     for (const a of actors) {
-      expect(a).toMatchObject({ msi_service_version: ACTOR_VERSION, deps_installed: false, task: null });
+      expect(a).toMatchObject({ msi_service_version: ACTOR_VERSION, deps_installed: false, task: null, install: null });
       expect(dependencyState(a, false)).toBe('NOT_INSTALLED');
     }
     expect((await w.server.call('GET', '/integrations/dependency_actors.json')).statusCode).toBe(401);
@@ -127,6 +127,7 @@ describe('actor dependency installs', () => {
     ]);
     expect(first.task!.message).toContain('installed vigil-probe-tool; optional, missing: vigil-absent');
     expect(dependencyState(first, false)).toBe('INSTALLED');
+    expect(first.install).toEqual(first.task);
 
     fs.rmSync(path.join(bin, 'vigil-probe-tool'));
     fs.writeFileSync(path.join(bin, '.refuse'), '');
@@ -148,6 +149,7 @@ describe('actor dependency installs', () => {
     const a = await settled(id, (await queue(id, 'version_check')).id);
     expect(a.msi_service_version).toBe(ACTOR_VERSION);
     expect(a.task).toMatchObject({ kind: 'version_check', status: 'done', dependencies: null });
+    expect(a.install).toBeNull();
     expect(a.task!.message).toBe(`Actor dst runs version ${ACTOR_VERSION} on ${os.type()} ${os.release()} ${os.arch()}.`);
     expect(dependencyState(a, false)).toBe('NOT_INSTALLED');
   });

@@ -7,8 +7,8 @@
  *
  * Calls (the spec leaves the paths unnamed; docs/api.md documents these):
  *   GET  /integrations/dependency_actors.json            the eligible actors with their last task
- *   POST /topology/nodes/{id}/install_dependencies.json  queue an install (202, the task)
- *   POST /topology/nodes/{id}/version_check.json         queue a version check (202, the task)
+ *   POST /topology/nodes/{id}/install_dependencies.json  queue an install (201, the task)
+ *   POST /topology/nodes/{id}/version_check.json         queue a version check (201, the task)
  *   GET  /topology/nodes/{id}/dependencies.json          the actor with its last task (polled until it settles)
  *   actor side: the poll answer's `tasks`, and POST {ACTOR_API}/tasks/{id}/result
  */
@@ -63,7 +63,10 @@ export interface DependencyActor {
   os: string;
   msi_service_version: string | null;
   deps_installed: boolean;
+  /** The last task of any kind. */
   task: ActorTask | null;
+  /** The last dependency install, with its report. */
+  install: ActorTask | null;
 }
 
 export const isOpenTask = (t: ActorTask | null | undefined): boolean => !!t && (t.status === 'queued' || t.status === 'claimed');
@@ -74,9 +77,9 @@ export const isOpenTask = (t: ActorTask | null | undefined): boolean => !!t && (
  * NOT_INSTALLED otherwise.
  */
 export function dependencyState(actor: DependencyActor, installing: boolean): DependencyState {
-  if (installing || (actor.task?.kind === 'install_dependencies' && isOpenTask(actor.task))) return 'INSTALLING';
+  if (installing || isOpenTask(actor.install)) return 'INSTALLING';
   if (actor.deps_installed) return 'INSTALLED';
-  if (!actor.msi_service_version || (actor.task?.kind === 'install_dependencies' && actor.task.status === 'failed')) return 'FAILED';
+  if (!actor.msi_service_version || actor.install?.status === 'failed') return 'FAILED';
   return 'NOT_INSTALLED';
 }
 

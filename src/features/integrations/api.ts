@@ -1,4 +1,5 @@
 import { ApiError, http } from '@/api/http';
+import type { ActorTask, DependencyActor } from '@/api/contracts/actor-dependencies';
 import type { CreateIntegrationRequest, IntegrationNewForm, IntegrationRow, IntegrationsAnswer } from '@/api/contracts/integrations';
 
 export const integrationsQueryKey = ['integrations'] as const;
@@ -26,3 +27,16 @@ export const getIntegrationForm = (type: string, remote: boolean) => http.get<In
 
 export const createIntegration = (input: CreateIntegrationRequest) => http.post<IntegrationRow>('/integrations.json', input);
 export const deleteIntegration = (id: number) => http.delete<{ id: number; deleted: boolean }>(`/integrations/${id}.json`);
+
+// ---- actor dependency installs (JOB-061, JOB-097) ----
+
+export const dependencyActorsQueryKey = [...integrationsQueryKey, 'dependency-actors'] as const;
+
+/** The actors dependencies can be installed on (GET /integrations/dependency_actors.json). */
+export const getDependencyActors = async () => (await http.get<{ data: DependencyActor[] }>('/integrations/dependency_actors.json', { background: true })).data;
+/** One actor with its last task (GET /topology/nodes/{id}/dependencies.json), polled until the task settles. */
+export const getDependencyActor = async (id: number) => (await http.get<{ data: DependencyActor }>(`/topology/nodes/${id}/dependencies.json`, { background: true })).data;
+/** Queues the install on the actor (201, the task). */
+export const installActorDependencies = async (id: number) => (await http.post<{ data: ActorTask }>(`/topology/nodes/${id}/install_dependencies.json`)).data;
+/** Queues a version check on the actor (201, the task). */
+export const checkActorVersion = async (id: number) => (await http.post<{ data: ActorTask }>(`/topology/nodes/${id}/version_check.json`)).data;

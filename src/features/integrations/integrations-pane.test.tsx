@@ -51,6 +51,8 @@ beforeEach(() => {
       listUrls.push(request.url);
       return HttpResponse.json(answer);
     }),
+    // The pane's second table (dependencies-table.test.tsx covers it).
+    http.get(`${API}/integrations/dependency_actors.json`, () => HttpResponse.json({ data: [] })),
   );
 });
 

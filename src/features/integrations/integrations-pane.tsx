@@ -1,7 +1,8 @@
 /**
  * Integrations (/integrations): the security tools the director takes events from, in the generic
  * table (MON-019), with the integrations menu (JOB-029) and its creation modal, the integration
- * service's status polled every 20 s (MON-072), and its errors told as the spec says (JOB-072, JOB-107).
+ * service's status polled every 20 s (MON-072), and its errors told as the spec says (JOB-072, JOB-107);
+ * below, the actors on which dependencies can be installed (JOB-061, JOB-097; dependencies-table.tsx).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
@@ -14,6 +15,7 @@ import { flash } from '@/ui/toasts';
 import { AddIntegrationMenu } from './add-menu';
 import { getIntegrationsMenu, integrationsMenuQuery } from './api';
 import { IntegrationCreateModal } from './create-modal';
+import { DependenciesTable } from './dependencies-table';
 import { SERVICE_ERROR_TITLE, SERVICE_ERROR_TOAST_MS, menuBlockedReason, menuItems, serviceErrorMessage } from './menu-state';
 import { integrationsStore } from './store';
 
@@ -117,6 +119,7 @@ export function IntegrationsPane() {
           status={<StatusPoller label="Integration service" poll={async () => serviceLine(await getIntegrationsMenu())} flashOnFailure />}
         />
       )}
+      <DependenciesTable />
       <IntegrationCreateModal />
     </div>
   );

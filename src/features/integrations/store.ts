@@ -1,4 +1,5 @@
 import { proxy } from 'valtio';
+import type { DependencyActor } from '@/api/contracts/actor-dependencies';
 import type { IntegrationRow } from '@/api/contracts/integrations';
 
 /**
@@ -11,4 +12,9 @@ export const integrationsStore = proxy<{
   known: Pick<IntegrationRow, 'id' | 'name'>[];
   /** Why integrations cannot be added now (service not running, in error, actions disabled), or null. */
   blocked: string | null;
-}>({ adding: null, selectedId: null, known: [], blocked: null });
+  /** The actors dependencies can be installed on, as last loaded (the palette's pick list), and the selected one. */
+  dependencyActors: DependencyActor[];
+  selectedActorId: number | null;
+  /** Actors whose install call runs in this page now (JOB-061 INSTALLING). */
+  installRuns: number[];
+}>({ adding: null, selectedId: null, known: [], blocked: null, dependencyActors: [], selectedActorId: null, installRuns: [] });
