@@ -57,7 +57,9 @@ export async function startLocalActors(app: FastifyInstance, directorUrl: string
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', path.join(REPO_ROOT, 'actor', 'main.ts'), '--director', directorUrl, '--name', `local-actor-${i + 1}`, '--address', address,
-        '--state', path.join(dir, `${address}.json`), '--exit-with-stdin'],
+        '--state', path.join(dir, `${address}.json`), '--exit-with-stdin',
+        // LOCAL_ACTORS_INSTALL_DEPS=0: "Install Dependencies" only looks, it installs no system package.
+        ...(process.env.LOCAL_ACTORS_INSTALL_DEPS === '0' ? ['--no-install-deps'] : [])],
       // The token in the environment, never in the command line (ps shows that to every user).
       { cwd: REPO_ROOT, stdio: ['pipe', 'inherit', 'inherit'], env: { ...process.env, VIGIL_BULK_TOKEN: token, ...(caFile ? { NODE_EXTRA_CA_CERTS: caFile } : {}) } },
     );

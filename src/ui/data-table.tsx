@@ -5,7 +5,12 @@
  * quick-find popover (Cancel and Apply; 'No Results' when nothing matches), pagination with a per-page
  * selector, a status line, and the no-results panel. A table with no columns reads 'No table column
  * details'. Panes give it columns and rows; every table built on it behaves the same.
+ *
+ * Virtualized: a table of more than VIRTUAL_THRESHOLD rows on its page (a table with `paged={false}`
+ * shows every row in one scrolling viewport) renders only the rows in view plus a few (fixed row
+ * height, spacer rows above and below), so 100k rows scroll as smoothly as 10.
  */
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { Button } from './button';
 import { MIN_COLUMN_PX, useColumnWidths } from './column-widths';
@@ -14,6 +19,11 @@ import { Pagination, usePaging } from './pagination';
 import { TABLE_REFRESH_MS, useAutoRefresh } from './table-refresh';
 
 export const NO_COLUMNS_TEXT = 'No table column details';
+/** Tables showing more rows than this render only the rows in view. */
+export const VIRTUAL_THRESHOLD = 100;
+/** Every row's height in px (cells are one line, truncated), so the virtual window is exact. */
+export const ROW_PX = 29;
+const OVERSCAN_ROWS = 10;
 export const QUICK_FIND_NO_MATCH = 'No Results';
 const KEY_STEP_PX = 10;
 
@@ -61,6 +71,9 @@ export interface DataTableProps<R> {
   onRowKeyDown?(e: KeyboardEvent<HTMLTableRowElement>, row: R): void;
   /** 'grid' for a table whose rows are selected and acted on with the keyboard (default 'table'). */
   role?: 'table' | 'grid';
+  /** false: no pagination; every row scrolls in a viewport of `viewportPx` (virtualized when long). */
+  paged?: boolean;
+  viewportPx?: number;
 }
 
 function useOutsideClose(open: boolean, ref: React.RefObject<HTMLElement | null>, close: () => void) {
@@ -214,7 +227,24 @@ function ResizeHandle({ label, percent, onResize, tableWidth }: { label: string;
   );
 }
 
-export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, refreshMs = TABLE_REFRESH_MS, perPage: initialPerPage = 10, loading, empty, status, toolbar, selectedKey, onSelect, onOpen, onRowKeyDown, role = 'table' }: DataTableProps<R>) {
+/** The rows of the table's body: all of them, or (past VIRTUAL_THRESHOLD) the window in view between two spacer rows. */
+function useRowWindow(count: number, scrollRef: React.RefObject<HTMLDivElement | null>) {
+  const virtual = count > VIRTUAL_THRESHOLD;
+  const virtualizer = useVirtualizer({ count: virtual ? count : 0, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_PX, overscan: OVERSCAN_ROWS });
+  if (!virtual) return { virtual, indexes: Array.from({ length: count }, (_, i) => i), before: 0, after: 0, scrollTo: () => {} };
+  const items = virtualizer.getVirtualItems();
+  const first = items[0];
+  const last = items[items.length - 1];
+  return {
+    virtual,
+    indexes: items.map((v) => v.index),
+    before: first ? first.start : 0,
+    after: last ? virtualizer.getTotalSize() - last.end : 0,
+    scrollTo: (i: number) => virtualizer.scrollToIndex(i, { align: 'auto' }),
+  };
+}
+
+export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, refreshMs = TABLE_REFRESH_MS, perPage: initialPerPage = 10, loading, empty, status, toolbar, selectedKey, onSelect, onOpen, onRowKeyDown, role = 'table', paged = true, viewportPx = 480 }: DataTableProps<R>) {
   const [tab, setTab] = useState(tabs?.[0]?.id ?? '');
   const [find, setFind] = useState('');
   const paging = usePaging(id, initialPerPage);
@@ -227,10 +257,23 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
   const activeTab = tabs?.find((t) => t.id === tab) ?? tabs?.[0];
   const all = rows ?? [];
   const shown = useMemo(() => all.filter((r) => (activeTab?.filter ? activeTab.filter(r) : true) && matchesFind(r, columns, find)), [all, activeTab, columns, find]);
-  const pages = Math.max(1, Math.ceil(shown.length / paging.perPage));
-  const page = Math.min(paging.page, pages);
-  const first = (page - 1) * paging.perPage;
-  const visible = shown.slice(first, first + paging.perPage);
+  const perPage = paged ? paging.perPage : Math.max(1, shown.length);
+  const pages = Math.max(1, Math.ceil(shown.length / perPage));
+  const page = paged ? Math.min(paging.page, pages) : 1;
+  const first = (page - 1) * perPage;
+  const visible = useMemo(() => (paged ? shown.slice(first, first + perPage) : shown), [paged, shown, first, perPage]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const rowWindow = useRowWindow(visible.length, scrollRef);
+  // The row to focus once it is rendered (the keyboard moved to it; in a virtual window it may not be yet).
+  const [focusIndex, setFocusIndex] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusIndex === null) return;
+    const el = scrollRef.current?.querySelector<HTMLElement>(`tr[data-index="${focusIndex}"]`);
+    if (el) {
+      el.focus();
+      setFocusIndex(null);
+    }
+  });
 
   const chooseTab = (next: string) => {
     setTab(next);
@@ -243,19 +286,30 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
 
   const onRowKey = (e: KeyboardEvent<HTMLTableRowElement>, index: number) => {
     const go = (j: number) => {
-      const row = visible[Math.max(0, Math.min(visible.length - 1, j))];
+      const to = Math.max(0, Math.min(visible.length - 1, j));
+      const row = visible[to];
       if (!row) return;
       e.preventDefault();
       onSelect?.(row);
-      (e.currentTarget.parentElement?.children[Math.max(0, Math.min(visible.length - 1, j))] as HTMLElement | undefined)?.focus();
+      rowWindow.scrollTo(to);
+      setFocusIndex(to);
     };
+    const pageRows = Math.max(1, Math.floor(viewportPx / ROW_PX) - 1);
     if (e.key === 'ArrowDown') go(index + 1);
     else if (e.key === 'ArrowUp') go(index - 1);
+    else if (e.key === 'PageDown') go(index + pageRows);
+    else if (e.key === 'PageUp') go(index - pageRows);
+    else if (e.key === 'Home' && e.ctrlKey) go(0);
+    else if (e.key === 'End' && e.ctrlKey) go(visible.length - 1);
     else if (e.key === 'Enter' && onOpen && visible[index]) {
       e.preventDefault();
       onOpen(visible[index]);
     } else if (visible[index]) onRowKeyDown?.(e, visible[index]);
   };
+
+  // The row Tab reaches: the selected one when it is rendered, else the first rendered.
+  const selectedIndex = selectedKey == null ? -1 : visible.findIndex((r) => rowKey(r) === selectedKey);
+  const tabRow = rowWindow.indexes.includes(selectedIndex) ? selectedIndex : rowWindow.indexes[0];
 
   let body: ReactNode;
   if (!columns.length) body = <p className="p-4 text-sm text-muted">{NO_COLUMNS_TEXT}</p>;
@@ -264,14 +318,14 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
   else if (!shown.length) body = <NoResults />;
   else
     body = (
-      <div className="overflow-x-auto">
+      <div ref={scrollRef} className={paged && !rowWindow.virtual ? 'overflow-x-auto' : 'overflow-auto'} style={paged && !rowWindow.virtual ? undefined : { maxHeight: viewportPx }} data-virtual-viewport={rowWindow.virtual ? '' : undefined}>
         <table ref={tableRef} role={role === 'grid' ? 'grid' : undefined} className="w-full table-fixed text-left text-sm" aria-label={label} aria-rowcount={shown.length + 1}>
           <colgroup>
             {widths.map((w, i) => (
               <col key={columns[i]!.key} style={{ width: `${w}%` }} />
             ))}
           </colgroup>
-          <thead className="border-b border-line text-2xs text-muted uppercase">
+          <thead className={`border-b border-line text-2xs text-muted uppercase ${rowWindow.virtual ? 'sticky top-0 z-10 bg-panel' : ''}`}>
             <tr>
               {columns.map((c, i) => (
                 <th key={c.key} className="relative truncate py-1 pr-3 pl-1 font-medium" style={{ minWidth: MIN_COLUMN_PX }}>
@@ -282,14 +336,19 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
             </tr>
           </thead>
           <tbody>
-            {visible.map((r, i) => {
+            {rowWindow.before > 0 && <tr aria-hidden style={{ height: rowWindow.before }} />}
+            {rowWindow.indexes.map((i) => {
+              const r = visible[i]!;
               const key = rowKey(r);
               const selected = selectedKey !== undefined && key === selectedKey;
               return (
                 <tr
                   key={key}
+                  data-index={i}
+                  aria-rowindex={first + i + 2}
+                  style={rowWindow.virtual ? { height: ROW_PX } : undefined}
                   aria-selected={onSelect ? selected : undefined}
-                  tabIndex={onSelect ? (selected || (selectedKey == null && i === 0) ? 0 : -1) : undefined}
+                  tabIndex={onSelect ? (i === tabRow ? 0 : -1) : undefined}
                   onClick={() => onSelect?.(r)}
                   onDoubleClick={() => onOpen?.(r)}
                   onKeyDown={(e) => onRowKey(e, i)}
@@ -303,6 +362,7 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
                 </tr>
               );
             })}
+            {rowWindow.after > 0 && <tr aria-hidden style={{ height: rowWindow.after }} />}
           </tbody>
         </table>
       </div>
@@ -324,9 +384,11 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
           {shown.length !== all.length ? ` (${all.length} in all)` : ''}
         </span>
         {status}
-        <span className="ml-auto">
-          <Pagination label={label} page={page} perPage={paging.perPage} total={shown.length} onPage={setPage} onPerPage={paging.setPerPage} />
-        </span>
+        {paged && (
+          <span className="ml-auto">
+            <Pagination label={label} page={page} perPage={paging.perPage} total={shown.length} onPage={setPage} onPerPage={paging.setPerPage} />
+          </span>
+        )}
       </footer>
     </section>
   );
