@@ -11,7 +11,7 @@
  * height, spacer rows above and below), so 100k rows scroll as smoothly as 10.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { Button } from './button';
 import { MIN_COLUMN_PX, useColumnWidths } from './column-widths';
 import { NoResults } from './no-results';
@@ -33,6 +33,9 @@ export interface DataColumn<R> {
   render(row: R): ReactNode;
   /** The text quick find searches (default: none for this column). */
   text?(row: R): string;
+  /** The header is empty on screen and named `label` for screen readers (e.g. a column of buttons). */
+  hideLabel?: boolean;
+  right?: boolean;
 }
 
 export interface DataTab<R> {
@@ -71,6 +74,8 @@ export interface DataTableProps<R> {
   onRowKeyDown?(e: KeyboardEvent<HTMLTableRowElement>, row: R): void;
   /** 'grid' for a table whose rows are selected and acted on with the keyboard (default 'table'). */
   role?: 'table' | 'grid';
+  /** A row's expansion (a full-width row under it), or null; a table with expansions is not virtualized. */
+  expanded?(row: R): ReactNode;
   /** false: no pagination; every row scrolls in a viewport of `viewportPx` (virtualized when long). */
   paged?: boolean;
   viewportPx?: number;
@@ -228,8 +233,8 @@ function ResizeHandle({ label, percent, onResize, tableWidth }: { label: string;
 }
 
 /** The rows of the table's body: all of them, or (past VIRTUAL_THRESHOLD) the window in view between two spacer rows. */
-function useRowWindow(count: number, scrollRef: React.RefObject<HTMLDivElement | null>) {
-  const virtual = count > VIRTUAL_THRESHOLD;
+function useRowWindow(count: number, scrollRef: React.RefObject<HTMLDivElement | null>, allowed: boolean) {
+  const virtual = allowed && count > VIRTUAL_THRESHOLD;
   const virtualizer = useVirtualizer({ count: virtual ? count : 0, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_PX, overscan: OVERSCAN_ROWS });
   if (!virtual) return { virtual, indexes: Array.from({ length: count }, (_, i) => i), before: 0, after: 0, scrollTo: () => {} };
   const items = virtualizer.getVirtualItems();
@@ -244,7 +249,7 @@ function useRowWindow(count: number, scrollRef: React.RefObject<HTMLDivElement |
   };
 }
 
-export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, refreshMs = TABLE_REFRESH_MS, perPage: initialPerPage = 10, loading, empty, status, toolbar, selectedKey, onSelect, onOpen, onRowKeyDown, role = 'table', paged = true, viewportPx = 480 }: DataTableProps<R>) {
+export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, refreshMs = TABLE_REFRESH_MS, perPage: initialPerPage = 10, loading, empty, status, toolbar, selectedKey, onSelect, onOpen, onRowKeyDown, role = 'table', expanded, paged = true, viewportPx = 480 }: DataTableProps<R>) {
   const [tab, setTab] = useState(tabs?.[0]?.id ?? '');
   const [find, setFind] = useState('');
   const paging = usePaging(id, initialPerPage);
@@ -263,7 +268,7 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
   const first = (page - 1) * perPage;
   const visible = useMemo(() => (paged ? shown.slice(first, first + perPage) : shown), [paged, shown, first, perPage]);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const rowWindow = useRowWindow(visible.length, scrollRef);
+  const rowWindow = useRowWindow(visible.length, scrollRef, !expanded);
   // The row to focus once it is rendered (the keyboard moved to it; in a virtual window it may not be yet).
   const [focusIndex, setFocusIndex] = useState<number | null>(null);
   useEffect(() => {
@@ -328,8 +333,8 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
           <thead className={`border-b border-line text-2xs text-muted uppercase ${rowWindow.virtual ? 'sticky top-0 z-10 bg-panel' : ''}`}>
             <tr>
               {columns.map((c, i) => (
-                <th key={c.key} className="relative truncate py-1 pr-3 pl-1 font-medium" style={{ minWidth: MIN_COLUMN_PX }}>
-                  {c.label}
+                <th key={c.key} aria-label={c.hideLabel ? c.label : undefined} className={`relative truncate py-1 pr-3 pl-1 font-medium ${c.right ? 'text-right' : ''}`} style={{ minWidth: MIN_COLUMN_PX }}>
+                  {c.hideLabel ? null : c.label}
                   {i < columns.length - 1 && <ResizeHandle label={c.label} percent={widths[i] ?? 0} tableWidth={tableWidth} onResize={(d) => resize(i, d, tableWidth())} />}
                 </th>
               ))}
@@ -341,7 +346,7 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
               const r = visible[i]!;
               const key = rowKey(r);
               const selected = selectedKey !== undefined && key === selectedKey;
-              return (
+              const main = (
                 <tr
                   key={key}
                   data-index={i}
@@ -355,11 +360,22 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
                   className={`border-b border-line/50 align-top outline-none focus-visible:ring-1 focus-visible:ring-accent ${selected ? 'bg-accent/15' : ''}`}
                 >
                   {columns.map((c) => (
-                    <td key={c.key} className="truncate py-1 pr-3 pl-1">
+                    <td key={c.key} className={`truncate py-1 pr-3 pl-1 ${c.right ? 'text-right' : ''}`}>
                       {c.render(r)}
                     </td>
                   ))}
                 </tr>
+              );
+              const more = expanded?.(r);
+              return more ? (
+                <Fragment key={key}>
+                  {main}
+                  <tr className="border-b border-line/50 bg-raised/40">
+                    <td colSpan={columns.length}>{more}</td>
+                  </tr>
+                </Fragment>
+              ) : (
+                main
               );
             })}
             {rowWindow.after > 0 && <tr aria-hidden style={{ height: rowWindow.after }} />}

@@ -1,40 +1,37 @@
 import type { ActorRow } from '@/api/contracts/actors';
-import { StatusCell } from './status';
-import { TableHead } from '@/ui/table-head';
+import { DataTable, type DataColumn } from '@/ui/data-table';
 import { formatTimestamp } from '@/ui/datetime';
+import { StatusCell } from './status';
 
-const ACTOR_COLUMNS = ['ID', 'Name', 'Type', 'OS', 'Version', 'Zone', 'Status', 'Tags', 'Last heartbeat'].map((label) => ({ label }));
+const COLUMNS: DataColumn<ActorRow>[] = [
+  { key: 'id', label: 'ID', text: (a) => String(a.id), render: (a) => <span className="font-mono text-2xs">{a.id}</span> },
+  {
+    key: 'name',
+    label: 'Name',
+    text: (a) => `${a.friendly_name} ${a.name}`,
+    render: (a) => (
+      <>
+        <a href={a.links.edit} className="hover:underline">
+          {a.friendly_name || a.name}
+        </a>
+        {a.friendly_name && a.friendly_name !== a.name && <span className="ml-1 text-2xs text-muted">{a.name}</span>}
+      </>
+    ),
+  },
+  { key: 'type', label: 'Type', text: (a) => a.node_type, render: (a) => a.node_type },
+  { key: 'os', label: 'OS', text: (a) => `${a.os_base} ${a.os}`, render: (a) => <span title={a.os}>{a.os_base}</span> },
+  { key: 'version', label: 'Version', text: (a) => a.node_version, render: (a) => <span className="tabular-nums">{a.node_version}</span> },
+  { key: 'zone', label: 'Zone', text: (a) => a.zone_name ?? '', render: (a) => a.zone_name ?? '' },
+  { key: 'status', label: 'Status', text: (a) => (a.active_pending ? 'pending' : a.status), render: (a) => <StatusCell status={a.active_pending ? 'pending' : a.status} details={a.status_details} /> },
+  { key: 'tags', label: 'Tags', text: (a) => a.user_tags.join(' '), render: (a) => <span className="text-2xs text-muted">{a.user_tags.join(', ')}</span> },
+  { key: 'heartbeat', label: 'Last heartbeat', render: (a) => <span className="text-muted">{formatTimestamp(a.last_heartbeat_at, { fallback: 'never' })}</span> },
+];
 
-/** The registered actors (MON-042 fields the director has). */
+/**
+ * The registered actors (MON-042 fields the director has), in the generic table: every actor in one
+ * scrolling viewport, virtualized, so a fleet of any size scrolls; quick find by name, OS, zone, tags.
+ * The pane refreshes the rows (MON-069).
+ */
 export function ActorsTable({ rows }: { rows: readonly ActorRow[] }) {
-  if (!rows.length) return <p className="py-3 text-muted">No actors have registered yet.</p>;
-  return (
-    <table aria-label="Actors" className="w-full text-left text-sm">
-      <TableHead columns={ACTOR_COLUMNS} />
-      <tbody>
-        {rows.map((a) => (
-          <tr key={a.id} className="border-b border-line/50">
-            <td className="py-1 pr-2 font-mono text-2xs">{a.id}</td>
-            <td className="py-1 pr-2">
-              <a href={a.links.edit} className="hover:underline">
-                {a.friendly_name || a.name}
-              </a>
-              {a.friendly_name && a.friendly_name !== a.name && <span className="ml-1 text-2xs text-muted">{a.name}</span>}
-            </td>
-            <td className="py-1 pr-2">{a.node_type}</td>
-            <td className="py-1 pr-2" title={a.os}>
-              {a.os_base}
-            </td>
-            <td className="py-1 pr-2 tabular-nums">{a.node_version}</td>
-            <td className="py-1 pr-2">{a.zone_name ?? ''}</td>
-            <td className="py-1 pr-2">
-              <StatusCell status={a.active_pending ? 'pending' : a.status} details={a.status_details} />
-            </td>
-            <td className="py-1 pr-2 text-2xs text-muted">{a.user_tags.join(', ')}</td>
-            <td className="py-1 text-muted">{formatTimestamp(a.last_heartbeat_at, { fallback: 'never' })}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <DataTable<ActorRow> id="actors-table" label="Actors" columns={COLUMNS} rows={rows} rowKey={(a) => a.id} paged={false} empty="No actors have registered yet." />;
 }

@@ -9,7 +9,7 @@ import { Field } from '@/ui/field';
 import { FormActions } from '@/ui/form-actions';
 import { FormAlert } from '@/ui/form-alert';
 import { Modal } from '@/ui/modal';
-import { TableHead, type Column } from '@/ui/table-head';
+import { DataTable, type DataColumn } from '@/ui/data-table';
 import { flash } from '@/ui/toasts';
 import { yupResolver } from '@/ui/yup-resolver';
 import { usersPane } from './pane-context';
@@ -56,11 +56,10 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-const USER_COLUMNS: Column[] = [{ label: 'ID' }, { label: 'Email' }, { label: 'Name' }, { label: 'Role' }, { label: 'Actions', visible: false }];
 
 /** Administration of users: list, add, set a role, reset a password. */
 export function UsersPane() {
-  const { data: users, isLoading, error } = useUsers();
+  const { data: users, error, refetch } = useUsers();
   const [adding, setAdding] = useState(false);
   usePaneContext(usersPane, { openAdd: () => setAdding(true) });
 
@@ -73,46 +72,47 @@ export function UsersPane() {
     }
   };
 
+  const columns: DataColumn<UserRow>[] = [
+    { key: 'id', label: 'ID', text: (u) => String(u.id), render: (u) => <span className="font-mono text-2xs">{u.id}</span> },
+    { key: 'email', label: 'Email', text: (u) => u.email, render: (u) => u.email },
+    { key: 'name', label: 'Name', text: (u) => `${u.first_name} ${u.last_name}`, render: (u) => `${u.first_name} ${u.last_name}`.trim() },
+    {
+      key: 'role',
+      label: 'Role',
+      text: (u) => ROLE_LABELS[u.role],
+      render: (u) => (
+        <select aria-label={`Role of ${u.email}`} className="rounded border border-line bg-surface px-1 py-0.5" value={u.role} onChange={(e) => void changeRole(u, e.target.value as Role)}>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABELS[r]}
+            </option>
+          ))}
+        </select>
+      ),
+    },
+    {
+      key: 'actions',
+      label: 'Actions',
+      hideLabel: true,
+      right: true,
+      render: (u) => (
+        <CommandButton command="users.resetPassword" args={{ id: u.id }} variant="ghost" aria-label={`Reset password of ${u.email}`}>
+          Reset password
+        </CommandButton>
+      ),
+    },
+  ];
+
   return (
     <div className="p-4">
       <div className="mb-3 flex items-center justify-between">
         <h2 className="text-base font-semibold">Users</h2>
         <CommandButton command="users.openAdd" variant="primary" />
       </div>
-      {isLoading && <div className="text-muted">Loading users…</div>}
-      {error && <div role="alert">{error.message}</div>}
-      {users && (
-        <table className="w-full text-left text-sm">
-          <TableHead columns={USER_COLUMNS} />
-          <tbody>
-            {users.map((u) => (
-              <tr key={u.id} className="border-b border-line/50">
-                <td className="py-1 pr-2 font-mono text-2xs">{u.id}</td>
-                <td className="py-1 pr-2">{u.email}</td>
-                <td className="py-1 pr-2">{`${u.first_name} ${u.last_name}`.trim()}</td>
-                <td className="py-1 pr-2">
-                  <select
-                    aria-label={`Role of ${u.email}`}
-                    className="rounded border border-line bg-surface px-1 py-0.5"
-                    value={u.role}
-                    onChange={(e) => void changeRole(u, e.target.value as Role)}
-                  >
-                    {ROLES.map((r) => (
-                      <option key={r} value={r}>
-                        {ROLE_LABELS[r]}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td className="py-1 text-right">
-                  <CommandButton command="users.resetPassword" args={{ id: u.id }} variant="ghost" aria-label={`Reset password of ${u.email}`}>
-                    Reset password
-                  </CommandButton>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {error && !users ? (
+        <div role="alert">{error.message}</div>
+      ) : (
+        <DataTable<UserRow> id="users-table" label="Users" columns={columns} rows={users} rowKey={(u) => u.id} refetch={refetch} loading={<div className="text-muted">Loading users…</div>} />
       )}
       <Modal open={adding} title="Add User" onClose={() => setAdding(false)}>
         {adding && <AddUserForm onDone={() => setAdding(false)} />}
