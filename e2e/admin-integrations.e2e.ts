@@ -36,6 +36,10 @@ describe('admin integrations, tables and banners', () => {
     await dialog.getByLabel('File the director tails').fill('relative/eve.json');
     await page.keyboard.press('Enter');
     await dialog.getByRole('alert').filter({ hasText: 'The file path must be absolute' }).waitFor();
+    // The refusal is told once, in the form (no toast repeats it), and what was typed stays.
+    expect(await page.getByText('The file path must be absolute').count()).toBe(1);
+    expect(await dialog.getByLabel('Name').inputValue()).toBe(name);
+    expect(await dialog.getByLabel('File the director tails').inputValue()).toBe('relative/eve.json');
     await dialog.getByLabel('File the director tails').fill('/tmp/vigil-e2e-eve.json');
     await page.screenshot({ path: 'test-results/integrations-create-modal.png' });
     await page.keyboard.press('Enter');
@@ -50,7 +54,8 @@ describe('admin integrations, tables and banners', () => {
     await page.keyboard.press('ArrowRight');
     expect(await pane.getByRole('tab', { name: 'File tails' }).getAttribute('aria-selected')).toBe('true');
     await table.getByRole('cell', { name }).waitFor();
-    await pane.getByRole('button', { name: 'Quick Find' }).click();
+    // The integrations table's own quick find (the Actor dependencies table below has one too).
+    await pane.getByRole('region', { name: 'Integrations', exact: true }).getByRole('button', { name: 'Quick Find' }).click();
     const find = page.getByRole('dialog', { name: 'Quick find' });
     await find.getByRole('searchbox').fill('no such integration anywhere');
     await find.getByText('No Results').waitFor();
