@@ -25,6 +25,9 @@ function normalize(widths: number[]): number[] {
 
 export const evenWidths = (n: number): number[] => (n > 0 ? normalize(Array.from({ length: n }, () => 1)) : []);
 
+/** Starting widths from relative weights (even when none are given or their count differs). */
+const startWidths = (n: number, weights?: readonly number[]) => (weights && weights.length === n && n > 0 && weights.every((w) => w > 0) ? normalize([...weights]) : evenWidths(n));
+
 /** Column `index` grows by `deltaPx` (shrinks when negative) against column index + 1, neither below `minPx`. */
 export function resizeColumn(widths: readonly number[], index: number, deltaPx: number, tablePx: number, minPx = RESIZE_HELPER_MIN_PX): number[] {
   if (index < 0 || index >= widths.length - 1 || !(tablePx > 0) || !Number.isFinite(deltaPx)) return [...widths];
@@ -47,14 +50,14 @@ function stored(id: string, n: number): number[] | null {
   }
 }
 
-/** A table's column widths (percent), remembered per table id and column count; no column below `minPx` (default: the helper's 15 px). */
-export function useColumnWidths(id: string, n: number, minPx = RESIZE_HELPER_MIN_PX) {
-  const [state, setState] = useState(() => ({ n, widths: stored(id, n) ?? evenWidths(n) }));
-  const widths = state.n === n ? state.widths : (stored(id, n) ?? evenWidths(n));
+/** A table's column widths (percent), remembered per table id and column count; no column below `minPx` (default: the helper's 15 px); they start from `weights` (relative) or even. */
+export function useColumnWidths(id: string, n: number, minPx = RESIZE_HELPER_MIN_PX, weights?: readonly number[]) {
+  const [state, setState] = useState(() => ({ n, widths: stored(id, n) ?? startWidths(n, weights) }));
+  const widths = state.n === n ? state.widths : (stored(id, n) ?? startWidths(n, weights));
   const resize = useCallback(
     (index: number, deltaPx: number, tablePx: number) => {
       setState((old) => {
-        const next = resizeColumn(old.n === n ? old.widths : evenWidths(n), index, deltaPx, tablePx, minPx);
+        const next = resizeColumn(old.n === n ? old.widths : startWidths(n, weights), index, deltaPx, tablePx, minPx);
         try {
           localStorage.setItem(columnWidthsKey(id), JSON.stringify(next));
         } catch {
@@ -63,7 +66,7 @@ export function useColumnWidths(id: string, n: number, minPx = RESIZE_HELPER_MIN
         return { n, widths: next };
       });
     },
-    [id, n, minPx],
+    [id, n, minPx, weights],
   );
   return { widths, resize };
 }

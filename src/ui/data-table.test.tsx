@@ -126,6 +126,12 @@ describe('the generic table', () => {
     expect(resizeColumn([20, 30, 50], 2, 10, 1000)).toEqual([20, 30, 50]);
   });
 
+  it('MON-173 columns start from their weights (percentages summing to 100) until resized', () => {
+    const weighted: DataColumn<Row>[] = [{ ...COLUMNS[0]!, weight: 2 }, { ...COLUMNS[1]! }, { ...COLUMNS[2]!, weight: 1 }];
+    const { container } = render(table({ columns: weighted }));
+    expect([...container.querySelectorAll('col')].map((c) => c.style.width)).toEqual(['50%', '25%', '25%']);
+  });
+
   it("MON-173 the resizable-table helper's default minimum is 15 px, in resize mode 'fit' (the neighbour gives what the column takes)", () => {
     expect(RESIZE_HELPER_MIN_PX).toBe(15);
     // 1000 px wide: a column can shrink to 15 px (1.5 %) by default, not further; its neighbour takes the rest.

@@ -36,6 +36,8 @@ export interface DataColumn<R> {
   /** The header is empty on screen and named `label` for screen readers (e.g. a column of buttons). */
   hideLabel?: boolean;
   right?: boolean;
+  /** The column's starting width relative to the others (default 1); the user's resizing is remembered over it. */
+  weight?: number;
 }
 
 export interface DataTab<R> {
@@ -254,7 +256,8 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
   const [find, setFind] = useState('');
   const paging = usePaging(id, initialPerPage);
   const { setPage } = paging;
-  const { widths, resize } = useColumnWidths(id, columns.length, MIN_COLUMN_PX);
+  const weights = useMemo(() => columns.map((c) => c.weight ?? 1), [columns]);
+  const { widths, resize } = useColumnWidths(id, columns.length, MIN_COLUMN_PX, weights);
   const tableRef = useRef<HTMLTableElement>(null);
   const tableWidth = () => tableRef.current?.getBoundingClientRect().width ?? 0;
   useAutoRefresh(refetch, label, refreshMs);

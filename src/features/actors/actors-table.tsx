@@ -4,10 +4,11 @@ import { formatTimestamp } from '@/ui/datetime';
 import { StatusCell } from './status';
 
 const COLUMNS: DataColumn<ActorRow>[] = [
-  { key: 'id', label: 'ID', text: (a) => String(a.id), render: (a) => <span className="font-mono text-2xs">{a.id}</span> },
+  { key: 'id', label: 'ID', weight: 0.5, text: (a) => String(a.id), render: (a) => <span className="font-mono text-2xs">{a.id}</span> },
   {
     key: 'name',
     label: 'Name',
+    weight: 1.8,
     text: (a) => `${a.friendly_name} ${a.name}`,
     render: (a) => (
       <>
@@ -21,7 +22,7 @@ const COLUMNS: DataColumn<ActorRow>[] = [
   { key: 'type', label: 'Type', text: (a) => a.node_type, render: (a) => a.node_type },
   { key: 'os', label: 'OS', text: (a) => `${a.os_base} ${a.os}`, render: (a) => <span title={a.os}>{a.os_base}</span> },
   { key: 'version', label: 'Version', text: (a) => a.node_version, render: (a) => <span className="tabular-nums">{a.node_version}</span> },
-  { key: 'zone', label: 'Zone', text: (a) => a.zone_name ?? '', render: (a) => a.zone_name ?? '' },
+  { key: 'zone', label: 'Zone', weight: 1.4, text: (a) => a.zone_name ?? '', render: (a) => a.zone_name ?? '' },
   { key: 'status', label: 'Status', text: (a) => (a.active_pending ? 'pending' : a.status), render: (a) => <StatusCell status={a.active_pending ? 'pending' : a.status} details={a.status_details} /> },
   { key: 'tags', label: 'Tags', text: (a) => a.user_tags.join(' '), render: (a) => <span className="text-2xs text-muted">{a.user_tags.join(', ')}</span> },
   { key: 'heartbeat', label: 'Last heartbeat', render: (a) => <span className="text-muted">{formatTimestamp(a.last_heartbeat_at, { fallback: 'never' })}</span> },

@@ -30,9 +30,9 @@ function ExpandButton({ row }: { row: BulkTokenRow }) {
 }
 
 const COLUMNS: DataColumn<BulkTokenRow>[] = [
-  { key: 'expand', label: 'Expand', hideLabel: true, render: (r) => <ExpandButton row={r} /> },
-  { key: 'id', label: 'ID', text: (r) => String(r.id), render: (r) => <span className="font-mono text-2xs">{r.id}</span> },
-  { key: 'name', label: 'Name', text: labelOf, render: labelOf },
+  { key: 'expand', label: 'Expand', hideLabel: true, weight: 0.35, render: (r) => <ExpandButton row={r} /> },
+  { key: 'id', label: 'ID', weight: 0.5, text: (r) => String(r.id), render: (r) => <span className="font-mono text-2xs">{r.id}</span> },
+  { key: 'name', label: 'Name', weight: 1.5, text: labelOf, render: labelOf },
   { key: 'status', label: 'Status', text: (r) => r.status, render: (r) => <StatusCell status={r.status} details={r.status_details} /> },
   { key: 'pending', label: 'Pending', right: true, render: (r) => <span className="tabular-nums">{r.active_pending}</span> },
   { key: 'registered', label: 'Registered', right: true, render: (r) => <span className="tabular-nums">{r.registered}</span> },
@@ -43,6 +43,7 @@ const COLUMNS: DataColumn<BulkTokenRow>[] = [
     label: 'Actions',
     hideLabel: true,
     right: true,
+    weight: 1.4,
     render: (r) => (
       <span className="whitespace-nowrap">
         <CommandButton

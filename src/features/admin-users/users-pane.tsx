@@ -73,8 +73,8 @@ export function UsersPane() {
   };
 
   const columns: DataColumn<UserRow>[] = [
-    { key: 'id', label: 'ID', text: (u) => String(u.id), render: (u) => <span className="font-mono text-2xs">{u.id}</span> },
-    { key: 'email', label: 'Email', text: (u) => u.email, render: (u) => u.email },
+    { key: 'id', label: 'ID', weight: 0.4, text: (u) => String(u.id), render: (u) => <span className="font-mono text-2xs">{u.id}</span> },
+    { key: 'email', label: 'Email', weight: 1.6, text: (u) => u.email, render: (u) => u.email },
     { key: 'name', label: 'Name', text: (u) => `${u.first_name} ${u.last_name}`, render: (u) => `${u.first_name} ${u.last_name}`.trim() },
     {
       key: 'role',
