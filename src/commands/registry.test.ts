@@ -47,7 +47,7 @@ describe('command registry', () => {
     expect(r.visible().map((c) => c.id).sort()).toEqual(['jobs.cancel', 'jobs.never']);
   });
 
-  it('reports errors of interactive sources to the user and keeps scripts quiet', async () => {
+  it('reports errors of interactive sources to the user and keeps scripts and forms quiet', async () => {
     const r = new CommandRegistry();
     const reporter = vi.fn();
     r.setErrorReporter(reporter);
@@ -62,6 +62,9 @@ describe('command registry', () => {
     await expect(r.execute('x.fail', undefined, 'palette')).rejects.toThrow('Boom');
     expect(reporter).toHaveBeenCalledWith('Boom');
     await expect(r.execute('x.fail', undefined, 'script')).rejects.toThrow('Boom');
+    expect(reporter).toHaveBeenCalledTimes(1);
+    // A form shows its own failure (in its alert): no toast repeats it.
+    await expect(r.execute('x.fail', undefined, 'form')).rejects.toThrow('Boom');
     expect(reporter).toHaveBeenCalledTimes(1);
   });
 
