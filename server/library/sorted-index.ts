@@ -301,6 +301,21 @@ export class SortedIndex<E extends IndexEntry> {
     return slot === undefined ? undefined : this.entries[slot];
   }
 
+  /**
+   * Slots whose search text may contain `term` (a superset of those that do, repeats possible): the
+   * trigram index's candidates plus the slots changed or added since the search text was joined;
+   * null when the term is under three characters.
+   */
+  mayContain(term: string): number[] | null {
+    const { starts, trigrams } = this.joinedSearchText();
+    const found = trigrams.candidates(term);
+    if (!found) return null;
+    const out = Array.from(found);
+    for (const slot of this.staleText) out.push(slot);
+    for (let slot = starts.length - 1; slot < this.entries.length; slot++) out.push(slot);
+    return out;
+  }
+
   /** Every live slot in one sort order, ascending (kept up to date on changes). The array must not be changed. */
   sorted(sort: LibrarySort): readonly number[] {
     return this.order(sort);
