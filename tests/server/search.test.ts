@@ -86,7 +86,8 @@ describe('GET /search.json (quick open)', () => {
       return rows.map((r) => `${r.id}:${['exact', 'prefix', 'substring'][r.rank]}`);
     };
     const got = async (q: string, limit: number) => (await find(operator, q, limit, 'action')).map((r) => `${r.id}:${r.match}`);
-    const queries = ['zq', 'zq beacon', 'ZQ', 'beacon', 'zq-', 'q b', 'zqz', 'a099-003', 'eta (', 'nothing here', 'zq%', 'm', 'dns'];
+    // '' (a pick list before typing: every name is a prefix match); two characters and less walk the joined names, longer ones start from trigram candidates.
+    const queries = ['', 'zq', 'zq beacon', 'ZQ', 'beacon', 'zq-', 'q b', 'zqz', 'a099-003', 'eta (', 'nothing here', 'zq%', 'm', 'dns'];
     for (const q of queries) for (const limit of [1, 3, 50]) expect(await got(q, limit), `${q} (limit ${limit})`).toEqual(await reference(q.toLowerCase(), limit));
     const [{ id } = { id: 0 }] = await t.db.query<{ id: number }>(`select id from actions where name = 'Alphazq'`);
     expect(await got(String(id), 5)).toEqual(await reference(String(id), 5, id));
