@@ -40,8 +40,20 @@ export function staticGraph(manifest: Manifest, keys: readonly string[]): Manife
   return [...seen.values()];
 }
 
+/**
+ * The manifest key of the workbench's chunk: `src/app/signed-in.tsx` with the modules only the workbench
+ * needs, one chunk named `signed-in` (build-tools/workbench-chunk.ts), keyed by its file since it
+ * holds several modules.
+ */
+export function workbenchKey(manifest: Manifest): string {
+  if (manifest['src/app/signed-in.tsx']) return 'src/app/signed-in.tsx';
+  const key = Object.keys(manifest).find((k) => manifest[k]!.name === 'signed-in');
+  if (!key) throw new Error('No workbench chunk (src/app/signed-in.tsx, or the chunk named signed-in) in the Vite manifest');
+  return key;
+}
+
 /** The modules a signed-in first load needs before the workbench is usable: the shell, the workbench and its Start pane. */
-export const WORKBENCH_KEYS = ['index.html', 'src/app/signed-in.tsx'];
+export const workbenchKeys = (manifest: Manifest): string[] => ['index.html', workbenchKey(manifest)];
 
 export interface Sizes {
   raw: number;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChunkStats } from '../build-tools/bundle-stats';
-import { eagerChunks, readManifest, sizeOf, staticGraph, WORKBENCH_KEYS } from './bundle-size';
+import { eagerChunks, readManifest, sizeOf, staticGraph, workbenchKeys } from './bundle-size';
 
 const GOAL_JS_GZIP = 250 * 1024;
 const GOAL_CSS_GZIP = 40 * 1024;
@@ -21,7 +21,7 @@ const cssOf = (chunks: { css?: string[] }[]) => [...new Set(chunks.flatMap((c) =
 const eager = eagerChunks(manifest);
 const eagerJs = jsOf(eager);
 const eagerCss = cssOf(eager);
-const workbench = staticGraph(manifest, WORKBENCH_KEYS);
+const workbench = staticGraph(manifest, workbenchKeys(manifest));
 const workbenchFiles = [...jsOf(workbench), ...cssOf(workbench), 'index.html'];
 const allJs = jsOf(Object.values(manifest));
 const lazyJs = allJs.filter((f) => !eagerJs.includes(f));

@@ -326,8 +326,10 @@ describe('the Action library', () => {
     const approved = async () => (await api(page, `content_uuids[]=${target.vid}`)).actions[0]?.approved;
     // The hotkey asks nothing: a toast names the Action and the mode and offers Undo (its hotkey in the tooltip).
     await page.keyboard.press('Shift+A');
-    const waiting = page.getByRole('status').filter({ hasText: `${target.vid} will be approved to run anywhere in 10 s.` });
+    const waiting = page.getByRole('status').filter({ hasText: `${target.vid} will be approved to run anywhere.` });
     await waiting.waitFor();
+    // It counts down the seconds left (the page's clock stands still here).
+    await waiting.getByText('in 10 s').waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await waiting.getByRole('button', { name: 'Undo' }).getAttribute('title')).toBe('Undo (Z)');
     expect(await approved()).toBe(false);

@@ -30,6 +30,7 @@ import { labRoutes } from './lab/routes';
 import { actionFormRoutes } from './routes/action-form';
 import { fileLibraryRoutes } from './routes/file-library';
 import { libraryRoutes } from './routes/library';
+import { LibraryService } from './library/library-service';
 import { scriptsRoutes } from './routes/scripts';
 import { uploadRoutes } from './routes/upload';
 import { filtersRoutes } from './routes/filters';
@@ -49,6 +50,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: DirectorConfig;
+    /** The Action library's in-memory index (server/library): the library lists and quick open read it. */
+    library: LibraryService;
     sessions: SessionStore;
     throttle: SignInThrottle;
     /** Every registered route (method and URL pattern), in registration order: the route matrix tests walk it. */
@@ -115,6 +118,7 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
   });
   app.decorate('db', db);
   app.decorate('config', config);
+  app.decorate('library', new LibraryService(db, (e) => app.log.error(e)));
   compressJson(app);
   app.decorate('sessions', new SessionStore(db, config.sessionTimeoutMin * 60_000, config.sessionMaxHours * 3_600_000));
   app.decorate('throttle', throttle ?? new SignInThrottle(db));

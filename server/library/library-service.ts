@@ -7,6 +7,7 @@ import { itemJson, type ItemJson } from './item-json';
 import { SortedIndex, matchesStatus, type IndexEntry } from './sorted-index';
 import type { Dimension } from '../../src/api/contracts/library/answers';
 import { loadActionEntries, loadDimensions, loadSimulationEntries, loadTags, type ActionEntry, type SimulationEntry, type TagInfo } from './sources';
+import { NameSearch } from '../search/name-search';
 import { ACTION_TYPES, ACTION_TYPE_LABELS, DIMENSION_LABELS, DIMENSION_TYPES } from '../../src/api/contracts/vocabulary';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -29,6 +30,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export class LibraryService {
   readonly actions = new SortedIndex<ActionEntry>();
+  /** Quick open's search of Action names (GET /search.json): decommissioned Actions are not found. */
+  readonly actionNames = new NameSearch(this.actions, (e) => !e.decommissioned);
   private readonly sims = new SortedIndex<SimulationEntry>();
   private tags = new Map<number, TagInfo>();
   /** Item JSON written with older tags is written again. */

@@ -291,6 +291,36 @@ export class SortedIndex<E extends IndexEntry> {
     return slot === undefined ? undefined : this.entries[slot];
   }
 
+  /** The entry with this VID (lowercased), if any. */
+  byVid(vidKey: string): E | undefined {
+    if (!this.vidSlots) {
+      this.vidSlots = new Map();
+      this.entries.forEach((e, slot) => e && this.vidSlots!.set(e.vidKey, slot));
+    }
+    const slot = this.vidSlots.get(vidKey);
+    return slot === undefined ? undefined : this.entries[slot];
+  }
+
+  /**
+   * Slots whose search text may contain `term` (a superset of those that do, repeats possible): the
+   * trigram index's candidates plus the slots changed or added since the search text was joined;
+   * null when the term is under three characters.
+   */
+  mayContain(term: string): number[] | null {
+    const { starts, trigrams } = this.joinedSearchText();
+    const found = trigrams.candidates(term);
+    if (!found) return null;
+    const out = Array.from(found);
+    for (const slot of this.staleText) out.push(slot);
+    for (let slot = starts.length - 1; slot < this.entries.length; slot++) out.push(slot);
+    return out;
+  }
+
+  /** Every live slot in one sort order, ascending (kept up to date on changes). The array must not be changed. */
+  sorted(sort: LibrarySort): readonly number[] {
+    return this.order(sort);
+  }
+
   live(): E[] {
     return this.entries.filter((e): e is E => e !== undefined);
   }
@@ -329,14 +359,11 @@ export class SortedIndex<E extends IndexEntry> {
       mask = next;
     };
     if (f.contentIds.length) {
-      if (!this.vidSlots) {
-        this.vidSlots = new Map();
-        this.entries.forEach((e, slot) => e && this.vidSlots!.set(e.vidKey, slot));
-      }
       const wanted = new Uint8Array(n);
       for (const c of f.contentIds) {
         const key = c.toLowerCase();
-        const slot = this.vidSlots.get(key) ?? (/^\d+$/.test(key) ? this.slotOf.get(Number(key)) : undefined);
+        const byVid = this.byVid(key);
+        const slot = byVid ? this.slotOf.get(byVid.id) : /^\d+$/.test(key) ? this.slotOf.get(Number(key)) : undefined;
         if (slot !== undefined) wanted[slot] = 1;
       }
       mask = wanted;

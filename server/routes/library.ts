@@ -3,7 +3,7 @@ import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest, bodyFields, forbidden, notFound, validate } from '../http-errors';
 import { getSetting } from '../settings-store';
 import { DEFAULT_DIRECTION, LIBRARY_LIMITS, LIBRARY_MESSAGES, actionIdParamSchema, approveQuerySchema, detailQuerySchema, fileParamSchema, isVendorVid, legacyListQuerySchema, libraryListQuerySchema, previewQuerySchema, quickActionIdsSchema, simulationListQuerySchema, treeFilterSchema, updateFromLibrarySchema, type LegacyLibraryPage, type LibraryListAnswer, type LibrarySort, type LatestJobsAnswer, type SortDirection, type UpdateFromLibraryAnswer } from '../../src/api/contracts/library';
-import { LibraryService } from '../library/library-service';
+import type { LibraryService } from '../library/library-service';
 import { answerJson } from '../library/item-json';
 import type { IndexFilter } from '../library/sorted-index';
 import { DEFAULT_BRT_LICENSE, authTokenFor, authTokenMatches, buildDetail, findAction, latestJobs } from '../library/detail';
@@ -105,7 +105,7 @@ function paging<T>(slots: readonly number[], pageNumber: number, pageSize: numbe
 
 /** The Action library (actions.md sections 2-8, jobs-simulations-network-map.md "Library"); see docs/api.md. */
 export async function libraryRoutes(app: FastifyInstance) {
-  const library = new LibraryService(app.db, (e) => app.log.error(e));
+  const library = app.library;
   app.addHook('onReady', async () => library.warm());
   const brtLicense = () => getSetting(app.db, 'brt_license', DEFAULT_BRT_LICENSE);
 

@@ -9,6 +9,6 @@ export async function searchRoutes(app: FastifyInstance) {
   app.get('/search.json', async (req): Promise<SearchAnswer> => {
     const session = requireUser(req);
     const { q, limit, kind } = validate(searchQuerySchema, req.query ?? {});
-    return { q, results: await search(app.db, session.user, q, limit, kind) };
+    return { q, results: await search(app.db, app.library, session.user, q, limit, kind) };
   });
 }

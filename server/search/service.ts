@@ -1,13 +1,18 @@
 import type { Db } from '../db/index';
+import type { LibraryService } from '../library/library-service';
 import { SEARCH_MATCHES, type SearchKind, type SearchResult } from '../../src/api/contracts/search';
 
 /**
  * Quick open: Actions (VID or name), simulations (VID or name), jobs (by id), actors (name or address),
  * monitors, the user's saved filters, scripts and dashboards the user may see. Each kind is one
- * bounded query; results are ranked exact match, then prefix, then substring, and cut to `limit`.
+ * bounded lookup; results are ranked exact match, then prefix, then substring, then by lowercased
+ * name (code-point order, the same on PGlite and PostgreSQL), and cut to `limit`.
  *
- * Cost: PGlite has no trigram index, so a substring of an Action name reads the 100,000 names (about
- * 10-25 ms); jobs are found by id only (a primary-key lookup), never by name among a million rows.
+ * Cost: the Actions (100,000 and more) are searched in the library's in-memory index, kept in step
+ * with the database by its change feed (server/search/name-search.ts: a few milliseconds, no table
+ * read; PGlite has no trigram index and a substring of 100,000 names read there cost seconds under
+ * load); jobs are found by id only (a primary-key lookup), never by name among a million rows; the
+ * other kinds are small tables read in SQL.
  */
 
 /** 0 exact, 1 prefix (of the name or a word in it), 2 substring. */
@@ -22,12 +27,14 @@ function jobIdOf(q: string): number | null {
 }
 
 const RANK_SQL = (col: string) => `case when lower(${col}) = $1 or id = $6 then 0 when lower(${col}) like $2 escape '\\' or lower(${col}) like $4 escape '\\' then 1 else 2 end`;
+/** Within a rank: the lowercased name in code-point order (collation "C": not the database's locale), then the id. */
+const ORDER_SQL = `order by rank, lower(name) collate "C", id limit $5`;
 
 /**
  * `kind` keeps to one kind; then a whole number also finds that kind's object by id (how scripts name
  * an Action or a simulation by id, VID or name alike).
  */
-export async function search(db: Db, user: { id: number }, rawQuery: string, limit: number, kind?: SearchKind): Promise<SearchResult[]> {
+export async function search(db: Db, library: LibraryService, user: { id: number }, rawQuery: string, limit: number, kind?: SearchKind): Promise<SearchResult[]> {
   const q = rawQuery.trim().toLowerCase();
   const e = escapeLike(q);
   const byId = kind && kind !== 'job' && /^\d{1,9}$/.test(q) ? Number(q) : 0;
@@ -44,21 +51,16 @@ export async function search(db: Db, user: { id: number }, rawQuery: string, lim
   const parts: Promise<Ranked[]>[] = [
     !want('action')
       ? none
-      : db
-      .query<{ id: number; vid: string; name: string; action_type: string; rank: number }>(
-        `select id, vid, name, action_type, case when vid = upper($1) or id = $6 then 0 else ${RANK_SQL('name')} end as rank
-           from actions where not decommissioned and (vid = upper($1) or id = $6 or lower(name) like $3 escape '\\')
-          order by rank, lower(name), id limit $5`,
-        p,
-      )
-      .then((rows) => rows.map((r) => ({ kind: 'action' as const, id: r.id, label: r.name, detail: `${r.vid} · ${r.action_type}`, vid: r.vid, subtype: r.action_type, url: `/manage_sims/action/${encodeURIComponent(r.vid)}`, rank: r.rank }))),
+      : library.fresh().then(() =>
+          library.actionNames.find(q, limit, byId).map(({ entry: a, rank }) => ({ kind: 'action' as const, id: a.id, label: a.name, detail: `${a.vid} · ${a.type}`, vid: a.vid, subtype: a.type, url: `/manage_sims/action/${encodeURIComponent(a.vid)}`, rank })),
+        ),
     !want('simulation')
       ? none
       : db
       .query<{ id: number; vid: string; name: string; simulation_type: string; rank: number }>(
         `select id, vid, name, simulation_type, case when vid = upper($1) or id = $6 then 0 else ${RANK_SQL('name')} end as rank
            from simulations where not decommissioned and (vid = upper($1) or id = $6 or lower(name) like $3 escape '\\')
-          order by rank, lower(name), id limit $5`,
+          ${ORDER_SQL}`,
         p,
       )
       .then((rows) =>
@@ -84,7 +86,7 @@ export async function search(db: Db, user: { id: number }, rawQuery: string, lim
       .query<{ id: number; name: string; sim_address: string; status: string; rank: number }>(
         `select id, name, sim_address, status, case when sim_address = $1 or id = $6 then 0 else ${RANK_SQL('name')} end as rank
            from nodes where lower(name) like $3 escape '\\' or sim_address = $1 or id = $6
-          order by rank, lower(name), id limit $5`,
+          ${ORDER_SQL}`,
         p,
       )
       .then((rows) => rows.map((r) => ({ kind: 'actor' as const, id: r.id, label: r.name, detail: `${r.sim_address || 'no address'} · ${r.status}`, vid: null, subtype: null, url: `/topology/nodes/${r.id}/edit`, rank: r.rank }))),
@@ -125,7 +127,8 @@ export async function search(db: Db, user: { id: number }, rawQuery: string, lim
   ];
   const all = (await Promise.all(parts)).flat();
   const order = (k: SearchKind) => KIND_ORDER.indexOf(k);
-  all.sort((a, b) => a.rank - b.rank || order(a.kind) - order(b.kind) || a.label.localeCompare(b.label) || a.id - b.id);
+  const key = (r: Ranked) => r.label.toLowerCase();
+  all.sort((a, b) => a.rank - b.rank || order(a.kind) - order(b.kind) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) || a.id - b.id);
   return all.slice(0, limit).map(({ rank, ...r }) => ({ ...r, match: SEARCH_MATCHES[rank] ?? 'substring' }));
 }
 
@@ -140,6 +143,6 @@ async function named(
   url: (id: number, detail: string) => string,
   detailText: (detail: string) => string = (d) => d,
 ): Promise<Ranked[]> {
-  const rows = await db.query<{ id: number; name: string; detail: string; rank: number }>(`${sql} order by rank, lower(name), id limit $5`, params);
+  const rows = await db.query<{ id: number; name: string; detail: string; rank: number }>(`${sql} ${ORDER_SQL}`, params);
   return rows.map((r) => ({ kind, id: r.id, label: r.name, detail: detailText(r.detail), vid: null, subtype: null, url: url(r.id, r.detail), rank: r.rank }));
 }

@@ -14,6 +14,8 @@ export interface Toast {
   durationMs: number;
   /** A button on the toast that runs a command (e.g. Undo). */
   action?: ToastAction;
+  /** When what the toast announces happens (Date.now() ms): the toast counts down to it. */
+  endsAt?: number;
 }
 
 export interface ToastAction {
@@ -35,10 +37,19 @@ export function dismissToast(id: number): void {
   if (i >= 0) toastStore.toasts.splice(i, 1);
 }
 
-export function showToast(kind: ToastKind, message: string, opts: { title?: string; detail?: string; durationMs?: number; action?: ToastAction } = {}): number {
+export function showToast(kind: ToastKind, message: string, opts: { title?: string; detail?: string; durationMs?: number; action?: ToastAction; endsAt?: number } = {}): number {
   const id = nextId++;
   const durationMs = opts.durationMs ?? DEFAULT_TOAST_MS;
-  toastStore.toasts.push({ id, kind, message, durationMs, ...(opts.title ? { title: opts.title } : {}), ...(opts.detail ? { detail: opts.detail } : {}), ...(opts.action ? { action: opts.action } : {}) });
+  toastStore.toasts.push({
+    id,
+    kind,
+    message,
+    durationMs,
+    ...(opts.title ? { title: opts.title } : {}),
+    ...(opts.detail ? { detail: opts.detail } : {}),
+    ...(opts.action ? { action: opts.action } : {}),
+    ...(opts.endsAt ? { endsAt: opts.endsAt } : {}),
+  });
   if (durationMs > 0) timers.set(id, setTimeout(() => dismissToast(id), durationMs));
   return id;
 }

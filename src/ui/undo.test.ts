@@ -11,8 +11,9 @@ describe('deferWithUndo: an operation held back 10 s with an Undo', () => {
   it('runs the operation only when the 10 s are over; until then a toast offers Undo', async () => {
     vi.useFakeTimers();
     const commit = vi.fn(async () => undefined);
-    const ran = deferWithUndo('A000-1000 will be approved to run anywhere in 10 s.', commit, { undone: 'undone' });
-    expect(toastStore.toasts.map((t) => [t.message, t.action])).toEqual([['A000-1000 will be approved to run anywhere in 10 s.', { commandId: UNDO_COMMAND, label: 'Undo' }]]);
+    const ran = deferWithUndo('A000-1000 will be approved to run anywhere.', commit, { undone: 'undone' });
+    // The toast counts down to the moment the operation runs.
+    expect(toastStore.toasts.map((t) => [t.message, t.action, t.endsAt])).toEqual([['A000-1000 will be approved to run anywhere.', { commandId: UNDO_COMMAND, label: 'Undo' }, Date.now() + UNDO_MS]]);
     expect(hasPendingUndo()).toBe(true);
     await vi.advanceTimersByTimeAsync(UNDO_MS - 1);
     expect(commit).not.toHaveBeenCalled();

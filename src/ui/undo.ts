@@ -4,7 +4,8 @@ import { dismissToast, flash, showToast } from './toasts';
  * Operations held back for a while with an Undo (approving by hotkey, issue 21: "offers undo for
  * 10 s"): nothing reaches the director until the delay is over, so Undo really leaves it undone. A
  * toast says what will happen and offers Undo (the `undoCommand`, so the button and its hotkey run
- * the same command); when the delay ends the operation runs, and its own notices or errors follow.
+ * the same command) and counts down the seconds left; when the delay ends the operation runs, and its
+ * own notices or errors follow.
  * Leaving the page before then drops the operation (as if undone): it was never sent.
  */
 
@@ -25,7 +26,8 @@ let nextId = 1;
 export const UNDO_COMMAND = 'workbench.undo';
 
 /**
- * Runs `commit` after `delayMs` unless undone first; `message` says what will happen, `undone` what
+ * Runs `commit` after `delayMs` unless undone first; `message` says what will happen (the toast adds
+ * when: "in 10 s", counting down), `undone` what
  * Undo leaves. Answers when the operation ran (true) or was undone (false); an error of `commit` is
  * shown as an alert and answers true (it ran and failed).
  */
@@ -33,7 +35,7 @@ export function deferWithUndo(message: string, commit: () => Promise<unknown>, o
   const delayMs = opts.delayMs ?? UNDO_MS;
   return new Promise((resolve) => {
     const id = nextId++;
-    const toastId = showToast('info', message, { durationMs: 0, action: { commandId: UNDO_COMMAND, label: 'Undo' } });
+    const toastId = showToast('info', message, { durationMs: 0, action: { commandId: UNDO_COMMAND, label: 'Undo' }, endsAt: Date.now() + delayMs });
     const timer = setTimeout(() => {
       drop(id);
       commit().then(

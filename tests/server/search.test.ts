@@ -70,6 +70,34 @@ describe('GET /search.json (quick open)', () => {
     expect((await find(operator, String(sim!.id), undefined, 'simulation'))[0]).toMatchObject({ kind: 'simulation', id: sim!.id, subtype: sim!.simulation_type, match: 'exact' });
   });
 
+  it('finds Actions in the in-memory index exactly as the SQL definition ranks them, and follows writes', async () => {
+    // Names made to meet every rank: whole name, start of the name, start of a word, elsewhere, twins, case, decommissioned.
+    const names = ['Zq Beacon', 'zq beacon', 'Zq Beacon Long', 'Alpha zq beacon', 'Alphazq', 'ZQ', 'zqzq zq', 'Beta (zq)', 'Omega Zq-Beacon', 'mid.zqb', 'Zq Beacon'];
+    for (const [i, name] of names.entries()) await t.db.query(`insert into actions (vid, name, action_type, decommissioned) values ($1, $2, 'sleep', $3)`, [`A099-${String(i).padStart(3, '0')}`, name, i === 10]);
+    // The definition (the SQL the search call ran before the index): rank, then lowercased name in code-point order, then id.
+    const reference = async (q: string, limit: number, id = 0) => {
+      const e = q.replace(/[\\%_]/g, (c) => `\\${c}`);
+      const rows = await t.db.query<{ id: number; rank: number }>(
+        `select id, case when vid = upper($1) or id = $6 then 0 when lower(name) = $1 then 0 when lower(name) like $2 escape '\\' or lower(name) like $4 escape '\\' then 1 else 2 end as rank
+           from actions where not decommissioned and (vid = upper($1) or id = $6 or lower(name) like $3 escape '\\')
+          order by rank, lower(name) collate "C", id limit $5`,
+        [q, `${e}%`, `%${e}%`, `% ${e}%`, limit, id],
+      );
+      return rows.map((r) => `${r.id}:${['exact', 'prefix', 'substring'][r.rank]}`);
+    };
+    const got = async (q: string, limit: number) => (await find(operator, q, limit, 'action')).map((r) => `${r.id}:${r.match}`);
+    // '' (a pick list before typing: every name is a prefix match); two characters and less walk the joined names, longer ones start from trigram candidates.
+    const queries = ['', 'zq', 'zq beacon', 'ZQ', 'beacon', 'zq-', 'q b', 'zqz', 'a099-003', 'eta (', 'nothing here', 'zq%', 'm', 'dns'];
+    for (const q of queries) for (const limit of [1, 3, 50]) expect(await got(q, limit), `${q} (limit ${limit})`).toEqual(await reference(q.toLowerCase(), limit));
+    const [{ id } = { id: 0 }] = await t.db.query<{ id: number }>(`select id from actions where name = 'Alphazq'`);
+    expect(await got(String(id), 5)).toEqual(await reference(String(id), 5, id));
+    // Renamed and decommissioned Actions are found as they are now (the index follows the change log).
+    await t.db.query(`update actions set name = 'Zq Renamed' where name = 'Alphazq'`);
+    await t.db.query(`update actions set decommissioned = true where name = 'ZQ'`);
+    for (const q of ['zq', 'renamed', 'alphazq']) expect(await got(q, 50), q).toEqual(await reference(q, 50));
+    expect((await find(operator, 'zq renamed'))[0]).toMatchObject({ kind: 'action', id, label: 'Zq Renamed', match: 'exact' });
+  });
+
   it('treats LIKE wildcards as text and keeps to the limit', async () => {
     expect(await find(operator, '%')).toEqual([]);
     expect(await find(operator, '_')).toEqual([]);

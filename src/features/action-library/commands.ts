@@ -5,7 +5,7 @@ import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { ApiError } from '@/api/http';
 import { flash } from '@/ui/toasts';
-import { deferWithUndo, UNDO_MS } from '@/ui/undo';
+import { deferWithUndo } from '@/ui/undo';
 import { approveAction, decideFile, fetchAllLibraryPages, fetchDetail, fetchPreview, libraryKeys, rejectAction, updateFromLibrary, type FileDecision } from './api';
 import { csvField } from './csv';
 import { paneContexts } from '@/commands/pane-contexts';
@@ -158,7 +158,7 @@ function approveCommand(variant: ApproveMode, hotkey: string): AnyCommand {
 /** What the approve hotkeys say while the approval waits for its Undo. */
 export function approveNotice(mode: ApproveMode, vid: string): string {
   const how = mode === 'protected' ? 'to run only in a Protected Theater' : mode === 'anywhere' ? 'to run anywhere' : 'to run in the cloud';
-  return `${vid} will be approved ${how} in ${UNDO_MS / 1000} s.`;
+  return `${vid} will be approved ${how}.`;
 }
 
 type ApproveArgs = IdArgs & { vid?: string | undefined; mode: ApproveMode; version?: number | undefined };
