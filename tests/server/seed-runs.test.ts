@@ -12,6 +12,7 @@ import { seedDemo } from '../../server/seed/demo';
 import type { PreviewAnswer } from '@/api/contracts/library';
 import type { PcapPacketsAnswer, ShowConversationsAnswer } from '@/api/contracts/pcap';
 import { runJob, startEngineWorld, waitForJob, type EngineWorld, type JobActionRow } from './engine-helpers';
+import { SRC_ADDRESS } from './loopback';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-seed-runs-'));
 let w: EngineWorld;
@@ -36,7 +37,7 @@ const DOCUMENTED = [
   /^file_transfer through an icmp tunnel is not supported by this actor: Node\.js cannot open raw ICMP sockets without native code\.$/,
   // A DNS server outside the two actors (the seeded Corporate DNS) is never queried.
   /^The DNS server .+ is not an address of the source or destination actor, and actors query no address outside the two\.$/,
-  /^\S+ does not resolve to this actor's address \(127\.0\.0\.2\); captive URLs are fetched only from the actor itself, never from the internet\.$/,
+  new RegExp(`^\\S+ does not resolve to this actor's address \\(${SRC_ADDRESS.replaceAll('.', '\\.')}\\); captive URLs are fetched only from the actor itself, never from the internet\\.$`),
 ];
 
 const JOB_TIMEOUT_MS = 300_000;
