@@ -94,7 +94,7 @@ describe('captive_ioc_pcap replays the capture on a single actor against itself'
       const out = await captivePcapSource(work, new AbortController().signal, { allowHostCli: false });
       expect(out.outcome).toBe('errored');
       expect(out.blocked).toBeNull();
-      expect(out.message).toMatch(new RegExp(`^The captive server could not serve port ${port} \\(.*EADDRINUSE.*\\) on 127\\.0\\.0\\.2\\.$`));
+      expect(out.message).toMatch(new RegExp(`^The captive server could not serve port ${port} \\(.*EADDRINUSE.*\\) on ${SRC_ADDRESS.replaceAll('.', '\\.')}\\.$`));
       expect(contacted).toBe(false);
       // With the port free again, the same work replays and matches.
       await new Promise<void>((resolve) => squatter.close(() => resolve()));
