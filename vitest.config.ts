@@ -104,7 +104,9 @@ export default defineConfig({
           // modules (the actors' process-wide state stays with their file).
           globalSetup: ['tests/server/global-setup.ts'],
           testTimeout: 30000,
-          hookTimeout: 60000,
+          // As the server project: two files set up at once (a database, a director, actors), and on a
+          // loaded machine (load average 20) one set-up took over 60 s.
+          hookTimeout: 120000,
         },
       },
     ],

@@ -22,7 +22,7 @@ beforeAll(async () => {
   // going offline): every seeded simulation starts at once here, and a busy machine can hold a
   // heartbeat back for seconds, which must not fail a run that is not about presence.
   w = await startEngineWorld({}, { config: { dataDir }, beforeActors: (server) => seedDemo(server.db, { jobs: 0, dataDir }), engine: { offlineAfterMs: 20_000 } });
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await w?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
