@@ -5,10 +5,12 @@ import react from '@vitejs/plugin-react';
 const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
 
 /**
- * Server test files whose real actors (in-process agents or actor processes) serve fixed ports on the
- * loopback addresses 127.0.0.2 and 127.0.0.3 (port 53, 25, 80, the demo content's ports, ...): two
- * of them at once would claim the same address and port, so they run one at a time. A new file that
- * starts actors (startEngineWorld, usePcapEngineWorld, ActorAgent, startActorProcess) goes here.
+ * Server test files whose real actors (in-process agents or actor processes) serve fixed ports (53,
+ * 25, 80, the demo content's ports, ...) on loopback addresses. Each Vitest worker gives its actors a
+ * loopback network of its own (tests/server/loopback.ts: 127.RUN.WORKER.0/24), so these files run in
+ * parallel like the others, and beside another run (the PostgreSQL pass) or a director's own local
+ * actors on 127.0.0.2 and 127.0.0.3. A new file that starts actors (startEngineWorld,
+ * usePcapEngineWorld, ActorAgent, startActorProcess) goes here and takes its addresses from loopback.ts.
  */
 const LOOPBACK_ACTOR_FILES = [
   'tests/server/actor-safety.test.ts',
@@ -37,7 +39,7 @@ const postgresSkips = onPostgres ? NO_DATABASE_FILES : [];
  * - unit: plain *.test.ts in node (no jsdom start-up); a .ts test that needs the DOM says so in its
  *   first line with `// @vitest-environment jsdom`;
  * - server: the director's tests, each file on its own fresh database, files in parallel;
- * - server-actors: the server tests with real actors on loopback addresses, one file at a time.
+ * - server-actors: the server tests with real actors on loopback addresses (loopback.ts), isolated.
  * `npm run test:unit` runs both unit projects (`--project 'unit*'`), `npm run test:server` both
  * server projects (`--project 'server*'`).
  */
@@ -98,11 +100,13 @@ export default defineConfig({
           environment: 'node',
           include: LOOPBACK_ACTOR_FILES,
           exclude: [...configDefaults.exclude, ...postgresSkips],
-          // One file at a time (after the parallel projects): see LOOPBACK_ACTOR_FILES.
-          fileParallelism: false,
+          // In parallel with the other projects' files (see LOOPBACK_ACTOR_FILES); each file gets fresh
+          // modules (the actors' process-wide state stays with their file).
           globalSetup: ['tests/server/global-setup.ts'],
           testTimeout: 30000,
-          hookTimeout: 60000,
+          // As the server project: two files set up at once (a database, a director, actors), and on a
+          // loaded machine (load average 20) one set-up took over 60 s.
+          hookTimeout: 120000,
         },
       },
     ],

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # `npm test`: every check of the project, the independent ones at the same time on this 2-core machine.
 #   1. type check, lint (boundaries, dead exports) and the build of the workbench, side by side;
-#   2. unit, component and server tests in one Vitest run (its workers take files from every project);
-#   3. the server tests that open a database again, on PostgreSQL (scripts/with-test-postgres.sh:
+#   2. unit, component and server tests in one Vitest run (its workers take files from every project,
+#      the files with real actors too: each worker's actors have loopback addresses of their own);
+#   3. side by side: the browser tests against the build (two files at a time, see e2e/vitest.config.ts)
+#      and the server tests that open a database again, on PostgreSQL (scripts/with-test-postgres.sh:
 #      TEST_DATABASE_URL, or a private cluster of the installed postgresql package; skipped with the
-#      reason printed when neither, or when VIGIL_TEST_POSTGRES=0);
-#   4. the browser tests against the build (two files at a time, see e2e/vitest.config.ts).
+#      reason printed when neither, or when VIGIL_TEST_POSTGRES=0). The browser tests wait on the
+#      browser and the director much of the time, so the PostgreSQL pass fits beside them; its actors
+#      use another loopback network (VIGIL_TEST_LOOPBACK_RUN, tests/server/loopback.ts) than the
+#      directors' local actors (127.0.0.2, 127.0.0.3).
 # Each step's output is printed whole once it ends, so side-by-side steps never interleave; a failing
 # step stops the run after its group and sets the exit code.
 set -u
@@ -43,19 +47,19 @@ group() {
 step_typecheck() { npm run --silent typecheck; }
 step_lint() { npm run --silent lint; }
 step_build() { npm run --silent build; }
-step_vitest() { npx vitest run --project 'unit*' --project 'server*'; }
+step_vitest() { VIGIL_TEST_LOOPBACK_RUN=1 npx vitest run --project 'unit*' --project 'server*'; }
 step_postgres() {
   if [ "${VIGIL_TEST_POSTGRES:-1}" = 0 ]; then
     echo "PostgreSQL pass SKIPPED: VIGIL_TEST_POSTGRES=0."
     return 0
   fi
   # vitest.config.ts leaves out the server test files that open no database when TEST_DATABASE_URL is set.
-  bash scripts/with-test-postgres.sh npx vitest run --project 'server*'
+  VIGIL_TEST_LOOPBACK_RUN=2 bash scripts/with-test-postgres.sh npx vitest run --project 'server*'
 }
 step_e2e() { npm run --silent test:e2e; }
 
 total=$SECONDS
-group typecheck lint build && group vitest && group postgres && group e2e
+group typecheck lint build && group vitest && group e2e postgres
 rc=$?
 if [ "$rc" -eq 0 ]; then echo "== npm test passed in $((SECONDS - total)) s"; else echo "== npm test FAILED after $((SECONDS - total)) s"; fi
 exit "$rc"

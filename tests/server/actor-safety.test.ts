@@ -9,11 +9,12 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorAgent } from '../../actor/agent';
 import { ACTOR_API, type SignedWork, type WorkPayload } from '@/api/contracts/engine';
+import { DST_ADDRESS, SRC_ADDRESS, loopback } from './loopback';
 
 const NODE_ID = 7;
-const SELF = '127.0.0.2';
-const PEER = '127.0.0.3';
-const ELSEWHERE = '127.0.0.5';
+const SELF = SRC_ADDRESS;
+const PEER = DST_ADDRESS;
+const ELSEWHERE = loopback(5);
 const PORT = 47501;
 
 const director = crypto.generateKeyPairSync('ed25519');

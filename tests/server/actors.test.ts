@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTOR_API } from '@/api/contracts/engine';
 import { createBulkToken } from '../../server/engine/secrets';
 import { insertAction, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
+import { loopback } from './loopback';
 
 let w: EngineWorld;
 beforeAll(async () => {
@@ -80,7 +81,7 @@ describe('actor API refuses bad input and stores nothing', () => {
 
   it('an actor that misses heartbeats goes offline and its work ends errored with the reason', async () => {
     const { ActorAgent } = await import('../../actor/agent');
-    const lone = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'lone', address: '127.0.0.4', log: () => {}, pollWaitMs: 1000 });
+    const lone = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'lone', address: loopback(4), log: () => {}, pollWaitMs: 1000 });
     await lone.start();
     const id = await insertAction(w.server.db, 'sleep', { sleep_ms: 30_000 });
     const res = await w.server.call('POST', `/run/actions/${id}.json`, { as: w.operator, body: { attack_node_id_1: lone.nodeId, target_node_id_1: w.dst.nodeId } });

@@ -7,6 +7,7 @@ import type { WorkPayload } from '@/api/contracts/engine';
 import type { ReplayScript } from '@/api/contracts/replay';
 import { runJob, waitForJob } from './engine-helpers';
 import { alterHttpAnswer, createPcapAction, expectAlteredHttpAnswer, usePcapEngineWorld } from './pcap-helpers';
+import { SRC_ADDRESS } from './loopback';
 
 const { dataDir, world } = usePcapEngineWorld('vigil-engine-captive-pcap-');
 
@@ -36,7 +37,7 @@ describe('captive_ioc_pcap replays the capture on a single actor against itself'
     expect(action.blocked).toBe(false);
     expect(action.blocked_msg).toBeNull();
     expect(step).toEqual({ source_node_id: world().src.nodeId, destination_node_id: null });
-    expect(evidence.peer).toBe('127.0.0.2');
+    expect(evidence.peer).toBe(SRC_ADDRESS);
     expect(evidence.conversations.map((c) => [c.protocol, c.server_port, c.result])).toEqual([
       ['tcp', 80, 'match'],
       ['tcp', 443, 'match'],
@@ -44,8 +45,8 @@ describe('captive_ioc_pcap replays the capture on a single actor against itself'
     // The client connected to the ports the actor's own captive server was listening on.
     expect(evidence.conversations.map((c) => c.connected_port)).toEqual([evidence.captive_server.served['80'], evidence.captive_server.served['443']]);
     expect(evidence.captive_server.conversations.map((c) => [c.conversation, c.from, c.result])).toEqual([
-      [1, '127.0.0.2', 'match'],
-      [2, '127.0.0.2', 'match'],
+      [1, SRC_ADDRESS, 'match'],
+      [2, SRC_ADDRESS, 'match'],
     ]);
     expect(evidence.bytes_received).toBeGreaterThan(800);
   });
@@ -82,18 +83,18 @@ describe('captive_ioc_pcap replays the capture on a single actor against itself'
       contacted = true;
       c.end('not the capture');
     });
-    await new Promise<void>((resolve) => squatter.listen({ port: 0, host: '127.0.0.2' }, resolve));
+    await new Promise<void>((resolve) => squatter.listen({ port: 0, host: SRC_ADDRESS }, resolve));
     const port = (squatter.address() as net.AddressInfo).port;
     const b64 = (t: string) => Buffer.from(t).toString('base64');
     const replay: ReplayScript = { upload_id: 1, bytes: 10, conversations: [{ protocol: 'tcp', client_port: 40000, server_port: port, segments: [{ from: 'client', data: b64('hello') }, { from: 'server', data: b64('world') }] }] };
     const ids = { work_id: 1, node_id: 1, job_id: 1, job_action_id: 1 };
     const times = { issued_at: new Date().toISOString(), expires_at: new Date(Date.now() + 60_000).toISOString() };
-    const work: WorkPayload = { ...ids, ...times, role: 'source', action_type: 'captive_ioc_pcap', name: 'captive', details: { replay }, timeout_ms: 10_000, local_address: '127.0.0.2' };
+    const work: WorkPayload = { ...ids, ...times, role: 'source', action_type: 'captive_ioc_pcap', name: 'captive', details: { replay }, timeout_ms: 10_000, local_address: SRC_ADDRESS };
     try {
       const out = await captivePcapSource(work, new AbortController().signal, { allowHostCli: false });
       expect(out.outcome).toBe('errored');
       expect(out.blocked).toBeNull();
-      expect(out.message).toMatch(new RegExp(`^The captive server could not serve port ${port} \\(.*EADDRINUSE.*\\) on 127\\.0\\.0\\.2\\.$`));
+      expect(out.message).toMatch(new RegExp(`^The captive server could not serve port ${port} \\(.*EADDRINUSE.*\\) on ${SRC_ADDRESS.replaceAll('.', '\\.')}\\.$`));
       expect(contacted).toBe(false);
       // With the port free again, the same work replays and matches.
       await new Promise<void>((resolve) => squatter.close(() => resolve()));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../server/engine/engine';
 import { TEST_ENGINE_OPTIONS, insertAction, runJob, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
 import type { PollAnswer, RegisterAnswer } from '@/api/contracts/engine';
+import { loopback } from './loopback';
 
 let w: EngineWorld;
 /**
@@ -71,12 +72,12 @@ describe('two directors on one database', () => {
     const [other] = await w.server.db.query<{ id: number; job_id: number }>(`select id, job_id from job_actions where status = 'ran' and job_id <> $1 order by id limit 1`, [done?.job_id]);
     const reg = await w.server.call('POST', '/api/actor/register', {
       csrf: false,
-      body: { bulk_token: w.bulkToken, name: 'solo', version: '1.0.0', os: 'Linux', addresses: ['127.0.0.4'], capabilities: ['sleep'] },
+      body: { bulk_token: w.bulkToken, name: 'solo', version: '1.0.0', os: 'Linux', addresses: [loopback(4)], capabilities: ['sleep'] },
     });
     expect(reg.statusCode, reg.body).toBe(200);
     const solo = reg.json<RegisterAnswer>();
     // Two queued items for one actor, as two directors might have left them.
-    const payload = (jobId: number, jaId: number) => JSON.stringify({ node_id: solo.node_id, job_id: jobId, job_action_id: jaId, role: 'source', action_type: 'sleep', name: 's', details: {}, timeout_ms: 5000, local_address: '127.0.0.4', expires_at: new Date(Date.now() + 60_000).toISOString() });
+    const payload = (jobId: number, jaId: number) => JSON.stringify({ node_id: solo.node_id, job_id: jobId, job_action_id: jaId, role: 'source', action_type: 'sleep', name: 's', details: {}, timeout_ms: 5000, local_address: loopback(4), expires_at: new Date(Date.now() + 60_000).toISOString() });
     const work = await w.server.db.query<{ id: number }>(
       `insert into engine_work (job_action_id, job_id, node_id, role, status, payload) values ($1, $2, $3, 'source', 'queued', $4), ($5, $6, $3, 'source', 'queued', $7) returning id`,
       [done?.ids[0], done?.job_id, solo.node_id, payload(done?.job_id ?? 0, done?.ids[0] ?? 0), other?.id, other?.job_id, payload(other?.job_id ?? 0, other?.id ?? 0)],

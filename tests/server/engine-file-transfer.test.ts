@@ -13,6 +13,7 @@ import { startSshd } from '../../actor/types/sshd';
 import { findTool, runTool } from '../../actor/types/tools';
 import { withTransferKey } from '../../server/engine/transfer-key';
 import { fileTransferDetails, insertLibraryFile, runOneAction, startEngineWorld, type EngineWorld } from './engine-helpers';
+import { DST_ADDRESS, LOOPBACK_NET, SRC_ADDRESS } from './loopback';
 
 let w: EngineWorld;
 beforeAll(async () => {
@@ -101,7 +102,7 @@ describe.skipIf(skipOpenSsh)('over OpenSSH', () => {
     expect(altered.blocked_msg).toMatch(/^The file arrived altered/);
     const net = await import('node:net');
     const holder = net.createServer((c) => c.destroy());
-    await new Promise<void>((r) => holder.listen(48623, '127.0.0.3', r));
+    await new Promise<void>((r) => holder.listen(48623, DST_ADDRESS, r));
     try {
       const busy = await transfer({ app_layer: 'scp', method: 'POST', target_port: 48623 });
       expect([busy.status, busy.blocked]).toEqual(['ran', true]);
@@ -118,25 +119,25 @@ describe.skipIf(skipOpenSsh)('over OpenSSH', () => {
     fs.writeFileSync(path.join(dir, 'note.txt'), 'hello');
     const login = os.userInfo().username;
     const opts = ['-i', path.join(dir, 'key'), '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'BatchMode=yes', '-o', 'LogLevel=ERROR'];
-    const sink = await startSshd('127.0.0.3', 48651, false, key, { kind: 'scp-sink' });
+    const sink = await startSshd(DST_ADDRESS, 48651, false, key, { kind: 'scp-sink' });
     const escape = path.join(dir, 'escaped.txt');
     try {
-      const scp = await runTool(findTool('scp') ?? 'scp', ['-O', '-P', '48651', ...opts, path.join(dir, 'note.txt'), `${login}@127.0.0.3:${escape}`], { timeoutMs: 20_000, maxBytes: 4096 });
+      const scp = await runTool(findTool('scp') ?? 'scp', ['-O', '-P', '48651', ...opts, path.join(dir, 'note.txt'), `${login}@${DST_ADDRESS}:${escape}`], { timeoutMs: 20_000, maxBytes: 4096 });
       expect(scp.code, scp.stderr).toBe(0);
       expect(fs.existsSync(escape)).toBe(false);
       expect(fs.readFileSync(path.join(sink.inbox, 'note.txt'), 'utf8')).toBe('hello');
-      const shell = await runTool(findTool('ssh') ?? 'ssh', ['-p', '48651', ...opts, `${login}@127.0.0.3`, 'echo shell-ran'], { timeoutMs: 20_000, maxBytes: 4096 });
+      const shell = await runTool(findTool('ssh') ?? 'ssh', ['-p', '48651', ...opts, `${login}@${DST_ADDRESS}`, 'echo shell-ran'], { timeoutMs: 20_000, maxBytes: 4096 });
       expect(shell.stdout.toString('utf8')).not.toContain('shell-ran');
     } finally {
       await sink.close();
     }
-    const tunnelSshd = await startSshd('127.0.0.3', 48652, false, key, { kind: 'tunnel' });
-    const tunnel = await openSshTunnel({ host: '127.0.0.3', port: 48652, login, keyPem: key, local: '127.0.0.2' }, new AbortController().signal);
+    const tunnelSshd = await startSshd(DST_ADDRESS, 48652, false, key, { kind: 'tunnel' });
+    const tunnel = await openSshTunnel({ host: DST_ADDRESS, port: 48652, login, keyPem: key, local: SRC_ADDRESS }, new AbortController().signal);
     try {
       if ('failure' in tunnel) throw new Error(tunnel.failure);
       const director = Number(new URL(w.url).port);
       await expect(tunnel.connect('127.0.0.1', director)).rejects.toThrow('the tunnel could not reach 127.0.0.1:');
-      (await tunnel.connect('127.0.0.3', 48652)).destroy();
+      (await tunnel.connect(DST_ADDRESS, 48652)).destroy();
     } finally {
       if (!('failure' in tunnel)) tunnel.close();
       await tunnelSshd.close();
@@ -145,7 +146,7 @@ describe.skipIf(skipOpenSsh)('over OpenSSH', () => {
   });
 
   it('ssh tunnel: http, https and ftp transfers cross through ssh -D to the destination\'s own sshd', async () => {
-    await expectIntact({ tunnel_protocol: 'ssh', target_port: 48631, tunnel_cidr: '127.0.0.0/24' }, { tunnel: 'ssh', ssh_port: expect.any(Number) });
+    await expectIntact({ tunnel_protocol: 'ssh', target_port: 48631, tunnel_cidr: `${LOOPBACK_NET}.0/24` }, { tunnel: 'ssh', ssh_port: expect.any(Number) });
     await expectIntact({ tunnel_protocol: 'ssh', app_layer: 'ftp', method: 'PUT', content_encoding: 'zip', target_port: 48632 }, { tunnel: 'ssh', app_layer: 'ftp' });
     await expectIntact({ tunnel_protocol: 'ssh', app_layer: 'https', method: 'POST', target_port: 48634 }, { tunnel: 'ssh', app_layer: 'https' });
     const scp = await transfer({ tunnel_protocol: 'ssh', app_layer: 'scp', target_port: 48633 });
@@ -155,7 +156,7 @@ describe.skipIf(skipOpenSsh)('over OpenSSH', () => {
 
 describe('dns tunnel', () => {
   it('the file crosses in DNS queries to the destination actor (upload) and in its TXT answers (download)', async () => {
-    const dns = { tunnel_protocol: 'dns', dns_domain: 'exfil.vigil-test.example', dns_server_ip: '127.0.0.3', tunnel_cidr: '127.0.0.0/29' };
+    const dns = { tunnel_protocol: 'dns', dns_domain: 'exfil.vigil-test.example', dns_server_ip: DST_ADDRESS, tunnel_cidr: `${LOOPBACK_NET}.0/29` };
     const up = await expectIntact({ ...dns, method: 'POST', content_encoding: 'bzip2' }, { tunnel: 'dns', dns_queries: expect.any(Number) });
     expect((up.evidence.source as { dns_queries: number }).dns_queries).toBeGreaterThan(10);
     expect(up.evidence.target).toMatchObject({ port_map: { '53': expect.any(Number) } });
@@ -168,11 +169,11 @@ describe('dns tunnel', () => {
   it('a DNS server outside the two actors, the source as DNS server, a missing domain, an icmp tunnel and addresses outside the tunnel CIDR are incompatible with the reason', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ tunnel_protocol: 'dns', dns_domain: 'x.example', dns_server_ip: '8.8.8.8' }, 'The DNS server IP 8.8.8.8 is not an address of the two actors, and nothing is sent outside them.'],
-      [{ tunnel_protocol: 'dns', dns_domain: 'x.example', dns_server_ip: '127.0.0.2' }, "The DNS server IP of a dns tunnel must be the destination actor's address (127.0.0.3): it answers the tunnel's queries."],
+      [{ tunnel_protocol: 'dns', dns_domain: 'x.example', dns_server_ip: SRC_ADDRESS }, `The DNS server IP of a dns tunnel must be the destination actor's address (${DST_ADDRESS}): it answers the tunnel's queries.`],
       [{ tunnel_protocol: 'dns', dns_domain: '' }, 'A dns tunnel needs a DNS domain.'],
       [{ tunnel_protocol: 'icmp' }, 'file_transfer through an icmp tunnel is not supported by this actor: Node.js cannot open raw ICMP sockets without native code.'],
-      [{ tunnel_protocol: 'dns', dns_domain: 'x.example', tunnel_cidr: '10.0.0.0/8' }, 'The tunnel CIDR 10.0.0.0/8 does not contain 127.0.0.2 and 127.0.0.3, addresses the tunnel uses.'],
-      [{ tunnel_protocol: 'ssh', tunnel_cidr: '127.0.0.3/32' }, 'The tunnel CIDR 127.0.0.3/32 does not contain 127.0.0.2, an address the tunnel uses.'],
+      [{ tunnel_protocol: 'dns', dns_domain: 'x.example', tunnel_cidr: '10.0.0.0/8' }, `The tunnel CIDR 10.0.0.0/8 does not contain ${SRC_ADDRESS} and ${DST_ADDRESS}, addresses the tunnel uses.`],
+      [{ tunnel_protocol: 'ssh', tunnel_cidr: `${DST_ADDRESS}/32` }, `The tunnel CIDR ${DST_ADDRESS}/32 does not contain ${SRC_ADDRESS}, an address the tunnel uses.`],
       [{ tunnel_protocol: 'ssh', tunnel_cidr: '127.0.0/33' }, 'The tunnel CIDR "127.0.0/33" is not an IPv4 CIDR such as 10.0.0.0/8.'],
     ];
     for (const [over, reason] of cases) {

@@ -10,6 +10,7 @@ import type { Engine, EngineOptions } from '../../server/engine/engine';
 import { createBulkToken } from '../../server/engine/secrets';
 import { ActorAgent, type ActorOptions } from '../../actor/agent';
 import { startTestServer, type Session, type TestServer } from './helpers';
+import { DST_ADDRESS, SRC_ADDRESS } from './loopback';
 
 export interface EngineWorld {
   server: TestServer;
@@ -43,8 +44,8 @@ export async function startEngineWorld(actorOpts: Partial<ActorOptions> = {}, wo
   const url = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const { token } = await createBulkToken(server.db, { name: 'test' });
   const quiet = () => {};
-  const src = new ActorAgent({ director: url, bulkToken: token, name: 'src', address: '127.0.0.2', log: quiet, pollWaitMs: 2000, ...actorOpts });
-  const dst = new ActorAgent({ director: url, bulkToken: token, name: 'dst', address: '127.0.0.3', log: quiet, pollWaitMs: 2000, ...actorOpts });
+  const src = new ActorAgent({ director: url, bulkToken: token, name: 'src', address: SRC_ADDRESS, log: quiet, pollWaitMs: 2000, ...actorOpts });
+  const dst = new ActorAgent({ director: url, bulkToken: token, name: 'dst', address: DST_ADDRESS, log: quiet, pollWaitMs: 2000, ...actorOpts });
   await src.start();
   await dst.start();
   const operator = await server.signIn('operator');

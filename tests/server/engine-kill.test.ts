@@ -1,6 +1,6 @@
 /**
- * The real director process and two real actor processes (actor/main.ts) on 127.0.0.2 and
- * 127.0.0.3: a sequence runs between them, and a director killed with SIGKILL mid-job loses no job.
+ * The real director process and two real actor processes (actor/main.ts) on this worker's two
+ * loopback addresses (loopback.ts): a sequence runs between them, and a director killed with SIGKILL mid-job loses no job.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import { createBulkToken } from '../../server/engine/secrets';
 import { freePort } from '../../e2e/director';
 import { insertAction, insertSimulation } from './engine-helpers';
 import { ADMIN, HttpSession, dropProcessDb, openProcessDb, startActorProcess, startDirectorProcess, stopProcess, until, type Proc } from './processes';
+import { DST_ADDRESS, SRC_ADDRESS } from './loopback';
 
 interface JobStatus {
   status: string;
@@ -55,7 +56,7 @@ beforeAll(async () => {
   port = await freePort();
   director = await startDirectorProcess(dataDir, port, ENGINE_ENV);
   const url = `http://127.0.0.1:${port}`;
-  for (const [i, address] of ['127.0.0.2', '127.0.0.3'].entries()) {
+  for (const [i, address] of [SRC_ADDRESS, DST_ADDRESS].entries()) {
     actors.push(await startActorProcess(url, token, `proc-actor-${i + 1}`, address, path.join(dataDir, `actor-${i + 1}.json`)));
   }
   http = new HttpSession(url);
@@ -90,7 +91,7 @@ const reach = (jobId: number, statuses: string[], timeoutMs = 90_000) =>
   }, timeoutMs);
 
 describe('real director and actor processes', () => {
-  it('JOB-047 two actor processes on 127.0.0.2 and 127.0.0.3 run a sequence of port_scan, socket and website to completion with results', async () => {
+  it('JOB-047 two actor processes on two loopback addresses run a sequence of port_scan, socket and website to completion with results', async () => {
     const job = await reach(await run('sequences', ids.sequence), FINAL);
     expect(job.status).toBe('completed');
     expect(job.progress).toBe(100);

@@ -4,6 +4,7 @@ import { buildApp } from '../../server/app';
 import { startEngine } from '../../server/engine/index';
 import { ActorAgent } from '../../actor/agent';
 import { insertAction, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
+import { loopback } from './loopback';
 
 let w: EngineWorld;
 let second: FastifyInstance | null = null;
@@ -34,7 +35,7 @@ async function restartDirector(): Promise<void> {
 
 describe('a director restart loses no accepted job', () => {
   it('in-flight work resumes: the actor reports to the restarted director; work of a vanished actor ends errored with the reason', async () => {
-    const lone = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'lone', address: '127.0.0.4', log: () => {}, pollWaitMs: 1000 });
+    const lone = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'lone', address: loopback(4), log: () => {}, pollWaitMs: 1000 });
     await lone.start();
     const run = async (src: number | null, actionId: number) => {
       const res = await w.server.call('POST', `/run/actions/${actionId}.json`, { ...(second ? { app: second } : {}), as: w.operator, body: { attack_node_id_1: src, target_node_id_1: w.dst.nodeId } });

@@ -4,6 +4,7 @@ import type { ActorAgent } from '../../actor/agent';
 import type { JobListAnswer } from '@/api/contracts/jobs';
 import { ACTOR_API, type PollAnswer, type RegisterAnswer } from '@/api/contracts/engine';
 import { insertAction, startEngineWorld, stoppedActor, waitForAction, waitForJob, type EngineWorld } from './engine-helpers';
+import { DST_ADDRESS, SRC_ADDRESS, loopback } from './loopback';
 
 const WINDOW_MS = 4000;
 let w: EngineWorld;
@@ -42,7 +43,7 @@ async function jobRow(jobId: number) {
 describe('job states', () => {
   it('JOB-047 a job is Preparing in the jobs list until its source actor fetches the work, then Running, then Completed', async () => {
     // The actor process stops polling (still online: its heartbeat is not overdue yet).
-    const idle = await stoppedActor(w, 'idle', '127.0.0.4');
+    const idle = await stoppedActor(w, 'idle', loopback(4));
     const jobId = await run(await insertAction(w.server.db, 'sleep', { sleep_ms: 50 }), idle.nodeId);
     for (let i = 0; i < 200 && (await jobRow(jobId))?.status !== 'preparing'; i++) await new Promise((r) => setTimeout(r, 25));
     expect(await listed(jobId)).toBe('preparing');
@@ -88,7 +89,7 @@ async function handActor(name: string, address: string) {
 
 describe('reverting', () => {
   it('JOB-047 after the last action the job is Reverting until the target actor has closed its servers, then it completes', async () => {
-    const target = await handActor('hand', '127.0.0.4');
+    const target = await handActor('hand', loopback(4));
     const res = await w.server.call('POST', `/run/actions/${await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: 47420, steps: [{ data_type: 'ascii', request: 'a', response: 'b' }] })}.json`, {
       as: w.operator,
       body: { attack_node_id_1: w.src.nodeId, target_node_id_1: target.nodeId },
@@ -142,9 +143,9 @@ describe('detection window', () => {
     const event = {
       timestamp: new Date().toISOString(),
       event_type: 'alert',
-      src_ip: '127.0.0.2',
+      src_ip: SRC_ADDRESS,
       src_port: 52000,
-      dest_ip: '127.0.0.3',
+      dest_ip: DST_ADDRESS,
       dest_port: 47401,
       proto: 'TCP',
       alert: { signature: 'ET SCAN late alert', severity: 3 },

@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorAgent } from '../../actor/agent';
 import type { JobDetail } from '@/api/contracts/jobs';
 import { insertAction, insertSimulation, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
+import { DST_ADDRESS, SRC_ADDRESS, loopback } from './loopback';
 
 let w: EngineWorld;
 let third: ActorAgent;
 
 beforeAll(async () => {
   w = await startEngineWorld();
-  third = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'third', address: '127.0.0.5', log: () => {}, pollWaitMs: 2000 });
+  third = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'third', address: loopback(5), log: () => {}, pollWaitMs: 2000 });
   await third.start();
   // A PGlite open takes minutes under the shared machine's load (see vitest.config.ts).
 }, 240_000);
@@ -39,9 +40,9 @@ async function freePort(): Promise<number> {
       });
     });
   for (;;) {
-    const port = await tryListen('127.0.0.2', 0);
+    const port = await tryListen(SRC_ADDRESS, 0);
     if (port === null) continue;
-    if ((await tryListen('127.0.0.3', port)) !== null && (await tryListen('127.0.0.5', port)) !== null) return port;
+    if ((await tryListen(DST_ADDRESS, port)) !== null && (await tryListen(loopback(5), port)) !== null) return port;
   }
 }
 

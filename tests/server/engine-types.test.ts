@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorAgent } from '../../actor/agent';
 import type { CommandRun } from '../../actor/types/host-cli';
 import { fileTransferDetails, insertAction, insertLibraryFile, insertSimulation, runOneAction, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
+import { DST_ADDRESS, SRC_ADDRESS, loopback } from './loopback';
 
 let w: EngineWorld;
 
@@ -166,7 +167,7 @@ describe('host_cli', () => {
   });
 
   it('an actor started without --allow-host-cli does not advertise host_cli and its host_cli work is incompatible', async () => {
-    const plain = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'plain', address: '127.0.0.4', log: () => {}, pollWaitMs: 2000 });
+    const plain = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'plain', address: loopback(4), log: () => {}, pollWaitMs: 2000 });
     await plain.start();
     try {
       expect(plain.capabilities).not.toContain('host_cli');
@@ -244,7 +245,7 @@ describe('email', () => {
     const squatter = net.createServer((c) => c.destroy());
     await new Promise<void>((resolve) => {
       squatter.once('error', () => resolve()); // without privileges the actor cannot use port 25 either
-      squatter.listen(25, '127.0.0.3', resolve);
+      squatter.listen(25, DST_ADDRESS, resolve);
     });
     try {
       const a = await emailAction([]);
@@ -259,7 +260,7 @@ describe('email', () => {
 
   it('file bytes are handed only to the actor holding the work, for files the work names', async () => {
     const file = await insertFile('secret.bin', MALWARE);
-    const other = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'other', address: '127.0.0.5', log: () => {}, pollWaitMs: 2000 });
+    const other = new ActorAgent({ director: w.url, bulkToken: w.bulkToken, name: 'other', address: loopback(5), log: () => {}, pollWaitMs: 2000 });
     await other.start();
     try {
       const [work] = await w.server.db.query<{ id: number }>(`select id from engine_work order by id desc limit 1`);
@@ -330,10 +331,10 @@ describe('file_transfer', () => {
     // Something else holds the port and resets every connection: the transfer is blocked as reset.
     const net = await import('node:net');
     const resetter = net.createServer((c) => c.resetAndDestroy());
-    await new Promise<void>((r) => resetter.listen(48209, '127.0.0.3', r));
+    await new Promise<void>((r) => resetter.listen(48209, DST_ADDRESS, r));
     try {
       const reset = await transfer(id, { target_port: 48209 });
-      expect([reset.status, reset.blocked, reset.blocked_msg]).toEqual(['ran', true, 'The transfer to 127.0.0.3:48209 was reset']);
+      expect([reset.status, reset.blocked, reset.blocked_msg]).toEqual(['ran', true, `The transfer to ${DST_ADDRESS}:48209 was reset`]);
     } finally {
       resetter.close();
     }
@@ -358,9 +359,9 @@ describe('dns with the destination actor as the DNS server', () => {
     const a = await runAction('dns', { query_type: 'A', domain: 'c2.vigil-test.example', dns_server_id: dest?.id });
     expect(a.status, a.blocked_msg ?? '').toBe('ran');
     expect(a.blocked).toBe(false);
-    expect(a.evidence.source).toMatchObject({ server: '127.0.0.3', rcode: 'NOERROR', answers: ['A 127.0.0.3'] });
+    expect(a.evidence.source).toMatchObject({ server: DST_ADDRESS, rcode: 'NOERROR', answers: [`A ${DST_ADDRESS}`] });
     // A DNS server entry with the destination actor's own address works the same.
-    const txt = await runAction('dns', { query_type: 'TXT', domain: 'tunnel.vigil-test.example', dns_server_id: await dnsServer('127.0.0.3') });
+    const txt = await runAction('dns', { query_type: 'TXT', domain: 'tunnel.vigil-test.example', dns_server_id: await dnsServer(DST_ADDRESS) });
     expect(txt.blocked).toBe(false);
     expect(txt.evidence.source).toMatchObject({ answers: ['TXT vigil-actor'] });
   });
@@ -372,7 +373,7 @@ describe('dns with the destination actor as the DNS server', () => {
     try {
       const a = await runAction('dns', { query_type: 'A', domain: 'c2.vigil-test.example', dns_server_id: dest?.id });
       expect(a.blocked).toBe(true);
-      expect(a.blocked_msg).toBe('DNS answer differs from the expected one (altered content): 127.0.0.66');
+      expect(a.blocked_msg).toBe(`DNS answer differs from the expected one (altered content): ${loopback(66)}`);
     } finally {
       w.dst.tamper = undefined;
     }
@@ -397,10 +398,10 @@ describe('dns with a named DNS server', () => {
   };
 
   it('ACT-033 a server at the destination actor\'s address and port is served there by the destination, and the source asks exactly it', async () => {
-    const port = await freeUdpPort('127.0.0.3');
-    const a = await runAction('dns', { query_type: 'A', domain: 'beacon.vigil-test.example', dns_server_id: await dnsServer('Lab resolver on dst', `127.0.0.3:${port}`) });
+    const port = await freeUdpPort(DST_ADDRESS);
+    const a = await runAction('dns', { query_type: 'A', domain: 'beacon.vigil-test.example', dns_server_id: await dnsServer('Lab resolver on dst', `${DST_ADDRESS}:${port}`) });
     expect([a.status, a.blocked], a.blocked_msg ?? '').toEqual(['ran', false]);
-    expect(a.evidence.source).toMatchObject({ server: '127.0.0.3', port, answers: ['A 127.0.0.3'] });
+    expect(a.evidence.source).toMatchObject({ server: DST_ADDRESS, port, answers: [`A ${DST_ADDRESS}`] });
     expect(a.evidence.target).toMatchObject({ port_map: { [String(port)]: port } });
   });
 
@@ -410,15 +411,15 @@ describe('dns with a named DNS server', () => {
     const sock = dgram.createSocket('udp4');
     const asked: { from: string; name: string; type: string }[] = [];
     serveDns(sock, (name, type) => (name === 'exfil.vigil-test.example' && type === 'TXT' ? encodeRdata('TXT', 'lab-answer') : null), (q) => asked.push(q));
-    await new Promise<void>((r) => sock.bind(0, '127.0.0.2', () => r()));
+    await new Promise<void>((r) => sock.bind(0, SRC_ADDRESS, () => r()));
     const port = sock.address().port;
     try {
-      const id = await dnsServer('Resolver on src', `127.0.0.2:${port}`);
+      const id = await dnsServer('Resolver on src', `${SRC_ADDRESS}:${port}`);
       const a = await runAction('dns', { query_type: 'TXT', domain: 'exfil.vigil-test.example', dns_server_id: id });
       expect([a.status, a.blocked], a.blocked_msg ?? '').toEqual(['ran', false]);
-      expect(a.evidence.source).toMatchObject({ server: '127.0.0.2', port, answers: ['TXT lab-answer'] });
+      expect(a.evidence.source).toMatchObject({ server: SRC_ADDRESS, port, answers: ['TXT lab-answer'] });
       expect(a.evidence.target).toBeNull();
-      expect(asked).toEqual([{ from: '127.0.0.2', name: 'exfil.vigil-test.example', type: 'TXT' }]);
+      expect(asked).toEqual([{ from: SRC_ADDRESS, name: 'exfil.vigil-test.example', type: 'TXT' }]);
       const missing = await runAction('dns', { query_type: 'A', domain: 'exfil.vigil-test.example', dns_server_id: id });
       expect([missing.blocked, missing.blocked_msg]).toEqual([true, 'DNS query NXDOMAIN']);
     } finally {
@@ -434,7 +435,7 @@ describe('dns with a named DNS server', () => {
     ]);
     // The actor refuses such work on its own too.
     const { dnsPeerSource } = await import('../../actor/types/dns');
-    const work = { details: { domain: 'c2.vigil-test.example', query_type: 'A', dns_server: { address: '10.10.0.10', port: 53 } }, local_address: '127.0.0.2' };
+    const work = { details: { domain: 'c2.vigil-test.example', query_type: 'A', dns_server: { address: '10.10.0.10', port: 53 } }, local_address: SRC_ADDRESS };
     await expect(dnsPeerSource(work as never, new AbortController().signal)).rejects.toThrow(
       'The DNS server 10.10.0.10 is not an address of this actor or of the destination actor; the actor queries no address outside the two.',
     );
@@ -446,7 +447,7 @@ describe('captive types on one actor', () => {
     const a = await runAction('captive_dns', { query_type: 'A', query: 'evil.vigil-test.example', response: '10.66.0.7' });
     expect(a.status, a.blocked_msg ?? '').toBe('ran');
     expect(a.blocked).toBe(false);
-    expect(a.evidence.source).toMatchObject({ server: '127.0.0.2', answers: ['A 10.66.0.7'] });
+    expect(a.evidence.source).toMatchObject({ server: SRC_ADDRESS, answers: ['A 10.66.0.7'] });
     const mx = await runAction('captive_dns', { query_type: 'MX', query: 'mail.vigil-test.example', response: '5 mx.evil.example' });
     expect(mx.evidence.source).toMatchObject({ answers: ['MX 5 mx.evil.example'] });
     const bad = await runAction('captive_dns', { query_type: 'A', query: 'x.vigil-test.example', response: 'not-an-ip' });
@@ -455,21 +456,21 @@ describe('captive types on one actor', () => {
   });
 
   it("captive_ioc_url fetches URLs on the actor's own address and refuses any other host", async () => {
-    const ok = await runAction('captive_ioc_url', { urls: ['http://127.0.0.2:48301/ioc/payload.exe?id=1', 'https://127.0.0.2:48302/beacon'] });
+    const ok = await runAction('captive_ioc_url', { urls: [`http://${SRC_ADDRESS}:48301/ioc/payload.exe?id=1`, `https://${SRC_ADDRESS}:48302/beacon`] });
     expect(ok.status, ok.blocked_msg ?? '').toBe('ran');
     expect(ok.blocked).toBe(false);
     const urls = (ok.evidence.source as { urls: { url: string; result: string }[] }).urls;
     expect(urls.map((u) => u.result)).toEqual(['fetched', 'fetched']);
-    const outside = await runAction('captive_ioc_url', { urls: ['http://127.0.0.2:48303/a', 'http://malware.example.com/drop.exe'] });
+    const outside = await runAction('captive_ioc_url', { urls: [`http://${SRC_ADDRESS}:48303/a`, 'http://malware.example.com/drop.exe'] });
     expect(outside.status).toBe('incompatible');
     expect(outside.blocked_msg).toBe(
-      "http://malware.example.com/drop.exe does not resolve to this actor's address (127.0.0.2); captive URLs are fetched only from the actor itself, never from the internet.",
+      `http://malware.example.com/drop.exe does not resolve to this actor's address (${SRC_ADDRESS}); captive URLs are fetched only from the actor itself, never from the internet.`,
     );
     w.src.tamper = (type, data) => (type === 'captive_ioc_url' ? Buffer.from('<html>blocked by policy</html>') : data);
     try {
-      const altered = await runAction('captive_ioc_url', { urls: ['http://127.0.0.2:48304/ioc'] });
+      const altered = await runAction('captive_ioc_url', { urls: [`http://${SRC_ADDRESS}:48304/ioc`] });
       expect(altered.blocked).toBe(true);
-      expect(altered.blocked_msg).toBe('http://127.0.0.2:48304/ioc: the content differs (altered content)');
+      expect(altered.blocked_msg).toBe(`http://${SRC_ADDRESS}:48304/ioc: the content differs (altered content)`);
     } finally {
       w.src.tamper = undefined;
     }
@@ -487,7 +488,7 @@ describe('a sequence of the new types', () => {
     ];
     const one = [
       await insertAction(w.server.db, 'captive_dns', { query_type: 'TXT', query: 'c2.vigil-test.example', response: 'cmd=sleep' }),
-      await insertAction(w.server.db, 'captive_ioc_url', { urls: ['http://127.0.0.2:48402/stage'] }),
+      await insertAction(w.server.db, 'captive_ioc_url', { urls: [`http://${SRC_ADDRESS}:48402/stage`] }),
     ];
     const simId = await insertSimulation(w.server.db, 'sequence', [two, one]);
     const res = await w.server.call('POST', `/run/sequences/${simId}.json`, { as: w.operator, body: { attack_node_id_1: w.src.nodeId, target_node_id_1: w.dst.nodeId, force_unlock: false } });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAction, insertSimulation, runJob, startEngineWorld, waitForAction, waitForJob, type EngineWorld } from './engine-helpers';
+import { DST_ADDRESS, SRC_ADDRESS } from './loopback';
 
 let w: EngineWorld;
 
@@ -227,14 +228,14 @@ describe('detection from security-tool events', () => {
 
     const post = (body: unknown, auth = `Bearer ${token}`) =>
       w.server.call('POST', `/integrations/${id}/events`, { body, csrf: false, headers: { authorization: auth } });
-    const wrong = await post({ src_ip: '127.0.0.2' }, 'Bearer nope');
+    const wrong = await post({ src_ip: SRC_ADDRESS }, 'Bearer nope');
     expect(wrong.statusCode).toBe(401);
     const eve = {
       timestamp: new Date().toISOString(),
       event_type: 'alert',
-      src_ip: '127.0.0.2',
+      src_ip: SRC_ADDRESS,
       src_port: 51000,
-      dest_ip: '127.0.0.3',
+      dest_ip: DST_ADDRESS,
       dest_port: 47190,
       proto: 'TCP',
       alert: { signature: 'ET SCAN Possible port scan', severity: 2 },
@@ -281,14 +282,14 @@ describe('Suricata EVE log as an event source', () => {
     const alert = {
       timestamp: new Date().toISOString(),
       event_type: 'alert',
-      src_ip: '127.0.0.2',
+      src_ip: SRC_ADDRESS,
       src_port: 40000,
-      dest_ip: '127.0.0.3',
+      dest_ip: DST_ADDRESS,
       dest_port: 47210,
       proto: 'TCP',
       alert: { signature: 'ET POLICY suspicious socket', severity: 3 },
     };
-    fs.appendFileSync(file, line({ event_type: 'flow', src_ip: '127.0.0.2', dest_ip: '127.0.0.3' }) + line(alert) + '{"event_type":"al');
+    fs.appendFileSync(file, line({ event_type: 'flow', src_ip: SRC_ADDRESS, dest_ip: DST_ADDRESS }) + line(alert) + '{"event_type":"al');
     expect(await tail.poll()).toBe(1);
     fs.appendFileSync(file, 'ert"}\n');
     expect(await tail.poll()).toBe(0);

@@ -10,7 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bufferSource, buildZip, inspectZip, normaliseEntryName, ZipError } from '../../server/actions/zip';
 import { DEFAULT_FILE_LIMITS } from '../../server/file-library/service';
 import type { FileUploadAnswer } from '@/api/contracts/action-form';
@@ -226,7 +226,6 @@ describe('streamed uploads', () => {
     const answer = await streamUpload(port, 101 * MiB);
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body).errors.file_upload).toEqual(['is larger than the limit of 100 MB']);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(incoming()).toEqual([]);
+    await vi.waitFor(() => expect(incoming()).toEqual([]), { timeout: 10_000, interval: 10 });
   }, 120_000);
 });

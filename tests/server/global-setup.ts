@@ -6,6 +6,24 @@ import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../../server/db/index';
 import { databaseUrl, prepareTestDb } from './template';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The second number of this run's loopback addresses, 1..250 (tests/server/loopback.ts). */
+    loopbackRun: number;
+  }
+}
+
+/**
+ * One number per Vitest run for its actors' loopback addresses (tests/server/loopback.ts):
+ * VIGIL_TEST_LOOPBACK_RUN (scripts/test.sh gives each of its runs its own), otherwise one derived from
+ * this process's id, so two runs on one machine (two worktrees) rarely meet.
+ */
+function loopbackRun(): number {
+  const set = Number(process.env.VIGIL_TEST_LOOPBACK_RUN);
+  if (Number.isInteger(set) && set >= 1 && set <= 250) return set;
+  return 1 + (process.pid % 250);
+}
+
 /** The run's template, built once for both server projects and removed after the last one. */
 let template: { ready: Promise<string>; remove: () => Promise<void>; users: number } | undefined;
 
@@ -67,6 +85,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
   project.provide('pgliteTemplate', onPostgres ? '' : built);
   project.provide('postgresTemplate', onPostgres ? built : '');
+  project.provide('loopbackRun', loopbackRun());
   return async () => {
     if (--mine.users > 0) return;
     if (template === mine) template = undefined;

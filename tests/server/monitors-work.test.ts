@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MonitorDetail } from '@/api/contracts/monitors';
 import { RUN_AS_UNSUPPORTED_MESSAGE } from '@/api/contracts/run-as-selection';
 import { fileTransferDetails, insertAction, insertLibraryFile, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
+import { DST_ADDRESS } from './loopback';
 
 let w: EngineWorld;
 beforeAll(async () => {
@@ -150,12 +151,12 @@ describe('a monitor run’s work', () => {
     ]);
 
     // The monitor names the destination actor's address: the destination answers, the source checks its record.
-    const byAddress = await createMonitor('DNS via the destination address', outside, { runtime: { runtime_temporary_dns_server: '127.0.0.3' } });
+    const byAddress = await createMonitor('DNS via the destination address', outside, { runtime: { runtime_temporary_dns_server: DST_ADDRESS } });
     expect(byAddress.statusCode, byAddress.body).toBe(201);
     const viaAddress = await runNow(byAddress.json<MonitorDetail>().id);
     expect([viaAddress.action.status, viaAddress.action.blocked], viaAddress.action.blocked_msg ?? '').toEqual(['ran', false]);
-    expect(viaAddress.details.dns_server).toMatchObject({ address: '127.0.0.3', port: 53 });
-    expect(viaAddress.action.evidence.source).toMatchObject({ server: '127.0.0.3', rcode: 'NOERROR', answers: ['A 127.0.0.3'] });
+    expect(viaAddress.details.dns_server).toMatchObject({ address: DST_ADDRESS, port: 53 });
+    expect(viaAddress.action.evidence.source).toMatchObject({ server: DST_ADDRESS, rcode: 'NOERROR', answers: [`A ${DST_ADDRESS}`] });
     expect(targetSaw(viaAddress.action.evidence)).toEqual([expect.objectContaining({ name: 'c2.vigil-monitor.example', type: 'A' })]);
 
     // By the entry's name, on an Action with the Default server (which would ask the actor's own resolver).
@@ -164,7 +165,7 @@ describe('a monitor run’s work', () => {
     expect(byName.statusCode, byName.body).toBe(201);
     const viaName = await runNow(byName.json<MonitorDetail>().id);
     expect([viaName.action.status, viaName.action.blocked], viaName.action.blocked_msg ?? '').toEqual(['ran', false]);
-    expect(viaName.action.evidence.source).toMatchObject({ server: '127.0.0.3', answers: ['TXT vigil-actor'] });
+    expect(viaName.action.evidence.source).toMatchObject({ server: DST_ADDRESS, answers: ['TXT vigil-actor'] });
 
     // A value that names no server is refused, and nothing is saved.
     const bad = await createMonitor('DNS via nowhere', outside, { runtime: { runtime_temporary_dns_server: 'not a server' } });

@@ -9,6 +9,7 @@ import { ReplayScriptError, extractReplayScript } from '../../server/engine/repl
 import { pcapSource, startPcapTarget } from '../../actor/types/pcap-replay';
 import type { WorkPayload } from '@/api/contracts/engine';
 import { REPLAY_LIMITS, type ReplayScript } from '@/api/contracts/replay';
+import { DST_ADDRESS, SRC_ADDRESS } from './loopback';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-replay-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -72,8 +73,8 @@ describe('the actor replay sides on loopback', () => {
     name: 'replay',
     details: { upload: 3, replay: script },
     timeout_ms: 10_000,
-    local_address: role === 'target' ? '127.0.0.3' : '127.0.0.2',
-    peer_address: role === 'target' ? '127.0.0.2' : '127.0.0.3',
+    local_address: role === 'target' ? DST_ADDRESS : SRC_ADDRESS,
+    peer_address: role === 'target' ? SRC_ADDRESS : DST_ADDRESS,
     issued_at: new Date().toISOString(),
     expires_at: new Date(Date.now() + 60_000).toISOString(),
   });
@@ -83,20 +84,20 @@ describe('the actor replay sides on loopback', () => {
     try {
       const port = target.port_map['47401'] ?? 0;
       const outcome = await new Promise<string>((resolve) => {
-        const sock = net.connect({ host: '127.0.0.3', port, localAddress: '127.0.0.2' }, () => sock.write('pinG'));
+        const sock = net.connect({ host: DST_ADDRESS, port, localAddress: SRC_ADDRESS }, () => sock.write('pinG'));
         sock.on('data', () => resolve('answered'));
         sock.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
         sock.on('end', () => resolve('ended'));
       });
       expect(outcome).toBe('ECONNRESET');
-      expect(target.evidence().conversations).toEqual([{ conversation: 1, from: '127.0.0.2', result: 'segment 1 (client to server) differs' }]);
+      expect(target.evidence().conversations).toEqual([{ conversation: 1, from: SRC_ADDRESS, result: 'segment 1 (client to server) differs' }]);
     } finally {
       await target.close();
     }
   });
 
   it('a source whose target serves nothing is blocked: the connection was refused', async () => {
-    const outcome = await pcapSource(work('source'), '127.0.0.3', new AbortController().signal, (p) => p);
+    const outcome = await pcapSource(work('source'), DST_ADDRESS, new AbortController().signal, (p) => p);
     expect(outcome).toMatchObject({ outcome: 'ran', blocked: true, message: 'Conversation 1 (TCP port 47401): the connection was refused' });
   });
 });

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActorAgent } from '../../actor/agent';
 import { insertAction, startEngineWorld, stoppedActor, waitForJob, type EngineWorld } from './engine-helpers';
+import { loopback } from './loopback';
 
 let w: EngineWorld;
 let back: ActorAgent | null = null;
@@ -16,7 +17,7 @@ afterAll(async () => {
 
 describe('force_unlock', () => {
   it('MON-045 MON-061 MON-134 locked, an offline actor is refused; unlocked, the job waits for it with the reason and runs once it is back', async () => {
-    const away = await stoppedActor(w, 'away', '127.0.0.4');
+    const away = await stoppedActor(w, 'away', loopback(4));
     for (let i = 0; i < 400; i++) {
       const [n] = await w.server.db.query<{ status: string }>('select status from nodes where id = $1', [away.nodeId]);
       if (n?.status === 'offline') break;
