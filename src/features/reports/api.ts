@@ -5,14 +5,10 @@ import {
   type DashboardPanel,
   type DashboardsAnswer,
   type MitreMatrixAnswer,
-  type MitreTaamAnswer,
   type PanelLibraryAnswer,
   type ReportParams,
-  type ResultsAnswer,
   type ShareableUser,
   type TechniqueActionsAnswer,
-  type TimeSeriesAnswer,
-  type TreeMapAnswer,
   type UntestedAnswer,
 } from '@/api/contracts/reports';
 import { resolveTimeRange, type TimeRangeConfig } from '@/api/contracts/time-range';
