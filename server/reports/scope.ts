@@ -76,7 +76,10 @@ export function rawCte(s: ReportScope, pieces: readonly RawPiece[], p: Params, a
     ? String(pieces[0]?.i ?? 0)
     : `(${p.add(pieces.map((x) => x.i))}::int[])[width_bucket(extract(epoch from j.job_time), ${p.add(pieces.map((x) => String(x.a / 1000)))}::numeric[])]`;
   const where = [`(${inRange.join(' or ')})`, ...(s.conds ?? [])].join(' and ');
-  return `ja as materialized (select ${bucket} as i, ${cols} from jobs j join job_actions a on a.job_id = j.id ${steps} where ${where})`;
+  // The job actions of each matching job through job_actions_report_idx (a lateral subquery: the planner
+  // cannot tell how few jobs a filter keeps, and would otherwise hash-join every job action).
+  const actions = `(select a.job_step_id, a.action_id, a.action_type, a.status, a.blocked, a.alerted, a.events from job_actions a where a.job_id = j.id offset 0)`;
+  return `ja as materialized (select ${bucket} as i, ${cols} from jobs j cross join lateral ${actions} a ${steps} where ${where})`;
 }
 
 /** The counts of rows `x` of ja (see ResultCounts for the rules; the rollups count alike). */

@@ -279,6 +279,24 @@ describe('other result calls', () => {
     expect('answer' in beta && beta.type === 'results' ? [beta.answer.totals.total, beta.answer.totals.detected, beta.answer.totals.notRun, beta.answer.totals.errored] : beta).toEqual([1, 1, 1, 1]);
   });
 
+  it('MON-053 rule-builder filters on the job name (contains, starts with, ends with, equals, does not contain) narrow the results', async () => {
+    const rule = (operator: string, value: string) =>
+      `filter=adhoc&structuredFilter=${encodeURIComponent(JSON.stringify({ rules: [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object: 'job', match_field: 'name', operator, value }] }] }] }))}`;
+    // January: job 1 "Alpha sweep" has 3 that ran, job 2 "Beta run" 1 (and 1 not run, 1 errored).
+    for (const [operator, value, total, notRun] of [
+      ['contains', 'ETA R', 1, 1],
+      ['contains', 'a', 4, 1],
+      ['starts_with', 'alpha', 3, 0],
+      ['ends_with', 'RUN', 1, 1],
+      ['equals', 'beta run', 1, 1],
+      ['equals', 'beta', 0, 0],
+      ['not_contains', 'beta', 3, 0],
+    ] as const) {
+      const a = await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=action_type&${rule(operator, value)}`);
+      expect([a.totals.total, a.totals.notRun], `${operator} ${value}`).toEqual([total, notRun]);
+    }
+  });
+
   it('POST /reports/panels.json refuses a body that is not a list of panel queries (400 with a message)', async () => {
     for (const body of [{}, { queries: [] }, { queries: 'x' }, { queries: [{ source: 'pie', query: {} }] }, { queries: [{ source: 'results', query: [1] }] }, { queries: Array.from({ length: 41 }, () => ({ source: 'results', query: {} })) }]) {
       const res = await t.call('POST', '/reports/panels.json', { as: viewer, body });
