@@ -70,14 +70,20 @@ describe('reports', () => {
     await eventually(async () => (await demoDashboard(page, 'Control effectiveness')).panels.length, control.panels.length, 'the panel is removed');
   });
 
-  it('MON-022 MON-180 MON-143 exports a dashboard as a Letter PDF with the footer on every page', async () => {
+  it('MON-022 MON-180 MON-143 exports a dashboard as a Letter PDF with the footer on every page; the panels and the export cost one report call', async () => {
     const { page } = b;
     const d = await (async () => {
       await asAdmin(page, '/dashboards');
       return demoDashboard(page, 'ATT&CK coverage');
     })();
+    const calls: string[] = [];
+    const onRequest = (r: { method(): string; url(): string }) => {
+      if (new URL(r.url()).pathname.startsWith('/reports/')) calls.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    };
+    page.on('request', onRequest);
     await page.goto(`/dashboards/${d.id}`);
     await page.getByRole('list', { name: 'ATT&CK coverage panels' }).waitFor();
+    await page.getByRole('button', { name: 'Show table' }).nth(d.panels.length - 1).waitFor();
     const download = page.waitForEvent('download', { timeout: 60_000 });
     await page.getByRole('toolbar', { name: 'Dashboard actions' }).getByRole('button', { name: 'Export PDF' }).click();
     const file = await download;
@@ -90,6 +96,9 @@ describe('reports', () => {
     }
     expect(pdf.pages[0]!.texts).toContain('ATT&CK coverage');
     expect(pdf.pages.flatMap((p) => p.texts)).toContain('Execution');
+    page.off('request', onRequest);
+    // Every panel's figures came in one POST /reports/panels.json, and the export read them from there.
+    expect(calls).toEqual(['POST /reports/panels.json']);
   });
 
   it('MON-181 MON-140 MON-032 MON-115 MON-144 MON-145 MON-146 MON-147 MON-148 exports the dashboard as PNG, and its data as CSV through the data export options', async () => {

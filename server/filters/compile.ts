@@ -75,9 +75,29 @@ function dimensionField(type: string, actionId: (alias: string) => string): Fiel
 
 const DIMENSIONS = ['attack_vector', 'behavior_type', 'stage_of_attack'] as const;
 
+/**
+ * The job's name: a positive text match on a non-empty value is looked up in job_names (every job name
+ * ever used, lower-cased, kept by triggers: tens of rows where jobs are a million) and matched through
+ * the jobs' lower(name) index, instead of testing every job's name.
+ */
+const jobNameField: FieldSql = {
+  sql(alias, c, p) {
+    const v = c.values[0]?.toLowerCase() ?? '';
+    const byName: Record<string, (x: string) => string> = {
+      equals: (x) => `n.lname = ${x}`,
+      contains: (x) => `strpos(n.lname, ${x}) > 0`,
+      starts_with: (x) => `starts_with(n.lname, ${x})`,
+      ends_with: (x) => `right(n.lname, ${p(v.length)}) = ${x}`,
+    };
+    const match = byName[c.operator];
+    if (!match || !v) return textField('name').sql(alias, c, p);
+    return `lower(${alias}.name) = any(array(select n.lname from job_names n where ${match(p(v))}))`;
+  },
+};
+
 const JOB_FIELDS: Record<string, FieldSql> = {
   id: numberField('id'),
-  name: textField('name'),
+  name: jobNameField,
   status: textField('status', true),
   ran_by: textField('ran_by'),
   assessment_name: textField('assessment_name'),

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index';
 import type { Params } from '../jobs/list-query';
-import { rawCte, COUNTS_SQL, SUM_SQL, type CountsRow, type ReportScope } from './scope';
-import { KEYED_GRAINS, TOTAL_GRAINS, planSlices, type SlicePlan } from './slices';
+import { rawCte, COUNTER_COLUMNS, COUNTS_SQL, SUM_SQL, type CountsRow, type ReportScope } from './scope';
+import { GRAIN, KEYED_GRAINS, TOTAL_GRAINS, ceilTo, floorTo, planSlices, type SlicePlan } from './slices';
 
 /**
  * Reads result counts from the rollups (migration 017_reports_rollups.sql) plus the raw job actions of
@@ -24,13 +24,17 @@ const RAW_KEY: Record<Dim, [k: string, t: string]> = {
 
 export type CountsWithN = CountsRow & { n: number };
 
-/** The scope's range as epoch ms [start, end] (end inclusive); an open side ends at the oldest or newest job. Null: no job at all. */
+/**
+ * The scope's range as epoch ms [start, end] (end inclusive). An open side ends on the month boundary
+ * before the oldest job or after the newest one: every job counts either way, and a range of whole
+ * months is read from the month rollups alone, with no raw job actions at its edges. Null: no job at all.
+ */
 export async function rangeOf(db: Db, s: ReportScope): Promise<[number, number] | null> {
   if (s.start && s.end) return [s.start.getTime(), s.end.getTime()];
   const [row] = await db.query<{ lo: string | Date | null; hi: string | Date | null }>('select min(job_time) as lo, max(job_time) as hi from jobs');
   if (!row?.lo || !row.hi) return null;
-  const lo = Math.floor(new Date(row.lo).getTime());
-  const hi = Math.ceil(new Date(row.hi).getTime()) + 1;
+  const lo = floorTo(GRAIN.month, Math.floor(new Date(row.lo).getTime()));
+  const hi = ceilTo(GRAIN.month, Math.ceil(new Date(row.hi).getTime()) + 1);
   return [s.start ? s.start.getTime() : lo, s.end ? s.end.getTime() : hi];
 }
 
@@ -41,8 +45,12 @@ function unionCtes(s: ReportScope, plan: SlicePlan, dim: Dim, p: Params): string
   if (plan.rollup.length) {
     const iso = (t: number) => new Date(t).toISOString();
     const r = `unnest(${p.add(plan.rollup.map((x) => x.grain))}::int2[], ${p.add(plan.rollup.map((x) => iso(x.a)))}::timestamptz[], ${p.add(plan.rollup.map((x) => iso(x.b)))}::timestamptz[], ${p.add(plan.rollup.map((x) => x.i))}::int[]) r(g, a, b, i)`;
-    parts.push(`select r.i, ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored
-      from ${r} join report_rollups ru on ru.grain = r.g and ru.dim = ${dim} and ru.bucket >= r.a and ru.bucket < r.b`);
+    // Each range is one primary-key range scan (a lateral subquery per range: as a plain join the planner
+    // hashes on the grain and compares every rollup row with every range, 50 million comparisons for a
+    // 481-point time series over a year).
+    parts.push(`select r.i, ru.* from ${r} cross join lateral (
+        select ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored from report_rollups ru
+        where ru.grain = r.g and ru.dim = ${dim} and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
   }
   if (plan.raw.length) {
     ctes.push(rawCte(s, plan.raw, p, dim === 2 || dim === 3));
@@ -79,14 +87,31 @@ export interface KeyMap {
   key: string;
 }
 
-/** Counts per key over [start, end], most evaluated first; `limit` rows at most (plus one to tell truncation). */
-export async function keyedCounts(db: Db, s: ReportScope, range: [number, number], map: KeyMap, limit: number | null): Promise<(CountsWithN & { key: string })[]> {
-  if (!s.conds) return [];
+/**
+ * Counts per key over [start, end], most evaluated first; `limit` rows at most (plus one to tell
+ * truncation). With `totals`, the counts of all job actions in range come in the same statement (every
+ * job action is one row of each dimension, key 0 for none, so the sum over u counts each one once,
+ * whatever the grouping key multiplies).
+ */
+export async function keyedCounts(
+  db: Db,
+  s: ReportScope,
+  range: [number, number],
+  map: KeyMap,
+  limit: number | null,
+  totals = false,
+): Promise<{ rows: (CountsWithN & { key: string })[]; totals: CountsWithN | undefined }> {
+  if (!s.conds) return { rows: [], totals: undefined };
   const p = s.p.clone();
   const ctes = [unionCtes(s, plan(s, range, map.dim), map.dim, p), ...(map.ctes ? [map.ctes] : [])].join(', ');
   const lim = limit === null ? '' : `limit ${p.add(limit + 1)}`;
-  return db.query<CountsWithN & { key: string }>(
-    `with ${ctes} select ${map.key} as key, ${SUM_SQL} from u ${map.join ?? ''} where ${map.key} is not null group by 1 having sum(u.n) > 0 order by total desc, 1 ${lim}`,
+  const rows = await db.query<CountsWithN & { key: string | null; part: number }>(
+    `with ${ctes}, g as (select ${map.key} as key, ${SUM_SQL} from u ${map.join ?? ''} where ${map.key} is not null group by 1 having sum(u.n) > 0 order by total desc, 1 ${lim})
+     select 1 as part, key, ${COUNTER_COLUMNS.join(', ')} from g
+     ${totals ? `union all select 0, null, ${SUM_SQL} from u` : ''}
+     order by part desc, total desc, key`,
     p.values,
   );
+  const all = rows.find((r) => r.part === 0);
+  return { rows: rows.filter((r) => r.part === 1) as (CountsWithN & { key: string })[], totals: all && all.n !== null ? all : undefined };
 }

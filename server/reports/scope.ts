@@ -48,10 +48,19 @@ export function rawCte(s: ReportScope, pieces: readonly RawPiece[], p: Params, a
   const steps = actors ? 'join job_steps st on st.id = a.job_step_id' : '';
   const cols = `a.action_id, a.action_type, a.status, a.blocked, a.alerted, a.events, j.simulation_id, j.monitor_id${actors ? ', st.source_node_id, st.destination_node_id' : ''}`;
   if (!s.filtered) {
-    const r = `unnest(${p.add(pieces.map((x) => iso(x.a)))}::timestamptz[], ${p.add(pieces.map((x) => iso(x.b)))}::timestamptz[], ${p.add(pieces.map((x) => x.inclusive))}::bool[], ${p.add(pieces.map((x) => x.i))}::int[]) r(a, b, inc, i)`;
+    // The two pieces on either side of a bucket edge inside a slice are read together (one index range
+    // for both; rows before the edge `s` count in bucket i0, the others in i).
+    const probes: { a: number; b: number; inc: boolean; s: number; i0: number; i: number }[] = [];
+    for (const x of pieces) {
+      const last = probes[probes.length - 1];
+      if (last && last.s === last.a && last.b === x.a && !last.inc) Object.assign(last, { b: x.b, inc: x.inclusive, s: x.a, i: x.i });
+      else probes.push({ a: x.a, b: x.b, inc: x.inclusive, s: x.a, i0: x.i, i: x.i });
+    }
+    const col = <K extends keyof (typeof probes)[number]>(k: K, type: string, f: (v: (typeof probes)[number][K]) => unknown = (v) => v) => `${p.add(probes.map((x) => f(x[k])))}::${type}[]`;
+    const r = `unnest(${col('a', 'timestamptz', (t) => iso(t as number))}, ${col('b', 'timestamptz', (t) => iso(t as number))}, ${col('inc', 'bool')}, ${col('s', 'timestamptz', (t) => iso(t as number))}, ${col('i0', 'int')}, ${col('i', 'int')}) r(a, b, inc, s, i0, i)`;
     return `ja as materialized (
-      select r.i, x.* from ${r} cross join lateral (
-        select ${cols} from jobs j join job_actions a on a.job_id = j.id ${steps}
+      select case when x.job_time < r.s then r.i0 else r.i end as i, x.* from ${r} cross join lateral (
+        select j.job_time, ${cols} from jobs j join job_actions a on a.job_id = j.id ${steps}
         where j.job_time >= r.a and j.job_time <= r.b and (r.inc or j.job_time < r.b) offset 0) x)`;
   }
   const ranges: RawPiece[] = [];
@@ -67,7 +76,10 @@ export function rawCte(s: ReportScope, pieces: readonly RawPiece[], p: Params, a
     ? String(pieces[0]?.i ?? 0)
     : `(${p.add(pieces.map((x) => x.i))}::int[])[width_bucket(extract(epoch from j.job_time), ${p.add(pieces.map((x) => String(x.a / 1000)))}::numeric[])]`;
   const where = [`(${inRange.join(' or ')})`, ...(s.conds ?? [])].join(' and ');
-  return `ja as materialized (select ${bucket} as i, ${cols} from jobs j join job_actions a on a.job_id = j.id ${steps} where ${where})`;
+  // The job actions of each matching job through job_actions_report_idx (a lateral subquery: the planner
+  // cannot tell how few jobs a filter keeps, and would otherwise hash-join every job action).
+  const actions = `(select a.job_step_id, a.action_id, a.action_type, a.status, a.blocked, a.alerted, a.events from job_actions a where a.job_id = j.id offset 0)`;
+  return `ja as materialized (select ${bucket} as i, ${cols} from jobs j cross join lateral ${actions} a ${steps} where ${where})`;
 }
 
 /** The counts of rows `x` of ja (see ResultCounts for the rules; the rollups count alike). */

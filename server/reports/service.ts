@@ -1,5 +1,5 @@
 import type { Db } from '../db/index';
-import { badRequest, notFound } from '../http-errors';
+import { HttpError, badRequest, notFound, validate } from '../http-errors';
 import { iso } from '../jobs/list-query';
 import { ATTACK_TACTICS, ATTACK_TECHNIQUES, attackName } from '../../src/api/contracts/attack/index';
 import { ACTION_TYPE_LABELS } from '../../src/api/contracts/vocabulary';
@@ -19,7 +19,9 @@ import {
   type TimeSeriesAnswer,
   type TreeMapAnswer,
   type UntestedAnswer,
+  panelsRequestSchema,
 } from '../../src/api/contracts/reports';
+import type { PanelAnswer, PanelSource, PanelsAnswer, ReportAnswer } from '../../src/api/contracts/report-table';
 import { reportScope, type CountsRow, type ReportScope } from './scope';
 import { bucketCounts, keyedCounts, rangeOf, type KeyMap } from './rollups';
 
@@ -114,27 +116,21 @@ async function labels(db: Db, by: GroupKey, keys: readonly string[]): Promise<Ma
   }
 }
 
-async function totalsOf(db: Db, s: ReportScope): Promise<ResultRow> {
+/** Rows by a key (and, with `totals`, the counts of all job actions in range), in one statement. */
+async function groupedRows(db: Db, s: ReportScope, by: GroupKey, limit: number | null, totals = false): Promise<{ rows: ResultRow[]; truncated: boolean; totals: ResultRow }> {
   const range = await rangeOf(db, s);
-  const counts = range ? (await bucketCounts(db, s, range)).get(0) : undefined;
-  return withPercents('all', 'All', toCounts(counts));
-}
-
-async function groupedRows(db: Db, s: ReportScope, by: GroupKey, limit: number | null): Promise<{ rows: ResultRow[]; truncated: boolean }> {
-  const range = await rangeOf(db, s);
-  if (!range) return { rows: [], truncated: false };
-  const rows = await keyedCounts(db, s, range, KEYS[by], limit);
-  const truncated = limit !== null && rows.length > limit;
-  const page = truncated ? rows.slice(0, limit!) : rows;
+  const counted = range ? await keyedCounts(db, s, range, KEYS[by], limit, totals) : { rows: [], totals: undefined };
+  const truncated = limit !== null && counted.rows.length > limit;
+  const page = truncated ? counted.rows.slice(0, limit!) : counted.rows;
   const names = await labels(db, by, page.map((r) => r.key));
-  return { rows: page.map((r) => withPercents(r.key, names.get(r.key) ?? r.key, toCounts(r))), truncated };
+  return { rows: page.map((r) => withPercents(r.key, names.get(r.key) ?? r.key, toCounts(r))), truncated, totals: withPercents('all', 'All', toCounts(counted.totals)) };
 }
 
 /** GET /reports/results.json: result rows by a key, plus the totals. */
 export async function results(db: Db, raw: Raw): Promise<ResultsAnswer> {
   const s = await reportScope(db, raw);
   const by = s.q.group_by as GroupKey;
-  const [{ rows, truncated }, totals] = [await groupedRows(db, s, by, s.q.limit), await totalsOf(db, s)];
+  const { rows, truncated, totals } = await groupedRows(db, s, by, s.q.limit, true);
   return { group_by: by, start: iso(s.start), end: iso(s.end), rows, totals, truncated };
 }
 
@@ -272,4 +268,38 @@ export async function untestedTechniques(db: Db, raw: Raw): Promise<UntestedAnsw
     techniques: [...techniques].map(([id, n]) => ({ id, name: attackName(id) ?? id, actions: n })),
     actions: [...actions.values()],
   };
+}
+
+/** Each panel source's answer (a ReportAnswer of its type) for a raw query. */
+export const PANEL_ANSWERS: { [K in PanelSource]: (db: Db, q: Raw) => Promise<Extract<ReportAnswer, { type: K }>> } = {
+  results: async (db, q) => ({ type: 'results', answer: await results(db, q) }),
+  series: async (db, q) => ({ type: 'series', answer: await timeSeries(db, q) }),
+  taam: async (db, q) => ({ type: 'taam', answer: await mitreTaam(db, q) }),
+  tree: async (db, q) => ({ type: 'tree', answer: await treeMap(db, q) }),
+};
+
+/**
+ * POST /reports/panels.json: every panel of a dashboard in one call. Queries asked twice (panels showing
+ * the same figures) are answered once; a refused query (400 with its message) is answered as an error
+ * in its place and the others still answer.
+ */
+export async function panelAnswers(db: Db, body: unknown): Promise<PanelsAnswer> {
+  const { queries } = validate(panelsRequestSchema, body);
+  const done = new Map<string, Promise<PanelAnswer>>();
+  const answers: PanelAnswer[] = [];
+  for (const { source, query } of queries) {
+    const type = source as PanelSource;
+    const key = JSON.stringify([type, Object.entries(query as Raw).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+    let answer = done.get(key);
+    if (!answer) {
+      answer = PANEL_ANSWERS[type](db, query as Raw).catch((e: unknown): PanelAnswer => {
+        if (e instanceof HttpError) return { type, error: { status: e.statusCode, message: e.message } };
+        throw e;
+      });
+      done.set(key, answer);
+    }
+    // One query at a time: the embedded database answers one statement at a time anyway.
+    answers.push(await answer);
+  }
+  return { answers };
 }

@@ -5,7 +5,7 @@ import { csvFilename, exportOptionsSchema, type CsvSeparator } from '../../src/a
 import { reportTable, type ReportAnswer } from '../../src/api/contracts/report-table';
 import { csvLine } from '../jobs/csv';
 import { PANEL_LIBRARY, dashboardPatchSchema, dashboardSharesSchema, dashboardWriteSchema, dashboardNameSchema } from '../../src/api/contracts/reports';
-import { mitreMatrix, mitreTaam, results, techniqueActions, timeSeries, treeMap, untestedTechniques } from '../reports/service';
+import { PANEL_ANSWERS, mitreMatrix, mitreTaam, panelAnswers, results, techniqueActions, timeSeries, treeMap, untestedTechniques } from '../reports/service';
 import { createDashboard, deleteDashboard, duplicateDashboard, getDashboard, listDashboards, shareDashboard, shareableUsers, updateDashboard } from '../reports/dashboards';
 
 /**
@@ -40,12 +40,18 @@ export async function reportsRoutes(app: FastifyInstance) {
     });
   }
 
+  // Every panel of a dashboard in one call (one round trip for N panels).
+  app.post('/reports/panels.json', async (req) => {
+    requireUser(req);
+    return panelAnswers(app.db, bodyFields(req.body));
+  });
+
   // CSV of a result answer (POST {export source}.csv): the export options with the result call's query as props.
   const CSV_SOURCES: Record<string, (q: Query) => Promise<ReportAnswer>> = {
-    results: async (q) => ({ type: 'results', answer: await results(app.db, q) }),
-    time_series: async (q) => ({ type: 'series', answer: await timeSeries(app.db, q) }),
-    mitre_taam_data: async (q) => ({ type: 'taam', answer: await mitreTaam(app.db, q) }),
-    tree_map: async (q) => ({ type: 'tree', answer: await treeMap(app.db, q) }),
+    results: (q) => PANEL_ANSWERS.results(app.db, q),
+    time_series: (q) => PANEL_ANSWERS.series(app.db, q),
+    mitre_taam_data: (q) => PANEL_ANSWERS.taam(app.db, q),
+    tree_map: (q) => PANEL_ANSWERS.tree(app.db, q),
   };
   app.post<{ Params: { source: string } }>('/reports/:source', async (req, reply) => {
     requireUser(req);

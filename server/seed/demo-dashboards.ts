@@ -53,7 +53,7 @@ export const DEMO_DASHBOARDS: { name: string; panels: DashboardPanel[] }[] = [
     panels: [
       p('monitors', 'force_field', 2, 1, by('monitor'), 'Pass/Fail by monitor'),
       p('monitor-results', 'bar', 2, 1, by('monitor'), 'Results by monitor'),
-      p('monitor-rate', 'block_rate', 4, 1, { filterVal: 'Scheduled Process' }, 'Block rate of monitor runs'),
+      p('monitor-rate', 'block_rate', 4, 1, { filterVal: 'Scheduled Process' }, 'Block rate of scheduled jobs'),
       p('monitor-tree', 'tree_map', 4, 1, by('monitor'), 'Monitors by prevention'),
     ],
   },

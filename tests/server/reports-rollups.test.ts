@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/index';
 import { openTestDatabase, type TestDatabase } from './template';
+import { seedReportWorld } from './report-fixtures';
 import { mitreTaam, results, timeSeries, treeMap } from '../../server/reports/service';
 import { GROUP_KEYS, type GroupKey, type ResultRow } from '@/api/contracts/reports';
 
@@ -31,22 +32,34 @@ const SPAN = 70 * 86_400_000;
 beforeAll(async () => {
   tdb = await openTestDatabase();
   db = tdb.db;
-  await db.exec(`
-    insert into tags (id, name, class_name, tag_type, code, editable) values
-      (901, 'Execution', 'mitre_attack', 'mitre_attack', 'TA0002', false),
-      (902, 'Defense Evasion', 'mitre_attack', 'mitre_attack', 'TA0005', false),
-      (903, 'Command and Scripting Interpreter', 'mitre_attack', 'mitre_attack', 'T1059', false),
-      (904, 'Impair Defenses', 'mitre_attack', 'mitre_attack', 'T1562', false),
-      (905, 'Crown Jewels', 'user', 'user', null, true),
-      (906, 'Control:Network IPS', 'verodin', 'control', null, false);
-    insert into tag_tactics (tag_id, tactic_tag_id) values (903, 901), (904, 902);
-    insert into zones (id, name) values (1, 'Z1'), (2, 'Z2');
-    insert into nodes (id, name, node_type, security_zone_id) values (1, 'n1', 'endpoint', 1), (2, 'n2', 'endpoint', 2), (3, 'n3', 'endpoint', 2), (4, 'n4', 'endpoint', null);
-    insert into actions (id, vid, name, action_type) values (1, 'A1', 'Resolve', 'dns'), (2, 'A2', 'Stop EDR', 'host_cli'), (3, 'A3', 'Fetch', 'web_request'), (4, 'A4', 'Scan', 'port_scan');
-    insert into action_tags (action_id, tag_id) values (1, 903), (1, 905), (2, 904), (2, 906), (3, 901), (4, 905), (4, 906);
-    insert into simulations (id, vid, name, simulation_type) values (1, 'S1', 'Sweep', 'sequence'), (2, 'S2', 'Eval', 'eval');
-    insert into monitors (id, name, monitor_runtime, repeat_job_period_number, repeat_job_period_type) values (1, 'DMZ', '2026-01-01 09:00', 5, 'minutes');
-  `);
+  await seedReportWorld(db, {
+    nodes: [
+      [1, 'n1', '', 1],
+      [2, 'n2', '', 2],
+      [3, 'n3', '', 2],
+      [4, 'n4', '', null],
+    ],
+    actions: [
+      [1, 'A1', 'Resolve', 'dns'],
+      [2, 'A2', 'Stop EDR', 'host_cli'],
+      [3, 'A3', 'Fetch', 'web_request'],
+      [4, 'A4', 'Scan', 'port_scan'],
+    ],
+    actionTags: [
+      [1, 903],
+      [1, 905],
+      [2, 904],
+      [2, 906],
+      [3, 901],
+      [4, 905],
+      [4, 906],
+    ],
+    simulations: [
+      [1, 'S1', 'Sweep', 'sequence'],
+      [2, 'S2', 'Eval', 'eval'],
+    ],
+  });
+  await db.exec(`insert into monitors (id, name, monitor_runtime, repeat_job_period_number, repeat_job_period_type) values (1, 'DMZ', '2026-01-01 09:00', 5, 'minutes')`);
   // Hand-counted jobs on slice boundaries (ids 1-4), then 120 generated ones (ids 100+).
   await db.exec(`
     insert into jobs (id, name, status, simulation_id, created_at, started_at) values
@@ -206,16 +219,19 @@ async function expected(by: GroupKey, start: number, end: number) {
 const counts = (r: ResultRow) => ({ total: r.total, prevented: r.prevented, detected: r.detected, alerted: r.alerted, missed: r.missed, notRun: r.notRun, errored: r.errored });
 const iso = (t: number) => new Date(t).toISOString();
 
+/** results() with a range query (either side may be left open) against the raw count over [lo, hi]. */
+async function expectResultsAsRaw(by: GroupKey, range: { start?: string; end?: string }, lo: number, hi: number): Promise<void> {
+  const a = await results(db, { ...range, group_by: by, limit: 500 });
+  const e = await expected(by, lo, hi);
+  const label = `${by} ${range.start ?? '…'}..${range.end ?? '…'}`;
+  expect(counts(a.totals), label).toEqual(e.totals);
+  // Ties keep the database's text order (collation), so rows are compared as sets.
+  const byKey = (x: { key: string }, y: { key: string }) => x.key.localeCompare(y.key);
+  expect(a.rows.map((r) => ({ key: r.key, ...counts(r) })).sort(byKey), label).toEqual([...e.rows].sort(byKey));
+}
+
 async function expectSameAsRaw(start: number, end: number, keys: readonly GroupKey[] = GROUP_KEYS): Promise<void> {
-  for (const by of keys) {
-    const a = await results(db, { start: iso(start), end: iso(end), group_by: by, limit: 500 });
-    const e = await expected(by, start, end);
-    const label = `${by} ${iso(start)}..${iso(end)}`;
-    expect(counts(a.totals), label).toEqual(e.totals);
-    // Ties keep the database's text order (collation), so rows are compared as sets.
-    const byKey = (x: { key: string }, y: { key: string }) => x.key.localeCompare(y.key);
-    expect(a.rows.map((r) => ({ key: r.key, ...counts(r) })).sort(byKey), label).toEqual([...e.rows].sort(byKey));
-  }
+  for (const by of keys) await expectResultsAsRaw(by, { start: iso(start), end: iso(end) }, start, end);
 }
 
 async function expectSeriesSameAsRaw(start: number, end: number, points: number): Promise<void> {
@@ -288,6 +304,14 @@ describe('report rollups', () => {
     const e = await expected('monitor', -Infinity, Infinity);
     expect(counts(a.totals)).toEqual(e.totals);
     expect(a.rows.map((r) => ({ key: r.key, ...counts(r) }))).toEqual(e.rows);
+  });
+
+  it('MON-053 a range open on one side (read to the month boundary past the oldest or newest job) equals the raw job actions', async () => {
+    const cut = Date.parse('2026-03-14T10:02:30.5Z');
+    for (const by of ['action_type', 'technique', 'destination_zone', 'simulation'] as GroupKey[]) {
+      await expectResultsAsRaw(by, { start: iso(cut) }, cut, Infinity);
+      await expectResultsAsRaw(by, { end: iso(cut) }, -Infinity, cut);
+    }
   });
 
   it('MON-053 MON-183 time series buckets cut anywhere equal the raw job actions (121, 7 and 481 points)', async () => {

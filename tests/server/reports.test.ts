@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Session, type TestServer } from './helpers';
+import { seedReportWorld } from './report-fixtures';
 import type { MitreTaamAnswer, ResultRow, ResultsAnswer, TechniqueActionsAnswer, TimeSeriesAnswer, TreeMapAnswer, MitreMatrixAnswer, UntestedAnswer } from '@/api/contracts/reports';
 import { FAIL_COLOR, PASS_COLOR } from '@/api/contracts/reports';
+import type { PanelsAnswer } from '@/api/contracts/report-table';
 
 /**
  * Result aggregations on a small hand-built set (issue 18). Expected figures are counted by hand:
@@ -34,20 +36,26 @@ const pick = (r: ResultRow | undefined) => r && { key: r.key, label: r.label, to
 beforeAll(async () => {
   t = await startTestServer();
   viewer = await t.signIn('viewer');
+  await seedReportWorld(t.db, {
+    nodes: [
+      [1, 'n1', 'Actor One', 1],
+      [2, 'n2', '', 2],
+      [3, 'n3', 'Actor Three', 2],
+    ],
+    actions: [
+      [1, 'A100-001', 'Resolve a bad domain', 'dns'],
+      [2, 'A100-002', 'Stop the EDR', 'host_cli'],
+      [3, 'A100-003', 'Fetch a page', 'web_request'],
+    ],
+    actionTags: [
+      [1, 903],
+      [1, 905],
+      [2, 904],
+      [2, 906],
+    ],
+    simulations: [[1, 'S100-001', 'Quarterly sweep', 'sequence']],
+  });
   await t.db.exec(`
-    insert into tags (id, name, class_name, tag_type, code, editable) values
-      (901, 'Execution', 'mitre_attack', 'mitre_attack', 'TA0002', false),
-      (902, 'Defense Evasion', 'mitre_attack', 'mitre_attack', 'TA0005', false),
-      (903, 'Command and Scripting Interpreter', 'mitre_attack', 'mitre_attack', 'T1059', false),
-      (904, 'Impair Defenses', 'mitre_attack', 'mitre_attack', 'T1562', false),
-      (905, 'Crown Jewels', 'user', 'user', null, true),
-      (906, 'Control:Network IPS', 'verodin', 'control', null, false);
-    insert into tag_tactics (tag_id, tactic_tag_id) values (903, 901), (904, 902);
-    insert into zones (id, name) values (1, 'Z1'), (2, 'Z2');
-    insert into nodes (id, name, friendly_name, node_type, security_zone_id) values (1, 'n1', 'Actor One', 'endpoint', 1), (2, 'n2', '', 'endpoint', 2), (3, 'n3', 'Actor Three', 'endpoint', 2);
-    insert into actions (id, vid, name, action_type) values (1, 'A100-001', 'Resolve a bad domain', 'dns'), (2, 'A100-002', 'Stop the EDR', 'host_cli'), (3, 'A100-003', 'Fetch a page', 'web_request');
-    insert into action_tags (action_id, tag_id) values (1, 903), (1, 905), (2, 904), (2, 906);
-    insert into simulations (id, vid, name, simulation_type) values (1, 'S100-001', 'Quarterly sweep', 'sequence');
     insert into jobs (id, name, status, simulation_id, created_at, started_at) values
       (1, 'Alpha sweep', 'completed', 1, '2026-01-10T00:00:00Z', '2026-01-10T00:00:00Z'),
       (2, 'Beta run', 'completed', null, '2026-01-20T00:00:00Z', '2026-01-20T00:00:00Z'),
@@ -239,6 +247,64 @@ describe('other result calls', () => {
     expect(bad.statusCode).toBe(400);
     const badProps = await t.call('POST', '/reports/results.csv', { as: viewer, body: { props: { group_by: 'nope' } } });
     expect(badProps.statusCode).toBe(400);
+  });
+
+  it('MON-053 POST /reports/panels.json answers every panel of a dashboard in one call, each as its own call would', async () => {
+    const jan = { start: '2026-01-01T00:00:00Z', end: '2026-01-31T00:00:00Z' };
+    const queries = [
+      { source: 'results', query: { ...jan, group_by: 'action_type' } },
+      { source: 'series', query: { ...jan, points: 3 } },
+      { source: 'taam', query: jan },
+      { source: 'tree', query: { ...jan, group_by: 'action_type', match: 'prevented', threshold: 50 } },
+      // The same figures asked again (a gauge beside a bullet), and a refused query in its place.
+      { source: 'results', query: { ...jan, group_by: 'action_type' } },
+      { source: 'results', query: { ...jan, group_by: 'nope' } },
+      { source: 'results', query: { ...jan, group_by: 'action_type', filterVal: 'Beta' } },
+    ];
+    const res = await t.call('POST', '/reports/panels.json', { as: viewer, body: { queries } });
+    expect(res.statusCode, res.body).toBe(200);
+    const { answers } = res.json() as PanelsAnswer;
+    expect(answers.map((a) => a.type)).toEqual(['results', 'series', 'taam', 'tree', 'results', 'results', 'results']);
+    const alone = [
+      await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=action_type`),
+      await get<TimeSeriesAnswer>(`/reports/time_series.json?${JAN}&points=3`),
+      await get<MitreTaamAnswer>(`/reports/mitre_taam_data.json?${JAN}`),
+      await get<TreeMapAnswer>(`/reports/tree_map.json?${JAN}&group_by=action_type&match=prevented&threshold=50`),
+    ];
+    expect(answers.slice(0, 4).map((a) => ('answer' in a ? a.answer : a))).toEqual(alone);
+    expect(answers[4]).toEqual(answers[0]);
+    expect(answers[5]).toEqual({ type: 'results', error: { status: 400, message: expect.stringContaining('group_by must be one of') } });
+    // A filtered panel: only job 2 (Beta run): one dns detected, host_cli not run, web_request errored.
+    const beta = answers[6]!;
+    expect('answer' in beta && beta.type === 'results' ? [beta.answer.totals.total, beta.answer.totals.detected, beta.answer.totals.notRun, beta.answer.totals.errored] : beta).toEqual([1, 1, 1, 1]);
+  });
+
+  it('MON-053 rule-builder filters on the job name (contains, starts with, ends with, equals, does not contain) narrow the results', async () => {
+    const rule = (operator: string, value: string) =>
+      `filter=adhoc&structuredFilter=${encodeURIComponent(JSON.stringify({ rules: [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object: 'job', match_field: 'name', operator, value }] }] }] }))}`;
+    // January: job 1 "Alpha sweep" has 3 that ran, job 2 "Beta run" 1 (and 1 not run, 1 errored).
+    for (const [operator, value, total, notRun] of [
+      ['contains', 'ETA R', 1, 1],
+      ['contains', 'a', 4, 1],
+      ['starts_with', 'alpha', 3, 0],
+      ['ends_with', 'RUN', 1, 1],
+      ['equals', 'beta run', 1, 1],
+      ['equals', 'beta', 0, 0],
+      ['not_contains', 'beta', 3, 0],
+    ] as const) {
+      const a = await get<ResultsAnswer>(`/reports/results.json?${JAN}&group_by=action_type&${rule(operator, value)}`);
+      expect([a.totals.total, a.totals.notRun], `${operator} ${value}`).toEqual([total, notRun]);
+    }
+  });
+
+  it('POST /reports/panels.json refuses a body that is not a list of panel queries (400 with a message)', async () => {
+    for (const body of [{}, { queries: [] }, { queries: 'x' }, { queries: [{ source: 'pie', query: {} }] }, { queries: [{ source: 'results', query: [1] }] }, { queries: Array.from({ length: 41 }, () => ({ source: 'results', query: {} })) }]) {
+      const res = await t.call('POST', '/reports/panels.json', { as: viewer, body });
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect((res.json() as { error: string }).error, JSON.stringify(body)).toMatch(/queries|source|query/);
+    }
+    const anonymous = await t.call('POST', '/reports/panels.json', { body: { queries: [{ source: 'results', query: {} }] } });
+    expect([401, 403]).toContain(anonymous.statusCode);
   });
 });
 

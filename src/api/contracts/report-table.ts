@@ -12,6 +12,21 @@ export type ReportAnswer =
   | { type: 'taam'; answer: MitreTaamAnswer }
   | { type: 'tree'; answer: TreeMapAnswer };
 
+export type PanelSource = ReportAnswer['type'];
+
+/** One panel's query in POST /reports/panels.json: the call it reads and that call's query fields. */
+export interface PanelRequest {
+  source: PanelSource;
+  query: Record<string, string | number>;
+}
+
+/** One answer of POST /reports/panels.json, in the order of the queries: the call's answer, or its refusal. */
+export type PanelAnswer = ReportAnswer | { type: PanelSource; error: { status: number; message: string } };
+
+export interface PanelsAnswer {
+  answers: PanelAnswer[];
+}
+
 export function reportTable(d: ReportAnswer): ReportTable {
   switch (d.type) {
     case 'results':

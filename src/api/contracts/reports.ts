@@ -291,6 +291,26 @@ export const dashboardPatchSchema = yup.object({
   panels: panelsSchema().optional().default(undefined),
 });
 
+/** The result calls a panel reads, by the `type` of their answer (report-table.ts ReportAnswer). */
+export const PANEL_SOURCES = ['results', 'series', 'taam', 'tree'] as const;
+
+/** POST /reports/panels.json: every panel's query of a dashboard, answered in one call. */
+export const panelsRequestSchema = yup.object({
+  queries: yup
+    .array(
+      yup
+        .object({
+          source: yup.string().oneOf([...PANEL_SOURCES], `source must be one of ${PANEL_SOURCES.join(', ')}`).required('source is required'),
+          query: yup.object().typeError('query must be an object').default({}),
+        })
+        .required(),
+    )
+    .typeError('queries must be a list')
+    .min(1, 'queries must hold at least one query')
+    .max(MAX_PANELS, `queries holds at most ${MAX_PANELS} queries (a dashboard's panels)`)
+    .required('queries is required'),
+});
+
 export const dashboardSharesSchema = yup.object({
   user_ids: yup.array(yup.number().typeError('user_ids must hold user ids').integer().positive().required()).max(1000).required('user_ids is required'),
 });

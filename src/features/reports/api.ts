@@ -5,29 +5,26 @@ import {
   type DashboardPanel,
   type DashboardsAnswer,
   type MitreMatrixAnswer,
-  type MitreTaamAnswer,
   type PanelLibraryAnswer,
   type ReportParams,
-  type ResultsAnswer,
   type ShareableUser,
   type TechniqueActionsAnswer,
-  type TimeSeriesAnswer,
-  type TreeMapAnswer,
   type UntestedAnswer,
 } from '@/api/contracts/reports';
 import { resolveTimeRange, type TimeRangeConfig } from '@/api/contracts/time-range';
+import type { PanelRequest, PanelSource, PanelsAnswer } from '@/api/contracts/report-table';
 
 /** Fetchers of the reports calls (docs/api.md "Reports", "Dashboards"); plain functions, so commands and scripts call them too. */
 
 type Params = Record<string, string | number | undefined>;
 const clean = (p: ReportParams): Params => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== '' && v !== undefined)) as Params;
 
-export const fetchResults = (p: ReportParams) => http.get<ResultsAnswer>('/reports/results.json', { params: clean(p) });
-export const fetchTimeSeries = (p: ReportParams) => http.get<TimeSeriesAnswer>('/reports/time_series.json', { params: clean(p) });
-export const fetchTaam = (p: ReportParams) => http.get<MitreTaamAnswer>('/reports/mitre_taam_data.json', { params: clean(p) });
-export const fetchTreeMap = (p: ReportParams) => http.get<TreeMapAnswer>('/reports/tree_map.json', { params: clean(p) });
 export const fetchMatrix = (p: ReportParams) => http.get<MitreMatrixAnswer>('/reports/mitre_matrix.json', { params: clean(p) });
 export const fetchUntested = (p: ReportParams) => http.get<UntestedAnswer>('/reports/mitre_untested.json', { params: clean(p) });
+/** A panel's query as POST /reports/panels.json takes it (empty fields left out, as in the GET calls). */
+export const panelRequest = (source: PanelSource, p: ReportParams): PanelRequest => ({ source, query: clean(p) as PanelRequest['query'] });
+/** Every panel of a dashboard in one call (POST /reports/panels.json), answers in the order of the queries. */
+export const fetchPanels = (queries: PanelRequest[]) => http.post<PanelsAnswer>('/reports/panels.json', { queries });
 export const fetchTechnique = (id: string) => http.get<TechniqueActionsAnswer>('/reports/mitre_technique.json', { params: { id } });
 
 /** The Panel Library (GET {library path}); a non-array answer is treated as an empty list. */
@@ -50,6 +47,8 @@ export const qk = {
   dashboard: (id: number) => ['dashboards', id] as const,
   /** A panel's figures, by the call they come from (results, series, taam, tree) and its query. */
   panel: (source: string, p: ReportParams) => ['reports', source, p] as const,
+  /** A dashboard's panels, answered together: by the distinct queries of its panels. */
+  panels: (queries: readonly PanelRequest[]) => ['reports', 'panels', queries] as const,
   matrix: (p: ReportParams) => ['reports', 'matrix', p] as const,
   technique: (id: string) => ['reports', 'technique', id] as const,
 };

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { CommandToolbar, runFrom, useMenuItems, usePaneCommandContext } from '@/commands/command-menu';
@@ -9,7 +9,8 @@ import type { TimeRangeConfig } from '@/api/contracts/time-range';
 import { TimeRangePicker } from '@/ui/time-range-picker';
 import { usePaneTitle } from '@/panes/use-pane-title';
 import { getDashboard, patchDashboard, qk } from './api';
-import { PanelView } from './panel-view';
+import { PanelView, type PanelState } from './panel-view';
+import { dashboardRequests, loadPanels, panelClock } from './panel-data';
 import { reportsStore } from './store';
 
 /** One dashboard: its time range, its toolbar (commands as buttons) and the grid of panels. */
@@ -31,6 +32,14 @@ function DashboardView({ d }: { d: Dashboard }) {
   const qc = useQueryClient();
   const snap = useSnapshot(reportsStore);
   const focused = snap.focused[d.id] ?? null;
+  // Every panel's figures in one call; relative ranges resolve per minute, so the key (and the call) changes
+  // at most once a minute, and the previous figures stay on screen while the next ones load.
+  const { queries, keyOf } = dashboardRequests(d, panelClock());
+  const data = useQuery({ queryKey: qk.panels(queries), queryFn: () => loadPanels(queries, qc), refetchInterval: 60_000, placeholderData: keepPreviousData });
+  const stateOf = (uid: string): PanelState => {
+    const answer = data.data?.[keyOf[uid]!];
+    return { answer, error: answer ? null : data.error };
+  };
   const setRange = async (time_range: TimeRangeConfig) => {
     if (!d.editable) return;
     await patchDashboard(d.id, { time_range });
@@ -51,7 +60,7 @@ function DashboardView({ d }: { d: Dashboard }) {
       ) : (
         <div className="grid grid-cols-4 gap-2 p-2" data-grid role="list" aria-label={`${d.name} panels`}>
           {d.panels.map((p) => (
-            <PanelCard key={p.uid} d={d} panel={p} focused={focused === p.uid} />
+            <PanelCard key={p.uid} d={d} panel={p} focused={focused === p.uid} state={stateOf(p.uid)} />
           ))}
         </div>
       )}
@@ -61,7 +70,7 @@ function DashboardView({ d }: { d: Dashboard }) {
 
 const SPAN = ['', 'col-span-1', 'col-span-2', 'col-span-3', 'col-span-4'];
 
-function PanelCard({ d, panel, focused }: { d: Dashboard; panel: DashboardPanel; focused: boolean }) {
+function PanelCard({ d, panel, focused, state }: { d: Dashboard; panel: DashboardPanel; focused: boolean; state: PanelState }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (focused && ref.current && !ref.current.contains(document.activeElement)) ref.current.focus();
@@ -94,7 +103,7 @@ function PanelCard({ d, panel, focused }: { d: Dashboard; panel: DashboardPanel;
         {d.editable && <PanelButtons d={d} panel={panel} />}
       </header>
       <div className="min-h-0 flex-1 p-1" data-chart>
-        <PanelView panel={panel} range={d.time_range} />
+        <PanelView panel={panel} range={d.time_range} state={state} />
       </div>
     </section>
   );

@@ -8,7 +8,7 @@ import { downloadBytes } from '@/ui/download';
 import { zipStore } from '@/ui/zip-store';
 import type { QueryClient } from '@tanstack/react-query';
 import { qk } from './api';
-import { loadPanelData, panelClock, panelQuery, sourceOf, tableOf } from './panel-data';
+import { dashboardRequests, loadPanels, panelClock, panelQuery, sourceOf, tableOf } from './panel-data';
 import type { ReportSection } from './pdf-report';
 import { reportsStore } from './store';
 
@@ -78,16 +78,17 @@ export async function exportDashboardPdf(d: Dashboard, filename?: string, queryC
   const name = withExt(filename, slug(d.name), 'pdf');
   return withProgress(`Exporting ${name}`, d.panels.length + 1, async (step) => {
     const now = new Date();
-    // The panels' figures all at once; the panels on screen already hold them (same query keys).
-    const data = await Promise.all(
-      d.panels.map(async (p) => {
-        const params = panelQuery(p, d.time_range, panelClock(now));
-        const load = () => loadPanelData(p, params);
-        const answer = queryClient ? await queryClient.fetchQuery({ queryKey: qk.panel(sourceOf(p.kind), params), queryFn: load, staleTime: 60_000 }) : await load();
-        step();
-        return answer;
-      }),
-    );
+    // The panels' figures all at once, in one call; the dashboard on screen already holds them (same query key).
+    const { queries, keyOf } = dashboardRequests(d, panelClock(now));
+    const load = () => loadPanels(queries, queryClient ?? undefined);
+    const answers = queryClient ? await queryClient.fetchQuery({ queryKey: qk.panels(queries), queryFn: load, staleTime: 60_000 }) : await load();
+    const data = d.panels.map((p) => {
+      const a = answers[keyOf[p.uid]!];
+      if (!a) throw new Error(`No figures for the panel "${p.title}"`);
+      if ('error' in a) throw new Error(`${p.title}: ${a.error.message}`);
+      step();
+      return a;
+    });
     const drawings = await panelDrawings(d);
     const sections: ReportSection[] = d.panels.map((p, i) => ({ title: p.title, image: drawings.get(p.uid) ?? null, table: tableOf(data[i]!) }));
     // jsPDF loads with the first PDF export, not with the workbench.

@@ -1,14 +1,13 @@
-import type { DashboardPanel, ReportParams } from '@/api/contracts/reports';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Dashboard, DashboardPanel, ReportParams } from '@/api/contracts/reports';
 import type { TimeRangeConfig } from '@/api/contracts/time-range';
-import { fetchResults, fetchTaam, fetchTimeSeries, fetchTreeMap, panelParams } from './api';
+import { fetchPanels, panelParams, panelRequest, qk } from './api';
 import type { TableData } from './charts/chart-frame';
-import { reportTable, type ReportAnswer } from '@/api/contracts/report-table';
+import { reportTable, type PanelAnswer, type PanelRequest, type PanelSource, type ReportAnswer } from '@/api/contracts/report-table';
 import { pointsForWidth } from './charts/rules';
 
 /** What each panel kind reads from the director, and its figures as a table (PDF, CSV of a panel). */
 export type PanelData = ReportAnswer;
-
-export type PanelSource = PanelData['type'];
 
 export const sourceOf = (kind: DashboardPanel['kind']): PanelSource => {
   switch (kind) {
@@ -45,17 +44,37 @@ export function panelQuery(panel: DashboardPanel, range: TimeRangeConfig, now = 
   }
 }
 
-export async function loadPanelData(panel: DashboardPanel, p: ReportParams): Promise<PanelData> {
-  switch (sourceOf(panel.kind)) {
-    case 'series':
-      return { type: 'series', answer: await fetchTimeSeries(p) };
-    case 'taam':
-      return { type: 'taam', answer: await fetchTaam(p) };
-    case 'tree':
-      return { type: 'tree', answer: await fetchTreeMap(p) };
-    case 'results':
-      return { type: 'results', answer: await fetchResults(p) };
+/** The key of a panel query among a dashboard's answers. */
+export const requestKey = (r: PanelRequest) => JSON.stringify([r.source, r.query]);
+
+/** A dashboard's distinct panel queries at `now` (panels that show the same figures ask once) and each panel's key. */
+export function dashboardRequests(d: Pick<Dashboard, 'panels' | 'time_range'>, now: Date): { queries: PanelRequest[]; keyOf: Record<string, string> } {
+  const queries = new Map<string, PanelRequest>();
+  const keyOf: Record<string, string> = {};
+  for (const p of d.panels) {
+    const r = panelRequest(sourceOf(p.kind), panelQuery(p, d.time_range, now));
+    const key = requestKey(r);
+    queries.set(key, r);
+    keyOf[p.uid] = key;
   }
+  return { queries: [...queries.values()], keyOf };
+}
+
+/**
+ * Every panel of a dashboard in one call (POST /reports/panels.json), by request key. Each answer also
+ * fills the panel's own cache entry (qk.panel), so an export right after reads it without a call.
+ */
+export async function loadPanels(queries: PanelRequest[], qc?: QueryClient): Promise<Record<string, PanelAnswer>> {
+  if (!queries.length) return {};
+  const { answers } = await fetchPanels(queries);
+  const out: Record<string, PanelAnswer> = {};
+  queries.forEach((r, i) => {
+    const a = answers[i];
+    if (!a) return;
+    out[requestKey(r)] = a;
+    if (!('error' in a)) qc?.setQueryData(qk.panel(r.source, r.query), a);
+  });
+  return out;
 }
 
 export const tableOf = (d: PanelData): TableData => reportTable(d);

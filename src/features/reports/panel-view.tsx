@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { commands } from '@/commands/registry';
 import type { DashboardPanel, ResultMetric } from '@/api/contracts/reports';
 import type { TimeRangeConfig } from '@/api/contracts/time-range';
 import { formatFilterRange } from '@/api/contracts/jobs';
 import type { FilterNode } from '@/api/contracts/filters';
-import { qk } from './api';
-import { loadPanelData, panelClock, panelQuery, sourceOf } from './panel-data';
+import type { PanelAnswer } from '@/api/contracts/report-table';
+import { panelClock, panelQuery } from './panel-data';
 import type { ChartSelection } from './charts/chart-frame';
 import { BulletChart, ForceFieldChart, GaugeChart, PieChart } from './charts/svg-charts';
 import { RadarChart } from './charts/radar-chart';
@@ -32,13 +31,19 @@ function openJobs(panel: DashboardPanel, range: { start?: string; end?: string }
     .catch(() => undefined);
 }
 
-export function PanelView({ panel, range }: { panel: DashboardPanel; range: TimeRangeConfig }) {
-  // Relative ranges are resolved per minute, so a refetch a few seconds later (or an export) reuses the cache.
+/** What a panel shows: its answer from the dashboard's one call (POST /reports/panels.json), or why there is none. */
+export interface PanelState {
+  answer: PanelAnswer | undefined;
+  error: unknown;
+}
+
+export function PanelView({ panel, range, state }: { panel: DashboardPanel; range: TimeRangeConfig; state: PanelState }) {
+  if (state.error) return <p className="p-2 text-xs text-red-400">{state.error instanceof Error ? state.error.message : 'An error occurred'}</p>;
+  if (!state.answer) return <p className="p-2 text-xs text-muted">Loading…</p>;
+  if ('error' in state.answer) return <p className="p-2 text-xs text-red-400">{state.answer.error.message}</p>;
+  const d = state.answer;
+  // The panel's range as its query resolved it (per minute), for the jobs a click opens.
   const params = panelQuery(panel, range, panelClock());
-  const q = useQuery({ queryKey: qk.panel(sourceOf(panel.kind), params), queryFn: () => loadPanelData(panel, params), refetchInterval: 60_000 });
-  if (q.isPending) return <p className="p-2 text-xs text-muted">Loading…</p>;
-  if (q.isError) return <p className="p-2 text-xs text-red-400">{q.error instanceof Error ? q.error.message : 'An error occurred'}</p>;
-  const d = q.data;
   const select = (s: ChartSelection) => openJobs(panel, { start: params.start as string, end: params.end as string }, s);
   const { chartMode, blockThreshold } = panel.options;
   switch (panel.kind) {

@@ -1,4 +1,4 @@
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { ResultMetric } from '@/api/contracts/reports';
 
 /** What a click on a chart segment names: a group key, a metric, a time bucket. */
@@ -11,6 +11,29 @@ export interface ChartSelection {
 }
 
 export type OnSelect = (s: ChartSelection) => void;
+
+/**
+ * The pixel size of a chart's box, followed as the panel is resized, so SVG charts draw at the panel's
+ * own size (text at its font size, not stretched with the box). `fallback` until measured (and in jsdom).
+ */
+export function useBoxSize<E extends HTMLElement>(fallback: { w: number; h: number }): [RefObject<E | null>, { w: number; h: number }] {
+  const ref = useRef<E>(null);
+  const [size, setSize] = useState(fallback);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const measure = () => {
+      const w = Math.floor(el.clientWidth);
+      const h = Math.floor(el.clientHeight);
+      if (w > 0 && h > 0) setSize((s) => (s.w === w && s.h === h ? s : { w, h }));
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return [ref, size];
+}
 
 export interface TableData {
   columns: string[];

@@ -1,5 +1,5 @@
 import { FAIL_COLOR, PASS_COLOR, type ChartMode, type ResultRow } from '@/api/contracts/reports';
-import { ChartFrame, EmptyChart, segmentProps, type OnSelect } from './chart-frame';
+import { ChartFrame, EmptyChart, segmentProps, useBoxSize, type OnSelect } from './chart-frame';
 import { BULLET_SERIES, forceFieldDomain, pieSegments, polar, shareOf, thresholdColor } from './rules';
 
 /** The SVG charts of single figures and groups: bullet, force-field pass/fail, gauge, pie/donut. */
@@ -42,35 +42,49 @@ export function BulletChart({ totals, threshold, onSelect }: { totals: ResultRow
 /** Force-field pass/fail: per group, passed to the right and failed to the left of a zero line. */
 export function ForceFieldChart({ rows, onSelect }: { rows: readonly ResultRow[]; onSelect?: OnSelect }) {
   if (!rows.length) return <EmptyChart />;
-  const half = forceFieldDomain(rows);
-  const rowH = 22;
-  const height = rows.length * rowH + 10;
-  const scale = (n: number) => (n / half) * 110;
   const table = { columns: ['Group', 'Passed', 'Failed'], rows: rows.map((r) => [r.label, r.passed, r.failed]) };
   return (
     <ChartFrame label="Pass/fail force field" table={table}>
-      <svg viewBox={`0 0 360 ${height}`} className="h-full w-full" preserveAspectRatio="xMidYMin meet" data-domain={half.toFixed(2)}>
-        <line x1={240} x2={240} y1={0} y2={height} stroke="currentColor" opacity={0.4} />
+      <ForceFieldBars rows={rows} onSelect={onSelect} />
+    </ChartFrame>
+  );
+}
+
+/** The bars drawn at the panel's pixel width: labels at their font size on the left, the field in the rest. */
+function ForceFieldBars({ rows, onSelect }: { rows: readonly ResultRow[]; onSelect?: OnSelect | undefined }) {
+  const [ref, { w }] = useBoxSize<HTMLDivElement>({ w: 360, h: 200 });
+  const half = forceFieldDomain(rows);
+  const rowH = 22;
+  const height = rows.length * rowH + 10;
+  const labelW = Math.min(200, Math.round(w * 0.35));
+  const center = labelW + Math.round((w - labelW) / 2);
+  const scale = (n: number) => (n / half) * ((w - labelW) / 2 - 4);
+  const chars = Math.max(4, Math.floor(labelW / 6.5));
+  return (
+    <div ref={ref} className="h-full w-full overflow-auto">
+      <svg width={w} height={height} viewBox={`0 0 ${w} ${height}`} className="block" data-domain={half.toFixed(2)}>
+        <line x1={center} x2={center} y1={0} y2={height} stroke="currentColor" opacity={0.4} />
         {rows.map((r, i) => {
           const y = 5 + i * rowH;
           const pw = scale(r.passed);
           const fw = scale(r.failed);
           return (
             <g key={r.key}>
-              <text x={0} y={y + 14} fontSize={10} fill="currentColor">
-                {r.label.length > 20 ? `${r.label.slice(0, 19)}…` : r.label}
+              <text x={0} y={y + 14} fontSize={11} fill="currentColor">
+                <title>{r.label}</title>
+                {r.label.length > chars ? `${r.label.slice(0, chars - 1)}…` : r.label}
               </text>
-              <rect x={240 - fw} y={y + 3} width={fw} height={14} fill={FAIL_COLOR} {...segmentProps(`${r.label}: ${r.failed} failed`, onSelect && (() => onSelect({ key: r.key, label: r.label, metric: 'failed' })))}>
+              <rect x={center - fw} y={y + 3} width={fw} height={14} fill={FAIL_COLOR} {...segmentProps(`${r.label}: ${r.failed} failed`, onSelect && (() => onSelect({ key: r.key, label: r.label, metric: 'failed' })))}>
                 <title>{`${r.label}: ${r.failed} failed`}</title>
               </rect>
-              <rect x={240} y={y + 3} width={pw} height={14} fill={PASS_COLOR} {...segmentProps(`${r.label}: ${r.passed} passed`, onSelect && (() => onSelect({ key: r.key, label: r.label, metric: 'passed' })))}>
+              <rect x={center} y={y + 3} width={pw} height={14} fill={PASS_COLOR} {...segmentProps(`${r.label}: ${r.passed} passed`, onSelect && (() => onSelect({ key: r.key, label: r.label, metric: 'passed' })))}>
                 <title>{`${r.label}: ${r.passed} passed`}</title>
               </rect>
             </g>
           );
         })}
       </svg>
-    </ChartFrame>
+    </div>
   );
 }
 
