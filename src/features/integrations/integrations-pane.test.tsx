@@ -134,7 +134,7 @@ describe('the integrations menu', () => {
     expect(menuItems({ available: AVAILABLE, saas: false })).toHaveLength(3);
   });
 
-  it("JOB-107 JOB-072 a service error: toast 'Integration Service Error' for 10 s with the user_msg, the error wrapped at 30 characters, and the details icon", async () => {
+  it("JOB-107 JOB-072 JOB-119 a service error: toast 'Integration Service Error' for 10 s with the user_msg, the error wrapped at 30 characters, and the details icon", async () => {
     answer = { ...answer, service: { status: 'error', message: JSON.stringify({ user_msg: 'Cannot read /var/log/suricata/eve.json: permission denied', code: 13 }) } };
     renderPane();
     await waitFor(() => expect(toastStore.toasts).toHaveLength(1));
