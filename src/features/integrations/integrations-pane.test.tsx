@@ -155,6 +155,18 @@ describe('the integrations menu', () => {
     await expect(getIntegrationsMenu()).rejects.toThrow(/^Integrations: API \/integrations\.json failed\.$/);
   });
 
+  it('MON-130 the status line shows the status the service call answers', async () => {
+    renderPane();
+    const status = await screen.findByRole('status', { name: 'Integration service' });
+    await waitFor(() => expect(status.textContent).toBe('Integration service: running'));
+    expect(listUrls.some((u) => new URL(u).pathname.endsWith('/integrations.json'))).toBe(true);
+    document.body.innerHTML = '';
+    answer = { ...answer, service: { status: 'stopped', message: null } };
+    renderPane();
+    const stopped = await screen.findByRole('status', { name: 'Integration service' });
+    await waitFor(() => expect(stopped.textContent).toBe('Integration service: not running'));
+  });
+
   it('MON-019 the pane is a generic table: tabs All, Webhooks and File tails, quick find, the status line', async () => {
     answer = { ...answer, data: [ROW, { ...ROW, id: 4, name: 'Core EVE', type: 'suricata_eve', brand_name: 'Suricata EVE JSON', source_path: '/var/log/suricata/eve.json' }] };
     renderPane();

@@ -11,7 +11,7 @@ import { Modal } from '../modal';
 import { TimeRangePicker } from '../time-range-picker';
 import { useDebounced } from '../use-debounced';
 import { FilterPanel } from './filter-panel';
-import { Typeahead } from './value-selectors';
+import { TextList, Typeahead } from './value-selectors';
 
 const server = useMswServer();
 afterEach(() => {
@@ -83,5 +83,19 @@ describe('business constants of the filters (section 9)', () => {
     expect(result.current).toBe('');
     act(() => void vi.advanceTimersByTime(1));
     expect(result.current).toBe('mimikatz');
+  });
+});
+
+describe('the text-list input', () => {
+  it('MON-113 drops the trailing empty entry: Enter or a comma on empty text adds nothing', async () => {
+    const vid = FILTER_CONFIGS.jobs.flatMap((c) => c.match_fields).find((f) => f.selector_type === 'text_list')!;
+    const onChange = vi.fn();
+    render(<TextList field={vid} matchObject="job_action" value={['A100-001']} onChange={onChange} label="Action VID" invalid={false} />);
+    const input = screen.getByRole('textbox', { name: 'Action VID' });
+    await userEvent.type(input, 'A100-002,');
+    expect(onChange).toHaveBeenLastCalledWith(['A100-001', 'A100-002']);
+    onChange.mockClear();
+    await userEvent.type(input, ',{Enter}   {Enter}');
+    expect(onChange).not.toHaveBeenCalled();
   });
 });
