@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataTable, type DataColumn } from './data-table';
 import { SortHeader, type SortState } from './table-head';
 
@@ -60,5 +60,14 @@ describe('table configuration (section 3)', () => {
     expect([name.getAttribute('aria-sort'), kind.getAttribute('aria-sort')]).toEqual(['ascending', 'none']);
     await userEvent.click(within(name).getByRole('button'));
     expect([name.getAttribute('aria-sort'), kind.getAttribute('aria-sort')]).toEqual(['descending', 'none']);
+  });
+
+  it('MON-167 widths remembered for another column count are a console warning; the table draws with even widths', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    localStorage.setItem('cfg-columnWidths', JSON.stringify([30, 30, 40]));
+    render(<DataTable<Row> id="cfg" label="Sensors" columns={COLUMNS} rows={ROWS} rowKey={(r) => r.id} />);
+    expect(warn).toHaveBeenCalledWith('cfg: the remembered column widths are for 3 columns, the table has 2; even widths are used.');
+    expect(screen.getAllByRole('separator')[0]!.getAttribute('aria-valuenow')).toBe('50');
+    warn.mockRestore();
   });
 });
