@@ -5,7 +5,7 @@ import type { NodeDetail, NodeEditOptions, NodeUpdate } from '../../src/api/cont
 
 const DETAIL = `select n.id, n.name, n.friendly_name, n.node_type, n.os_base, n.os, n.node_version, n.status, n.status_details,
     n.security_zone_id, z.name as zone_name, n.mgmt_address, n.sim_address, n.monitor_address,
-    n.last_heartbeat_at::text, n.retired_at::text, n.token_hash is not null as registered, n.deps_installed, n.capabilities,
+    n.last_heartbeat_at::text, n.retired_at::text, n.token_hash is not null as registered, n.msi_service_version, n.deps_installed, n.capabilities,
     array(select t.name from node_tags nt join tags t on t.id = nt.tag_id where nt.node_id = n.id order by lower(t.name)) as user_tags,
     array(select t.name from node_tags nt join tags t on t.id = nt.tag_id where nt.node_id = n.id and not t.editable order by lower(t.name)) as locked_tags
   from nodes n left join zones z on z.id = n.security_zone_id where n.id = $1`;

@@ -242,8 +242,8 @@ export class LibraryService {
   private async latestJobs<E extends { latestJobId: number }>(entries: readonly E[]): Promise<(e: E) => LatestJob | null> {
     const statuses = await this.jobs.of(entries.filter((e) => e.latestJobId).map((e) => e.latestJobId));
     return (e) => {
-      const status = e.latestJobId ? statuses.get(e.latestJobId) : null;
-      return status ? { id: e.latestJobId, status } : null;
+      const state = e.latestJobId ? statuses.get(e.latestJobId) : null;
+      return state ? { id: e.latestJobId, status: state.status, updated_at: state.updated_at } : null;
     };
   }
 

@@ -40,7 +40,7 @@ describe('request helper', () => {
     expect(decodeURIComponent(url)).toBe(`${API}/list?page=0&job_ids[]=1&job_ids[]=2`);
   });
 
-  it('MON-142 treats any other status as an error carrying the director message', async () => {
+  it('MON-155 MON-142 treats any other status as an error carrying the director message', async () => {
     server.use(
       mswHttp.delete(`${API}/jobs/1`, () => HttpResponse.json({ error: 'Job is running' }, { status: 422 })),
       mswHttp.put(`${API}/x`, () => HttpResponse.json({ base: ['Cannot reject'] }, { status: 400 })),

@@ -43,6 +43,8 @@ export function resizeColumn(widths: readonly number[], index: number, deltaPx: 
 function stored(id: string, n: number): number[] | null {
   try {
     const raw: unknown = JSON.parse(localStorage.getItem(columnWidthsKey(id)) ?? 'null');
+    // MON-167: widths remembered for another column count are a console warning; the table uses even widths.
+    if (Array.isArray(raw) && raw.length !== n) console.warn(`${id}: the remembered column widths are for ${raw.length} columns, the table has ${n}; even widths are used.`);
     if (!Array.isArray(raw) || raw.length !== n || !raw.every((w) => typeof w === 'number' && w > 0)) return null;
     return Math.abs(raw.reduce((a: number, b: number) => a + b, 0) - 100) < 0.5 ? (raw as number[]) : null;
   } catch {

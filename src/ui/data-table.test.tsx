@@ -140,7 +140,7 @@ describe('the generic table', () => {
     expect(resizeColumn([30, 30, 40], 1, 100, 1000)).toEqual([30, 40, 30]);
   });
 
-  it('MON-068 MON-070 MON-169 refreshes every 5000 ms, pauses while a modal is open and resumes when it closes; a modal success event refetches at once; a failed refresh goes to the console only', async () => {
+  it('MON-151 MON-068 MON-070 MON-169 refreshes every 5000 ms, pauses while a modal is open and resumes when it closes; a modal success event refetches at once; a failed refresh goes to the console only', async () => {
     vi.useFakeTimers();
     const refetch = vi.fn(async (): Promise<{ error: Error | null }> => ({ error: null }));
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

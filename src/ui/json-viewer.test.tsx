@@ -6,7 +6,7 @@ import { JsonViewer, JsonViewerModal } from './json-viewer';
 afterEach(() => vi.useRealTimers());
 
 describe('the JSON/text viewer', () => {
-  it('MON-020 Copy to Clipboard copies what is shown and confirms "Copied JSON to clipboard" for 2000 ms; Format JSON indents by 4', async () => {
+  it('MON-172 MON-020 Copy to Clipboard copies what is shown and confirms "Copied JSON to clipboard" for 2000 ms; Format JSON indents by 4', async () => {
     vi.useFakeTimers();
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });

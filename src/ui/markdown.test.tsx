@@ -19,6 +19,15 @@ describe('Markdown descriptions, rendered safely', () => {
     expect(a?.getAttribute('rel')).toBe('noopener noreferrer');
   });
 
+  it('MON-119 the rich text offers headings H1 to H6, lists, bold and italic', () => {
+    const { container } = render(<Markdown source={'# one\n\n## two\n\n### three\n\n#### four\n\n##### five\n\n###### six\n\n- item\n\n1. first\n\n**bold** and *italic*'} headingOffset={0} />);
+    expect(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => container.querySelector(h)?.textContent)).toEqual(['one', 'two', 'three', 'four', 'five', 'six']);
+    expect(container.querySelector('ul li')?.textContent).toBe('item');
+    expect(container.querySelector('ol li')?.textContent).toBe('first');
+    expect(container.querySelector('strong')?.textContent).toBe('bold');
+    expect(container.querySelector('em')?.textContent).toBe('italic');
+  });
+
   it('shows raw HTML as text and drops unsafe link targets', () => {
     const { container } = render(<Markdown source={'<img src=x onerror="alert(1)"><script>alert(2)</script> [click](javascript:alert(3)) [data](data:text/html,x)'} />);
     expect(container.querySelector('img')).toBeNull();

@@ -64,7 +64,7 @@ describe('the form definition, tags and picker', () => {
     expect(adminDef.flags).toEqual({ brt_auth: true, protected_theater: true });
   });
 
-  it('get_tags lists user, verodin and ATT&CK tags with the hidden field each is sent in', async () => {
+  it('MON-008 MON-131 get_tags lists user, verodin and ATT&CK tags with the hidden field each is sent in', async () => {
     const res = await t.call('GET', '/manage_sims/actions/get_tags.json', { as: viewer });
     expect(res.statusCode).toBe(200);
     const { tags } = res.json<TagsAnswer>();

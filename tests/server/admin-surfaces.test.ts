@@ -126,7 +126,7 @@ describe('run-as user profiles', () => {
 });
 
 describe('actor edit', () => {
-  it('JOB-005 reads an actor with its reported facts, tags and the zone and tag options', async () => {
+  it('JOB-005 MON-132 reads an actor with its reported facts, tags and the zone and tag options', async () => {
     const res = await t.call('GET', '/topology/nodes/1.json', { as: viewer });
     expect(res.statusCode, res.body).toBe(200);
     const { data, options } = res.json<{ data: NodeDetail; options: NodeEditOptions }>();

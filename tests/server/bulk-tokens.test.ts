@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACTOR_API } from '@/api/contracts/engine';
 import type { ActorTables, BulkTokenRow, CreatedBulkToken, InstallerOption, PendingNode, RegisterPush } from '@/api/contracts/actors';
+import type { NodeDetail } from '@/api/contracts/node-edit';
 import { useTestServer, type Session } from './helpers';
 
 const s = useTestServer();
@@ -39,6 +40,14 @@ describe('bulk tokens: table source, pending actors, CSV, clearing', () => {
     expect(node).toMatchObject({ name: 'first', node_type: 'endpoint', os_base: 'linux', status: 'online', user_tags: [], links: { edit: `/topology/nodes/${node_id}/edit` } });
     expect(Object.keys(node ?? {})).toEqual(expect.arrayContaining(['id', 'name', 'friendly_name', 'node_version', 'os_base', 'node_type', 'status', 'status_details', 'security_zone_id', 'sandbox_node_id', 'user_tags', 'active_pending', 'username', 'links']));
     expect((await s.call('GET', '/actors/tables.json')).statusCode).toBe(401);
+  });
+
+  it('JOB-046 a registered actor reads back its id, name, service version and dependency state', async () => {
+    const t = await create('Service version');
+    const { node_id } = (await register(t.token, 'versioned')).json<{ node_id: number }>();
+    const res = await s.call('GET', `/topology/nodes/${node_id}.json`, { as: viewer });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ data: NodeDetail }>().data).toMatchObject({ id: node_id, name: 'versioned', msi_service_version: '1', deps_installed: true });
   });
 
   it('MON-129 an actor that registered and has not called in is pending; after a heartbeat it is not; offline since is a pending actor in error (Errored token)', async () => {

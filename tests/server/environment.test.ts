@@ -33,6 +33,11 @@ describe('environment.json', () => {
     expect(res.body).not.toMatch(/password|scrypt/i);
   });
 
+  it('MON-171 the flash_notice_time preference defaults to 2.5 s', async () => {
+    const env = (await t.call('GET', '/environment.json', { as: viewer })).json<Environment>();
+    expect(env.preferences.flash_notice_time).toBe(2.5);
+  });
+
   it('MON-055 MON-124: gives each role its own user_rights', async () => {
     const env = (await t.call('GET', '/environment.json', { as: admin })).json<Environment>();
     expect(env.user_rights).toEqual(permissionsOf('admin'));

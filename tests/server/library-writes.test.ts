@@ -14,6 +14,7 @@ let approver: Session;
 let viewer: Session;
 
 const LIST = '/manage_sims/v2/actions/library_actions_list';
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 async function list(query: string): Promise<LibraryListAnswer> {
   const res = await s.call('GET', `${LIST}?${query}`, { as: viewer });
@@ -84,7 +85,7 @@ describe('ACT-090 the library list shows a write made through this director in t
     expect((await list(`status=approved&content_uuids[]=${a.vid}`)).actions.map((x) => [x.id, x.approved])).toEqual([[a.id, true]]);
   });
 
-  it('ACT-090 a new run and its finished job action show as latest_job in the next call', async () => {
+  it('ACT-090 MON-056 a new run and its finished job action show as latest_job (id, status, updated_at) in the next call', async () => {
     const a = await actionWhere(`not disabled and not decommissioned`);
     const before = await item(a.vid);
     // A run written the way the engine writes one: the job, a step and the job action in one transaction.
@@ -98,17 +99,19 @@ describe('ACT-090 the library list shows a write made through this director in t
       return job!.id;
     });
     const running = await item(a.vid);
-    expect(running.latest_job).toEqual({ id: jobId, status: 'running' });
+    expect(running.latest_job).toEqual({ id: jobId, status: 'running', updated_at: expect.stringMatching(ISO) });
     expect(running.total_runs).toBe(before.total_runs + 1);
-    expect((await legacyItem(a.id))?.latest_job).toEqual({ id: jobId, status: 'running' });
+    expect((await legacyItem(a.id))?.latest_job).toEqual({ id: jobId, status: 'running', updated_at: expect.stringMatching(ISO) });
     // The job action finishes and the job completes, as the engine's finishJob does.
     await s.db.transaction(async (tx) => {
       await tx.query(`update job_actions set status = 'completed', finished_at = now() where job_id = $1`, [jobId]);
       await tx.query(`update jobs set status = 'completed', progress = 100, finished_at = now(), updated_at = now() where id = $1`, [jobId]);
     });
-    expect((await item(a.vid)).latest_job).toEqual({ id: jobId, status: 'completed' });
+    const done = (await item(a.vid)).latest_job;
+    expect(done).toEqual({ id: jobId, status: 'completed', updated_at: expect.stringMatching(ISO) });
+    expect(Date.parse(done!.updated_at)).toBeGreaterThanOrEqual(Date.parse(running.latest_job!.updated_at));
     // The legacy page, kept as sent, is made again.
-    expect((await legacyItem(a.id))?.latest_job).toEqual({ id: jobId, status: 'completed' });
+    expect((await legacyItem(a.id))?.latest_job).toEqual({ id: jobId, status: 'completed', updated_at: expect.stringMatching(ISO) });
   });
 
   it('a renamed tag shows in the next call, in the items and in what the search finds', async () => {
@@ -135,7 +138,7 @@ describe('ACT-090 the library list shows a write made through this director in t
     if (!sim?.latest_job) throw new Error('no sequence has run');
     const next = sim.latest_job.status === 'cancelled' ? 'completed' : 'cancelled';
     await s.db.query(`update jobs set status = $2 where id = $1`, [sim.latest_job.id, next]);
-    expect((await sims()).find((x) => x.id === sim.id)?.latest_job).toEqual({ id: sim.latest_job.id, status: next });
+    expect((await sims()).find((x) => x.id === sim.id)?.latest_job).toEqual({ id: sim.latest_job.id, status: next, updated_at: expect.stringMatching(ISO) });
   });
 
   it('an Action change the simulations do not show leaves them unread; a renamed Action of a sequence is found by the next simulations search', async () => {

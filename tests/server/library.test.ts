@@ -70,7 +70,7 @@ describe('JOB-017 JOB-059 ACT-090 the library list (GET /manage_sims/v2/actions/
     expect(past.total_count).toBe(all.total_count);
   });
 
-  it('JOB-047 searches vid, name, description, action type and tag names case-insensitively and literally', async () => {
+  it('JOB-047 JOB-069 searches vid, name, description, action type and tag names case-insensitively and literally', async () => {
     const byName = await list(viewer, 'search=MIMIKATZ');
     expect(byName.actions.length).toBeGreaterThan(0);
     expect(byName.actions.every((a) => `${a.name} ${a.desc} ${a.tags.map((t) => t.name).join(' ')}`.toLowerCase().includes('mimikatz'))).toBe(true);
@@ -87,7 +87,7 @@ describe('JOB-017 JOB-059 ACT-090 the library list (GET /manage_sims/v2/actions/
     expect((await list(viewer, `search=${encodeURIComponent("admin' OR 1=1")}`)).total_count).toBeGreaterThan(0);
   });
 
-  it('filters by tags with OR and with AND', async () => {
+  it('JOB-069 filters by tags with OR and with AND', async () => {
     const tags = await s.db.query<{ id: number; name: string }>(`select id, name from tags where name in ('Control:Endpoint EDR', 'OS:Windows') order by name`);
     const [edr, win] = [tags.find((t) => t.name === 'Control:Endpoint EDR')!, tags.find((t) => t.name === 'OS:Windows')!];
     const either = await list(viewer, `tags[]=${edr.id}&tags[]=${win.id}&tag_mode=or&page_size=500`);

@@ -47,6 +47,14 @@ describe('validation order (section 5)', () => {
     expect(conditionError('jobs', c)).toBe(want);
   });
 
+  it('JOB-098 JOB-099 JOB-100 the error catalogue texts, verbatim: empty rule, missing value, malformed range', () => {
+    const empty: BuilderRule = { operator: 'or', conditions: [{ operator: 'and', conditions: [] }] };
+    expect(validateBuilderRule('jobs', empty).rules).toEqual(['Rule must have at least one condition.']);
+    expect(conditionError('jobs', cond({ value: '' }))).toBe('Please enter a value');
+    expect(conditionError('jobs', cond({ operator: '' }))).toBe('Please enter a value');
+    expect(conditionError('jobs', cond({ value: '5-' }))).toBe('Invalid input');
+  });
+
   it('JOB-063 an empty rule is reported on the rule, its conditions on themselves', () => {
     const rule: BuilderRule = { operator: 'or', conditions: [{ operator: 'and', conditions: [] }, { operator: 'and', conditions: [cond(), cond({ value: 'x-' })] }] };
     const e = validateBuilderRule('jobs', rule);
@@ -105,7 +113,7 @@ describe('page filters', () => {
     { type: 'checkbox', label: 'Published only', stateKey: 'p', condition: { match_object: 'job', match_field: 'published', operator: 'equals' } },
     { type: 'select', label: 'Attack Vector', stateKey: 'av', condition: { match_object: 'job_action', match_field: 'attack_vector', operator: 'in' } },
   ];
-  it.each(['true', 'yes', 'on', 'checked', 'selected', 'cleanup', 'setup', ' TRUE '])('the checkbox treats %j as true', (v) => expect(isCheckboxTrue(v)).toBe(true));
+  it.each(['true', 'yes', 'on', 'checked', 'selected', 'cleanup', 'setup', ' TRUE '])('JOB-067 the checkbox treats %j as true', (v) => expect(isCheckboxTrue(v)).toBe(true));
   it.each(['', 'false', 'no', '1', 'off'])('the checkbox treats %j as false', (v) => expect(isCheckboxTrue(v)).toBe(false));
 
   it('JOB-038 requires and excludeFromSummary are honoured; values become one group of conditions', () => {

@@ -95,6 +95,29 @@ export function validTimezone(tz: string): boolean {
   }
 }
 
+/** The offset of a timezone from UTC at `at`, in minutes (east positive); 0 for an unknown timezone. */
+export function zoneOffsetMinutes(tz: string, at: Date): number {
+  if (!validTimezone(tz)) return 0;
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' })
+      .formatToParts(at)
+      .map((x) => [x.type, Number(x.value)]),
+  ) as Record<string, number>;
+  const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!);
+  return Math.round((asUtc - Math.floor(at.getTime() / 60_000) * 60_000) / 60_000);
+}
+
+/** MON-162: how many minutes the computer's clock zone is ahead of `tz` (negative: behind) at `at`. */
+export const computerZoneDifference = (tz: string, at: Date = new Date()): number => -at.getTimezoneOffset() - zoneOffsetMinutes(tz, at);
+
+/** MON-162: the timezone mismatch notice, or null when the computer is in step with `tz`. */
+export function timezoneMismatchNotice(tz: string, at: Date = new Date()): string | null {
+  const diff = computerZoneDifference(tz, at);
+  if (!diff || !validTimezone(tz)) return null;
+  const n = Math.abs(diff);
+  return `Your computer's time zone is ${n} minute${n === 1 ? '' : 's'} ${diff > 0 ? 'ahead of' : 'behind'} ${tz}; times here are in ${tz}.`;
+}
+
 /** Today's date (YYYY-MM-DD) in a timezone. */
 export function todayIn(tz: string, now: number = Date.now()): string {
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone: validTimezone(tz) ? tz : 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);

@@ -27,6 +27,8 @@ export interface NodeDetail {
   retired_at: string | null;
   /** Whether the actor ever connected (it holds a credential). */
   registered: boolean;
+  /** The version of the actor's service, as it reported at registration (JOB-046); null when unknown. */
+  msi_service_version: string | null;
   deps_installed: boolean;
   user_tags: string[];
   /** The actor's tags marked not editable (MON-076). */

@@ -5,7 +5,7 @@ const actor = (over: Partial<RunAsActor> = {}): RunAsActor => ({ id: 1, os_base:
 const input = (over: Partial<RunAsInput> = {}): RunAsInput => ({ actionTypes: ['dns'], protectedAction: false, mode: 'actor', selected: [actor()], profile: null, required: false, default: false, ...over });
 
 describe('run-as selection rules', () => {
-  it('MON-103 a run-as actor is Windows, version 4.10.0 or later, endpoint or protected; in tag mode it carries a selected tag', () => {
+  it('MON-168 MON-103 a run-as actor is Windows, version 4.10.0 or later, endpoint or protected; in tag mode it carries a selected tag', () => {
     expect(validRunAsActor(actor())).toBe(true);
     expect(validRunAsActor(actor({ node_type: 'protected', node_version: '4.12.1' }))).toBe(true);
     expect(validRunAsActor(actor({ os_base: 'linux' }))).toBe(false);

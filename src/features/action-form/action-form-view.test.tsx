@@ -108,7 +108,7 @@ describe('the Add Action form', () => {
   it.each([
     [false, 0],
     [true, 1],
-  ])('ACT-087 host_cli shows the protected-actor options only with the protected_theater flag (flag %s)', async (protectedTheater, groups) => {
+  ])('MON-125 ACT-087 host_cli shows the protected-actor options only with the protected_theater flag (flag %s)', async (protectedTheater, groups) => {
     setPermissions(['create_action_permission']);
     const def: FormDefinition = { ...DEF, action_types: [...DEF.action_types, { value: 'host_cli', label: 'Host CLI' }], flags: { brt_auth: false, protected_theater: protectedTheater } };
     server.use(http.get(`${API}/manage_sims/actions/form_definition.json`, () => HttpResponse.json(def)));
@@ -118,6 +118,16 @@ describe('the Add Action form', () => {
     await screen.findByLabelText('Shell');
     expect(screen.queryAllByRole('group', { name: 'Protected actor' })).toHaveLength(groups);
     expect(screen.queryAllByText('Require Protected Theater')).toHaveLength(groups);
+  });
+
+  it.each([false, true])('MON-125 the brt_auth flag shapes the form: the VID Override field is there only with it (flag %s)', async (brtAuth) => {
+    setPermissions(['create_action_permission']);
+    const def: FormDefinition = { ...DEF, flags: { brt_auth: brtAuth, protected_theater: false } };
+    server.use(http.get(`${API}/manage_sims/actions/form_definition.json`, () => HttpResponse.json(def)));
+    renderPane();
+    await screen.findByRole('heading', { name: 'Add Action' });
+    expect(screen.getByLabelText('Description')).toBeTruthy();
+    expect(screen.queryAllByLabelText(/VID Override/)).toHaveLength(brtAuth ? 1 : 0);
   });
 
   it('ACT-072 Save with no type says Select an Action Type (the Save button itself stays disabled)', async () => {

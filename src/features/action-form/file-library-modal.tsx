@@ -17,6 +17,7 @@ import { flattenTree } from './tree-select';
 import { SortHeader } from '@/ui/table-head';
 import { EmptyRow } from './table-parts';
 import { useDebounced } from '@/ui/use-debounced';
+import { FileInput } from '@/ui/file-input';
 import { useSubmit } from '@/ui/use-submit';
 import { formatBytes } from '@/ui/bytes';
 import { FILE_RESTRICTION_LABELS, type ActionType, type FileRestriction } from '@/api/contracts/vocabulary';
@@ -290,7 +291,7 @@ function UploadTab({ actionType, attachedIds, onAttach, onClose }: Omit<Props, '
         <label htmlFor="upload-file" className={requiredLabelClass}>
           File
         </label>
-        <input id="upload-file" type="file" className="text-sm" aria-invalid={!!errors.file_upload} onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        <FileInput id="upload-file" invalid={!!errors.file_upload} onFiles={(files) => setFile(files[0] ?? null)} />
         {err('file_upload')}
       </div>
       <div className="grid grid-cols-1 gap-3 md:grid-cols-2">

@@ -16,8 +16,9 @@ describe('library formatting', () => {
   });
 
   it('ACT-063 keeps refetching while a latest job is not finished', () => {
-    expect(anyRunning([{ id: 1, status: 'completed' }, { id: 2, status: 'errored' }, null])).toBe(false);
-    expect(anyRunning([{ id: 1, status: 'completed' }, { id: 2, status: 'running' }])).toBe(true);
+    const at = '2026-11-27T00:00:00.000Z';
+    expect(anyRunning([{ id: 1, status: 'completed', updated_at: at }, { id: 2, status: 'errored', updated_at: at }, null])).toBe(false);
+    expect(anyRunning([{ id: 1, status: 'completed', updated_at: at }, { id: 2, status: 'running', updated_at: at }])).toBe(true);
   });
 
   it("ACT-049 shows the third part of a ':v:' value and '--' for missing values", () => {

@@ -2,6 +2,7 @@ import { LISTBOX_CLASS, ROW_CLASS, RowPlaceholder, useVirtualRows } from '@/ui/v
 import { useRef, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
 import { LIBRARY_LIMITS, cutLabel, isFinishedJobStatus, type LibraryItem } from '@/api/contracts/library';
 import { relative } from './format';
+import { NewPill, StatusPill } from '@/ui/content-pills';
 import { BugIcon, NetworkIcon, ShieldIcon, WarningIcon } from './icons';
 import { Badge } from './ui';
 import { ACTION_TYPE_LABELS } from '@/api/contracts/vocabulary';
@@ -34,6 +35,7 @@ function Tile({ item, focused, selected }: { item: LibraryItem; focused: boolean
         <span className="min-w-0 flex-1 truncate font-medium" title={item.name}>
           {cutLabel(item.name)}
         </span>
+        <NewPill updatedAt={item.updated_at} />
         {!item.approved && (
           <Badge tone="warn" title="Awaiting approval">
             Pending
@@ -58,7 +60,7 @@ function Tile({ item, focused, selected }: { item: LibraryItem; focused: boolean
         <span>
           {item.total_runs} run{item.total_runs === 1 ? '' : 's'}
         </span>
-        {running && <span className="text-accent">· {item.latest_job?.status}</span>}
+        {running && item.latest_job && <StatusPill status={item.latest_job.status} />}
         <span className="ml-auto flex min-w-0 gap-1 overflow-hidden">
           {item.tags.slice(0, 2).map((t) => (
             <span key={t.id} className="truncate rounded bg-raised px-1" title={t.name}>

@@ -168,7 +168,7 @@ describe('Action Preview', () => {
     expect(screen.getByText('The file is in use.')).toBeTruthy();
   });
 
-  it("ACT-049 shows '--' for missing web request values and the third ':v:' part of the body", () => {
+  it("MON-166 ACT-049 shows '--' for missing web request values and the third ':v:' part of the body", () => {
     renderWithClient(
       <PreviewContent
         p={make({ action_type: 'web_request', detail: { host: 'shop.example', path: '/login', body: 'form:v:urlencoded:v:user=admin', request: { headers: [{ key: 'X-A', value: '' }] }, conditions: [{ code: 403 }] } }, { approved: true })}
@@ -179,7 +179,7 @@ describe('Action Preview', () => {
     expect(screen.getAllByText('--').length).toBeGreaterThan(3);
   });
 
-  it("ACT-112 shows 'Log output unavailable' for cloud logs that are neither a list nor a string", () => {
+  it("MON-165 ACT-112 shows 'Log output unavailable' for cloud logs that are neither a list nor a string", () => {
     const cloud = (logs: unknown): PreviewDetail => ({ action_type: 'cloud', detail: { inputs: [], outputs: [], files: { file_list: [] }, scripts: [{ id: 1, name: 'Setup', script_text: 'print(1)', script_type: 'setup', timeout: 30 }], logs } });
     const r = renderWithClient(<PreviewContent p={make(cloud({ weird: true }), { approved: true })} />);
     expect(screen.getByText('Log output unavailable')).toBeTruthy();

@@ -167,6 +167,7 @@ export function ActorEditPane({ params }: PaneProps) {
           <Fact label="Management address">{actor.mgmt_address}</Fact>
           <Fact label="Simulation address">{actor.sim_address}</Fact>
           <Fact label="Monitor address">{actor.monitor_address}</Fact>
+          <Fact label="Service version">{actor.msi_service_version}</Fact>
           <Fact label="Dependencies installed">{actor.deps_installed ? 'Yes' : 'No'}</Fact>
           {actor.retired_at && <Fact label="Retired">{fmt(actor.retired_at)}</Fact>}
         </dl>

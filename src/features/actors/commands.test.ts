@@ -31,7 +31,7 @@ beforeEach(() => {
 });
 
 describe('actors commands', () => {
-  it('only actors.manage may create and clear; every signed-in user may download the CSV', () => {
+  it('MON-122 the table header commands are privileged: only actors.manage may create and clear; every signed-in user may download the CSV', () => {
     const ids = (role: Role) => registry(role).visible().map((c) => c.id).sort();
     expect(ids('viewer')).toEqual(['actors.downloadTokenCsv', 'actors.registerPush', 'actors.showInstaller', 'actors.togglePending']);
     expect(ids('admin')).toEqual(['actors.clearPending', 'actors.clearToken', 'actors.createToken', 'actors.downloadTokenCsv', 'actors.registerPush', 'actors.showInstaller', 'actors.togglePending']);

@@ -161,7 +161,7 @@ describe('the integrations menu', () => {
     expect(menuItems({ available: AVAILABLE, saas: false })).toHaveLength(3);
   });
 
-  it("JOB-107 JOB-072 a service error: toast 'Integration Service Error' for 10 s with the user_msg, the error wrapped at 30 characters, and the details icon", async () => {
+  it("JOB-107 JOB-072 JOB-119 a service error: toast 'Integration Service Error' for 10 s with the user_msg, the error wrapped at 30 characters, and the details icon", async () => {
     answer = { ...answer, service: { status: 'error', message: JSON.stringify({ user_msg: 'Cannot read /var/log/suricata/eve.json: permission denied', code: 13 }) } };
     renderPane();
     await waitFor(() => expect(toastStore.toasts).toHaveLength(1));
@@ -180,6 +180,18 @@ describe('the integrations menu', () => {
     await expect(getIntegrationsMenu()).rejects.toThrow('Integrations: allow_msi must be 0 or 1');
     server.use(http.get(`${API}/integrations.json`, () => HttpResponse.error()));
     await expect(getIntegrationsMenu()).rejects.toThrow(/^Integrations: API \/integrations\.json failed\.$/);
+  });
+
+  it('MON-130 the status line shows the status the service call answers', async () => {
+    renderPane();
+    const status = await screen.findByRole('status', { name: 'Integration service' });
+    await waitFor(() => expect(status.textContent).toBe('Integration service: running'));
+    expect(listUrls.some((u) => new URL(u).pathname.endsWith('/integrations.json'))).toBe(true);
+    document.body.innerHTML = '';
+    answer = { ...answer, service: { status: 'stopped', message: null } };
+    renderPane();
+    const stopped = await screen.findByRole('status', { name: 'Integration service' });
+    await waitFor(() => expect(stopped.textContent).toBe('Integration service: not running'));
   });
 
   it('MON-019 the pane is a generic table: tabs All, Webhooks and File tails, quick find, the status line', async () => {

@@ -11,6 +11,7 @@ import {
   WEEKDAYS,
   WEEKDAY_NAMES,
   parseWeekdays,
+  timezoneMismatchNotice,
   todayIn,
   type MonitorBody,
   type MonitorGroupOption,
@@ -50,6 +51,7 @@ export function DefinitionPanel({ body, groups, errors, onChange }: { body: Moni
     onChange({ repeat_week_days: WEEKDAYS.filter((w) => set.has(w)).join(',') });
   };
   const min = `${todayIn(body.timezone)}T00:00`;
+  const mismatch = timezoneMismatchNotice(body.timezone);
   return (
     <section aria-label="Monitor definition" className="grid grid-cols-2 gap-3">
       <label className="flex flex-col gap-1 text-xs">
@@ -90,6 +92,11 @@ export function DefinitionPanel({ body, groups, errors, onChange }: { body: Moni
         <input className={input} value={body.timezone} onChange={(e) => onChange({ timezone: e.target.value })} aria-invalid={!!errors.timezone} />
         <Err errors={errors} path="timezone" />
       </label>
+      {mismatch && (
+        <p role="note" className="col-span-2 text-2xs text-amber-500">
+          {mismatch}
+        </p>
+      )}
       <div className="flex gap-2">
         <label className="flex w-24 flex-col gap-1 text-xs">
           <span className="text-muted">Repeat Every</span>

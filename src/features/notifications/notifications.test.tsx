@@ -35,7 +35,7 @@ describe('content-service banner', () => {
     expect(bannerText({ content_service_state: 'CONNECTED', content_service_last_success: null }, now)).toBeNull();
   });
 
-  it('MON-088 MON-090 MON-006 shows while RECONNECTING with a learn-more link, and dismissing sets a 24 h cookie', async () => {
+  it('MON-030 MON-088 MON-090 MON-006 shows while RECONNECTING with a learn-more link, and dismissing sets a 24 h cookie', async () => {
     server.use(http.get(`${API}/settings/content_service.json`, () => HttpResponse.json({ content_service_state: 'RECONNECTING', content_service_last_success: null })));
     renderBanner();
     expect(await screen.findByText(RECONNECTING, { exact: false })).toBeTruthy();
@@ -43,6 +43,23 @@ describe('content-service banner', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Dismiss content service warning' }));
     expect(screen.queryByText(RECONNECTING, { exact: false })).toBeNull();
     expect(document.cookie).toContain(`${DISMISS_COOKIE}=1`);
+  });
+
+  it('MON-171 dismissing the banner keeps it hidden for 24 hours (cookie max-age 86400 s)', async () => {
+    server.use(http.get(`${API}/settings/content_service.json`, () => HttpResponse.json({ content_service_state: 'RECONNECTING', content_service_last_success: null })));
+    const written: string[] = [];
+    const desc = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie')!;
+    const spy = vi.spyOn(document, 'cookie', 'set').mockImplementation((v: string) => {
+      written.push(v);
+      desc.set!.call(document, v);
+    });
+    try {
+      renderBanner();
+      await userEvent.click(await screen.findByRole('button', { name: 'Dismiss content service warning' }));
+      expect(written.find((c) => c.startsWith(`${DISMISS_COOKIE}=1`))).toContain('max-age=86400');
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('MON-090 stays hidden while the dismissal cookie is set', async () => {

@@ -2,6 +2,7 @@ import { LISTBOX_CLASS, ROW_CLASS, RowPlaceholder, useVirtualRows } from '@/ui/v
 import { type KeyboardEvent, type RefObject } from 'react';
 import { LIBRARY_LIMITS, cutLabel, isFinishedJobStatus, type SimulationLibraryItem } from '@/api/contracts/library';
 import { relative } from './ui';
+import { NewPill, StatusPill } from '@/ui/content-pills';
 
 const ROW = LIBRARY_LIMITS.tileHeightPx;
 
@@ -13,6 +14,7 @@ function Tile({ item, focused, selected }: { item: SimulationLibraryItem; focuse
         <span className="min-w-0 flex-1 truncate font-medium" title={item.name}>
           {cutLabel(item.name)}
         </span>
+        <NewPill updatedAt={item.updated_at} />
         {(item.disabled || item.decommissioned) && <span className="rounded border border-red-500/40 px-1 text-2xs text-red-500">{item.disabled ? 'Disabled' : 'Decommissioned'}</span>}
       </div>
       <div className="flex items-center gap-2 text-2xs text-muted">
@@ -27,8 +29,8 @@ function Tile({ item, focused, selected }: { item: SimulationLibraryItem; focuse
       <div className="flex items-center gap-2 text-2xs whitespace-nowrap text-muted">
         <span>
           {item.last_run ? `Ran ${relative(item.last_run)}` : 'Never Run'} · {item.total_runs} run{item.total_runs === 1 ? '' : 's'}
-          {running ? ` · ${item.latest_job?.status}` : ''}
         </span>
+        {running && item.latest_job && <StatusPill status={item.latest_job.status} />}
         {item.tags.length > 0 && (
           <span className="ml-auto min-w-0 truncate" title={item.tags.map((t) => t.name).join(', ')}>
             {item.tags.map((t) => cutLabel(t.name, 18)).join(' · ')}

@@ -20,6 +20,8 @@ export interface LibraryTag {
 export interface LatestJob {
   id: number;
   status: string;
+  /** When the job's status last changed (MON-056). */
+  updated_at: string;
 }
 
 export interface LibraryItem {

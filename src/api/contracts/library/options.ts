@@ -63,7 +63,13 @@ export const LIBRARY_LIMITS = {
   descriptionMaxChars: 20_000,
   notesMaxChars: 10_000,
   maxFilterValues: 500,
+  /** MON-177: a list item updated within this many days carries a NEW pill; its job status pill is this wide. */
+  newWithinDays: 14,
+  statusPillPx: 110,
 } as const;
+
+/** MON-177: the item was updated within the last 14 days. */
+export const isNewContent = (updatedAt: string, now: number = Date.now()): boolean => now - Date.parse(updatedAt) <= LIBRARY_LIMITS.newWithinDays * 86_400_000;
 
 /** Job statuses after which a run no longer changes: latest runs stop refetching when all are in one. */
 export const FINISHED_JOB_STATUSES = ['completed', 'errored', 'cancelled'] as const;
