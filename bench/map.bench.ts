@@ -7,6 +7,8 @@
  *  - pan: frame times while the mouse drags the blank map (X6 panning), zoom: frame times while the wheel zooms;
  *  - highlight: selecting an actor until its outline is drawn and painted;
  *  - layout switch: Standard -> Organic -> Structural -> Standard, each until the cells moved and painted.
+ * A map of over 400 actors and devices is drawn virtually (map-canvas.tsx): only the cells in view are in
+ * the DOM, so the first draw ends when those are drawn, and highlight picks actors in view.
  * Goals (issue 22): first draw <= 1 s, pan and zoom >= 50 fps, layout switch <= 1 s. Nothing is asserted.
  * The sequence mode of the map (select_nodes) has its own bench (bench:select-nodes).
  */
@@ -32,18 +34,28 @@ const PAGE_TOOLS = `
 window.benchTools = {
   painted: () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))),
   frame: () => new Promise((r) => requestAnimationFrame(r)),
+  // Drawn: the cells X6 draws are in the DOM (all of them, or, on a large map drawn virtually, those
+  // in view: the count has not changed for 3 frames), then a frame painted. The time is the last
+  // change of the count plus that paint.
   async firstDraw() {
     const since = performance.now();
+    let last = -1;
+    let changedAt = 0;
+    let still = 0;
     for (;;) {
       const b = window.mapBench;
       const inDom = document.querySelectorAll('#map [data-cell-id]').length;
-      if (b && (inDom >= b.cells || performance.now() - since > 120000)) {
+      if (inDom !== last) { last = inDom; changedAt = performance.now(); still = 0; } else still++;
+      if (b && inDom > 0 && (inDom >= b.cells || still >= 3 || performance.now() - since > 120000)) {
+        const t = performance.now();
         await this.painted();
-        return { ms: performance.now() - b.start, cells: b.cells, inDom };
+        return { ms: changedAt - b.start + (performance.now() - t), cells: b.cells, inDom };
       }
       await this.frame();
     }
   },
+  /** Actors drawn now (on a large map, those in view). */
+  inView: () => [...document.querySelectorAll('#map [data-cell-id^="node_"]')].map((e) => e.getAttribute('data-cell-id')),
   startFrames() {
     this.log = [];
     this.on = true;
@@ -145,7 +157,9 @@ try {
   const panFrames = await pan(page);
   const zoomFrames = await zoom(page);
   const lights: number[] = [];
-  for (let i = 0; i < 10; i++) lights.push(await highlight(page, `node_${1 + i * Math.floor(ACTORS / 10)}`));
+  // Actors drawn now (on a large map drawn virtually, those in view after the pan and zoom).
+  const shown = await page.evaluate<string[]>(`benchTools.inView()`);
+  for (let i = 0; i < 10 && shown.length; i++) lights.push(await highlight(page, shown[Math.floor((i * shown.length) / 10)] as string));
   const switches: [string, number][] = [];
   for (const mode of ['Organic', 'Structural', 'Standard']) switches.push([mode, await switchLayout(page, mode)]);
 

@@ -6,6 +6,7 @@ import { eventually, runCommand, waitForFocused } from './workbench';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
 import type { ExpectedEventsAnswer, MonitorDetail, MonitorEditorOptions, MonitorListAnswer, MonitorStatsAnswer } from '../src/api/contracts/monitors';
 import { validRunAsActor } from '../src/api/contracts/run-as-selection';
+import type { NetworkMap } from '../src/api/contracts/topology';
 
 /** The Monitors list, the monitor editor and Monitor Stats, on a director of its own with the demo monitors. */
 let director: Director | undefined;
@@ -216,18 +217,41 @@ describe('Monitors', () => {
     expect(await page.getByTestId('monitor-editor').getByRole('checkbox', { name: 'Interactive Session' }).isChecked()).toBe(true);
   });
 
-  it('JOB-028 JOB-045 JOB-093 Monitor Stats shows the counts of /monitor/update_data and draws alert and green paths', async () => {
+  it('JOB-028 JOB-045 JOB-093 Monitor Stats shows the counts of /monitor/update_data and draws its alert paths, green paths and zone stats on the network map', async () => {
     const { page } = b;
-    await asAdmin(page, '/monitor');
+    await asAdmin(page, '/monitor?refresh=10');
     const stats = await get<MonitorStatsAnswer>(page, '/monitor/update_data');
+    const network = await get<NetworkMap>(page, '/topology/network.json');
     const pane = page.getByTestId('monitor-stats');
     await pane.getByText('Active Security Monitors').waitFor();
     await eventually(() => pane.getByText('Active Security Alerts').locator('..').innerText(), `${stats.stats.alert_count}\nActive Security Alerts`, 'the alert count');
     expect(await pane.getByText('Unique Checks').locator('..').innerText()).toBe(`${stats.stats.unique_count}\nUnique Checks`);
     expect(stats.map_data.alert_paths.length).toBeGreaterThan(0);
-    const map = pane.getByRole('img', { name: 'Monitor paths between zones' });
-    await map.waitFor();
-    expect(await map.locator('[aria-label^="Alert path"]').count()).toBe(stats.map_data.alert_paths.length);
+    expect(await pane.getByRole('list', { name: 'Monitor paths' }).getByRole('listitem').count()).toBe(stats.map_data.alert_paths.length + stats.map_data.green_paths.length);
+    // The real network map (X6), not a drawing of its own: every zone, actor and device of the map is a cell.
+    const map = pane.getByRole('application', { name: 'Monitor Stats map' });
+    const canvas = map.getByTestId('network-map-canvas');
+    await eventually(() => canvas.locator('[data-cell-id^="zone_"], [data-cell-id^="node_"], [data-cell-id^="device_"]').count(), network.zones.length + network.nodes.length + network.devices.length, 'the map\'s zones, actors and devices are drawn');
+    expect(await pane.getByRole('img', { name: 'Monitor paths between zones' }).count()).toBe(0);
+    const between = (paths: MonitorStatsAnswer['map_data']['alert_paths']) => paths.filter((p) => p.source_zone_id !== null && p.target_zone_id !== null && p.source_zone_id !== p.target_zone_id).length;
+    await eventually(() => canvas.locator('[data-cell-id^="aeda_alert_"]').count(), between(stats.map_data.alert_paths), 'the alert paths are drawn as edges between zones');
+    expect(await canvas.locator('[data-cell-id^="aeda_green_"]').count()).toBe(between(stats.map_data.green_paths));
+    // Each zone with results shows its pass and fail counts on its box.
+    expect(stats.map_data.zone_stats.length).toBeGreaterThan(0);
+    // (the demo monitors keep running: compared with the answer of the moment, the pane polls every 10 s)
+    const zoneCounts = async () => {
+      const now = await get<MonitorStatsAnswer>(page, '/monitor/update_data');
+      const shown = await Promise.all(now.map_data.zone_stats.map((z) => canvas.locator(`[data-cell-id="zone_${z.zone_id}"]`).textContent()));
+      // (X6 draws spaces as no-break spaces)
+      return now.map_data.zone_stats.every((z, i) => shown[i]?.replace(/\u00a0/g, ' ').includes(`${z.passed} pass · ${z.failed} fail`));
+    };
+    await eventually(zoneCounts, true, 'each zone box shows its pass and fail counts', 25_000);
+    // By keyboard: the arrows select a zone, which names its counts.
+    await map.focus();
+    await page.keyboard.press('ArrowDown');
+    const first = network.zones[0]!;
+    const named = new RegExp(`^Selected: ${first.name}${stats.map_data.zone_stats.some((z) => z.zone_id === first.id) ? ', \\d+ pass · \\d+ fail' : ''}$`);
+    await eventually(async () => named.test(await map.getByRole('status', { name: 'Map selection' }).innerText()), true, 'the selected zone named with its counts');
     await page.screenshot({ path: '/tmp/monitor-stats.png' });
     const list = await get<MonitorListAnswer>(page, '/monitors.json');
     expect(stats.stats.monitor_count).toBe(list.data.filter((m) => !m.paused).length);

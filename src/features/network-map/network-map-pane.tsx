@@ -25,7 +25,8 @@ import { MapCanvas, type MapCanvasHandle } from '@/ui/network-map/map-canvas';
 import { nextItem, type Direction } from '@/ui/network-map/next-item';
 import { menuTargetOf } from './selection';
 import { networkMapStore } from './store';
-import { pathTitle, type MonitorOverlay } from '@/ui/network-map/monitor-overlay';
+import type { MonitorOverlay } from '@/ui/network-map/monitor-overlay';
+import { MonitorPathList } from '@/ui/network-map/monitor-paths';
 
 /** How often the map items are read again while the pane is open. */
 const MAP_REFRESH_MS = 30_000;
@@ -225,7 +226,6 @@ function MapView({ map, overlay }: { map: NetworkMap; overlay: MonitorOverlay | 
 function MonitorStatsBar({ overlay, stats, error }: { overlay: MonitorOverlay | null; stats: { monitor_count: number; unique_count: number; alert_count: number } | undefined; error: string | null }) {
   if (error) return <p role="alert" className="text-sm text-red-300">Could not load the monitor stats: {error}</p>;
   if (!overlay || !stats) return <p className="text-sm text-muted">Loading the monitor stats…</p>;
-  const paths = [...overlay.alert_paths.map((p) => ({ p, kind: 'Alert path' as const })), ...overlay.green_paths.map((p) => ({ p, kind: 'Green path' as const }))];
   return (
     <section aria-label="Monitor stats on the map" className="flex flex-col gap-1 text-xs">
       <div className="flex flex-wrap gap-4">
@@ -242,17 +242,7 @@ function MonitorStatsBar({ overlay, stats, error }: { overlay: MonitorOverlay | 
           Active Security Alerts
         </span>
       </div>
-      {paths.length === 0 ? (
-        <p className="text-muted">No monitor has been judged yet, so there are no paths to draw.</p>
-      ) : (
-        <ul aria-label="Monitor paths" className="flex flex-wrap gap-x-4 gap-y-0.5">
-          {paths.map(({ p, kind }) => (
-            <li key={`${kind}${p.source_zone_id}-${p.target_zone_id}`} style={{ color: kind === 'Alert path' ? FAIL_COLOUR : PASS_COLOUR }}>
-              {pathTitle(kind, p)}
-            </li>
-          ))}
-        </ul>
-      )}
+      <MonitorPathList overlay={overlay} />
     </section>
   );
 }

@@ -26,8 +26,6 @@ interface Props {
   onRefused(actor: number): void;
 }
 
-/** Above this many actors and devices the map draws only what is in view (see MapCanvas `large`). */
-const LARGE_MAP = 400;
 const key = (id: number) => `node_${id}`;
 const idOf = (k: string | null) => (k?.startsWith('node_') ? Number(k.slice(5)) : null);
 
@@ -77,7 +75,7 @@ function MapArea({ map, step, phase, attacker, target, choosable, actors, focusR
       onKeyDown={onKeyDown}
       className="relative min-h-0 flex-1 overflow-hidden rounded-md border border-line focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/60"
     >
-      <MapCanvas map={map} rects={rects} selected={cursor} draggable={false} onSelect={pick} overlay={null} job={null} sequence={marks} large={map.nodes.length + map.devices.length > LARGE_MAP} handle={canvas} />
+      <MapCanvas map={map} rects={rects} selected={cursor} draggable={false} onSelect={pick} overlay={null} job={null} sequence={marks} handle={canvas} />
       <p id="sequence-map-status" role="status" aria-label="Map cursor" className="pointer-events-none absolute left-3 top-2 z-10 max-w-[85%] rounded bg-slate-950/80 px-2 py-1 text-xs">
         {status}
       </p>

@@ -101,7 +101,15 @@ export function buildBodies(map: NetworkMap, arrange: Arrange = gridRows): Bodie
   return { list, edges };
 }
 
-export const neighbours = (edges: [string, string][], key: string) => edges.flatMap(([a, b]) => (a === key ? [b] : b === key ? [a] : []));
+/** Each body's neighbours, in edge order (built once: a lookup per body would cost the edges each time). */
+export function adjacency(edges: [string, string][]): (key: string) => string[] {
+  const out = new Map<string, string[]>();
+  for (const [a, b] of edges) {
+    (out.get(a) ?? out.set(a, []).get(a)!).push(b);
+    (out.get(b) ?? out.set(b, []).get(b)!).push(a);
+  }
+  return (key) => out.get(key) ?? [];
+}
 
 /** The item rects of bodies placed at their top-left corners. */
 export function flatten(bodies: Body[], at: Map<string, Point>): Record<string, Rect> {
@@ -117,20 +125,55 @@ export const overlaps = (a: Rect, b: Rect, margin = 0) =>
   a.x < b.x + b.width + margin && b.x < a.x + a.width + margin && a.y < b.y + b.height + margin && b.y < a.y + a.height + margin;
 
 /**
- * The free spot nearest to `want` (a top-left corner) for a w × h box: candidates on growing square
- * rings around it, in a fixed order, so the answer is deterministic.
+ * Rects already placed, bucketed on a coarse grid, so a free-spot search checks the few rects near a
+ * candidate instead of every rect placed (thousands of candidates times hundreds of rects otherwise).
  */
-export function placeFree(want: Point, w: number, h: number, taken: Rect[], margin = 12): Point {
+export class Taken {
+  private readonly cells = new Map<number, Rect[]>();
+  private static readonly SIZE = 256;
+  constructor(rects: Rect[] = []) {
+    for (const r of rects) this.add(r);
+  }
+  private static key = (x: number, y: number) => (x + 32768) * 65536 + (y + 32768);
+  add(r: Rect): void {
+    const s = Taken.SIZE;
+    for (let x = Math.floor(r.x / s); x <= Math.floor((r.x + r.width) / s); x++)
+      for (let y = Math.floor(r.y / s); y <= Math.floor((r.y + r.height) / s); y++) {
+        const k = Taken.key(x, y);
+        const list = this.cells.get(k);
+        if (list) list.push(r);
+        else this.cells.set(k, [r]);
+      }
+  }
+  hits(r: Rect, margin: number): boolean {
+    const s = Taken.SIZE;
+    for (let x = Math.floor((r.x - margin) / s); x <= Math.floor((r.x + r.width + margin) / s); x++)
+      for (let y = Math.floor((r.y - margin) / s); y <= Math.floor((r.y + r.height + margin) / s); y++) {
+        const list = this.cells.get(Taken.key(x, y));
+        if (list) for (const t of list) if (overlaps(r, t, margin)) return true;
+      }
+    return false;
+  }
+}
+
+/**
+ * The free spot nearest to `want` (a top-left corner) for a w × h box: candidates on growing square
+ * rings around it (at most `rings` of them), in a fixed order, so the answer is deterministic; null
+ * when none of them is free.
+ */
+export function placeFree(want: Point, w: number, h: number, taken: Taken, margin = 12, rings = 48): Point | null {
   const step = 24;
-  for (let ring = 0; ring < 400; ring++) {
+  const box = { x: 0, y: 0, width: w, height: h };
+  for (let ring = 0; ring < rings; ring++) {
     for (let dx = -ring; dx <= ring; dx++) {
-      for (const dy of ring === 0 ? [0] : Math.abs(dx) === ring ? range(-ring, ring) : [-ring, ring]) {
-        const p = { x: want.x + dx * step, y: want.y + dy * step };
-        if (!taken.some((t) => overlaps({ ...p, width: w, height: h }, t, margin))) return p;
+      const side = Math.abs(dx) === ring;
+      for (let dy = -ring; dy <= ring; dy += side || ring === 0 ? 1 : 2 * ring) {
+        box.x = want.x + dx * step;
+        box.y = want.y + dy * step;
+        if (!taken.hits(box, margin)) return { x: box.x, y: box.y };
       }
     }
   }
-  return want;
+  return null;
 }
 
-const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);

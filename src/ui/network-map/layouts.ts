@@ -17,7 +17,7 @@
  *   the box around them.
  */
 import type { LayoutMode, NetworkMap, Point } from '@/api/contracts/topology';
-import { GAP, ZONE_HEADER, ZONE_MIN_W, ZONE_PAD, buildBodies, flatten, gridRows, neighbours, overlaps, placeFree, typeRows, type Bodies, type Body, type Rect } from './bodies';
+import { GAP, Taken, ZONE_HEADER, ZONE_MIN_W, ZONE_PAD, adjacency, buildBodies, flatten, gridRows, overlaps, placeFree, typeRows, type Bodies, type Body, type Rect } from './bodies';
 
 export type { Rect } from './bodies';
 export type ItemRects = Record<string, Rect>;
@@ -71,50 +71,69 @@ function standard({ list, edges }: Bodies): Map<string, Point> {
     row.forEach((z, c) => at.set(z.key, { x: c * colW, y }));
     y += Math.max(...row.map((z) => z.height)) + SPACE;
   }
-  const taken = zones.map((z) => rectOf(at.get(z.key) ?? { x: 0, y: 0 }, z));
+  const taken = new Taken(zones.map((z) => rectOf(at.get(z.key) ?? { x: 0, y: 0 }, z)));
+  const neighbours = adjacency(edges);
+  const byKey = new Map(list.map((b) => [b.key, b]));
   for (const b of list) {
     if (at.has(b.key)) continue;
-    const linked = neighbours(edges, b.key).filter((k) => at.has(k));
+    const linked = neighbours(b.key).filter((k) => at.has(k));
     if (!linked.length) continue;
-    const cs = linked.map((k) => center(at.get(k) ?? { x: 0, y: 0 }, list.find((o) => o.key === k) ?? b));
+    const cs = linked.map((k) => center(at.get(k) ?? { x: 0, y: 0 }, byKey.get(k) ?? b));
     const mid = { x: cs.reduce((s, c) => s + c.x, 0) / cs.length - b.width / 2, y: cs.reduce((s, c) => s + c.y, 0) / cs.length - b.height / 2 };
+    // No free spot near its zones (a crowded middle): it goes in the row below with the unlinked items.
     const p = placeFree(mid, b.width, b.height, taken);
+    if (!p) continue;
     at.set(b.key, p);
-    taken.push(rectOf(p, b));
+    taken.add(rectOf(p, b));
   }
   rowBelow(list, at);
   return at;
 }
 
-/** Pushes overlapping boxes apart along the axis of least overlap until none overlap. */
+/**
+ * Pushes overlapping boxes apart along the axis of least overlap until none overlap. Each pass sweeps
+ * the boxes in x order and compares a box only with those starting before its right edge, so a pass
+ * costs about the boxes times their neighbours, not every pair; a pass that moves nothing ends it
+ * (and, moving nothing, its order was exact: no overlap is left).
+ */
 function separate(list: Body[], at: Map<string, Point>): void {
+  const m = GAP * 2;
+  const ps = list.map((b) => ({ ...(at.get(b.key) as Point) }));
+  const order = list.map((_, i) => i);
   for (let pass = 0; pass < 500; pass++) {
     let moved = false;
-    for (let i = 0; i < list.length; i++) {
-      for (let j = i + 1; j < list.length; j++) {
-        const a = list[i] as Body;
+    order.sort((i, j) => (ps[i] as Point).x - (ps[j] as Point).x || i - j);
+    for (let oi = 0; oi < order.length; oi++) {
+      const i = order[oi] as number;
+      const a = list[i] as Body;
+      for (let oj = oi + 1; oj < order.length; oj++) {
+        const j = order[oj] as number;
+        const pa = ps[i] as Point;
+        const pb = ps[j] as Point;
+        if (pb.x >= pa.x + a.width + m) break;
         const b = list[j] as Body;
-        const pa = at.get(a.key) as Point;
-        const pb = at.get(b.key) as Point;
-        if (!overlaps(rectOf(pa, a), rectOf(pb, b), GAP * 2)) continue;
+        if (!overlaps(rectOf(pa, a), rectOf(pb, b), m)) continue;
         moved = true;
-        const dx = Math.min(pa.x + a.width, pb.x + b.width) - Math.max(pa.x, pb.x) + GAP * 2;
-        const dy = Math.min(pa.y + a.height, pb.y + b.height) - Math.max(pa.y, pb.y) + GAP * 2;
+        const dx = Math.min(pa.x + a.width, pb.x + b.width) - Math.max(pa.x, pb.x) + m;
+        const dy = Math.min(pa.y + a.height, pb.y + b.height) - Math.max(pa.y, pb.y) + m;
         const ca = center(pa, a);
         const cb = center(pb, b);
+        const [lo, hi] = i < j ? [pa, pb] : [pb, pa];
+        const [clo, chi] = i < j ? [ca, cb] : [cb, ca];
         if (dx < dy) {
-          const s = ca.x <= cb.x ? 1 : -1;
-          at.set(a.key, { x: pa.x - (s * dx) / 2, y: pa.y });
-          at.set(b.key, { x: pb.x + (s * dx) / 2, y: pb.y });
+          const s = clo.x <= chi.x ? 1 : -1;
+          lo.x -= (s * dx) / 2;
+          hi.x += (s * dx) / 2;
         } else {
-          const s = ca.y <= cb.y ? 1 : -1;
-          at.set(a.key, { x: pa.x, y: pa.y - (s * dy) / 2 });
-          at.set(b.key, { x: pb.x, y: pb.y + (s * dy) / 2 });
+          const s = clo.y <= chi.y ? 1 : -1;
+          lo.y -= (s * dy) / 2;
+          hi.y += (s * dy) / 2;
         }
       }
     }
-    if (!moved) return;
+    if (!moved) break;
   }
+  list.forEach((b, i) => at.set(b.key, ps[i] as Point));
 }
 
 /**
@@ -181,6 +200,7 @@ function organic({ list, edges }: Bodies): Map<string, Point> {
 function layers({ list, edges }: Bodies): string[][] {
   const layerOf = new Map<string, number>();
   const out: string[][] = [];
+  const neighbours = adjacency(edges);
   for (const root of list) {
     if (layerOf.has(root.key)) continue;
     const queue = [root.key];
@@ -189,7 +209,7 @@ function layers({ list, edges }: Bodies): string[][] {
       const key = queue.shift() as string;
       const l = layerOf.get(key) as number;
       (out[l] ??= []).push(key);
-      for (const nb of neighbours(edges, key)) {
+      for (const nb of neighbours(key)) {
         if (!layerOf.has(nb)) {
           layerOf.set(nb, l + 1);
           queue.push(nb);
@@ -234,9 +254,10 @@ function lens(bodies: Bodies, focus: string | null | undefined, map: NetworkMap)
   if (!list.length) return at;
   const node = focus?.startsWith('node_') ? map.nodes.find((n) => `node_${n.id}` === focus) : undefined;
   const focusKey = node?.zone_id != null && list.some((b) => b.key === `zone_${node.zone_id}`) ? `zone_${node.zone_id}` : focus;
-  const degree = (b: Body) => neighbours(edges, b.key).length;
+  const neighbours = adjacency(edges);
+  const degree = (b: Body) => neighbours(b.key).length;
   const centre = list.find((b) => b.key === focusKey) ?? list.reduce((best, b) => (degree(b) > degree(best) ? b : best));
-  const near = new Set(neighbours(edges, centre.key));
+  const near = new Set(neighbours(centre.key));
   const ring1 = list.filter((b) => near.has(b.key));
   const ring2 = list.filter((b) => b !== centre && !near.has(b.key));
   at.set(centre.key, { x: -centre.width / 2, y: -centre.height / 2 });

@@ -3,7 +3,7 @@
  * links as edges; wheel zoom, drag to pan, fit to view; actors and devices draggable in Tweak only.
  * Cell ids are the item keys ('zone_1', 'node_3', 'device_2'). The only module that touches x6.
  */
-import { Graph, type Node } from '@antv/x6';
+import { Graph } from '@antv/x6';
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import type { MapDevice, MapNode, NetworkMap, Point } from '@/api/contracts/topology';
 import type { ItemRects } from './layouts';
@@ -32,12 +32,7 @@ interface Props {
   job: JobHighlight | null;
   /** The sequence mode's marks, or null in the other modes. */
   sequence?: SequenceMarks | null;
-  /**
-   * A large map (read when the canvas is made): only the cells in view are drawn (X6 virtual
-   * rendering), and the first view is no smaller than LARGE_MIN_SCALE, so a map of thousands of
-   * actors draws what can be read at once and the rest as it is panned into view.
-   */
-  large?: boolean;
+
   handle: Ref<MapCanvasHandle>;
 }
 
@@ -111,24 +106,35 @@ function edgesOf(map: NetworkMap) {
   });
 }
 
+/**
+ * Draws the map again: every cell made first and handed to X6 at once (one reset of its model, not a
+ * model change and a view per cell added), zones holding their actors as children.
+ */
 function build(graph: Graph, map: NetworkMap, rects: ItemRects): void {
-  graph.clearCells();
   const at = (key: string) => rects[key] ?? { x: 0, y: 0, width: 10, height: 10 };
-  const cells = new Map<string, Node>();
-  for (const c of [...map.zones.map(zoneCell), ...map.nodes.map(nodeCell), ...map.devices.map(deviceCell)]) {
-    const r = at(c.id);
-    cells.set(c.id, graph.addNode({ ...c, x: r.x, y: r.y, width: r.width, height: r.height }));
+  const zoneIds = new Set(map.zones.map((z) => `zone_${z.id}`));
+  const children = new Map<string, string[]>();
+  const parentOf = new Map<string, string>();
+  for (const n of map.nodes) {
+    const zone = `zone_${n.zone_id}`;
+    if (n.zone_id === null || !zoneIds.has(zone)) continue;
+    parentOf.set(`node_${n.id}`, zone);
+    (children.get(zone) ?? children.set(zone, []).get(zone)!).push(`node_${n.id}`);
   }
-  for (const n of map.nodes) if (n.zone_id !== null) cells.get(`zone_${n.zone_id}`)?.addChild(cells.get(`node_${n.id}`) ?? null);
-  for (const e of edgesOf(map)) {
-    if (!cells.has(e.source) || !cells.has(e.target)) continue;
-    graph.addEdge({
+  const nodes = [...map.zones.map(zoneCell), ...map.nodes.map(nodeCell), ...map.devices.map(deviceCell)].map((c) => {
+    const r = at(c.id);
+    return { ...c, x: r.x, y: r.y, width: r.width, height: r.height, parent: parentOf.get(c.id), children: children.get(c.id) };
+  });
+  const ids = new Set(nodes.map((n) => n.id));
+  const edges = edgesOf(map)
+    .filter((e) => ids.has(e.source) && ids.has(e.target))
+    .map((e) => ({
       ...e,
       zIndex: 1,
       connector: { name: 'smooth' },
       attrs: { line: { stroke: '#64748b', strokeWidth: 1.5, strokeOpacity: 0.8, targetMarker: null } },
-    });
-  }
+    }));
+  graph.fromJSON({ nodes, edges });
 }
 
 function place(graph: Graph, rects: ItemRects): void {
@@ -222,9 +228,16 @@ const defaultSig = (id: string) => (id.startsWith('zone_') ? `#334155|1.5||${TEX
 
 /** The smallest scale a large map opens at. */
 const LARGE_MIN_SCALE = 0.6;
+/**
+ * Above this many actors and devices a map is large (read when the canvas is made): only the cells in
+ * view are drawn (X6 virtual rendering), and the first view is no smaller than LARGE_MIN_SCALE, so a
+ * map of thousands of actors draws what can be read at once and the rest as it is panned into view.
+ */
+const LARGE_MAP = 400;
+const fitView = (graph: Graph, large: boolean) => graph.zoomToFit({ padding: 32, maxScale: 1.1, ...(large ? { minScale: LARGE_MIN_SCALE } : {}) });
 
-export function MapCanvas({ map, rects, selected, draggable, onSelect, onContextMenu, onMoved, overlay, job, sequence = null, large = false, handle }: Props) {
-  const largeRef = useRef(large);
+export function MapCanvas({ map, rects, selected, draggable, onSelect, onContextMenu, onMoved, overlay, job, sequence = null, handle }: Props) {
+  const largeRef = useRef(map.nodes.length + map.devices.length > LARGE_MAP);
   const container = useRef<HTMLDivElement>(null);
   const graphRef = useRef<Graph | null>(null);
   const builtFor = useRef<NetworkMap | null>(null);
@@ -271,7 +284,7 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       clearTimeout(timer);
       timer = setTimeout(() => {
         graph.resize(w, h);
-        graph.zoomToFit({ padding: 32, maxScale: 1.1 });
+        fitView(graph, largeRef.current);
       }, 120);
     });
     resized.observe(container.current);
@@ -294,7 +307,7 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       build(graph, map, rects);
       applied.current.clear();
       builtFor.current = map;
-      if (first) graph.zoomToFit({ padding: 32, maxScale: 1.1, ...(largeRef.current ? { minScale: LARGE_MIN_SCALE } : {}) });
+      if (first) fitView(graph, largeRef.current);
     } else place(graph, rects);
   }, [map, rects]);
 
@@ -308,7 +321,7 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
 
   useImperativeHandle(handle, () => ({
     fit: () => {
-      graphRef.current?.zoomToFit({ padding: 32, maxScale: 1.1 });
+      if (graphRef.current) fitView(graphRef.current, largeRef.current);
     },
     clientCenter: (key) => {
       const graph = graphRef.current;
