@@ -12,6 +12,7 @@ import { approveAction, decideFile, rejectAction, type FileDecision } from '../l
 import { compileActionRules } from '../filters/compile';
 import type { Db } from '../db/index';
 import { openActionCapture } from '../pcap/download';
+import { sharedFilesOf } from '../storage/shared-files';
 import { DIMENSION_TYPES } from '../../src/api/contracts/vocabulary';
 
 export const filtersQuerySchema = previewQuerySchema.pick(['include_disabled']).noUnknown('Unknown parameter: ${unknown}');
@@ -309,7 +310,7 @@ export async function libraryRoutes(app: FastifyInstance) {
     const action = await findAction(app.db, { id: Number(m[1]) });
     if (action.action_type !== 'pcap' && action.action_type !== 'captive_ioc_pcap') throw notFound(`Action ${action.vid} has no packet capture.`);
     const name = typeof action.details.file === 'string' ? action.details.file : '';
-    const capture = await openActionCapture(app.db, app.config.dataDir, action.id, name);
+    const capture = await openActionCapture(app.db, sharedFilesOf(app.db, app.config), action.id, name);
     if (!capture) throw notFound(`The packet capture ${name || '(unnamed)'} of Action ${action.vid} is not stored on this director.`);
     const fileName = name || `${action.vid}.pcap`;
     return reply
