@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest, bodyFields, forbidden, notFound, validate } from '../http-errors';
 import { getSetting } from '../settings-store';
-import { DEFAULT_DIRECTION, LIBRARY_LIMITS, LIBRARY_MESSAGES, actionIdParamSchema, approveQuerySchema, detailQuerySchema, fileParamSchema, isVendorVid, legacyListQuerySchema, libraryListQuerySchema, previewQuerySchema, quickActionIdsSchema, simulationListQuerySchema, treeFilterSchema, updateFromLibrarySchema, type LegacyLibraryPage, type LibraryListAnswer, type LibrarySort, type LatestJobsAnswer, type SortDirection, type UpdateFromLibraryAnswer } from '../../src/api/contracts/library';
+import { DEFAULT_DIRECTION, LIBRARY_LIMITS, LIBRARY_MESSAGES, actionIdParamSchema, approveQuerySchema, detailQuerySchema, fileParamSchema, isVendorVid, legacyListQuerySchema, libraryListQuerySchema, previewQuerySchema, quickActionIdsSchema, simulationListQuerySchema, treeFilterSchema, updateFromLibrarySchema, type LegacyLibraryPage, type LibraryListAnswer, type LibrarySort, type LatestJobsAnswer, type SortDirection, type UpdateFromLibraryAnswer, type TreeFilterAnswer } from '../../src/api/contracts/library';
 import { LibraryService } from '../library/library-service';
 import { answerJson } from '../library/item-json';
 import type { IndexFilter } from '../library/sorted-index';
@@ -200,7 +200,8 @@ export async function libraryRoutes(app: FastifyInstance) {
     let json = treeAnswers.get(slots);
     if (json === undefined) {
       const data = slots.map((s) => library.actions.get(s)?.id).filter((id): id is number => id !== undefined);
-      json = Buffer.from(JSON.stringify({ data, total_count: data.length }));
+      const answer: TreeFilterAnswer = { data, total_count: data.length };
+      json = Buffer.from(JSON.stringify(answer));
       treeAnswers.set(slots, json);
     }
     return sendJson(reply, json);
