@@ -101,12 +101,6 @@ export class SharedFiles {
     );
   }
 
-  /** Whether `name` is stored here or in the database. */
-  async exists(name: string): Promise<boolean> {
-    if (this.dataDir && (await fsp.stat(this.path(name)).catch(() => null))?.isFile()) return true;
-    return (await this.stored(name)) !== null;
-  }
-
   /** A stream of `name`: the local copy, else the database's; null when neither exists. */
   async open(name: string): Promise<OpenedFile | null> {
     if (this.dataDir) {
