@@ -14,12 +14,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { SUMMARIES } from '../server/openapi/summaries';
+import { answersJson } from '../server/openapi/content';
 
 type JsonSchema = { [key: string]: unknown };
 
 const root = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(root, 'server/openapi/answers.json');
 const CLIENT_CALLS = /^(get|post|put|patch|delete)$/;
+const DECLARED = path.join(root, 'server/openapi/declared-answers.ts');
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -44,8 +46,13 @@ function routes(): { key: string; method: string; re: RegExp; params: number }[]
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A call's path with each `${...}` as `1` (a path parameter) and as a pattern, or undefined when not written out. */
-function literalPath(arg: ts.Expression): { sample: string; re: RegExp } | undefined {
+function literalPath(arg: ts.Expression, checker: ts.TypeChecker): { sample: string; re: RegExp } | undefined {
   if (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg)) return { sample: arg.text, re: new RegExp(`^${escape(arg.text)}$`) };
+  // A constant naming the path (`http.get<PageFilterData>(FILTER_SRC)`).
+  if (ts.isIdentifier(arg) || ts.isPropertyAccessExpression(arg)) {
+    const t = checker.getTypeAtLocation(arg);
+    if (t.flags & ts.TypeFlags.StringLiteral) return { sample: (t as ts.StringLiteralType).value, re: new RegExp(`^${escape((t as ts.StringLiteralType).value)}$`) };
+  }
   if (!ts.isTemplateExpression(arg)) return undefined;
   const sample = arg.head.text + arg.templateSpans.map((s) => `1${s.literal.text}`).join('');
   const re = new RegExp(`^${escape(arg.head.text)}${arg.templateSpans.map((s) => `[^/]+${escape(s.literal.text)}`).join('')}$`);
@@ -154,10 +161,49 @@ class Converter {
   }
 }
 
+/** A route's path: a string, or a template of constant strings (`${ACTOR_API}/register`). */
+function routePath(checker: ts.TypeChecker, arg: ts.Expression): string | undefined {
+  if (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg)) return arg.text;
+  if (!ts.isTemplateExpression(arg)) return undefined;
+  let out = arg.head.text;
+  for (const span of arg.templateSpans) {
+    const t = checker.getTypeAtLocation(span.expression);
+    if (!(t.flags & ts.TypeFlags.StringLiteral)) return undefined;
+    out += (t as ts.StringLiteralType).value + span.literal.text;
+  }
+  return out;
+}
+
+/** A route's handler: a function written in the call, or a constant naming one. */
+function handlerOf(checker: ts.TypeChecker, arg: ts.Expression | undefined): ts.ArrowFunction | ts.FunctionExpression | undefined {
+  if (!arg) return undefined;
+  if (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg)) return arg;
+  if (!ts.isIdentifier(arg)) return undefined;
+  const decl = checker.getSymbolAtLocation(arg)?.valueDeclaration;
+  const init = decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
+  return init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) ? init : undefined;
+}
+
+/**
+ * What a handler answers: its declared answer type (`async (req): Promise<T> =>`), else the type
+ * TypeScript gives what it returns; none when it answers through `reply` (files, CSV, HTML) or untyped.
+ */
+function handlerAnswer(checker: ts.TypeChecker, handler: ts.ArrowFunction | ts.FunctionExpression): ts.Type | undefined {
+  const sig = checker.getSignatureFromDeclaration(handler);
+  let t = handler.type ? checker.getTypeFromTypeNode(handler.type) : sig ? checker.getReturnTypeOfSignature(sig) : undefined;
+  if (t?.symbol?.getName() === 'Promise') t = checker.getTypeArguments(t as ts.TypeReference)[0];
+  if (!t || t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never)) return undefined;
+  const names = (t.flags & ts.TypeFlags.Union ? (t as ts.UnionType).types : [t]).map((m) => m.symbol?.getName() ?? m.aliasSymbol?.getName() ?? '');
+  if (names.some((n) => /Reply|Buffer|Stream|Readable/.test(n))) return undefined;
+  return t;
+}
+
 /** The answers' schemas: `METHOD /path` -> schema, and the named definitions they refer to. */
 function generateAnswers(): { answers: Record<string, JsonSchema>; schemas: Record<string, JsonSchema>; skipped: string[] } {
   const files = sourceFiles(path.join(root, 'src'));
-  const program = ts.createProgram(files, {
+  // The route modules, and the module augmentations that type `app.db`, `req.session`, ...
+  const serverFiles = sourceFiles(path.join(root, 'server')).filter((f) => /routes/.test(f) || /server\/(app|guards)\.ts$/.test(f));
+  const program = ts.createProgram([...files, ...serverFiles, DECLARED], {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -168,7 +214,7 @@ function generateAnswers(): { answers: Record<string, JsonSchema>; schemas: Reco
     resolveJsonModule: true,
     baseUrl: root,
     paths: { '@/*': ['src/*'] },
-    types: [],
+    types: ['node'],
   });
   const checker = program.getTypeChecker();
   const conv = new Converter(checker);
@@ -179,8 +225,11 @@ function generateAnswers(): { answers: Record<string, JsonSchema>; schemas: Reco
     if (ts.isCallExpression(node) && node.typeArguments?.length === 1 && node.arguments.length) {
       const callee = node.expression;
       const name = ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'http' ? callee.name.text : ts.isIdentifier(callee) ? callee.text : '';
-      const method = CLIENT_CALLS.test(name) ? name.toUpperCase() : name === 'postWithUploadProgress' ? 'POST' : '';
-      const url = method ? literalPath(node.arguments[0]!) : undefined;
+      // `request<T>('GET', path)` names its method first.
+      const [a0, a1] = node.arguments;
+      const viaRequest = name === 'request' && a0 && ts.isStringLiteral(a0) && CLIENT_CALLS.test(a0.text.toLowerCase()) && a1 ? a0.text.toUpperCase() : '';
+      const method = viaRequest || (CLIENT_CALLS.test(name) ? name.toUpperCase() : name === 'postWithUploadProgress' ? 'POST' : '');
+      const url = method ? literalPath(viaRequest ? a1! : a0!, checker) : undefined;
       if (method && url !== undefined) {
         const where = `${path.relative(root, sf.fileName)}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
         const matched = routesOf(table, method, url);
@@ -197,6 +246,41 @@ function generateAnswers(): { answers: Record<string, JsonSchema>; schemas: Reco
     ts.forEachChild(node, (n) => visit(sf, n));
   };
   for (const sf of program.getSourceFiles()) if (files.includes(path.normalize(sf.fileName))) visit(sf, sf);
+  // Calls the workbench does not make with a typed client call (the actor API, integrations, exports,
+  // the lab, ...): the answer type the route's handler declares (`async (req): Promise<T> => ...`).
+  const registered = new Set(table.map((r) => r.key));
+  const visitRoutes = (sf: ts.SourceFile, node: ts.Node) => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ts.isIdentifier(node.expression.expression) && node.expression.expression.text === 'app') {
+      const method = node.expression.name.text.toUpperCase();
+      const [first] = node.arguments;
+      const url = first ? routePath(checker, first) : undefined;
+      const handler = handlerOf(checker, node.arguments[node.arguments.length - 1]);
+      if (CLIENT_CALLS.test(method.toLowerCase()) && url && handler) {
+        const key = `${method} ${url}`;
+        const answer = registered.has(key) && !found.has(key) ? handlerAnswer(checker, handler) : undefined;
+        if (answer) {
+          const where = `${path.relative(root, sf.fileName)}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+          found.set(key, { type: answer, text: checker.typeToString(answer), where });
+        }
+      }
+    }
+    ts.forEachChild(node, (n) => visitRoutes(sf, n));
+  };
+  for (const sf of program.getSourceFiles()) if (serverFiles.includes(path.normalize(sf.fileName))) visitRoutes(sf, sf);
+  // Calls whose handlers send JSON through `reply` (pre-serialized): the types declared for them.
+  const declared = program.getSourceFile(DECLARED);
+  const declaredAnswers = declared?.statements.find((st): st is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(st) && st.name.text === 'DeclaredAnswers');
+  if (!declaredAnswers) throw new Error(`${path.relative(root, DECLARED)} has no DeclaredAnswers interface`);
+  for (const m of declaredAnswers.members) {
+    if (!ts.isPropertySignature(m) || !m.type || !ts.isStringLiteral(m.name)) continue;
+    const key = m.name.text;
+    if (!registered.has(key)) skipped.push(`${path.relative(root, DECLARED)}: ${key} is not a registered route`);
+    else if (found.has(key)) skipped.push(`${path.relative(root, DECLARED)}: ${key} has an answer type already (${found.get(key)!.where})`);
+    else found.set(key, { type: checker.getTypeFromTypeNode(m.type), text: m.type.getText(declared), where: path.relative(root, DECLARED) });
+  }
+  for (const r of table) {
+    if (!found.has(r.key) && answersJson(r.key.slice(r.method.length + 1))) skipped.push(`${r.key} has no answer type (no typed client call, no typed handler answer, not in ${path.relative(root, DECLARED)})`);
+  }
   const answers: Record<string, JsonSchema> = {};
   for (const key of [...found.keys()].sort()) answers[key] = conv.convert(found.get(key)!.type);
   const schemas = Object.fromEntries(Object.keys(conv.defs).sort().map((k) => [k, conv.defs[k]!]));
@@ -206,6 +290,11 @@ function generateAnswers(): { answers: Record<string, JsonSchema>; schemas: Reco
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const { answers, schemas, skipped } = generateAnswers();
   for (const s of skipped) console.log(`note: ${s}`);
+  const untyped = skipped.filter((s) => s.includes(' has no answer type '));
+  if (untyped.length) {
+    console.error(`${untyped.length} JSON call(s) without an answer type: type the handler's answer (async (req): Promise<T> =>), or declare it in server/openapi/declared-answers.ts`);
+    process.exit(1);
+  }
   const text = `${JSON.stringify({ answers, schemas }, null, 1)}\n`;
   if (process.argv.includes('--check')) {
     const now = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';

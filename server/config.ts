@@ -30,6 +30,12 @@ export interface DirectorConfig {
   saas?: boolean;
   /** ACTIONS_DISABLED=1: this deployment runs no actions; the integrations menu is disabled (JOB-029). */
   actionsDisabled?: boolean;
+  /**
+   * SHARED_FILES: 'database' also keeps uploaded files (PCAP captures, file-library contents) in the
+   * database, so every director of one database sees them (server/storage/shared-files.ts); 'local'
+   * keeps them in DATA_DIR only. Unset: 'database' on PostgreSQL, 'local' on PGlite.
+   */
+  sharedFiles?: 'database' | 'local' | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -85,6 +91,13 @@ function flag(name: string, raw: string | undefined): boolean {
   throw new ConfigError(`${name} must be 1 or 0, got "${v}"`);
 }
 
+function sharedFiles(raw: string | undefined): DirectorConfig['sharedFiles'] {
+  const v = (raw ?? '').trim();
+  if (v === '') return undefined;
+  if (v === 'database' || v === 'local') return v;
+  throw new ConfigError(`SHARED_FILES must be "database" or "local", got "${v}"`);
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectorConfig {
   const seed = env.SEED ?? 'demo';
   if (seed !== 'demo' && seed !== 'none') throw new ConfigError(`SEED must be "demo" or "none", got "${seed}"`);
@@ -104,5 +117,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): DirectorConfig
     publicUrl: publicUrl(env.PUBLIC_URL),
     saas: flag('SAAS', env.SAAS),
     actionsDisabled: flag('ACTIONS_DISABLED', env.ACTIONS_DISABLED),
+    sharedFiles: sharedFiles(env.SHARED_FILES),
   };
 }

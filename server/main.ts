@@ -11,6 +11,7 @@ import { seedDemoMonitors } from './seed/demo-monitors';
 import { startEngine, startLocalActors } from './engine/index';
 import { endJobsWithoutEngine } from './engine/orphans';
 import { cleanInterruptedUploads } from './pcap/interrupted';
+import { sharedFilesOf } from './storage/shared-files';
 
 async function main() {
   const config = readConfig();
@@ -25,7 +26,7 @@ async function main() {
   const isFreshInstall = created.length > 0;
   if (config.seed === 'demo' && isFreshInstall) {
     created.push(...(await ensureDemoUsers(db, process.env.DEMO_USER_PASSWORD || undefined)));
-    const summary = await seedDemo(db, { dataDir: config.dataDir });
+    const summary = await seedDemo(db, { files: sharedFilesOf(db, config) });
     // Monitors and their run history (jobs too) come on top of the demo content's fixed set of jobs.
     const monitors = process.env.DEMO_MONITORS === '0' ? 0 : await seedDemoMonitors(db);
     console.log(`Seeded demo content: ${summary}, ${monitors} monitors with history`);
@@ -36,7 +37,7 @@ async function main() {
   const orphaned = await endJobsWithoutEngine(db);
   if (orphaned) console.log(`Ended ${orphaned} job(s) that no engine was running (errored: the director restarted).`);
   // A capture upload cut off by a crash ends invalid with the reason; its files and orphan files go.
-  const cut = await cleanInterruptedUploads(db, config.dataDir);
+  const cut = await cleanInterruptedUploads(db, sharedFilesOf(db, config));
   if (cut.uploads || cut.files) console.log(`Ended ${cut.uploads} interrupted capture upload(s) and removed ${cut.files} leftover capture file(s).`);
   const tls = loadTls(config);
   const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1', ...(tls ? { https: tls } : {}) });

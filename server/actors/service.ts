@@ -3,10 +3,9 @@
  * registering with a bulk token, heartbeats, claiming work (one piece at a time per actor), a
  * target's readiness releasing its source, and storing a result on the job action.
  */
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { FileStore } from '../file-library/store';
+import type { SharedFiles } from '../storage/shared-files';
 import type { Db } from '../db/index';
 import { HttpError, notFound, unauthorized } from '../http-errors';
 import type * as yup from 'yup';
@@ -197,15 +196,14 @@ export async function storeTargetEvidence(db: Db, w: OwnWork, evidence: Record<s
  * The bytes of a file-library entry named by an actor's open work (routes/actor-files.ts): a stream of
  * the stored upload (FileStore), or the bytes kept in the database for entries stored before.
  */
-export async function workFileContent(db: Db, dataDir: string, workId: number, fileId: number): Promise<{ size: number; body: Buffer | Readable }> {
+export async function workFileContent(db: Db, files: SharedFiles, workId: number, fileId: number): Promise<{ size: number; body: Buffer | Readable }> {
   const [row] = await db.query<{ payload: Pick<WorkPayload, 'files'> }>('select payload from engine_work where id = $1', [workId]);
   if (!row?.payload.files?.some((f) => f.id === fileId && !f.missing)) throw notFound(`File ${fileId} is not part of work ${workId}.`);
   const [file] = await db.query<{ content: Uint8Array | null; content_file: string | null }>('select content, content_file from file_library where id = $1', [fileId]);
   if (file?.content_file) {
-    const stored = new FileStore(dataDir).pathOf(file.content_file);
-    const st = await fsp.stat(stored).catch(() => null);
-    if (!st) throw notFound(`File ${fileId} is missing from the file library's storage.`);
-    return { size: st.size, body: fs.createReadStream(stored) };
+    const stored = await new FileStore(files).open(file.content_file);
+    if (!stored) throw notFound(`File ${fileId} is missing from the file library's storage.`);
+    return stored;
   }
   if (!file?.content) throw notFound(`File ${fileId} has no content in the file library.`);
   return { size: file.content.byteLength, body: Buffer.from(file.content) };

@@ -9,6 +9,7 @@ import { createBulkToken } from './secrets';
 import { EveTail, parseEveConfig } from './eve-tail';
 import { FileSources } from '../integrations/file-sources';
 import { withReplayScript } from './replay-script';
+import { sharedFilesOf } from '../storage/shared-files';
 import { withRunAsUser } from './run-as';
 import { withTransferKey } from './transfer-key';
 import { MonitorScheduler, monitorTickMs } from '../monitors/scheduler';
@@ -22,7 +23,7 @@ export const LOCAL_ACTOR_ADDRESSES = ['127.0.0.2', '127.0.0.3'];
 export function startEngine(app: FastifyInstance, opts?: Partial<EngineOptions>): Engine {
   const engine = engineFor(app.db, opts);
   // Both replay types carry the replay script of their upload's processed capture in the signed work.
-  for (const type of ['pcap', 'captive_ioc_pcap']) engine.preparers.set(type, (tx, details) => withReplayScript(tx, app.config.dataDir, details));
+  for (const type of ['pcap', 'captive_ioc_pcap']) engine.preparers.set(type, (tx, details) => withReplayScript(tx, sharedFilesOf(tx, app.config), details));
   // host_cli carries its run-as user profile's OS user name.
   engine.preparers.set('host_cli', withRunAsUser);
   engine.preparers.set('file_transfer', (_tx, details) => Promise.resolve(withTransferKey(details)));

@@ -12,6 +12,7 @@ import { addrText, type Frame } from '../pcap/decode';
 import { TCP_ACK, TCP_SYN } from '../pcap/conversations';
 import type { PacketRecord } from '../pcap/reader';
 import { PcapStore } from '../pcap/store';
+import type { SharedFiles } from '../storage/shared-files';
 import { REPLAY_LIMITS, type ReplayConversation, type ReplayScript } from '../../src/api/contracts/replay';
 
 /** The capture cannot be replayed; the message says why (the job action ends errored with it). */
@@ -129,12 +130,13 @@ export async function extractReplayScript(file: string, uploadId: number): Promi
 }
 
 /** A pcap action's details with its replay script (details.replay), from its upload's processed capture. */
-export async function withReplayScript(db: Db, dataDir: string, details: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function withReplayScript(db: Db, files: SharedFiles, details: Record<string, unknown>): Promise<Record<string, unknown>> {
   const uploadId = Number(details.upload);
   if (!Number.isInteger(uploadId) || uploadId <= 0) throw new CaptureMissingError('This pcap action names no PCAP upload to replay.');
   const [upload] = await db.query<{ id: number }>('select id from pcap_uploads where id = $1', [uploadId]);
   if (!upload) throw new CaptureMissingError(`PCAP upload ${uploadId} of this action no longer exists.`);
-  const file = new PcapStore(dataDir).processedFile(uploadId);
-  if (!fs.existsSync(file)) throw new CaptureMissingError(`The processed capture of PCAP upload ${uploadId} is not stored on this director.`);
+  // This director's copy, or the one another director of the database wrote.
+  const file = await new PcapStore(files).localProcessed(uploadId);
+  if (!file) throw new CaptureMissingError(`The processed capture of PCAP upload ${uploadId} is not stored on this director.`);
   return { ...details, replay: await extractReplayScript(file, uploadId) };
 }

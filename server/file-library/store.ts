@@ -1,7 +1,9 @@
 /**
  * File-library bytes on disk (DATA_DIR/file-library/<sha256>): an upload is hashed (sha256, sha1, md5)
  * and written as it streams in, to `.incoming/` first, and moved to its content-addressed name once the
- * upload is accepted. Memory stays flat whatever the size; nothing is ever held whole.
+ * upload is accepted. Memory stays flat whatever the size; nothing is ever held whole. Kept files are
+ * shared with the other directors of the database through SharedFiles (SHARED_FILES=database), and
+ * read from there when this director has no copy.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -9,6 +11,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { OpenedFile, SharedFiles } from '../storage/shared-files';
 
 export interface ReceivedFile {
   /** Where the bytes wait until the upload is accepted (`keep`) or refused (`discard`). */
@@ -26,15 +29,28 @@ export class FileStore {
   readonly dir: string;
   private readonly incomingDir: string;
 
-  constructor(dataDir: string) {
-    this.dir = path.join(dataDir, 'file-library');
+  constructor(readonly files: SharedFiles) {
+    // Without a DATA_DIR (demo content seeded into the database alone) only put and open are used.
+    this.dir = files.dataDir ? files.path('file-library') : '';
     this.incomingDir = path.join(this.dir, '.incoming');
   }
 
-  /** The stored file of a content name (a sha256 hex), refusing anything else. */
-  pathOf(name: string): string {
-    if (!/^[0-9a-f]{64}$/.test(name)) throw new Error(`"${name}" is not a file-library content name`);
-    return path.join(this.dir, name);
+  /** The stored name of a content name (a sha256 hex), refusing anything else. */
+  private static nameOf(content: string): string {
+    if (!/^[0-9a-f]{64}$/.test(content)) throw new Error(`"${content}" is not a file-library content name`);
+    return `file-library/${content}`;
+  }
+
+  /** The bytes of a content name: this director's copy, else the database's; null when stored nowhere. */
+  open(content: string): Promise<OpenedFile | null> {
+    return this.files.open(FileStore.nameOf(content));
+  }
+
+  /** Stores bytes already in hand (demo content, processed captures) as an upload is stored; answers the content name. */
+  async put(bytes: Buffer): Promise<string> {
+    const content = crypto.createHash('sha256').update(bytes).digest('hex');
+    await this.files.put(FileStore.nameOf(content), bytes);
+    return content;
   }
 
   /** Writes a stream to `.incoming/`, hashing it on the way; a failed stream leaves nothing behind. */
@@ -59,9 +75,20 @@ export class FileStore {
     return { incoming, size, sha256: hashes.sha256.digest('hex'), sha1: hashes.sha1.digest('hex'), md5: hashes.md5.digest('hex') };
   }
 
+  /** Copies a file written elsewhere (a processed capture) whose sha256 is known into the library; answers the content name. */
+  async keepCopy(file: string, sha256: string): Promise<string> {
+    const name = FileStore.nameOf(sha256);
+    await fsp.mkdir(this.dir, { recursive: true });
+    await fsp.copyFile(file, this.files.path(name));
+    await this.files.publish(name);
+    return sha256;
+  }
+
   /** Moves an accepted upload to its content name (the same bytes uploaded twice are stored once); answers the name. */
   async keep(file: ReceivedFile): Promise<string> {
-    await fsp.rename(file.incoming, this.pathOf(file.sha256));
+    const name = FileStore.nameOf(file.sha256);
+    await fsp.rename(file.incoming, this.files.path(name));
+    await this.files.publish(name);
     return file.sha256;
   }
 

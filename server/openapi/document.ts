@@ -38,6 +38,7 @@ import { labSetupSchema } from '../../src/api/contracts/lab';
 import { fileUploadFieldsSchema } from '../../src/api/contracts/action-form';
 import { SUMMARIES } from './summaries';
 import { jsonSchemaOf, type JsonSchema } from './yup-json-schema';
+import { answerContent } from './content';
 
 type Schema = yup.AnySchema;
 
@@ -180,17 +181,6 @@ interface Answers {
 let answersFile: Answers | undefined;
 const answers = (): Answers => (answersFile ??= JSON.parse(fs.readFileSync(new URL('./answers.json', import.meta.url), 'utf8')) as Answers);
 
-const answerContent = (url: string): Record<string, { schema: JsonSchema }> =>
-  url.endsWith('.csv') || url.startsWith('/csv_') || url === '/reports/:source'
-    ? { 'text/csv': { schema: { type: 'string' } } }
-    : url === '/'
-      ? { 'text/html': { schema: { type: 'string' } } }
-      : url.endsWith('.sh') || url === '/actor_installer/:id/:file'
-        ? { 'text/x-shellscript': { schema: { type: 'string' } } }
-        : url === '/manage_sims/actions/download/:sim_id'
-          ? { 'application/vnd.tcpdump.pcap': { schema: { type: 'string', contentMediaType: 'application/vnd.tcpdump.pcap' } } }
-          : { 'application/json': { schema: {} } };
-
 /** A call's success content: its answer's schema when the client's types give one, else the content type alone. */
 function successContent(key: string, url: string): Record<string, { schema: JsonSchema }> {
   const content = answerContent(url);
@@ -214,9 +204,18 @@ const queryParameters = (schema: Schema) => {
  * schemas the routes validate with, security (session cookie and CSRF header, actor and integration
  * bearer tokens) from the director's rules, and the error answer every call shares.
  */
-export function openApiDocument(routes: { method: string; url: string }[], version: string): JsonSchema {
+/** The OpenAPI 3.1 document's top level (GET /api/openapi.json). */
+export interface OpenApiDescription {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  jsonSchemaDialect: string;
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, Record<string, unknown>> };
+}
+
+export function openApiDocument(routes: { method: string; url: string }[], version: string): OpenApiDescription {
   const sums = summaries();
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: Record<string, Record<string, Record<string, unknown>>> = {};
   for (const { method, url } of routes) {
     const key = `${method} ${url}`;
     const auth = authOf(url);

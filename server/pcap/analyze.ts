@@ -6,7 +6,7 @@
  */
 import { CaptureReader, type PacketRecord, type ReaderSummary, type ResumePoint } from './reader';
 import { ConversationTracker, type ConversationRow } from './conversations';
-import { Frame, Kind, decodeFrame, decodeL4, decodeUdpTunnel, etherTypeName, IP_PROTO_NAMES } from './decode';
+import { Frame, Kind, decodeFrame, decodeL4, decodeReassembledTunnel, decodeUdpTunnel, etherTypeName, isUdpTunnel, IP_PROTO_NAMES } from './decode';
 import { Reassembler } from './fragments';
 
 export interface FrameCounts {
@@ -67,7 +67,7 @@ export class CaptureAnalyzer {
   };
   private lastLinkType = -1;
   private lastLinkCount = 0;
-  /** The frame inside a VXLAN or GTP-U tunnel (decoded only for such frames). */
+  /** The frame inside a VXLAN, GTP-U, Geneve or Teredo tunnel (decoded only for such frames). */
   private innerFrame: Frame | undefined;
   /** The listener already heard of this frame (a tunnel frame: outer and inner). */
   private listenerCalled = false;
@@ -142,7 +142,8 @@ export class CaptureAnalyzer {
     if (kind === Kind.Fragment) {
       c.fragments++;
       const first = this.reasm.add(f);
-      if (first) {
+      if (first && (f.proto === 4 || f.proto === 41 || f.proto === 47)) row = this.onReassembledTunnel(rec, f, first);
+      else if (first) {
         l4Buf = first;
         kind = decodeL4(f, first, 0, f.l4Len, first.length);
       }
@@ -163,7 +164,7 @@ export class CaptureAnalyzer {
           c.vlanTagged++;
           for (let i = 0; i < f.vlanCount && i < 8 && c.vlanIds.size < 64; i++) c.vlanIds.add(f.vlanIds[i]!);
         }
-        if (kind === Kind.Udp && (f.sport === 4789 || f.dport === 4789 || f.sport === 2152 || f.dport === 2152)) this.onUdpTunnel(rec, f, row);
+        if (kind === Kind.Udp && isUdpTunnel(f)) this.onUdpTunnel(rec, f, row);
         break;
       case Kind.L4Malformed:
         if (f.proto === 6 && f.sport >= 0) tracker.add(f, l4Buf, false, rec.sec, rec.nsec, rec.origLen, rec.frame, -1);
@@ -193,17 +194,26 @@ export class CaptureAnalyzer {
   }
 
   /**
-   * A VXLAN or GTP-U frame also counts in the conversation it carries (as in Wireshark); the listener
+   * A VXLAN, GTP-U, Geneve or Teredo frame also counts in the conversation it carries (as in Wireshark); the listener
    * hears of the outer frame first, then of the inner one with the inner conversation's row.
    */
   private onUdpTunnel(rec: PacketRecord, outer: Frame, outerRow: number): void {
     const inner = (this.innerFrame ??= new Frame());
-    const kind = decodeUdpTunnel(inner, outer, rec.buf, rec.off + rec.origLen);
+    let kind = decodeUdpTunnel(inner, outer, rec.buf, rec.off + rec.origLen);
+    let l4Buf = rec.buf;
+    // A fragment inside the tunnel: the datagram counts in the frame that completes it (as tshark does).
+    if (kind === Kind.Fragment) {
+      this.counts.fragments++;
+      const first = this.reasm.add(inner);
+      if (!first) return;
+      l4Buf = first;
+      kind = decodeL4(inner, first, 0, inner.l4Len, first.length);
+    }
     if (kind !== Kind.Tcp && kind !== Kind.Udp) {
-      if (kind === Kind.L4Malformed && inner.proto === 6 && inner.sport >= 0) this.tracker.add(inner, rec.buf, false, rec.sec, rec.nsec, rec.origLen, rec.frame, -1);
+      if (kind === Kind.L4Malformed && inner.proto === 6 && inner.sport >= 0) this.tracker.add(inner, l4Buf, false, rec.sec, rec.nsec, rec.origLen, rec.frame, -1);
       return;
     }
-    const row = this.tracker.add(inner, rec.buf, true, rec.sec, rec.nsec, rec.origLen, rec.frame, inner.macOff);
+    const row = this.tracker.add(inner, l4Buf, true, rec.sec, rec.nsec, rec.origLen, rec.frame, inner.macOff);
     const c = this.counts;
     c.decapsulated.set(inner.encap, (c.decapsulated.get(inner.encap) ?? 0) + 1);
     if (this.listener && row !== outerRow) {
@@ -211,6 +221,19 @@ export class CaptureAnalyzer {
       this.listenerCalled = true;
       this.listener(rec, inner, row);
     }
+  }
+
+  /**
+   * A tunnel in a fragmented datagram (GRE, IP-in-IP too big for the path), completed by this frame:
+   * its inner conversation counts this frame, as in Wireshark. The frame stays the outer fragment.
+   */
+  private onReassembledTunnel(rec: PacketRecord, outer: Frame, first: Buffer): number {
+    const inner = (this.innerFrame ??= new Frame());
+    const kind = decodeReassembledTunnel(inner, outer, first, outer.l4Len);
+    if (kind !== Kind.Tcp && kind !== Kind.Udp) return -1;
+    this.counts.conversation++;
+    this.counts.decapsulated.set(inner.encap, (this.counts.decapsulated.get(inner.encap) ?? 0) + 1);
+    return this.tracker.add(inner, first, true, rec.sec, rec.nsec, rec.origLen, rec.frame, -1);
   }
 
   private malformed(reason: string, frame: number): void {

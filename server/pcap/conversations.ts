@@ -147,10 +147,11 @@ export class ConversationTracker {
     let srcLow: boolean;
     const so = f.srcOff;
     const dOff = f.finalDstOff;
+    const dBuf = f.dstBuf;
     const alen = v6 ? 16 : 4;
     let cmp = 0;
     for (let i = 0; i < alen; i++) {
-      const d = buf[so + i]! - buf[dOff + i]!;
+      const d = buf[so + i]! - dBuf[dOff + i]!;
       if (d !== 0) {
         cmp = d;
         break;
@@ -246,27 +247,29 @@ export class ConversationTracker {
   }
 
   private findFlow(f: Frame, isTcp: boolean, srcLow: boolean): number {
-    const buf = f.buf;
     const v6 = f.ipVersion === 6;
     const lo = srcLow ? f.srcOff : f.finalDstOff;
     const hi = srcLow ? f.finalDstOff : f.srcOff;
+    // The final destination may sit outside the frame (an RPL routing header's, rebuilt).
+    const lb = srcLow ? f.buf : f.dstBuf;
+    const hb = srcLow ? f.dstBuf : f.buf;
     const plo = srcLow ? f.sport : f.dport;
     const phi = srcLow ? f.dport : f.sport;
     const meta = (v6 ? 0x600 : 0x400) | (isTcp ? 6 : 17);
     const ports = ((plo << 16) | phi) >>> 0;
     let a0: number, a1 = 0, a2 = 0, a3 = 0, b0: number, b1 = 0, b2 = 0, b3 = 0;
     if (v6) {
-      a0 = buf.readUInt32BE(lo);
-      a1 = buf.readUInt32BE(lo + 4);
-      a2 = buf.readUInt32BE(lo + 8);
-      a3 = buf.readUInt32BE(lo + 12);
-      b0 = buf.readUInt32BE(hi);
-      b1 = buf.readUInt32BE(hi + 4);
-      b2 = buf.readUInt32BE(hi + 8);
-      b3 = buf.readUInt32BE(hi + 12);
+      a0 = lb.readUInt32BE(lo);
+      a1 = lb.readUInt32BE(lo + 4);
+      a2 = lb.readUInt32BE(lo + 8);
+      a3 = lb.readUInt32BE(lo + 12);
+      b0 = hb.readUInt32BE(hi);
+      b1 = hb.readUInt32BE(hi + 4);
+      b2 = hb.readUInt32BE(hi + 8);
+      b3 = hb.readUInt32BE(hi + 12);
     } else {
-      a0 = ((buf[lo]! << 24) | (buf[lo + 1]! << 16) | (buf[lo + 2]! << 8) | buf[lo + 3]!) >>> 0;
-      b0 = ((buf[hi]! << 24) | (buf[hi + 1]! << 16) | (buf[hi + 2]! << 8) | buf[hi + 3]!) >>> 0;
+      a0 = ((lb[lo]! << 24) | (lb[lo + 1]! << 16) | (lb[lo + 2]! << 8) | lb[lo + 3]!) >>> 0;
+      b0 = ((hb[hi]! << 24) | (hb[hi + 1]! << 16) | (hb[hi + 2]! << 8) | hb[hi + 3]!) >>> 0;
     }
     let h = Math.imul(meta ^ 0x9e3779b9, 0x85ebca6b);
     h = Math.imul(h ^ ports, 0xc2b2ae35);

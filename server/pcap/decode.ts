@@ -2,7 +2,8 @@
  * Decodes one frame down to TCP/UDP without allocating: the link layer (Ethernet with 802.1Q/QinQ
  * tags, Linux SLL and SLL2, BSD null/loopback, raw IPv4/IPv6, PPP, Cisco HDLC, Linux NFLOG, IEEE
  * 802.11 with or without radiotap), IPv4 and IPv6 (extension headers, the final destination of a
- * routing header, fragments), and the TCP/UDP header fields conversations need. Fields are offsets into the
+ * routing header, RPL's compressed one included, fragments), tunnels (IP-in-IP, GRE, and in UDP VXLAN,
+ * GTP-U, Geneve and Teredo), and the TCP/UDP header fields conversations need. Fields are offsets into the
  * record's buffer, filled into one reused `Frame`.
  *
  * What counts as a countable TCP or UDP segment follows Wireshark 4.0: TCP needs its whole header
@@ -104,6 +105,10 @@ export class Frame {
    * segments left the final destination in it (types 0, 2 and 4), as Wireshark takes it.
    */
   finalDstOff = 0;
+  /** The buffer holding the final destination at finalDstOff: `buf`, or `rplDst` for an RPL routing header's. */
+  dstBuf: Buffer = this.buf;
+  /** An RPL source routing header's final destination, rebuilt from its compressed form. */
+  readonly rplDst = Buffer.alloc(16);
   /** End of the IP datagram as its header reports it, bounded by the wire length. */
   ipEnd = 0;
   /** End of the captured bytes of this frame. */
@@ -355,6 +360,8 @@ export const ENCAP_IP_IN_IP = 4;
 export const ENCAP_GRE = 8;
 export const ENCAP_VXLAN = 16;
 export const ENCAP_GTPU = 32;
+export const ENCAP_GENEVE = 64;
+export const ENCAP_TEREDO = 128;
 export const ENCAP_NAMES: [number, string][] = [
   [ENCAP_PPPOE, 'PPPoE'],
   [ENCAP_MPLS, 'MPLS'],
@@ -362,14 +369,28 @@ export const ENCAP_NAMES: [number, string][] = [
   [ENCAP_GRE, 'GRE'],
   [ENCAP_VXLAN, 'VXLAN'],
   [ENCAP_GTPU, 'GTP-U'],
+  [ENCAP_GENEVE, 'Geneve'],
+  [ENCAP_TEREDO, 'Teredo'],
 ];
 
 const VXLAN_PORT = 4789;
 const GTPU_PORT = 2152;
+const GENEVE_PORT = 6081;
+const TEREDO_PORT = 3544;
+
+/** Whether a UDP frame's ports name a tunnel decodeUdpTunnel reads. */
+export function isUdpTunnel(f: Frame): boolean {
+  const s = f.sport;
+  const d = f.dport;
+  return s === VXLAN_PORT || d === VXLAN_PORT || s === GTPU_PORT || d === GTPU_PORT || s === GENEVE_PORT || d === GENEVE_PORT || s === TEREDO_PORT || d === TEREDO_PORT;
+}
 
 /**
  * The tunnel inside a decoded UDP frame `outer` (VXLAN on port 4789: an Ethernet frame; GTP-U on port
- * 2152, a G-PDU: an IP packet), decoded into `inner`; Kind.NonIp when the frame carries none.
+ * 2152, a G-PDU: an IP packet; Geneve on port 6081: an Ethernet frame or an IP packet after its
+ * options; Teredo on port 3544: an IPv6 packet after optional authentication and origin indication
+ * headers), decoded into `inner` (Kind.Fragment for a fragment, which reassembly decides); Kind.NonIp
+ * when the frame carries none.
  * Wireshark counts such a frame twice: in the outer UDP conversation and in the inner one.
  */
 export function decodeUdpTunnel(inner: Frame, outer: Frame, buf: Buffer, frameEnd: number): Kind {
@@ -379,6 +400,27 @@ export function decodeUdpTunnel(inner: Frame, outer: Frame, buf: Buffer, frameEn
   const vxlan = outer.sport === VXLAN_PORT || outer.dport === VXLAN_PORT;
   const gtp = !vxlan && (outer.sport === GTPU_PORT || outer.dport === GTPU_PORT);
   inner.kind = Kind.NonIp;
+  if (!vxlan && !gtp && (outer.sport === GENEVE_PORT || outer.dport === GENEVE_PORT)) {
+    if (p + 8 > end || buf[p]! >> 6 !== 0) return Kind.NonIp;
+    const q = p + 8 + (buf[p]! & 0x3f) * 4;
+    const proto = (buf[p + 2]! << 8) | buf[p + 3]!;
+    const link = proto === 0x6558 ? 1 : proto === 0x0800 || proto === 0x86dd ? 101 : -1;
+    if (link < 0 || q >= end || (link === 1 && q + 14 > end)) return Kind.NonIp;
+    const k = decodeFrame(inner, buf, q, end - q, wireEnd - q, link);
+    inner.encap |= ENCAP_GENEVE;
+    return k;
+  }
+  if (!vxlan && !gtp && (outer.sport === TEREDO_PORT || outer.dport === TEREDO_PORT)) {
+    let q = p;
+    // Authentication header (type 1): id and value lengths, nonce and confirmation byte.
+    if (q + 4 <= end && buf[q] === 0 && buf[q + 1] === 1) q += 4 + buf[q + 2]! + buf[q + 3]! + 9;
+    // Origin indication (type 0): port and address of the client as the server saw them.
+    if (q + 8 <= end && buf[q] === 0 && buf[q + 1] === 0) q += 8;
+    if (q + 40 > end || buf[q]! >> 4 !== 6) return Kind.NonIp;
+    const k = decodeFrame(inner, buf, q, end - q, wireEnd - q, 229);
+    inner.encap |= ENCAP_TEREDO;
+    return k;
+  }
   if (vxlan && p + 8 + 14 <= end && buf[p]! & 0x08) {
     const k = decodeFrame(inner, buf, p + 8, end - p - 8, wireEnd - p - 8, 1);
     inner.encap |= ENCAP_VXLAN;
@@ -443,6 +485,27 @@ function decodeEtherType(f: Frame, buf: Buffer, et: number, p: number, capEnd: n
   return Kind.NonIp;
 }
 
+/**
+ * A reassembled datagram of protocol 4, 41 or 47 (`first`: the kept start of its data, `len` bytes
+ * in all) carrying a tunnel: the packet inside decoded into `inner` (its offsets are into `first`).
+ */
+export function decodeReassembledTunnel(inner: Frame, outer: Frame, first: Buffer, len: number): Kind {
+  inner.buf = first;
+  inner.kind = Kind.NonIp;
+  inner.macOff = -1;
+  inner.vlanCount = 0;
+  inner.ipOff = -1;
+  inner.problem = '';
+  inner.isFragment = false;
+  inner.encap = outer.encap;
+  inner.capEnd = first.length;
+  inner.proto = outer.proto;
+  inner.l4Off = 0;
+  inner.ipEnd = len;
+  const k = decodeTunnel(inner, first, first.length, len, 0);
+  return k === -1 ? Kind.NonIp : k;
+}
+
 /** IP-in-IP (4), IPv6-in-IP (41) and GRE (47) carrying IP: decode the inner packet instead. */
 function decodeTunnel(f: Frame, buf: Buffer, capEnd: number, wireEnd: number, depth: number): Kind | -1 {
   if (depth >= MAX_NESTING) return -1;
@@ -504,6 +567,7 @@ function decodeIpv4(f: Frame, buf: Buffer, p: number, capEnd: number, wireEnd: n
   f.srcOff = p + 12;
   f.dstOff = p + 16;
   f.finalDstOff = p + 16;
+  f.dstBuf = buf;
   f.ttl = buf[p + 8]!;
   const ipEnd = Math.min(p + total, wireEnd);
   f.ipEnd = ipEnd;
@@ -539,6 +603,7 @@ function decodeIpv6(f: Frame, buf: Buffer, p: number, capEnd: number, wireEnd: n
   f.srcOff = p + 8;
   f.dstOff = p + 24;
   f.finalDstOff = p + 24;
+  f.dstBuf = buf;
   f.ttl = buf[p + 7]!;
   const ipEnd = Math.min(p + 40 + plen, wireEnd);
   f.ipEnd = ipEnd;
@@ -555,7 +620,10 @@ function decodeIpv6(f: Frame, buf: Buffer, p: number, capEnd: number, wireEnd: n
         // Mobile IPv6: the home address; type 4, segment routing: segment 0).
         const rt = buf[q + 2]!;
         const at = rt === 0 ? q + 8 + 16 * Math.floor((len - 8) / 16 - 1) : rt === 2 || rt === 4 ? q + 8 : -1;
-        if (at >= q + 8 && at + 16 <= q + len) f.finalDstOff = at;
+        if (at >= q + 8 && at + 16 <= q + len) {
+          f.finalDstOff = at;
+          f.dstBuf = buf;
+        } else if (rt === 3) rplFinalDestination(f, buf, q, len, p + 24);
       }
       nh = buf[q]!;
       q += len;
@@ -611,13 +679,33 @@ function restoreOuter(f: Frame, p: number, version: 4 | 6): void {
     f.srcOff = p + 12;
     f.dstOff = p + 16;
     f.finalDstOff = p + 16;
+    f.dstBuf = b;
     f.proto = b[p + 9]!;
     f.l4Off = p + hl;
   } else {
     f.srcOff = p + 8;
     f.dstOff = p + 24;
     f.finalDstOff = p + 24;
+    f.dstBuf = b;
   }
+}
+
+/**
+ * An RPL source routing header (RFC 6554, routing type 3) at buf[q, q + len) with segments left: the
+ * final destination is its last address, of which the header keeps 16 - CmprE bytes (the first CmprE
+ * come from the IPv6 destination at `dst`), as Wireshark takes it.
+ */
+function rplFinalDestination(f: Frame, buf: Buffer, q: number, len: number, dst: number): void {
+  const cmprI = buf[q + 4]! >> 4;
+  const cmprE = buf[q + 4]! & 15;
+  const pad = buf[q + 5]! >> 4;
+  const room = len - 8 - pad - (16 - cmprE);
+  if (room < 0 || room % (16 - cmprI) !== 0) return;
+  const last = q + 8 + room;
+  buf.copy(f.rplDst, 0, dst, dst + cmprE);
+  buf.copy(f.rplDst, cmprE, last, last + 16 - cmprE);
+  f.dstBuf = f.rplDst;
+  f.finalDstOff = 0;
 }
 
 /** Decodes TCP or UDP at buf[off] with `len` reported bytes, of which those before capEnd are present. */

@@ -13,6 +13,7 @@ import { insertConversations } from './conversation-rows';
 import type { AddressMapping } from './anonymize';
 import { storedInfo, type PcapStore } from './store';
 import { writeProcessedCapture } from './transform';
+import { FileStore } from '../file-library/store';
 
 /** Processed captures up to this size are also copied into the file library (its listing and preview); the download streams the processed file from disk whatever its size. */
 const LIBRARY_COPY_MAX = 64 * 1024 * 1024;
@@ -60,7 +61,8 @@ export interface ProcessableUpload {
 export async function writeProcessed(store: PcapStore, u: ProcessableUpload, keepRows: ReadonlySet<number>): Promise<{ file: string; packets: number; size: number }> {
   const capture = (u.summary.capture ?? {}) as { nanosecond?: boolean };
   const file = store.processedFile(u.id);
-  const result = await writeProcessedCapture(store.uploadFile(u.id), file, `${file}.idx`, {
+  const input = (await store.localUpload(u.id)) ?? store.uploadFile(u.id);
+  const result = await writeProcessedCapture(input, file, `${file}.idx`, {
     keepRows,
     anonymizeIp: u.anonymized_ip,
     anonymizeMac: u.anonymized_mac,
@@ -68,6 +70,7 @@ export async function writeProcessed(store: PcapStore, u: ProcessableUpload, kee
     nanosecond: capture.nanosecond === true,
     hasFragments: u.summary.hasFragments === true,
   });
+  await store.publishProcessed(u.id);
   return { file, packets: result.packets, size: (await fsp.stat(file)).size };
 }
 
@@ -84,20 +87,21 @@ export async function hashFile(file: string): Promise<{ sha256: string; sha1: st
 }
 
 /**
- * Links the upload to its Action and copies the processed capture into the file library (content for
- * small captures only; the download streams the file on disk).
+ * Links the upload to its Action and copies the processed capture into the file library, stored as an
+ * uploaded library file is (small captures only; the download streams the processed capture).
  */
 export async function keepProcessed(
   db: Db,
+  store: PcapStore,
   uploadId: number,
   actionId: number,
   processed: { file: string; packets: number; size: number },
   library: { name: string; notes: string; userId: number | null },
 ): Promise<void> {
   const hashes = await hashFile(processed.file);
-  const content = processed.size <= LIBRARY_COPY_MAX ? await fsp.readFile(processed.file) : null;
+  const content = processed.size <= LIBRARY_COPY_MAX ? await new FileStore(store.files).keepCopy(processed.file, hashes.sha256) : null;
   await db.query(
-    `insert into file_library (orig_file_name, sha256sum, sha1sum, md5sum, size, file_notes, file_restrictions, content, created_by)
+    `insert into file_library (orig_file_name, sha256sum, sha1sum, md5sum, size, file_notes, file_restrictions, content_file, created_by)
      values ($1, $2, $3, $4, $5, $6, 'none', $7, $8)`,
     [library.name, hashes.sha256, hashes.sha1, hashes.md5, processed.size, library.notes, content, library.userId],
   );

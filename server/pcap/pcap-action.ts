@@ -4,7 +4,6 @@
  * from the upload (attacker and destination from the first conversation when blank); every form check
  * runs before any work; then the processed capture is written and kept with the saved Action.
  */
-import fs from 'node:fs';
 import type { Db } from '../db/index';
 import { HttpError, badRequest, notFound } from '../http-errors';
 import type { ActiveSession } from '../auth/sessions';
@@ -74,7 +73,7 @@ export async function createPcapAction(db: Db, store: PcapStore, session: Active
   await validateAction(db, body, session.user, { existingId: 0 });
 
   // The processed capture: only the remaining conversations, normalized, anonymized as asked.
-  if (!fs.existsSync(store.uploadFile(u.id))) throw notFound(`The capture of PCAP upload ${u.id} is no longer stored on this director; upload it again.`);
+  if (!(await store.localUpload(u.id))) throw notFound(`The capture of PCAP upload ${u.id} is no longer stored; upload it again.`);
   const processed = await writeProcessed(store, u, new Set(conversations.map((c) => c.conv_index)));
   const fileName = `${safeName(u.orig_filename)}_upload${u.id}.pcap`;
 
@@ -93,7 +92,7 @@ export async function createPcapAction(db: Db, store: PcapStore, session: Active
     await db.query('delete from actions where id = $1', [actionId]);
     throw e;
   }
-  await keepProcessed(db, u.id, actionId, processed, {
+  await keepProcessed(db, store, u.id, actionId, processed, {
     name: fileName,
     notes: `Processed packet capture of PCAP Action ${saved.vid} (upload ${u.id}, ${u.orig_filename}).`,
     userId: session.user.id,

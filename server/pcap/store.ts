@@ -1,5 +1,6 @@
 /**
- * Capture files on disk under DATA_DIR/pcap (see migration 004_pcap.sql):
+ * Capture files on disk under DATA_DIR/pcap (see migration 004_pcap.sql), shared with the other
+ * directors of the database through SharedFiles (019_shared_files.sql) when SHARED_FILES=database:
  *   uploads/{id}.cap       the upload as received (pcap or pcapng)
  *   uploads/{id}.cap.idx   8 bytes per packet: the record's offset (little-endian double)
  *   processed/{id}.pcap    the processed capture an Action replays (+ .idx)
@@ -18,25 +19,51 @@ import { Frame, Kind, addrText, decodeFrame, etherTypeName, IP_PROTO_NAMES, LINK
 import { payloadInfo } from './info';
 import { TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN } from './conversations';
 import type { PcapPacketSummary } from '../../src/api/contracts/pcap';
+import type { SharedFiles } from '../storage/shared-files';
 
 export class PcapStore {
   readonly root: string;
-  constructor(dataDir: string) {
-    this.root = path.join(dataDir, 'pcap');
+  /** The director's files (DATA_DIR, and the database when they are shared with other directors). */
+  constructor(readonly files: SharedFiles) {
+    this.root = files.path('pcap');
   }
+  private static uploadName = (id: number) => `pcap/uploads/${id}.cap`;
+  private static processedName = (id: number) => `pcap/processed/${id}.pcap`;
   uploadFile(id: number): string {
-    return path.join(this.root, 'uploads', `${id}.cap`);
+    return this.files.path(PcapStore.uploadName(id));
   }
   processedFile(id: number): string {
-    return path.join(this.root, 'processed', `${id}.pcap`);
+    return this.files.path(PcapStore.processedName(id));
   }
   async ensureDirs(): Promise<void> {
     await fsp.mkdir(path.join(this.root, 'uploads'), { recursive: true });
     await fsp.mkdir(path.join(this.root, 'processed'), { recursive: true });
   }
+  /** Shares the upload as received (and its index) with the other directors, once it is whole on disk. */
+  async publishUpload(id: number): Promise<void> {
+    for (const n of [PcapStore.uploadName(id), `${PcapStore.uploadName(id)}.idx`]) await this.files.publish(n);
+  }
+  /** Shares the processed capture (and its index) with the other directors. */
+  async publishProcessed(id: number): Promise<void> {
+    for (const n of [PcapStore.processedName(id), `${PcapStore.processedName(id)}.idx`]) await this.files.publish(n);
+  }
+  /** The local path of the upload as received, copied (with its index) from the database when another director received it; null when stored nowhere. */
+  async localUpload(id: number): Promise<string | null> {
+    return this.localPair(PcapStore.uploadName(id));
+  }
+  /** The local path of the processed capture, copied (with its index) from the database when another director wrote it; null when stored nowhere. */
+  async localProcessed(id: number): Promise<string | null> {
+    return this.localPair(PcapStore.processedName(id));
+  }
+  private async localPair(name: string): Promise<string | null> {
+    const file = await this.files.local(name);
+    if (!file) return null;
+    return (await this.files.local(`${name}.idx`)) ? file : null;
+  }
   async remove(id: number): Promise<void> {
-    for (const f of [this.uploadFile(id), `${this.uploadFile(id)}.idx`, this.processedFile(id), `${this.processedFile(id)}.idx`]) {
-      await fsp.rm(f, { force: true });
+    for (const n of [PcapStore.uploadName(id), PcapStore.processedName(id)]) {
+      await this.files.remove(n);
+      await this.files.remove(`${n}.idx`);
     }
   }
 }

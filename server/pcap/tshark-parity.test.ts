@@ -1,8 +1,9 @@
 /**
  * PCAP parity with tshark, live (issue 24): every capture in tests/fixtures/pcap (link types Ethernet,
  * raw IP, SLL/SLL2, null/loopback, PPP, PPP in HDLC framing, Cisco HDLC, NFLOG, IEEE 802.11 with and
- * without radiotap; tunnels GRE, GTP-U, VXLAN, IP-in-IP, 6in4, IPv6-in-IPv6, MPLS, PPPoE, stacked
- * 802.1Q; IPv6 extension and routing headers; fragments) gives the same conversation table as the
+ * without radiotap; tunnels GRE, GTP-U, VXLAN, Geneve, Teredo, IP-in-IP, 6in4, IPv6-in-IPv6, MPLS,
+ * PPPoE, stacked 802.1Q; IPv6 extension and routing headers, RPL's included; fragments, also inside
+ * tunnels and of a tunnel's outer packet) gives the same conversation table as the
  * installed `tshark -q -z conv,tcp -z conv,udp`. The golden files (pcap.test.ts) keep the check
  * without tshark; this one proves them against the tshark of the machine (.ci/run installs it) and
  * is skipped, with the reason printed, where tshark is missing.
@@ -36,7 +37,7 @@ const tshark = (file: string) =>
 
 describe.skipIf(!version)(`conversations equal ${version ?? 'tshark'}'s on every test capture`, () => {
   it('covers the link types and tunnels of issue 24', () => {
-    for (const name of ['ppp.pcap', 'ppp-hdlc.pcap', 'cisco-hdlc.pcap', 'nflog.pcap', 'ieee80211.pcap', 'radiotap.pcap', 'tunnels.pcap', 'ipv6-routing.pcap', 'encapsulations.pcap', 'sll2.pcap', 'null-le.pcap', 'raw-101.pcap', 'ipv4-fragments.pcap', 'vlan-qinq.pcap']) {
+    for (const name of ['tunnels-fragments.pcap', 'ppp.pcap', 'ppp-hdlc.pcap', 'cisco-hdlc.pcap', 'nflog.pcap', 'ieee80211.pcap', 'radiotap.pcap', 'tunnels.pcap', 'ipv6-routing.pcap', 'encapsulations.pcap', 'sll2.pcap', 'null-le.pcap', 'raw-101.pcap', 'ipv4-fragments.pcap', 'vlan-qinq.pcap']) {
       expect(fixtures, name).toContain(name);
     }
   });

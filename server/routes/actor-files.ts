@@ -10,6 +10,7 @@ import { ACTOR_API, MAX_WORK_FILE_BYTES, heartbeatSchema } from '../../src/api/c
 import { engineFor } from '../engine/engine';
 import { ownWork, workFileContent } from '../actors/service';
 import { actorOf } from './actors';
+import { sharedFilesOf } from '../storage/shared-files';
 
 const params = yup.object({
   id: yup.number().typeError('id must be a number').integer().positive().required(),
@@ -25,7 +26,7 @@ export async function actorFilesRoutes(app: FastifyInstance) {
       const { session } = validate(heartbeatSchema, req.body ?? {});
       const w = await ownWork(app.db, id, node, session);
       if (w.status !== 'claimed' && w.status !== 'ready') throw new HttpError(409, `Work ${id} is no longer open (${w.status}).`);
-      const content = await workFileContent(app.db, app.config.dataDir, id, fileId);
+      const content = await workFileContent(app.db, sharedFilesOf(app.db, app.config), id, fileId);
       if (content.size > MAX_WORK_FILE_BYTES) {
         if (!Buffer.isBuffer(content.body)) content.body.destroy();
         throw new HttpError(413, `File ${fileId} is larger than ${MAX_WORK_FILE_BYTES} bytes.`);

@@ -5,6 +5,7 @@ import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest } from '../http-errors';
 import { ZipError, fileSource, inspectZip } from '../actions/zip';
 import { FileStore, type ReceivedFile } from '../file-library/store';
+import { sharedFilesOf } from '../storage/shared-files';
 import { checkUploadReferences, fileLibraryLimits, getFile, listFiles, storeFile } from '../file-library/service';
 import { MSG, fileUploadFieldsSchema, uploadRestrictionsFor, type FileLibraryEntry, type FileUploadAnswer, type ZipEntry } from '../../src/api/contracts/action-form';
 import { ACTION_TYPES, type ActionType, type FileRestriction } from '../../src/api/contracts/vocabulary';
@@ -26,7 +27,7 @@ const listQuery = yup.object({ action_type: yup.string().oneOf([...ACTION_TYPES,
 export async function fileLibraryRoutes(app: FastifyInstance) {
   // Registered here only: multipart parsing belongs to this plugin's routes.
   await app.register(multipart, { limits: { fields: 50, files: 1, fieldSize: 64 * 1024, parts: 60 } });
-  const store = new FileStore(app.config.dataDir);
+  const store = new FileStore(sharedFilesOf(app.db, app.config));
   // Uploads cut short by a crash or kill -9 leave a part file; the ones older than an hour go now.
   app.addHook('onReady', async () => {
     await store.removeStaleIncoming();

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requirePermission, requireUser } from '../guards';
 import { HttpError, badRequest, bodyFields, forbidden, notFound, validate } from '../http-errors';
 import { getSetting } from '../settings-store';
-import { DEFAULT_DIRECTION, LIBRARY_LIMITS, LIBRARY_MESSAGES, actionIdParamSchema, approveQuerySchema, detailQuerySchema, fileParamSchema, isVendorVid, legacyListQuerySchema, libraryListQuerySchema, previewQuerySchema, quickActionIdsSchema, simulationListQuerySchema, treeFilterSchema, updateFromLibrarySchema, type LegacyLibraryPage, type LibraryListAnswer, type LibrarySort, type LatestJobsAnswer, type SortDirection, type UpdateFromLibraryAnswer } from '../../src/api/contracts/library';
+import { DEFAULT_DIRECTION, LIBRARY_LIMITS, LIBRARY_MESSAGES, actionIdParamSchema, approveQuerySchema, detailQuerySchema, fileParamSchema, isVendorVid, legacyListQuerySchema, libraryListQuerySchema, previewQuerySchema, quickActionIdsSchema, simulationListQuerySchema, treeFilterSchema, updateFromLibrarySchema, type LegacyLibraryPage, type LibraryListAnswer, type LibrarySort, type LatestJobsAnswer, type SortDirection, type UpdateFromLibraryAnswer, type TreeFilterAnswer } from '../../src/api/contracts/library';
 import type { LibraryService } from '../library/library-service';
 import { answerJson } from '../library/item-json';
 import type { IndexFilter } from '../library/sorted-index';
@@ -12,6 +12,7 @@ import { approveAction, decideFile, rejectAction, type FileDecision } from '../l
 import { compileActionRules } from '../filters/compile';
 import type { Db } from '../db/index';
 import { openActionCapture } from '../pcap/download';
+import { sharedFilesOf } from '../storage/shared-files';
 import { DIMENSION_TYPES } from '../../src/api/contracts/vocabulary';
 
 export const filtersQuerySchema = previewQuerySchema.pick(['include_disabled']).noUnknown('Unknown parameter: ${unknown}');
@@ -199,7 +200,8 @@ export async function libraryRoutes(app: FastifyInstance) {
     let json = treeAnswers.get(slots);
     if (json === undefined) {
       const data = slots.map((s) => library.actions.get(s)?.id).filter((id): id is number => id !== undefined);
-      json = Buffer.from(JSON.stringify({ data, total_count: data.length }));
+      const answer: TreeFilterAnswer = { data, total_count: data.length };
+      json = Buffer.from(JSON.stringify(answer));
       treeAnswers.set(slots, json);
     }
     return sendJson(reply, json);
@@ -309,7 +311,7 @@ export async function libraryRoutes(app: FastifyInstance) {
     const action = await findAction(app.db, { id: Number(m[1]) });
     if (action.action_type !== 'pcap' && action.action_type !== 'captive_ioc_pcap') throw notFound(`Action ${action.vid} has no packet capture.`);
     const name = typeof action.details.file === 'string' ? action.details.file : '';
-    const capture = await openActionCapture(app.db, app.config.dataDir, action.id, name);
+    const capture = await openActionCapture(app.db, sharedFilesOf(app.db, app.config), action.id, name);
     if (!capture) throw notFound(`The packet capture ${name || '(unnamed)'} of Action ${action.vid} is not stored on this director.`);
     const fileName = name || `${action.vid}.pcap`;
     return reply

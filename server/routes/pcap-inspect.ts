@@ -3,7 +3,6 @@
  * stored capture and one packet's bytes. The capture shown is the processed one once an Action was
  * made from the upload (what the Action replays), else the upload as received.
  */
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../guards';
 import { badRequest, notFound, validate } from '../http-errors';
@@ -24,16 +23,17 @@ export async function pcapInspectRoutes(app: FastifyInstance, opts: { store: Pca
   const source = async (session: ActiveSession, id: number) => {
     const u = await loadUpload(app.db, id, session);
     if (u.pcap_library_id === null) throw notFound(`Packet capture ${id} is not stored${u.percent_complete < 100 ? ' yet: it is still being processed' : ''}.`);
-    const processed = store.processedFile(u.id);
-    if (u.action_id !== null && fs.existsSync(processed)) {
+    // This director's copies, or the ones another director of the database stored.
+    const processed = u.action_id !== null ? await store.localProcessed(u.id) : null;
+    if (processed) {
       const s = u.summary.capture as Partial<StoredCaptureInfo> | undefined;
       const base = processedInfo(s?.nanosecond === true, 0, null);
       const first = await firstPacketTime(processed, `${processed}.idx`, base);
       return { u, file: processed, info: { ...base, firstFrameTime: first }, kind: 'processed' as const };
     }
     const stored = u.summary.capture as StoredCaptureInfo | undefined;
-    const file = store.uploadFile(u.id);
-    if (!stored || !fs.existsSync(file)) throw notFound(`The capture of PCAP upload ${id} is no longer stored on this director.`);
+    const file = stored ? await store.localUpload(u.id) : null;
+    if (!stored || !file) throw notFound(`The capture of PCAP upload ${id} is no longer stored on this director.`);
     // Times in the Packet View count from the first packet (not from a time-less pcapng block).
     const first = await firstPacketTime(file, `${file}.idx`, stored);
     return { u, file, info: { ...stored, firstFrameTime: first }, kind: 'upload' as const };

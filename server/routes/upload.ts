@@ -23,6 +23,7 @@ import { conversationAnswer, uploadAnswer } from '../pcap/upload-answers';
 import { createUpload, deleteUpload, destroyConversations, loadConversations, markProcessing, markStoreFailed, recordProgress, warmUpUploadStatements } from '../pcap/upload-service';
 import { createPcapAction, type PcapActionRequest } from '../pcap/pcap-action';
 import { pcapInspectRoutes } from './pcap-inspect';
+import { sharedFilesOf } from '../storage/shared-files';
 import {
   destroyConversationsSchema,
   type CheckProcessStatusAnswer,
@@ -92,7 +93,7 @@ function hangUpAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
 
 export async function uploadRoutes(app: FastifyInstance) {
   const maxBytes = pcapMaxUploadBytes();
-  const store = new PcapStore(app.config.dataDir);
+  const store = new PcapStore(sharedFilesOf(app.db, app.config));
   /** Background work in flight (finishing uploads); awaited when the director closes. */
   const jobs = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>) => {
@@ -199,8 +200,8 @@ export async function uploadRoutes(app: FastifyInstance) {
     track(
       (async () => {
         try {
-          // 100% only once the capture itself is on disk too.
-          await storeAssessment(app.db, id, analysis, { anonymizeIp, anonymizeMac }, stored);
+          // 100% only once the capture itself is on disk too (and in the database for the other directors).
+          await storeAssessment(app.db, id, analysis, { anonymizeIp, anonymizeMac }, stored.then(() => store.publishUpload(id)));
         } catch (e) {
           req.log.error(e);
           await markStoreFailed(app.db, id).catch(() => undefined);

@@ -5,6 +5,7 @@
  * the Action's details naming the upload, so the engine can replay it between actors.
  */
 import type { Db } from '../db/index';
+import type { SharedFiles } from '../storage/shared-files';
 import { PcapStore, UploadIngest } from '../pcap/store';
 import { keepProcessed, storeAssessment, writeProcessed, type ProcessableUpload } from '../pcap/keep';
 import { PCAP_STATUS } from '../../src/api/contracts/pcap';
@@ -18,8 +19,8 @@ interface PcapActionRow {
 }
 
 /** Stores the captures of the seeded replay Actions that have none yet; how many it stored. */
-export async function seedDemoCaptures(db: Db, dataDir: string): Promise<number> {
-  const store = new PcapStore(dataDir);
+export async function seedDemoCaptures(db: Db, files: SharedFiles): Promise<number> {
+  const store = new PcapStore(files);
   await store.ensureDirs();
   const actions = await db.query<PcapActionRow>(
     `select id, vid, created_by, details from actions
@@ -48,10 +49,10 @@ async function storeCapture(db: Db, store: PcapStore, a: PcapActionRow, file: st
   const ingest = new UploadIngest(store.uploadFile(id));
   await ingest.push(bytes);
   const { analysis, stored } = ingest.finish();
-  await storeAssessment(db, id, analysis, { anonymizeIp, anonymizeMac }, stored);
+  await storeAssessment(db, id, analysis, { anonymizeIp, anonymizeMac }, stored.then(() => store.publishUpload(id)));
   const [upload] = await db.query<ProcessableUpload>('select id, anonymized_ip, anonymized_mac, mapping, summary from pcap_uploads where id = $1', [id]);
   const rows = await db.query<{ conv_index: number }>('select conv_index from pcap_conversations where upload_id = $1', [id]);
   const processed = await writeProcessed(store, upload!, new Set(rows.map((r) => r.conv_index)));
-  await keepProcessed(db, id, a.id, processed, { name: file, notes: `Processed packet capture of PCAP Action ${a.vid} (demo capture, upload ${id}).`, userId: a.created_by });
+  await keepProcessed(db, store, id, a.id, processed, { name: file, notes: `Processed packet capture of PCAP Action ${a.vid} (demo capture, upload ${id}).`, userId: a.created_by });
   await db.query(`update actions set details = details || jsonb_build_object('upload', $2::int) where id = $1`, [a.id, id]);
 }

@@ -10,7 +10,8 @@ import zlib from 'node:zlib';
 import { buildZip } from '../actions/zip';
 import type { FileLibraryRow } from '../../src/api/fakes/types';
 
-export type SeededFile = FileLibraryRow & { content: string };
+/** A library row with the size and hashes of its demo bytes; `content_file` names them as an upload's are (FileStore). */
+export type SeededFile = FileLibraryRow & { content_file: string; bytes: Buffer };
 
 function standIn(name: string, notes: string): string {
   return [
@@ -75,13 +76,13 @@ export function demoFileContent(name: string, notes: string): Buffer {
 const digest = (algo: string, b: Buffer) => crypto.createHash(algo).update(b).digest('hex');
 const cache = new WeakMap<readonly FileLibraryRow[], SeededFile[]>();
 
-/** The library rows with their demo content (hex) and the size and hashes of that content. */
+/** The library rows with their demo content and the size and hashes of that content. */
 export function withDemoContent(rows: readonly FileLibraryRow[]): SeededFile[] {
   const known = cache.get(rows);
   if (known) return known;
   const out = rows.map((r) => {
     const b = demoFileContent(r.orig_file_name, r.file_notes);
-    return { ...r, size: b.length, sha256sum: digest('sha256', b), sha1sum: digest('sha1', b), md5sum: digest('md5', b), content: b.toString('hex') };
+    return { ...r, size: b.length, sha256sum: digest('sha256', b), sha1sum: digest('sha1', b), md5sum: digest('md5', b), content_file: digest('sha256', b), bytes: b };
   });
   cache.set(rows, out);
   return out;

@@ -2,6 +2,8 @@ import type { Db } from '../db/index';
 import { generateDemoData, type DemoData } from '../../src/api/fakes/index';
 import { withDemoContent } from './demo-files';
 import { seedDemoCaptures } from './demo-captures';
+import { FileStore } from '../file-library/store';
+import { SharedFiles } from '../storage/shared-files';
 import { seedDemoDashboards } from './demo-dashboards';
 import { endJobsWithoutEngine } from '../engine/orphans';
 
@@ -51,7 +53,7 @@ const TABLES: readonly TableInsert[] = [
   table('action_user_profiles', (d) => d.action_user_profiles, [['id', 'int'], ['friendly_name', 'text'], ['username', 'text']]),
   // Every library file with harmless demo bytes (its size and hashes are those of the bytes).
   table('file_library', (d) => withDemoContent(d.file_library), [
-    ['id', 'int'], ['orig_file_name', 'text'], ['sha256sum', 'text'], ['sha1sum', 'text'], ['md5sum', 'text'], ['size', 'int'], ['content', 'bytea'], ['file_notes', 'text'],
+    ['id', 'int'], ['orig_file_name', 'text'], ['sha256sum', 'text'], ['sha1sum', 'text'], ['md5sum', 'text'], ['size', 'int'], ['content_file', 'text'], ['file_notes', 'text'],
     ['file_restrictions', 'text'], ['os_tree_id', 'int'], ['created_by', 'int'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
   ]),
   table('file_tags', (d) => d.file_tags, [['file_id', 'int'], ['tag_id', 'int']]),
@@ -128,10 +130,12 @@ function withoutLiveness(data: DemoData): DemoData {
 /**
  * Fills a fresh install with the deterministic demo content of src/api/fakes (seed 1, timestamps
  * relative to now), in bulk statements inside one transaction. Jobs and authored content are
- * attributed to the existing admin, approver and operator users. With a data directory, the PCAP
- * Actions' captures are stored there too (DATA_DIR/pcap), so they can be replayed. Returns a one-line summary.
+ * attributed to the existing admin, approver and operator users. The library files' bytes are stored
+ * as uploaded ones are (FileStore: `files`, or the database alone without one). With a data directory,
+ * the PCAP Actions' captures are stored as uploaded captures are too (DATA_DIR/pcap), so they can be
+ * replayed. Returns a one-line summary.
  */
-export async function seedDemo(db: Db, opts: { seed?: number; now?: number; jobs?: number; dataDir?: string } = {}): Promise<string> {
+export async function seedDemo(db: Db, opts: { seed?: number; now?: number; jobs?: number; dataDir?: string; files?: SharedFiles } = {}): Promise<string> {
   const existing = await db.query<{ n: number }>('select count(*)::int as n from actions');
   if ((existing[0]?.n ?? 0) > 0) return 'demo content already present';
   const users = await db.query<{ id: number }>(`select id from users where role in ('admin', 'approver', 'operator') order by id`);
@@ -144,7 +148,10 @@ export async function seedDemo(db: Db, opts: { seed?: number; now?: number; jobs
   });
   // No engine runs the demo's jobs: the ones generated in progress are history that ended for that reason.
   await endJobsWithoutEngine(db, DEMO_JOB_REASON);
-  const captures = opts.dataDir ? await seedDemoCaptures(db, opts.dataDir) : 0;
+  const files = opts.files ?? new SharedFiles(db, opts.dataDir ?? null, false);
+  const library = new FileStore(files);
+  for (const f of withDemoContent(data.file_library)) await library.put(f.bytes);
+  const captures = files.dataDir ? await seedDemoCaptures(db, files) : 0;
   const dashboards = await seedDemoDashboards(db);
 
   return [
@@ -152,7 +159,7 @@ export async function seedDemo(db: Db, opts: { seed?: number; now?: number; jobs
     `${data.simulations.length} simulations`,
     `${data.jobs.length} jobs (${data.job_actions.length} action results)`,
     `${data.file_library.length} library files`,
-    ...(opts.dataDir ? [`${captures} packet captures`] : []),
+    ...(files.dataDir ? [`${captures} packet captures`] : []),
     `${data.nodes.length} actors in ${data.zones.length} zones`,
     `${data.devices.length} devices`,
     `${data.tags.length} tags`,

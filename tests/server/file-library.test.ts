@@ -7,6 +7,7 @@ import { seedDemo } from '../../server/seed/demo';
 import { putSetting } from '../../server/settings-store';
 import { buildZip } from '../../server/actions/zip';
 import { DEFAULT_FILE_LIMITS } from '../../server/file-library/service';
+import { SharedFiles } from '../../server/storage/shared-files';
 import { MSG, type FileLibraryEntry, type FileUploadAnswer } from '@/api/contracts/action-form';
 import { startTestServer, type Session, type TestServer } from './helpers';
 import { multipart, type Field, type UploadFile } from './multipart';
@@ -45,9 +46,10 @@ describe('listing the library', () => {
     expect(data.length).toBeGreaterThanOrEqual(25);
     expect(data.map((f) => f.id)).toEqual([...data.map((f) => f.id)].sort((a, b) => a - b));
     // The seed stores harmless stand-in bytes (no EICAR string); the listed sha256 is theirs.
-    const [eicar] = await t.db.query<{ content: Uint8Array }>(`select content from file_library where orig_file_name = 'eicar.com'`);
+    const [eicar] = await t.db.query<{ content_file: string }>(`select content_file from file_library where orig_file_name = 'eicar.com'`);
+    const bytes = await new SharedFiles(t.db, null, false).read(`file-library/${eicar!.content_file}`);
     expect(data.find((f) => f.orig_file_name === 'eicar.com')).toMatchObject({
-      sha256sum: sha256(Buffer.from(eicar!.content)),
+      sha256sum: sha256(bytes!),
       verodin_tags: ['File:Test File'],
       file_restrictions: 'none',
     });

@@ -380,7 +380,7 @@ describe('ACT-095 POST /manage_sims/upload/create_pcap_action', () => {
     expect(onDisk.length).toBe(created.size);
     // A capture over the library copy limit is stored without content: the download must not need it.
     const [action] = await t.db.query<{ details: { file: string } }>('select details from actions where id = $1', [created.id]);
-    await t.db.query('update file_library set content = null where orig_file_name = $1', [action!.details.file]);
+    await t.db.query('update file_library set content = null, content_file = null where orig_file_name = $1', [action!.details.file]);
     const get = () => t.app.inject({ method: 'GET', url: `/manage_sims/actions/download/${created.id}`, headers: { cookie: operator.cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest' } });
     const dl = await get();
     expect(dl.statusCode, dl.body).toBe(200);

@@ -121,14 +121,14 @@ describe('seeded captures and files are stored as uploads are', () => {
     expect(view.packets[0]).toMatchObject({ source: '10.0.0.1', destination: '10.0.0.2', protocol: 'TCP' });
   });
 
-  it('every seeded library file has content whose size and hashes are the ones listed', async () => {
-    const files = await w.server.db.query<{ orig_file_name: string; size: number; sha256sum: string; sha1sum: string; md5sum: string; content: Uint8Array | null }>(
-      'select orig_file_name, size, sha256sum, sha1sum, md5sum, content from file_library order by id',
+  it('every seeded library file is stored as an upload is (DATA_DIR/file-library/<sha256>, nothing in the row), with the size and hashes listed', async () => {
+    const files = await w.server.db.query<{ orig_file_name: string; size: number; sha256sum: string; sha1sum: string; md5sum: string; content_file: string | null; in_row: boolean }>(
+      'select orig_file_name, size, sha256sum, sha1sum, md5sum, content_file, content is not null as in_row from file_library order by id',
     );
     expect(files.length).toBe(25 + 8);
     for (const f of files) {
-      expect(f.content, f.orig_file_name).not.toBeNull();
-      const b = Buffer.from(f.content!);
+      expect({ content_file: f.content_file, in_row: f.in_row }, f.orig_file_name).toEqual({ content_file: f.sha256sum, in_row: false });
+      const b = fs.readFileSync(path.join(dataDir, 'file-library', f.content_file!));
       const hash = (algo: string) => crypto.createHash(algo).update(b).digest('hex');
       expect({ size: f.size, sha256: f.sha256sum, sha1: f.sha1sum, md5: f.md5sum }, f.orig_file_name).toEqual({ size: b.length, sha256: hash('sha256'), sha1: hash('sha1'), md5: hash('md5') });
       expect(b.toString('latin1'), f.orig_file_name).not.toContain('EICAR-STANDARD-ANTIVIRUS-TEST-FILE');

@@ -80,6 +80,12 @@ export interface LibraryListAnswer {
   page_size: number;
 }
 
+/** POST /manage_sims/library_actions_filter.json: the ids of the Actions under the selected dimension tree nodes. */
+export interface TreeFilterAnswer {
+  data: number[];
+  total_count: number;
+}
+
 /** GET /manage_sims/library_actions_list.json?page=&size= (200; 204 while the library is not ready). */
 export interface LegacyLibraryPage {
   data: LibraryItem[];
