@@ -27,7 +27,7 @@ import {
 import { expectedEventsQuerySchema, listQuerySchema, monitorBodySchema, runsQuerySchema } from '../../src/api/contracts/monitors';
 import { nodeUpdateSchema } from '../../src/api/contracts/node-edit';
 import { destroyConversationsSchema, packetsQuerySchema } from '../../src/api/contracts/pcap';
-import { dashboardPatchSchema, dashboardSharesSchema, dashboardWriteSchema } from '../../src/api/contracts/reports';
+import { dashboardPatchSchema, dashboardSharesSchema, dashboardWriteSchema, panelsRequestSchema } from '../../src/api/contracts/reports';
 import { runAsProfileCreateSchema, runAsProfileUpdateSchema } from '../../src/api/contracts/run-as-profiles';
 import { scriptRunFinishSchema, scriptRunSchema, scriptSaveSchema } from '../../src/api/contracts/scripts';
 import { createSimulationBodySchema, editSimulationBodySchema } from '../../src/api/contracts/simulation-draft';
@@ -116,6 +116,7 @@ const INPUTS: Record<string, Inputs> = {
   'POST /simulations.json': { body: createSimulationBodySchema },
   'PUT /simulations/:id.json': { body: editSimulationBodySchema },
   'POST /simulations/:id/clone.json': { body: editSimulationBodySchema },
+  'POST /reports/panels.json': { body: panelsRequestSchema },
   'POST /reports/:source': { body: exportOptionsSchema },
   'POST /dashboards.json': { body: dashboardWriteSchema },
   'PATCH /dashboards/:id': { body: dashboardPatchSchema },

@@ -131,6 +131,7 @@ GET /reports/tree_map.json | Report: tree map
 GET /reports/mitre_matrix.json | Report: the ATT&CK matrix
 GET /reports/mitre_technique.json | Report: the actions of a technique
 GET /reports/mitre_untested.json | Report: untested techniques
+POST /reports/panels.json | Report: every panel of a dashboard in one call
 POST /reports/:source | Export a report as CSV
 GET /reports/panel_library.json | The dashboard Panel Library
 GET /dashboards.json | Dashboards (own and shared)
