@@ -47,7 +47,8 @@ describe('bulk tokens: table source, pending actors, CSV, clearing', () => {
     const { node_id } = (await register(t.token, 'versioned')).json<{ node_id: number }>();
     const res = await s.call('GET', `/topology/nodes/${node_id}.json`, { as: viewer });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<{ data: NodeDetail }>().data).toMatchObject({ id: node_id, name: 'versioned', msi_service_version: '1', deps_installed: true });
+    // A newly registered actor has had no dependency install yet (JOB-108: NOT_INSTALLED until one succeeds).
+    expect(res.json<{ data: NodeDetail }>().data).toMatchObject({ id: node_id, name: 'versioned', msi_service_version: '1', deps_installed: false });
   });
 
   it('MON-129 an actor that registered and has not called in is pending; after a heartbeat it is not; offline since is a pending actor in error (Errored token)', async () => {
