@@ -126,7 +126,7 @@ export async function actorsRoutes(app: FastifyInstance) {
     const { id } = validate(idParam, req.params);
     const input = validate(targetEvidenceSchema, req.body);
     const w = await ownWork(app.db, id, node, input.session);
-    await storeTargetEvidence(app.db, w, input.evidence);
+    await storeTargetEvidence(app.db, engine, w, input.evidence);
     return { ok: true };
   }));
 
