@@ -54,10 +54,21 @@ export async function registerActor(db: Db, input: Registration): Promise<{ node
   return { nodeId: node.id, token };
 }
 
-/** The actor is alive: online, its status details cleared. */
-export async function touchActor(db: Db, nodeId: number): Promise<void> {
-  await db.query(`update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where id = $1`, [nodeId]);
+/**
+ * The actor a credential belongs to, which is alive (a heartbeat or a poll): one statement for both
+ * (actorByCredential, then touchActor), as 50 actors polling make it the director's commonest.
+ */
+export async function touchActorByCredential(db: Db, authorization: string | undefined): Promise<ActorNode> {
+  const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
+  if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
+  const [node] = await db.query<ActorNode>(
+    `update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status`,
+    [hashSecret(m[1])],
+  );
+  if (!node) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
+  return node;
 }
+
 
 /**
  * Of the work the actor holds, what is no longer open (it must abort it), and whether work waits

@@ -385,15 +385,29 @@ export class Engine {
       await tx.query(`update engine_jobs set active = false where job_id = $1`, [jobId]);
       return;
     }
-    const actions = await tx.query<ActionState>(
-      `select ja.id, ja.job_step_id, s.group_order, ja.position, ja.status, ja.action_type, ja.name, ja.action_id, s.source_node_id, s.destination_node_id, ja.blocked_msg
-         from job_actions ja join job_steps s on s.id = ja.job_step_id
-        where ja.job_id = $1 order by s.group_order, ja.position, ja.id`,
-      [jobId],
-    );
     // An evaluation runs its steps side by side, each step's actions in order, as far as their actors
     // are free (an actor performs one action at a time); a sequence runs one action at a time, in order.
     const parallel = job.kind === 'evaluation';
+    // Only the unfinished actions (finished ones decide nothing but the outcome, read at the end); of an
+    // evaluation's pending ones, only those whose actors are free now: a pass over a 500-step evaluation
+    // reads the few steps it can start, not 500 rows.
+    const busyIds = parallel ? [...busy] : [];
+    const actions = await tx.query<ActionState>(
+      `select ja.id, ja.job_step_id, s.group_order, ja.position, ja.status, ja.action_type, ja.name, ja.action_id, s.source_node_id, s.destination_node_id, ja.blocked_msg
+         from job_actions ja join job_steps s on s.id = ja.job_step_id
+        where ja.job_id = $1 and ja.status in ('pending', 'running')
+          and (ja.status = 'running' or not (coalesce(s.source_node_id, 0) = any($2::int[]) or coalesce(s.destination_node_id, 0) = any($2::int[])))
+        order by s.group_order, ja.position, ja.id`,
+      [jobId, busyIds],
+    );
+    const firstError = async () =>
+      (
+        await tx.query<{ group_order: number; blocked_msg: string | null; name: string }>(
+          `select s.group_order, ja.blocked_msg, ja.name from job_actions ja join job_steps s on s.id = ja.job_step_id
+            where ja.job_id = $1 and ja.status = 'errored' order by s.group_order, ja.position, ja.id limit 1`,
+          [jobId],
+        )
+      )[0];
     const running = actions.filter((a) => a.status === 'running');
     if (running.length) {
       if (job.status === 'preparing') await markPerforming(tx, jobId);
@@ -401,18 +415,20 @@ export class Engine {
     }
     const busySteps = new Set(running.map((a) => a.job_step_id));
     let started = false;
+    // A sequence: the first errored step so far (it stops there).
+    const failed = job.kind === 'sequence' && actions.some((a) => a.status === 'pending') ? await firstError() : undefined;
     // The next action does not wait for the last target to close its servers (an actor claims nothing
     // while it cleans up, so the actors still do one thing at a time): the job is reverting only at its end.
     for (const a of actions) {
       if (a.status !== 'pending' || busySteps.has(a.job_step_id)) continue;
       // Sequences stop at the first errored step; evaluations run every step.
       if (job.kind === 'sequence') {
-        const failed = actions.find((x) => x.status === 'errored' && x.group_order < a.group_order);
-        if (failed) {
+        const stop = failed && failed.group_order < a.group_order ? failed : actions.find((x) => x.status === 'errored' && x.group_order < a.group_order);
+        if (stop) {
           await tx.query(`update job_actions set status = 'not run', finished_at = now() where job_id = $1 and status = 'pending'`, [jobId]);
           if (await reverting(tx, job)) return;
           if (await collectingEvents(tx, jobId, this.opts.detectionWindowMs)) return;
-          await this.finishJob(tx, jobId, 'errored', `Step ${failed.group_order} errored: ${failed.blocked_msg ?? failed.name}`);
+          await this.finishJob(tx, jobId, 'errored', `Step ${stop.group_order} errored: ${stop.blocked_msg ?? stop.name}`);
           return;
         }
       }
@@ -428,17 +444,18 @@ export class Engine {
       }
       a.status = verdict;
     }
-    if (busySteps.size) {
-      // An evaluation with steps running or waiting for their actors.
+    // An evaluation with steps running or waiting for their actors (left out of the read above when busy).
+    const waiting = busySteps.size > 0 || (parallel && (await tx.query(`select 1 from job_actions where job_id = $1 and status = 'pending' limit 1`, [jobId])).length > 0);
+    if (waiting) {
       if (!started && !running.length && job.status === 'pending') await tx.query(`update jobs set status = 'waiting', updated_at = now() where id = $1`, [jobId]);
       return;
     }
     if (await reverting(tx, job)) return;
     if (await collectingEvents(tx, jobId, this.opts.detectionWindowMs)) return;
-    const errored = actions.some((a) => a.status === 'errored');
-    const firstError = actions.find((a) => a.status === 'errored');
-    const status = job.kind === 'sequence' && errored ? 'errored' : 'completed';
-    await this.finishJob(tx, jobId, status, status === 'errored' ? `Step ${firstError?.group_order ?? '?'} errored: ${firstError?.blocked_msg ?? ''}` : null);
+    // (Actions ended in this pass are in the transaction already.)
+    const errored = job.kind === 'sequence' ? await firstError() : undefined;
+    const status = errored ? 'errored' : 'completed';
+    await this.finishJob(tx, jobId, status, errored ? `Step ${errored.group_order} errored: ${errored.blocked_msg ?? ''}` : null);
   }
 
   private async finishJob(tx: Db, jobId: number, status: string, reason: string | null): Promise<void> {
