@@ -116,12 +116,8 @@ export class Engine {
     this.stopped = false;
     const loop = () => {
       if (!this.running) return;
-      this.timer = setTimeout(() => {
-        this.everyJob = true;
-        void this.tick().finally(loop);
-      }, this.opts.tickMs);
+      this.timer = setTimeout(() => void this.tick().finally(loop), this.opts.tickMs);
     };
-    this.everyJob = true;
     void this.tick().finally(loop);
   }
 
@@ -165,7 +161,7 @@ export class Engine {
       this.again = true;
       return;
     }
-    void this.tick();
+    void this.pass();
   }
 
   private readonly news = new Map<number, number>();
@@ -210,8 +206,14 @@ export class Engine {
     else for (const id of jobIds) this.dirty.add(id);
   }
 
-  /** One pass: offline actors, timed-out work, cancelled jobs, scheduling. Never overlaps itself. */
+  /** One pass over every active job: offline actors, timed-out work, cancelled jobs, scheduling. */
   tick(): Promise<void> {
+    this.everyJob = true;
+    return this.pass();
+  }
+
+  /** One pass over the jobs marked (every active job after tick() or a kick without jobs). Never overlaps itself. */
+  private pass(): Promise<void> {
     if (this.ticking) {
       this.again = true;
       return this.ticking;
