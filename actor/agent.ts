@@ -64,8 +64,6 @@ export class ActorAgent {
   private stopped = false;
   private pollAbort = new AbortController();
   private heartbeatTimer: NodeJS.Timeout | null = null;
-  /** When the last poll was sent (the director counts it as a heartbeat). */
-  private lastPollAt = 0;
   private loopDone: Promise<void> | null = null;
   private tls: PerformOptions['tls'];
   readonly capabilities: string[];
@@ -189,8 +187,6 @@ export class ActorAgent {
     }
     const hb = this.cred.heartbeat_ms;
     this.heartbeatTimer = setInterval(() => {
-      // A poll also tells the director the actor is alive: no heartbeat while polls keep coming.
-      if (Date.now() - this.lastPollAt < hb / 2) return;
       this.call('/heartbeat', { session: this.session }).catch((e: Error) => this.log(`heartbeat failed: ${e.message}`));
     }, hb);
     this.heartbeatTimer.unref();
@@ -228,7 +224,6 @@ export class ActorAgent {
     let failures = 0;
     while (!this.stopped) {
       try {
-        this.lastPollAt = Date.now();
         const answer = await this.call<PollAnswer>(
           '/poll',
           { session: this.session, holding: [...this.running.keys()], wait_ms: this.opts.pollWaitMs ?? 5000 },
