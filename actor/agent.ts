@@ -66,6 +66,8 @@ export class ActorAgent {
   private cred: Credential | null = null;
   private running = new Map<number, { abort: AbortController; target?: TargetHandle }>();
   private tasks = new Set<number>();
+  /** Targets closing their servers (told to abort), each until its evidence reached the director. */
+  private closing = new Map<number, Promise<void>>();
   private stopped = false;
   private pollAbort = new AbortController();
   private heartbeatTimer: NodeJS.Timeout | null = null;
@@ -236,9 +238,15 @@ export class ActorAgent {
           this.pollAbort.signal,
         );
         failures = 0;
+        const again = answer.abort.filter((id) => this.closing.has(id));
         for (const id of answer.abort) this.abort(id);
         for (const w of answer.work) this.accept(w);
         for (const t of answer.tasks ?? []) this.acceptTask(t);
+        // Only work it is already closing: the director says so again until the evidence is in (the
+        // work is held meanwhile); wait for that rather than ask again at once.
+        if (!answer.work.length && !answer.tasks?.length && again.length && again.length === answer.abort.length) {
+          await Promise.race([Promise.all(again.map((id) => this.closing.get(id))), new Promise((r) => setTimeout(r, 1000))]);
+        }
       } catch (e) {
         if (this.stopped) return;
         const status = (e as { status?: number }).status;
@@ -256,15 +264,21 @@ export class ActorAgent {
 
   private abort(id: number) {
     const r = this.running.get(id);
-    if (!r) return;
+    if (!r || this.closing.has(id)) return;
     r.abort.abort(); // a target's servers close on it
     const target = r.target;
     if (!target) {
       this.running.delete(id);
       return;
     }
-    // What the target saw reaches the director before the work is let go (the job waits for it meanwhile).
-    void this.send(`/work/${id}/evidence`, { session: this.session, evidence: boundedEvidence(target.evidence()) }).finally(() => this.running.delete(id));
+    // What the target saw reaches the director (once) before the work is let go (the job waits for it meanwhile).
+    this.closing.set(
+      id,
+      this.send(`/work/${id}/evidence`, { session: this.session, evidence: boundedEvidence(target.evidence()) }).finally(() => {
+        this.running.delete(id);
+        this.closing.delete(id);
+      }),
+    );
   }
 
   /** Checks the signature, the addressee and the expiry before doing anything. */

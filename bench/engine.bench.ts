@@ -1,8 +1,11 @@
 /**
- * The job engine under load: 500 actions (half port_scan, half socket) fanned out over BENCH_ACTORS
- * actor processes (default 50, on 127.0.0.2 upwards) as one sequence job per source/target pair
- * (25 jobs of 20 actions at 50 actors; BENCH_ACTORS=2 is one job of 500 between two actors), run by
- * an in-process director (PGlite in memory, or BENCH_DATABASE_URL). Prints actions per second across
+ * The job engine under load: an evaluation of 500 steps of one action each (half port_scan, half socket)
+ * fanned out over BENCH_ACTORS actor processes (default 50, on 127.0.0.2 upwards): step n runs between
+ * pair n mod 25, and the engine runs the steps of free pairs side by side (BENCH_SHAPE=sequences: one
+ * sequence job per pair instead, 25 jobs of 20 actions; BENCH_ACTORS=2: everything between two actors).
+ * Run by an in-process director on PGlite in memory, or on PostgreSQL: BENCH_DATABASE_URL, or a fresh
+ * database of TEST_DATABASE_URL's server (`npm run bench:engine:pg` starts a private cluster, as
+ * scripts/with-test-postgres.sh does for the tests). Prints actions per second across
  * actors, the time from scheduled (work created) to running (claimed by the actor, and for two-actor
  * actions, the source claiming after the target is ready) p50/p95/p99, and the director's RSS.
  * Nothing is asserted.
@@ -11,7 +14,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { buildApp } from '../server/app';
 import { readConfig } from '../server/config';
-import { openDb } from '../server/db/index';
+import { openDb, openPostgres } from '../server/db/index';
 import { migrate } from '../server/db/migrate';
 import { ensureAdmin } from '../server/seed/users';
 import { startEngine } from '../server/engine/index';
@@ -19,17 +22,24 @@ import { createJob } from '../server/engine/jobs';
 import { createBulkToken } from '../server/engine/secrets';
 import { REPO_ROOT } from '../e2e/director';
 import { printTable, summarize, percentile } from './stats';
+import { withSqlStats } from './sql-stats';
 
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 500);
 const ACTORS = Math.max(2, Number(process.env.BENCH_ACTORS ?? 50));
 const PAIRS = Math.floor(ACTORS / 2);
+// BENCH_SHAPE=sequences: one sequence job per pair (the shape measured before the engine ran an evaluation's steps side by side).
+const SEQUENCES = process.env.BENCH_SHAPE === 'sequences';
 
 async function main() {
   // Actors are spawned by a small helper started now, before PGlite swells this process (see actor-launcher.ts).
   const launcher = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bench', 'actor-launcher.ts')], { cwd: REPO_ROOT, stdio: ['pipe', 'ignore', 'inherit'] });
-  const config = { ...readConfig({ ...process.env, SEED: 'none', STATIC_DIR: 'none' }), databaseUrl: process.env.BENCH_DATABASE_URL || undefined, port: 0 };
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: undefined });
-  await migrate(db);
+  const pg = await benchDatabase();
+  const config = { ...readConfig({ ...process.env, SEED: 'none', STATIC_DIR: 'none' }), databaseUrl: pg?.url, port: 0 };
+  const opened = await openDb({ databaseUrl: config.databaseUrl, dataDir: undefined });
+  await migrate(opened);
+  // BENCH_SQL_STATS=1: every statement counted and timed, the costliest printed at the end (a diagnosis aid).
+  const sqlStats = process.env.BENCH_SQL_STATS ? withSqlStats(opened) : null;
+  const db = sqlStats?.db ?? opened;
   await ensureAdmin(db, 'bench@example.com', 'bench-password-123');
   const app = await buildApp({ db, config });
   // The detection window after the last action is not engine throughput: 1 ms unless DETECTION_WINDOW_MS says otherwise.
@@ -54,9 +64,8 @@ async function main() {
     if (nodes.length < 2) throw new Error(`Only ${nodes.length} of ${addresses.length} actors registered.`);
     const registerSeconds = (performance.now() - registerStart) / 1000;
     const pairs = Math.floor(nodes.length / 2);
-    const perJob = Math.ceil(ACTIONS / pairs);
-    const [sim] = await db.query<{ id: number }>(`insert into simulations (vid, name, simulation_type) values ('S-BENCH', 'Engine bench', 'sequence') returning id`);
-    const [step] = await db.query<{ id: number }>(`insert into simulation_steps (simulation_id, position, name) values ($1, 1, 'all') returning id`, [sim?.id]);
+    const perJob = SEQUENCES ? Math.ceil(ACTIONS / pairs) : ACTIONS;
+    const [sim] = await db.query<{ id: number }>(`insert into simulations (vid, name, simulation_type) values ('S-BENCH', 'Engine bench', $1) returning id`, [SEQUENCES ? 'sequence' : 'eval']);
     const [scan] = await db.query<{ id: number }>(
       `insert into actions (vid, name, action_type, approved, details) values ('A-BENCH-1', 'bench scan', 'port_scan', true, $1) returning id`,
       [JSON.stringify({ ports_list: '48001,48002,#48003', sleep_timer: 0, randomize_scan: false })],
@@ -65,14 +74,31 @@ async function main() {
       `insert into actions (vid, name, action_type, approved, details) values ('A-BENCH-2', 'bench socket', 'socket', true, $1) returning id`,
       [JSON.stringify({ comm_type: 'tcp', server_port: 48010, steps: [{ data_type: 'ascii', request: 'hello', response: 'world' }] })],
     );
-    await db.query(
-      `insert into simulation_step_actions (step_id, action_id, position) select $1, case when g % 2 = 0 then $2::int else $3::int end, g from generate_series(1, $4::int) g`,
-      [step?.id, scan?.id, sock?.id, perJob],
-    );
-    const t0 = performance.now();
+    const pair = (p: number) => ({ source: nodes[2 * p]?.id ?? 0, target: nodes[2 * p + 1]?.id ?? 0 });
     const jobs: { job_id: number }[] = [];
-    for (let p = 0; p < pairs; p++) {
-      jobs.push(await createJob(db, { kind: 'sequence', id: sim?.id ?? 0, pairs: [{ source: nodes[2 * p]?.id ?? 0, target: nodes[2 * p + 1]?.id ?? 0 }], userId: null }));
+    let t0: number;
+    if (SEQUENCES) {
+      // One step of perJob actions, run as one sequence job per pair.
+      const [step] = await db.query<{ id: number }>(`insert into simulation_steps (simulation_id, position, name) values ($1, 1, 'all') returning id`, [sim?.id]);
+      await db.query(
+        `insert into simulation_step_actions (step_id, action_id, position) select $1, case when g % 2 = 0 then $2::int else $3::int end, g from generate_series(1, $4::int) g`,
+        [step?.id, scan?.id, sock?.id, perJob],
+      );
+      t0 = performance.now();
+      for (let p = 0; p < pairs; p++) jobs.push(await createJob(db, { kind: 'sequence', id: sim?.id ?? 0, pairs: [pair(p)], userId: null }));
+    } else {
+      // ACTIONS steps of one action each, step n between pair n mod pairs: one evaluation job.
+      const steps = await db.query<{ id: number; position: number }>(
+        `insert into simulation_steps (simulation_id, position, name) select $1, g, 'step ' || g from generate_series(1, $2::int) g returning id, position`,
+        [sim?.id, ACTIONS],
+      );
+      await db.query(
+        `insert into simulation_step_actions (step_id, action_id, position) select s.id, case when s.position % 2 = 0 then $2::int else $3::int end, 1 from simulation_steps s where s.simulation_id = $1`,
+        [sim?.id, scan?.id, sock?.id],
+      );
+      t0 = performance.now();
+      const stepPairs = [...steps].sort((a, b) => a.position - b.position).map((_, i) => pair(i % pairs));
+      jobs.push(await createJob(db, { kind: 'evaluation', id: sim?.id ?? 0, pairs: stepPairs, userId: null }));
     }
     const jobIds = jobs.map((j) => j.job_id);
     let rssMax = 0;
@@ -84,7 +110,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 200));
     }
     const status = statuses.map((j) => `${j.n} ${j.status}`).join(', ');
-    const total = perJob * pairs;
+    const total = SEQUENCES ? perJob * pairs : ACTIONS;
     const seconds = (performance.now() - t0) / 1000;
     const work = await db.query<{ role: string; job_action_id: number; wait_ms: number; created_ms: number; claimed_ms: number }>(
       `select role, job_action_id, extract(epoch from (claimed_at - created_at)) * 1000 as wait_ms,
@@ -127,7 +153,8 @@ async function main() {
         prev = Number(r.finished);
       }
     }
-    console.log(`Engine bench: ${total} actions (port_scan and socket) over ${pairs * 2} actor processes (${nodes.length} of ${addresses.length} started), ${pairs} sequence job(s) of ${perJob}, on ${db.kind}`);
+    const shape = SEQUENCES ? `${pairs} sequence job(s) of ${perJob}` : `one evaluation of ${ACTIONS} steps, step n between pair n mod ${pairs}`;
+    console.log(`Engine bench: ${total} actions (port_scan and socket) over ${pairs * 2} actor processes (${nodes.length} of ${addresses.length} started), ${shape}, on ${db.kind}`);
     console.log(`  ${nodes.length} actors registered in ${registerSeconds.toFixed(1)} s (started 250 ms apart)`);
     console.log(`  jobs ${status} in ${seconds.toFixed(1)} s: ${(total / seconds).toFixed(1)} actions/s across actors`);
     console.log(`  results: ${results.map((r) => `${r.status}${r.blocked === null ? '' : r.blocked ? '/blocked' : '/not blocked'} ${r.n}`).join(', ')}`);
@@ -139,11 +166,32 @@ async function main() {
     const sorted = [...toSource].sort((a, b) => a - b);
     console.log(`  scheduled -> source running: p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
     console.log(`  director RSS: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB now, ${(rssMax / 1048576).toFixed(0)} MB max while running`);
+    sqlStats?.print();
   } finally {
     launcher.kill('SIGTERM');
     await app.close();
     await db.close();
+    await pg?.drop();
   }
+}
+
+/** BENCH_DATABASE_URL as it is, or a fresh database on TEST_DATABASE_URL's server (dropped afterwards), or none (PGlite). */
+async function benchDatabase(): Promise<{ url: string; drop: () => Promise<void> } | null> {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, drop: async () => {} };
+  const server = process.env.TEST_DATABASE_URL;
+  if (!server) return null;
+  const name = `vigil_engine_bench_${process.pid}`;
+  const admin = await openPostgres(server);
+  await admin.exec(`create database ${name}`);
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      await admin.exec(`drop database if exists ${name} with (force)`);
+      await admin.close();
+    },
+  };
 }
 
 main().catch((e: unknown) => {

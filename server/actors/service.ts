@@ -53,10 +53,21 @@ export async function registerActor(db: Db, input: Registration): Promise<{ node
   return { nodeId: node.id, token };
 }
 
-/** The actor is alive: online, its status details cleared. */
-export async function touchActor(db: Db, nodeId: number): Promise<void> {
-  await db.query(`update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where id = $1`, [nodeId]);
+/**
+ * The actor a credential belongs to, which is alive (a heartbeat or a poll): one statement for both
+ * (actorByCredential, then touchActor), as 50 actors polling make it the director's commonest.
+ */
+export async function touchActorByCredential(db: Db, authorization: string | undefined): Promise<ActorNode> {
+  const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
+  if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
+  const [node] = await db.query<ActorNode>(
+    `update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status`,
+    [hashSecret(m[1])],
+  );
+  if (!node) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
+  return node;
 }
+
 
 /**
  * Of the work the actor holds, what is no longer open (it must abort it), and whether work (or a
@@ -74,8 +85,11 @@ export async function pollState(db: Db, engine: Engine, nodeId: number, holding:
   );
   if (row?.reverted) {
     // A target's work the actor no longer holds has been cleaned up (its servers are closed).
-    const cleaned = await db.query(`update engine_work set status = 'aborted' where node_id = $1 and status = 'reverting' and not (id = any($2::int[])) returning id`, [nodeId, holding]);
-    if (cleaned.length) engine.kick();
+    const cleaned = await db.query<{ job_id: number }>(
+      `update engine_work set status = 'aborted' where node_id = $1 and status = 'reverting' and not (id = any($2::int[])) returning job_id`,
+      [nodeId, holding],
+    );
+    if (cleaned.length) engine.kick(cleaned.map((r) => r.job_id));
   }
   const open = new Set(row?.open ?? []);
   return { abort: holding.filter((id) => !open.has(id)), queued: row?.queued === true, tasks: row?.tasks === true };
@@ -90,13 +104,13 @@ export async function pollState(db: Db, engine: Engine, nodeId: number, holding:
 export function claimNext(db: Db, nodeId: number, session: string) {
   return db.transaction(async (tx) => {
     await tx.query('select id from nodes where id = $1 for no key update', [nodeId]);
-    const claimed = await tx.query<{ id: number; job_action_id: number; role: string; deadline_at: string; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }>(
+    const claimed = await tx.query<{ id: number; job_id: number; job_action_id: number; role: string; deadline_at: string; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }>(
       `update engine_work set status = 'claimed', claimed_at = now(), actor_session = $2,
               deadline_at = now() + ((payload->>'timeout_ms')::int + 15000) * interval '1 millisecond'
         where id in (select id from engine_work where node_id = $1 and status = 'queued'
                         and not exists (select 1 from engine_work r where r.node_id = $1 and r.status in ('claimed', 'ready', 'reverting'))
                       order by id limit 1 for update skip locked)
-        returning id, job_action_id, role, deadline_at::text, payload`,
+        returning id, job_id, job_action_id, role, deadline_at::text, payload`,
       [nodeId, session],
     );
     // A target serving for this source waits for the source's result: its time runs out with the
@@ -107,6 +121,8 @@ export function claimNext(db: Db, nodeId: number, session: string) {
         source.job_action_id,
         source.deadline_at,
       ]);
+      // Its job is running from now on (it was preparing while the actors fetched the work).
+      await tx.query(`update jobs set status = 'running', updated_at = now() where id = $1 and status = 'preparing'`, [source.job_id]);
     }
     return claimed.map(({ id, payload }) => ({ id, payload }));
   });
@@ -155,23 +171,33 @@ export type WorkResult = yup.InferType<typeof resultSchema>;
 export async function storeResult(db: Db, engine: Engine, w: OwnWork, input: WorkResult): Promise<void> {
   if (w.status !== 'claimed' && w.status !== 'ready') throw new HttpError(409, `Work ${w.id} is no longer open (${w.status}); the result was not stored.`);
   const status = input.outcome === 'ran' ? 'ran' : input.outcome === 'incompatible' ? 'incompatible' : input.outcome === 'aborted' ? 'cancelled' : 'errored';
-  const target = w.role === 'target' ? null : await db.query<{ result: unknown }>(`select result from engine_work where job_action_id = $1 and role = 'target'`, [w.job_action_id]);
-  const evidence = w.role === 'source' ? { source: input.evidence, target: target?.[0]?.result ?? null } : { target: input.evidence };
-  await db.transaction(async (tx) => {
+  // One transaction: the work, the job action (with the target's result beside the source's evidence),
+  // the other side's work (a target's servers close: reverting; anything else open: aborted) and the progress.
+  const peers = await db.transaction(async (tx) => {
     await tx.query(`update engine_work set status = $2, result = coalesce(result, '{}'::jsonb) || $3::jsonb, finished_at = now() where id = $1`, [
       w.id,
       input.outcome === 'ran' ? 'done' : 'errored',
       JSON.stringify({ outcome: input.outcome, message: input.message }),
     ]);
-    await tx.query(
-      `update job_actions set status = $2, blocked = $3, blocked_msg = $4, evidence = $5, finished_at = now() where id = $1 and status in ('pending', 'running', 'waiting')`,
-      [w.job_action_id, status, status === 'ran' ? input.blocked : null, input.message, JSON.stringify(evidence)],
+    const ended = await tx.query(
+      `update job_actions set status = $2, blocked = $3, blocked_msg = $4, finished_at = now(),
+              evidence = case when $6::boolean
+                then jsonb_build_object('source', $5::jsonb, 'target', (select t.result from engine_work t where t.job_action_id = $1 and t.role = 'target' order by t.id limit 1))
+                else jsonb_build_object('target', $5::jsonb) end
+        where id = $1 and status in ('pending', 'running', 'waiting') returning id`,
+      [w.job_action_id, status, status === 'ran' ? input.blocked : null, input.message, JSON.stringify(input.evidence), w.role === 'source'],
     );
+    const others = await tx.query<{ node_id: number }>(
+      `update engine_work set status = case when role = 'target' and status in ('claimed', 'ready') then 'reverting' else 'aborted' end, finished_at = now()
+        where job_action_id = $1 and status in ('held', 'queued', 'claimed', 'ready') returning node_id`,
+      [w.job_action_id],
+    );
+    if (ended.length) await engine.updateProgress([w.job_id], tx);
+    return others;
   });
-  // The other side (the target's servers) stops at its next poll.
-  await engine.endActions([w.job_action_id], status, null);
-  await engine.updateProgress([w.job_id]);
-  await engine.afterAction(w.job_action_id);
+  // The other side (the target's servers) hears at once that it is to stop.
+  for (const p of peers) engine.notify(p.node_id);
+  await engine.afterAction(w.job_action_id, w.job_id);
 }
 
 /**
@@ -179,17 +205,28 @@ export async function storeResult(db: Db, engine: Engine, w: OwnWork, input: Wor
  * with its work and merged into the job action's evidence.target. The target's work is still held
  * (reverting) until this is stored, so the job ends with it.
  */
-export async function storeTargetEvidence(db: Db, w: OwnWork, evidence: Record<string, unknown>): Promise<void> {
+export async function storeTargetEvidence(db: Db, engine: Engine, w: OwnWork, evidence: Record<string, unknown>): Promise<void> {
   if (w.role !== 'target') throw new HttpError(409, `Work ${w.id} is not a target's work.`);
   if (!['claimed', 'ready', 'reverting'].includes(w.status)) throw new HttpError(409, `Work ${w.id} is no longer open (${w.status}); the evidence was not stored.`);
   const json = JSON.stringify(evidence);
-  await db.transaction(async (tx) => {
-    await tx.query(`update engine_work set result = coalesce(result, '{}'::jsonb) || jsonb_build_object('seen', $2::jsonb) where id = $1`, [w.id, json]);
+  const cleaned = await db.transaction(async (tx) => {
+    // Sent as the target closes its servers: once stored, a cleanup (reverting) is done.
+    const work = await tx.query(
+      `update engine_work set result = coalesce(result, '{}'::jsonb) || jsonb_build_object('seen', $2::jsonb),
+              status = case when status = 'reverting' then 'aborted' else status end where id = $1 returning status`,
+      [w.id, json],
+    );
     await tx.query(
       `update job_actions set evidence = jsonb_set(coalesce(evidence, '{}'::jsonb), '{target}', coalesce(nullif(evidence->'target', 'null'::jsonb), '{}'::jsonb) || $2::jsonb) where id = $1`,
       [w.job_action_id, json],
     );
+    return w.status === 'reverting' && work.length > 0;
   });
+  if (cleaned) {
+    // The actor may take its next work, and a job waiting for the cleanup goes on.
+    engine.notify(w.node_id);
+    engine.kick([w.job_id]);
+  }
 }
 
 /**

@@ -172,15 +172,18 @@ export async function ingestEvents(db: Db, integrationId: number, events: Normal
 
 /** When a job action ends: match the events received during it (events arriving later match on arrival). */
 export async function matchEventsForAction(db: Db, jobActionId: number, windowMs: number): Promise<number> {
+  // The events first: with none around the action (the common case) that is the only statement.
+  const events = await db.query<{ id: number; integration_id: number } & NormalEvent>(
+    `select e.id, e.integration_id, e.occurred_at::text, e.src_ip, e.dest_ip, e.src_port, e.dest_port, e.proto, e.description, e.alert, e.suspicious, e.severity, e.raw_event as raw
+       from job_actions ja join integration_events e
+         on e.occurred_at between ja.started_at - interval '2 seconds' and coalesce(ja.finished_at, now()) + ${windowOf('ja.job_id', '$2')}
+      where ja.id = $1 and ja.started_at is not null
+      order by e.occurred_at limit 1000`,
+    [jobActionId, String(windowMs)],
+  );
+  if (!events.length) return 0;
   const [c] = await db.query<Candidate>(`${CANDIDATE_SQL} where ja.id = $1 and ja.started_at is not null`, [jobActionId]);
   if (!c) return 0;
-  const events = await db.query<{ id: number; integration_id: number } & NormalEvent>(
-    `select id, integration_id, occurred_at::text, src_ip, dest_ip, src_port, dest_port, proto, description, alert, suspicious, severity, raw_event as raw
-       from integration_events
-      where occurred_at between $1::timestamptz - interval '2 seconds' and coalesce($2::timestamptz, now()) + ${windowOf('$4::int', '$3')}
-      order by occurred_at limit 1000`,
-    [c.started_at, c.finished_at, String(windowMs), c.job_id],
-  );
   let n = 0;
   // Only events whose best match (among actions around their time) is this action.
   for (const e of events) {

@@ -89,6 +89,13 @@ export class Engine {
   private running = false;
   private ticking: Promise<void> | null = null;
   private again = false;
+  /**
+   * Jobs with news since the last pass (a result, a cleanup, a new job): a kick naming jobs schedules
+   * only those; a kick without jobs, and the timer, schedule every active job (the timer also catches
+   * what another director changed). With 25 busy jobs, a result no longer costs 25 transactions.
+   */
+  private readonly dirty = new Set<number>();
+  private everyJob = false;
   private readonly events = new EventEmitter();
   stopped = false;
 
@@ -146,14 +153,15 @@ export class Engine {
     }
   }
 
-  /** Runs a tick soon (after results or new jobs). */
-  kick(): void {
+  /** Runs a tick soon (after results or new jobs): of the given jobs only, or of every active job. */
+  kick(jobIds?: Iterable<number>): void {
+    this.mark(jobIds);
     if (!this.running) return;
     if (this.ticking) {
       this.again = true;
       return;
     }
-    void this.tick();
+    void this.pass();
   }
 
   private readonly news = new Map<number, number>();
@@ -192,8 +200,20 @@ export class Engine {
     });
   }
 
-  /** One pass: offline actors, timed-out work, cancelled jobs, scheduling. Never overlaps itself. */
+  /** Notes jobs to schedule at the next pass (every active job when none are given). */
+  private mark(jobIds?: Iterable<number>): void {
+    if (jobIds === undefined) this.everyJob = true;
+    else for (const id of jobIds) this.dirty.add(id);
+  }
+
+  /** One pass over every active job: offline actors, timed-out work, cancelled jobs, scheduling. */
   tick(): Promise<void> {
+    this.everyJob = true;
+    return this.pass();
+  }
+
+  /** One pass over the jobs marked (every active job after tick() or a kick without jobs). Never overlaps itself. */
+  private pass(): Promise<void> {
     if (this.ticking) {
       this.again = true;
       return this.ticking;
@@ -208,7 +228,10 @@ export class Engine {
             if (Date.now() - this.startedAt >= this.opts.offlineAfterMs) await this.sweepOffline();
             await this.sweepDeadlines();
           }
-          await this.schedule();
+          const only = this.everyJob ? null : [...this.dirty];
+          this.everyJob = false;
+          this.dirty.clear();
+          if (only === null || only.length) await this.schedule(only);
         } catch (e) {
           if (!this.stopped) console.error('engine tick failed:', e);
         }
@@ -233,7 +256,10 @@ export class Engine {
   }
 
   private async sweepDeadlines(): Promise<void> {
-    await this.db.query(`update engine_work set status = 'aborted', error = coalesce(error, 'The actor did not confirm the cleanup in time.') where status = 'reverting' and deadline_at < now()`);
+    const late = await this.db.query<{ job_id: number }>(
+      `update engine_work set status = 'aborted', error = coalesce(error, 'The actor did not confirm the cleanup in time.') where status = 'reverting' and deadline_at < now() returning job_id`,
+    );
+    if (late.length) this.kick(late.map((r) => r.job_id));
     await this.failOpenWork(`status in ('claimed', 'ready') and deadline_at < now()`, [], 'The actor did not report a result in time (timed out).');
   }
 
@@ -263,13 +289,14 @@ export class Engine {
       [ids, status, reason],
     );
     for (const p of peers) this.notify(p.node_id);
-    await this.updateProgress([...new Set(jobs.map((j) => j.job_id))]);
-    this.again = true;
+    const jobIds = [...new Set(jobs.map((j) => j.job_id))];
+    await this.updateProgress(jobIds);
+    this.kick(jobIds);
   }
 
-  async updateProgress(jobIds: number[]): Promise<void> {
+  async updateProgress(jobIds: number[], tx: Db = this.db): Promise<void> {
     if (!jobIds.length) return;
-    await this.db.query(
+    await tx.query(
       `update jobs j set progress = p.pct, updated_at = now()
          from (select job_id, (100 * count(*) filter (where status not in ('pending', 'running', 'waiting')) / greatest(count(*), 1))::int as pct
                  from job_actions where job_id = any($1::int[]) group by job_id) p
@@ -278,14 +305,22 @@ export class Engine {
     );
   }
 
-  private async schedule(): Promise<void> {
-    // A job whose action is running has nothing to schedule until it ends (unless it is preparing, for
-    // markPerforming, or ended from outside): left out, so a tick over many busy jobs stays one read.
+  /** Schedules the active jobs (`only`: those of them). */
+  private async schedule(only: number[] | null): Promise<void> {
+    // A job whose action is running has nothing to schedule until it ends (unless it ended from outside,
+    // or is an evaluation with actions still pending: its other steps may run meanwhile;
+    // a preparing job becomes running when its source claims the work, actors/service.ts claimNext), nor
+    // a reverting job while its target cleans up (the cleanup's end kicks it): left out, so a tick over
+    // many busy jobs stays one read.
     const active = await this.db.query<ActiveJob>(
       `select e.job_id, e.kind, e.force_unlock, j.status from engine_jobs e join jobs j on j.id = e.job_id
-        where e.active and (j.status in ('preparing', 'cancelled', 'errored', 'completed')
-                            or not exists (select 1 from job_actions ja where ja.job_id = e.job_id and ja.status = 'running'))
+        where e.active ${only ? 'and e.job_id = any($1::int[])' : ''}
+          and (j.status in ('cancelled', 'errored', 'completed')
+               or (e.kind = 'evaluation' and exists (select 1 from job_actions ja where ja.job_id = e.job_id and ja.status = 'pending'))
+               or (not exists (select 1 from job_actions ja where ja.job_id = e.job_id and ja.status = 'running')
+                   and not (j.status = 'reverting' and exists (select 1 from engine_work w where w.job_id = e.job_id and w.status = 'reverting'))))
         order by e.job_id limit 500`,
+      only ? [only] : [],
     );
     if (!active.length) return;
     const busyRows = await this.db.query<{ node_id: number }>(`select distinct node_id from engine_work where status in ${OPEN}`);
@@ -352,41 +387,77 @@ export class Engine {
       await tx.query(`update engine_jobs set active = false where job_id = $1`, [jobId]);
       return;
     }
+    // An evaluation runs its steps side by side, each step's actions in order, as far as their actors
+    // are free (an actor performs one action at a time); a sequence runs one action at a time, in order.
+    const parallel = job.kind === 'evaluation';
+    // Only the unfinished actions (finished ones decide nothing but the outcome, read at the end); of an
+    // evaluation's pending ones, only those whose actors are free now: a pass over a 500-step evaluation
+    // reads the few steps it can start, not 500 rows.
+    const busyIds = parallel ? [...busy] : [];
     const actions = await tx.query<ActionState>(
       `select ja.id, ja.job_step_id, s.group_order, ja.position, ja.status, ja.action_type, ja.name, ja.action_id, s.source_node_id, s.destination_node_id, ja.blocked_msg
          from job_actions ja join job_steps s on s.id = ja.job_step_id
-        where ja.job_id = $1 order by s.group_order, ja.position, ja.id`,
-      [jobId],
+        where ja.job_id = $1 and ja.status in ('pending', 'running')
+          and (ja.status = 'running' or not (coalesce(s.source_node_id, 0) = any($2::int[]) or coalesce(s.destination_node_id, 0) = any($2::int[])))
+        order by s.group_order, ja.position, ja.id`,
+      [jobId, busyIds],
     );
-    if (actions.some((a) => a.status === 'running')) {
+    const firstError = async () =>
+      (
+        await tx.query<{ group_order: number; blocked_msg: string | null; name: string }>(
+          `select s.group_order, ja.blocked_msg, ja.name from job_actions ja join job_steps s on s.id = ja.job_step_id
+            where ja.job_id = $1 and ja.status = 'errored' order by s.group_order, ja.position, ja.id limit 1`,
+          [jobId],
+        )
+      )[0];
+    const running = actions.filter((a) => a.status === 'running');
+    if (running.length) {
       if (job.status === 'preparing') await markPerforming(tx, jobId);
-      return;
+      if (!parallel) return;
     }
-    if (await reverting(tx, jobId)) return;
+    const busySteps = new Set(running.map((a) => a.job_step_id));
+    let started = false;
+    // A sequence: the first errored step so far (it stops there).
+    const failed = job.kind === 'sequence' && actions.some((a) => a.status === 'pending') ? await firstError() : undefined;
+    // The next action does not wait for the last target to close its servers (an actor claims nothing
+    // while it cleans up, so the actors still do one thing at a time): the job is reverting only at its end.
     for (const a of actions) {
-      if (a.status !== 'pending') continue;
+      if (a.status !== 'pending' || busySteps.has(a.job_step_id)) continue;
       // Sequences stop at the first errored step; evaluations run every step.
       if (job.kind === 'sequence') {
-        const failed = actions.find((x) => x.status === 'errored' && x.group_order < a.group_order);
-        if (failed) {
+        const stop = failed && failed.group_order < a.group_order ? failed : actions.find((x) => x.status === 'errored' && x.group_order < a.group_order);
+        if (stop) {
           await tx.query(`update job_actions set status = 'not run', finished_at = now() where job_id = $1 and status = 'pending'`, [jobId]);
+          if (await reverting(tx, job)) return;
           if (await collectingEvents(tx, jobId, this.opts.detectionWindowMs)) return;
-          await this.finishJob(tx, jobId, 'errored', `Step ${failed.group_order} errored: ${failed.blocked_msg ?? failed.name}`);
+          await this.finishJob(tx, jobId, 'errored', `Step ${stop.group_order} errored: ${stop.blocked_msg ?? stop.name}`);
           return;
         }
       }
       const verdict = await this.dispatch(tx, job, a, busy, node);
       if (verdict === 'dispatched' || verdict === 'wait') {
+        started ||= verdict === 'dispatched';
+        if (parallel) {
+          busySteps.add(a.job_step_id);
+          continue;
+        }
         if (verdict === 'wait' && job.status === 'pending') await tx.query(`update jobs set status = 'waiting', updated_at = now() where id = $1`, [jobId]);
         return;
       }
       a.status = verdict;
     }
+    // An evaluation with steps running or waiting for their actors (left out of the read above when busy).
+    const waiting = busySteps.size > 0 || (parallel && (await tx.query(`select 1 from job_actions where job_id = $1 and status = 'pending' limit 1`, [jobId])).length > 0);
+    if (waiting) {
+      if (!started && !running.length && job.status === 'pending') await tx.query(`update jobs set status = 'waiting', updated_at = now() where id = $1`, [jobId]);
+      return;
+    }
+    if (await reverting(tx, job)) return;
     if (await collectingEvents(tx, jobId, this.opts.detectionWindowMs)) return;
-    const errored = actions.some((a) => a.status === 'errored');
-    const firstError = actions.find((a) => a.status === 'errored');
-    const status = job.kind === 'sequence' && errored ? 'errored' : 'completed';
-    await this.finishJob(tx, jobId, status, status === 'errored' ? `Step ${firstError?.group_order ?? '?'} errored: ${firstError?.blocked_msg ?? ''}` : null);
+    // (Actions ended in this pass are in the transaction already.)
+    const errored = job.kind === 'sequence' ? await firstError() : undefined;
+    const status = errored ? 'errored' : 'completed';
+    await this.finishJob(tx, jobId, status, errored ? `Step ${errored.group_order} errored: ${errored.blocked_msg ?? ''}` : null);
   }
 
   private async finishJob(tx: Db, jobId: number, status: string, reason: string | null): Promise<void> {
@@ -532,10 +603,10 @@ export class Engine {
     );
   }
 
-  /** After a job action ends: match events already received, and schedule the next action. */
-  async afterAction(jobActionId: number): Promise<void> {
+  /** After a job action ends: schedule the job's next action, and match the events already received. */
+  async afterAction(jobActionId: number, jobId: number): Promise<void> {
+    this.kick([jobId]);
     await matchEventsForAction(this.db, jobActionId, this.opts.detectionWindowMs).catch((e: Error) => console.error('event matching failed:', e.message));
-    this.kick();
   }
 }
 
@@ -550,13 +621,15 @@ async function waitForActor(tx: Db, jobId: number, name: string): Promise<'wait'
 }
 
 /** True while a target actor of the job is closing its servers (the job is 'reverting' meanwhile). */
-async function reverting(tx: Db, jobId: number): Promise<boolean> {
-  const [row] = await tx.query<{ n: number }>(`select count(*)::int as n from engine_work where job_id = $1 and status = 'reverting'`, [jobId]);
+async function reverting(tx: Db, job: ActiveJob): Promise<boolean> {
+  const [row] = await tx.query<{ n: number }>(`select count(*)::int as n from engine_work where job_id = $1 and status = 'reverting'`, [job.job_id]);
   if (!row?.n) return false;
-  await tx.query(
-    `update jobs set status = 'reverting', status_reason = 'The actors are cleaning up after the last action.', updated_at = now() where id = $1 and status <> 'reverting'`,
-    [jobId],
-  );
+  // Written once: an update of jobs, even of no row, runs its statement triggers (counts, rollups, library log).
+  if (job.status !== 'reverting') {
+    await tx.query(`update jobs set status = 'reverting', status_reason = 'The actors are cleaning up after the last action.', updated_at = now() where id = $1 and status <> 'reverting'`, [
+      job.job_id,
+    ]);
+  }
   return true;
 }
 

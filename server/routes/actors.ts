@@ -24,7 +24,7 @@ import { taskResultSchema, type ActorTaskPayload, type SignedTask } from '../../
 import { sign, signingKeys } from '../engine/secrets';
 import { claimTasks, failTasksOfOtherSessions, storeTaskResult } from '../actors/tasks';
 import { engineFor } from '../engine/engine';
-import { actorByCredential, claimNext, markReady, ownWork, registerActor, pollState, storeResult, storeTargetEvidence, touchActor, type ActorNode } from '../actors/service';
+import { actorByCredential, claimNext, markReady, ownWork, registerActor, pollState, storeResult, storeTargetEvidence, touchActorByCredential, type ActorNode } from '../actors/service';
 
 /** The actor a request's bearer credential belongs to; 401 otherwise. */
 export const actorOf = (app: FastifyInstance, req: FastifyRequest): Promise<ActorNode> => actorByCredential(app.db, req.headers.authorization);
@@ -71,16 +71,14 @@ export async function actorsRoutes(app: FastifyInstance) {
   }));
 
   app.post(`${ACTOR_API}/heartbeat`, (req) => engine.track(async () => {
-    const node = await actorOf(app, req);
+    await touchActorByCredential(app.db, req.headers.authorization);
     validate(heartbeatSchema, req.body);
-    await touchActor(app.db, node.id);
     return { ok: true };
   }));
 
   app.post(`${ACTOR_API}/poll`, (req): Promise<PollAnswer> => engine.track(async () => {
-    const node = await actorOf(app, req);
+    const node = await touchActorByCredential(app.db, req.headers.authorization);
     const input = validate(pollSchema, req.body);
-    await touchActor(app.db, node.id);
     // Work claimed by an earlier process of this actor cannot finish: end it with the reason.
     if (engine.sessions.get(node.id) !== input.session) {
       await engine.failOpenWork(
@@ -134,7 +132,7 @@ export async function actorsRoutes(app: FastifyInstance) {
     const { id } = validate(idParam, req.params);
     const input = validate(targetEvidenceSchema, req.body);
     const w = await ownWork(app.db, id, node, input.session);
-    await storeTargetEvidence(app.db, w, input.evidence);
+    await storeTargetEvidence(app.db, engine, w, input.evidence);
     return { ok: true };
   }));
 
