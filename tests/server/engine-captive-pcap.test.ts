@@ -1,6 +1,4 @@
-import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captivePcapSource } from '../../actor/types/captive-pcap';
 import type { WorkPayload } from '@/api/contracts/engine';
@@ -8,6 +6,7 @@ import type { ReplayScript } from '@/api/contracts/replay';
 import { runJob, waitForJob } from './engine-helpers';
 import { alterHttpAnswer, createPcapAction, expectAlteredHttpAnswer, usePcapEngineWorld } from './pcap-helpers';
 import { SRC_ADDRESS } from './loopback';
+import { SharedFiles } from '../../server/storage/shared-files';
 
 const { dataDir, world } = usePcapEngineWorld('vigil-engine-captive-pcap-');
 
@@ -71,7 +70,8 @@ describe('captive_ioc_pcap replays the capture on a single actor against itself'
 
   it('a captive_ioc_pcap action whose processed capture is gone ends incompatible with the reason (this director cannot perform it)', async () => {
     const action = await createPcapAction(world().server, world().operator, 'two-ips-tcp.pcap', 'captive_ioc_pcap');
-    fs.rmSync(path.join(dataDir, 'pcap', 'processed', `${action.upload_id}.pcap`));
+    // Gone here and from the database's shared copy (SHARED_FILES=database, the default on PostgreSQL).
+    await new SharedFiles(world().server.db, dataDir, true).remove(`pcap/processed/${action.upload_id}.pcap`);
     const { actions } = await waitForJob(world().server.db, await runJob(world(), 'actions', action.id));
     expect(actions[0]?.status).toBe('incompatible');
     expect(actions[0]?.blocked_msg).toBe(`The processed capture of PCAP upload ${action.upload_id} is not stored on this director.`);

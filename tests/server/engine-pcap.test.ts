@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { extractReplayScript } from '../../server/engine/replay-script';
 import { runJob, waitForJob } from './engine-helpers';
 import { alterHttpAnswer, createPcapAction, expectAlteredHttpAnswer, fixture, usePcapEngineWorld } from './pcap-helpers';
+import { SharedFiles } from '../../server/storage/shared-files';
 
 const { dataDir, world } = usePcapEngineWorld('vigil-engine-pcap-');
 
@@ -67,7 +68,8 @@ describe('pcap actions replay the kept conversations between two actors', () => 
 
   it('a pcap action whose processed capture is gone ends incompatible with the reason (this director cannot perform it)', async () => {
     const action = await createPcapAction(world().server, world().operator, 'two-ips-tcp.pcap');
-    fs.rmSync(path.join(dataDir, 'pcap', 'processed', `${action.upload_id}.pcap`));
+    // Gone here and from the database's shared copy (SHARED_FILES=database, the default on PostgreSQL).
+    await new SharedFiles(world().server.db, dataDir, true).remove(`pcap/processed/${action.upload_id}.pcap`);
     const { actions } = await waitForJob(world().server.db, await run(action.id));
     expect(actions[0]?.status).toBe('incompatible');
     expect(actions[0]?.blocked_msg).toBe(`The processed capture of PCAP upload ${action.upload_id} is not stored on this director.`);

@@ -20,6 +20,7 @@ import { PCAP_STATUS, PCAP_TCP_OR_UDP_MESSAGE } from '@/api/contracts/pcap';
 import { testPayload } from '@/features/action-form/test-values';
 import { startTestServer, type Session, type TestServer } from './helpers';
 import { BOUNDARY, fixture, multipart } from './pcap-helpers';
+import { SharedFiles } from '../../server/storage/shared-files';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-pcap-server-'));
 
@@ -392,7 +393,7 @@ describe('ACT-095 POST /manage_sims/upload/create_pcap_action', () => {
     expect(preview.action_type === 'pcap' && preview.detail.file.stored && preview.detail.has_hex).toBe(true);
 
     // Neither the file nor a copy: 404 with a message.
-    fs.rmSync(path.join(dataDir, 'pcap', 'processed', `${id}.pcap`));
+    await new SharedFiles(t.db, dataDir, true).remove(`pcap/processed/${id}.pcap`);
     const gone = await get();
     expect(gone.statusCode).toBe(404);
     expect(gone.json<{ error: string }>().error).toMatch(/^The packet capture two-ips-tcp_upload\d+\.pcap of Action A000-\d+ is not stored on this director\.$/);
