@@ -104,7 +104,8 @@ interface SearchText {
   trigrams: TrigramIndex;
 }
 
-function slotAtOffset(starts: Int32Array, at: number): number {
+/** Which entry of text joined at `starts` (ascending offsets, one past the end last) the position `at` falls in. */
+export function slotAtOffset(starts: Int32Array, at: number): number {
   let lo = 0;
   let hi = starts.length - 2;
   while (lo < hi) {

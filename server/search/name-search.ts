@@ -1,4 +1,4 @@
-import type { IndexEntry, SortedIndex } from '../library/sorted-index';
+import { slotAtOffset, type IndexEntry, type SortedIndex } from '../library/sorted-index';
 
 /** Between names in the joined text (and before the first, after the last): a name's start and end. */
 const SEP = '\u0001';
@@ -142,18 +142,6 @@ export class NameSearch<E extends IndexEntry> {
   }
 }
 
-/** Which name the text position `at` falls in (binary search over the starts). */
-function nameAt(starts: Int32Array, at: number): number {
-  let lo = 0;
-  let hi = starts.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 /**
  * The names (by position in name order) in which any of `patterns` occurs, ascending per pattern, at
  * most `max` accepted ones per pattern; the caller merges the patterns' lists. A pattern starting with
@@ -169,7 +157,7 @@ function walk(text: string, starts: Int32Array, patterns: readonly string[], max
     for (let p = text.indexOf(pattern); p !== -1 && found < max; ) {
       // The SEP after the last name starts no name.
       if (p + lead >= end) break;
-      const k = nameAt(starts, p + lead);
+      const k = slotAtOffset(starts, p + lead);
       if (accept(k)) {
         out.push(k);
         found++;
