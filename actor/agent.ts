@@ -71,6 +71,8 @@ export class ActorAgent {
   private stopped = false;
   private pollAbort = new AbortController();
   private heartbeatTimer: NodeJS.Timeout | null = null;
+  /** When the last poll was sent: a poll tells the director the actor is alive as a heartbeat does. */
+  private lastPollAt = 0;
   private loopDone: Promise<void> | null = null;
   private tls: PerformOptions['tls'];
   readonly capabilities: string[];
@@ -194,6 +196,9 @@ export class ActorAgent {
     }
     const hb = this.cred.heartbeat_ms;
     this.heartbeatTimer = setInterval(() => {
+      // A poll sent within the interval already marked the actor alive (the director touches it on every
+      // poll): with 50 actors, skipping that heartbeat halves the director's idle statements.
+      if (Date.now() - this.lastPollAt < hb) return;
       this.call('/heartbeat', { session: this.session }).catch((e: Error) => this.log(`heartbeat failed: ${e.message}`));
     }, hb);
     this.heartbeatTimer.unref();
@@ -231,6 +236,7 @@ export class ActorAgent {
     let failures = 0;
     while (!this.stopped) {
       try {
+        this.lastPollAt = Date.now();
         const answer = await this.call<PollAnswer>(
           '/poll',
           { session: this.session, holding: [...this.running.keys()], wait_ms: this.opts.pollWaitMs ?? 5000 },

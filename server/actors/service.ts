@@ -69,20 +69,54 @@ export async function touchActorByCredential(db: Db, authorization: string | und
 }
 
 
+/** The columns of a poll's state, of the node `node` (a column or $1) holding work ids $2. */
+const pollColumns = (node: string) => `
+  (select array_agg(id) from engine_work where id = any($2::int[]) and node_id = ${node} and status in ('claimed', 'ready')) as open,
+  exists (select 1 from engine_work where node_id = ${node} and status = 'queued') as queued,
+  exists (select 1 from engine_work where node_id = ${node} and status = 'reverting' and not (id = any($2::int[]))) as reverted,
+  exists (select 1 from actor_tasks where node_id = ${node} and status = 'queued') as tasks`;
+
+interface PollRow {
+  open: number[] | null;
+  queued: boolean;
+  reverted: boolean;
+  tasks: boolean;
+}
+
+export interface PollState {
+  abort: number[];
+  queued: boolean;
+  tasks: boolean;
+}
+
 /**
  * Of the work the actor holds, what is no longer open (it must abort it), and whether work (or a
  * task, server/actors/tasks.ts) waits queued for it: one read, so an idle actor's poll costs one statement (a target's reverted work it no
  * longer holds is cleaned up only when there is some, and the claim's transaction runs only when work
  * is queued).
  */
-export async function pollState(db: Db, engine: Engine, nodeId: number, holding: readonly number[]): Promise<{ abort: number[]; queued: boolean; tasks: boolean }> {
-  const [row] = await db.query<{ open: number[] | null; queued: boolean; reverted: boolean; tasks: boolean }>(
-    `select (select array_agg(id) from engine_work where id = any($2::int[]) and node_id = $1 and status in ('claimed', 'ready')) as open,
-            exists (select 1 from engine_work where node_id = $1 and status = 'queued') as queued,
-            exists (select 1 from engine_work where node_id = $1 and status = 'reverting' and not (id = any($2::int[]))) as reverted,
-            exists (select 1 from actor_tasks where node_id = $1 and status = 'queued') as tasks`,
-    [nodeId, holding],
+export async function pollState(db: Db, engine: Engine, nodeId: number, holding: readonly number[]): Promise<PollState> {
+  const [row] = await db.query<PollRow>(`select ${pollColumns('$1')}`, [nodeId, holding]);
+  return afterPoll(db, engine, nodeId, holding, row);
+}
+
+/**
+ * A poll's first look: the actor its credential belongs to is marked alive (touchActorByCredential)
+ * and its poll state read (pollState) in one statement, the commonest call of 50 polling actors.
+ */
+export async function touchAndPollState(db: Db, engine: Engine, authorization: string | undefined, holding: readonly number[]): Promise<{ node: ActorNode; state: PollState }> {
+  const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
+  if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
+  const [row] = await db.query<ActorNode & PollRow>(
+    `with n as (update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status)
+     select n.id, n.name, n.status, ${pollColumns('n.id')} from n`,
+    [hashSecret(m[1]), holding],
   );
+  if (!row) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
+  return { node: { id: row.id, name: row.name, status: row.status }, state: await afterPoll(db, engine, row.id, holding, row) };
+}
+
+async function afterPoll(db: Db, engine: Engine, nodeId: number, holding: readonly number[], row: PollRow | undefined): Promise<PollState> {
   if (row?.reverted) {
     // A target's work the actor no longer holds has been cleaned up (its servers are closed).
     const cleaned = await db.query<{ job_id: number }>(
@@ -141,6 +175,27 @@ export interface OwnWork {
 /** Work assigned to this actor and claimed by this process of it; 404 or 409 otherwise. */
 export async function ownWork(db: Db, id: number, node: ActorNode, session: string): Promise<OwnWork> {
   const [w] = await db.query<OwnWork>('select id, node_id, role, status, job_id, job_action_id, actor_session from engine_work where id = $1', [id]);
+  return checkOwn(w, id, node, session);
+}
+
+/**
+ * The actor of a credential (actorByCredential) and its work `id` claimed by this process of it
+ * (ownWork), in one statement: a target's ready and evidence calls and every result make three per action.
+ */
+export async function ownWorkByCredential(db: Db, authorization: string | undefined, id: number, session: string): Promise<{ node: ActorNode; work: OwnWork }> {
+  const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
+  if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
+  const [row] = await db.query<{ n_id: number; n_name: string; n_status: string } & { [K in keyof OwnWork]: OwnWork[K] | null }>(
+    `select n.id as n_id, n.name as n_name, n.status as n_status, w.id, w.node_id, w.role, w.status, w.job_id, w.job_action_id, w.actor_session
+       from nodes n left join engine_work w on w.id = $2 where n.token_hash = $1 and n.retired_at is null`,
+    [hashSecret(m[1]), id],
+  );
+  if (!row) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
+  const node = { id: row.n_id, name: row.n_name, status: row.n_status };
+  return { node, work: checkOwn(row.id === null ? undefined : (row as OwnWork), id, node, session) };
+}
+
+function checkOwn(w: OwnWork | undefined, id: number, node: ActorNode, session: string): OwnWork {
   if (!w || w.node_id !== node.id) throw notFound(`Work ${id} is not assigned to this actor.`);
   if (w.actor_session !== session) throw new HttpError(409, `Work ${id} was claimed by another process of this actor.`);
   return w;

@@ -24,10 +24,28 @@ import { taskResultSchema, type ActorTaskPayload, type SignedTask } from '../../
 import { sign, signingKeys } from '../engine/secrets';
 import { claimTasks, failTasksOfOtherSessions, storeTaskResult } from '../actors/tasks';
 import { engineFor } from '../engine/engine';
-import { actorByCredential, claimNext, markReady, ownWork, registerActor, pollState, storeResult, storeTargetEvidence, touchActorByCredential, type ActorNode } from '../actors/service';
+import { actorByCredential, claimNext, markReady, ownWorkByCredential, registerActor, pollState, storeResult, storeTargetEvidence, touchActorByCredential, touchAndPollState, type ActorNode, type OwnWork, type PollState } from '../actors/service';
 
 /** The actor a request's bearer credential belongs to; 401 otherwise. */
 export const actorOf = (app: FastifyInstance, req: FastifyRequest): Promise<ActorNode> => actorByCredential(app.db, req.headers.authorization);
+
+/**
+ * A call about one piece of the actor's work: its id and body validated, then the actor and its work read
+ * in one statement (ownWorkByCredential). An unknown credential is refused (401) before a malformed call (400).
+ */
+async function workCall<S extends yup.AnyObjectSchema>(app: FastifyInstance, req: FastifyRequest, schema: S): Promise<{ input: yup.InferType<S>; w: OwnWork }> {
+  let id: number;
+  let input: yup.InferType<S>;
+  try {
+    ({ id } = validate(idParam, req.params));
+    input = validate(schema, req.body);
+  } catch (e) {
+    await actorOf(app, req);
+    throw e;
+  }
+  const { work } = await ownWorkByCredential(app.db, req.headers.authorization, id, (input as { session: string }).session);
+  return { input, w: work };
+}
 
 const idParam = yup.object({ id: yup.number().typeError('id must be a number').integer().positive().required() });
 
@@ -77,10 +95,22 @@ export async function actorsRoutes(app: FastifyInstance) {
   }));
 
   app.post(`${ACTOR_API}/poll`, (req): Promise<PollAnswer> => engine.track(async () => {
-    const node = await touchActorByCredential(app.db, req.headers.authorization);
-    const input = validate(pollSchema, req.body);
+    let input: yup.InferType<typeof pollSchema>;
+    try {
+      input = validate(pollSchema, req.body);
+    } catch (e) {
+      // An unknown credential is refused (401) before a malformed body (400).
+      await touchActorByCredential(app.db, req.headers.authorization);
+      throw e;
+    }
+    // Marked alive and its state read in one statement; read again when news came in meanwhile.
+    const before = engine.lastNews;
+    const first = await touchAndPollState(app.db, engine, req.headers.authorization, input.holding ?? []);
+    const node = first.node;
+    let known: PollState | null = first.state;
     // Work claimed by an earlier process of this actor cannot finish: end it with the reason.
     if (engine.sessions.get(node.id) !== input.session) {
+      known = null;
       await engine.failOpenWork(
         `node_id = $1 and status in ('claimed', 'ready') and actor_session is distinct from $2`,
         [node.id, input.session],
@@ -96,7 +126,9 @@ export async function actorsRoutes(app: FastifyInstance) {
     const recheckMs = app.db.kind === 'pglite' ? 20_000 : 1000;
     for (;;) {
       const since = engine.newsOf(node.id);
-      const { abort, queued, tasks: tasksQueued } = await pollState(app.db, engine, node.id, input.holding ?? []);
+      // The first state holds unless news of this actor came in since it was read.
+      const { abort, queued, tasks: tasksQueued } = known && since <= before ? known : await pollState(app.db, engine, node.id, input.holding ?? []);
+      known = null;
       const claimed = queued ? await claimNext(app.db, node.id, input.session) : [];
       const tasks: SignedTask[] = (tasksQueued ? await claimTasks(app.db, node.id, input.session) : []).map((t) => {
         const now = Date.now();
@@ -117,30 +149,21 @@ export async function actorsRoutes(app: FastifyInstance) {
   }));
 
   app.post(`${ACTOR_API}/work/:id/ready`, (req) => engine.track(async () => {
-    const node = await actorOf(app, req);
-    const { id } = validate(idParam, req.params);
-    const input = validate(readySchema, req.body);
+    const { input, w } = await workCall(app, req, readySchema);
     const portMap = checkPortMap(input.port_map);
     const failures = portFailures(input.port_failures);
-    const w = await ownWork(app.db, id, node, input.session);
     await markReady(app.db, engine, w, { port_map: portMap, port_failures: failures, login: input.login });
     return { ok: true };
   }));
 
   app.post(`${ACTOR_API}/work/:id/evidence`, { bodyLimit: MAX_RESULT_BYTES }, (req) => engine.track(async () => {
-    const node = await actorOf(app, req);
-    const { id } = validate(idParam, req.params);
-    const input = validate(targetEvidenceSchema, req.body);
-    const w = await ownWork(app.db, id, node, input.session);
+    const { input, w } = await workCall(app, req, targetEvidenceSchema);
     await storeTargetEvidence(app.db, engine, w, input.evidence);
     return { ok: true };
   }));
 
   app.post(`${ACTOR_API}/work/:id/result`, { bodyLimit: MAX_RESULT_BYTES }, (req) => engine.track(async () => {
-    const node = await actorOf(app, req);
-    const { id } = validate(idParam, req.params);
-    const input = validate(resultSchema, req.body);
-    const w = await ownWork(app.db, id, node, input.session);
+    const { input, w } = await workCall(app, req, resultSchema);
     await storeResult(app.db, engine, w, input);
     return { ok: true };
   }));

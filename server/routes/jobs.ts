@@ -19,6 +19,7 @@ import {
 import { listJobs, parseListQuery } from '../jobs/list-query';
 import { cancelJob, deleteJob, getActionEvents, getActionEvidence, getJob, getStepActions, publishJobs, summaryReport, type EventsKind } from '../jobs/service';
 import { checkIds, jobActionsCsv, jobsCsv, type ExportScope } from '../jobs/csv';
+import { engineFor } from '../engine/engine';
 
 /**
  * The jobs calls (jobs-simulations-network-map.md section 7, documented in docs/api.md "Jobs"):
@@ -179,7 +180,10 @@ export async function jobsRoutes(app: FastifyInstance) {
     requireCsrfToken(req.headers['x-csrf-token'], session.csrfToken);
     const id = pathId((req.params as { id?: string }).id);
     const by = `${session.user.first_name} ${session.user.last_name}`.trim() || session.user.email;
-    return cancelJob(app.db, id, by);
+    const answer = await cancelJob(app.db, id, by);
+    // Its actors hear at once that their work ended (the engine's timer would find it within a second).
+    engineFor(app.db).kick([id]);
+    return answer;
   });
 
   app.delete('/jobs/:id', async (req) => {
