@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openPglite, type Db } from '../server/db/index';
+import { openPglite, openPostgres, type Db } from '../server/db/index';
 import { migrate } from '../server/db/migrate';
 import { ensureAdmin } from '../server/seed/users';
 import { seedDemo } from '../server/seed/demo';
@@ -12,7 +12,9 @@ import { REPO_ROOT, freePort } from '../e2e/director';
 import { percentile } from './stats';
 
 /**
- * The Action library at 100,000 Actions on the embedded database (PGlite in a temporary directory):
+ * The Action library at 100,000 Actions on the embedded database (PGlite in a temporary directory), or
+ * on PostgreSQL (`npm run bench:library:pg`: a fresh database of TEST_DATABASE_URL's server, a private
+ * cluster started by scripts/with-test-postgres.sh when it is unset; BENCH_BROWSER=0 skips Chromium):
  *  - director: p50/p95/p99 latency of the list, filter and legacy page calls over real HTTP, one at a
  *    time and under concurrent load (closed loops of 1, 4 and 10 clients, SAMPLES answers per call);
  *  - reference: what a plain SQL substring search costs on the same data (why the list filters in memory);
@@ -69,7 +71,8 @@ function row(name: string, xs: number[]): string {
 const HEAD = `${'measure (ms)'.padEnd(46)} ${'n'.padStart(6)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'p99'.padStart(8)} ${'max'.padStart(8)}`;
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'index.html'))) {
+  const withBrowser = process.env.BENCH_BROWSER !== '0';
+  if (withBrowser && !fs.existsSync(path.join(REPO_ROOT, 'dist', 'index.html'))) {
     console.log('dist/ is missing: building it (npm run build)…');
     if (spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
   }
@@ -77,7 +80,9 @@ async function main(): Promise<void> {
   const keep = process.env.BENCH_DATA_DIR;
   const dataDir = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-library-'));
   fs.mkdirSync(dataDir, { recursive: true });
-  const db = await openPglite(dataDir);
+  // On PostgreSQL (`npm run bench:library:pg`): a fresh database of TEST_DATABASE_URL's server, dropped afterwards.
+  const pg = process.env.TEST_DATABASE_URL ? await freshPostgres(process.env.TEST_DATABASE_URL) : null;
+  const db = pg ? await openPostgres(pg.url) : await openPglite(dataDir);
   let t0 = Date.now();
   const seeded = keep && (await db.query<{ n: number }>(`select count(*)::int as n from pg_tables where tablename = 'actions'`))[0]?.n
     ? ((await db.query<{ n: number }>('select count(*)::int as n from actions'))[0]?.n ?? 0) >= ACTIONS
@@ -85,7 +90,8 @@ async function main(): Promise<void> {
   if (!seeded) await seed(db);
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>('select count(*)::int as n from actions');
   const [{ t } = { t: 0 }] = await db.query<{ t: number }>('select count(*)::int as t from action_tags');
-  console.log(`${seeded ? 'reused' : 'seeded'} ${n.toLocaleString('en-US')} Actions (${t.toLocaleString('en-US')} tag links) in ${((Date.now() - t0) / 1000).toFixed(1)} s on PGlite in ${dataDir}`);
+  const where = pg ? `PostgreSQL ${pg.version} (database ${pg.name})` : `PGlite in ${dataDir}`;
+  console.log(`${seeded ? 'reused' : 'seeded'} ${n.toLocaleString('en-US')} Actions (${t.toLocaleString('en-US')} tag links) in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${where}`);
   if (process.env.BENCH_SEED_ONLY) {
     await db.close();
     return;
@@ -102,9 +108,10 @@ async function main(): Promise<void> {
   const dimIds = (await db.query<{ id: number }>(`select id from dimensions where type = 'behavior_type' and parent_id is not null order by id limit 6`)).map((d) => d.id);
   // The director runs in its own process (as in production), so the load generator does not share its CPU.
   await db.close();
-  const director = await startDirectorOn(dataDir);
+  const director = await startDirectorOn(dataDir, pg?.url, withBrowser);
   const base = director.url;
-  const browser = await launchBrowser();
+  // BENCH_BROWSER=0: the HTTP figures only.
+  const browser = withBrowser ? await launchBrowser() : null;
   try {
     const signInRes = await fetch(`${base}/users/sign_in.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
     const cookie = (signInRes.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
@@ -164,7 +171,7 @@ async function main(): Promise<void> {
       );
       const seconds = (performance.now() - started) / 1000;
       const bad = loaded.filter((s) => s.status !== 200);
-      const title = clients === 1 ? 'One call at a time' : `Under load: ${clients} concurrent clients`;
+      const title = `${clients === 1 ? 'One call at a time' : `Under load: ${clients} concurrent clients`} on ${pg ? `PostgreSQL ${pg.version}` : 'PGlite'}`;
       console.log(`\n${title}, ${n.toLocaleString('en-US')} Actions: ${loaded.length} requests in ${seconds.toFixed(1)} s (${(loaded.length / seconds).toFixed(0)}/s)${bad.length ? `, ${bad.length} non-200` : ''}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}:`);
       console.log(HEAD);
       for (const c of calls) console.log(row(c.name, loaded.filter((s) => s.name === c.name).map((s) => s.ms)));
@@ -175,6 +182,7 @@ async function main(): Promise<void> {
     console.log(row('SQL position(term in lower(...)) over actions', sqlTimes));
 
     // ---- Browser ----
+    if (!browser) return;
     const { page } = await openPage(browser, base);
     await page.addInitScript(RECORDER);
     await signIn(page, EMAIL, PASSWORD);
@@ -214,18 +222,38 @@ async function main(): Promise<void> {
     console.log(row('search keystroke: input -> next frame', keystrokes));
     console.log(row('search: 500 ms debounce end -> new rows shown', applied));
   } finally {
-    await browser.close();
+    await browser?.close();
     await director.stop();
+    await pg?.drop();
     if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
+/** A fresh database on the PostgreSQL server of `server` (a connection URL), dropped by drop(). */
+async function freshPostgres(server: string): Promise<{ url: string; name: string; version: string; drop: () => Promise<void> }> {
+  const name = `vigil_library_bench_${process.pid}`;
+  const admin = await openPostgres(server);
+  await admin.exec(`create database ${name}`);
+  const [{ server_version: version } = { server_version: '' }] = await admin.query<{ server_version: string }>('show server_version');
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    name,
+    version,
+    drop: async () => {
+      await admin.exec(`drop database if exists ${name} with (force)`);
+      await admin.close();
+    },
+  };
+}
+
 /** `node --import tsx server/main.ts` on the seeded DATA_DIR (no demo seed, no local actors). */
-async function startDirectorOn(dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startDirectorOn(dataDir: string, databaseUrl = '', workbench = true): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED: 'none', ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD, STATIC_DIR: path.join(REPO_ROOT, 'dist'), DATABASE_URL: '', LOCAL_ACTORS: '0' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED: 'none', ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD, STATIC_DIR: workbench ? path.join(REPO_ROOT, 'dist') : 'none', DATABASE_URL: databaseUrl, LOCAL_ACTORS: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
