@@ -86,7 +86,8 @@ export async function openPostgres(url: string): Promise<Db> {
   const { default: pg } = await import('pg');
   // Keep bigint ids and counts as JS numbers: they stay far below 2^53 here.
   pg.types.setTypeParser(20, (v: string) => Number(v));
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // DATABASE_POOL_MAX: connections per director process (default 10); an actor's long poll holds none while it waits.
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX) > 0 ? Number(process.env.DATABASE_POOL_MAX) : 10 });
   // An idle connection the server ends (a restart, pg_terminate_backend, a dropped database) is an
   // 'error' event of the pool: without a listener it would end the process. The pool drops that
   // connection and opens another at the next query, which fails with the reason if the server is gone.
