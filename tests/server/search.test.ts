@@ -123,6 +123,20 @@ describe('GET /search.json (quick open)', () => {
     }
   });
 
+  it('keeps the small kinds in memory: a renamed actor is found at once, a heartbeat logs no change', async () => {
+    const [actor] = await t.db.query<{ id: number; name: string }>('select id, name from nodes order by id limit 1');
+    expect((await find(operator, actor!.name, 5, 'actor'))[0]).toMatchObject({ id: actor!.id, match: 'exact' });
+    const logged = async () => (await t.db.query<{ n: number }>(`select count(*)::int as n from library_changes where kind = 'search'`))[0]!.n;
+    const before = await logged();
+    await t.db.query('update nodes set last_heartbeat_at = now() where id = $1', [actor!.id]);
+    expect(await logged()).toBe(before);
+    await t.db.query(`update nodes set name = 'Osprey Relay' where id = $1`, [actor!.id]);
+    expect(await logged()).toBe(before + 1);
+    expect((await find(operator, 'osprey', 5))[0]).toMatchObject({ kind: 'actor', id: actor!.id, label: 'Osprey Relay', match: 'prefix', url: `/topology/nodes/${actor!.id}/edit` });
+    expect((await find(operator, actor!.name.toLowerCase(), 5, 'actor')).find((r) => r.id === actor!.id)).toBeUndefined();
+    await t.db.query('update nodes set name = $2 where id = $1', [actor!.id, actor!.name]);
+  });
+
   it('treats LIKE wildcards as text and keeps to the limit', async () => {
     expect(await find(operator, '%')).toEqual([]);
     expect(await find(operator, '_')).toEqual([]);
