@@ -21,6 +21,8 @@ interface Joined {
   slots: Int32Array;
   /** The k-th name. */
   names: string[];
+  /** The k-th entry's lowercased name as sorted (the name order is by it, then by id). */
+  keys: string[];
   /** The position in name order of an index slot (-1: not kept). */
   positionOf: Int32Array;
 }
@@ -34,6 +36,18 @@ function rankIn(name: string, q: string): -1 | 0 | 1 | 2 {
   if (at < 0) return -1;
   if (name === q) return 0;
   return at === 0 || name.includes(` ${q}`) ? 1 : 2;
+}
+
+/** The first position in `keys` (ascending) whose key is not before `q`. */
+function lowerBound(keys: readonly string[], q: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (keys[mid]! < q) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Beyond this many entries changed since the names were joined, they are joined again. */
@@ -71,7 +85,7 @@ export class NameSearch<E extends IndexEntry> {
    * control character matches no name.
    */
   find(q: string, limit: number, id = 0): NameHit<E>[] {
-    const { text, starts, slots, names } = this.current();
+    const { text, starts, slots, names, keys } = this.current();
     const dirty = this.dirty;
     const entryAt = (k: number) => this.index.get(slots[k]!)!;
     const exact: E[] = [];
@@ -107,15 +121,26 @@ export class NameSearch<E extends IndexEntry> {
         if (rank >= 0) found[rank]!.push(entryAt(k));
       }
     } else {
-      for (const k of walk(text, starts, [`${SEP}${q}${SEP}`], Infinity, clean)) found[0]!.push(entryAt(k));
+      const want = limit - exact.length;
       const fresh = (k: number) => clean(k) && !seen.has(entryAt(k).id);
+      // The whole name, then names that start with the text: one range of the name order, found by
+      // binary search (the whole name first: it sorts before every longer name starting with it).
+      const prefixed: number[] = [];
+      for (let k = lowerBound(keys, q); k < keys.length && keys[k]!.startsWith(q) && (prefixed.length < want || keys[k] === q); k++) {
+        if (!clean(k)) continue;
+        if (keys[k] === q) found[0]!.push(entryAt(k));
+        else if (fresh(k)) prefixed.push(k);
+      }
       if (exact.length + found[0]!.length < limit) {
-        const want = limit - exact.length;
-        // The name's start or a word's start, in name order: the two walks merged.
-        const prefixed = [...new Set(walk(text, starts, [`${SEP}${q}`, ` ${q}`], want, fresh))].sort((a, b) => a - b).slice(0, want);
-        for (const k of prefixed) found[1]!.push(entryAt(k));
-        const taken = new Set(prefixed);
-        if (exact.length + found[0]!.length + prefixed.length < limit) for (const k of walk(text, starts, [q], want, (k) => fresh(k) && !taken.has(k))) found[2]!.push(entryAt(k));
+        // Names where a later word starts with the text: from the trigrams of " text" when few carry
+        // them, else a walk over the joined names; merged with the range above, in name order.
+        const word = ` ${q}`;
+        const wordFew = this.candidates(word);
+        const words = wordFew ? wordFew.filter((k) => fresh(k) && names[k]!.includes(word)) : walk(text, starts, [word], want, fresh);
+        const merged = [...new Set([...prefixed, ...words])].sort((a, b) => a - b).slice(0, want);
+        for (const k of merged) found[1]!.push(entryAt(k));
+        const taken = new Set(merged);
+        if (exact.length + found[0]!.length + merged.length < limit) for (const k of walk(text, starts, [q], want, (k) => fresh(k) && !taken.has(k))) found[2]!.push(entryAt(k));
       }
     }
     for (const e of found[0]!.concat(changed[0]!)) add(e);
@@ -161,6 +186,7 @@ export class NameSearch<E extends IndexEntry> {
     }
     const order = this.index.sorted('name');
     const names: string[] = [];
+    const keys: string[] = [];
     const slots: number[] = [];
     const positionOf = new Int32Array(order.reduce((m, s) => Math.max(m, s + 1), 0)).fill(-1);
     for (const slot of order) {
@@ -168,6 +194,7 @@ export class NameSearch<E extends IndexEntry> {
       if (!e || !this.keep(e)) continue;
       positionOf[slot] = names.length;
       names.push(cleanName(e.nameKey));
+      keys.push(e.nameKey);
       slots.push(slot);
     }
     const starts = new Int32Array(names.length + 1);
@@ -177,7 +204,7 @@ export class NameSearch<E extends IndexEntry> {
       at += n.length + 1;
     });
     starts[names.length] = at;
-    this.joined = { version, text: `${SEP}${names.join(SEP)}${SEP}`, starts, slots: Int32Array.from(slots), names, positionOf };
+    this.joined = { version, text: `${SEP}${names.join(SEP)}${SEP}`, starts, slots: Int32Array.from(slots), names, keys, positionOf };
     this.dirty = new Set();
     this.dirtyAt = version;
     return this.joined;
