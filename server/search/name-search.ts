@@ -23,6 +23,8 @@ interface Joined {
   names: string[];
   /** The k-th entry's lowercased name as sorted (the name order is by it, then by id). */
   keys: string[];
+  /** By the first two characters of a word after a space: the positions of the names holding such a word, ascending. */
+  wordStarts: Map<string, Int32Array>;
   /** The position in name order of an index slot (-1: not kept). */
   positionOf: Int32Array;
 }
@@ -49,6 +51,8 @@ function lowerBound(keys: readonly string[], q: string): number {
   }
   return lo;
 }
+
+const EMPTY = new Int32Array(0);
 
 /** Beyond this many entries changed since the names were joined, they are joined again. */
 const REJOIN_ABOVE = 2000;
@@ -85,7 +89,7 @@ export class NameSearch<E extends IndexEntry> {
    * control character matches no name.
    */
   find(q: string, limit: number, id = 0): NameHit<E>[] {
-    const { text, starts, slots, names, keys } = this.current();
+    const { text, starts, slots, names, keys, wordStarts } = this.current();
     const dirty = this.dirty;
     const entryAt = (k: number) => this.index.get(slots[k]!)!;
     const exact: E[] = [];
@@ -135,8 +139,11 @@ export class NameSearch<E extends IndexEntry> {
         // Names where a later word starts with the text: from the trigrams of " text" when few carry
         // them, else a walk over the joined names; merged with the range above, in name order.
         const word = ` ${q}`;
-        const wordFew = this.candidates(word);
-        const words = wordFew ? wordFew.filter((k) => fresh(k) && names[k]!.includes(word)) : walk(text, starts, [word], want, fresh);
+        const words: number[] = [];
+        const list = q.length >= 2 ? (wordStarts.get(q.slice(0, 2)) ?? EMPTY) : null;
+        if (list) {
+          for (let i = 0; i < list.length && words.length < want; i++) if (fresh(list[i]!) && names[list[i]!]!.includes(word)) words.push(list[i]!);
+        } else words.push(...walk(text, starts, [word], want, fresh));
         const merged = [...new Set([...prefixed, ...words])].sort((a, b) => a - b).slice(0, want);
         for (const k of merged) found[1]!.push(entryAt(k));
         const taken = new Set(merged);
@@ -204,7 +211,18 @@ export class NameSearch<E extends IndexEntry> {
       at += n.length + 1;
     });
     starts[names.length] = at;
-    this.joined = { version, text: `${SEP}${names.join(SEP)}${SEP}`, starts, slots: Int32Array.from(slots), names, keys, positionOf };
+    const words = new Map<string, number[]>();
+    names.forEach((n, k) => {
+      for (let i = n.indexOf(' '); i !== -1 && i + 2 < n.length + 1; i = n.indexOf(' ', i + 1)) {
+        const key = n.slice(i + 1, i + 3);
+        if (key.length < 2) continue;
+        const list = words.get(key);
+        if (!list) words.set(key, [k]);
+        else if (list[list.length - 1] !== k) list.push(k);
+      }
+    });
+    const wordStarts = new Map([...words].map(([key, list]) => [key, Int32Array.from(list)]));
+    this.joined = { version, text: `${SEP}${names.join(SEP)}${SEP}`, starts, slots: Int32Array.from(slots), names, keys, wordStarts, positionOf };
     this.dirty = new Set();
     this.dirtyAt = version;
     return this.joined;
