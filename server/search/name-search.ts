@@ -3,7 +3,7 @@ import { slotAtOffset, type IndexEntry, type SortedIndex } from '../library/sort
 /** Between names in the joined text (and before the first, after the last): a name's start and end. */
 const SEP = '\u0001';
 /** A text of three or more characters carried by at most this many names is ranked from those names alone. */
-const FEW_CANDIDATES = 4000;
+const FEW_CANDIDATES = 1000;
 
 /** 0 exact (the whole name, the VID, the id), 1 prefix (of the name or of a word in it), 2 substring. */
 export interface NameHit<E> {
