@@ -13,13 +13,15 @@ export interface ChangeBatch {
   simulations: boolean;
   /** Tags or dimension trees changed. */
   reference: boolean;
+  /** What quick open shows of actors, monitors, saved filters, scripts or dashboards changed (migration 020). */
+  search: boolean;
   /** Number of change rows not seen before. */
   count: number;
 }
 
 interface ChangeRow {
   seq: number;
-  kind: 'action' | 'simulation' | 'job' | 'reference';
+  kind: 'action' | 'simulation' | 'job' | 'reference' | 'search';
   item_id: number | null;
 }
 
@@ -72,7 +74,7 @@ export class ChangeFeed {
       return ` or seq between $${params.length - 1} and $${params.length}`;
     });
     const rows = await this.db.query<ChangeRow>(`select seq::float8 as seq, kind, item_id from library_changes where seq > $1${ranges.join('')} order by seq`, params);
-    const batch: ChangeBatch = { actionIds: new Set(), jobIds: new Set(), simulations: false, reference: false, count: 0 };
+    const batch: ChangeBatch = { actionIds: new Set(), jobIds: new Set(), simulations: false, reference: false, search: false, count: 0 };
     const now = Date.now();
     for (const r of rows) {
       if (r.seq > this.high) {
@@ -82,6 +84,7 @@ export class ChangeFeed {
       batch.count++;
       if (r.kind === 'simulation') batch.simulations = true;
       else if (r.kind === 'reference') batch.reference = true;
+      else if (r.kind === 'search') batch.search = true;
       else if (r.item_id === null) continue;
       else if (r.kind === 'job') batch.jobIds.add(r.item_id);
       else batch.actionIds.add(r.item_id);

@@ -56,6 +56,12 @@ export class LibraryService {
   private simsStale = true;
   private lastPrune = Date.now();
   private facetsCache = new Map<string, LibraryFiltersAnswer>();
+  /**
+   * Moves when quick open's small kinds (simulations, actors, monitors, saved filters, scripts,
+   * dashboards) may have changed, as the change feed says (migration 020): server/search/small-kinds.ts
+   * reads them again then.
+   */
+  searchVersion = 0;
 
   constructor(
     private db: Db,
@@ -115,6 +121,7 @@ export class LibraryService {
     this.actions.replaceAll(entries);
     this.actions.prepare();
     this.simsStale = true;
+    this.searchVersion++;
     this.facetsCache.clear();
     this.built = true;
     this.polledWrites = started.writes;
@@ -129,6 +136,7 @@ export class LibraryService {
     }
     const batch = await this.feed.poll();
     if (batch.jobIds.size) this.jobs.forget(batch.jobIds);
+    if (batch.search || batch.simulations) this.searchVersion++;
     if (!batch.actionIds.size && !batch.simulations && !batch.reference) return;
     const tagsGen = this.tagsGen;
     if (batch.reference) await this.loadReferenceData();

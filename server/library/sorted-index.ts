@@ -90,6 +90,8 @@ const CACHE_SIZE = 32;
 /** Beyond this many changed slots the search text is joined again. */
 const STALE_TEXT_MAX = 5000;
 const TERM_CACHE_SIZE = 16;
+/** How many recent small changes touchedSince() can report. */
+const TOUCHED_LOG_SIZE = 256;
 /** Between entries in the joined search text; search terms holding a control character match nothing. */
 const ENTRY_SEP = '\u0002';
 
@@ -195,6 +197,13 @@ export class SortedIndex<E extends IndexEntry> {
   private staleText = new Set<number>();
   /** Moves on every change; results cached before are dropped. */
   version = 0;
+  /**
+   * The slots each recent small change touched, by the version it made (oldest first), so a reader
+   * that prepared something at an older version can correct those slots only; `logFrom` is the oldest
+   * version the log covers (a full change, or a trimmed log, starts it again).
+   */
+  private touchedLog: { version: number; slots: readonly number[] }[] = [];
+  private logFrom = 0;
 
   get size(): number {
     return this.liveCount;
@@ -303,13 +312,25 @@ export class SortedIndex<E extends IndexEntry> {
   }
 
   /**
+   * The slots changed since `version` (inserted, updated or removed), or null when that is not known
+   * any more (a full change since, or more changes than the log keeps): the reader starts over.
+   */
+  touchedSince(version: number): Set<number> | null {
+    if (version < this.logFrom) return null;
+    const out = new Set<number>();
+    for (const entry of this.touchedLog) if (entry.version > version) for (const slot of entry.slots) out.add(slot);
+    return out;
+  }
+
+  /**
    * Slots whose search text may contain `term` (a superset of those that do, repeats possible): the
    * trigram index's candidates plus the slots changed or added since the search text was joined;
-   * null when the term is under three characters.
+   * null when the term is under three characters, or when the trigram index has more than `max`
+   * candidates (counted before any list is made).
    */
-  mayContain(term: string): number[] | null {
+  mayContain(term: string, max = Infinity): number[] | null {
     const { starts, trigrams } = this.joinedSearchText();
-    const found = trigrams.candidates(term);
+    const found = trigrams.candidates(term, max);
     if (!found) return null;
     const out = Array.from(found);
     for (const slot of this.staleText) out.push(slot);
@@ -509,6 +530,8 @@ export class SortedIndex<E extends IndexEntry> {
 
   private changed(): void {
     this.version++;
+    this.touchedLog = [];
+    this.logFrom = this.version;
     this.cache.clear();
     this.postings = null;
     this.vidSlots = null;
@@ -525,6 +548,8 @@ export class SortedIndex<E extends IndexEntry> {
    */
   private patched(before: ReadonlyMap<number, E | undefined>): void {
     this.version++;
+    this.touchedLog.push({ version: this.version, slots: [...before.keys()] });
+    if (this.touchedLog.length > TOUCHED_LOG_SIZE) this.logFrom = this.touchedLog.shift()!.version;
     this.cache.clear();
     for (const [slot, old] of before) {
       const now = this.entries[slot];

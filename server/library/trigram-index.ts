@@ -94,9 +94,9 @@ export class TrigramIndex {
 
   /**
    * Slots whose text may contain `term` (a superset of those that do), ascending; null when the term
-   * is too short to say (under three characters).
+   * is too short to say (under three characters) or there are more than `max` (then nothing is listed).
    */
-  candidates(term: string): Int32Array | null {
+  candidates(term: string, max = Infinity): Int32Array | null {
     const codes = [...new Set(trigramCodes(term))];
     if (!codes.length) return null;
     const lists: Int32Array[] = [];
@@ -115,7 +115,7 @@ export class TrigramIndex {
       const out = new Int32Array(smallest.length);
       let k = 0;
       for (const s of smallest) if (has(s) && lists.every((l, i) => i === 0 || contains(l, s))) out[k++] = s;
-      return out.subarray(0, k);
+      return k > max ? null : out.subarray(0, k);
     }
     const words = Math.ceil(this.size / 32);
     const and = new Uint32Array(words);
@@ -123,6 +123,11 @@ export class TrigramIndex {
     for (let i = 1; i < sets.length; i++) {
       const b = sets[i]!;
       for (let w = 0; w < words; w++) and[w]! &= b[w]!;
+    }
+    if (max < Infinity) {
+      let count = 0;
+      for (let w = 0; w < words && count <= max; w++) count += popcount(and[w]!);
+      if (count > max) return null;
     }
     const out: number[] = [];
     for (let w = 0; w < words; w++) {
@@ -151,6 +156,12 @@ function forEachSlotTrigram(texts: readonly (string | undefined)[], fn: (slot: n
       fn(s, code);
     }
   }
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** Binary search in a sorted list. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
 import type { SearchAnswer } from '@/api/contracts/search';
 import { startTestServer, type Session, type TestServer } from './helpers';
@@ -96,6 +96,45 @@ describe('GET /search.json (quick open)', () => {
     await t.db.query(`update actions set decommissioned = true where name = 'ZQ'`);
     for (const q of ['zq', 'renamed', 'alphazq']) expect(await got(q, 50), q).toEqual(await reference(q, 50));
     expect((await find(operator, 'zq renamed'))[0]).toMatchObject({ kind: 'action', id, label: 'Zq Renamed', match: 'exact' });
+  });
+
+  it('finds a new, renamed or deleted Action at once, without joining every name again', async () => {
+    await find(operator, 'warm');
+    // Joining the names again reads the index's name order; a write must not make the next search do that.
+    const sorted = vi.spyOn(t.app.library.actions, 'sorted');
+    try {
+      await t.db.query(`insert into actions (vid, name, action_type) values ('A099-901', 'Kestrel Probe', 'sleep'), ('A099-902', 'Old Kestrel', 'sleep')`);
+      expect((await find(operator, 'kestrel', 10, 'action')).map((r) => `${r.label}:${r.match}`)).toEqual(['Kestrel Probe:prefix', 'Old Kestrel:prefix']);
+      expect((await find(operator, 'kes', 10)).map((r) => r.label)).toEqual(['Kestrel Probe', 'Old Kestrel']);
+      expect((await find(operator, 'a099-901'))[0]).toMatchObject({ kind: 'action', label: 'Kestrel Probe', match: 'exact' });
+      await t.db.query(`update actions set name = 'Harrier Probe' where vid = 'A099-901'`);
+      expect((await find(operator, 'kestrel', 10)).map((r) => r.label)).toEqual(['Old Kestrel']);
+      expect((await find(operator, 'harrier probe', 10))[0]).toMatchObject({ kind: 'action', label: 'Harrier Probe', match: 'exact' });
+      expect((await find(operator, 'robe', 10)).filter((r) => r.label === 'Harrier Probe')).toHaveLength(1);
+      await t.db.query(`delete from actions where vid = 'A099-902'`);
+      expect(await find(operator, 'kestrel', 10)).toEqual([]);
+      expect(await find(operator, 'a099-902', 10)).toEqual([]);
+      // An Action renamed twice is found once, by its last name.
+      await t.db.query(`update actions set name = 'Merlin Probe' where vid = 'A099-901'`);
+      expect((await find(operator, 'probe', 50)).filter((r) => r.kind === 'action' && r.id !== 0).map((r) => r.label).filter((l) => /harrier|merlin/i.test(l))).toEqual(['Merlin Probe']);
+      expect(sorted).not.toHaveBeenCalled();
+    } finally {
+      sorted.mockRestore();
+    }
+  });
+
+  it('keeps the small kinds in memory: a renamed actor is found at once, a heartbeat logs no change', async () => {
+    const [actor] = await t.db.query<{ id: number; name: string }>('select id, name from nodes order by id limit 1');
+    expect((await find(operator, actor!.name, 5, 'actor'))[0]).toMatchObject({ id: actor!.id, match: 'exact' });
+    const logged = async () => (await t.db.query<{ n: number }>(`select count(*)::int as n from library_changes where kind = 'search'`))[0]!.n;
+    const before = await logged();
+    await t.db.query('update nodes set last_heartbeat_at = now() where id = $1', [actor!.id]);
+    expect(await logged()).toBe(before);
+    await t.db.query(`update nodes set name = 'Osprey Relay' where id = $1`, [actor!.id]);
+    expect(await logged()).toBe(before + 1);
+    expect((await find(operator, 'osprey', 5))[0]).toMatchObject({ kind: 'actor', id: actor!.id, label: 'Osprey Relay', match: 'prefix', url: `/topology/nodes/${actor!.id}/edit` });
+    expect((await find(operator, actor!.name.toLowerCase(), 5, 'actor')).find((r) => r.id === actor!.id)).toBeUndefined();
+    await t.db.query('update nodes set name = $2 where id = $1', [actor!.id, actor!.name]);
   });
 
   it('treats LIKE wildcards as text and keeps to the limit', async () => {
