@@ -10,6 +10,7 @@ import { searchQuerySchema } from '../../src/api/contracts/search';
 import { bulkTokenCreateSchema } from '../../src/api/contracts/actors';
 import { dimensionChildrenQuerySchema, lookupQuerySchema, pageFilterDataQuerySchema } from '../../src/api/contracts/filters/page-filters';
 import { savedFilterInputSchema, savedFilterListQuerySchema } from '../../src/api/contracts/filters/saved';
+import { threatIntelCreateSchema, threatIntelNewQuerySchema, threatIntelUpdateSchema } from '../../src/api/contracts/threat-intel';
 import { createIntegrationSchema, integrationNewQuerySchema, integrationsListQuerySchema } from '../../src/api/contracts/integrations';
 import { siteBannerSchema } from '../../src/api/contracts/site-banner';
 import { exportOptionsSchema, jobListQuerySchema, publishSchema } from '../../src/api/contracts/jobs';
@@ -128,6 +129,9 @@ const INPUTS: Record<string, Inputs> = {
   'PUT /monitors/:id': { body: monitorBodySchema },
   'POST /action_user_profiles.json': { body: runAsProfileCreateSchema },
   'PATCH /action_user_profiles/:id.json': { body: runAsProfileUpdateSchema },
+  'GET /threat_intel_integrations/new.js': { query: threatIntelNewQuerySchema },
+  'POST /threat_intel_integrations.json': { body: threatIntelCreateSchema },
+  'PATCH /threat_intel_integrations/:id.json': { body: threatIntelUpdateSchema },
   'PATCH /topology/nodes/:id.json': { body: nodeUpdateSchema },
   'POST /tags/:taggable/:id/add.json': { body: tagChangeSchema },
   'POST /tags/:taggable/:id/remove.json': { body: tagChangeSchema },
