@@ -33,7 +33,7 @@ import { runAsProfileCreateSchema, runAsProfileUpdateSchema } from '../../src/ap
 import { scriptRunFinishSchema, scriptRunSchema, scriptSaveSchema } from '../../src/api/contracts/scripts';
 import { createSimulationBodySchema, editSimulationBodySchema } from '../../src/api/contracts/simulation-draft';
 import { simulationPreviewQuerySchema, vidAndIdBodySchema } from '../../src/api/contracts/simulations';
-import { tagChangeSchema } from '../../src/api/contracts/tags';
+import { tagChangeSchema, tagOptionsQuerySchema } from '../../src/api/contracts/tags';
 import { layoutSchema } from '../../src/api/contracts/topology';
 import { labSetupSchema } from '../../src/api/contracts/lab';
 import { fileUploadFieldsSchema } from '../../src/api/contracts/action-form';
@@ -133,6 +133,7 @@ const INPUTS: Record<string, Inputs> = {
   'POST /threat_intel_integrations.json': { body: threatIntelCreateSchema },
   'PATCH /threat_intel_integrations/:id.json': { body: threatIntelUpdateSchema },
   'PATCH /topology/nodes/:id.json': { body: nodeUpdateSchema },
+  'GET /tags/options.json': { query: tagOptionsQuerySchema },
   'POST /tags/:taggable/:id/add.json': { body: tagChangeSchema },
   'POST /tags/:taggable/:id/remove.json': { body: tagChangeSchema },
 };

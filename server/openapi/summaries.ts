@@ -175,6 +175,7 @@ GET /topology/nodes/:id/dependencies.json | One actor's dependency state and its
 POST /topology/nodes/:id/install_dependencies.json | Queue a dependency install on an actor (it installs and reports)
 POST /topology/nodes/:id/version_check.json | Queue a version check on an actor
 GET /operational_status.json | Operational status of the director and actors
+GET /tags/options.json | MON-132 the tag options of a tag type for Actions, actors or simulations (answer data[tag_type])
 POST /tags/:taggable/:id/add.json | Add tags to an action or simulation
 POST /tags/:taggable/:id/remove.json | Remove tags from an action or simulation
 GET /api/openapi.json | This OpenAPI 3.1 description of the director's calls
