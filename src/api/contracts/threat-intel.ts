@@ -41,7 +41,6 @@ export const THREAT_INTEL_KINDS = [
     description: "AlienVault Open Threat Exchange's pulses API. The API key is your OTX key, sent in the X-OTX-API-KEY header.",
   },
 ] as const;
-export type ThreatIntelKind = (typeof THREAT_INTEL_KINDS)[number]['type'];
 export const THREAT_INTEL_TYPES: readonly string[] = THREAT_INTEL_KINDS.map((k) => k.type);
 export const threatIntelKind = (type: string) => THREAT_INTEL_KINDS.find((k) => k.type === type);
 
