@@ -185,6 +185,7 @@ export class ActorAgent {
           name: this.opts.name,
           version: ACTOR_VERSION,
           os: osText(),
+          username: accountName(),
           addresses: [this.opts.address],
           capabilities: this.capabilities,
         },
@@ -417,6 +418,14 @@ export class ActorAgent {
 }
 
 const osText = () => `${os.type()} ${os.release()} ${os.arch()}`;
+/** The account this actor runs as (MON-042 username), or '' when the host does not say. */
+function accountName(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return '';
+  }
+}
 
 /** A self-signed certificate for https websites, made with openssl when it is installed. */
 function makeTls(): PerformOptions['tls'] {

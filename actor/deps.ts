@@ -3,7 +3,9 @@
  * with their versions, and the missing ones installed with the host's package manager when the actor
  * may (it runs as root, or sudo works without a password) and has not been told not to.
  */
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { findTool, runTool } from './types/tools';
 import type { ActorDependency } from '../src/api/contracts/actor-dependencies';
 
@@ -16,6 +18,11 @@ export interface Dependency {
   packages: Partial<Record<PackageManagerName, string>>;
   /** Arguments that make the program print its version (stdout or stderr). */
   versionArgs: string[];
+  /**
+   * A program of the same package that prints the version when this one cannot (scp has no version
+   * flag; ssh -V prints the OpenSSH release scp belongs to): looked for beside the program first.
+   */
+  versionVia?: string;
 }
 
 type PackageManagerName = 'apt-get' | 'dnf' | 'apk';
@@ -23,7 +30,7 @@ type PackageManagerName = 'apt-get' | 'dnf' | 'apk';
 /** What the action types of this actor need (actor/types/*). */
 export const DEPENDENCIES: readonly Dependency[] = [
   { names: ['ssh'], needed_for: 'file_transfer over scp and ssh tunnels (source)', packages: { 'apt-get': 'openssh-client', dnf: 'openssh-clients', apk: 'openssh-client' }, versionArgs: ['-V'] },
-  { names: ['scp'], needed_for: 'file_transfer over scp (source)', packages: { 'apt-get': 'openssh-client', dnf: 'openssh-clients', apk: 'openssh-client' }, versionArgs: ['-V'] },
+  { names: ['scp'], needed_for: 'file_transfer over scp (source)', packages: { 'apt-get': 'openssh-client', dnf: 'openssh-clients', apk: 'openssh-client' }, versionArgs: ['-V'], versionVia: 'ssh' },
   { names: ['sshd'], needed_for: 'file_transfer over scp and ssh tunnels (target)', packages: { 'apt-get': 'openssh-server', dnf: 'openssh-server', apk: 'openssh-server' }, versionArgs: ['-V'] },
   { names: ['ssh-keygen'], needed_for: 'file_transfer over scp and ssh tunnels (one-time keys)', packages: { 'apt-get': 'openssh-client', dnf: 'openssh-clients', apk: 'openssh-keygen' }, versionArgs: ['-V'] },
   { names: ['openssl'], needed_for: 'https websites, web requests and transfers (certificate)', packages: { 'apt-get': 'openssl', dnf: 'openssl', apk: 'openssl' }, versionArgs: ['version'] },
@@ -83,7 +90,14 @@ export async function hostPackageManager(): Promise<PackageManager | null> {
 async function look(d: Dependency): Promise<Pick<ActorDependency, 'program' | 'found' | 'path' | 'version'>> {
   for (const name of d.names) {
     const p = findTool(name);
-    if (p) return { program: name, found: true, path: p, version: await versionOf(p, d.versionArgs) };
+    if (!p) continue;
+    let version = await versionOf(p, d.versionArgs);
+    if (!version && d.versionVia) {
+      const sibling = path.join(path.dirname(p), d.versionVia);
+      const via = fs.existsSync(sibling) ? sibling : findTool(d.versionVia);
+      if (via) version = await versionOf(via, d.versionArgs);
+    }
+    return { program: name, found: true, path: p, version };
   }
   return { program: d.names[0]!, found: false, path: null, version: null };
 }

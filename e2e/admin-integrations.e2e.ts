@@ -27,7 +27,7 @@ describe('admin integrations, tables and banners', () => {
     await menuButton.focus();
     await page.keyboard.press('Enter');
     const items = page.getByRole('menu').getByRole('menuitem');
-    await eventually(async () => (await items.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()), ['JSON webhook v1', 'Suricata EVE JSON v1', 'nftables/ulogd JSON v1'], 'the menu lists the integrations to add');
+    await eventually(async () => (await items.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()), ['JSON webhook v1', 'Suricata EVE JSON v1', 'nftables/ulogd JSON v1', 'MISP', 'OpenCTI', 'STIX/TAXII 2.1', 'AlienVault OTX'], 'the menu lists the integrations to add, then the threat-intel kinds');
     await page.screenshot({ path: 'test-results/integrations-menu.png' });
     await page.getByRole('menuitem', { name: /Suricata EVE JSON/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Suricata EVE JSON' });
@@ -71,6 +71,55 @@ describe('admin integrations, tables and banners', () => {
     expect(widths.reduce((a, c) => a + c, 0)).toBeCloseTo(100, 6);
     expect(widths[0]!).toBeGreaterThan(widths[1]!);
     await page.screenshot({ path: 'test-results/integrations-table.png' });
+  });
+
+  it('JOB-029 adds a MISP threat-intel source from the integrations menu (API key write-only), disables it from its edit modal, and deletes it', async () => {
+    const { page } = b;
+    await signInAsAdmin(page, '/integrations');
+    const pane = panel(page, 'Integrations');
+    await eventually(() => pane.getByRole('status', { name: 'Integration service' }).innerText(), 'Integration service: running', 'the integration service runs');
+    await pane.getByRole('button', { name: /Add Integration/ }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('group', { name: 'Threat intel' }).getByRole('menuitem', { name: 'MISP' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add MISP' });
+    const name = `E2E MISP ${Date.now()}`;
+    const key = `e2e-misp-key-${Date.now()}`;
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('URL').fill('https://misp.e2e.example');
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('alert').filter({ hasText: 'MISP needs an API key' }).waitFor();
+    await dialog.getByLabel('API key').fill(key);
+    await page.screenshot({ path: 'test-results/threat-intel-create-modal.png' });
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    const table = pane.getByRole('table', { name: 'Threat-intel sources' });
+    const row = table.getByRole('row').filter({ hasText: name });
+    await row.getByRole('cell', { name: 'Stored (encrypted)' }).waitFor();
+    await page.screenshot({ path: 'test-results/threat-intel-table.png', fullPage: true });
+    // The key never comes back: not in the page, not in the list call.
+    expect(await page.content()).not.toContain(key);
+    const listed = await page.request.get('/threat_intel_integrations.json', { headers: XHR });
+    expect(listed.status()).toBe(200);
+    expect(await listed.text()).not.toContain(key);
+
+    // Enter on the selected row opens its edit modal; Enabled unticked and saved.
+    await row.getByRole('cell', { name }).click();
+    await page.keyboard.press('Enter');
+    const edit = page.getByRole('dialog', { name: `Edit ${name}` });
+    await edit.getByLabel('New API key (empty keeps the stored one)').waitFor();
+    await edit.getByRole('checkbox', { name: 'Enabled' }).uncheck();
+    await page.screenshot({ path: 'test-results/threat-intel-edit-modal.png' });
+    await edit.getByRole('button', { name: 'Save Source' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await row.getByRole('cell', { name: 'No', exact: true }).waitFor();
+
+    // Delete on the selected row, confirmed.
+    await row.getByRole('cell', { name }).click();
+    await page.keyboard.press('Delete');
+    const confirm = page.getByRole('dialog', { name: 'Please confirm' });
+    await confirm.getByText(`Delete the threat-intel source ${name}? Its API key goes with it.`, { exact: true }).waitFor();
+    await confirm.getByRole('button', { name: 'Delete Source' }).press('Enter');
+    await row.waitFor({ state: 'detached' });
   });
 
   it("MON-027 MON-028 MON-029 MON-114 an administrator sets the site banner: preview placeholder, colour checks, and the warning banner in its colour", async () => {

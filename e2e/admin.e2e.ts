@@ -107,6 +107,35 @@ describe('admin surfaces', () => {
     await toast(page, `Tag "Group:E2E" removed from ${original}.`).waitFor();
   });
 
+  it('MON-042 actor edit: the sandbox actor chosen from the other actors and saved with Ctrl+S, then cleared; the username the actor reported is shown', async () => {
+    const { page } = b;
+    await signInAsAdmin(page, '/topology/nodes/2/edit');
+    const title = 'Actor 2';
+    await waitForFocused(page, title);
+    const pane = panel(page, title);
+    const form = pane.getByRole('form', { name: 'Edit actor' });
+    const sandbox = form.getByLabel('Sandbox');
+    await sandbox.waitFor();
+    const name = await form.getByLabel('Name', { exact: true }).inputValue();
+    const options = (await sandbox.locator('option').allInnerTexts()).map((o) => o.trim());
+    expect(options[0]).toBe('No sandbox');
+    expect(options).not.toContain(name);
+    const chosen = options[1]!;
+    await sandbox.selectOption({ label: chosen });
+    await sandbox.press('Control+s');
+    await toast(page, `Actor ${name} was saved.`).waitFor();
+    await pane.getByRole('term').filter({ hasText: 'Runs as (username)' }).waitFor();
+    await page.screenshot({ path: 'test-results/admin-actor-edit-sandbox.png', fullPage: true });
+    const api = await page.request.get('/topology/nodes/2.json', { headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' } });
+    expect(((await api.json()) as { data: { sandbox_name: string } }).data.sandbox_name).toBe(chosen);
+    await sandbox.selectOption({ label: 'No sandbox' });
+    await sandbox.press('Control+s');
+    await eventually(async () => {
+      const res = await page.request.get('/topology/nodes/2.json', { headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' } });
+      return ((await res.json()) as { data: { sandbox_node_id: number | null } }).data.sandbox_node_id;
+    }, null, 'the sandbox is cleared');
+  });
+
   it('MON-006 operational status opens on the Content Service tab at tabIndex=3; arrow keys move between tabs and the URL follows', async () => {
     const { page } = b;
     await signInAsAdmin(page, '/operational_status?tabIndex=3');

@@ -40,6 +40,7 @@ import { simulationCreateRoutes } from './routes/simulation-create';
 import { reportsRoutes } from './routes/reports';
 import { monitorsRoutes } from './routes/monitors';
 import { runAsProfilesRoutes } from './routes/run-as-profiles';
+import { threatIntelRoutes } from './routes/threat-intel';
 import { nodeEditRoutes } from './routes/node-edit';
 import { operationalStatusRoutes } from './routes/operational-status';
 import { tagsRoutes } from './routes/tags';
@@ -215,6 +216,7 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
   await app.register(reportsRoutes);
   await app.register(monitorsRoutes);
   await app.register(runAsProfilesRoutes);
+  await app.register(threatIntelRoutes);
   await app.register(nodeEditRoutes);
   await app.register(actorDependenciesRoutes);
   await app.register(operationalStatusRoutes);

@@ -37,8 +37,8 @@ export async function registerActor(db: Db, input: Registration): Promise<{ node
   if (bulk.expired) throw unauthorized('The bulk token has expired.');
   const token = newSecret('vat');
   const [node] = await db.query<{ id: number }>(
-    `insert into nodes (name, node_type, os_base, os, node_version, msi_service_version, deps_installed, status, mgmt_address, sim_address, last_heartbeat_at, token_hash, capabilities)
-     values ($1, 'endpoint', $2, $3, $4, $4, false, 'online', $5, $5, now(), $6, $7) returning id`,
+    `insert into nodes (name, node_type, os_base, os, node_version, msi_service_version, deps_installed, status, mgmt_address, sim_address, last_heartbeat_at, token_hash, capabilities, username)
+     values ($1, 'endpoint', $2, $3, $4, $4, false, 'online', $5, $5, now(), $6, $7, $8) returning id`,
     [
       input.name,
       /windows/i.test(input.os) ? 'windows' : 'linux',
@@ -47,6 +47,7 @@ export async function registerActor(db: Db, input: Registration): Promise<{ node
       input.addresses[0],
       hashSecret(token),
       JSON.stringify({ types: input.capabilities, addresses: input.addresses, bulk_token_id: bulk.id }),
+      input.username,
     ],
   );
   if (!node) throw new HttpError(500, 'The actor could not be registered.');

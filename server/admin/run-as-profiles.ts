@@ -2,21 +2,11 @@
 import type { Db } from '../db/index';
 import { HttpError, notFound } from '../http-errors';
 import type { RunAsProfile, RunAsProfileCreate, RunAsProfileUpdate } from '../../src/api/contracts/run-as-profiles';
-import { seal, secretKey } from './secret-box';
+import { sealWithDirectorKey as sealed } from './secret-box';
 
 const COLUMNS = `p.id, p.friendly_name, p.username, p.secret_ciphertext is not null as has_secret,
   (select count(*)::int from actions a where a.action_type = 'host_cli' and a.details->>'action_user_profile_id' = p.id::text) as action_count,
   p.created_at::text, p.updated_at::text`;
-
-function sealed(dataDir: string, secret: string): string {
-  let key: Buffer;
-  try {
-    key = secretKey(dataDir);
-  } catch (e) {
-    throw new HttpError(503, `The director cannot keep secrets: set VIGIL_SECRET_KEY or make DATA_DIR writable (${(e as Error).message}).`);
-  }
-  return seal(key, secret);
-}
 
 export const listProfiles = (db: Db) => db.query<RunAsProfile>(`select ${COLUMNS} from action_user_profiles p order by lower(p.friendly_name), p.id`);
 

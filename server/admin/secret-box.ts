@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { HttpError } from '../http-errors';
 
 const KEY_FILE = 'secret.key';
 
@@ -43,4 +44,15 @@ export function open(key: Buffer, sealed: string): string {
   const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/** `plain` sealed with the director's key; 503 with the reason when the director cannot keep secrets. */
+export function sealWithDirectorKey(dataDir: string, plain: string): string {
+  let key: Buffer;
+  try {
+    key = secretKey(dataDir);
+  } catch (e) {
+    throw new HttpError(503, `The director cannot keep secrets: set VIGIL_SECRET_KEY or make DATA_DIR writable (${(e as Error).message}).`);
+  }
+  return seal(key, plain);
 }

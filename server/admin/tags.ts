@@ -1,7 +1,7 @@
 /** Adding and removing user tags on Actions, actors and simulations (the calls of routes/tags.ts). */
 import type { Db } from '../db/index';
 import { HttpError, badRequest, notFound } from '../http-errors';
-import { checkTagValue, TAGGABLE_LABELS, type Taggable, type TagChangeReply } from '../../src/api/contracts/tags';
+import { checkTagValue, listModeTags, TAGGABLE_LABELS, type Taggable, type TagChangeReply, type TagOptionRow, type TagOptionsAnswer } from '../../src/api/contracts/tags';
 
 const TABLES: Record<Taggable, { table: string; join: string; fk: string }> = {
   actions: { table: 'actions', join: 'action_tags', fk: 'action_id' },
@@ -48,4 +48,18 @@ export async function removeTag(db: Db, taggable: Taggable, id: number, raw: str
     await tx.query(`update ${t.table} set updated_at = now() where id = $1`, [id]);
   });
   return replyOf(db, taggable, id);
+}
+
+/**
+ * MON-132: the tags of one type offered to what `taggable` names, with how many of them carry each; in
+ * list mode the ATT&CK-prefixed product tags of the user and verodin types are left out (MON-112).
+ */
+export async function tagOptions(db: Db, tagType: string, taggable: Taggable): Promise<TagOptionsAnswer> {
+  const t = TABLES[taggable];
+  const rows = await db.query<TagOptionRow & { class_name: string }>(
+    `select tg.name, tg.editable, tg.class_name, (select count(*)::int from ${t.join} j where j.tag_id = tg.id) as count
+       from tags tg where tg.tag_type = $1 order by lower(tg.name), tg.id`,
+    [tagType],
+  );
+  return { data: { [tagType]: listModeTags(rows).map(({ name, editable, count }) => ({ name, editable, count })) } };
 }

@@ -10,6 +10,7 @@ import { searchQuerySchema } from '../../src/api/contracts/search';
 import { bulkTokenCreateSchema } from '../../src/api/contracts/actors';
 import { dimensionChildrenQuerySchema, lookupQuerySchema, pageFilterDataQuerySchema } from '../../src/api/contracts/filters/page-filters';
 import { savedFilterInputSchema, savedFilterListQuerySchema } from '../../src/api/contracts/filters/saved';
+import { threatIntelCreateSchema, threatIntelNewQuerySchema, threatIntelUpdateSchema } from '../../src/api/contracts/threat-intel';
 import { createIntegrationSchema, integrationNewQuerySchema, integrationsListQuerySchema } from '../../src/api/contracts/integrations';
 import { siteBannerSchema } from '../../src/api/contracts/site-banner';
 import { exportOptionsSchema, jobListQuerySchema, publishSchema } from '../../src/api/contracts/jobs';
@@ -32,7 +33,7 @@ import { runAsProfileCreateSchema, runAsProfileUpdateSchema } from '../../src/ap
 import { scriptRunFinishSchema, scriptRunSchema, scriptSaveSchema } from '../../src/api/contracts/scripts';
 import { createSimulationBodySchema, editSimulationBodySchema } from '../../src/api/contracts/simulation-draft';
 import { simulationPreviewQuerySchema, vidAndIdBodySchema } from '../../src/api/contracts/simulations';
-import { tagChangeSchema } from '../../src/api/contracts/tags';
+import { tagChangeSchema, tagOptionsQuerySchema } from '../../src/api/contracts/tags';
 import { layoutSchema } from '../../src/api/contracts/topology';
 import { labSetupSchema } from '../../src/api/contracts/lab';
 import { fileUploadFieldsSchema } from '../../src/api/contracts/action-form';
@@ -128,7 +129,11 @@ const INPUTS: Record<string, Inputs> = {
   'PUT /monitors/:id': { body: monitorBodySchema },
   'POST /action_user_profiles.json': { body: runAsProfileCreateSchema },
   'PATCH /action_user_profiles/:id.json': { body: runAsProfileUpdateSchema },
+  'GET /threat_intel_integrations/new.js': { query: threatIntelNewQuerySchema },
+  'POST /threat_intel_integrations.json': { body: threatIntelCreateSchema },
+  'PATCH /threat_intel_integrations/:id.json': { body: threatIntelUpdateSchema },
   'PATCH /topology/nodes/:id.json': { body: nodeUpdateSchema },
+  'GET /tags/options.json': { query: tagOptionsQuerySchema },
   'POST /tags/:taggable/:id/add.json': { body: tagChangeSchema },
   'POST /tags/:taggable/:id/remove.json': { body: tagChangeSchema },
 };

@@ -63,6 +63,11 @@ GET /integrations.json | Integrations (with allow_msi=1&include_msi=1: the integ
 GET /integrations/new.js | The creation form of an integration kind (the integrations menu's modal)
 POST /integrations.json | Create an integration
 DELETE /integrations/:id.json | Delete an integration and its events
+GET /threat_intel_integrations.json | Threat-intel sources (never their API keys) and the kinds the integrations menu offers
+GET /threat_intel_integrations/new.js | The creation form of a threat-intel kind (the integrations menu's threat-intel modal)
+POST /threat_intel_integrations.json | Add a threat-intel source (the API key is stored encrypted)
+PATCH /threat_intel_integrations/:id.json | Change a threat-intel source (name, URL, enabled, replace or remove its API key)
+DELETE /threat_intel_integrations/:id.json | Delete a threat-intel source
 POST /lab/setups.json | Security lab: set up zones, firewall, token and integration
 POST /lab/setups/:prefix/actors.json | Security lab: put the lab's actors into their zones
 DELETE /lab/setups/:prefix.json | Security lab: remove what a setup made
@@ -170,6 +175,7 @@ GET /topology/nodes/:id/dependencies.json | One actor's dependency state and its
 POST /topology/nodes/:id/install_dependencies.json | Queue a dependency install on an actor (it installs and reports)
 POST /topology/nodes/:id/version_check.json | Queue a version check on an actor
 GET /operational_status.json | Operational status of the director and actors
+GET /tags/options.json | MON-132 the tag options of a tag type for Actions, actors or simulations (answer data[tag_type])
 POST /tags/:taggable/:id/add.json | Add tags to an action or simulation
 POST /tags/:taggable/:id/remove.json | Remove tags from an action or simulation
 GET /api/openapi.json | This OpenAPI 3.1 description of the director's calls

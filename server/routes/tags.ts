@@ -1,14 +1,15 @@
 /**
- * POST /tags/{taggable}/{id}/add.json and /remove.json (MON-133: the spec names them {new tag path}
+ * GET /tags/options.json?tag_type={type}&taggableType={taggable} (MON-132 {tag options path}; answer
+ * data[tagType]), signed in. POST /tags/{taggable}/{id}/add.json and /remove.json (MON-133: the spec names them {new tag path}
  * and {remove tag path}; these paths are ours, docs/api.md). Form or JSON field `tag`; tags.edit and
  * the CSRF token are required.
  */
 import type { FastifyInstance } from 'fastify';
 import * as yup from 'yup';
-import { requirePermission } from '../guards';
+import { requirePermission, requireUser } from '../guards';
 import { bodyFields, validate } from '../http-errors';
-import { TAGGABLES, tagChangeSchema, type Taggable, type TagChangeReply } from '../../src/api/contracts/tags';
-import { addTag, removeTag } from '../admin/tags';
+import { TAGGABLES, tagChangeSchema, tagOptionsQuerySchema, type Taggable, type TagChangeReply, type TagOptionsAnswer } from '../../src/api/contracts/tags';
+import { addTag, removeTag, tagOptions } from '../admin/tags';
 
 const params = yup.object({
   taggable: yup.string<Taggable>().oneOf([...TAGGABLES], `What carries tags must be one of ${TAGGABLES.join(', ')}`).required(),
@@ -16,6 +17,12 @@ const params = yup.object({
 });
 
 export async function tagsRoutes(app: FastifyInstance) {
+  app.get('/tags/options.json', async (req): Promise<TagOptionsAnswer> => {
+    requireUser(req);
+    const q = validate(tagOptionsQuerySchema, req.query ?? {});
+    return tagOptions(app.db, q.tag_type, q.taggableType);
+  });
+
   for (const op of ['add', 'remove'] as const) {
     app.post(`/tags/:taggable/:id/${op}.json`, async (req): Promise<TagChangeReply> => {
       requirePermission(req, 'tags.edit');

@@ -10,7 +10,7 @@ import { paneContexts } from '@/commands/pane-contexts';
 import { commands } from '@/commands/registry';
 import { confirmDialog } from '@/ui/confirm-store';
 import { setDisplayTimeZone } from '@/ui/datetime';
-import { flash } from '@/ui/toasts';
+import { flash, setFlashNoticeTime } from '@/ui/toasts';
 import { DockController, PANE_COMPONENT, START_KIND, type UrlHistory } from './dock-controller';
 import type { FeatureModule } from './feature-module';
 import { prefetchWhenIdle } from './lazy';
@@ -58,6 +58,8 @@ export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = N
   const queryClient = useQueryClient();
   // Every timestamp shows in the user's time zone (set before the panes render them).
   useMemo(() => setDisplayTimeZone(env.userTimeZone), [env.userTimeZone]);
+  // MON-171: notice flashes of the monitors, actors and reporting screens last the user's flash notice time.
+  useMemo(() => setFlashNoticeTime(env.preferences?.flash_notice_time), [env.preferences?.flash_notice_time]);
   const [dark, setDark] = useState(() => document.documentElement.classList.contains('dark'));
   const panes = useMemo(() => {
     const registry = new PaneRegistry(SPEC_PANES);

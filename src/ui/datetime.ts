@@ -35,6 +35,9 @@ export function setDisplayTimeZone(timeZone: string | null | undefined): void {
   }
 }
 
+/** The user's profile time zone once the workbench set it (null: the browser's zone is shown). */
+export const displayTimeZone = (): string | null => zoneName;
+
 /** The wall-clock time of `d` in the display zone, as a Date whose local fields are then formatted. */
 function wallClock(d: Date): Date {
   if (!zoneParts) return d;

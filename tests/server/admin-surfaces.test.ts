@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunAsProfile } from '@/api/contracts/run-as-profiles';
 import type { NodeDetail, NodeEditOptions } from '@/api/contracts/node-edit';
 import type { OperationalStatus } from '@/api/contracts/operational-status';
-import type { TagChangeReply } from '@/api/contracts/tags';
+import type { TagChangeReply, TagOptionsAnswer } from '@/api/contracts/tags';
 import { open, secretKey } from '../../server/admin/secret-box';
 import { startTestServer, type Session, type TestServer } from './helpers';
 
@@ -147,7 +147,7 @@ describe('actor edit', () => {
       [{ security_zone_id: 77 }, 'Zone 77 does not exist.'],
       [{ node_type: 'toaster' }, 'Type must be one of endpoint, protected, network, cloud, email'],
       [{ user_tags: [''] }, 'A tag must not be empty'],
-      [{}, 'Nothing to change: give name, friendly_name, security_zone_id, node_type, user_tags or retired.'],
+      [{}, 'Nothing to change: give name, friendly_name, security_zone_id, node_type, user_tags, sandbox_node_id or retired.'],
       [{ os: 'Hacked' }, 'Unknown field: os'],
     ];
     for (const [body, message] of cases) {
@@ -157,6 +157,29 @@ describe('actor edit', () => {
     }
     const clearZone = await t.call('PATCH', '/topology/nodes/1.json', { as: admin, body: { security_zone_id: null } });
     expect(clearZone.json<{ data: NodeDetail }>().data.security_zone_id).toBeNull();
+  });
+
+  it('MON-042 sets and clears the sandbox actor (sandbox_node_id, with its name) and answers the username the actor reported; itself, unknown or retired actors are refused with 400', async () => {
+    await t.db.query(`update nodes set username = 'vigil' where id = 2`);
+    const read = (await t.call('GET', '/topology/nodes/2.json', { as: viewer })).json<{ data: NodeDetail; options: NodeEditOptions }>();
+    expect(read.data).toMatchObject({ username: 'vigil', sandbox_node_id: null, sandbox_name: null });
+    expect(read.options.actors.map((a) => a.id)).toEqual(expect.arrayContaining([1, 2]));
+    const set = await t.call('PATCH', '/topology/nodes/2.json', { as: admin, body: { sandbox_node_id: 1 } });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json<{ data: NodeDetail }>().data).toMatchObject({ sandbox_node_id: 1, sandbox_name: expect.stringMatching(/^WS01/) });
+    const self = await t.call('PATCH', '/topology/nodes/2.json', { as: admin, body: { sandbox_node_id: 2 } });
+    expect([self.statusCode, errorOf(self)]).toEqual([400, 'LNX01 cannot be its own sandbox.']);
+    const unknown = await t.call('PATCH', '/topology/nodes/2.json', { as: admin, body: { sandbox_node_id: 999 } });
+    expect([unknown.statusCode, errorOf(unknown)]).toEqual([400, 'Actor 999 does not exist.']);
+    const [retired] = await t.db.query<{ id: number }>(`insert into nodes (id, name, node_type, retired_at) values (40, 'Old sandbox', 'endpoint', now()) returning id`);
+    const gone = await t.call('PATCH', '/topology/nodes/2.json', { as: admin, body: { sandbox_node_id: retired!.id } });
+    expect([gone.statusCode, errorOf(gone)]).toEqual([400, 'Old sandbox is retired and cannot be a sandbox.']);
+    const bad = await t.call('PATCH', '/topology/nodes/2.json', { as: admin, body: { sandbox_node_id: 'abc' } });
+    expect([bad.statusCode, errorOf(bad)]).toEqual([400, 'Sandbox must be an actor id']);
+    const cleared = await t.call('PATCH', '/topology/nodes/2.json', { as: admin, body: { sandbox_node_id: null } });
+    expect(cleared.json<{ data: NodeDetail }>().data).toMatchObject({ sandbox_node_id: null, sandbox_name: null });
+    // The other tests count the actors: the retired one goes.
+    await t.db.query('delete from nodes where id = 40');
   });
 
   it('only actors.manage may edit (403 for operator and viewer); CSRF is required', async () => {
@@ -242,5 +265,37 @@ describe('tags on Actions, actors and simulations', () => {
     const asViewer = await t.call('POST', url('add'), { as: viewer, body: { tag: 'x' } });
     expect([asViewer.statusCode, errorOf(asViewer)]).toEqual([403, 'Your role (viewer) does not allow this: tags.edit.']);
     expect((await t.call('POST', url('add'), { as: admin, csrf: false, body: { tag: 'x' } })).statusCode).toBe(403);
+  });
+
+  it('MON-132 MON-112 GET /tags/options.json?tag_type&taggableType answers data[tagType]: the tags of that type with editable and how many carry them; ATT&CK product tags hidden; bad queries 400', async () => {
+    await t.db.query("insert into tags (name, class_name, tag_type) values ('ATT&CK Enterprise', 'verodin', 'user'), ('Ops', 'user', 'user'), ('Windows', 'verodin', 'os')");
+    const [sim] = await t.db.query<{ id: number }>(`insert into simulations (vid, name, simulation_type) values ('S020-2', 'Options sim', 'sequence') returning id`);
+    expect((await t.call('POST', `/tags/simulations/${sim!.id}/add.json`, { as: admin, body: { tag: 'Ops' } })).statusCode).toBe(200);
+    const res = await t.call('GET', '/tags/options.json?tag_type=user&taggableType=simulations', { as: viewer });
+    expect(res.statusCode, res.body).toBe(200);
+    const { data } = res.json<TagOptionsAnswer>();
+    expect(Object.keys(data)).toEqual(['user']);
+    const byName = new Map(data.user!.map((o) => [o.name, o]));
+    expect(byName.get('Ops')).toEqual({ name: 'Ops', editable: true, count: 1 });
+    expect(byName.get('Locked')).toMatchObject({ editable: false });
+    expect(byName.has('ATT&CK Enterprise')).toBe(false);
+    expect(byName.has('Windows')).toBe(false);
+    // The same tag counted for actors instead: no actor carries Ops.
+    const nodes = (await t.call('GET', '/tags/options.json?tag_type=user&taggableType=nodes', { as: viewer })).json<TagOptionsAnswer>();
+    expect(nodes.data.user!.find((o) => o.name === 'Ops')!.count).toBe(0);
+    expect((await t.call('GET', '/tags/options.json?tag_type=os&taggableType=actions', { as: viewer })).json<TagOptionsAnswer>().data.os!.map((o) => o.name)).toEqual(['Windows']);
+    const cases: [string, string][] = [
+      ['taggableType=nodes', 'tag_type is required'],
+      ['tag_type=user', 'taggableType is required'],
+      ['tag_type=user&taggableType=jobs', 'taggableType must be one of actions, nodes, simulations'],
+      ['tag_type=DROP%20TABLE&taggableType=nodes', 'tag_type must be a tag type such as user, verodin or mitre_attack'],
+      ['tag_type=user&taggableType=nodes&x=1', 'Unknown query parameter: x'],
+    ];
+    for (const [q, message] of cases) {
+      const bad = await t.call('GET', `/tags/options.json?${q}`, { as: viewer });
+      expect(bad.statusCode, q).toBe(400);
+      expect(errorOf(bad)).toBe(message);
+    }
+    expect((await t.call('GET', '/tags/options.json?tag_type=user&taggableType=nodes')).statusCode).toBe(401);
   });
 });

@@ -109,6 +109,9 @@ describe('actor dependency installs', () => {
     }
     const ssh = deps.find((d) => d.program === 'ssh');
     if (ssh?.found) expect(ssh.version).toMatch(/OpenSSH/);
+    // scp has no version flag: its version is the OpenSSH release ssh -V prints.
+    const scp = deps.find((d) => d.program === 'scp');
+    if (scp?.found && ssh?.found) expect(scp.version).toBe(ssh.version);
     const requiredOk = deps.every((d) => d.found || d.optional);
     expect(a.deps_installed).toBe(requiredOk);
     expect(a.task!.status).toBe(requiredOk ? 'done' : 'failed');

@@ -45,6 +45,8 @@ export const registerSchema = yup
     name: yup.string().trim().required('name is required').max(100),
     version: yup.string().trim().max(40).default(''),
     os: yup.string().trim().max(100).default(''),
+    /** The account the actor runs as on its host (MON-042 username); older actors send none. */
+    username: yup.string().trim().max(100).default(''),
     addresses: yup
       .array(yup.string().required().matches(ipv4, 'addresses must be IPv4 addresses'))
       .min(1, 'addresses needs at least one address')

@@ -110,12 +110,16 @@ export function zoneOffsetMinutes(tz: string, at: Date): number {
 /** MON-162: how many minutes the computer's clock zone is ahead of `tz` (negative: behind) at `at`. */
 export const computerZoneDifference = (tz: string, at: Date = new Date()): number => -at.getTimezoneOffset() - zoneOffsetMinutes(tz, at);
 
-/** MON-162: the timezone mismatch notice, or null when the computer is in step with `tz`. */
-export function timezoneMismatchNotice(tz: string, at: Date = new Date()): string | null {
-  const diff = computerZoneDifference(tz, at);
-  if (!diff || !validTimezone(tz)) return null;
+/**
+ * MON-162 "Shows the minute difference between the computer and the profile timezone": the notice for
+ * the user's profile time zone `profileTz` (the zone every timestamp is shown in), or null when the
+ * computer is in step with it.
+ */
+export function timezoneMismatchNotice(profileTz: string, at: Date = new Date()): string | null {
+  const diff = computerZoneDifference(profileTz, at);
+  if (!diff || !validTimezone(profileTz)) return null;
   const n = Math.abs(diff);
-  return `Your computer's time zone is ${n} minute${n === 1 ? '' : 's'} ${diff > 0 ? 'ahead of' : 'behind'} ${tz}; times here are in ${tz}.`;
+  return `Your computer's time zone is ${n} minute${n === 1 ? '' : 's'} ${diff > 0 ? 'ahead of' : 'behind'} your profile's time zone (${profileTz}); times are shown in ${profileTz}.`;
 }
 
 /** Today's date (YYYY-MM-DD) in a timezone. */

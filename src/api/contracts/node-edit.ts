@@ -30,6 +30,11 @@ export interface NodeDetail {
   /** The version of the actor's service, as it reported at registration (JOB-046); null when unknown. */
   msi_service_version: string | null;
   deps_installed: boolean;
+  /** MON-042: the actor's sandbox actor (run-as interactive sessions of host_cli need one), and its name. */
+  sandbox_node_id: number | null;
+  sandbox_name: string | null;
+  /** MON-042: the account the actor runs as on its host, as it reported at registration ('' when unknown). */
+  username: string;
   user_tags: string[];
   /** The actor's tags marked not editable (MON-076). */
   locked_tags: string[];
@@ -40,6 +45,8 @@ export interface NodeEditOptions {
   zones: { id: number; name: string }[];
   /** Existing user tags, for the tag pick list. */
   user_tags: string[];
+  /** The actors that may be another actor's sandbox (not retired). */
+  actors: { id: number; name: string }[];
 }
 
 const tagName = yup.string().trim().required('A tag must not be empty').max(100, 'A tag is at most 100 characters');
@@ -52,7 +59,8 @@ export const nodeUpdateSchema = yup
     node_type: yup.string<NodeType>().oneOf([...NODE_TYPES], `Type must be one of ${NODE_TYPES.join(', ')}`).optional().label('Type'),
     user_tags: yup.array(tagName).max(200, 'At most 200 tags').optional().label('Tags'),
     retired: yup.boolean().optional().label('Retired'),
+    sandbox_node_id: yup.number().typeError('Sandbox must be an actor id').integer().positive().max(2_147_483_647).nullable().optional().label('Sandbox'),
   })
   .noUnknown('Unknown field: ${unknown}')
-  .test('something', 'Nothing to change: give name, friendly_name, security_zone_id, node_type, user_tags or retired.', (v) => Object.values(v ?? {}).some((x) => x !== undefined));
+  .test('something', 'Nothing to change: give name, friendly_name, security_zone_id, node_type, user_tags, sandbox_node_id or retired.', (v) => Object.values(v ?? {}).some((x) => x !== undefined));
 export type NodeUpdate = yup.InferType<typeof nodeUpdateSchema>;

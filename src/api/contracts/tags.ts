@@ -63,3 +63,28 @@ export interface TagChangeReply {
   data: { user_tags: string[]; threat_actor_reference_id: string | null; name: string; updated_at: string };
   message?: string;
 }
+
+/** MON-132: one option of GET /tags/options.json: a tag of the asked type, whether it may be changed, and how many of the taggable type carry it. */
+export interface TagOptionRow {
+  name: string;
+  editable: boolean;
+  count: number;
+}
+
+/** MON-132 "GET {tag options path} with tag_type and taggableType | Answer data[tagType]." */
+export interface TagOptionsAnswer {
+  data: Record<string, TagOptionRow[]>;
+}
+
+export const tagOptionsQuerySchema = yup
+  .object({
+    tag_type: yup
+      .string()
+      .required('tag_type is required')
+      .matches(/^[a-z][a-z0-9_]{0,39}$/, 'tag_type must be a tag type such as user, verodin or mitre_attack'),
+    taggableType: yup
+      .string<Taggable>()
+      .required('taggableType is required')
+      .oneOf([...TAGGABLES], `taggableType must be one of ${TAGGABLES.join(', ')}`),
+  })
+  .noUnknown('Unknown query parameter: ${unknown}');

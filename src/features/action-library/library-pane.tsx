@@ -5,6 +5,7 @@ import { commands } from '@/commands/registry';
 import type { PaneProps } from '@/panes/types';
 import type { ListFilter } from './api';
 import { DetailPanel } from './detail-panel';
+import { SlideTransition } from '@/ui/slide-transition';
 import { FilterBar, type FilterState } from './filter-bar';
 import { LibraryList } from './library-list';
 import { currentActionPane } from '@/commands/entity-picks';
@@ -347,7 +348,10 @@ export function LibraryPane({ params, setParams }: PaneProps) {
         </footer>
       </div>
       <div className="min-w-0 flex-1 overflow-auto">
-        <DetailPanel vid={vid} />
+        {/* MON-177: the selected content list item slides in (600 ms). */}
+        <SlideTransition slideKey={vid ?? null}>
+          <DetailPanel vid={vid} />
+        </SlideTransition>
       </div>
       </div>
     </div>

@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
+import { tagOptionsQuery } from '@/api/tag-options';
 import { NODE_TYPES, type NodeDetail, type NodeType, type NodeUpdate } from '@/api/contracts/node-edit';
 import { CommandButton } from '@/commands/command-menu';
 import { usePaneContext } from '@/panes/use-pane-context';
@@ -16,9 +18,10 @@ interface Draft {
   friendly_name: string;
   security_zone_id: number | null;
   node_type: NodeType;
+  sandbox_node_id: number | null;
 }
 
-const draftOf = (a: NodeDetail): Draft => ({ name: a.name, friendly_name: a.friendly_name, security_zone_id: a.security_zone_id, node_type: a.node_type });
+const draftOf = (a: NodeDetail): Draft => ({ name: a.name, friendly_name: a.friendly_name, security_zone_id: a.security_zone_id, node_type: a.node_type, sandbox_node_id: a.sandbox_node_id });
 
 function changesOf(a: NodeDetail, d: Draft): NodeUpdate | null {
   const c: NodeUpdate = {};
@@ -26,6 +29,7 @@ function changesOf(a: NodeDetail, d: Draft): NodeUpdate | null {
   if (d.friendly_name !== a.friendly_name) c.friendly_name = d.friendly_name;
   if (d.security_zone_id !== a.security_zone_id) c.security_zone_id = d.security_zone_id;
   if (d.node_type !== a.node_type) c.node_type = d.node_type;
+  if (d.sandbox_node_id !== a.sandbox_node_id) c.sandbox_node_id = d.sandbox_node_id;
   return Object.keys(c).length ? c : null;
 }
 
@@ -48,6 +52,8 @@ export function ActorEditPane({ params }: PaneProps) {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const canManage = commands.context().permissions.has('actors.manage');
+  // MON-132: the option list from the tag options call (user tags offered to actors).
+  const tagOptions = useQuery(tagOptionsQuery('user', 'nodes'));
 
   // A fresh answer replaces the form only while nothing is typed (a save or a refetch after one).
   useEffect(() => {
@@ -144,12 +150,33 @@ export function ActorEditPane({ params }: PaneProps) {
             ))}
           </select>
         </label>
+        <label className="flex flex-col gap-1 text-xs font-medium text-muted">
+          Sandbox
+          <select
+            className="rounded border border-line bg-surface px-2 py-1.5 text-sm text-ink"
+            disabled={readOnly}
+            value={draft.sandbox_node_id ?? ''}
+            onChange={(e) => set({ sandbox_node_id: e.target.value ? Number(e.target.value) : null })}
+          >
+            <option value="">No sandbox</option>
+            {data.options.actors
+              .filter((a) => a.id !== actor.id)
+              .map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
+            {/* A sandbox retired since it was chosen is still shown as the current value. */}
+            {actor.sandbox_node_id !== null && !data.options.actors.some((a) => a.id === actor.sandbox_node_id) && <option value={actor.sandbox_node_id}>{actor.sandbox_name ?? `Actor ${actor.sandbox_node_id}`}</option>}
+          </select>
+          <span className="text-2xs font-normal">The actor that runs this one's interactive run-as sessions (host_cli with a run-as profile).</span>
+        </label>
         <div className="col-span-2">
           <span className="mb-1 block text-xs font-medium text-muted">Tags</span>
           <TagEditor
             label="Tags of this actor"
             tags={actor.user_tags.map((name) => ({ name, editable: !actor.locked_tags.includes(name) }))}
-            options={data.options.user_tags}
+            options={tagOptions.data?.map((t) => t.name) ?? data.options.user_tags}
             isEditable={commands.context().permissions.has('tags.edit')}
             change={async (op, tag) => (await commands.execute<TagRunResult>(`tags.${op}`, { tag }, 'button')).replies[actor.id]}
           />
@@ -163,6 +190,7 @@ export function ActorEditPane({ params }: PaneProps) {
           <Fact label="Last contact">{fmt(actor.last_heartbeat_at)}</Fact>
           <Fact label="Registered">{actor.registered ? 'Yes' : 'No, it never connected'}</Fact>
           <Fact label="OS">{[actor.os_base, actor.os].filter(Boolean).join(', ')}</Fact>
+          <Fact label="Runs as (username)">{actor.username}</Fact>
           <Fact label="Actor version">{actor.node_version}</Fact>
           <Fact label="Management address">{actor.mgmt_address}</Fact>
           <Fact label="Simulation address">{actor.sim_address}</Fact>

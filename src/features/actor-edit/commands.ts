@@ -1,6 +1,6 @@
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
-import { flash } from '@/ui/toasts';
+import { noticeFlash } from '@/ui/toasts';
 import type { NodeUpdate } from '@/api/contracts/node-edit';
 import { nodeQueryKey, updateNode } from './api';
 import { ACTOR_EDIT_PANE, actorEditPane, type ActorEditPaneApi } from './pane-context';
@@ -20,7 +20,7 @@ async function apply(ctx: CommandContext, input: NodeUpdate, done: (name: string
   try {
     const actor = await updateNode(id, input);
     pane.saved(actor);
-    flash('notice', done(actor.name));
+    noticeFlash(done(actor.name));
     await ctx.queryClient?.invalidateQueries({ queryKey: nodeQueryKey(id) });
     await ctx.queryClient?.invalidateQueries({ queryKey: ['topology'] });
     return actor;

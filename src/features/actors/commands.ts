@@ -4,7 +4,7 @@ import { inMenu, type MenuPlacement } from '@/commands/menus';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { downloadText } from '@/ui/download';
-import { flash } from '@/ui/toasts';
+import { noticeFlash } from '@/ui/toasts';
 import { actorsQueryKey, clearPendingActor, clearToken, createToken, getTokenCsv } from './api';
 import { tokenIdOf } from './menus';
 import { actorsStore } from './store';
@@ -32,7 +32,7 @@ async function clearAfterConfirm(ctx: CommandContext, what: 'Token' | 'Pending A
   if (!(await ctx.confirm(CLEAR_CONFIRM, { confirmLabel: `Clear ${what}`, cancelLabel: `Keep ${what}` }))) return null;
   try {
     const done = await clear();
-    flash('notice', done.message);
+    noticeFlash(done.message);
     return done;
   } finally {
     await refresh(ctx);

@@ -1,5 +1,6 @@
 import { ApiError, http } from '@/api/http';
 import type { ActorTask, DependencyActor } from '@/api/contracts/actor-dependencies';
+import type { ThreatIntelAnswer, ThreatIntelCreate, ThreatIntelNewForm, ThreatIntelSource, ThreatIntelUpdate } from '@/api/contracts/threat-intel';
 import type { CreateIntegrationRequest, IntegrationNewForm, IntegrationRow, IntegrationsAnswer } from '@/api/contracts/integrations';
 
 export const integrationsQueryKey = ['integrations'] as const;
@@ -40,3 +41,14 @@ export const getDependencyActor = async (id: number) => (await http.get<{ data: 
 export const installActorDependencies = async (id: number) => (await http.post<{ data: ActorTask }>(`/topology/nodes/${id}/install_dependencies.json`)).data;
 /** Queues a version check on the actor (201, the task). */
 export const checkActorVersion = async (id: number) => (await http.post<{ data: ActorTask }>(`/topology/nodes/${id}/version_check.json`)).data;
+
+// ---- threat-intel sources (JOB-029's threat-intel integrations; docs/api.md "Threat-intel sources") ----
+
+export const threatIntelQueryKey = [...integrationsQueryKey, 'threat-intel'] as const;
+/** The sources and the kinds the menu offers (GET /threat_intel_integrations.json); a background read (the table's refresh). */
+export const getThreatIntel = () => http.get<ThreatIntelAnswer>('/threat_intel_integrations.json', { background: true });
+/** The creation modal's content (GET /threat_intel_integrations/new.js?integration_type={name}). */
+export const getThreatIntelForm = (type: string) => http.get<ThreatIntelNewForm>('/threat_intel_integrations/new.js', { params: { integration_type: type } });
+export const createThreatIntel = async (input: ThreatIntelCreate) => (await http.post<{ data: ThreatIntelSource }>('/threat_intel_integrations.json', input)).data;
+export const updateThreatIntel = async (id: number, input: ThreatIntelUpdate) => (await http.patch<{ data: ThreatIntelSource }>(`/threat_intel_integrations/${id}.json`, input)).data;
+export const deleteThreatIntel = (id: number) => http.delete<{ id: number; message: string }>(`/threat_intel_integrations/${id}.json`);

@@ -22,6 +22,7 @@ import {
 import { clearInstallMarker, setInstallMarker } from './deps-marker';
 import { menuBlockedReason } from './menu-state';
 import { integrationsStore } from './store';
+import { threatIntelCommands } from './threat-intel-commands';
 
 const canManage = (ctx: CommandContext) => ctx.permissions.has('actors.manage');
 const labelOf = (type: string) => INTEGRATION_KINDS.find((k) => k.type === type)?.label ?? type;
@@ -194,4 +195,6 @@ export const integrationsCommands: AnyCommand[] = [
       return true;
     },
   }),
+  // The integrations menu's threat-intel integrations (threat-intel-commands.ts).
+  ...threatIntelCommands,
 ];

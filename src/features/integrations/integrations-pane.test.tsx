@@ -53,6 +53,8 @@ beforeEach(() => {
     }),
     // The pane's second table (dependencies-table.test.tsx covers it).
     http.get(`${API}/integrations/dependency_actors.json`, () => HttpResponse.json({ data: [] })),
+    // The threat-intel section and the menu's threat-intel kinds (threat-intel.test.tsx covers them).
+    http.get(`${API}/threat_intel_integrations.json`, () => HttpResponse.json({ data: [], available: [] })),
   );
 });
 

@@ -2,7 +2,7 @@
  * Integrations (/integrations): the security tools the director takes events from, in the generic
  * table (MON-019), with the integrations menu (JOB-029) and its creation modal, the integration
  * service's status polled every 20 s (MON-072), and its errors told as the spec says (JOB-072, JOB-107);
- * below, the actors on which dependencies can be installed (JOB-061, JOB-097; dependencies-table.tsx).
+ * below, the threat-intel sources (threat-intel.tsx) and the actors on which dependencies can be installed (JOB-061, JOB-097; dependencies-table.tsx).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
@@ -13,11 +13,12 @@ import { DataTable, type DataColumn, type DataTab } from '@/ui/data-table';
 import { StatusDetailsIcon, StatusPoller } from '@/ui/status-poller';
 import { flash } from '@/ui/toasts';
 import { AddIntegrationMenu } from './add-menu';
-import { getIntegrationsMenu, integrationsMenuQuery } from './api';
+import { getIntegrationsMenu, getThreatIntel, integrationsMenuQuery, threatIntelQueryKey } from './api';
 import { IntegrationCreateModal } from './create-modal';
 import { DependenciesTable } from './dependencies-table';
 import { SERVICE_ERROR_TITLE, SERVICE_ERROR_TOAST_MS, menuBlockedReason, menuItems, serviceErrorMessage } from './menu-state';
 import { integrationsStore } from './store';
+import { ThreatIntelSection } from './threat-intel';
 
 type Row = IntegrationsAnswer['data'][number];
 const when = (iso: string | null | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : '—');
@@ -70,6 +71,7 @@ function serviceLine(a: IntegrationsAnswer) {
 
 export function IntegrationsPane() {
   const query = useQuery(integrationsMenuQuery);
+  const threatIntel = useQuery({ queryKey: threatIntelQueryKey, queryFn: getThreatIntel });
   const snap = useSnapshot(integrationsStore);
   const answer = query.data;
   const blocked = answer ? menuBlockedReason(answer) : null;
@@ -92,7 +94,7 @@ export function IntegrationsPane() {
       <div className="flex items-center justify-between gap-2">
         <h2 className="text-base font-semibold">Integrations</h2>
         <div role="toolbar" aria-label="Integrations" className="flex items-center gap-1.5">
-          <AddIntegrationMenu items={items} blocked={blocked} />
+          <AddIntegrationMenu items={items} threatIntel={threatIntel.data?.available} blocked={blocked} />
           <CommandButton command="integrations.delete" args={{}} variant="danger" disabled={snap.selectedId === null} />
         </div>
       </div>
@@ -119,6 +121,7 @@ export function IntegrationsPane() {
           status={<StatusPoller label="Integration service" poll={async () => serviceLine(await getIntegrationsMenu())} flashOnFailure />}
         />
       )}
+      <ThreatIntelSection />
       <DependenciesTable />
       <IntegrationCreateModal />
     </div>

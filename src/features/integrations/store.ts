@@ -17,4 +17,8 @@ export const integrationsStore = proxy<{
   selectedActorId: number | null;
   /** Actors whose install call runs in this page now (JOB-061 INSTALLING). */
   installRuns: number[];
-}>({ adding: null, selectedId: null, known: [], blocked: null, dependencyActors: [], selectedActorId: null, installRuns: [] });
+  /** The threat-intel modal: a kind to add, a source id to edit, or null; the selected source; the sources last loaded (the palette's pick list). */
+  threatIntelForm: { kind: string } | number | null;
+  selectedThreatIntelId: number | null;
+  knownThreatIntel: { id: number; name: string; brand_name: string }[];
+}>({ adding: null, selectedId: null, known: [], blocked: null, dependencyActors: [], selectedActorId: null, installRuns: [], threatIntelForm: null, selectedThreatIntelId: null, knownThreatIntel: [] });

@@ -5,7 +5,7 @@ import type { DriftItem } from '@/api/contracts/monitors';
 import { inMenu } from '@/commands/menus';
 import type { PaneContextKey } from '@/commands/pane-contexts';
 import { pickFrom } from '@/commands/pick';
-import { flash } from '@/ui/toasts';
+import { noticeFlash } from '@/ui/toasts';
 import { deleteMonitor, duplicateMonitor, fetchDrift, fetchMonitor, monitorKeys, pauseMonitor, resumeMonitor, runMonitorNow } from './api';
 import { actionPicks, simulationPicks } from '@/commands/entity-picks';
 import { monitorPicks } from './picks';
@@ -143,30 +143,30 @@ export const monitorCommands: AnyCommand[] = [
   onMonitor('duplicate', 'Duplicate Monitor', 'c', ['copy', 'clone'], async (m, ctx) => {
     const copy = await duplicateMonitor(m.id);
     await refresh(ctx);
-    flash('notice', `Created ${copy.name} (paused).`);
+    noticeFlash(`Created ${copy.name} (paused).`);
     return { id: copy.id };
   }),
   onMonitor('pause', 'Pause Monitor', 'p', ['stop', 'suspend'], async (m, ctx) => {
     await pauseMonitor(m.id);
     await refresh(ctx);
-    flash('notice', `Paused ${m.name}.`);
+    noticeFlash(`Paused ${m.name}.`);
   }, { enabled: (ctx, args) => pausedOf(ctx, args) !== true }),
   onMonitor('resume', 'Resume Monitor', 'shift+p', ['start', 'unpause'], async (m, ctx) => {
     await resumeMonitor(m.id);
     await refresh(ctx);
-    flash('notice', `Resumed ${m.name}.`);
+    noticeFlash(`Resumed ${m.name}.`);
   }, { enabled: (ctx, args) => pausedOf(ctx, args) !== false }),
   onMonitor('runNow', 'Run Monitor Now', 'shift+r', ['run', 'job', 'execute', 'now'], async (m, ctx) => {
     const { job_id } = await runMonitorNow(m.id);
     await refresh(ctx);
-    flash('notice', `Started job ${job_id} for ${m.name}.`);
+    noticeFlash(`Started job ${job_id} for ${m.name}.`);
     return { job_id };
   }, { when: (ctx) => ctx.permissions.has('jobs.run') }),
   onMonitor('delete', 'Delete Monitor…', 'shift+d', ['remove', 'destroy'], async (m, ctx) => {
     if (!(await ctx.confirm(`Are you sure you want to delete the monitor ${m.name}? Its past jobs are kept.`, { confirmLabel: 'Delete Monitor', cancelLabel: 'Keep Monitor' }))) return { deleted: false };
     await deleteMonitor(m.id);
     await refresh(ctx);
-    flash('notice', `Deleted ${m.name}.`);
+    noticeFlash(`Deleted ${m.name}.`);
     return { deleted: true };
   }),
   defineCommand({

@@ -1,4 +1,5 @@
 import { ExpandingTextArea } from '@/ui/expanding-textarea';
+import { displayTimeZone } from '@/ui/datetime';
 import { useId } from 'react';
 import {
   DETECTION_TIMEOUT_MAX,
@@ -51,7 +52,9 @@ export function DefinitionPanel({ body, groups, errors, onChange }: { body: Moni
     onChange({ repeat_week_days: WEEKDAYS.filter((w) => set.has(w)).join(',') });
   };
   const min = `${todayIn(body.timezone)}T00:00`;
-  const mismatch = timezoneMismatchNotice(body.timezone);
+  // MON-162: against the user's profile time zone (the environment's userTimeZone), not the monitor's.
+  const profileZone = displayTimeZone();
+  const mismatch = profileZone ? timezoneMismatchNotice(profileZone) : null;
   return (
     <section aria-label="Monitor definition" className="grid grid-cols-2 gap-3">
       <label className="flex flex-col gap-1 text-xs">

@@ -4,7 +4,7 @@ import type { ActionInfo, MonitorActionBody, MonitorBody, MonitorDetail, Monitor
 import type { RunAsMode } from '@/api/contracts/run-as-selection';
 import { ApiError } from '@/api/http';
 import type { PaneProps } from '@/panes/types';
-import { flash } from '@/ui/toasts';
+import { noticeFlash } from '@/ui/toasts';
 import { ErrorBanner, InfoBanner } from '@/ui/banners';
 import { createMonitor, fetchDraft, fetchEditorOptions, fetchMonitor, monitorKeys, updateMonitor } from './api';
 import { ActionPanel } from './action-panel';
@@ -103,7 +103,7 @@ export function MonitorEditorPane({ params, setParams }: PaneProps) {
       clearDraft(key);
       setServerErrors({});
       await queryClient.invalidateQueries({ queryKey: monitorKeys.all });
-      flash('notice', `Saved ${saved.name}: runs ${saved.schedule}.`);
+      noticeFlash(`Saved ${saved.name}: runs ${saved.schedule}.`);
       if (!draft.id) setParams({ id: String(saved.id) });
       return { id: saved.id };
     } catch (e) {

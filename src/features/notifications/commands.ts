@@ -2,7 +2,7 @@ import * as yup from 'yup';
 import { siteBannerSchema, type SiteBanner } from '@/api/contracts/site-banner';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
-import { flash } from '@/ui/toasts';
+import { noticeFlash } from '@/ui/toasts';
 import { putSiteBanner, siteBannerQueryKey, siteBannerStore } from './site-banner-api';
 
 type BannerArgs = Partial<SiteBanner>;
@@ -32,7 +32,7 @@ export const notificationsCommands: AnyCommand[] = [
       const value = siteBannerSchema.validateSync({ enabled: true, ...args }, { abortEarly: true, stripUnknown: true });
       const saved = await putSiteBanner(value);
       await ctx.queryClient?.invalidateQueries({ queryKey: siteBannerQueryKey });
-      flash('notice', saved.enabled ? 'The site banner is shown to everyone signed in.' : 'The site banner is hidden.');
+      noticeFlash(saved.enabled ? 'The site banner is shown to everyone signed in.' : 'The site banner is hidden.');
       return saved;
     },
   }),

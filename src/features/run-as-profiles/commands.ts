@@ -2,7 +2,7 @@ import * as yup from 'yup';
 import { runAsProfileCreateSchema, runAsProfileUpdateSchema, type RunAsProfile, type RunAsProfileCreate, type RunAsProfileUpdate } from '@/api/contracts/run-as-profiles';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
-import { flash } from '@/ui/toasts';
+import { noticeFlash } from '@/ui/toasts';
 import { createProfile, deleteProfile, getProfiles, profilesQueryKey, updateProfile } from './api';
 import { profilesStore } from './store';
 
@@ -62,7 +62,7 @@ export const runAsProfilesCommands: AnyCommand[] = [
       const input = runAsProfileCreateSchema.validateSync(args, { abortEarly: false });
       const row = await createProfile(input);
       profilesStore.selectedId = row.id;
-      flash('notice', `Run-as user profile ${row.friendly_name} (${row.username}) was added.`);
+      noticeFlash(`Run-as user profile ${row.friendly_name} (${row.username}) was added.`);
       await refresh(ctx);
       return row;
     },
@@ -94,7 +94,7 @@ export const runAsProfilesCommands: AnyCommand[] = [
       }
       const input = runAsProfileUpdateSchema.validateSync(changes, { abortEarly: false });
       const row = await updateProfile(id, input);
-      flash('notice', `Run-as user profile ${row.friendly_name} was saved.`);
+      noticeFlash(`Run-as user profile ${row.friendly_name} was saved.`);
       await refresh(ctx);
       return row;
     },
@@ -114,7 +114,7 @@ export const runAsProfilesCommands: AnyCommand[] = [
       if (!(await ctx.confirm(`Delete the run-as user profile ${nameOf(id)}?`, { confirmLabel: 'Delete Profile', cancelLabel: 'Keep Profile' }))) return null;
       try {
         const done = await deleteProfile(id);
-        flash('notice', done.message);
+        noticeFlash(done.message);
         return done;
       } finally {
         await refresh(ctx);

@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, type DragEvent, type KeyboardEvent } from 'react';
+import { tagOptionsQuery } from '@/api/tag-options';
 import { useSnapshot } from 'valtio';
 import { DRAFT_NAME_MAX } from '@/api/contracts/simulation-draft';
 import { SIMULATION_TYPES, SIMULATION_TYPE_LABELS, SIMULATION_VID_PATTERN } from '@/api/contracts/simulations';
@@ -127,6 +129,8 @@ function StepsEditor({ d, draft }: { d: EditorDraft; draft: EditorDraft }) {
 
 /** The draft's tags: its user tags to add and remove (saved with the simulation), the others locked. */
 function DraftTags({ d, draft }: { d: EditorDraft; draft: EditorDraft }) {
+  // MON-132: the option list from the tag options call (user tags offered to simulations).
+  const tagOptions = useQuery(tagOptionsQuery('user', 'simulations'));
   const tags = useMemo(() => [...(d.locked_tags ?? []).map((name) => ({ name, editable: false })), ...(d.user_tags ?? []).map((name) => ({ name, editable: true }))], [d.locked_tags, d.user_tags]);
   return (
     <div className="flex flex-col gap-1">
@@ -134,7 +138,7 @@ function DraftTags({ d, draft }: { d: EditorDraft; draft: EditorDraft }) {
       <TagEditor
         label="Simulation tags"
         tags={tags}
-        options={[]}
+        options={tagOptions.data?.map((t) => t.name) ?? []}
         isEditable
         change={async (op, tag) => {
           if (op === 'add') addTag(draft, tag);

@@ -12,6 +12,7 @@ import { useDebounced } from '@/ui/use-debounced';
 import { tagTargets } from '@/commands/tag-targets';
 import { usePaneContext } from '@/panes/use-pane-context';
 import { useMultiSelect } from '@/ui/use-multi-select';
+import { SlideTransition } from '@/ui/slide-transition';
 
 const control = 'rounded border border-line bg-surface px-1.5 py-1 text-sm text-ink';
 const run = (id: string, args?: Record<string, unknown>) => commands.execute(id, args, 'button').catch(() => undefined);
@@ -227,7 +228,14 @@ export function SimulationsPane({ params, setParams }: PaneProps) {
         </footer>
       </div>
       <div className="min-w-0 flex-1 overflow-auto">
-        {vid ? <SimulationDetail vid={vid} /> : <p className="p-4 text-muted">Select a {SIMULATION_TYPE_LABELS[simType]} to see its steps. j and k move, Enter or p previews.</p>}
+        {/* MON-177: the selected content list item slides in (600 ms). */}
+        {vid ? (
+          <SlideTransition slideKey={vid}>
+            <SimulationDetail vid={vid} />
+          </SlideTransition>
+        ) : (
+          <p className="p-4 text-muted">Select a {SIMULATION_TYPE_LABELS[simType]} to see its steps. j and k move, Enter or p previews.</p>
+        )}
       </div>
     </div>
   );

@@ -3,7 +3,7 @@ import { TAGGABLE_LABELS, checkTagValue, type TagChangeReply } from '@/api/contr
 import { defineCommand } from '@/commands/registry';
 import { TAGS_CHANGED_EVENT, TAGS_UPDATED_EVENT, tagTargets, type TagRunResult, type TagsEventDetail } from '@/commands/tag-targets';
 import type { AnyCommand, CommandContext } from '@/commands/types';
-import { flash } from '@/ui/toasts';
+import { noticeFlash } from '@/ui/toasts';
 import { changeTag } from './api';
 
 type Args = { tag: string };
@@ -51,7 +51,7 @@ function tagCommand(op: 'add' | 'remove'): AnyCommand {
       const done = items.length - failed.length;
       const label = TAGGABLE_LABELS[targets.taggable];
       await announce(ctx, { taggable: targets.taggable, ids: items.map((it) => it.id) });
-      if (done) flash('notice', `Tag "${checked.value}" ${verb} ${done === 1 && items[0] ? items[0].name : `${done} ${label}s`}.`);
+      if (done) noticeFlash(`Tag "${checked.value}" ${verb} ${done === 1 && items[0] ? items[0].name : `${done} ${label}s`}.`);
       if (failed.length) throw new Error(`The tag could not be ${op === 'add' ? 'added to' : 'removed from'} ${failed.length} of ${items.length}: ${failed.join('; ')}`);
       return { done, failed, replies };
     },

@@ -63,9 +63,10 @@ export const LIBRARY_LIMITS = {
   descriptionMaxChars: 20_000,
   notesMaxChars: 10_000,
   maxFilterValues: 500,
-  /** MON-177: a list item updated within this many days carries a NEW pill; its job status pill is this wide. */
+  /** MON-177: a list item updated within this many days carries a NEW pill; its job status pill is this wide; the item shown slides in over this time. */
   newWithinDays: 14,
   statusPillPx: 110,
+  slideTransitionMs: 600,
 } as const;
 
 /** MON-177: the item was updated within the last 14 days. */
