@@ -125,8 +125,11 @@ describe('running a sequence from the palette', () => {
     // job pane follows the job to its final results.
     expect(await groupTabs(page)).toEqual([['Start', 'Scripts'], ['Jobs', `Job ${jobId}`]]);
     await page.getByRole('tab', { name: `Job ${jobId}`, exact: true }).click();
-    // The job pane polls every 30 s (STEPS_POLL_MS), so its next poll after the job completed may be that far.
-    await panel(page, `Job ${jobId}`).getByText('Completed', { exact: true }).waitFor({ state: 'visible', timeout: 45_000 });
+    await waitForFocused(page, `Job ${jobId}`);
+    // The job pane polls every 30 s (STEPS_POLL_MS); the script saw the job complete, so Refresh Jobs
+    // (the pane's own command) asks now instead of waiting for the next poll.
+    await runCommand(page, 'Refresh Jobs');
+    await panel(page, `Job ${jobId}`).getByText('Completed', { exact: true }).waitFor({ state: 'visible' });
     expect(row?.startsWith(`${jobId},`) || row?.startsWith(`"${jobId}",`)).toBe(true);
   }, 180_000);
 });
