@@ -6,8 +6,9 @@ import { eventually } from './workbench';
 /** The two local actors of the demo install, on 127.0.0.2 and 127.0.0.3. */
 export const LOCAL_ACTOR_NAMES = ['local-actor-1', 'local-actor-2'] as const;
 
-/** 'Internal Segmentation - User to Server VLAN' in the demo seed: a sequence the local actors can run. */
+/** A sequence of the demo seed the local actors can run. */
 export const SEQUENCE_ID = 7;
+export const SEQUENCE_NAME = 'Internal Segmentation - User to Server VLAN';
 
 /**
  * A director of the test file's own with the two local actors, so a run really happens; a short

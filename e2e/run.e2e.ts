@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
-import { localActorsOnline, SEQUENCE_ID, useLocalActorsDirector } from './local-actors';
+import { localActorsOnline, SEQUENCE_ID, SEQUENCE_NAME, useLocalActorsDirector } from './local-actors';
 import { DEMO_USERS, DEMO_USER_PASSWORD } from './director';
 import { eventually, groupTabs, panel, pathOf, runCommand, waitForFocused } from './workbench';
 import { typeScript, transcriptRows } from './scripts-pane';
@@ -20,11 +20,14 @@ const runNow = (page: Page) => dialog(page).getByRole('button', { name: /Run Now
 async function openModal(page: Page) {
   await runCommand(page, 'Run Sequence…');
   const form = page.getByRole('form', { name: 'Arguments for Run Sequence…' });
-  // The sequence is a searchable pick list (by id, VID or name): type its id, Enter chooses, Enter runs.
+  // The sequence is a searchable pick list (by id, VID or name): type its id, Enter chooses once the
+  // list shows the sequence found for it, Enter runs. (The form's actor pick lists show their own
+  // options meanwhile: an option of any list is not the sign.)
   const pick = form.getByRole('combobox', { name: 'Sequence' });
   await pick.fill(String(SEQUENCE_ID));
-  await form.getByRole('option').first().waitFor();
+  await form.getByRole('listbox', { name: 'Sequence choices' }).getByRole('option', { name: new RegExp(`^${SEQUENCE_NAME}`) }).waitFor();
   await pick.press('Enter');
+  await form.getByText(`Chosen: ${SEQUENCE_NAME}`).waitFor();
   await pick.press('Enter');
   await heading(page).waitFor({ state: 'visible' });
   // The local actors register a few seconds after the director starts; the modal refetches.
@@ -122,8 +125,11 @@ describe('running a sequence from the palette', () => {
     // job pane follows the job to its final results.
     expect(await groupTabs(page)).toEqual([['Start', 'Scripts'], ['Jobs', `Job ${jobId}`]]);
     await page.getByRole('tab', { name: `Job ${jobId}`, exact: true }).click();
-    // The job pane polls every 30 s (STEPS_POLL_MS), so its next poll after the job completed may be that far.
-    await panel(page, `Job ${jobId}`).getByText('Completed', { exact: true }).waitFor({ state: 'visible', timeout: 45_000 });
+    await waitForFocused(page, `Job ${jobId}`);
+    // The job pane polls every 30 s (STEPS_POLL_MS); the script saw the job complete, so Refresh Jobs
+    // (the pane's own command) asks now instead of waiting for the next poll.
+    await runCommand(page, 'Refresh Jobs');
+    await panel(page, `Job ${jobId}`).getByText('Completed', { exact: true }).waitFor({ state: 'visible' });
     expect(row?.startsWith(`${jobId},`) || row?.startsWith(`"${jobId}",`)).toBe(true);
   }, 180_000);
 });

@@ -30,7 +30,9 @@ export async function openPglite(dataDir: string | undefined, from?: Blob): Prom
     dir = path.join(dataDir, 'pglite');
     fs.mkdirSync(dir, { recursive: true });
   }
-  const pg = new PGlite(dir, from ? { loadDataDir: from } : {});
+  // One options object: `new PGlite(undefined, options)` ignores its options (the data directory was
+  // never loaded, and each copy ran initdb instead).
+  const pg = new PGlite({ ...(dir ? { dataDir: dir } : {}), ...(from ? { loadDataDir: from } : {}) });
   await pg.waitReady;
   const writes = new WriteSignal();
   // onWrite runs once the statement is done: outside a transaction that is its commit.
@@ -58,7 +60,12 @@ export async function openPglite(dataDir: string | undefined, from?: Blob): Prom
       }
     },
     close: () => pg.close(),
-    dumpDataDir: () => pg.dumpDataDir('none'),
+    // After a checkpoint: a copy then starts from the data files as they are, not from a replay of the
+    // write-ahead log, which moves every sequence up to 32 values past its last one.
+    dumpDataDir: async () => {
+      await pg.exec('checkpoint');
+      return pg.dumpDataDir('none');
+    },
   };
   return db;
 }

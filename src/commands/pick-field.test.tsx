@@ -80,6 +80,31 @@ describe('entity arguments are searchable pick lists, never raw ids', () => {
     await waitFor(() => expect(run).toHaveBeenCalledWith({ id: 7 }, expect.anything()));
   });
 
+  it('Enter typed before the search for the text answered waits for that answer: it never submits the form nor picks a row found for the previous text', async () => {
+    // The empty text answers at once; "mail" only when the test says so.
+    let answerMail: () => void = () => undefined;
+    const src: PickSource = {
+      noun: 'monitor',
+      search: vi.fn((q: string) =>
+        q === '' ? Promise.resolve(MONITORS) : new Promise<typeof MONITORS>((resolve) => (answerMail = () => resolve(MONITORS.filter((m) => m.label.toLowerCase().includes(q))))),
+      ),
+    };
+    const run = setup(src);
+    const form = await choosePause();
+    await waitFor(() => expect(within(form).getAllByRole('option')).toHaveLength(3));
+    await userEvent.type(within(form).getByRole('combobox', { name: 'Monitor' }), 'mail');
+    expect(within(form).queryAllByRole('option')).toEqual([]);
+    await userEvent.keyboard('{Enter}');
+    expect(within(form).queryByRole('alert')).toBeNull();
+    expect(within(form).queryByText(/^Chosen/)).toBeNull();
+    await waitFor(() => expect(src.search).toHaveBeenLastCalledWith('mail', expect.anything()));
+    act(() => answerMail());
+    expect((await within(form).findByText(/^Chosen/)).textContent).toBe('Chosen: Mail gateway');
+    expect(run).not.toHaveBeenCalled();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(run).toHaveBeenCalledWith({ id: 9 }, expect.anything()));
+  });
+
   it('a list argument picks several, Backspace removes the last, and the schema still validates the ids', async () => {
     const run = setup(source(null), true);
     const form = await choosePause();

@@ -26,26 +26,32 @@ export function PickField({
   const id = useId();
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(value.length === 0);
-  const [options, setOptions] = useState<PickOption[]>([]);
-  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
-  const [error, setError] = useState('');
+  // The answer of the last search, with the text it answers: an answer for an older text is never shown
+  // nor chosen (typing "7" then Enter before the search for "7" answered must not pick the first row
+  // found for "").
+  const [found, setFound] = useState<{ query: string; options: PickOption[] } | null>(null);
+  const [failed, setFailed] = useState<{ query: string; message: string } | null>(null);
   const [active, setActive] = useState(0);
+  // Enter pressed while the search for the text typed was still running: it chooses the first row as
+  // soon as that search answers (as the palette's typeahead does).
+  const [enterPending, setEnterPending] = useState(false);
+  const searched = query.trim();
+  const state: 'loading' | 'ready' | 'error' = found?.query === searched ? 'ready' : failed?.query === searched ? 'error' : 'loading';
+  const options = state === 'ready' ? found!.options : [];
 
   useEffect(() => {
     if (!open) return;
     const ac = new AbortController();
-    setState('loading');
     const t = setTimeout(() => {
-      source.search(query.trim(), ac.signal).then(
-        (found) => {
-          setOptions(found);
+      source.search(searched, ac.signal).then(
+        (rows) => {
+          if (ac.signal.aborted) return;
+          setFound({ query: searched, options: rows });
           setActive(0);
-          setState('ready');
         },
         (e: Error) => {
           if (ac.signal.aborted) return;
-          setError(e.message);
-          setState('error');
+          setFailed({ query: searched, message: e.message });
         },
       );
     }, SEARCH_DELAY_MS);
@@ -53,7 +59,7 @@ export function PickField({
       clearTimeout(t);
       ac.abort();
     };
-  }, [query, open, source]);
+  }, [searched, open, source]);
 
   const choose = (o: PickOption) => {
     onChange(multiple ? [...value.filter((v) => v.value !== o.value), o] : [o]);
@@ -62,7 +68,14 @@ export function PickField({
   };
   const shown = multiple ? options.filter((o) => !value.some((v) => v.value === o.value)) : options;
 
+  useEffect(() => {
+    if (!enterPending || state === 'loading') return;
+    setEnterPending(false);
+    if (state === 'ready' && shown[0]) choose(shown[0]);
+  });
+
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    const choosing = open && e.key === 'Enter' && (searched || !value.length);
     if (!open && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
       e.preventDefault();
       setOpen(true);
@@ -72,7 +85,11 @@ export function PickField({
     } else if (open && e.key === 'ArrowUp') {
       e.preventDefault();
       setActive((a) => Math.max(0, a - 1));
-    } else if (open && e.key === 'Enter' && shown[active] && (query.trim() || !value.length)) {
+    } else if (choosing && state === 'loading') {
+      // Not the form's submit: the choice is still coming.
+      e.preventDefault();
+      setEnterPending(true);
+    } else if (choosing && shown[active]) {
       e.preventDefault();
       choose(shown[active]);
     } else if (e.key === 'Backspace' && !query && value.length) {
@@ -110,6 +127,7 @@ export function PickField({
         onFocus={() => setOpen(true)}
         onChange={(e) => {
           setQuery(e.target.value);
+          setEnterPending(false);
           setOpen(true);
         }}
         onKeyDown={onKeyDown}
@@ -123,7 +141,7 @@ export function PickField({
       {open && (
         <ul id={listId} role="listbox" aria-label={`${label} choices`} className="max-h-48 overflow-auto rounded border border-line">
           {state === 'loading' && <li className="px-2 py-1 text-xs text-muted">Searching {source.noun}s…</li>}
-          {state === 'error' && <li className="px-2 py-1 text-xs text-red-400">Could not search the {source.noun}s: {error}</li>}
+          {state === 'error' && <li className="px-2 py-1 text-xs text-red-400">Could not search the {source.noun}s: {failed?.message}</li>}
           {state === 'ready' && shown.length === 0 && <li className="px-2 py-1 text-xs text-muted">No {source.noun} matches.</li>}
           {state === 'ready' &&
             shown.map((o, i) => (

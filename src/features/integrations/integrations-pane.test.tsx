@@ -62,6 +62,20 @@ function renderPane() {
   renderWithQueries(<IntegrationsPane />);
 }
 
+/** The director's creation form of a Suricata EVE JSON integration (/integrations/new.js). */
+const suricataForm = (pathPlaceholder: string) => ({
+  integration_type: 'suricata_eve',
+  remote: false,
+  title: 'Add Suricata EVE JSON',
+  brand_name: 'Suricata EVE JSON',
+  logo_path: '/logos/suricata.svg',
+  description: 'The director tails EVE JSON.',
+  fields: [
+    { name: 'name', label: 'Name', required: true, value: 'Suricata EVE JSON', placeholder: '', help: '' },
+    { name: 'source_path', label: 'File the director tails', required: true, value: '', placeholder: pathPlaceholder, help: '' },
+  ],
+});
+
 describe('the integrations menu', () => {
   it('JOB-029 JOB-039 JOB-089 lists the integrations to add with logo, name and version flags; choosing one loads its creation modal from /integrations/new.js and creating refreshes the table', async () => {
     const created: unknown[] = [];
@@ -69,18 +83,7 @@ describe('the integrations menu', () => {
     server.use(
       http.get(`${API}/integrations/new.js`, ({ request }) => {
         formUrls.push(request.url);
-        return HttpResponse.json({
-          integration_type: 'suricata_eve',
-          remote: false,
-          title: 'Add Suricata EVE JSON',
-          brand_name: 'Suricata EVE JSON',
-          logo_path: '/logos/suricata.svg',
-          description: 'The director tails EVE JSON.',
-          fields: [
-            { name: 'name', label: 'Name', required: true, value: 'Suricata EVE JSON', placeholder: '', help: '' },
-            { name: 'source_path', label: 'File the director tails', required: true, value: '', placeholder: '/var/log/suricata/eve.json', help: '' },
-          ],
-        });
+        return HttpResponse.json(suricataForm('/var/log/suricata/eve.json'));
       }),
       http.post(`${API}/integrations.json`, async ({ request }) => {
         const body = (await request.json()) as Record<string, unknown>;
@@ -115,18 +118,7 @@ describe('the integrations menu', () => {
     commands.setErrorReporter((message) => flash('alert', message));
     server.use(
       http.get(`${API}/integrations/new.js`, () =>
-        HttpResponse.json({
-          integration_type: 'suricata_eve',
-          remote: false,
-          title: 'Add Suricata EVE JSON',
-          brand_name: 'Suricata EVE JSON',
-          logo_path: '/logos/suricata.svg',
-          description: 'The director tails EVE JSON.',
-          fields: [
-            { name: 'name', label: 'Name', required: true, value: 'Suricata EVE JSON', placeholder: '', help: '' },
-            { name: 'source_path', label: 'File the director tails', required: true, value: '', placeholder: '', help: '' },
-          ],
-        }),
+        HttpResponse.json(suricataForm('')),
       ),
       http.post(`${API}/integrations.json`, () => HttpResponse.json({ error: 'Another integration already tails /var/log/eve.json' }, { status: 422 })),
     );

@@ -23,6 +23,7 @@ import { jobHighlight, type JobHighlight } from '@/ui/network-map/job-path';
 import { layout, positionsOf } from '@/ui/network-map/layouts';
 import { MapCanvas, type MapCanvasHandle } from '@/ui/network-map/map-canvas';
 import { nextItem, type Direction } from '@/ui/network-map/next-item';
+import { MapRegion } from '@/ui/network-map/map-region';
 import { menuTargetOf } from './selection';
 import { networkMapStore } from './store';
 import type { MonitorOverlay } from '@/ui/network-map/monitor-overlay';
@@ -183,16 +184,7 @@ function MapView({ map, overlay }: { map: NetworkMap; overlay: MonitorOverlay | 
 
   const selectedName = snap.selected ? menuTargetOf(map, snap.selected, { x: 0, y: 0 })?.name ?? map.zones.find((z) => `zone_${z.id}` === snap.selected)?.name : null;
   return (
-    <div
-      ref={region}
-      role="application"
-      aria-label="Network map"
-      aria-roledescription="network map"
-      aria-describedby="network-map-keys"
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-      className="relative min-h-0 flex-1 overflow-hidden rounded-md border border-line focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/60"
-    >
+    <MapRegion ref={region} label="Network map" describedBy="network-map-keys" onKeyDown={onKeyDown}>
       <MapCanvas
         map={map}
         rects={rects}
@@ -218,7 +210,7 @@ function MapView({ map, overlay }: { map: NetworkMap; overlay: MonitorOverlay | 
       </p>
       {snap.selected && <ItemDetails map={map} selected={snap.selected} />}
       {menu && <MapContextMenu target={menu} onClose={closeMenu} onLens={onLens} />}
-    </div>
+    </MapRegion>
   );
 }
 

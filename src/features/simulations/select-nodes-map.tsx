@@ -6,6 +6,7 @@ import { getNetwork, networkQueryKey } from '@/api/network-map';
 import { Button } from '@/ui/button';
 import { layout } from '@/ui/network-map/layouts';
 import { MapCanvas, type MapCanvasHandle, type SequenceMarks } from '@/ui/network-map/map-canvas';
+import { MapRegion } from '@/ui/network-map/map-region';
 import { nextItem, type Direction } from '@/ui/network-map/next-item';
 
 /** The phase of the active step: its attacker to choose, its target, or nothing left. */
@@ -65,16 +66,7 @@ function MapArea({ map, step, phase, attacker, target, choosable, actors, focusR
         : `Step ${step}: arrows move among the ${choosableKeys.size} highlighted actors, Enter chooses the ${what}.`
       : `${name(cursorId)}${choosableKeys.has(cursor!) ? `: Enter chooses it as the ${what} of step ${step}` : ' cannot be chosen now'}`;
   return (
-    <div
-      ref={focusRef}
-      role="application"
-      aria-label="Sequence map"
-      aria-roledescription="network map"
-      aria-describedby="sequence-map-status"
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-      className="relative min-h-0 flex-1 overflow-hidden rounded-md border border-line focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/60"
-    >
+    <MapRegion ref={focusRef} label="Sequence map" describedBy="sequence-map-status" onKeyDown={onKeyDown}>
       <MapCanvas map={map} rects={rects} selected={cursor} draggable={false} onSelect={pick} overlay={null} job={null} sequence={marks} handle={canvas} />
       <p id="sequence-map-status" role="status" aria-label="Map cursor" className="pointer-events-none absolute left-3 top-2 z-10 max-w-[85%] rounded bg-slate-950/80 px-2 py-1 text-xs">
         {status}
@@ -87,7 +79,7 @@ function MapArea({ map, step, phase, attacker, target, choosable, actors, focusR
       <div className="absolute bottom-2 right-3 z-10">
         <Button onClick={() => canvas.current?.fit()}>Fit to view</Button>
       </div>
-    </div>
+    </MapRegion>
   );
 }
 

@@ -5,6 +5,7 @@ import { getNetwork, networkQueryKey } from '@/api/network-map';
 import { Button } from '@/ui/button';
 import { layout } from './layouts';
 import { MapCanvas, type MapCanvasHandle } from './map-canvas';
+import { MapRegion } from './map-region';
 import type { MonitorOverlay } from './monitor-overlay';
 import { nextItem, type Direction } from './next-item';
 
@@ -31,15 +32,7 @@ function MonitorMapView({ map, overlay }: { map: NetworkMap; overlay: MonitorOve
     e.preventDefault();
   };
   return (
-    <div
-      role="application"
-      aria-label="Monitor Stats map"
-      aria-roledescription="network map"
-      aria-describedby="monitor-map-status"
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-      className="relative min-h-[420px] flex-1 overflow-hidden rounded-md border border-line focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/60"
-    >
+    <MapRegion label="Monitor Stats map" describedBy="monitor-map-status" onKeyDown={onKeyDown} className="min-h-[420px]">
       <MapCanvas map={map} rects={rects} selected={selected} draggable={false} onSelect={setSelected} overlay={overlay} job={null} handle={canvas} />
       <p id="monitor-map-status" role="status" aria-label="Map selection" className="pointer-events-none absolute left-3 top-2 z-10 max-w-[85%] rounded bg-slate-950/80 px-2 py-1 text-xs">
         {selected ? `Selected: ${itemName(map, overlay, selected)}` : 'Arrows select a zone, actor or device'}
@@ -47,7 +40,7 @@ function MonitorMapView({ map, overlay }: { map: NetworkMap; overlay: MonitorOve
       <div className="absolute bottom-2 right-3 z-10">
         <Button onClick={() => canvas.current?.fit()}>Fit to view</Button>
       </div>
-    </div>
+    </MapRegion>
   );
 }
 
