@@ -7,8 +7,10 @@
  *  - pan: frame times while the mouse drags the blank map (X6 panning), zoom: frame times while the wheel zooms;
  *  - highlight: selecting an actor until its outline is drawn and painted;
  *  - layout switch: Standard -> Organic -> Structural -> Standard, each until the cells moved and painted.
- * A map of over 400 actors and devices is drawn virtually (map-canvas.tsx): only the cells in view are in
- * the DOM, so the first draw ends when those are drawn, and highlight picks actors in view.
+ * A map of over 400 actors and devices is drawn virtually (map-canvas.tsx): links and zone fills on a
+ * canvas layer, only the actors and devices in view are X6 cells in the DOM, so the first draw ends when
+ * those are drawn, and highlight picks actors in view; pan and zoom move the canvas (the SVG is hidden
+ * while the view moves and drawn again once it is still).
  * Goals (issue 22): first draw <= 1 s, pan and zoom >= 50 fps, layout switch <= 1 s. Nothing is asserted.
  * The sequence mode of the map (select_nodes) has its own bench (bench:select-nodes).
  */

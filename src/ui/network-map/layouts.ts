@@ -6,7 +6,7 @@
  * - Standard: zones in a grid (about as many columns as rows); each device at the free spot nearest
  *   the middle of the zones it links; items without links in a row below.
  * - Organic: force-directed (Fruchterman-Reingold in a bounded frame from a fixed circle, fixed
- *   iterations, no randomness), then overlapping boxes pushed apart.
+ *   iterations, no randomness), then each box moved to the free spot nearest to it, from the middle out.
  * - Sequential: layered left to right along the links: breadth-first layers from the first zone of
  *   each connected part, one column per layer.
  * - Lens: the focused item's box in the centre, its neighbours on a ring around it, the rest on an
@@ -17,7 +17,7 @@
  *   the box around them.
  */
 import type { LayoutMode, NetworkMap, Point } from '@/api/contracts/topology';
-import { GAP, Taken, ZONE_HEADER, ZONE_MIN_W, ZONE_PAD, adjacency, buildBodies, flatten, gridRows, overlaps, placeFree, typeRows, type Bodies, type Body, type Rect } from './bodies';
+import { GAP, Taken, ZONE_HEADER, ZONE_MIN_W, ZONE_PAD, adjacency, buildBodies, flatten, gridRows, placeFree, typeRows, type Bodies, type Body, type Rect } from './bodies';
 
 export type { Rect } from './bodies';
 export type ItemRects = Record<string, Rect>;
@@ -91,49 +91,25 @@ function standard({ list, edges }: Bodies): Map<string, Point> {
 }
 
 /**
- * Pushes overlapping boxes apart along the axis of least overlap until none overlap. Each pass sweeps
- * the boxes in x order and compares a box only with those starting before its right edge, so a pass
- * costs about the boxes times their neighbours, not every pair; a pass that moves nothing ends it
- * (and, moving nothing, its order was exact: no overlap is left).
+ * Removes overlaps: from the middle outwards (nearest the centre first, ties in list order), each box
+ * takes the free spot nearest to where the force layout put it (Taken buckets the boxes placed, so a
+ * check costs the few boxes near a candidate); a box with no free spot near it goes to the right of
+ * everything placed. One pass, each box placed once: no pairwise pushing that crowded maps take
+ * hundreds of passes over.
  */
-function separate(list: Body[], at: Map<string, Point>): void {
+function settleBoxes(list: Body[], at: Map<string, Point>): void {
   const m = GAP * 2;
-  const ps = list.map((b) => ({ ...(at.get(b.key) as Point) }));
-  const order = list.map((_, i) => i);
-  for (let pass = 0; pass < 500; pass++) {
-    let moved = false;
-    order.sort((i, j) => (ps[i] as Point).x - (ps[j] as Point).x || i - j);
-    for (let oi = 0; oi < order.length; oi++) {
-      const i = order[oi] as number;
-      const a = list[i] as Body;
-      for (let oj = oi + 1; oj < order.length; oj++) {
-        const j = order[oj] as number;
-        const pa = ps[i] as Point;
-        const pb = ps[j] as Point;
-        if (pb.x >= pa.x + a.width + m) break;
-        const b = list[j] as Body;
-        if (!overlaps(rectOf(pa, a), rectOf(pb, b), m)) continue;
-        moved = true;
-        const dx = Math.min(pa.x + a.width, pb.x + b.width) - Math.max(pa.x, pb.x) + m;
-        const dy = Math.min(pa.y + a.height, pb.y + b.height) - Math.max(pa.y, pb.y) + m;
-        const ca = center(pa, a);
-        const cb = center(pb, b);
-        const [lo, hi] = i < j ? [pa, pb] : [pb, pa];
-        const [clo, chi] = i < j ? [ca, cb] : [cb, ca];
-        if (dx < dy) {
-          const s = clo.x <= chi.x ? 1 : -1;
-          lo.x -= (s * dx) / 2;
-          hi.x += (s * dx) / 2;
-        } else {
-          const s = clo.y <= chi.y ? 1 : -1;
-          lo.y -= (s * dy) / 2;
-          hi.y += (s * dy) / 2;
-        }
-      }
-    }
-    if (!moved) break;
+  const order = list.map((b, i) => ({ b, i, d: Math.hypot(...(Object.values(center(at.get(b.key) as Point, b)) as [number, number])) }));
+  order.sort((p, q) => p.d - q.d || p.i - q.i);
+  const taken = new Taken();
+  let right = -Infinity;
+  for (const { b } of order) {
+    const want = at.get(b.key) as Point;
+    const p = placeFree(want, b.width, b.height, taken, m) ?? { x: right + m * 2, y: want.y };
+    at.set(b.key, p);
+    taken.add(rectOf(p, b));
+    right = Math.max(right, p.x + b.width);
   }
-  list.forEach((b, i) => at.set(b.key, ps[i] as Point));
 }
 
 /**
@@ -141,6 +117,10 @@ function separate(list: Body[], at: Map<string, Point>): void {
  * algorithm bounds it: without the frame, items with no links drift apart forever and the linked ones
  * end up as a speck in a corner of the fitted view. A gentle pull to the middle keeps the parts together.
  */
+const ITERATIONS = 150;
+/** The temperature falls to about 1% of its start over the iterations. */
+const COOLING = 0.97;
+
 function organic({ list, edges }: Bodies): Map<string, Point> {
   const n = list.length;
   const area = list.reduce((s, b) => s + b.width * b.height, 0);
@@ -150,21 +130,41 @@ function organic({ list, edges }: Bodies): Map<string, Point> {
   const pos = list.map((_, i) => ({ x: (Math.cos((2 * Math.PI * i) / n) * frameW) / 3, y: (Math.sin((2 * Math.PI * i) / n) * frameH) / 3 }));
   const index = new Map(list.map((b, i) => [b.key, i]));
   let temp = frameW / 10;
-  for (let it = 0; it < 300; it++) {
+  // Repulsion reaches 2k (Fruchterman-Reingold's grid variant): bodies are bucketed on a grid of 2k
+  // cells and each is pushed only by those in its own and the eight neighbouring cells, so an
+  // iteration costs about the bodies times their neighbours, not every pair.
+  const cell = 2 * k;
+  const bucket = new Map<number, number[]>();
+  const cellKey = (x: number, y: number) => (x + 32768) * 65536 + (y + 32768);
+  for (let it = 0; it < ITERATIONS; it++) {
     const disp = pos.map(() => ({ x: 0, y: 0 }));
+    bucket.clear();
+    pos.forEach((p, i) => {
+      const c = cellKey(Math.floor(p.x / cell), Math.floor(p.y / cell));
+      const list = bucket.get(c);
+      if (list) list.push(i);
+      else bucket.set(c, [i]);
+    });
     for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        const pi = pos[i] as Point;
-        const pj = pos[j] as Point;
-        const dx = pi.x - pj.x || 0.01 * (j - i);
-        const dy = pi.y - pj.y;
-        const d = Math.max(1, Math.hypot(dx, dy));
-        const f = (k * k) / d;
-        (disp[i] as Point).x += (dx / d) * f;
-        (disp[i] as Point).y += (dy / d) * f;
-        (disp[j] as Point).x -= (dx / d) * f;
-        (disp[j] as Point).y -= (dy / d) * f;
-      }
+      const pi = pos[i] as Point;
+      const gx = Math.floor(pi.x / cell);
+      const gy = Math.floor(pi.y / cell);
+      for (let ox = -1; ox <= 1; ox++)
+        for (let oy = -1; oy <= 1; oy++) {
+          for (const j of bucket.get(cellKey(gx + ox, gy + oy)) ?? []) {
+            if (j <= i) continue;
+            const pj = pos[j] as Point;
+            const dx = pi.x - pj.x || 0.01 * (j - i);
+            const dy = pi.y - pj.y;
+            const d = Math.max(1, Math.hypot(dx, dy));
+            if (d > cell) continue;
+            const f = (k * k) / d;
+            (disp[i] as Point).x += (dx / d) * f;
+            (disp[i] as Point).y += (dy / d) * f;
+            (disp[j] as Point).x -= (dx / d) * f;
+            (disp[j] as Point).y -= (dy / d) * f;
+          }
+        }
     }
     for (const [a, b] of edges) {
       const i = index.get(a) as number;
@@ -189,10 +189,10 @@ function organic({ list, edges }: Bodies): Map<string, Point> {
       p.x = Math.min(frameW / 2, Math.max(-frameW / 2, p.x + (d.x / len) * Math.min(len, temp)));
       p.y = Math.min(frameH / 2, Math.max(-frameH / 2, p.y + (d.y / len) * Math.min(len, temp)));
     });
-    temp = Math.max(1, temp * 0.985);
+    temp = Math.max(1, temp * COOLING);
   }
   const at = new Map(list.map((b, i) => [b.key, { x: (pos[i] as Point).x - b.width / 2, y: (pos[i] as Point).y - b.height / 2 }]));
-  separate(list, at);
+  settleBoxes(list, at);
   return at;
 }
 

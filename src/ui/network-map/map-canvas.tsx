@@ -1,15 +1,18 @@
 /**
- * The map drawn with @antv/x6: zones as group boxes holding their actors, devices between them,
- * links as edges; wheel zoom, drag to pan, fit to view; actors and devices draggable in Tweak only.
+ * The map drawn with @antv/x6 over a canvas layer: zones as group boxes holding their actors, devices
+ * between them; wheel zoom, drag to pan, fit to view; actors and devices draggable in Tweak only. The
+ * links and the zones' fills are drawn on the canvas under the SVG (link-layer.ts); on a large map only
+ * the actors and devices in view are X6 cells, and zoomed far out they are boxes on the canvas too.
  * Cell ids are the item keys ('zone_1', 'node_3', 'device_2'). The only module that touches x6.
  */
-import { Graph } from '@antv/x6';
+import { Graph, type Node } from '@antv/x6';
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
-import type { MapDevice, MapNode, NetworkMap, Point } from '@/api/contracts/topology';
-import type { ItemRects } from './layouts';
+import type { MapDevice, MapNode, MapZone, NetworkMap, Point } from '@/api/contracts/topology';
+import type { ItemRects, Rect } from './layouts';
 import { DEVICE_COLOURS, STATUS_COLOURS } from './colours';
 import { drawOverlay, type MonitorOverlay } from './monitor-overlay';
-import { linkKey, type JobHighlight } from './job-path';
+import type { JobHighlight } from './job-path';
+import { RectIndex, drawLayer, layerLinks, type BoxLook, type LayerLink, type View } from './link-layer';
 
 export interface MapCanvasHandle {
   fit(): void;
@@ -45,7 +48,8 @@ const FONT = 'ui-sans-serif, system-ui, sans-serif';
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-function zoneCell(z: NetworkMap['zones'][number]) {
+/** A zone's border and labels (its fill is on the canvas layer, under the links). */
+function zoneCell(z: MapZone) {
   return {
     id: `zone_${z.id}`,
     shape: 'rect',
@@ -56,7 +60,7 @@ function zoneCell(z: NetworkMap['zones'][number]) {
       { tagName: 'text', selector: 'cidr' },
     ],
     attrs: {
-      body: { refWidth: '100%', refHeight: '100%', fill: '#0f172a', fillOpacity: 0.92, stroke: '#334155', strokeWidth: 1.5, rx: 10, ry: 10, strokeDasharray: '' },
+      body: { refWidth: '100%', refHeight: '100%', fill: 'transparent', stroke: '#334155', strokeWidth: 1.5, rx: 10, ry: 10, strokeDasharray: '' },
       label: { text: clip(z.name, 26), fill: TEXT, fontSize: 13, fontWeight: 600, fontFamily: FONT, refX: 14, refY: 20, textAnchor: 'start', textVerticalAnchor: 'middle' },
       cidr: { text: z.cidr, fill: MUTED, fontSize: 11, fontFamily: 'ui-monospace, monospace', refX: '100%', refX2: -14, refY: 20, textAnchor: 'end', textVerticalAnchor: 'middle' },
     },
@@ -94,59 +98,6 @@ const deviceCell = (d: MapDevice) => ({
   markup: itemMarkup,
   attrs: itemAttrs(d.name, `${d.device_type.replace(/_/g, ' ')}${d.prevention_enabled ? ' · prevention' : ''}`, d.prevention_enabled ? DEVICE_COLOURS.prevention : DEVICE_COLOURS.detection, '#1c1a33', 16, 28),
 });
-
-/** One edge per link and its reverse (compliment_id). */
-function edgesOf(map: NetworkMap) {
-  const seen = new Set<string>();
-  return map.links.flatMap((l) => {
-    const pair = [l.id1, l.id2].sort().join('|');
-    if (seen.has(pair) || l.id1 === l.id2) return [];
-    seen.add(pair);
-    return [{ id: `link_${l.id}`, source: l.id1, target: l.id2 }];
-  });
-}
-
-/**
- * Draws the map again: every cell made first and handed to X6 at once (one reset of its model, not a
- * model change and a view per cell added), zones holding their actors as children.
- */
-function build(graph: Graph, map: NetworkMap, rects: ItemRects): void {
-  const at = (key: string) => rects[key] ?? { x: 0, y: 0, width: 10, height: 10 };
-  const zoneIds = new Set(map.zones.map((z) => `zone_${z.id}`));
-  const children = new Map<string, string[]>();
-  const parentOf = new Map<string, string>();
-  for (const n of map.nodes) {
-    const zone = `zone_${n.zone_id}`;
-    if (n.zone_id === null || !zoneIds.has(zone)) continue;
-    parentOf.set(`node_${n.id}`, zone);
-    (children.get(zone) ?? children.set(zone, []).get(zone)!).push(`node_${n.id}`);
-  }
-  const nodes = [...map.zones.map(zoneCell), ...map.nodes.map(nodeCell), ...map.devices.map(deviceCell)].map((c) => {
-    const r = at(c.id);
-    return { ...c, x: r.x, y: r.y, width: r.width, height: r.height, parent: parentOf.get(c.id), children: children.get(c.id) };
-  });
-  const ids = new Set(nodes.map((n) => n.id));
-  const edges = edgesOf(map)
-    .filter((e) => ids.has(e.source) && ids.has(e.target))
-    .map((e) => ({
-      ...e,
-      zIndex: 1,
-      connector: { name: 'smooth' },
-      attrs: { line: { stroke: '#64748b', strokeWidth: 1.5, strokeOpacity: 0.8, targetMarker: null } },
-    }));
-  graph.fromJSON({ nodes, edges });
-}
-
-function place(graph: Graph, rects: ItemRects): void {
-  graph.batchUpdate(() => {
-    for (const [key, r] of Object.entries(rects)) {
-      const cell = graph.getCellById(key);
-      if (!cell?.isNode()) continue;
-      cell.setPosition(r.x, r.y, { deep: false });
-      cell.resize(r.width, r.height);
-    }
-  });
-}
 
 /**
  * The sequence mode's marks (JOB-023, JOB-060): the active step's attacker and target, the actors that
@@ -193,107 +144,458 @@ function nodeStyle(id: string, selected: string | null, job: JobHighlight | null
   };
 }
 
+const sig = (st: NodeStyle) => `${st.stroke}|${st.width}|${st.dash}|${st.title}`;
+
+/** The attrs that show a style (merged into a cell's attrs). */
+const styleAttrs = (id: string, st: NodeStyle) => ({
+  body: { stroke: st.stroke, strokeWidth: st.width, strokeDasharray: st.dash },
+  ...(id.startsWith('node_') ? { title: { fill: st.title } } : {}),
+});
+
+/** The marks that style the cells. */
+interface Marks {
+  selected: string | null;
+  job: JobHighlight | null;
+  seq: SequenceMarks | null;
+}
+
 /**
- * Styles the cells for the selection, the focused job and the sequence marks. Only cells whose style
- * changed are touched (`applied` remembers what each cell shows), so a highlight on a map of thousands
- * of actors costs what changed, not the map's size.
+ * Styles the cells drawn for the selection, the focused job and the sequence marks. Only cells whose
+ * style changed are touched (`applied` remembers what each cell shows), each with one attrs change;
+ * on a large map only the cells in view are X6 cells, so a highlight costs what is in view at most.
  */
-function highlight(graph: Graph, applied: Map<string, string>, selected: string | null, job: JobHighlight | null, seq: SequenceMarks | null): void {
+function highlight(graph: Graph, applied: Map<string, string>, m: Marks): void {
   graph.batchUpdate(() => {
     for (const n of graph.getNodes()) {
-      const st = nodeStyle(n.id, selected, job, seq);
-      const sig = `${st.stroke}|${st.width}|${st.dash}|${st.title}`;
-      if ((applied.get(n.id) ?? defaultSig(n.id)) === sig) continue;
-      applied.set(n.id, sig);
-      n.setAttrByPath('body/stroke', st.stroke);
-      n.setAttrByPath('body/strokeWidth', st.width);
-      n.setAttrByPath('body/strokeDasharray', st.dash);
-      if (n.id.startsWith('node_')) n.setAttrByPath('title/fill', st.title);
-    }
-    for (const e of graph.getEdges()) {
-      if (!e.id.startsWith('link_')) continue;
-      const on = job?.links.has(linkKey(String(e.getSourceCellId()), String(e.getTargetCellId()))) ?? false;
-      const sig = on ? 'on' : 'off';
-      if ((applied.get(e.id) ?? 'off') === sig) continue;
-      applied.set(e.id, sig);
-      e.setAttrByPath('line/stroke', on ? JOB : '#64748b');
-      e.setAttrByPath('line/strokeWidth', on ? 3 : 1.5);
-      e.setAttrByPath('line/strokeOpacity', on ? 1 : 0.8);
+      if (n.id.startsWith('aeda_')) continue;
+      const st = nodeStyle(n.id, m.selected, m.job, m.seq);
+      const s = sig(st);
+      if (applied.get(n.id) === s) continue;
+      applied.set(n.id, s);
+      n.setAttrs(styleAttrs(n.id, st));
     }
   });
 }
 
-/** What a freshly built cell shows (see zoneCell, nodeCell, deviceCell). */
-const defaultSig = (id: string) => (id.startsWith('zone_') ? `#334155|1.5||${TEXT}` : `#475569|1||${TEXT}`);
-
 /** The smallest scale a large map opens at. */
 const LARGE_MIN_SCALE = 0.6;
 /**
- * Above this many actors and devices a map is large (read when the canvas is made): only the cells in
- * view are drawn (X6 virtual rendering), and the first view is no smaller than LARGE_MIN_SCALE, so a
- * map of thousands of actors draws what can be read at once and the rest as it is panned into view.
+ * Above this many actors and devices a map is large (read when the canvas is made): only the actors
+ * and devices in view (and a margin) are X6 cells, added and removed as the view moves, and the first
+ * view is no smaller than LARGE_MIN_SCALE, so a map of thousands of actors draws what can be read.
  */
 const LARGE_MAP = 400;
-const fitView = (graph: Graph, large: boolean) => graph.zoomToFit({ padding: 32, maxScale: 1.1, ...(large ? { minScale: LARGE_MIN_SCALE } : {}) });
+/** Below this scale a large map draws its actors and devices as boxes on the canvas (no SVG cells). */
+const FAR_SCALE = 0.4;
+/** How long a large map's view stays still before its SVG cells are drawn again after a pan or zoom. */
+const SETTLE = 150;
+const MIN_SCALE = 0.2;
+/** The canvas reaches this far (CSS pixels) past each edge of the view, to be moved by CSS while panning. */
+const MARGIN = 320;
+/** While zooming in, the canvas is scaled by CSS up to this factor before it is drawn again. */
+const MAX_STRETCH = 1.6;
+/** How long a large map stays idle before its canvas is drawn in detail, ready for the next pan or zoom. */
+const DETAIL_AFTER = 300;
+const MAX_SCALE = 3;
+/** The zoom factor of a wheel step. */
+const WHEEL = 1.1;
+
+/** What the canvas layer and the cells in view are made from, rebuilt when the map or the layout changes. */
+interface Scene {
+  map: NetworkMap;
+  rects: ItemRects;
+  /** Positions moved by a drag in progress (and the zone's actors moved with it), until new rects come. */
+  moved: Map<string, Rect>;
+  zones: string[];
+  items: string[];
+  links: LayerLink[];
+  index: RectIndex;
+  zoneOf: Map<string, string>;
+  cellOf: Map<string, () => ReturnType<typeof nodeCell>>;
+  /** What each actor and device box shows, for the canvas. */
+  look: Map<string, BoxLook>;
+  zoneName: Map<string, string>;
+}
+
+function sceneOf(map: NetworkMap, rects: ItemRects, prev: Scene | null): Scene {
+  const same = prev?.map === map;
+  const zoneKeys = new Set(map.zones.map((z) => `zone_${z.id}`));
+  const zoneOf = same ? prev.zoneOf : new Map(map.nodes.filter((n) => zoneKeys.has(`zone_${n.zone_id}`)).map((n) => [`node_${n.id}`, `zone_${n.zone_id}`]));
+  const cellOf = same ? prev.cellOf : new Map<string, () => ReturnType<typeof nodeCell>>([...map.nodes.map((n) => [`node_${n.id}`, () => nodeCell(n)] as const), ...map.devices.map((d) => [`device_${d.id}`, () => deviceCell(d)] as const)]);
+  const look = same ? prev.look : new Map<string, BoxLook>();
+  if (!same) for (const [k, cell] of cellOf) {
+    const a = cell().attrs;
+    look.set(k, { title: a.title.text, sub: a.sub.text, stripe: a.stripe.fill, fill: a.body.fill, radius: a.body.rx });
+  }
+  const items = same ? prev.items : [...cellOf.keys()];
+  const scene: Scene = {
+    map,
+    rects,
+    moved: new Map(),
+    zones: [...zoneKeys],
+    items,
+    links: same ? prev.links : layerLinks(map),
+    index: new RectIndex(items, (k) => rects[k]),
+    zoneOf,
+    cellOf,
+    look,
+    zoneName: same ? prev.zoneName : new Map(map.zones.map((z) => [`zone_${z.id}`, clip(z.name, 26)])),
+  };
+  return scene;
+}
+
+const rectIn = (s: Scene, key: string): Rect | undefined => s.moved.get(key) ?? s.rects[key];
+
+function contentBox(rects: ItemRects): Rect | null {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const r of Object.values(rects)) {
+    x0 = Math.min(x0, r.x);
+    y0 = Math.min(y0, r.y);
+    x1 = Math.max(x1, r.x + r.width);
+    y1 = Math.max(y1, r.y + r.height);
+  }
+  return x0 === Infinity ? null : { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+const fitView = (graph: Graph, rects: ItemRects, large: boolean) => {
+  const box = contentBox(rects);
+  if (box) graph.zoomToRect(box, { padding: 32, maxScale: 1.1, ...(large ? { minScale: LARGE_MIN_SCALE } : {}) });
+};
+
+/** The area in view (local coordinates) grown by `k` times its larger side on each edge. */
+function viewArea(graph: Graph, k: number): Rect {
+  const a = graph.getGraphArea();
+  const m = Math.max(a.width, a.height) * k;
+  return { x: a.x - m, y: a.y - m, width: a.width + 2 * m, height: a.height + 2 * m };
+}
+
+const far = (graph: Graph, large: boolean) => large && graph.zoom() < FAR_SCALE;
+
+/** A cell for an actor or device at its rect, styled for the marks, inside its zone's cell when drawn. */
+function itemCell(s: Scene, key: string, m: Marks) {
+  const r = rectIn(s, key) ?? { x: 0, y: 0, width: 10, height: 10 };
+  const c = (s.cellOf.get(key) as () => ReturnType<typeof nodeCell>)();
+  const st = styleAttrs(key, nodeStyle(key, m.selected, m.job, m.seq));
+  return { ...c, x: r.x, y: r.y, width: r.width, height: r.height, attrs: { ...c.attrs, body: { ...c.attrs.body, ...st.body }, title: { ...c.attrs.title, ...st.title } } };
+}
+
+/** Zones, and the actors and devices to draw as cells (all of them on a small map). */
+function build(graph: Graph, s: Scene, shown: Set<string>, m: Marks, applied: Map<string, string>): void {
+  const children = new Map<string, string[]>();
+  for (const k of shown) {
+    const z = s.zoneOf.get(k);
+    if (z) (children.get(z) ?? children.set(z, []).get(z)!).push(k);
+  }
+  const zones = s.map.zones.map((z) => {
+    const c = zoneCell(z);
+    const r = rectIn(s, c.id) ?? { x: 0, y: 0, width: 10, height: 10 };
+    const st = nodeStyle(c.id, m.selected, m.job, m.seq);
+    applied.set(c.id, sig(st));
+    return { ...c, ...r, attrs: { ...c.attrs, body: { ...c.attrs.body, ...styleAttrs(c.id, st).body } }, children: children.get(c.id) };
+  });
+  const items = [...shown].map((k) => {
+    applied.set(k, sig(nodeStyle(k, m.selected, m.job, m.seq)));
+    return { ...itemCell(s, k, m), parent: s.zoneOf.get(k) };
+  });
+  now(graph, () => graph.fromJSON({ nodes: [...zones, ...items] }));
+}
+
+/**
+ * Runs a change of cells with X6 drawing them at once (not spread over later frames), so the SVG shown
+ * after a pan or zoom, or a first draw, has every cell in view.
+ */
+function now(graph: Graph, act: () => void): void {
+  const async = graph.options.async;
+  graph.options.async = false;
+  try {
+    act();
+  } finally {
+    graph.options.async = async;
+  }
+}
+
+/** On a large map: adds the actors and devices coming into view, removes those far out of it. */
+function syncShown(graph: Graph, s: Scene, shown: Set<string>, m: Marks, applied: Map<string, string>): void {
+  const isFar = far(graph, true);
+  const want = isFar ? new Set<string>() : s.index.within(viewArea(graph, 0.05));
+  const keep = isFar ? want : s.index.within(viewArea(graph, 0.3));
+  const gone = [...shown].filter((k) => !keep.has(k));
+  const come = [...want].filter((k) => !shown.has(k));
+  if (!gone.length && !come.length) return;
+  now(graph, () => graph.batchUpdate(() => {
+    if (gone.length) graph.removeCells(gone);
+    for (const k of gone) {
+      shown.delete(k);
+      applied.delete(k);
+    }
+    if (!come.length) return;
+    graph.addNodes(come.map((k) => itemCell(s, k, m)));
+    for (const k of come) {
+      const n = graph.getCellById(k);
+      if (!n) continue;
+      shown.add(n.id);
+      applied.set(n.id, sig(nodeStyle(n.id, m.selected, m.job, m.seq)));
+      const z = s.zoneOf.get(n.id);
+      const zone = z ? graph.getCellById(z) : null;
+      if (zone) zone.addChild(n, { silent: true });
+    }
+  }));
+}
+
+function place(graph: Graph, rects: ItemRects): void {
+  graph.batchUpdate(() => {
+    for (const n of graph.getNodes()) {
+      const r = rects[n.id];
+      if (!r) continue;
+      n.setPosition(r.x, r.y, { deep: false });
+      n.resize(r.width, r.height);
+    }
+  });
+}
 
 export function MapCanvas({ map, rects, selected, draggable, onSelect, onContextMenu, onMoved, overlay, job, sequence = null, handle }: Props) {
   const largeRef = useRef(map.nodes.length + map.devices.length > LARGE_MAP);
   const container = useRef<HTMLDivElement>(null);
   const graphRef = useRef<Graph | null>(null);
-  const builtFor = useRef<NetworkMap | null>(null);
+  const sceneRef = useRef<Scene | null>(null);
+  /** The actors and devices that are X6 cells now. */
+  const shown = useRef(new Set<string>());
   const applied = useRef(new Map<string, string>());
+  const marks = useRef<Marks>({ selected, job, seq: sequence });
+  marks.current = { selected, job, seq: sequence };
+  /** Schedules one canvas frame (and, on a large map, the cells in view). */
+  const redraw = useRef<() => void>(() => {});
+  /** Runs a transform of the view made by the map itself (not a pan or zoom), then redraws. */
+  const quietly = useRef<(act: (graph: Graph) => void) => void>(() => {});
   const dragRef = useRef(draggable);
   dragRef.current = draggable;
   const callbacks = useRef({ onSelect, onContextMenu, onMoved });
   callbacks.current = { onSelect, onContextMenu, onMoved };
 
   useEffect(() => {
-    if (!container.current) return undefined;
+    const host = container.current;
+    if (!host) return undefined;
+    const large = largeRef.current;
     const graph = new Graph({
-      container: container.current,
+      container: host,
       autoResize: true,
       background: { color: '#020617' },
       grid: { visible: true, size: 24, type: 'dot', args: { color: '#1e293b', thickness: 1.5 } },
-      panning: { enabled: true, eventTypes: ['leftMouseDown'] },
-      mousewheel: { enabled: true, zoomAtMousePosition: true, minScale: 0.2, maxScale: 3, factor: 1.1 },
+      // A large map pans and zooms itself (see moveTo below).
+      panning: { enabled: !large, eventTypes: ['leftMouseDown'] },
+      mousewheel: { enabled: !large, zoomAtMousePosition: true, minScale: MIN_SCALE, maxScale: MAX_SCALE, factor: WHEEL },
       interacting: () => ({ nodeMovable: dragRef.current, edgeMovable: false, edgeLabelMovable: false }),
       embedding: false,
-      virtual: largeRef.current,
     });
-    graph.on('node:click', ({ node }) => callbacks.current.onSelect(node.id));
-    graph.on('blank:click', () => callbacks.current.onSelect(null));
-    graph.on('node:contextmenu', ({ e, node }) => {
+    // The canvas layer sits above X6's background and grid, under its SVG.
+    const canvas = document.createElement('canvas');
+    canvas.setAttribute('aria-hidden', 'true');
+    canvas.style.cssText = `position:absolute;left:${-MARGIN}px;top:${-MARGIN}px;pointer-events:none;transform-origin:${MARGIN}px ${MARGIN}px`;
+    graph.view.svg.before(canvas);
+    const ctx = canvas.getContext('2d');
+    let frame = 0;
+    let size = { w: host.clientWidth, h: host.clientHeight };
+    // A large map is panned and zoomed here, not by X6: while the view moves, X6's SVG is hidden and
+    // left untouched, and the canvas draws the view (zones, links, the actors and devices in view with
+    // their texts), since laying out and painting hundreds of SVG cells per frame is what made it slow.
+    // Once the view has been still for SETTLE ms, X6 takes the new transform, the cells now in view are
+    // made, and the SVG is shown again.
+    let moving: View | null = null;
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    /** The view X6 has. */
+    const xView = (): View => {
+      const t = graph.translate();
+      return { scale: graph.zoom(), tx: t.tx, ty: t.ty };
+    };
+    const viewOf = (): View => moving ?? xView();
+    /** The view the canvas was last drawn for (while moving it is moved and scaled by CSS from there). */
+    let drawn: View | null = null;
+    let drawnDetail = false;
+    let detailed: ReturnType<typeof setTimeout> | undefined;
+    const render = (view: View, detail: boolean) => {
+      const s = sceneRef.current;
+      if (!s || !ctx) return;
+      const isFar = large && view.scale < FAR_SCALE;
+      const dpr = window.devicePixelRatio || 1;
+      const { w, h } = size;
+      const cw = w + 2 * MARGIN;
+      const ch = h + 2 * MARGIN;
+      if (canvas.width !== Math.round(cw * dpr) || canvas.height !== Math.round(ch * dpr)) {
+        canvas.width = Math.round(cw * dpr);
+        canvas.height = Math.round(ch * dpr);
+        canvas.style.width = `${cw}px`;
+        canvas.style.height = `${ch}px`;
+      }
+      canvas.style.transform = '';
+      const m = marks.current;
+      const at = { scale: view.scale, tx: view.tx + MARGIN, ty: view.ty + MARGIN };
+      const area = { x: -at.tx / at.scale, y: -at.ty / at.scale, width: cw / at.scale, height: ch / at.scale };
+      drawLayer(ctx, cw, ch, dpr, at, {
+        zones: s.zones,
+        links: s.links,
+        boxes: detail || isFar ? s.index.within(area) : [],
+        detail: detail && !isFar,
+        rectOf: (k) => rectIn(s, k),
+        jobLinks: m.job?.links ?? null,
+        boxStyle: (k) => nodeStyle(k, m.selected, m.job, m.seq),
+        look: (k) => s.look.get(k),
+        zoneName: (k) => s.zoneName.get(k) ?? '',
+      });
+      drawn = view;
+      drawnDetail = detail;
+    };
+    const draw = () => {
+      frame = 0;
+      const s = sceneRef.current;
+      if (!s || !ctx) return;
+      // While moving, X6's SVG and grid are hidden (and left untouched): the canvas shows the view.
+      const hide = moving ? 'hidden' : '';
+      if (graph.view.svg.style.visibility !== hide) {
+        graph.view.svg.style.visibility = hide;
+        graph.view.grid.style.visibility = hide;
+      }
+      if (moving && drawn && drawnDetail) {
+        // The canvas drawn for `drawn`, moved and scaled to `moving` while it still covers the view
+        // and is not blown up past MAX_STRETCH.
+        const k = moving.scale / drawn.scale;
+        const dx = moving.tx - drawn.tx * k;
+        const dy = moving.ty - drawn.ty * k;
+        const { w, h } = size;
+        const covers = -MARGIN * k + dx <= 0 && -MARGIN * k + dy <= 0 && (w + MARGIN) * k + dx >= w && (h + MARGIN) * k + dy >= h;
+        if (covers && k <= MAX_STRETCH) {
+          canvas.style.transform = `translate(${dx}px, ${dy}px) scale(${k})`;
+          return;
+        }
+      }
+      if (moving) return render(moving, true);
+      if (large) syncShown(graph, s, shown.current, marks.current, applied.current);
+      render(viewOf(), false);
+      // The detailed canvas (boxes and texts, hidden under the SVG cells) is drawn when the map is idle,
+      // so that a pan or zoom starts by moving it, with no frame spent drawing it.
+      clearTimeout(detailed);
+      if (large) detailed = setTimeout(() => moving || render(viewOf(), true), DETAIL_AFTER);
+    };
+    redraw.current = () => {
+      if (!frame) frame = requestAnimationFrame(draw);
+    };
+    quietly.current = (act) => {
+      act(graph);
+      redraw.current();
+    };
+    /** The view moved to `next` by the operator: drawn on the canvas now, handed to X6 once still. */
+    const moveTo = (next: View) => {
+      moving = next;
+      clearTimeout(settle);
+      settle = setTimeout(() => {
+        const v = moving;
+        moving = null;
+        if (v) graph.matrix({ a: v.scale, b: 0, c: 0, d: v.scale, e: v.tx, f: v.ty });
+        redraw.current();
+      }, SETTLE);
+      redraw.current();
+    };
+    if (large) {
+      host.addEventListener('wheel', (e) => {
+        e.preventDefault();
+        const v = viewOf();
+        const box = host.getBoundingClientRect();
+        const mx = e.clientX - box.left;
+        const my = e.clientY - box.top;
+        const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, e.deltaY < 0 ? v.scale * WHEEL : v.scale / WHEEL));
+        const k = scale / v.scale;
+        moveTo({ scale, tx: mx - (mx - v.tx) * k, ty: my - (my - v.ty) * k });
+      }, { passive: false });
+      graph.on('blank:mousedown', ({ e }) => {
+        if (e.button !== 0) return;
+        const from = { x: e.clientX ?? 0, y: e.clientY ?? 0, view: viewOf() };
+        const move = (ev: MouseEvent) => moveTo({ ...from.view, tx: from.view.tx + ev.clientX - from.x, ty: from.view.ty + ev.clientY - from.y });
+        const up = () => {
+          window.removeEventListener('mousemove', move);
+          window.removeEventListener('mouseup', up);
+        };
+        window.addEventListener('mousemove', move);
+        window.addEventListener('mouseup', up);
+      });
+    }
+    graph.on('translate', () => redraw.current());
+    graph.on('scale', () => redraw.current());
+    graph.on('resize', () => redraw.current());
+
+    // Zoomed far out, the actors and devices are boxes on the canvas: a click finds the box under it.
+    const boxAt = (x: number, y: number) => (far(graph, large) ? (sceneRef.current?.index.at(x, y) ?? null) : null);
+    graph.on('node:click', ({ node, x, y }) => callbacks.current.onSelect(node.id.startsWith('zone_') ? (boxAt(x, y) ?? node.id) : node.id));
+    graph.on('blank:click', ({ x, y }) => callbacks.current.onSelect(boxAt(x, y)));
+    const menu = (e: { preventDefault(): void; clientX?: number; clientY?: number }, key: string | null) => {
       e.preventDefault();
-      if (node.id.startsWith('zone_')) return;
-      callbacks.current.onContextMenu?.(node.id, { x: e.clientX ?? 0, y: e.clientY ?? 0 });
+      if (key && !key.startsWith('zone_')) callbacks.current.onContextMenu?.(key, { x: e.clientX ?? 0, y: e.clientY ?? 0 });
+    };
+    graph.on('node:contextmenu', ({ e, node, x, y }) => menu(e, node.id.startsWith('zone_') ? boxAt(x, y) : node.id));
+    graph.on('blank:contextmenu', ({ e, x, y }) => {
+      const key = boxAt(x, y);
+      if (key) menu(e, key);
     });
-    graph.on('node:moved', ({ node }) => {
-      const moved: Record<string, Point> = {};
-      for (const n of [node, ...node.getDescendants()]) if (n.isNode()) moved[n.id] = n.getPosition();
-      callbacks.current.onMoved?.(moved);
+    // While dragging (Tweak), the canvas follows: a zone moves its actors, drawn or not.
+    const delta = (node: Node) => {
+      const s = sceneRef.current;
+      const was = s?.rects[node.id];
+      const p = node.getPosition();
+      return s && was ? { s, dx: p.x - was.x, dy: p.y - was.y } : null;
+    };
+    const membersMoved = (node: Node): Record<string, Point> => {
+      const d = delta(node);
+      const moved: Record<string, Point> = { [node.id]: node.getPosition() };
+      if (!d || !node.id.startsWith('zone_')) return moved;
+      for (const [k, z] of d.s.zoneOf) {
+        const r = d.s.rects[k];
+        if (z === node.id && r) moved[k] = { x: r.x + d.dx, y: r.y + d.dy };
+      }
+      return moved;
+    };
+    graph.on('node:change:position', ({ node }) => {
+      const s = sceneRef.current;
+      if (!s || !dragRef.current) return;
+      for (const [k, p] of Object.entries(membersMoved(node))) {
+        const r = s.rects[k];
+        if (r) s.moved.set(k, { ...r, ...p });
+      }
+      redraw.current();
     });
+    graph.on('node:moved', ({ node }) => callbacks.current.onMoved?.(membersMoved(node)));
     graphRef.current = graph;
     // A split, a resized pane or window: fit the map to its new size once the size settles.
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let last = { w: container.current.clientWidth, h: container.current.clientHeight };
+    let last = { w: host.clientWidth, h: host.clientHeight };
     const resized = new ResizeObserver(([entry]) => {
       const w = Math.round(entry?.contentRect.width ?? 0);
       const h = Math.round(entry?.contentRect.height ?? 0);
       if (!w || !h || (w === last.w && h === last.h)) return;
       last = { w, h };
+      size = { w, h };
       clearTimeout(timer);
       timer = setTimeout(() => {
-        graph.resize(w, h);
-        fitView(graph, largeRef.current);
+        quietly.current((g) => {
+          g.resize(w, h);
+          if (sceneRef.current) fitView(g, sceneRef.current.rects, large);
+        });
       }, 120);
     });
-    resized.observe(container.current);
+    resized.observe(host);
     return () => {
       clearTimeout(timer);
+      clearTimeout(settle);
+      clearTimeout(detailed);
+      cancelAnimationFrame(frame);
       resized.disconnect();
       graph.dispose();
+      canvas.remove();
       graphRef.current = null;
-      builtFor.current = null;
+      sceneRef.current = null;
+      redraw.current = () => {};
+      quietly.current = () => {};
+      shown.current.clear();
       applied.current.clear();
     };
   }, []);
@@ -301,14 +603,18 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
   useEffect(() => {
     const graph = graphRef.current;
     if (!graph) return;
-    if (builtFor.current !== map) {
+    const large = largeRef.current;
+    const prev = sceneRef.current;
+    const s = sceneOf(map, rects, prev);
+    sceneRef.current = s;
+    if (prev?.map !== map) {
       // A refreshed map is drawn again in place; only the first drawing fits the view.
-      const first = builtFor.current === null;
-      build(graph, map, rects);
+      if (!prev) quietly.current((g) => fitView(g, rects, large));
       applied.current.clear();
-      builtFor.current = map;
-      if (first) fitView(graph, largeRef.current);
+      shown.current = large ? (far(graph, large) ? new Set() : s.index.within(viewArea(graph, 0.05))) : new Set(s.items);
+      build(graph, s, shown.current, marks.current, applied.current);
     } else place(graph, rects);
+    redraw.current();
   }, [map, rects]);
 
   useEffect(() => {
@@ -316,18 +622,26 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
   }, [map, overlay]);
 
   useEffect(() => {
-    if (graphRef.current) highlight(graphRef.current, applied.current, selected, job, sequence);
+    if (graphRef.current) highlight(graphRef.current, applied.current, { selected, job, seq: sequence });
+    redraw.current();
   }, [selected, map, rects, job, sequence]);
 
+  // An item chosen out of view (by keyboard, or from a list) is brought into view.
+  useEffect(() => {
+    const graph = graphRef.current;
+    const r = selected ? rects[selected] : undefined;
+    if (!graph || !r) return;
+    const a = graph.getGraphArea();
+    if (r.x > a.x + a.width || r.x + r.width < a.x || r.y > a.y + a.height || r.y + r.height < a.y) quietly.current((g) => g.centerPoint(r.x + r.width / 2, r.y + r.height / 2));
+  }, [selected, rects]);
+
   useImperativeHandle(handle, () => ({
-    fit: () => {
-      if (graphRef.current) fitView(graphRef.current, largeRef.current);
-    },
+    fit: () => quietly.current((g) => fitView(g, rects, largeRef.current)),
     clientCenter: (key) => {
       const graph = graphRef.current;
-      const cell = graph?.getCellById(key);
-      if (!graph || !cell?.isNode()) return null;
-      const p = graph.localToClient(cell.getBBox().getCenter());
+      const r = sceneRef.current ? rectIn(sceneRef.current, key) : rects[key];
+      if (!graph || !r) return null;
+      const p = graph.localToClient(r.x + r.width / 2, r.y + r.height / 2);
       return { x: p.x, y: p.y };
     },
   }));
