@@ -181,6 +181,8 @@ const line = (label: string, values: number[], unit: 'ms' | 'bytes', goal?: numb
   const verdict = goal === undefined ? '' : s.p50 <= goal ? `  (goal <= ${goal} ms: met)` : `  (goal <= ${goal} ms: MISSED)`;
   console.log(`${label.padEnd(52)} p50 ${fmt(s.p50).padStart(9)}  min ${fmt(Math.min(...values)).padStart(9)}  max ${fmt(s.max).padStart(9)}${verdict}`);
 };
+console.log('each sign-in, submit to usable workbench: to the call leaving + the call + its answer to usable (ms)');
+rows.forEach((r, i) => console.log(`  run ${i + 1}: ${[r.submitToSent, r.sentToAnswered, r.answeredToUsable].map((n) => n.toFixed(0)).join(' + ')} = ${r.submitToUsable.toFixed(0)}`));
 console.log(`first load in Chromium, CPU 4x slower, network ${FAST_3G.latency} ms latency / ${kb(FAST_3G.downloadThroughput)}/s down, ${RUNS} runs, empty cache each`);
 line('signed out: navigation to sign-in form', rows.map((r) => r.signInShown), 'ms');
 line('  bytes on the wire by then', rows.map((r) => r.signInBytes), 'bytes');

@@ -1,11 +1,11 @@
 import { Suspense, useMemo } from 'react';
 import type { Environment } from '@/api/contracts/session';
 import type { UrlHistory } from '@/panes/dock-controller';
-import { lazyComponent, useAfterFirstPaint } from '@/panes/lazy';
+import { lazyComponent, useIdleOnce } from '@/panes/lazy';
 import { Workbench } from '@/panes/workbench';
 import { FEATURES } from './features';
 
-/** The user menu (headless UI's menu) arrives after the workbench's first frame; until then its place shows the name. */
+/** The user menu (headless UI's menu) arrives once the workbench's first frame is drawn; until then its place shows the name. */
 const UserMenu = lazyComponent(() => import('@/features/auth/user-menu'), 'UserMenu');
 const PREFETCH = [UserMenu];
 
@@ -18,10 +18,10 @@ export function SignedIn({ env, history }: { env: Environment; history: UrlHisto
   const TopBarEnd = useMemo(
     () =>
       function TopBarEnd() {
-        // The menu (headless UI) loads once the workbench's first frame is painted; the name stands in until then.
-        const painted = useAfterFirstPaint();
+        // The menu (headless UI) loads once the browser is idle after the workbench's first frame; the name stands in until then.
+        const idle = useIdleOnce();
         const name = <span className="px-2 py-0.5 text-sm text-muted">{`${user.first_name} ${user.last_name}`.trim() || user.email}</span>;
-        return painted ? (
+        return idle ? (
           <Suspense fallback={name}>
             <UserMenu user={user} />
           </Suspense>

@@ -59,20 +59,20 @@ export function prefetchWhenIdle(components: readonly unknown[]): () => void {
 }
 
 /**
- * False in the first render, true once the browser has painted it: what can wait (modal hosts, the user
- * menu) mounts then, so the first frame of the workbench does not start their downloads (each lazy
- * import adds the chunk's preload links to the document, 15 ms apiece under 4x CPU slowdown).
+ * False in the first render, true once the browser is idle after it (the first frame painted, the first
+ * pane drawn): what can wait (modal hosts, the user menu) mounts then, so the workbench's first frame does
+ * not start their downloads (each lazy import adds its chunk's preload links to the document, about 15 ms
+ * apiece under 4x CPU slowdown).
  */
-export function useAfterFirstPaint(): boolean {
+export function useIdleOnce(): boolean {
   const [painted, setPainted] = useState(false);
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // A task queued from the next animation frame runs after that frame has been painted.
-    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setPainted(true), 0)));
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(() => setPainted(true), 200);
+      return () => clearTimeout(timer);
+    }
+    const id = requestIdleCallback(() => setPainted(true), { timeout: 1000 });
+    return () => cancelIdleCallback(id);
   }, []);
   return painted;
 }

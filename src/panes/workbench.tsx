@@ -13,7 +13,7 @@ import { setDisplayTimeZone } from '@/ui/datetime';
 import { flash } from '@/ui/toasts';
 import { DockController, PANE_COMPONENT, START_KIND, type UrlHistory } from './dock-controller';
 import type { FeatureModule } from './feature-module';
-import { prefetchWhenIdle, useAfterFirstPaint } from './lazy';
+import { prefetchWhenIdle, useIdleOnce } from './lazy';
 import { LAZY_OVERLAYS, LazyConfirmHost, LazyPalette, LazyShortcutSheet, preloadPalette } from './lazy-hosts';
 import { layoutKey, loadLayout, saveLayout, withoutViewState } from './layout-storage';
 import { PaneHost } from './pane-host';
@@ -39,9 +39,9 @@ function Watermark() {
   );
 }
 
-/** The features' modal hosts: not drawn in the workbench's first frame, they mount (and load) once it is painted. */
+/** The features' modal hosts: not in the workbench's first frame, they mount (and load) once the browser is idle after it. */
 function FeatureGlobals({ features }: { features: readonly FeatureModule[] }) {
-  if (!useAfterFirstPaint()) return null;
+  if (!useIdleOnce()) return null;
   return <Suspense fallback={null}>{features.flatMap((f) => (f.globals ?? []).map((G, i) => <G key={`${f.id}-${i}`} />))}</Suspense>;
 }
 
