@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { COMPILE_HINT } from '../build-tools/compile-hints';
 import { eagerChunks, readManifest, sizeOf, staticGraph, workbenchKey, workbenchKeys } from '../bench/bundle-size';
 import { signIn, useBrowser } from './browser';
 import { startPaneHeading, throttle, workbenchReady } from './chromium';
@@ -69,6 +70,11 @@ describe('first load', () => {
     expect(js, `initial JS ${kb(js)} gzip`).toBeLessThanOrEqual(INITIAL_JS_GZIP);
     expect(css, `initial CSS ${kb(css)} gzip`).toBeLessThanOrEqual(INITIAL_CSS_GZIP);
     expect(usable, `to a usable workbench ${kb(usable)} gzip`).toBeLessThanOrEqual(WORKBENCH_GZIP);
+  });
+
+  it("the workbench's chunk starts with V8's compile hint: its functions are compiled with the file, while the user types", () => {
+    const file = manifest[workbenchKey(manifest)]!.file;
+    expect(fs.readFileSync(path.join(STATIC_DIR, file), 'utf8').split('\n', 1)[0]).toBe(COMPILE_HINT);
   });
 
   it('the director answers the main script brotli- or gzip-encoded with Vary: Accept-Encoding, and serves no source map', async () => {

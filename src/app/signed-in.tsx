@@ -1,11 +1,11 @@
 import { Suspense, useMemo } from 'react';
 import type { Environment } from '@/api/contracts/session';
 import type { UrlHistory } from '@/panes/dock-controller';
-import { lazyComponent } from '@/panes/lazy';
+import { lazyComponent, useIdleOnce } from '@/panes/lazy';
 import { Workbench } from '@/panes/workbench';
 import { FEATURES } from './features';
 
-/** The user menu (headless UI's menu) arrives after the workbench; until then its place shows the name. */
+/** The user menu (headless UI's menu) arrives once the workbench's first frame is drawn; until then its place shows the name. */
 const UserMenu = lazyComponent(() => import('@/features/auth/user-menu'), 'UserMenu');
 const PREFETCH = [UserMenu];
 
@@ -16,11 +16,19 @@ const PREFETCH = [UserMenu];
 export function SignedIn({ env, history }: { env: Environment; history: UrlHistory & { subscribe(cb: () => void): () => void } }) {
   const user = env.user;
   const TopBarEnd = useMemo(
-    () => () => (
-      <Suspense fallback={<span className="px-2 py-0.5 text-sm text-muted">{`${user.first_name} ${user.last_name}`.trim() || user.email}</span>}>
-        <UserMenu user={user} />
-      </Suspense>
-    ),
+    () =>
+      function TopBarEnd() {
+        // The menu (headless UI) loads once the browser is idle after the workbench's first frame; the name stands in until then.
+        const idle = useIdleOnce();
+        const name = <span className="px-2 py-0.5 text-sm text-muted">{`${user.first_name} ${user.last_name}`.trim() || user.email}</span>;
+        return idle ? (
+          <Suspense fallback={name}>
+            <UserMenu user={user} />
+          </Suspense>
+        ) : (
+          name
+        );
+      },
     [user],
   );
   return <Workbench env={env} features={FEATURES} history={history} TopBarEnd={TopBarEnd} extraPrefetch={PREFETCH} />;

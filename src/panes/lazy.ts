@@ -1,4 +1,4 @@
-import { createElement, lazy, type ComponentType } from 'react';
+import { createElement, lazy, useEffect, useState, type ComponentType } from 'react';
 import type { PaneProps } from './types';
 
 /** A component loaded on first render (its own chunk), which can also be fetched ahead with `preload`. */
@@ -56,4 +56,23 @@ export function prefetchWhenIdle(components: readonly unknown[]): () => void {
   return () => {
     stopped = true;
   };
+}
+
+/**
+ * False in the first render, true once the browser is idle after it (the first frame painted, the first
+ * pane drawn): what can wait (modal hosts, the user menu) mounts then, so the workbench's first frame does
+ * not start their downloads (each lazy import adds its chunk's preload links to the document, about 15 ms
+ * apiece under 4x CPU slowdown).
+ */
+export function useIdleOnce(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(() => setPainted(true), 200);
+      return () => clearTimeout(timer);
+    }
+    const id = requestIdleCallback(() => setPainted(true), { timeout: 1000 });
+    return () => cancelIdleCallback(id);
+  }, []);
+  return painted;
 }

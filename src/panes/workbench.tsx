@@ -13,7 +13,7 @@ import { setDisplayTimeZone } from '@/ui/datetime';
 import { flash, setFlashNoticeTime } from '@/ui/toasts';
 import { DockController, PANE_COMPONENT, START_KIND, type UrlHistory } from './dock-controller';
 import type { FeatureModule } from './feature-module';
-import { prefetchWhenIdle } from './lazy';
+import { prefetchWhenIdle, useIdleOnce } from './lazy';
 import { LAZY_OVERLAYS, LazyConfirmHost, LazyPalette, LazyShortcutSheet, preloadPalette } from './lazy-hosts';
 import { layoutKey, loadLayout, saveLayout, withoutViewState } from './layout-storage';
 import { PaneHost } from './pane-host';
@@ -37,6 +37,12 @@ function Watermark() {
       </div>
     </div>
   );
+}
+
+/** The features' modal hosts: not in the workbench's first frame, they mount (and load) once the browser is idle after it. */
+function FeatureGlobals({ features }: { features: readonly FeatureModule[] }) {
+  if (!useIdleOnce()) return null;
+  return <Suspense fallback={null}>{features.flatMap((f) => (f.globals ?? []).map((G, i) => <G key={`${f.id}-${i}`} />))}</Suspense>;
 }
 
 export const LAYOUT_RESTORE_FAILED = 'The saved layout could not be restored, so the default layout is shown.';
@@ -237,7 +243,7 @@ export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = N
       <LazyPalette registry={commands} />
       <LazyShortcutSheet registry={commands} />
       <LazyConfirmHost />
-      <Suspense fallback={null}>{features.flatMap((f) => (f.globals ?? []).map((G, i) => <G key={`${f.id}-${i}`} />))}</Suspense>
+      <FeatureGlobals features={features} />
     </WorkbenchContext.Provider>
   );
 }
