@@ -90,6 +90,8 @@ function paneCommand<T>(id: string, title: string, hotkey: string, pane: string,
     hotkey,
     hotkeyContext: pane,
     needsWorkbench: true,
+    // Listed only where the pane it acts through is focused (or rendered alone): hidden on the Start pane.
+    when: (ctx) => ctx.pane(key) !== undefined,
     run: (_args, ctx) => {
       const api = ctx.pane(key);
       if (!api) throw new Error(missing);
