@@ -13,6 +13,8 @@ interface FieldDesc {
   oneOf: unknown[];
   /** An entity argument: a searchable pick list (several for an array). */
   pick: PickSource | null;
+  /** An optional entity argument the command acts on (its source has `current`): the form still asks for one. */
+  mustChoose: boolean;
 }
 
 /** The fields a command's yup object schema asks for, for prompting in the palette. */
@@ -32,6 +34,7 @@ export function argFields(command: AnyCommand): FieldDesc[] {
       required: !fd.optional || !!pick?.current,
       oneOf: fd.oneOf ?? [],
       pick,
+      mustChoose: fd.optional && !!pick?.current,
     };
   });
 }
@@ -56,7 +59,7 @@ export function formArgs(command: AnyCommand, input: FormInput): { args: Record<
     const chosen = input.picks?.[f.name];
     if (f.pick) {
       if (chosen?.length) raw[f.name] = f.type === 'array' ? chosen.map((o) => o.value) : chosen[0]?.value;
-      else if (f.pick.current) missing.push(f.type === 'array' ? `Choose one or more ${f.pick.noun}s.` : `Choose ${article(f.pick.noun)}.`);
+      else if (f.mustChoose) missing.push(f.type === 'array' ? `Choose one or more ${f.pick.noun}s.` : `Choose ${article(f.pick.noun)}.`);
       continue;
     }
     if (f.type === 'boolean') {
