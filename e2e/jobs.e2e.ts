@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, startDirector, type Director } from './director';
-import { eventually, groups, panel, pathOf, tabs, waitForFocused } from './workbench';
+import { eventually, groups, panel, pathOf, runCommand, tabs, waitForFocused } from './workbench';
 import {
   CANCEL_CONFIRM,
   LOADING_EVENTS,
@@ -594,6 +594,33 @@ describe('the Jobs pane', () => {
     await waitForFocused(page, `Job ${ids[0]}`);
     expect(await groups(page).count()).toBe(2);
     expect(await tabs(page, 'Jobs').count()).toBe(1);
+  });
+
+  it('Job Summary Report from the palette on the Start pane asks for its jobs with a searchable multiple pick, then opens their report', async () => {
+    const { page } = b;
+    await asAdmin(page, '/');
+    await waitForFocused(page, 'Start');
+    const { ids } = await listIds(page, 'size=10');
+    const [first, second] = ids as [number, number];
+    await runCommand(page, 'Job Summary Report');
+    const form = page.getByRole('form', { name: 'Arguments for Job Summary Report' });
+    const box = form.getByRole('combobox', { name: 'Jobs' });
+    await box.waitFor();
+    // Nothing chosen: Run asks for the jobs instead of failing with "Select job results first".
+    await form.getByRole('button', { name: 'Run' }).click();
+    await eventually(() => form.getByRole('alert').innerText(), 'Choose one or more jobs.', 'the form asks for the jobs');
+    for (const id of [first, second]) {
+      await box.fill(String(id));
+      await form.getByRole('option', { name: new RegExp(`^Job ${id}(?!\\d)`) }).waitFor();
+      await box.press('Enter');
+    }
+    await eventually(() => form.getByRole('list', { name: 'Chosen jobs' }).getByRole('listitem').count(), 2, 'two jobs chosen');
+    await page.screenshot({ path: '/tmp/summary-report-pick.png' });
+    await box.press('Enter');
+    await waitForFocused(page, 'Job Summary Report');
+    const report = panel(page, 'Job Summary Report');
+    await eventually(() => report.getByRole('region').count(), 2, 'a section per picked job');
+    await eventually(() => decodeURIComponent(pathOf(page)), `/reports/summary?job_ids=${first},${second}`, 'the URL names both jobs');
   });
 });
 

@@ -113,6 +113,10 @@ describe('reports', () => {
     expect([...image.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
     // The data export menu: its options, then the file from the director with them.
     await runCommand(page, 'Export Dashboard Data as CSV');
+    // The palette asks which dashboard, the focused one chosen at first: Enter runs on it.
+    const form = page.getByRole('form', { name: 'Arguments for Export Dashboard Data as CSV' });
+    await form.getByText('Chosen: Actors and zones').waitFor();
+    await page.keyboard.press('Enter');
     const options = page.getByRole('dialog', { name: 'Export to CSV' });
     for (const r of ['Comma', 'Semicolon', 'Space', 'Tab']) await options.getByRole('radio', { name: r }).waitFor();
     expect(await options.getByRole('radio', { name: 'Download' }).isChecked()).toBe(true);

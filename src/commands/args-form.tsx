@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import * as yup from 'yup';
 import type { AnyCommand, CommandContext } from './types';
-import { isScriptOnly, pickSourceOf, type PickOption, type PickSource } from './pick';
+import { currentPicks, isScriptOnly, pickSourceOf, type PickOption, type PickSource } from './pick';
 import { PickField } from './pick-field';
 import { useSubmit } from '@/ui/use-submit';
 
@@ -13,6 +13,8 @@ interface FieldDesc {
   oneOf: unknown[];
   /** An entity argument: a searchable pick list (several for an array). */
   pick: PickSource | null;
+  /** An optional entity argument the command acts on (its source has `current`): the form still asks for one. */
+  mustChoose: boolean;
 }
 
 /** The fields a command's yup object schema asks for, for prompting in the palette. */
@@ -23,15 +25,57 @@ export function argFields(command: AnyCommand): FieldDesc[] {
   return Object.entries(d.fields).flatMap(([name, f]) => {
     const fd = f as yup.SchemaDescription;
     if (isScriptOnly(fd.meta)) return [];
+    const pick = pickSourceOf(fd.meta);
     return {
       name,
       label: fd.label ?? name,
       type: fd.type,
-      required: !fd.optional,
+      // The entity a command acts on (a source with `current`): the form asks for one (see PickSource.current).
+      required: !fd.optional || !!pick?.current,
       oneOf: fd.oneOf ?? [],
-      pick: pickSourceOf(fd.meta),
+      pick,
+      mustChoose: fd.optional && !!pick?.current,
     };
   });
+}
+
+/** What the user gave in the form: text by field, switches, and the chosen entities of pick lists. */
+export interface FormInput {
+  values?: Record<string, string>;
+  toggles?: Record<string, boolean>;
+  picks?: Record<string, readonly PickOption[]>;
+}
+
+const article = (noun: string) => (/^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`);
+
+/**
+ * The arguments a submitted form gives the command, or why the form refuses them: an entity the
+ * command acts on not chosen, or the schema's own messages.
+ */
+export function formArgs(command: AnyCommand, input: FormInput): { args: Record<string, unknown> } | { error: string } {
+  const raw: Record<string, unknown> = {};
+  const missing: string[] = [];
+  for (const f of argFields(command)) {
+    const chosen = input.picks?.[f.name];
+    if (f.pick) {
+      if (chosen?.length) raw[f.name] = f.type === 'array' ? chosen.map((o) => o.value) : chosen[0]?.value;
+      else if (f.mustChoose) missing.push(f.type === 'array' ? `Choose one or more ${f.pick.noun}s.` : `Choose ${article(f.pick.noun)}.`);
+      continue;
+    }
+    if (f.type === 'boolean') {
+      if (input.toggles?.[f.name] !== undefined) raw[f.name] = input.toggles[f.name];
+      continue;
+    }
+    const v = input.values?.[f.name];
+    if (v !== undefined && v !== '') raw[f.name] = f.type === 'number' ? Number(v) : v;
+  }
+  if (missing.length) return { error: missing.join(' ') };
+  try {
+    command.args?.validateSync(raw, { abortEarly: false });
+  } catch (err) {
+    return { error: err instanceof yup.ValidationError ? err.errors.join(' ') : String(err) };
+  }
+  return { args: raw };
 }
 
 /** The palette asks for a command's arguments when one is required or is an entity to pick. */
@@ -44,8 +88,8 @@ export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCom
   const [picks, setPicks] = useState<Record<string, PickOption[]>>(() => {
     const first: Record<string, PickOption[]> = {};
     for (const f of fields) {
-      const current = f.pick && ctx ? f.pick.current?.(ctx) : null;
-      if (current) first[f.name] = [current];
+      const current = f.pick && ctx ? currentPicks(f.pick, ctx) : [];
+      if (current.length) first[f.name] = current;
     }
     return first;
   });
@@ -53,27 +97,12 @@ export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCom
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const raw: Record<string, unknown> = {};
-    for (const f of fields) {
-      const chosen = picks[f.name];
-      if (f.pick) {
-        if (chosen?.length) raw[f.name] = f.type === 'array' ? chosen.map((o) => o.value) : chosen[0]?.value;
-        continue;
-      }
-      if (f.type === 'boolean') {
-        if (toggles[f.name] !== undefined) raw[f.name] = toggles[f.name];
-        continue;
-      }
-      const v = values[f.name];
-      if (v !== undefined && v !== '') raw[f.name] = f.type === 'number' ? Number(v) : v;
-    }
-    try {
-      command.args?.validateSync(raw, { abortEarly: false });
-    } catch (err) {
-      setError(err instanceof yup.ValidationError ? err.errors.join(' ') : String(err));
+    const given = formArgs(command, { values, toggles, picks });
+    if ('error' in given) {
+      setError(given.error);
       return;
     }
-    await run(() => onSubmit(raw));
+    await run(() => onSubmit(given.args));
   };
 
   return (
@@ -95,7 +124,7 @@ export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCom
             {f.required && <span className="text-red-400"> *</span>}
           </span>
           {f.pick ? (
-            <PickField label={f.label} source={f.pick} multiple={f.type === 'array'} value={picks[f.name] ?? []} onChange={(v) => setPicks({ ...picks, [f.name]: v })} autoFocus={i === 0} />
+            <PickField label={f.label} source={f.pick} multiple={f.type === 'array'} value={picks[f.name] ?? []} onChange={(v) => (setPicks({ ...picks, [f.name]: v }), setError(null))} autoFocus={i === 0} />
           ) : f.oneOf.length > 0 ? (
             <select autoFocus={i === 0} className="rounded border border-line bg-surface px-2 py-1 text-sm" value={values[f.name] ?? ''} onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}>
               <option value="">Choose…</option>

@@ -16,8 +16,20 @@ export interface PickSource {
   /** What is picked, for the placeholder and the empty text ('monitor' -> 'Search monitors…'). */
   noun: string;
   search(query: string, signal: AbortSignal): Promise<PickOption[]>;
-  /** The entity the command acts on when none is chosen (the selected row), chosen at first. */
-  current?(ctx: CommandContext): PickOption | null;
+  /**
+   * The entity the command acts on when none is chosen (the selected row; the selected rows of a
+   * multiple pick), chosen at first. A source with `current` names the entity a command acts on: the
+   * command falls back to the focused one only when run without the palette's form (a hotkey, a menu, a
+   * script), so the form asks for a choice rather than run into "Select … first".
+   */
+  current?(ctx: CommandContext): PickOption | readonly PickOption[] | null;
+}
+
+/** The choices a source makes at first in this context (none, one, or a multiple pick's several). */
+export function currentPicks(source: PickSource, ctx: CommandContext): PickOption[] {
+  const c = source.current?.(ctx);
+  if (!c) return [];
+  return Array.isArray(c) ? [...(c as readonly PickOption[])] : [c as PickOption];
 }
 
 interface PickMeta {

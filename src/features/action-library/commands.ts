@@ -9,6 +9,8 @@ import { deferWithUndo } from '@/ui/undo';
 import { approveAction, decideFile, fetchAllLibraryPages, fetchDetail, fetchPreview, libraryKeys, rejectAction, updateFromLibrary, type FileDecision } from './api';
 import { csvField } from './csv';
 import { paneContexts } from '@/commands/pane-contexts';
+import { actionPicks } from '@/commands/entity-picks';
+import { pickFrom } from '@/commands/pick';
 import { libraryPane, type LibraryPaneApi } from './pane-context';
 import { clearSelection, libraryStore } from './store';
 import { type ActionType } from '@/api/contracts/vocabulary';
@@ -22,6 +24,8 @@ function library(ctx: CommandContext): LibraryPaneApi {
   return p;
 }
 export const PREVIEW_PANE = 'action-preview';
+/** The library's keys apply where a library pane is focused (or rendered alone): hidden on the Start pane. */
+const inLibrary = (ctx: CommandContext) => ctx.pane(libraryPane) !== undefined;
 /** Keys acting on one Action work in the library and in a preview pane. */
 const ACTION_PANES = [LIBRARY_PANE, PREVIEW_PANE];
 
@@ -43,6 +47,8 @@ const detailButton = (order: number, title: string, when?: (a: ActionDetailMenuA
   });
 
 const idArgs = yup.object({ id: yup.number().integer().positive().label('Action id').optional() });
+/** The Action of a command that applies anywhere once it is named: the palette asks with a pick list (the Action in view chosen at first). */
+const pickedIdArgs = yup.object({ id: yup.number().integer().positive().label('Action').optional().meta(pickFrom(actionPicks)) });
 type IdArgs = { id?: number | undefined };
 
 /** The Action a command acts on: its id argument, else the open preview, else the library's selected row. */
@@ -256,6 +262,7 @@ export const libraryCommands: AnyCommand[] = [
     hotkey: 'j',
     hotkeyContext: LIBRARY_PANE,
     needsWorkbench: true,
+    when: inLibrary,
     run: (_a, ctx) => library(ctx).move(1),
   }),
   defineCommand({
@@ -265,6 +272,7 @@ export const libraryCommands: AnyCommand[] = [
     hotkey: 'k',
     hotkeyContext: LIBRARY_PANE,
     needsWorkbench: true,
+    when: inLibrary,
     run: (_a, ctx) => library(ctx).move(-1),
   }),
   defineCommand<IdArgs>({
@@ -275,7 +283,7 @@ export const libraryCommands: AnyCommand[] = [
     keywords: ['details', 'preview'],
     hotkey: 'p',
     hotkeyContext: LIBRARY_PANE,
-    args: idArgs,
+    args: pickedIdArgs,
     run: (args, ctx) => {
       const t = resolveTarget(args, ctx);
       libraryStore.previewId = t.id;
@@ -290,7 +298,7 @@ export const libraryCommands: AnyCommand[] = [
     hotkey: 'alt+p',
     hotkeyContext: LIBRARY_PANE,
     needsWorkbench: true,
-    args: idArgs,
+    args: pickedIdArgs,
     run: (args, ctx) => {
       const t = resolveTarget(args, ctx);
       libraryStore.previewId = null;
@@ -371,7 +379,7 @@ export const libraryCommands: AnyCommand[] = [
     keywords: ['clipboard', 'vid'],
     hotkey: 'y',
     hotkeyContext: ACTION_PANES,
-    args: idArgs,
+    args: pickedIdArgs,
     run: async (args, ctx) => {
       const many = !args?.id && libraryStore.selectedVids.length > 1 ? [...libraryStore.selectedVids] : null;
       const text = many ? many.join('\n') : (await withInfo(resolveTarget(args, ctx))).vid;
@@ -388,7 +396,7 @@ export const libraryCommands: AnyCommand[] = [
     hotkey: 'r',
     hotkeyContext: ACTION_PANES,
     needsWorkbench: true,
-    args: idArgs,
+    args: pickedIdArgs,
     run: async (args, ctx) => {
       const t = await withInfo(resolveTarget(args, ctx));
       libraryStore.previewId = null;

@@ -9,6 +9,7 @@ import { flash } from '@/ui/toasts';
 import { fetchFilters } from './api';
 import { libraryStore } from './store';
 import { draftStore } from './draft-store';
+import { LIBRARY_PANE } from './commands';
 
 export const QUEUE_PANE = 'actions-queue';
 export const QUEUE_URL = '/manage_sims/actions/queue';
@@ -42,7 +43,8 @@ export const draftCommands: AnyCommand[] = [
     ],
     keywords: ['queue', 'simulation', 'sequence', 'evaluation', 'draft', 'create'],
     needsWorkbench: true,
-    when: canEdit,
+    // Drafts the library's selection (or the Actions another command gives): hidden outside the library (the Start pane).
+    when: (ctx, a) => canEdit(ctx) && (!!a?.actions?.length || !ctx.dock || ctx.activePane?.kind === LIBRARY_PANE),
     args: yup.object({
       sim_type: yup.string<SimulationType>().oneOf([...SIMULATION_TYPES]).label('Type (sequence or eval)').optional(),
       // Given by other commands (the ATT&CK view's untested techniques), not asked in the palette.

@@ -14,6 +14,11 @@ export const CLEAR_CONFIRM = 'Are you sure?';
 
 const canManage = (ctx: CommandContext) => ctx.permissions.has('actors.manage');
 const signedIn = (ctx: CommandContext) => ctx.user !== null;
+/**
+ * A command on one bulk token applies when it names the token, or a token is selected in the Actors
+ * pane, or it runs in a terminal: tokens have no pick list, so the palette hides it elsewhere (the Start pane).
+ */
+const onToken = (ctx: CommandContext, a?: { id?: unknown }) => a?.id !== undefined || !ctx.dock || actorsStore.selectedId !== null;
 const refresh = (ctx: CommandContext) => ctx.queryClient?.invalidateQueries({ queryKey: actorsQueryKey });
 const idArgs = yup.object({ id: yup.number().typeError('id must be a number').integer().positive().label('Bulk token id (default: the selected token)').optional() });
 type IdArgs = { id?: number | undefined };
@@ -48,7 +53,7 @@ function modalCommand(id: `actors.${string}`, title: string, keywords: string[],
     keywords,
     menus,
     needsWorkbench: true,
-    when: signedIn,
+    when: (ctx, a) => signedIn(ctx) && onToken(ctx, a),
     args: idArgs as yup.Schema<IdArgs>,
     run: (args, ctx) => {
       const token = tokenId(args);
@@ -104,7 +109,7 @@ export const actorsCommands: AnyCommand[] = [
     category: 'Actors',
     menus: [rowItem(2, { title: 'Download' })],
     keywords: ['bulk', 'token', 'csv', 'export', 'download'],
-    when: signedIn,
+    when: (ctx, a) => signedIn(ctx) && onToken(ctx, a),
     args: idArgs as yup.Schema<IdArgs>,
     run: async (args) => {
       const id = tokenId(args);
@@ -120,7 +125,7 @@ export const actorsCommands: AnyCommand[] = [
     category: 'Actors',
     menus: [rowItem(3, { title: 'Clear' })],
     keywords: ['bulk', 'token', 'delete', 'revoke', 'remove'],
-    when: canManage,
+    when: (ctx, a) => canManage(ctx) && onToken(ctx, a),
     args: idArgs as yup.Schema<IdArgs>,
     run: async (args, ctx) => {
       const id = tokenId(args);

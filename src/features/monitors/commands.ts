@@ -90,6 +90,8 @@ function paneCommand<T>(id: string, title: string, hotkey: string, pane: string,
     hotkey,
     hotkeyContext: pane,
     needsWorkbench: true,
+    // Listed where its pane is focused (or offers its context, or no pane is): hidden on the Start pane.
+    when: (ctx) => !ctx.activePane || ctx.activePane.kind === pane || ctx.pane(key) !== undefined,
     run: (_args, ctx) => {
       const api = ctx.pane(key);
       if (!api) throw new Error(missing);

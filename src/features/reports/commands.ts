@@ -1,6 +1,6 @@
 import * as yup from 'yup';
 import { dashboardPicks } from '@/commands/entity-picks';
-import { pickFrom, scriptOnly } from '@/commands/pick';
+import { pickFrom, scriptOnly, type PickSource } from '@/commands/pick';
 import { commands, defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { inMenu } from '@/commands/menus';
@@ -80,7 +80,24 @@ interface UntestedArgs {
 }
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-const refArgs = yup.object(refShape) as yup.Schema<Ref>;
+/**
+ * The dashboard a command applies to anywhere once it is named: the palette asks with a pick list (the
+ * focused dashboard chosen at first), scripts give its id or name.
+ */
+const focusedDashboardPicks: PickSource = {
+  ...dashboardPicks,
+  current: (ctx) => {
+    const id = inDashboard(ctx) ? Number(ctx.activePane?.params.id) : NaN;
+    if (!id) return null;
+    const d = ctx.queryClient?.getQueryData<Dashboard>(qk.dashboard(id));
+    return { value: id, label: d?.name ?? `Dashboard ${id}` };
+  },
+};
+const pickedRefShape = {
+  id: refShape.id.label('Dashboard').meta(pickFrom(focusedDashboardPicks)),
+  name: refShape.name.meta(scriptOnly()),
+};
+const refArgs = yup.object(pickedRefShape) as yup.Schema<Ref>;
 
 /** A panel command acts on the `uid` panel (its header button) or the focused one (hotkey, palette). */
 type PanelRef = Ref & { uid?: string };
@@ -144,7 +161,7 @@ export const reportsCommands: AnyCommand[] = [
     hotkey: 'f2',
     hotkeyContext: DASHBOARD_PANE,
     menus: dashboardMenus('Rename', 6, ['row/dashboard', 'toolbar/dashboard'], true),
-    args: yup.object({ ...refShape, new_name: yup.string().trim().max(120).label('New name') }) as yup.Schema<Ref & { new_name?: string }>,
+    args: yup.object({ ...pickedRefShape, new_name: yup.string().trim().max(120).label('New name') }) as yup.Schema<Ref & { new_name?: string }>,
     run: async (a, ctx) => {
       const d = await dashboardOf(a, ctx);
       if (!a?.new_name) {
@@ -208,7 +225,7 @@ export const reportsCommands: AnyCommand[] = [
     hotkey: 'a',
     hotkeyContext: DASHBOARD_PANE,
     menus: dashboardMenus('Add Panel', 0, ['toolbar/dashboard'], true),
-    args: yup.object({ ...refShape, kind: yup.string<PanelKind>().oneOf([...PANEL_KINDS]).label(`Panel kind (${PANEL_KINDS.join(', ')}; empty opens the Panel Library)`).optional() }) as yup.Schema<Ref & { kind?: PanelKind }>,
+    args: yup.object({ ...pickedRefShape, kind: yup.string<PanelKind>().oneOf([...PANEL_KINDS]).label(`Panel kind (${PANEL_KINDS.join(', ')}; empty opens the Panel Library)`).optional() }) as yup.Schema<Ref & { kind?: PanelKind }>,
     run: async (a, ctx) => {
       if (!a?.kind) {
         const d = await dashboardOf(a, ctx);
@@ -269,7 +286,7 @@ export const reportsCommands: AnyCommand[] = [
     hotkey: 't',
     hotkeyContext: DASHBOARD_PANE,
     args: yup.object({
-      ...refShape,
+      ...pickedRefShape,
       count: yup.number().integer('count must be a whole number').min(0, 'count must not be negative').required('count is required').label('Last (count)'),
       unit: yup.string<TimeUnit>().oneOf([...TIME_UNITS]).required('unit is required').label(`Unit (${TIME_UNITS.join(', ')})`),
     }) as yup.Schema<Ref & { count: number; unit: TimeUnit }>,
@@ -289,7 +306,7 @@ export const reportsCommands: AnyCommand[] = [
     hotkeyContext: DASHBOARD_PANE,
     buttonLabel: 'Export PDF',
     menus: dashboardMenus('Export PDF', 1, ['toolbar/dashboard']),
-    args: yup.object({ ...refShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
+    args: yup.object({ ...pickedRefShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
     run: async (a, ctx) => (await exportCode()).exportDashboardPdf(await dashboardOf(a, ctx), a?.filename, ctx.queryClient),
   }),
   defineCommand<Ref & { filename?: string }>({
@@ -302,7 +319,7 @@ export const reportsCommands: AnyCommand[] = [
     hotkeyContext: DASHBOARD_PANE,
     buttonLabel: 'Export Image',
     menus: dashboardMenus('Export Image', 2, ['toolbar/dashboard']),
-    args: yup.object({ ...refShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
+    args: yup.object({ ...pickedRefShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
     run: async (a, ctx) => (await exportCode()).exportDashboardPng(await dashboardOf(a, ctx), a?.filename),
   }),
   defineCommand<Ref & Partial<CsvOptions>>({
@@ -315,7 +332,7 @@ export const reportsCommands: AnyCommand[] = [
     buttonLabel: 'Export CSV',
     menus: dashboardMenus('Export CSV', 3, ['toolbar/dashboard']),
     args: yup.object({
-      ...refShape,
+      ...pickedRefShape,
       filename: yup.string().max(200).label('File name (optional; .csv is added)').optional(),
       separator: yup.string<CsvSeparator>().oneOf(Object.keys(CSV_SEPARATORS) as CsvSeparator[]).label('Separator (comma, semicolon, space, tab)').optional(),
       delivery: yup.string<'download' | 'popup'>().oneOf([...CSV_DELIVERIES]).label('Delivery (download or popup)').optional(),

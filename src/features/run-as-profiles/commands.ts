@@ -9,6 +9,12 @@ import { profilesStore } from './store';
 const canManage = (ctx: CommandContext) => ctx.permissions.has('actors.manage');
 const refresh = (ctx: CommandContext) => ctx.queryClient?.invalidateQueries({ queryKey: profilesQueryKey });
 const PANE_URL = '/action_user_profiles';
+const PANE_KIND = 'action-user-profiles';
+/**
+ * Edit and Delete act on the profile named, else the pane's selection: listed in the profiles pane, in a
+ * terminal, or while a profile is selected; hidden elsewhere (the Start pane has no profile to act on).
+ */
+const onProfile = (ctx: CommandContext, a?: ProfileRef) => !!a?.profile || !ctx.dock || profilesStore.selectedId !== null || ctx.activePane?.kind === PANE_KIND;
 
 /** The palette's pick list: the profiles by friendly name (loaded by the pane, or on first use). */
 const profileArg = () =>
@@ -73,7 +79,7 @@ export const runAsProfilesCommands: AnyCommand[] = [
     buttonLabel: 'Edit',
     category: 'Run-as',
     keywords: ['run as', 'user', 'account', 'profile', 'rename', 'password'],
-    when: canManage,
+    when: (ctx, a) => canManage(ctx) && onProfile(ctx, a),
     get args() {
       return yup.object({
         profile: profileArg(),
@@ -105,7 +111,7 @@ export const runAsProfilesCommands: AnyCommand[] = [
     buttonLabel: 'Delete',
     category: 'Run-as',
     keywords: ['run as', 'user', 'account', 'profile', 'remove'],
-    when: canManage,
+    when: (ctx, a) => canManage(ctx) && onProfile(ctx, a),
     get args() {
       return yup.object({ profile: profileArg() }) as yup.Schema<ProfileRef>;
     },

@@ -10,6 +10,9 @@ import { simPaneHandlers, simStore, type CurrentSimulation } from './store';
 export { SIMULATION_CLONE_PANE, SIMULATION_EDIT_PANE, SIMULATION_PANE, SIMULATIONS_PANE } from './resolve';
 
 
+/** The list's keys apply where the Sequences or Evaluations list is focused (or no pane is): hidden on the Start pane. */
+const inList = (ctx: CommandContext) => !ctx.activePane || ctx.activePane.kind === SIMULATIONS_PANE;
+
 const moveCommand = (id: string, title: string, hotkey: string, step: 1 | -1) =>
   defineCommand({
     id: `simulations.${id}` as const,
@@ -18,6 +21,7 @@ const moveCommand = (id: string, title: string, hotkey: string, step: 1 | -1) =>
     hotkey,
     hotkeyContext: SIMULATIONS_PANE,
     needsWorkbench: true,
+    when: (ctx) => inList(ctx) && simPaneHandlers.move !== null,
     run: () => {
       if (!simPaneHandlers.move) throw new Error('Open the Sequences or Evaluations list first.');
       simPaneHandlers.move(step);
@@ -57,6 +61,7 @@ export const simulationCommands: AnyCommand[] = [
     hotkey: '/',
     hotkeyContext: SIMULATIONS_PANE,
     needsWorkbench: true,
+    when: (ctx) => inList(ctx) && simPaneHandlers.focusSearch !== null,
     run: () => {
       if (!simPaneHandlers.focusSearch) throw new Error('Open the Sequences or Evaluations list first.');
       simPaneHandlers.focusSearch();

@@ -1,7 +1,9 @@
 import * as yup from 'yup';
-import { SIMULATION_VID_PATTERN } from '@/api/contracts/simulations';
+import { SIMULATION_VID_PATTERN, type SimulationPreview } from '@/api/contracts/simulations';
 import type { CommandContext } from '@/commands/types';
-import { fetchSimulationPreview } from './api';
+import { actorPicks, simulationPicks } from '@/commands/entity-picks';
+import { pickFrom, scriptOnly, type PickSource } from '@/commands/pick';
+import { fetchSimulationPreview, simKeys } from './api';
 import { simStore, type CurrentSimulation } from './store';
 
 export const SIMULATIONS_PANE = 'simulations';
@@ -16,15 +18,37 @@ export interface RefArgs {
   attack_node_id_1?: number | undefined;
   target_node_id_1?: number | undefined;
 }
+/**
+ * The simulation in view, chosen at first in the palette's pick list: the open preview, the one-simulation
+ * pane's (once loaded), the list's selection; none elsewhere (the Start pane).
+ */
+const simulationInView = (ctx: CommandContext) => {
+  if (simStore.preview) return simStore.preview;
+  const pane = ctx.activePane;
+  if (pane?.kind === SIMULATION_PANE && pane.params.vid) {
+    const p = ctx.queryClient?.getQueryData<SimulationPreview>(simKeys.preview(pane.params.vid));
+    return p ? { id: p.id, vid: p.vid, name: p.name } : null;
+  }
+  return pane?.kind === SIMULATIONS_PANE ? simStore.current : null;
+};
+const currentSimulationPicks: PickSource = {
+  ...simulationPicks,
+  current: (ctx) => {
+    const s = simulationInView(ctx);
+    return s ? { value: s.id, label: s.name, detail: s.vid } : null;
+  },
+};
+
+/** The palette picks the simulation from a searchable list; scripts may give its id or VID. */
 export const refShape = {
-  id: yup.number().integer().positive().label('Simulation id (optional)').optional(),
-  vid: yup.string().trim().matches(SIMULATION_VID_PATTERN, 'vid is not a valid VID').label('Simulation VID (optional)').optional(),
+  id: yup.number().integer().positive().label('Simulation').optional().meta(pickFrom(currentSimulationPicks)),
+  vid: yup.string().trim().matches(SIMULATION_VID_PATTERN, 'vid is not a valid VID').label('Simulation VID (optional)').optional().meta(scriptOnly()),
 };
 export const refArgs = yup.object(refShape) as yup.Schema<RefArgs>;
 export const runArgs = yup.object({
   ...refShape,
-  attack_node_id_1: yup.number().integer().positive().label('Source Actor id (optional: the modal asks)').optional(),
-  target_node_id_1: yup.number().integer().positive().label('Destination Actor id (optional)').optional(),
+  attack_node_id_1: yup.number().integer().positive().label('Source Actor (optional: the modal asks)').optional().meta(pickFrom(actorPicks)),
+  target_node_id_1: yup.number().integer().positive().label('Destination Actor (optional)').optional().meta(pickFrom(actorPicks)),
 }) as yup.Schema<RefArgs>;
 
 /** The simulation a command acts on: its id or VID argument, else the open preview, the one-simulation pane, the list's selection. */

@@ -82,6 +82,17 @@ export const jobIdList = yup
   .max(1000)
   .label('Job ids');
 export const idsArg = yup.object({ job_ids: jobIdList });
+
+/** The jobs picked by default: the Jobs pane's selected jobs, else its focused job (the Job pane's job). */
+const targetJobPicks: PickSource = {
+  ...jobPicks,
+  current: (ctx) => {
+    const s = paneOf(ctx);
+    return s ? targetJobs(s).map((id) => ({ value: id, label: `Job ${id}` })) : null;
+  },
+};
+/** Jobs a command acts on, asked in the palette with a searchable multiple pick (the selection chosen at first). */
+export const pickedIdsArg = yup.object({ job_ids: jobIdList.label('Jobs').meta(pickFrom(targetJobPicks)) });
 export const actionArg = yup.object({ job_action_id: yup.number().integer().positive().label('Job action id') });
 
 /** The Selected menu's items need a selection (JOB: "Select jobs first."). */

@@ -18,6 +18,8 @@ export const exportCommands: AnyCommand[] = [
     hotkey: 'e',
     hotkeyContext: PANES,
     menus: [inMenu('toolbar/jobs-export', { order: 1, title: 'Export to CSV…' })],
+    // Exports the focused Jobs pane's jobs, or what a script names (job_ids=, filter=): hidden elsewhere (the Start pane).
+    when: (ctx, a) => !ctx.dock || inJobsPane(ctx) || Object.values(a ?? {}).some((v) => v !== undefined),
     args: yup.object({
       job_ids: jobIdList,
       filter: yup.string().max(500).label('Filter text (exports every matching job; status:completed, ran_by:…, published:yes narrow it)'),

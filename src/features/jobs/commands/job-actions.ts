@@ -14,6 +14,9 @@ const onScreen = (ctx: Parameters<typeof paneOf>[0], id: number) => paneOf(ctx)?
 
 /** What a job action row offers: its evidence, its events, its suspicious events, editing and cloning its Action. */
 
+/** A command on one job action applies where it is run: a script names the action, or a Jobs pane shows its rows. */
+const onActionHere = (ctx: Parameters<typeof paneOf>[0], a?: { job_action_id?: unknown }) => a?.job_action_id !== undefined || !ctx.dock || inJobsPane(ctx);
+
 const evidenceOpen = (ctx: Parameters<typeof paneOf>[0]) => !!paneOf(ctx)?.evidence;
 
 export const jobActionCommands: AnyCommand[] = [
@@ -76,7 +79,8 @@ export const jobActionCommands: AnyCommand[] = [
     hotkey: 'v',
     hotkeyContext: PANES,
     menus: [inMenu<JobAction>('row/job-action', { group: '2_events', order: 1, title: 'View Events', args: rowArgs })],
-    when: (ctx) => maySeeEvents(ctx.permissions),
+    // A job action is not searchable by name: the command applies to a row on screen or to the id a script gives.
+    when: (ctx, a) => maySeeEvents(ctx.permissions) && onActionHere(ctx, a),
     args: actionArg,
     run: ({ job_action_id }, ctx) => {
       // A row on screen becomes the focused one and names the dialog; an id alone (a script) is enough too.
@@ -96,7 +100,7 @@ export const jobActionCommands: AnyCommand[] = [
     hotkeyContext: PANES,
     menus: [inMenu<JobAction>('row/job-action', { group: '2_events', order: 2, title: 'Suspicious Events', args: rowArgs, blockedReason: (_ctx, a) => (a.suspect_events === 0 ? 'No suspicious events.' : null) })],
     needsWorkbench: true,
-    when: (ctx) => maySeeEvents(ctx.permissions) && ctx.dock !== null,
+    when: (ctx, a) => maySeeEvents(ctx.permissions) && ctx.dock !== null && onActionHere(ctx, a),
     args: actionArg,
     run: ({ job_action_id }, ctx) => {
       window.open(suspectEventsUrl(job_action_id ?? focusedAction(ctx).id), '_blank', 'noopener');

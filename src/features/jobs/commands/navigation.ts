@@ -5,7 +5,7 @@ import type { JobRowMenuArgs } from '@/features/jobs/menus';
 import { getJob } from '@/features/jobs/api';
 import { goToPage } from '@/features/jobs/pane-state';
 import { simulationUrl, summaryUrl } from '@/features/jobs/predicates';
-import { PANES, fail, focusedJob, idArg, idsArg, inJobsPane, inList, jobsOf, listPane, paneOf, selectionBlocked } from './context';
+import { PANES, fail, focusedJob, idArg, inJobsPane, pickedIdsArg, inList, jobsOf, listPane, paneOf, selectionBlocked } from './context';
 
 const rowId = (j: JobRowMenuArgs) => ({ id: j.id });
 
@@ -82,7 +82,8 @@ export const navigationCommands: AnyCommand[] = [
     ],
     needsWorkbench: true,
     when: (ctx) => ctx.dock !== null,
-    args: idsArg,
+    // The palette asks which jobs (the selection, or the focused job, chosen at first); scripts give job_ids=12,14.
+    args: pickedIdsArg,
     run: ({ job_ids }, ctx) => ctx.dock?.openUrl(summaryUrl(jobsOf(ctx, job_ids))),
   }),
   defineCommand({
