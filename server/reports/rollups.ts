@@ -1,12 +1,14 @@
 import type { Db } from '../db/index';
 import type { Params } from '../jobs/list-query';
 import { rawCte, COUNTER_COLUMNS, COUNTS_SQL, SUM_SQL, type CountsRow, type ReportScope } from './scope';
-import { GRAIN, KEYED_GRAINS, TOTAL_GRAINS, ceilTo, floorTo, planSlices, type SlicePlan } from './slices';
+import { CLASS_TOTAL_GRAINS, GRAIN, KEYED_GRAINS, TOTAL_GRAINS, ceilTo, floorTo, planSlices, type SlicePlan } from './slices';
 
 /**
  * Reads result counts from the rollups (migration 017_reports_rollups.sql) plus the raw job actions of
- * the pieces of the range the rollups do not cover (see slices.ts); with a filter other than the time
- * range, from the raw job actions only. Both give the same counts: tests/server/reports-rollups.test.ts.
+ * the pieces of the range the rollups do not cover (see slices.ts); with a filter on job class fields
+ * (scope.ts), from the class rollups of the matching classes plus the raw pieces that pass the filter;
+ * with any other filter, from the raw job actions only. All give the same counts:
+ * tests/server/reports-rollups.test.ts.
  */
 
 /** The rollups' dimensions: 0 all job actions, 1 per Action (and type), 2 source actor, 3 destination actor, 4 simulation, 5 monitor. */
@@ -48,9 +50,11 @@ function unionCtes(s: ReportScope, plan: SlicePlan, dim: Dim, p: Params): string
     // Each range is one primary-key range scan (a lateral subquery per range: as a plain join the planner
     // hashes on the grain and compares every rollup row with every range, 50 million comparisons for a
     // 481-point time series over a year).
+    // A class filter reads the matching classes' rows (one range per class: c comes before the bucket).
+    const [table, cls] = s.classes ? ['report_class_rollups', ` and ru.c = any(${p.add(s.classes)}::int[])`] : ['report_rollups', ''];
     parts.push(`select r.i, ru.* from ${r} cross join lateral (
-        select ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored from report_rollups ru
-        where ru.grain = r.g and ru.dim = ${dim} and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
+        select ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored from ${table} ru
+        where ru.grain = r.g and ru.dim = ${dim}${cls} and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
   }
   if (plan.raw.length) {
     ctes.push(rawCte(s, plan.raw, p, dim === 2 || dim === 3));
@@ -62,7 +66,8 @@ function unionCtes(s: ReportScope, plan: SlicePlan, dim: Dim, p: Params): string
 }
 
 function plan(s: ReportScope, edges: readonly number[], dim: Dim, endBucket?: number): SlicePlan {
-  return planSlices(edges, s.filtered ? [] : dim === 0 ? TOTAL_GRAINS : KEYED_GRAINS, endBucket);
+  const grains = !s.filtered ? (dim === 0 ? TOTAL_GRAINS : KEYED_GRAINS) : s.classes ? (dim === 0 ? CLASS_TOTAL_GRAINS : KEYED_GRAINS) : [];
+  return planSlices(edges, grains, endBucket);
 }
 
 /**
