@@ -1,7 +1,7 @@
 import type { Db } from '../db/index';
 import type { Params } from '../jobs/list-query';
 import { rawCte, COUNTER_COLUMNS, COUNTS_SQL, SUM_SQL, type CountsRow, type ReportScope } from './scope';
-import { CLASS_TOTAL_GRAINS, GRAIN, KEYED_GRAINS, TOTAL_GRAINS, ceilTo, floorTo, planSlices, type SlicePlan } from './slices';
+import { CLASS_TOTAL_GRAINS, GRAIN, KEYED_GRAINS, TOTAL_GRAINS, ceilTo, floorTo, planSlices, type RollupRange, type SlicePlan } from './slices';
 
 /**
  * Reads result counts from the rollups (migration 017_reports_rollups.sql) plus the raw job actions of
@@ -44,17 +44,16 @@ export async function rangeOf(db: Db, s: ReportScope): Promise<[number, number] 
 function unionCtes(s: ReportScope, plan: SlicePlan, dim: Dim, p: Params): string {
   const parts: string[] = [];
   const ctes: string[] = [];
-  if (plan.rollup.length) {
+  if (plan.rollup.length && s.classes) parts.push(...classRollupParts(s.classes, plan.rollup, dim, p));
+  else if (plan.rollup.length) {
     const iso = (t: number) => new Date(t).toISOString();
     const r = `unnest(${p.add(plan.rollup.map((x) => x.grain))}::int2[], ${p.add(plan.rollup.map((x) => iso(x.a)))}::timestamptz[], ${p.add(plan.rollup.map((x) => iso(x.b)))}::timestamptz[], ${p.add(plan.rollup.map((x) => x.i))}::int[]) r(g, a, b, i)`;
     // Each range is one primary-key range scan (a lateral subquery per range: as a plain join the planner
     // hashes on the grain and compares every rollup row with every range, 50 million comparisons for a
     // 481-point time series over a year).
-    // A class filter reads the matching classes' rows (one range per class: c comes before the bucket).
-    const [table, cls] = s.classes ? ['report_class_rollups', ` and ru.c = any(${p.add(s.classes)}::int[])`] : ['report_rollups', ''];
     parts.push(`select r.i, ru.* from ${r} cross join lateral (
-        select ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored from ${table} ru
-        where ru.grain = r.g and ru.dim = ${dim}${cls} and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
+        select ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored from report_rollups ru
+        where ru.grain = r.g and ru.dim = ${dim} and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
   }
   if (plan.raw.length) {
     ctes.push(rawCte(s, plan.raw, p, dim === 2 || dim === 3));
@@ -63,6 +62,42 @@ function unionCtes(s: ReportScope, plan: SlicePlan, dim: Dim, p: Params): string
   }
   ctes.push(`u as (${parts.join(' union all ')})`);
   return ctes.join(', ');
+}
+
+/** Above this many ranges of one grain, the class rollups are read in one scan over their span rather than a probe per range and class. */
+const SCAN_FROM = 8;
+
+/**
+ * The rows of report_class_rollups for the classes `cls` (c comes before the bucket in its key: one
+ * index range per class). A grain with a few ranges (a report's edges) is read a range at a time; one
+ * with many (a time series' buckets) in one range over their span, each row finding its range by
+ * width_bucket over the range starts (the ranges of a grain are disjoint and in time order).
+ */
+function classRollupParts(cls: number[], ranges: readonly RollupRange[], dim: Dim, p: Params): string[] {
+  const iso = (t: number) => new Date(t).toISOString();
+  const c = p.add(cls);
+  const cols = 'ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored';
+  const parts: string[] = [];
+  const few: RollupRange[] = [];
+  for (const grain of new Set(ranges.map((r) => r.grain))) {
+    const of = ranges.filter((r) => r.grain === grain);
+    if (of.length <= SCAN_FROM) {
+      few.push(...of);
+      continue;
+    }
+    const starts = p.add(of.map((r) => iso(r.a)));
+    parts.push(`select (${p.add(of.map((r) => r.i))}::int[])[ru.w] as i, ${cols} from (
+        select width_bucket(ru.bucket, ${starts}::timestamptz[]) as w, ru.* from report_class_rollups ru
+        where ru.grain = ${grain} and ru.dim = ${dim} and ru.c = any(${c}::int[]) and ru.bucket >= ${p.add(iso(of[0]!.a))}::timestamptz and ru.bucket < ${p.add(iso(of[of.length - 1]!.b))}::timestamptz) ru
+      where ru.w > 0 and ru.bucket < (${p.add(of.map((r) => iso(r.b)))}::timestamptz[])[ru.w]`);
+  }
+  if (few.length) {
+    const r = `unnest(${p.add(few.map((x) => x.grain))}::int2[], ${p.add(few.map((x) => iso(x.a)))}::timestamptz[], ${p.add(few.map((x) => iso(x.b)))}::timestamptz[], ${p.add(few.map((x) => x.i))}::int[]) r(g, a, b, i)`;
+    parts.push(`select r.i, ru.* from ${r} cross join lateral (
+        select ${cols} from report_class_rollups ru
+        where ru.grain = r.g and ru.dim = ${dim} and ru.c = any(${c}::int[]) and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
+  }
+  return parts;
 }
 
 function plan(s: ReportScope, edges: readonly number[], dim: Dim, endBucket?: number): SlicePlan {

@@ -84,8 +84,12 @@ export function rawCte(s: ReportScope, pieces: readonly RawPiece[], p: Params, a
   const steps = actors ? 'join job_steps st on st.id = a.job_step_id' : '';
   const cols = `a.action_id, a.action_type, a.status, a.blocked, a.alerted, a.events, j.simulation_id, j.monitor_id${actors ? ', st.source_node_id, st.destination_node_id' : ''}`;
   if (!s.filtered || s.classes) {
-    // With a class filter the pieces are edges too; the jobs in them are checked against the filter.
-    const filter = (s.conds ?? []).map((c) => ` and ${c}`).join('');
+    // With a class filter the pieces are edges too; the jobs in a piece (found through the time index:
+    // the fenced subquery keeps the planner from AND-ing a name index over every job) are checked
+    // against the filter.
+    const conds = s.classes ? (s.conds ?? []) : [];
+    const jobs = conds.length ? `(select * from jobs j where j.job_time >= r.a and j.job_time <= r.b and (r.inc or j.job_time < r.b) offset 0) j` : 'jobs j';
+    const where = conds.length ? conds.join(' and ') : 'j.job_time >= r.a and j.job_time <= r.b and (r.inc or j.job_time < r.b)';
     // The two pieces on either side of a bucket edge inside a slice are read together (one index range
     // for both; rows before the edge `s` count in bucket i0, the others in i).
     const probes: { a: number; b: number; inc: boolean; s: number; i0: number; i: number }[] = [];
@@ -98,8 +102,8 @@ export function rawCte(s: ReportScope, pieces: readonly RawPiece[], p: Params, a
     const r = `unnest(${col('a', 'timestamptz', (t) => iso(t as number))}, ${col('b', 'timestamptz', (t) => iso(t as number))}, ${col('inc', 'bool')}, ${col('s', 'timestamptz', (t) => iso(t as number))}, ${col('i0', 'int')}, ${col('i', 'int')}) r(a, b, inc, s, i0, i)`;
     return `ja as materialized (
       select case when x.job_time < r.s then r.i0 else r.i end as i, x.* from ${r} cross join lateral (
-        select j.job_time, ${cols} from jobs j join job_actions a on a.job_id = j.id ${steps}
-        where j.job_time >= r.a and j.job_time <= r.b and (r.inc or j.job_time < r.b)${filter} offset 0) x)`;
+        select j.job_time, ${cols} from ${jobs} join job_actions a on a.job_id = j.id ${steps}
+        where ${where} offset 0) x)`;
   }
   const ranges: RawPiece[] = [];
   for (const x of pieces) {
