@@ -82,7 +82,7 @@ function scenarios(): Scenario[] {
     ['by technique, rule "published yes", 365 d', (db) => results(db, { ...year, group_by: 'technique', ...jobRule('published', 'equals', 'yes') })],
     ['by zone, simulation VID filter, 365 d', async (db) => results(db, { ...year, group_by: 'zone', vid: await someSimulation(db) })],
     ['series 121 points, text "hygiene", 365 d', (db) => timeSeries(db, { ...year, points: 121, filterVal: 'hygiene' })],
-    ['raw: rule "job status in errored", 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...jobRule('status', 'in', ['errored']) })],
+    ['raw: rule "job status in errored", 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...jobRule('status', 'in', 'errored') })],
     ['time series 121 points, 365 days', (db) => timeSeries(db, { ...year, points: 121 })],
     ['time series 481 points, 365 days', (db) => timeSeries(db, { ...year, points: 481 })],
     ['mitre_taam_data, 365 days', (db) => mitreTaam(db, year)],
