@@ -324,8 +324,8 @@ describe('report rollups', () => {
     await expectSeriesSameAsRaw(T0 + 12_345, T0 + 10 * 86_400_000 + 777, 481);
   });
 
-  it('MON-053 filters fall back to the raw job actions and agree with the rollups when they keep everything', async () => {
-    // Every job's Ran By is 'Scheduled Process' here (no user): the text filter keeps all jobs, read raw.
+  it('MON-053 a filter that keeps every job (text matching Ran By) agrees with the unfiltered rollups', async () => {
+    // Every job's Ran By is 'Scheduled Process' here (no user): the text filter keeps all jobs (read from the class rollups).
     const [a, b] = [T0 + 5 * 86_400_000 + 1234, T0 + 33 * 86_400_000 + 99];
     for (const by of ['action_type', 'zone', 'technique'] as GroupKey[]) {
       const raw = await results(db, { start: iso(a), end: iso(b), group_by: by, filterVal: 'scheduled', limit: 500 });
