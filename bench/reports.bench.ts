@@ -20,7 +20,8 @@ import { percentile } from './stats';
  *  1. seeds a temporary PGlite database (bench/seed-jobs.ts): the demo content, then 500,000 jobs over two
  *     years, each with two action results;
  *  2. calls every report aggregation in-process on the embedded database, one at a time: p50/p95/p99
- *     per call (goal: p99 <= 100 ms);
+ *     per call (goal: p99 <= 100 ms), with each kind of filter (filters on job class fields read the class
+ *     rollups; the last filtered call, on job status, reads the raw job actions);
  *  3. builds a 20-page report PDF with jsPDF in Node (tables only: the document work, no capture);
  *  4. in Chromium against the built workbench and the real director: time from opening a 9-panel
  *     dashboard to all panels drawn (goal <= 1 s), and the PDF export of that dashboard from the click
@@ -51,11 +52,16 @@ const time = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
 
 type Scenario = [label: string, call: (db: Db) => Promise<unknown>];
 
-/** The rule builder's filter (as the jobs list and a panel's filter send it): job name contains "hygiene". */
-const HYGIENE_RULE = {
+/** A rule builder filter (as the jobs list and a panel's filter send it) of one job condition. */
+const jobRule = (match_field: string, operator: string, value: string | string[]) => ({
   filter: 'adhoc',
-  structuredFilter: JSON.stringify({ rules: [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object: 'job', match_field: 'name', operator: 'contains', value: 'hygiene' }] }] }] }),
-};
+  structuredFilter: JSON.stringify({ rules: [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object: 'job', match_field, operator, value }] }] }] }),
+});
+const HYGIENE_RULE = jobRule('name', 'contains', 'hygiene');
+
+/** A simulation's VID for the VID filter (looked up once). */
+let simVid: string | undefined;
+const someSimulation = async (db: Db) => (simVid ??= (await db.query<{ vid: string }>('select vid from simulations order by id limit 1'))[0]?.vid ?? 'S000');
 
 function scenarios(): Scenario[] {
   // Rule filters compile as the director's (server/routes/filters.ts installs the same compiler).
@@ -72,6 +78,11 @@ function scenarios(): Scenario[] {
     ['results by action_type, 30 days a year ago', (db) => results(db, { ...month, group_by: 'action_type' })],
     ['results, text filter "hygiene", 365 days', (db) => results(db, { ...year, group_by: 'action_type', filterVal: 'hygiene' })],
     ['results, rule "job name contains hygiene", 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...HYGIENE_RULE })],
+    ['by actor, rule "Ran By in Ada Admin", 365 d', (db) => results(db, { ...year, group_by: 'actor', ...jobRule('ran_by', 'in', ['Ada Admin']) })],
+    ['by technique, rule "published yes", 365 d', (db) => results(db, { ...year, group_by: 'technique', ...jobRule('published', 'equals', 'yes') })],
+    ['by zone, simulation VID filter, 365 d', async (db) => results(db, { ...year, group_by: 'zone', vid: await someSimulation(db) })],
+    ['series 121 points, text "hygiene", 365 d', (db) => timeSeries(db, { ...year, points: 121, filterVal: 'hygiene' })],
+    ['raw: rule "job status in errored", 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...jobRule('status', 'in', 'errored') })],
     ['time series 121 points, 365 days', (db) => timeSeries(db, { ...year, points: 121 })],
     ['time series 481 points, 365 days', (db) => timeSeries(db, { ...year, points: 481 })],
     ['mitre_taam_data, 365 days', (db) => mitreTaam(db, year)],

@@ -134,6 +134,7 @@ export async function seedJobsInto(db: Db, JOBS: number): Promise<void> {
   [, t] = await time(async () => {
     await db.exec('select vigil_report_rebuild()');
     await db.exec('vacuum analyze report_rollups');
+    await db.exec('vacuum analyze report_class_rollups');
   });
   console.log(`report rollups rebuilt in ${(t / 1000).toFixed(1)} s`);
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>('select sum(n)::int as n from job_status_counts');

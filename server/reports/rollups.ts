@@ -1,12 +1,14 @@
 import type { Db } from '../db/index';
 import type { Params } from '../jobs/list-query';
 import { rawCte, COUNTER_COLUMNS, COUNTS_SQL, SUM_SQL, type CountsRow, type ReportScope } from './scope';
-import { GRAIN, KEYED_GRAINS, TOTAL_GRAINS, ceilTo, floorTo, planSlices, type SlicePlan } from './slices';
+import { CLASS_TOTAL_GRAINS, GRAIN, KEYED_GRAINS, TOTAL_GRAINS, ceilTo, floorTo, planSlices, type RollupRange, type SlicePlan } from './slices';
 
 /**
  * Reads result counts from the rollups (migration 017_reports_rollups.sql) plus the raw job actions of
- * the pieces of the range the rollups do not cover (see slices.ts); with a filter other than the time
- * range, from the raw job actions only. Both give the same counts: tests/server/reports-rollups.test.ts.
+ * the pieces of the range the rollups do not cover (see slices.ts); with a filter on job class fields
+ * (scope.ts), from the class rollups of the matching classes plus the raw pieces that pass the filter;
+ * with any other filter, from the raw job actions only. All give the same counts:
+ * tests/server/reports-rollups.test.ts.
  */
 
 /** The rollups' dimensions: 0 all job actions, 1 per Action (and type), 2 source actor, 3 destination actor, 4 simulation, 5 monitor. */
@@ -42,7 +44,8 @@ export async function rangeOf(db: Db, s: ReportScope): Promise<[number, number] 
 function unionCtes(s: ReportScope, plan: SlicePlan, dim: Dim, p: Params): string {
   const parts: string[] = [];
   const ctes: string[] = [];
-  if (plan.rollup.length) {
+  if (plan.rollup.length && s.classes) parts.push(...classRollupParts(s.classes, plan.rollup, dim, p));
+  else if (plan.rollup.length) {
     const iso = (t: number) => new Date(t).toISOString();
     const r = `unnest(${p.add(plan.rollup.map((x) => x.grain))}::int2[], ${p.add(plan.rollup.map((x) => iso(x.a)))}::timestamptz[], ${p.add(plan.rollup.map((x) => iso(x.b)))}::timestamptz[], ${p.add(plan.rollup.map((x) => x.i))}::int[]) r(g, a, b, i)`;
     // Each range is one primary-key range scan (a lateral subquery per range: as a plain join the planner
@@ -61,8 +64,45 @@ function unionCtes(s: ReportScope, plan: SlicePlan, dim: Dim, p: Params): string
   return ctes.join(', ');
 }
 
+/** Above this many ranges of one grain, the class rollups are read in one scan over their span rather than a probe per range and class. */
+const SCAN_FROM = 8;
+
+/**
+ * The rows of report_class_rollups for the classes `cls` (c comes before the bucket in its key: one
+ * index range per class). A grain with a few ranges (a report's edges) is read a range at a time; one
+ * with many (a time series' buckets) in one range over their span, each row finding its range by
+ * width_bucket over the range starts (the ranges of a grain are disjoint and in time order).
+ */
+function classRollupParts(cls: number[], ranges: readonly RollupRange[], dim: Dim, p: Params): string[] {
+  const iso = (t: number) => new Date(t).toISOString();
+  const c = p.add(cls);
+  const cols = 'ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored';
+  const parts: string[] = [];
+  const few: RollupRange[] = [];
+  for (const grain of new Set(ranges.map((r) => r.grain))) {
+    const of = ranges.filter((r) => r.grain === grain);
+    if (of.length <= SCAN_FROM) {
+      few.push(...of);
+      continue;
+    }
+    const starts = p.add(of.map((r) => iso(r.a)));
+    parts.push(`select (${p.add(of.map((r) => r.i))}::int[])[ru.w] as i, ${cols} from (
+        select width_bucket(ru.bucket, ${starts}::timestamptz[]) as w, ru.* from report_class_rollups ru
+        where ru.grain = ${grain} and ru.dim = ${dim} and ru.c = any(${c}::int[]) and ru.bucket >= ${p.add(iso(of[0]!.a))}::timestamptz and ru.bucket < ${p.add(iso(of[of.length - 1]!.b))}::timestamptz) ru
+      where ru.w > 0 and ru.bucket < (${p.add(of.map((r) => iso(r.b)))}::timestamptz[])[ru.w]`);
+  }
+  if (few.length) {
+    const r = `unnest(${p.add(few.map((x) => x.grain))}::int2[], ${p.add(few.map((x) => iso(x.a)))}::timestamptz[], ${p.add(few.map((x) => iso(x.b)))}::timestamptz[], ${p.add(few.map((x) => x.i))}::int[]) r(g, a, b, i)`;
+    parts.push(`select r.i, ru.* from ${r} cross join lateral (
+        select ${cols} from report_class_rollups ru
+        where ru.grain = r.g and ru.dim = ${dim} and ru.c = any(${c}::int[]) and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
+  }
+  return parts;
+}
+
 function plan(s: ReportScope, edges: readonly number[], dim: Dim, endBucket?: number): SlicePlan {
-  return planSlices(edges, s.filtered ? [] : dim === 0 ? TOTAL_GRAINS : KEYED_GRAINS, endBucket);
+  const grains = !s.filtered ? (dim === 0 ? TOTAL_GRAINS : KEYED_GRAINS) : s.classes ? (dim === 0 ? CLASS_TOTAL_GRAINS : KEYED_GRAINS) : [];
+  return planSlices(edges, grains, endBucket);
 }
 
 /**

@@ -2,13 +2,18 @@ import type { Db } from '../db/index';
 import { validate } from '../http-errors';
 import { filterConditions, isFiltered, parseListQuery, Params, type ListFilter } from '../jobs/list-query';
 import { reportQuerySchema, type ReportQuery } from '../../src/api/contracts/reports';
+import { parseFilterRules, type ParsedNode } from '../../src/api/contracts/filters';
+import { JOB_STATUSES } from '../../src/api/contracts/vocabulary';
 import type { RawPiece } from './slices';
 
 /**
  * What every result call reads: the job actions of the jobs that started in a time range and pass the
  * jobs list's filter (text, VID, events and rule filters: the same rules as /jobs/list_page_data.json).
  * Without a filter the counts come from the rollups (server/reports/rollups.ts) plus the raw job actions
- * at the range's edges; with one, every job action of the range is read raw.
+ * at the range's edges. A filter that asks only what a job class keeps (020_reports_filter_rollups.sql:
+ * name, Ran By, assessment, published, simulation) is evaluated over the classes, and the counts come
+ * from the matching classes' rollups plus the raw job actions at the edges that pass the filter; any
+ * other filter reads every job action of the range raw.
  */
 export interface ReportScope {
   q: ReportQuery;
@@ -16,9 +21,34 @@ export interface ReportScope {
   end: Date | null;
   /** The filter's conditions on jobs `j` (the range excluded); null when the filter matches no job. */
   conds: string[] | null;
-  /** A filter other than the time range is set: the rollups cannot answer, everything is read raw. */
+  /** A filter other than the time range is set: the plain rollups cannot answer. */
   filtered: boolean;
+  /** The job classes the filter keeps when it asks only what classes keep (their rollups answer); null otherwise. */
+  classes: number[] | null;
   p: Params;
+}
+
+/** Job fields of the rule builder that report_job_classes keeps. */
+const CLASS_RULE_FIELDS = new Set(['name', 'ran_by', 'assessment_name', 'published']);
+const onClassFields = (n: ParsedNode): boolean => (n.kind === 'condition' ? n.object === 'job' && CLASS_RULE_FIELDS.has(n.field) : n.children.every(onClassFields));
+
+/**
+ * Whether every condition of a filter is on the fields a job class keeps. The filter text also matches
+ * job ids and statuses (not kept) when it looks like one; an Action VID, events and job action rules
+ * look at the job actions.
+ */
+export function isClassFilter(f: ListFilter): boolean {
+  if (f.range || f.events) return false;
+  if (f.vid && !f.vid.startsWith('S')) return false;
+  const t = f.text.toLowerCase();
+  if (t && (/^\d{1,9}$/.test(t) || JOB_STATUSES.some((st) => st.includes(t)))) return false;
+  if (!f.rules) return true;
+  try {
+    return onClassFields(parseFilterRules('jobs', f.rules));
+  } catch {
+    // The compiler has answered 400 for a malformed tree already; nothing to decide.
+    return false;
+  }
 }
 
 /** Validates a raw query (400 with a message on bad input) and builds the filter's conditions. */
@@ -30,7 +60,13 @@ export async function reportScope(db: Db, raw: Record<string, unknown>): Promise
   const listFilter: ListFilter = parseListQuery({ filterVal: q.filterVal, vid: q.vid, filter: q.filter, structuredFilter: q.structuredFilter }).filter;
   const p = new Params();
   const conds = await filterConditions(db, listFilter, p);
-  return { q, start, end, conds, filtered: isFiltered(listFilter), p };
+  const filtered = isFiltered(listFilter);
+  if (!filtered || !conds || !isClassFilter(listFilter)) return { q, start, end, conds, filtered, classes: null, p };
+  // The filter's conditions over alias j hold for a class as for its jobs (name is kept lower-cased;
+  // null and '' compare alike); a job's class exists once it has job actions.
+  const [row] = await db.query<{ ids: number[] | null }>(`select array_agg(j.class_id order by j.class_id) as ids from report_job_classes j where ${conds.join(' and ')}`, p.values);
+  const classes = row?.ids ?? [];
+  return { q, start, end, conds: classes.length ? conds : null, filtered, classes, p };
 }
 
 /**
@@ -38,16 +74,22 @@ export async function reportScope(db: Db, raw: Record<string, unknown>): Promise
  * in time order) and passes the scope's filter, with its step's actors when `actors` is set, and `i`,
  * its piece's bucket. Adds its values to `p`.
  *
- * Without a filter the pieces are the few minutes or hours the rollups leave at the edges: each is read
- * on its own through jobs_sort_time_idx and job_actions_report_idx (a lateral subquery per piece). With
- * a filter they cover the whole range: they are merged into literal ranges, so the planner estimates
+ * Without a filter (or with a class filter) the pieces are the few minutes or hours the rollups leave at
+ * the edges: each is read on its own through jobs_sort_time_idx and job_actions_report_idx (a lateral
+ * subquery per piece). With any other filter they cover the whole range: they are merged into literal ranges, so the planner estimates
  * them from the job_time statistics and may scan, and `i` is found from the piece starts.
  */
 export function rawCte(s: ReportScope, pieces: readonly RawPiece[], p: Params, actors: boolean): string {
   const iso = (t: number) => new Date(t).toISOString();
   const steps = actors ? 'join job_steps st on st.id = a.job_step_id' : '';
   const cols = `a.action_id, a.action_type, a.status, a.blocked, a.alerted, a.events, j.simulation_id, j.monitor_id${actors ? ', st.source_node_id, st.destination_node_id' : ''}`;
-  if (!s.filtered) {
+  if (!s.filtered || s.classes) {
+    // With a class filter the pieces are edges too; the jobs in a piece (found through the time index:
+    // the fenced subquery keeps the planner from AND-ing a name index over every job) are checked
+    // against the filter.
+    const conds = s.classes ? (s.conds ?? []) : [];
+    const jobs = conds.length ? `(select * from jobs j where j.job_time >= r.a and j.job_time <= r.b and (r.inc or j.job_time < r.b) offset 0) j` : 'jobs j';
+    const where = conds.length ? conds.join(' and ') : 'j.job_time >= r.a and j.job_time <= r.b and (r.inc or j.job_time < r.b)';
     // The two pieces on either side of a bucket edge inside a slice are read together (one index range
     // for both; rows before the edge `s` count in bucket i0, the others in i).
     const probes: { a: number; b: number; inc: boolean; s: number; i0: number; i: number }[] = [];
@@ -60,8 +102,8 @@ export function rawCte(s: ReportScope, pieces: readonly RawPiece[], p: Params, a
     const r = `unnest(${col('a', 'timestamptz', (t) => iso(t as number))}, ${col('b', 'timestamptz', (t) => iso(t as number))}, ${col('inc', 'bool')}, ${col('s', 'timestamptz', (t) => iso(t as number))}, ${col('i0', 'int')}, ${col('i', 'int')}) r(a, b, inc, s, i0, i)`;
     return `ja as materialized (
       select case when x.job_time < r.s then r.i0 else r.i end as i, x.* from ${r} cross join lateral (
-        select j.job_time, ${cols} from jobs j join job_actions a on a.job_id = j.id ${steps}
-        where j.job_time >= r.a and j.job_time <= r.b and (r.inc or j.job_time < r.b) offset 0) x)`;
+        select j.job_time, ${cols} from ${jobs} join job_actions a on a.job_id = j.id ${steps}
+        where ${where} offset 0) x)`;
   }
   const ranges: RawPiece[] = [];
   for (const x of pieces) {

@@ -12,6 +12,8 @@ export type Grain = (typeof GRAIN)[keyof typeof GRAIN];
 /** Grains kept for all job actions (dim 0) and for keyed dimensions (per Action, actor, simulation, monitor). */
 export const TOTAL_GRAINS: readonly Grain[] = [GRAIN.month, GRAIN.day, GRAIN.hour, GRAIN.fiveMinutes];
 export const KEYED_GRAINS: readonly Grain[] = [GRAIN.month, GRAIN.day];
+/** Grains the class rollups keep for all job actions of a class (the keyed dims as KEYED_GRAINS). */
+export const CLASS_TOTAL_GRAINS: readonly Grain[] = [GRAIN.month, GRAIN.day, GRAIN.hour];
 
 const FIXED_MS: Record<Exclude<Grain, 3>, number> = { 0: 300_000, 1: 3_600_000, 2: 86_400_000 };
 

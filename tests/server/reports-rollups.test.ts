@@ -3,6 +3,9 @@ import type { Db } from '../../server/db/index';
 import { openTestDatabase, type TestDatabase } from './template';
 import { seedReportWorld } from './report-fixtures';
 import { mitreTaam, results, timeSeries, treeMap } from '../../server/reports/service';
+import { reportScope } from '../../server/reports/scope';
+import { setJobRuleCompiler } from '../../server/jobs/rule-filter';
+import { compileJobRules } from '../../server/filters/compile';
 import { GROUP_KEYS, type GroupKey, type ResultRow } from '@/api/contracts/reports';
 
 /**
@@ -297,7 +300,8 @@ describe('report rollups', () => {
 
   it('MON-053 every grouping key over ranges cut inside months, days, hours and 5-minute slices equals the raw job actions', async () => {
     for (const [a, b] of ranges(7, 12)) await expectSameAsRaw(a, b);
-  });
+    // About 200 report calls: room for a loaded machine.
+  }, 120_000);
 
   it('MON-053 without a range: every job action counts', async () => {
     const a = await results(db, { group_by: 'monitor' });
@@ -320,8 +324,8 @@ describe('report rollups', () => {
     await expectSeriesSameAsRaw(T0 + 12_345, T0 + 10 * 86_400_000 + 777, 481);
   });
 
-  it('MON-053 filters fall back to the raw job actions and agree with the rollups when they keep everything', async () => {
-    // Every job's Ran By is 'Scheduled Process' here (no user): the text filter keeps all jobs, read raw.
+  it('MON-053 a filter that keeps every job (text matching Ran By) agrees with the unfiltered rollups', async () => {
+    // Every job's Ran By is 'Scheduled Process' here (no user): the text filter keeps all jobs (read from the class rollups).
     const [a, b] = [T0 + 5 * 86_400_000 + 1234, T0 + 33 * 86_400_000 + 99];
     for (const by of ['action_type', 'zone', 'technique'] as GroupKey[]) {
       const raw = await results(db, { start: iso(a), end: iso(b), group_by: by, filterVal: 'scheduled', limit: 500 });
@@ -390,13 +394,83 @@ describe('report rollups', () => {
     await db.exec(`delete from job_actions where id = (select min(id) from job_actions where job_id = 110)`);
     await db.exec(`update job_actions set job_id = 111, job_step_id = 111 where id = (select min(id) from job_actions where job_id = 112)`);
     await check();
-  });
+  }, 120_000);
+
+  it('MON-053 filters on job names, Ran By, assessment, published and simulation read the class rollups and equal the raw path', async () => {
+    setJobRuleCompiler(compileJobRules);
+    // Names, users, assessments and publication spread over the generated jobs (each change moves the jobs' rows between classes).
+    const [{ id: uid } = { id: 0 }] = await db.query<{ id: number }>(
+      `insert into users (email, first_name, last_name, role, password_hash) values ('rita@example.com', 'Rita', 'Report', 'operator', 'x') returning id`,
+    );
+    await db.exec(`
+      update jobs set name = case when id % 3 = 0 then 'Daily Hygiene ' || (id % 2) when id % 3 = 1 then 'Alpha sweep' else name end where id >= 100;
+      update jobs set user_id = ${uid} where id >= 100 and id % 4 = 1;
+      update jobs set assessment_name = 'Q3 review' where id % 5 = 2;
+      update jobs set published_status = 2 where id % 7 < 3;
+      update jobs set published_status = 1 where id % 7 = 3;
+    `);
+    const job = (field: string, operator: string, value: string | string[]) => ({ match_object: 'job', match_field: field, operator, value });
+    const rules = (...conditions: object[]) => ({ filter: 'adhoc', structuredFilter: JSON.stringify({ rules: [{ operator: 'or', conditions: [{ operator: 'and', conditions }] }] }) });
+    const filters: Record<string, Record<string, string>> = {
+      'text "hygiene"': { filterVal: 'hygiene' },
+      'text "rita" (Ran By)': { filterVal: 'rita' },
+      'name contains hygiene': rules(job('name', 'contains', 'hygiene')),
+      'name starts with alpha, Ran By in': rules(job('name', 'starts_with', 'ALPHA'), job('ran_by', 'in', ['Scheduled Process'])),
+      'assessment equals, published': rules(job('assessment_name', 'equals', 'q3 review'), job('published', 'equals', 'yes')),
+      'not published, name not contains': rules(job('published', 'equals', 'no'), job('name', 'not_contains', 'sweep')),
+      'simulation S1': { vid: 'S1' },
+    };
+    /** The same filter with "or job id 0" (no such job): a condition classes cannot answer, so it reads the raw job actions. */
+    const asRaw = (f: Record<string, string>) => {
+      const inner = f.structuredFilter ? (JSON.parse(f.structuredFilter) as { rules: object[] }).rules : [];
+      const raw = { ...f, filter: 'adhoc', structuredFilter: JSON.stringify({ rules: [{ operator: 'or', conditions: [...inner, job('id', 'in', '0')] }] }) };
+      return inner.length ? raw : { ...raw, structuredFilter: JSON.stringify({ rules: [{ operator: 'or', conditions: [job('id', 'not_in', '0')] }] }) };
+    };
+    const check = async (label: string) => {
+      for (const [name, f] of Object.entries(filters)) {
+        const scope = await reportScope(db, { ...f, group_by: 'action' });
+        expect(scope.classes, `${name}: read from the class rollups`).not.toBeNull();
+        expect((await reportScope(db, { ...asRaw(f), group_by: 'action' })).classes, `${name} or job 0: read raw`).toBeNull();
+        for (const [a, b] of [
+          [T0 - 86_400_000, Date.parse('2026-07-02T00:00:00Z')],
+          [Date.parse('2026-03-10T07:31:00Z'), Date.parse('2026-04-20T16:02:13.5Z')],
+          [Date.parse('2026-06-14T10:02:30Z'), Date.parse('2026-06-14T23:59:59.999Z')],
+        ] as [number, number][]) {
+          for (const by of a < T0 ? GROUP_KEYS : (['action_type', 'zone', 'technique', 'simulation'] as GroupKey[])) {
+            const q = { start: iso(a), end: iso(b), group_by: by, limit: 500 };
+            const classed = await results(db, { ...q, ...f });
+            expect(classed, `${label} ${name} by ${by} ${q.start}..${q.end}`).toEqual(await results(db, { ...q, ...asRaw(f) }));
+          }
+        }
+        const series = { start: iso(T0 - 3_600_000), end: iso(T0 + SPAN), points: 121 };
+        expect(await timeSeries(db, { ...series, ...f }), `${label} ${name} series`).toEqual(await timeSeries(db, { ...series, ...asRaw(f) }));
+        expect(await results(db, { group_by: 'action_type', ...f }), `${label} ${name} all time`).toEqual(await results(db, { group_by: 'action_type', ...asRaw(f) }));
+      }
+    };
+    // Hand-checked: the filter keeps what it names and no more.
+    const hygiene = await results(db, { group_by: 'simulation', limit: 500, ...filters['name contains hygiene']! });
+    const [{ n } = { n: 0 }] = await db.query<{ n: number }>(`select count(*)::int as n from job_actions a join jobs j on j.id = a.job_id where j.name ilike '%hygiene%' and a.status = 'ran'`);
+    expect(n).toBeGreaterThan(10);
+    expect(hygiene.totals.total).toBe(n);
+    await check('after the jobs changed');
+    // Live: a job renamed into a class, one published, a user's jobs, job actions finishing and going.
+    await db.exec(`update jobs set name = 'Daily hygiene 9' where id = 101; update jobs set published_status = 2 where id = 104; update jobs set user_id = null where id = 105`);
+    await db.exec(`update job_actions set status = 'ran', blocked = true where job_id = 102; delete from job_actions where id = (select min(id) from job_actions where job_id = 103)`);
+    await db.exec(`delete from jobs where id = 106; delete from job_steps where id = 107`);
+    await check('live');
+  }, 240_000);
 
   it('the rollups kept by the triggers equal a rebuild from the job actions', async () => {
     const snapshot = () => db.query(`select grain, dim, bucket, k, t, n, total, prevented, detected, alerted, missed, not_run, errored from report_rollups order by 1, 2, 3, 4, 5`);
+    const classes = () =>
+      db.query(`select grain, dim, c.name, c.ran_by, c.assessment_name, c.published_status, c.simulation_id, bucket, k, t, n, total, prevented, detected, alerted, missed, not_run, errored
+        from report_class_rollups r join report_job_classes c on c.class_id = r.c order by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`);
     const kept = await snapshot();
+    const keptClasses = await classes();
     expect(kept.length).toBeGreaterThan(100);
+    expect(keptClasses.length).toBeGreaterThan(100);
     await db.exec('select vigil_report_rebuild()');
     expect(await snapshot()).toEqual(kept);
+    expect(await classes()).toEqual(keptClasses);
   });
 });

@@ -1,8 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Dashboard, DashboardPanel, ReportParams } from '@/api/contracts/reports';
+import type { Dashboard, DashboardPanel, ReportParams, ResultMetric } from '@/api/contracts/reports';
+import type { FilterNode } from '@/api/contracts/filters';
 import type { TimeRangeConfig } from '@/api/contracts/time-range';
 import { fetchPanels, panelParams, panelRequest, qk } from './api';
-import type { TableData } from './charts/chart-frame';
+import type { ChartSelection, TableData } from './charts/chart-frame';
 import { reportTable, type PanelAnswer, type PanelRequest, type PanelSource, type ReportAnswer } from '@/api/contracts/report-table';
 import { pointsForWidth } from './charts/rules';
 
@@ -78,3 +79,13 @@ export async function loadPanels(queries: PanelRequest[], qc?: QueryClient): Pro
 }
 
 export const tableOf = (d: PanelData): TableData => reportTable(d);
+
+/** Job action conditions the jobs filter can express for a clicked key or metric (values as the fields' selectors hold them: a dropdown's is one text). */
+export function rulesFor(panel: DashboardPanel, s: ChartSelection): FilterNode[] {
+  const conds: FilterNode[] = [];
+  if (s.key && panel.options.group_by === 'action_type') conds.push({ match_object: 'job_action', match_field: 'action_type', operator: 'in', value: s.key });
+  if (s.key && panel.options.group_by === 'action' && s.label) conds.push({ match_object: 'job_action', match_field: 'name', operator: 'equals', value: s.label });
+  const missed: (ResultMetric | 'total' | undefined)[] = ['missed', 'failed'];
+  if (missed.includes(s.metric)) conds.push({ match_object: 'job_action', match_field: 'events', operator: 'in', value: '0' });
+  return conds.length ? [{ operator: 'or', conditions: [{ operator: 'and', conditions: conds }] }] : [];
+}

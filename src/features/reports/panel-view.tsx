@@ -1,25 +1,14 @@
 import { commands } from '@/commands/registry';
-import type { DashboardPanel, ResultMetric } from '@/api/contracts/reports';
+import type { DashboardPanel } from '@/api/contracts/reports';
 import type { TimeRangeConfig } from '@/api/contracts/time-range';
 import { formatFilterRange } from '@/api/contracts/jobs';
-import type { FilterNode } from '@/api/contracts/filters';
 import type { PanelAnswer } from '@/api/contracts/report-table';
-import { panelClock, panelQuery } from './panel-data';
+import { panelClock, panelQuery, rulesFor } from './panel-data';
 import type { ChartSelection } from './charts/chart-frame';
 import { BulletChart, ForceFieldChart, GaugeChart, PieChart } from './charts/svg-charts';
 import { RadarChart } from './charts/radar-chart';
 import { TreeMapChart } from './charts/tree-map-chart';
 import { BarChart, BlockRateChart, LineChart } from './charts/uplot-charts';
-
-/** Job action conditions the jobs filter can express for a clicked key or metric. */
-function rulesFor(panel: DashboardPanel, s: ChartSelection): FilterNode[] {
-  const conds: FilterNode[] = [];
-  if (s.key && panel.options.group_by === 'action_type') conds.push({ match_object: 'job_action', match_field: 'action_type', operator: 'in', value: [s.key] });
-  if (s.key && panel.options.group_by === 'action' && s.label) conds.push({ match_object: 'job_action', match_field: 'name', operator: 'equals', value: s.label });
-  const missed: (ResultMetric | 'total' | undefined)[] = ['missed', 'failed'];
-  if (missed.includes(s.metric)) conds.push({ match_object: 'job_action', match_field: 'events', operator: 'in', value: '0' });
-  return conds.length ? [{ operator: 'or', conditions: [{ operator: 'and', conditions: conds }] }] : [];
-}
 
 /** A click on a segment opens the matching jobs (jobs.showMatching) over the segment's or the panel's time range. */
 function openJobs(panel: DashboardPanel, range: { start?: string; end?: string }, s: ChartSelection) {

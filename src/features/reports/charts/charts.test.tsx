@@ -5,7 +5,7 @@ import { FAIL_COLOR, PASS_COLOR, ZERO_COUNTS, withPercents, type TacticResult, t
 import { BulletChart, ForceFieldChart, GaugeChart, PieChart } from './svg-charts';
 import { RadarChart } from './radar-chart';
 import { TreeMapChart } from './tree-map-chart';
-import { BLOCK_RATE_AXIS, blockRatePoints, forceFieldDomain, forceFieldMargin, mitreLink, pointsForWidth, radarPointColors, rangeLabel, squarify } from './rules';
+import { BLOCK_RATE_AXIS, blockRatePoints, fitLabel, forceFieldDomain, forceFieldMargin, mitreLink, pointsForWidth, radarPointColors, rangeLabel, squarify } from './rules';
 
 const row = (key: string, c: Partial<typeof ZERO_COUNTS>) => {
   const counts = { ...ZERO_COUNTS, ...c };
@@ -55,6 +55,18 @@ describe('chart rules', () => {
     expect(mitreLink(['TA0002'], '2026-01-01T00:00:00.000Z', '2026-01-31T00:00:00.000Z')).toBe(
       '/analyze/mitre/?active_tactics%5B%5D=TA0002&start=2026-01-01T00%3A00%3A00.000Z&end=2026-01-31T00%3A00%3A00.000Z',
     );
+  });
+
+  it('bar chart group names fit their room whole or cut with an ellipsis, never mid-word without one', () => {
+    const px = (t: string) => t.length * 7;
+    expect(fitLabel('DMZ', 60, px)).toBe('DMZ');
+    expect(fitLabel('DMZ perimeter', 13 * 7, px)).toBe('DMZ perimeter');
+    const cut = fitLabel('DMZ perimeter', 70, px);
+    expect(cut).toBe('DMZ perim…');
+    expect(px(cut)).toBeLessThanOrEqual(70);
+    // A space before the cut is dropped, and no room at all leaves the ellipsis.
+    expect(fitLabel('DMZ perimeter', 35, px)).toBe('DMZ…');
+    expect(fitLabel('DMZ perimeter', 3, px)).toBe('…');
   });
 
   it('the tree map layout fills the box with areas in proportion', () => {

@@ -141,3 +141,16 @@ export function blockRatePoints(series: TimeSeriesAnswer, threshold: number): { 
   return { values, colors: values.map((v) => (v === null ? null : thresholdColor(v, threshold))) };
 }
 
+/** The label as it fits `px` pixels measured by `width`: whole, or cut with an ellipsis. */
+export function fitLabel(label: string, px: number, width: (t: string) => number): string {
+  if (width(label) <= px) return label;
+  let lo = 0;
+  let hi = label.length;
+  // The longest prefix that fits with its ellipsis (binary search over the length).
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (width(`${label.slice(0, mid).trimEnd()}…`) <= px) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo ? `${label.slice(0, lo).trimEnd()}…` : '…';
+}

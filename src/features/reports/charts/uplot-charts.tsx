@@ -3,7 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { FAIL_COLOR, PASS_COLOR, type ResultRow, type TimeSeriesAnswer } from '@/api/contracts/reports';
 import { ChartFrame, EmptyChart, type OnSelect } from './chart-frame';
-import { BLOCK_RATE_AXIS, DETECTED_COLOR, blockRatePoints, rangeLabel } from './rules';
+import { BLOCK_RATE_AXIS, DETECTED_COLOR, blockRatePoints, fitLabel, rangeLabel } from './rules';
 
 /**
  * The uPlot charts (time-based and x/y): line, block rate and bar. uPlot draws on a canvas sized to the
@@ -106,6 +106,19 @@ export function BlockRateChart({ series, threshold, onSelect }: { series: TimeSe
   );
 }
 
+const AXIS_FONT = '11px system-ui, sans-serif';
+/** Above this many groups the bar chart's names are slanted, each up to SLANTED_LABEL_PX wide. */
+const SLANT_FROM = 4;
+const SLANTED_LABEL_PX = 100;
+let measure: CanvasRenderingContext2D | null | undefined;
+
+function textWidth(t: string): number {
+  if (measure === undefined) measure = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  if (!measure) return t.length * 6;
+  measure.font = AXIS_FONT;
+  return measure.measureText(t).width;
+}
+
 /** Bar chart: prevented, detected only and missed per group (stacked). */
 export function BarChart({ rows, onSelect }: { rows: readonly ResultRow[]; onSelect?: OnSelect }) {
   if (!rows.length) return <EmptyChart />;
@@ -126,7 +139,29 @@ export function BarChart({ rows, onSelect }: { rows: readonly ResultRow[]; onSel
       { label: 'Detected', fill: DETECTED_COLOR, stroke: DETECTED_COLOR, paths: bars, value: (_u, _v, _s, i) => (i === null ? '' : String(detectedOnly[i] ?? '')) },
       { label: 'Prevented', fill: PASS_COLOR, stroke: PASS_COLOR, paths: bars },
     ],
-    axes: [{ stroke: '#94a3b8', splits: () => x, values: (_u, vals) => vals.map((v) => (rows[v]?.label ?? '').slice(0, 12)) }, { stroke: '#94a3b8' }],
+    // Group names fit their slot (cut with an ellipsis); more than a few groups are written slanted, with
+    // more room. The whole name is in the legend and the plot's tooltip (title) under the cursor.
+    axes: [
+      {
+        stroke: '#94a3b8',
+        font: AXIS_FONT,
+        splits: () => x,
+        ...(rows.length > SLANT_FROM ? { rotate: -35, size: 72 } : {}),
+        values: (u, vals) => {
+          const room = rows.length > SLANT_FROM ? SLANTED_LABEL_PX : u.bbox.width / devicePixelRatio / rows.length - 6;
+          return vals.map((v) => fitLabel(rows[v]?.label ?? '', room, textWidth));
+        },
+      },
+      { stroke: '#94a3b8', font: AXIS_FONT },
+    ],
+    hooks: {
+      setCursor: [
+        (u: uPlot) => {
+          const i = u.cursor.idx;
+          u.over.title = i === null || i === undefined ? '' : (rows[i]?.label ?? '');
+        },
+      ],
+    },
   };
   const table = { columns: ['Group', 'Total', 'Prevented', 'Detected', 'Missed'], rows: rows.map((r) => [r.label, r.total, r.prevented, r.detected, r.missed]) };
   return (
