@@ -65,8 +65,10 @@ describe('a director killed with SIGKILL mid-upload', () => {
       const f = fs.existsSync(uploads) ? fs.readdirSync(uploads).find((n) => n.endsWith('.cap')) : undefined;
       return f && fs.statSync(path.join(uploads, f)).size > 0 ? f : undefined;
     });
-    // Progress is recorded at most every 250 ms: kill once the director has recorded some.
+    // Progress is recorded at most every 250 ms, as data comes in: keep the body flowing (more frames,
+    // no second header) and kill once the director has recorded some.
     await until('the upload\'s progress is recorded', async () => {
+      req.write(capture(200).subarray(24));
       const res = await fetch(`http://127.0.0.1:${port}/manage_sims/upload/check_process_status/${Number(partial.replace(/\.cap$/, ''))}`, { headers: { cookie, accept: 'application/json' } });
       const body = (await res.json()) as { data?: { percent_complete?: number } };
       return (body.data?.percent_complete ?? 0) > 0 ? true : undefined;
