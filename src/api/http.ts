@@ -1,6 +1,9 @@
 import { getCsrfToken } from './csrf';
 
 /** An answer outside 200/201: carries the status and the director's message (field `error` or `base`). */
+/** The sign-out call: the one request sent while signing out. */
+export const SIGN_OUT_PATH = '/users/sign_out';
+
 export class ApiError extends Error {
   constructor(
     public status: number,
@@ -77,7 +80,17 @@ export function messageOf(status: number, body: unknown): string {
  * The shared request helper (spec: legacy request helper): sends X-Requested-With, the CSRF token, a
  * content type and a background-task marker; 200 and 201 are success; JSON is parsed unless told not.
  */
+/**
+ * Set while the session is signing out: no new request is sent (a poll firing between the sign-out
+ * and the page leaving would only be answered 401), except the sign-out itself.
+ */
+let signingOut = false;
+export function setSigningOut(on: boolean): void {
+  signingOut = on;
+}
+
 export async function request<T = unknown>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> {
+  if (signingOut && path !== SIGN_OUT_PATH) throw new DOMException('Signing out.', 'AbortError');
   const headers = standardHeaders(method, opts);
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData || opts.body instanceof URLSearchParams) body = opts.body;

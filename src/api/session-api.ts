@@ -1,4 +1,4 @@
-import { http } from './http';
+import { http, setSigningOut, SIGN_OUT_PATH } from './http';
 import { setCsrfToken } from './csrf';
 import type { Environment, SessionStateAnswer, SignInAnswer, SignInInput, VerifySessionAnswer } from './contracts/session';
 
@@ -14,13 +14,21 @@ export async function fetchEnvironment(): Promise<Environment | null> {
 }
 
 export async function signIn(input: SignInInput): Promise<SignInAnswer> {
+  setSigningOut(false);
   const answer = await http.post<SignInAnswer>('/users/sign_in.json', input);
   setCsrfToken(answer.csrf_token);
   return answer;
 }
 
+/** Ends the session; until the page leaves no other call is sent (setSigningOut), unless it fails. */
 export async function signOut(): Promise<void> {
-  await http.delete('/users/sign_out');
+  setSigningOut(true);
+  try {
+    await http.delete(SIGN_OUT_PATH);
+  } catch (e) {
+    setSigningOut(false);
+    throw e;
+  }
   setCsrfToken(null);
 }
 

@@ -1,4 +1,11 @@
-import { endOfDay, endOfMonth, startOfDay, startOfMonth, subDays, subMonths } from 'date-fns';
+// One module each, not the 'date-fns' index: the index would pull all of date-fns (and its locale)
+// into the workbench chunk, which captures everything this eager module reaches (workbench-chunk.ts).
+import { endOfDay } from 'date-fns/endOfDay';
+import { endOfMonth } from 'date-fns/endOfMonth';
+import { startOfDay } from 'date-fns/startOfDay';
+import { startOfMonth } from 'date-fns/startOfMonth';
+import { subDays } from 'date-fns/subDays';
+import { subMonths } from 'date-fns/subMonths';
 
 /** Presets of the date-range picker (JOB-009); ranges never end after now (the picker's maximum). */
 export const DATE_PRESETS = ['today', 'yesterday', 'last_7_days', 'last_30_days', 'this_month', 'last_month'] as const;
