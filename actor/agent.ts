@@ -2,6 +2,9 @@
  * The Vigil actor agent: registers with a bulk token, keeps a heartbeat, long-polls the director for
  * work signed for it, performs it (actor/perform.ts) and reports results. Usable in-process (tests,
  * local actors) or from the CLI (actor/main.ts).
+ *
+ * Size: one class whose registration, heartbeat, polling and reporting share its credential, timers
+ * and in-flight work; what needs none of that (perform.ts, the wire helpers) is already apart.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';

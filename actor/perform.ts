@@ -2,6 +2,9 @@
  * What an actor really does for each action type: the target side serves, the source side acts and
  * judges what happened. 'blocked' is derived from observed facts (refused, reset, timed out, altered
  * content); every step is bounded in time and bytes and only talks to the peer address of the work.
+ *
+ * Size: the target and source sides of the built-in action types are two switches over one action
+ * type list sharing private detail readers and the server set; own-module performers live apart.
  */
 import dgram from 'node:dgram';
 import http from 'node:http';

@@ -10,6 +10,9 @@
  * traditional PKWARE encryption (ZipCrypto) and WinZip AES (128/192/256); an encrypted entry's
  * compressed bytes (at most the upload's size) are decrypted in memory before they are expanded.
  * Only Node's crypto, fs and zlib; no dependency.
+ *
+ * Size: the reader and the small writer (for tests and demo fixtures) share the private CRC-32,
+ * ZipCrypto and AES key code, which would otherwise be exported only for each other.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -4,7 +4,7 @@
  * `for update skip locked` so two directors on one PostgreSQL never hand out the same work twice, and an
  * actor's node row is locked while work is dispatched to it, so it never gets work of two jobs at once.
  *
- * Over 400 lines on purpose: the loop, dispatch, progress and ending of work share the Engine's
+ * Size: over 400 lines on purpose: the loop, dispatch, progress and ending of work share the Engine's
  * in-memory state (timers, per-actor news counters, actor sessions, tracked calls) and its
  * transactions; the parts without that state are already apart (jobs.ts, detection.ts, work-files.ts,
  * peer-dns.ts, replay-script.ts).

@@ -3,7 +3,7 @@
  * key, filtered by status flags and searched through a trigram index, and updated in place from the
  * change feed (upserts and removals) instead of being rebuilt.
  *
- * Over 400 lines on purpose: one class whose sorted orders, slots and filters must change together
+ * Size: over 400 lines on purpose: one class whose sorted orders, slots and filters must change together
  * on every update; its pure helpers are small functions above it.
  */
 import type { LibrarySort, LibraryStatus, SortDirection } from '../../src/api/contracts/library';

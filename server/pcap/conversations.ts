@@ -16,7 +16,7 @@
  * Storage is struct-of-arrays in typed arrays with an open-addressing hash of the endpoint pair, so
  * a packet costs no allocation.
  *
- * Over 400 lines on purpose: the TCP stream rules, the UDP rules and the info texts all update one
+ * Size: over 400 lines on purpose: the TCP stream rules, the UDP rules and the info texts all update one
  * conversation table in one pass, and must match tshark together (the comparison tests read it so).
  */
 import { ipv6Text, macText, type Frame } from './decode';

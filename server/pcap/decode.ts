@@ -10,7 +10,7 @@
  * (options included) captured and a header length of at least 20; UDP needs its 8-byte header
  * captured and a length field of at least 8.
  *
- * Over 400 lines on purpose: the link, IP and transport decoders fill one reused Frame in one pass
+ * Size: over 400 lines on purpose: the link, IP and transport decoders fill one reused Frame in one pass
  * per packet (the upload's hot loop); kept in one module so that path reads top to bottom.
  */
 

@@ -9,7 +9,7 @@
  * (with the packets read before it kept); a capture that ends inside a record is reported in
  * `truncation`.
  *
- * Over 400 lines on purpose: pcap and pcapng share one push-driven state machine (chunk carry-over,
+ * Size: over 400 lines on purpose: pcap and pcapng share one push-driven state machine (chunk carry-over,
  * byte order, truncation, errors); split per format, each half would need the other's buffering.
  */
 

@@ -9,6 +9,9 @@
  * Virtualized: a table of more than VIRTUAL_THRESHOLD rows on its page (a table with `paged={false}`
  * shows every row in one scrolling viewport) renders only the rows in view plus a few (fixed row
  * height, spacer rows above and below), so 100k rows scroll as smoothly as 10.
+ *
+ * Size: one component whose quick find, tab menu, resize handles and row window are private parts of
+ * it, sharing its column and paging state; split, they would be exported for one caller.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Fragment, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';

@@ -5,7 +5,7 @@
  * and the containers (pcap in both byte orders and resolutions, pcapng with several interfaces and
  * every packet block kind). Independent of the parser on purpose: tests compare the two.
  *
- * Over 400 lines on purpose: one builder per layer and container, mirroring decode.ts and reader.ts
+ * Size: over 400 lines on purpose: one builder per layer and container, mirroring decode.ts and reader.ts
  * without sharing code with them (so tests compare two independent implementations).
  */
 import { finish, ipv4HeaderChecksum, l4Checksum, onesSum, pseudoSumV4, pseudoSumV6 } from '../checksum';

@@ -5,6 +5,9 @@ import type { JobActionStatus, JobStatus } from './vocabulary';
  * Jobs: the live jobs list, job results, steps and actions, events, cancel, delete, publish and CSV
  * exports (jobs-simulations-network-map.md sections 2-9; export options in monitors-actors-reporting.md
  * section 7). Shared by the director, which validates with these schemas, and the workbench.
+ *
+ * Size: the jobs vocabulary (statuses, texts, constants, answers, request schemas, CSV options) is
+ * mostly declarations, kept in one contract so the director and the workbench import it from one place.
  */
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,9 @@
  * Monitors (monitors-actors-reporting.md sections 2-5, issue 17): the definition, its groups and
  * actions with their expectations, the yup contract the editor and the director both validate with
  * (section 5 "Monitor editor"), and the answers of the monitor calls documented in docs/api.md.
+ *
+ * Size: mostly declarations (vocabulary, messages, the yup schemas and answer types) of one contract
+ * that the director and the editor both import from one place.
  */
 import * as yup from 'yup';
 import type { ActionUserProfileField, InteractiveSessionField } from './run-as-selection';

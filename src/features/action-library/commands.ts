@@ -1,3 +1,11 @@
+/**
+ * Action library commands: open and search the library, next/previous, preview, approve (anywhere,
+ * protected, cloud), reject, file decisions, edit, clone, copy VID, runs and the CSV export, acting on
+ * the `id` argument or the focused library or preview pane.
+ *
+ * Size: one list of command declarations (one declaration per command, the house rule) sharing the
+ * private target resolution, permission predicates and approve helpers.
+ */
 import * as yup from 'yup';
 import { APPROVE_LABELS, EDITABLE_PARAMS, LIBRARY_MESSAGES, type ActionLibraryDetail, type EditableParam } from '@/api/contracts/library';
 import { inMenu } from '@/commands/menus';

@@ -24,6 +24,9 @@ const exportCode = () => import('./exports');
  * Panel Library, remove, move, resize, options), the time range, exports (PDF, PNG, CSV) and the
  * ATT&CK view. The dashboard acted on is the `id` or `name` argument, else the focused dashboard pane;
  * the panel is the focused one of that dashboard.
+ *
+ * Size: one list of command declarations (the house rule: one declaration per command in the feature's
+ * commands) sharing private argument shapes and dashboard/panel resolvers; panels and exports live apart.
  */
 
 export const DASHBOARDS_PANE = 'dashboards';

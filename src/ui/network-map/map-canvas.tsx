@@ -4,6 +4,9 @@
  * links and the zones' fills are drawn on the canvas under the SVG (link-layer.ts); on a large map only
  * the actors and devices in view are X6 cells, and zoomed far out they are boxes on the canvas too.
  * Cell ids are the item keys ('zone_1', 'node_3', 'device_2'). The only module that touches x6.
+ *
+ * Size: kept whole so x6 stays behind one module: the cell builders, highlight and culling helpers all
+ * act on the Graph this component owns; the canvas layer and layouts already live apart.
  */
 import { Graph, type Node } from '@antv/x6';
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';

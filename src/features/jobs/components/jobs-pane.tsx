@@ -1,3 +1,10 @@
+/**
+ * The jobs pane: the job list's tree grid with its filter box, pager, sort headers, filter panel and
+ * evidence panel, its state kept in the URL.
+ *
+ * Size: one pane component whose filter box, pager and sort headers read its private PaneState; its
+ * state, rows, polling and cells already live in their own modules.
+ */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSnapshot } from 'valtio';
