@@ -2,7 +2,7 @@ import * as yup from 'yup';
 import { INTEGRATION_KINDS, INTEGRATION_TYPES, createIntegrationSchema, type CreateIntegrationRequest, type IntegrationRow } from '@/api/contracts/integrations';
 import { pickFrom, type PickSource } from '@/commands/pick';
 import { defineCommand } from '@/commands/registry';
-import type { AnyCommand, CommandContext } from '@/commands/types';
+import type { AnyCommand } from '@/commands/types';
 import { confirmDialog } from '@/ui/confirm-store';
 import { flash } from '@/ui/toasts';
 import { INSTALL_FAILED_TEXT, INSTALL_TOAST_TITLE, installedText, isOpenTask, type ActorTask, type DependencyActor } from '@/api/contracts/actor-dependencies';
@@ -20,13 +20,11 @@ import {
   integrationsQueryKey,
 } from './api';
 import { clearInstallMarker, setInstallMarker } from './deps-marker';
-import { menuBlockedReason } from './menu-state';
+import { canManageIntegrations as canManage, openFromMenu } from './menu-gate';
 import { integrationsStore } from './store';
 import { threatIntelCommands } from './threat-intel-commands';
 
-const canManage = (ctx: CommandContext) => ctx.permissions.has('actors.manage');
 const labelOf = (type: string) => INTEGRATION_KINDS.find((k) => k.type === type)?.label ?? type;
-const PANE_URL = '/integrations';
 
 /** The integrations to pick from (by name, kind and file). */
 const integrationPicks: PickSource = {
@@ -90,12 +88,8 @@ export const integrationsCommands: AnyCommand[] = [
         .oneOf([...INTEGRATION_TYPES], `The integration must be one of ${INTEGRATION_TYPES.join(', ')}`)
         .label('Integration'),
     }) as yup.Schema<{ integration_type: string }>,
-    // JOB-029: the menu is disabled while the integration service is not running or in error, or actions are disabled.
     run: async (args, ctx) => {
-      const reason = menuBlockedReason(await getIntegrationsMenu());
-      integrationsStore.blocked = reason;
-      if (reason) throw new Error(reason);
-      ctx.dock?.openUrl(PANE_URL);
+      await openFromMenu(ctx);
       integrationsStore.adding = { type: args.integration_type, remote: false };
       return null;
     },

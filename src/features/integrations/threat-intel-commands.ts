@@ -8,13 +8,11 @@ import { pickFrom, type PickSource } from '@/commands/pick';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { flash } from '@/ui/toasts';
-import { createThreatIntel, deleteThreatIntel, getIntegrationsMenu, getThreatIntel, threatIntelQueryKey, updateThreatIntel } from './api';
-import { menuBlockedReason } from './menu-state';
+import { createThreatIntel, deleteThreatIntel, getThreatIntel, threatIntelQueryKey, updateThreatIntel } from './api';
+import { canManageIntegrations as canManage, INTEGRATIONS_PANE_URL, openFromMenu } from './menu-gate';
 import { integrationsStore } from './store';
 
-const canManage = (ctx: CommandContext) => ctx.permissions.has('actors.manage');
 const refresh = (ctx: CommandContext) => ctx.queryClient?.invalidateQueries({ queryKey: threatIntelQueryKey });
-const PANE_URL = '/integrations';
 
 /** The threat-intel sources to pick from, by name and kind. */
 const sourcePicks: PickSource = {
@@ -59,10 +57,7 @@ export const threatIntelCommands: AnyCommand[] = [
     }) as yup.Schema<{ integration_type: string }>,
     // JOB-029: the integrations menu (threat-intel entries included) is disabled for the same reasons.
     run: async (args, ctx) => {
-      const reason = menuBlockedReason(await getIntegrationsMenu());
-      integrationsStore.blocked = reason;
-      if (reason) throw new Error(reason);
-      ctx.dock?.openUrl(PANE_URL);
+      await openFromMenu(ctx);
       integrationsStore.threatIntelForm = { kind: args.integration_type };
       return null;
     },
@@ -106,7 +101,7 @@ export const threatIntelCommands: AnyCommand[] = [
       const id = sourceId(picked);
       // Without changes (palette, toolbar) the form opens; with changes (the form, a script) the call is made.
       if (Object.values(changes).every((v) => v === undefined) && typeof document !== 'undefined') {
-        ctx.dock?.openUrl(PANE_URL);
+        ctx.dock?.openUrl(INTEGRATIONS_PANE_URL);
         integrationsStore.selectedThreatIntelId = id;
         integrationsStore.threatIntelForm = id;
         return null;
