@@ -18,7 +18,7 @@ export function formatLocal(d: Date, opts: { seconds?: boolean } = {}): string {
 
 type When = string | number | Date | null | undefined;
 
-/** The display zone's name, and its formatter once a timestamp has been shown (undefined: not built yet; null: the browser's zone). */
+/** The display zone's name, and its formatter once a timestamp has been shown (undefined: not made yet; null: the browser's zone). */
 let zoneName: string | null = null;
 let zoneParts: Intl.DateTimeFormat | null | undefined = null;
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { tagOptionsQuery } from '@/api/tag-options';
 import { NODE_TYPES, type NodeDetail, type NodeType, type NodeUpdate } from '@/api/contracts/node-edit';
 import { CommandButton } from '@/commands/command-menu';
@@ -124,53 +124,39 @@ export function ActorEditPane({ params }: PaneProps) {
       >
         <Field label="Name" value={draft.name} disabled={readOnly} onChange={(e) => set({ name: e.target.value })} />
         <Field label="Friendly name" value={draft.friendly_name} disabled={readOnly} onChange={(e) => set({ friendly_name: e.target.value })} />
-        <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-          Zone
-          <select
-            className="rounded border border-line bg-surface px-2 py-1.5 text-sm text-ink"
-            disabled={readOnly}
-            value={draft.security_zone_id ?? ''}
-            onChange={(e) => set({ security_zone_id: e.target.value ? Number(e.target.value) : null })}
-          >
-            <option value="">No zone</option>
-            {data.options.zones.map((z) => (
-              <option key={z.id} value={z.id}>
-                {z.name}
+        <SelectField label="Zone" disabled={readOnly} value={draft.security_zone_id ?? ''} onChange={(e) => set({ security_zone_id: e.target.value ? Number(e.target.value) : null })}>
+          <option value="">No zone</option>
+          {data.options.zones.map((z) => (
+            <option key={z.id} value={z.id}>
+              {z.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Type" disabled={readOnly} value={draft.node_type} onChange={(e) => set({ node_type: e.target.value as NodeType })}>
+          {NODE_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Sandbox"
+          hint="The actor that runs this one's interactive run-as sessions (host_cli with a run-as profile)."
+          disabled={readOnly}
+          value={draft.sandbox_node_id ?? ''}
+          onChange={(e) => set({ sandbox_node_id: e.target.value ? Number(e.target.value) : null })}
+        >
+          <option value="">No sandbox</option>
+          {data.options.actors
+            .filter((a) => a.id !== actor.id)
+            .map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
               </option>
             ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-          Type
-          <select className="rounded border border-line bg-surface px-2 py-1.5 text-sm text-ink" disabled={readOnly} value={draft.node_type} onChange={(e) => set({ node_type: e.target.value as NodeType })}>
-            {NODE_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-          Sandbox
-          <select
-            className="rounded border border-line bg-surface px-2 py-1.5 text-sm text-ink"
-            disabled={readOnly}
-            value={draft.sandbox_node_id ?? ''}
-            onChange={(e) => set({ sandbox_node_id: e.target.value ? Number(e.target.value) : null })}
-          >
-            <option value="">No sandbox</option>
-            {data.options.actors
-              .filter((a) => a.id !== actor.id)
-              .map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            {/* A sandbox retired since it was chosen is still shown as the current value. */}
-            {actor.sandbox_node_id !== null && !data.options.actors.some((a) => a.id === actor.sandbox_node_id) && <option value={actor.sandbox_node_id}>{actor.sandbox_name ?? `Actor ${actor.sandbox_node_id}`}</option>}
-          </select>
-          <span className="text-2xs font-normal">The actor that runs this one's interactive run-as sessions (host_cli with a run-as profile).</span>
-        </label>
+          {/* A sandbox retired since it was chosen is still shown as the current value. */}
+          {actor.sandbox_node_id !== null && !data.options.actors.some((a) => a.id === actor.sandbox_node_id) && <option value={actor.sandbox_node_id}>{actor.sandbox_name ?? `Actor ${actor.sandbox_node_id}`}</option>}
+        </SelectField>
         <div className="col-span-2">
           <span className="mb-1 block text-xs font-medium text-muted">Tags</span>
           <TagEditor
@@ -201,5 +187,18 @@ export function ActorEditPane({ params }: PaneProps) {
         </dl>
       </section>
     </div>
+  );
+}
+
+/** A labelled select of this form (the label wraps it, with an optional hint under it). */
+function SelectField({ label, hint, children, ...rest }: { label: string; hint?: string } & SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <label className="flex flex-col gap-1 text-xs font-medium text-muted">
+      {label}
+      <select className="rounded border border-line bg-surface px-2 py-1.5 text-sm text-ink" {...rest}>
+        {children}
+      </select>
+      {hint && <span className="text-2xs font-normal">{hint}</span>}
+    </label>
   );
 }
