@@ -111,8 +111,26 @@ export interface BrowserFixture {
   newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
 }
 
+// ---- One Chromium per worker --------------------------------------------------------------------
+
+let launched: Promise<Browser> | null = null;
+
 /**
- * One browser per test file, a fresh context and page per test; a failing test leaves a full-page
+ * The Chromium of this Vitest worker: launched by the first file that asks, kept for the worker's next
+ * files (e2e/vitest.config.ts does not isolate files, so this module outlives them) and closed when the
+ * worker exits (Playwright ends the browsers of a process that exits). Each test still gets a context of
+ * its own, so nothing but the process is shared; a browser that crashed or was closed is launched again.
+ * About 2 s of CPU per launch on this machine, once per worker instead of once per describe block.
+ */
+async function workerBrowser(): Promise<Browser> {
+  const current = launched ? await launched.catch(() => null) : null;
+  if (current?.isConnected()) return current;
+  launched = launchBrowser();
+  return launched;
+}
+
+/**
+ * The worker's browser (one per worker, see workerBrowser), a fresh context and page per test; a failing test leaves a full-page
  * screenshot in test-results/. A test whose pages log a console error or warning (or throw) fails,
  * unless the test allowed that message (allowConsole). `baseUrl` is read when each test starts.
  */
@@ -120,14 +138,14 @@ export function useBrowser(baseUrl: () => string): BrowserFixture {
   let browser: Browser | null = null;
   let current: { context: BrowserContext; page: Page; extra: BrowserContext[]; logged: string[]; allowed: RegExp[] } | null = null;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await workerBrowser();
   });
-  afterAll(async () => {
-    await browser?.close();
+  afterAll(() => {
+    // The worker's Chromium stays up for its next file (workerBrowser); this file's contexts are closed.
     browser = null;
   });
   beforeEach(async () => {
-    if (!browser) throw new Error('The browser did not start');
+    if (!browser?.isConnected()) browser = await workerBrowser();
     const url = baseUrl();
     const { context, page } = await openPage(browser, url);
     directorOf.set(context, url);

@@ -16,6 +16,10 @@ export default defineConfig({
     globalSetup: ['e2e/global-setup.ts'],
     setupFiles: ['e2e/setup.ts'],
     maxWorkers: 2,
+    // Not isolated: a worker keeps the modules it loaded (Playwright, the helpers, the contracts) and its
+    // Chromium (workerBrowser in e2e/browser.ts) for its next file. Each test still opens its own browser
+    // context, and a file's own directors and state live in the file's module, which runs afresh.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -1,38 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, openPglite, type Db } from '../../server/db/index';
-import { migrate } from '../../server/db/migrate';
+import type { Db } from '../../server/db/index';
 import { DEMO_JOB_REASON, seedDemo } from '../../server/seed/demo';
 import { seedDemoMonitors } from '../../server/seed/demo-monitors';
+import { openTestDatabase, type TestDatabase } from './template';
 import { ACTION_TYPES, DIMENSION_TYPES, FILE_RESTRICTIONS } from '@/api/fakes/index';
 
-// One database for the whole file: PGlite by default; PostgreSQL in a throw-away schema when
-// TEST_DATABASE_URL is set (e.g. postgres://postgres@localhost/vigil_test).
-const SCHEMA = 'vigil_seed_test';
+// One database for the whole file, at the server tests' starting point (every migration, one user per
+// role: tests/server/template.ts): a copy of the run's PGlite template, or a database of its own copied
+// from the template database when TEST_DATABASE_URL is set. The seed attributes its jobs to the admin,
+// approver and operator users, never to the viewer.
+let test: TestDatabase | undefined;
 let db: Db;
 let summary = '';
 let seedMs = 0;
-
-async function open(): Promise<Db> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) return openPglite(undefined);
-  const admin = await openDb({ databaseUrl: url });
-  await admin.exec(`drop schema if exists ${SCHEMA} cascade; create schema ${SCHEMA}`);
-  await admin.close();
-  const u = new URL(url);
-  u.searchParams.set('options', `-c search_path=${SCHEMA}`);
-  return openDb({ databaseUrl: u.toString() });
-}
 
 const column = async <T>(sql: string, params: unknown[] = []) => (await db.query<{ v: T }>(sql, params)).map((r) => r.v);
 const count = async (sql: string, params: unknown[] = []) => (await column<number>(`select count(*)::int as v from (${sql}) q`, params))[0] ?? 0;
 
 beforeAll(async () => {
-  db = await open();
-  await migrate(db);
-  await db.query(
-    `insert into users (email, role, password_hash, first_name, last_name) values
-     ('admin@example.com', 'admin', 'x', 'Ada', 'Admin'), ('operator@example.com', 'operator', 'x', 'Oscar', 'Operator'), ('viewer@example.com', 'viewer', 'x', 'Vera', 'Viewer')`,
-  );
+  test = await openTestDatabase();
+  db = test.db;
+  expect(await column<string>('select role as v from users order by role')).toEqual(['admin', 'approver', 'operator', 'viewer']);
   const t = performance.now();
   summary = await seedDemo(db);
   seedMs = performance.now() - t;
@@ -40,7 +28,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await db?.close();
+  await test?.dispose();
 });
 
 describe('demo seed', () => {
