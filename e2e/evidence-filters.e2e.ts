@@ -135,11 +135,13 @@ async function focusActionRow(page: Page, name: string): Promise<void> {
     if ((await active.count()) && (await active.getAttribute('data-row-kind')) === 'action' && (await active.innerText()).includes(name)) return;
     if ((await active.count()) && (await active.getAttribute('data-row-kind')) === 'step' && (await active.getAttribute('aria-expanded')) === 'false') {
       await page.keyboard.press('ArrowRight');
-      await page.waitForTimeout(150);
+      await eventually(() => active.getAttribute('aria-expanded'), 'true', 'ArrowRight expands the active step');
       continue;
     }
+    // Waits on the move itself (the active row's key changes) instead of a fixed pause per key.
+    const before = (await active.count()) ? await active.getAttribute('data-row-key') : null;
     await page.keyboard.press('j');
-    await page.waitForTimeout(50);
+    await eventually(async () => (await active.getAttribute('data-row-key')) !== before, true, 'j moves the active row');
   }
   throw new Error(`The action row "${name}" was not reached by keyboard`);
 }
