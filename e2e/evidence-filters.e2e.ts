@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signIn, useBrowser } from './browser';
+import { signIn, useBrowser, useSession } from './browser';
 import { sharedDirectorUrl } from './shared-director';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './director';
 import { eventually } from './workbench';
@@ -152,9 +152,9 @@ describe('issue 21: evidence by keyboard', () => {
   it('Enter on a blocked and on a not-run action opens its evidence; y copies it, Escape closes it', async () => {
     const { page, context } = b;
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/');
+    await useSession(context, ADMIN_EMAIL, ADMIN_PASSWORD);
     const { jobId, blocked, notRun } = await jobWithEvidence(page);
-    await page.goto(`/jobs/${jobId}`);
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/jobs/${jobId}`);
     await page.getByRole('treegrid', { name: `Steps of job ${jobId}` }).waitFor();
 
     await focusActionRow(page, blocked.name);

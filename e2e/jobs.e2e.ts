@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signIn, useBrowser } from './browser';
+import { signIn, useBrowser, useSession } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, startDirector, type Director } from './director';
 import { eventually, groups, panel, pathOf, runCommand, tabs, waitForFocused } from './workbench';
 import {
@@ -394,9 +394,9 @@ describe('the Jobs pane', () => {
 
   it('JOB-003 suspicious events open /suspect_events?job_action_id= in a new window that shows them', async () => {
     const { page, context } = b;
-    await asAdmin(page, '/');
+    await useSession(context, ADMIN_EMAIL, ADMIN_PASSWORD);
     const target = await findAction(page, (a) => a.suspect_events > 0);
-    await page.goto(`/jobs/${target.job}`);
+    await asAdmin(page, `/jobs/${target.job}`);
     const p = panel(page, `Job ${target.job}`);
     await p.getByRole('button', { name: `Expand step ${target.step.group_order}` }).click();
     const popup = context.waitForEvent('page');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
-import { signIn, useBrowser } from './browser';
+import { signIn, useBrowser, useSession } from './browser';
 import { sharedDirectorUrl } from './shared-director';
 import { eventually, runCommand, tabs, waitForPath } from './workbench';
 import { readPdf } from './pdf-reader';
@@ -103,9 +103,9 @@ describe('reports', () => {
 
   it('MON-181 MON-140 MON-032 MON-115 MON-144 MON-145 MON-146 MON-147 MON-148 exports the dashboard as PNG, and its data as CSV through the data export options', async () => {
     const { page } = b;
-    await asAdmin(page, '/dashboards');
+    await useSession(page.context(), inject('adminEmail'), inject('adminPassword'));
     const d = await demoDashboard(page, 'Actors and zones');
-    await page.goto(`/dashboards/${d.id}`);
+    await asAdmin(page, `/dashboards/${d.id}`);
     await page.getByRole('list', { name: 'Actors and zones panels' }).waitFor();
     const png = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export Image' }).click();

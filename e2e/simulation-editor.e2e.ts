@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signIn, useBrowser } from './browser';
+import { signIn, useBrowser, useSession } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD } from './director';
 import { useOwnDirector } from './own-director';
 import { eventually, panel, pathOf, waitForPath } from './workbench';
@@ -37,9 +37,9 @@ describe('the simulation editor', () => {
 
   it('JOB-024 JOB-080 the header shows Return to Sequences, Description, Run, Monitor, Clone and Edit and Edit by permission', async () => {
     const { page } = b;
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const p = await pickSequence(page);
-    await page.goto(`/simulation/${p.vid}?sim_type=sequence`);
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/simulation/${p.vid}?sim_type=sequence`);
     const bar = header(page, p.vid);
     await bar.getByRole('button', { name: 'Edit', exact: true }).waitFor();
     expect(await bar.getByRole('button').allInnerTexts()).toEqual(['Return to Sequences', 'Description', 'Run', 'Monitor', 'Clone and Edit', 'Edit']);
@@ -58,9 +58,9 @@ describe('the simulation editor', () => {
 
   it('JOB-024 JOB-080 a viewer sees only Return to Sequences and Description', async () => {
     const { page } = b;
-    await signIn(page, DEMO_USERS.viewer, DEMO_USER_PASSWORD, '/simulations?sim_type=sequence');
+    await useSession(page.context(), DEMO_USERS.viewer, DEMO_USER_PASSWORD);
     const p = await pickSequence(page);
-    await page.goto(`/simulation/${p.vid}?sim_type=sequence`);
+    await signIn(page, DEMO_USERS.viewer, DEMO_USER_PASSWORD, `/simulation/${p.vid}?sim_type=sequence`);
     const viewerBar = header(page, p.vid);
     await viewerBar.getByRole('button', { name: 'Description' }).waitFor();
     expect(await viewerBar.getByRole('button').allInnerTexts()).toEqual(['Return to Sequences', 'Description']);
@@ -68,9 +68,9 @@ describe('the simulation editor', () => {
 
   it('JOB-024 Edit: edits a sequence by keyboard: reorders steps, regroups an Action, removes and undoes, adds an Action from a search, saves with Ctrl+S', async () => {
     const { page } = b;
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const p = await pickSequence(page);
-    await page.goto(`/simulation/${p.vid}?sim_type=sequence`);
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/simulation/${p.vid}?sim_type=sequence`);
     await header(page, p.vid).getByRole('button', { name: 'Edit', exact: true }).waitFor();
     await panel(page, `Simulation ${p.vid}`).getByTestId('simulation-view').click();
     await page.keyboard.press('e');
@@ -132,9 +132,9 @@ describe('the simulation editor', () => {
     const { page } = b;
     // The stale edit is refused on purpose (409).
     b.allowConsole(/status of 409 \(Conflict\) \(.*\/simulations\/\d+\.json\)$/);
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const p = await pickSequence(page);
-    await page.goto(`/simulation/${p.vid}/edit?sim_type=sequence`);
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/simulation/${p.vid}/edit?sim_type=sequence`);
     const nameBox = page.getByRole('textbox', { name: 'Name', exact: true });
     await eventually(() => nameBox.inputValue(), p.name, 'the editor opens on the simulation');
     await nameBox.fill('My unsaved name');
@@ -161,9 +161,9 @@ describe('the simulation editor', () => {
 
   it('JOB-024 Clone and Edit saves a new VID with the same steps and leaves the source alone', async () => {
     const { page } = b;
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const p = await pickSequence(page);
-    await page.goto(`/simulation/${p.vid}?sim_type=sequence`);
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/simulation/${p.vid}?sim_type=sequence`);
     await header(page, p.vid).getByRole('button', { name: 'Clone and Edit' }).click();
     await waitForPath(page, `/simulation/${p.vid}/clone?sim_type=sequence`);
     const nameBox = page.getByRole('textbox', { name: 'Name', exact: true });

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signIn, useBrowser } from './browser';
+import { signIn, useBrowser, useSession } from './browser';
 import { sharedDirectorUrl } from './shared-director';
 import { eventually, panel, pathOf, waitForFocused, waitForPath } from './workbench';
 import type { LibraryListAnswer, SimulationLibraryItem } from '../src/api/contracts/library';
@@ -57,9 +57,9 @@ describe('the Simulations panes', () => {
 
   it('MON-018 MON-001 the preview modal is titled from the simulation, loads, and an Action clicked in it opens /manage_sims/action/{vid} in a new tab', async () => {
     const { page, context } = b;
-    await asAdmin(page, '/simulations?sim_type=sequence');
+    await useSession(page.context(), inject('adminEmail'), inject('adminPassword'));
     const { item, preview } = await pickSimulation(page, 'sequence');
-    await page.goto(`/simulations?sim_type=sequence&vid=${encodeURIComponent(item.vid)}`);
+    await asAdmin(page, `/simulations?sim_type=sequence&vid=${encodeURIComponent(item.vid)}`);
     await steps(page).waitFor();
     await list(page, 'Sequences').focus();
     await page.keyboard.press('p');
@@ -99,9 +99,9 @@ describe('the Simulations panes', () => {
 
   it('MON-015 the Run All Actions button on the shown simulation opens the Run All Actions modal for it (closed without running)', async () => {
     const { page } = b;
-    await asAdmin(page, '/simulations?sim_type=sequence');
+    await useSession(page.context(), inject('adminEmail'), inject('adminPassword'));
     const { item } = await pickSimulation(page, 'sequence');
-    await page.goto(`/simulation/${encodeURIComponent(item.vid)}?sim_type=sequence`);
+    await asAdmin(page, `/simulation/${encodeURIComponent(item.vid)}?sim_type=sequence`);
     const pane = panel(page, `Simulation ${item.vid}`);
     await pane.getByRole('button', { name: 'Run All Actions', exact: true }).click();
     const run = page.getByRole('dialog', { name: 'Run All Actions' });
