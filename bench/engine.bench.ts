@@ -166,7 +166,7 @@ async function main() {
     const sorted = [...toSource].sort((a, b) => a - b);
     console.log(`  scheduled -> source running: p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
     console.log(`  director RSS: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB now, ${(rssMax / 1048576).toFixed(0)} MB max while running`);
-    sqlStats?.print();
+    sqlStats?.print(Number(process.env.BENCH_SQL_TOP) || 25, total);
   } finally {
     launcher.kill('SIGTERM');
     await app.close();

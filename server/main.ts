@@ -9,6 +9,7 @@ import { seedDemo } from './seed/demo';
 import { seedLabEvaluation } from './seed/lab-evaluation';
 import { seedDemoMonitors } from './seed/demo-monitors';
 import { startEngine, startLocalActors } from './engine/index';
+import { warmUpSignIn } from './auth/warm-up';
 import { endJobsWithoutEngine } from './engine/orphans';
 import { cleanInterruptedUploads } from './pcap/interrupted';
 import { sharedFilesOf } from './storage/shared-files';
@@ -42,6 +43,8 @@ async function main() {
   const tls = loadTls(config);
   const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1', ...(tls ? { https: tls } : {}) });
   const url = await app.listen({ port: config.port, host: config.host });
+  // The first sign-in's scrypt and user lookup warmed up now, off the request path (server/auth/warm-up.ts).
+  void warmUpSignIn(db).catch((e: Error) => console.error(`sign-in warm-up failed: ${e.message}`));
   const shown = url.replace('127.0.0.1', 'localhost');
   startEngine(app);
   if (config.seed === 'demo' && process.env.LOCAL_ACTORS !== '0') await startLocalActors(app, url, tls?.certFile);

@@ -12,6 +12,7 @@ import type * as yup from 'yup';
 import type { WorkPayload, registerSchema, resultSchema } from '../../src/api/contracts/engine';
 import { hashSecret, newSecret } from '../engine/secrets';
 import type { Engine } from '../engine/engine';
+import { GroupCommit } from '../engine/group-commit';
 
 export interface ActorNode {
   id: number;
@@ -139,28 +140,48 @@ async function afterPoll(db: Db, engine: Engine, nodeId: number, holding: readon
 export function claimNext(db: Db, nodeId: number, session: string) {
   return db.transaction(async (tx) => {
     await tx.query('select id from nodes where id = $1 for no key update', [nodeId]);
-    const claimed = await tx.query<{ id: number; job_id: number; job_action_id: number; role: string; deadline_at: string; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }>(
-      `update engine_work set status = 'claimed', claimed_at = now(), actor_session = $2,
+    return claimLocked(tx, nodeId, session);
+  });
+}
+
+/**
+ * The poll's state and the claim in one transaction, when the actor was told work is queued for it
+ * (engine.notify with queued): the node's row is locked by the statement reading the state, so the
+ * separate read of pollState is saved; the claim runs whatever the state said (its own statement sees
+ * what was committed while the lock was awaited).
+ */
+export async function claimWithState(db: Db, engine: Engine, nodeId: number, session: string, holding: readonly number[]) {
+  const { row, claimed } = await db.transaction(async (tx) => {
+    const [row] = await tx.query<PollRow>(`select ${pollColumns('n.id')} from nodes n where n.id = $1 for no key update of n`, [nodeId, holding]);
+    return { row, claimed: await claimLocked(tx, nodeId, session) };
+  });
+  return { state: await afterPoll(db, engine, nodeId, holding, row), claimed };
+}
+
+/** Claims the node's next queued work; its row is locked by the caller's transaction. */
+async function claimLocked(tx: Db, nodeId: number, session: string) {
+  // One statement: the claim, and for a source, the deadline of the target serving for it (the target
+  // waits for the source's result: its time runs out with the source's, not while the source waited to
+  // be claimed by a busy director or actor); it answers the job's status too.
+  const claimed = await tx.query<{ id: number; job_id: number; role: string; job_status: string; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }>(
+    `with claimed as (
+       update engine_work set status = 'claimed', claimed_at = now(), actor_session = $2,
               deadline_at = now() + ((payload->>'timeout_ms')::int + 15000) * interval '1 millisecond'
         where id in (select id from engine_work where node_id = $1 and status = 'queued'
                         and not exists (select 1 from engine_work r where r.node_id = $1 and r.status in ('claimed', 'ready', 'reverting'))
                       order by id limit 1 for update skip locked)
-        returning id, job_id, job_action_id, role, deadline_at::text, payload`,
-      [nodeId, session],
-    );
-    // A target serving for this source waits for the source's result: its time runs out with the
-    // source's, not while the source waited to be claimed (a busy director or source actor).
-    const source = claimed.find((w) => w.role === 'source');
-    if (source) {
-      await tx.query(`update engine_work set deadline_at = greatest(deadline_at, $2::timestamptz + interval '15 seconds') where job_action_id = $1 and role = 'target' and status in ('claimed', 'ready')`, [
-        source.job_action_id,
-        source.deadline_at,
-      ]);
-      // Its job is running from now on (it was preparing while the actors fetched the work).
-      await tx.query(`update jobs set status = 'running', updated_at = now() where id = $1 and status = 'preparing'`, [source.job_id]);
-    }
-    return claimed.map(({ id, payload }) => ({ id, payload }));
-  });
+        returning id, job_id, job_action_id, role, deadline_at, payload),
+     target as (
+       update engine_work t set deadline_at = greatest(t.deadline_at, c.deadline_at + interval '15 seconds')
+         from claimed c where c.role = 'source' and t.job_action_id = c.job_action_id and t.role = 'target' and t.status in ('claimed', 'ready'))
+     select c.id, c.job_id, c.role, j.status as job_status, c.payload from claimed c join jobs j on j.id = c.job_id`,
+    [nodeId, session],
+  );
+  // Its job is running from now on (it was preparing while the actors fetched the work); no update of
+  // jobs otherwise (its statement triggers run even for no row).
+  const source = claimed.find((w) => w.role === 'source');
+  if (source?.job_status === 'preparing') await tx.query(`update jobs set status = 'running', updated_at = now() where id = $1 and status = 'preparing'`, [source.job_id]);
+  return claimed.map(({ id, payload }) => ({ id, payload }));
 }
 
 export interface OwnWork {
@@ -211,49 +232,87 @@ export interface Readiness {
 /** A target is serving: its work is ready and its source is released with the port map (and login). */
 export async function markReady(db: Db, engine: Engine, w: OwnWork, r: Readiness): Promise<void> {
   if (w.role !== 'target' || w.status !== 'claimed') throw new HttpError(409, `Work ${w.id} is not a target waiting to be ready.`);
-  const released = await db.transaction(async (tx) => {
-    await tx.query(`update engine_work set status = 'ready', ready_at = now(), result = $2 where id = $1`, [w.id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures })]);
-    return tx.query<{ node_id: number }>(
-      `update engine_work set status = 'queued', payload = payload || $2::jsonb where job_action_id = $1 and role = 'source' and status = 'held' returning node_id`,
-      [w.job_action_id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) })],
-    );
-  });
-  for (const row of released) engine.notify(row.node_id);
+  // One statement (atomic as a transaction would be, without its begin and commit round trips).
+  const released = await db.query<{ node_id: number }>(
+    `with ready as (update engine_work set status = 'ready', ready_at = now(), result = $3 where id = $1)
+     update engine_work set status = 'queued', payload = payload || $2::jsonb where job_action_id = $4 and role = 'source' and status = 'held' returning node_id`,
+    [w.id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) }), JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures }), w.job_action_id],
+  );
+  for (const row of released) engine.notify(row.node_id, true);
 }
 
 export type WorkResult = yup.InferType<typeof resultSchema>;
 
-/** Stores an actor's result: the work is done or errored, the job action gets its status, blocked and evidence; the job moves on. */
+interface StoredResult {
+  w: OwnWork;
+  status: string;
+  input: WorkResult;
+}
+
+/** One group commit of results per database (see server/engine/group-commit.ts). */
+const resultWriters = new WeakMap<Db, GroupCommit<StoredResult>>();
+
+/**
+ * Stores an actor's result: the work is done or errored, the job action gets its status, blocked and
+ * evidence; the job moves on. Answers once the result is committed; results arriving meanwhile are
+ * written together (group commit): one transaction and one run of each statement trigger for them all.
+ */
 export async function storeResult(db: Db, engine: Engine, w: OwnWork, input: WorkResult): Promise<void> {
   if (w.status !== 'claimed' && w.status !== 'ready') throw new HttpError(409, `Work ${w.id} is no longer open (${w.status}); the result was not stored.`);
   const status = input.outcome === 'ran' ? 'ran' : input.outcome === 'incompatible' ? 'incompatible' : input.outcome === 'aborted' ? 'cancelled' : 'errored';
-  // One transaction: the work, the job action (with the target's result beside the source's evidence),
-  // the other side's work (a target's servers close: reverting; anything else open: aborted) and the progress.
+  let writer = resultWriters.get(db);
+  if (!writer) resultWriters.set(db, (writer = new GroupCommit((items) => writeResults(db, engine, items))));
+  await writer.add({ w, status, input });
+}
+
+/**
+ * Results in one transaction: the works, their job actions (with the target's result beside the
+ * source's evidence; the first result of a job action decides it), the other sides' work (a target's
+ * servers close: reverting; anything else open: aborted) and the jobs' progress, each one statement.
+ */
+async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Promise<void> {
+  const works = items.map(({ w, input }) => ({ id: w.id, status: input.outcome === 'ran' ? 'done' : 'errored', result: { outcome: input.outcome, message: input.message } }));
+  const firsts = new Map<number, StoredResult>();
+  for (const it of items) if (!firsts.has(it.w.job_action_id)) firsts.set(it.w.job_action_id, it);
+  const actions = [...firsts.values()].map(({ w, status, input }) => ({
+    id: w.job_action_id,
+    status,
+    blocked: status === 'ran' ? input.blocked : null,
+    message: input.message,
+    evidence: input.evidence,
+    source: w.role === 'source',
+  }));
+  const actionIds = [...firsts.keys()];
   const peers = await db.transaction(async (tx) => {
-    await tx.query(`update engine_work set status = $2, result = coalesce(result, '{}'::jsonb) || $3::jsonb, finished_at = now() where id = $1`, [
-      w.id,
-      input.outcome === 'ran' ? 'done' : 'errored',
-      JSON.stringify({ outcome: input.outcome, message: input.message }),
-    ]);
-    const ended = await tx.query(
-      `update job_actions set status = $2, blocked = $3, blocked_msg = $4, finished_at = now(),
-              evidence = case when $6::boolean
-                then jsonb_build_object('source', $5::jsonb, 'target', (select t.result from engine_work t where t.job_action_id = $1 and t.role = 'target' order by t.id limit 1))
-                else jsonb_build_object('target', $5::jsonb) end
-        where id = $1 and status in ('pending', 'running', 'waiting') returning id`,
-      [w.job_action_id, status, status === 'ran' ? input.blocked : null, input.message, JSON.stringify(input.evidence), w.role === 'source'],
+    await tx.query(
+      `update engine_work w set status = v.status, result = coalesce(w.result, '{}'::jsonb) || v.result, finished_at = now()
+         from jsonb_to_recordset($1::jsonb) as v(id int, status text, result jsonb) where w.id = v.id`,
+      [JSON.stringify(works)],
     );
-    const others = await tx.query<{ node_id: number }>(
-      `update engine_work set status = case when role = 'target' and status in ('claimed', 'ready') then 'reverting' else 'aborted' end, finished_at = now()
-        where job_action_id = $1 and status in ('held', 'queued', 'claimed', 'ready') returning node_id`,
-      [w.job_action_id],
+    // The job actions and the other sides' work in one statement (the works above are no longer open).
+    const ended = await tx.query<{ job_id: number | null; node_id: number | null }>(
+      `with ended as (
+         update job_actions ja set status = v.status, blocked = v.blocked, blocked_msg = v.message, finished_at = now(),
+                evidence = case when v.source
+                  then jsonb_build_object('source', v.evidence, 'target', (select t.result from engine_work t where t.job_action_id = ja.id and t.role = 'target' order by t.id limit 1))
+                  else jsonb_build_object('target', v.evidence) end
+           from jsonb_to_recordset($1::jsonb) as v(id int, status text, blocked boolean, message text, evidence jsonb, source boolean)
+          where ja.id = v.id and ja.status in ('pending', 'running', 'waiting') returning ja.job_id),
+       others as (
+         update engine_work set status = case when role = 'target' and status in ('claimed', 'ready') then 'reverting' else 'aborted' end, finished_at = now()
+          where job_action_id = any($2::int[]) and status in ('held', 'queued', 'claimed', 'ready') returning node_id)
+       select job_id, null::int as node_id from ended union all select null, node_id from others`,
+      [JSON.stringify(actions), actionIds],
     );
-    if (ended.length) await engine.updateProgress([w.job_id], tx);
-    return others;
+    await engine.updateProgress([...new Set(ended.flatMap((r) => (r.job_id === null ? [] : [r.job_id])))], tx);
+    return ended.flatMap((r) => (r.node_id === null ? [] : [{ node_id: r.node_id }]));
   });
   // The other side (the target's servers) hears at once that it is to stop.
   for (const p of peers) engine.notify(p.node_id);
-  await engine.afterAction(w.job_action_id, w.job_id);
+  await engine.afterActions(
+    actionIds,
+    items.map((it) => it.w.job_id),
+  );
 }
 
 /**
@@ -265,19 +324,16 @@ export async function storeTargetEvidence(db: Db, engine: Engine, w: OwnWork, ev
   if (w.role !== 'target') throw new HttpError(409, `Work ${w.id} is not a target's work.`);
   if (!['claimed', 'ready', 'reverting'].includes(w.status)) throw new HttpError(409, `Work ${w.id} is no longer open (${w.status}); the evidence was not stored.`);
   const json = JSON.stringify(evidence);
-  const cleaned = await db.transaction(async (tx) => {
-    // Sent as the target closes its servers: once stored, a cleanup (reverting) is done.
-    const work = await tx.query(
-      `update engine_work set result = coalesce(result, '{}'::jsonb) || jsonb_build_object('seen', $2::jsonb),
-              status = case when status = 'reverting' then 'aborted' else status end where id = $1 returning status`,
-      [w.id, json],
-    );
-    await tx.query(
-      `update job_actions set evidence = jsonb_set(coalesce(evidence, '{}'::jsonb), '{target}', coalesce(nullif(evidence->'target', 'null'::jsonb), '{}'::jsonb) || $2::jsonb) where id = $1`,
-      [w.job_action_id, json],
-    );
-    return w.status === 'reverting' && work.length > 0;
-  });
+  // One statement for the work and its job action (atomic, without a transaction's two round trips).
+  // Sent as the target closes its servers: once stored, a cleanup (reverting) is done.
+  const work = await db.query(
+    `with work as (update engine_work set result = coalesce(result, '{}'::jsonb) || jsonb_build_object('seen', $2::jsonb),
+                          status = case when status = 'reverting' then 'aborted' else status end where id = $1 returning status)
+     update job_actions set evidence = jsonb_set(coalesce(evidence, '{}'::jsonb), '{target}', coalesce(nullif(evidence->'target', 'null'::jsonb), '{}'::jsonb) || $2::jsonb)
+      where id = $3 and exists (select 1 from work) returning id`,
+    [w.id, json, w.job_action_id],
+  );
+  const cleaned = w.status === 'reverting' && work.length > 0;
   if (cleaned) {
     // The actor may take its next work, and a job waiting for the cleanup goes on.
     engine.notify(w.node_id);

@@ -5,6 +5,9 @@ const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: numbe
 const PARAMS = { N: 16384, r: 8, p: 1 } as const;
 const KEYLEN = 64;
 
+/** A fixed hash to compare against when the email is unknown, so both cases take the same time. */
+export const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(64).toString('base64');
+
 /** Format: scrypt$N$r$p$salt(b64)$hash(b64). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);

@@ -170,18 +170,29 @@ export async function ingestEvents(db: Db, integrationId: number, events: Normal
   return { stored: events.length, matched };
 }
 
-/** When a job action ends: match the events received during it (events arriving later match on arrival). */
-export async function matchEventsForAction(db: Db, jobActionId: number, windowMs: number): Promise<number> {
-  // The events first: with none around the action (the common case) that is the only statement.
-  const events = await db.query<{ id: number; integration_id: number } & NormalEvent>(
-    `select e.id, e.integration_id, e.occurred_at::text, e.src_ip, e.dest_ip, e.src_port, e.dest_port, e.proto, e.description, e.alert, e.suspicious, e.severity, e.raw_event as raw
-       from job_actions ja join integration_events e
-         on e.occurred_at between ja.started_at - interval '2 seconds' and coalesce(ja.finished_at, now()) + ${windowOf('ja.job_id', '$2')}
-      where ja.id = $1 and ja.started_at is not null
-      order by e.occurred_at limit 1000`,
-    [jobActionId, String(windowMs)],
+/** When job actions end: match the events received during them (events arriving later match on arrival). */
+export async function matchEventsForActions(db: Db, jobActionIds: number[], windowMs: number): Promise<number> {
+  if (!jobActionIds.length) return 0;
+  // The events first, of every action at once: with none around the actions (the common case) that is the only statement.
+  const events = await db.query<{ id: number; integration_id: number; job_action_id: number } & NormalEvent>(
+    `select ja.id as job_action_id, e.id, e.integration_id, e.occurred_at::text, e.src_ip, e.dest_ip, e.src_port, e.dest_port, e.proto, e.description, e.alert, e.suspicious, e.severity, e.raw
+       from job_actions ja cross join lateral (
+              select e.id, e.integration_id, e.occurred_at, e.src_ip, e.dest_ip, e.src_port, e.dest_port, e.proto, e.description, e.alert, e.suspicious, e.severity, e.raw_event as raw
+                from integration_events e
+               where e.occurred_at between ja.started_at - interval '2 seconds' and coalesce(ja.finished_at, now()) + ${windowOf('ja.job_id', '$2')}
+               order by e.occurred_at limit 1000) e
+      where ja.id = any($1::int[]) and ja.started_at is not null
+      order by ja.id, e.occurred_at`,
+    [jobActionIds, String(windowMs)],
   );
-  if (!events.length) return 0;
+  let n = 0;
+  for (const jobActionId of new Set(events.map((e) => e.job_action_id))) {
+    n += await matchEvents(db, jobActionId, events.filter((e) => e.job_action_id === jobActionId));
+  }
+  return n;
+}
+
+async function matchEvents(db: Db, jobActionId: number, events: ({ id: number; integration_id: number } & NormalEvent)[]): Promise<number> {
   const [c] = await db.query<Candidate>(`${CANDIDATE_SQL} where ja.id = $1 and ja.started_at is not null`, [jobActionId]);
   if (!c) return 0;
   let n = 0;

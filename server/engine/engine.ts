@@ -12,7 +12,7 @@
 import { EventEmitter } from 'node:events';
 import type { Db } from '../db/index';
 import { SINGLE_ACTOR_TYPES, type WorkPayload } from '../../src/api/contracts/engine';
-import { matchEventsForAction, windowOf } from './detection';
+import { matchEventsForActions, windowOf } from './detection';
 import { temporaryDnsServer, withMonitorSettings } from '../monitors/work-settings';
 import { workFiles } from './work-files';
 import { dnsServerWork, dnsUsesDestination } from './peer-dns';
@@ -57,6 +57,12 @@ interface ActionState {
   source_node_id: number | null;
   destination_node_id: number | null;
   blocked_msg: string | null;
+  /** The monitor action a monitor's run performs (null: no monitor settings to apply). */
+  monitor_action_id: number | null;
+  /** The Action's details and timeout (null when the Action no longer exists). */
+  details: Record<string, unknown> | null;
+  timeout_ms: number | null;
+  action_exists: boolean;
 }
 
 interface ActiveJob {
@@ -170,10 +176,11 @@ export class Engine {
 
   private readonly news = new Map<number, number>();
   private lastSweep = 0;
-  private readonly pendingNews = new Set<number>();
+  /** Nodes to notify once the pass's transaction commits: true when work was queued for them. */
+  private readonly pendingNews = new Map<number, boolean>();
 
-  private later(nodeId: number): void {
-    this.pendingNews.add(nodeId);
+  private later(nodeId: number, queued = false): void {
+    this.pendingNews.set(nodeId, queued || this.pendingNews.get(nodeId) === true);
   }
   /** The last actor process (session) seen per node, so a restart is noticed once. */
   readonly sessions = new Map<number, string>();
@@ -186,9 +193,19 @@ export class Engine {
     return this.newsSeq;
   }
 
-  notify(nodeId: number): void {
+  /** The number of each node's latest news that work was queued for it (see queuedNewsOf). */
+  private readonly queuedNews = new Map<number, number>();
+
+  /** News for the node; `queued`: work was queued for it (its poll may claim at once, see claimWithState). */
+  notify(nodeId: number, queued = false): void {
     this.news.set(nodeId, ++this.newsSeq);
+    if (queued) this.queuedNews.set(nodeId, this.newsSeq);
     this.events.emit(`node:${nodeId}`);
+  }
+
+  /** The number of the node's latest news that work was queued for it (0: none). */
+  queuedNewsOf(nodeId: number): number {
+    return this.queuedNews.get(nodeId) ?? 0;
   }
 
   /** A counter of the node's news: pass it to waitFor so news in between is not missed. */
@@ -338,14 +355,24 @@ export class Engine {
     this.kick(jobIds);
   }
 
+  /**
+   * The jobs' progress (percent of their actions ended). Read first, written only where it moved: an
+   * update of jobs runs its statement triggers even for no row, and locks the job's row until the
+   * transaction ends (every result of a 500-action job would wait on it), but moves once per percent.
+   */
   async updateProgress(jobIds: number[], tx: Db = this.db): Promise<void> {
     if (!jobIds.length) return;
-    await tx.query(
-      `update jobs j set progress = p.pct, updated_at = now()
-         from (select job_id, (100 * count(*) filter (where status not in ('pending', 'running', 'waiting')) / greatest(count(*), 1))::int as pct
-                 from job_actions where job_id = any($1::int[]) group by job_id) p
-        where j.id = p.job_id and j.progress <> p.pct`,
+    const moved = await tx.query<{ job_id: number; pct: number }>(
+      `select p.job_id, p.pct from jobs j
+         join (select job_id, (100 * count(*) filter (where status not in ('pending', 'running', 'waiting')) / greatest(count(*), 1))::int as pct
+                 from job_actions where job_id = any($1::int[]) group by job_id) p on p.job_id = j.id
+        where j.progress <> p.pct`,
       [jobIds],
+    );
+    if (!moved.length) return;
+    await tx.query(
+      `update jobs j set progress = p.pct, updated_at = now() from unnest($1::int[], $2::int[]) as p(job_id, pct) where j.id = p.job_id and j.progress <> p.pct`,
+      [moved.map((m) => m.job_id), moved.map((m) => m.pct)],
     );
   }
 
@@ -404,7 +431,7 @@ export class Engine {
         await this.scheduleJob(tx, { ...job, status: locked.status }, busy, node);
       });
       // Actors hear of new work only once it is committed.
-      for (const id of this.pendingNews) this.notify(id);
+      for (const [id, queued] of this.pendingNews) this.notify(id, queued);
       this.pendingNews.clear();
     }
   }
@@ -439,8 +466,9 @@ export class Engine {
     // reads the few steps it can start, not 500 rows.
     const busyIds = parallel ? [...busy] : [];
     const actions = await tx.query<ActionState>(
-      `select ja.id, ja.job_step_id, s.group_order, ja.position, ja.status, ja.action_type, ja.name, ja.action_id, s.source_node_id, s.destination_node_id, ja.blocked_msg
-         from job_actions ja join job_steps s on s.id = ja.job_step_id
+      `select ja.id, ja.job_step_id, s.group_order, ja.position, ja.status, ja.action_type, ja.name, ja.action_id, s.source_node_id, s.destination_node_id, ja.blocked_msg,
+              ja.monitor_action_id, a.details, a.timeout_ms, a.id is not null as action_exists
+         from job_actions ja join job_steps s on s.id = ja.job_step_id left join actions a on a.id = ja.action_id
         where ja.job_id = $1 and ja.status in ('pending', 'running')
           and (ja.status = 'running' or not (coalesce(s.source_node_id, 0) = any($2::int[]) or coalesce(s.destination_node_id, 0) = any($2::int[])))
         order by s.group_order, ja.position, ja.id`,
@@ -528,7 +556,7 @@ export class Engine {
       return status;
     };
     // A monitor's runtime_temporary_dns_server replaces the dns action's own server for its run.
-    const temporaryDns = a.action_type === 'dns' ? await temporaryDnsServer(tx, a.id) : null;
+    const temporaryDns = a.action_type === 'dns' && a.monitor_action_id !== null ? await temporaryDnsServer(tx, a.id) : null;
     const two = !SINGLE_ACTOR_TYPES.includes(a.action_type) || (a.action_type === 'dns' && (await dnsUsesDestination(tx, a.action_id, a.destination_node_id, temporaryDns)));
     const src = await node(tx, a.source_node_id);
     const dst = two ? await node(tx, a.destination_node_id) : null;
@@ -546,18 +574,22 @@ export class Engine {
       }
     }
     if (busy.has(src.id) || (dst && busy.has(dst.id))) return 'wait';
-    const [action] = await tx.query<{ details: Record<string, unknown>; timeout_ms: number | null }>('select details, timeout_ms from actions where id = $1', [a.action_id]);
-    if (!action) return end('errored', 'The action no longer exists.');
+    // Read with the job's unfinished actions (one statement per pass, not one per dispatch).
+    if (!a.action_exists || !a.details) return end('errored', 'The action no longer exists.');
+    const action = { details: a.details, timeout_ms: a.timeout_ms };
     // Checked before preparing: a busy actor would make the (file-reading) preparation be redone every tick.
     const ids = dst ? [src.id, dst.id] : [src.id];
     if (!(await this.nodesFree(tx, ids))) {
       for (const id of ids) busy.add(id);
       return 'wait';
     }
-    try {
-      action.details = await withMonitorSettings(tx, a.id, a.action_type, action.details, src.id);
-    } catch (e) {
-      return end('errored', (e as Error).message);
+    // A job action no monitor started has no monitor settings: no statement for it.
+    if (a.monitor_action_id !== null) {
+      try {
+        action.details = await withMonitorSettings(tx, a.id, a.action_type, action.details, src.id);
+      } catch (e) {
+        return end('errored', (e as Error).message);
+      }
     }
     const prepare = this.preparers.get(a.action_type);
     if (prepare) {
@@ -616,7 +648,7 @@ export class Engine {
     if (toPreparing) job.status = 'preparing';
     for (const r of rows) busy.add(r.node_id);
     // Only the first to act hears of it now: the target (a source held waits for its readiness).
-    this.later(rows[0]!.node_id);
+    this.later(rows[0]!.node_id, true);
     return 'dispatched';
   }
 
@@ -642,10 +674,10 @@ export class Engine {
     );
   }
 
-  /** After a job action ends: schedule the job's next action, and match the events already received. */
-  async afterAction(jobActionId: number, jobId: number): Promise<void> {
-    this.kick([jobId]);
-    await matchEventsForAction(this.db, jobActionId, this.opts.detectionWindowMs).catch((e: Error) => console.error('event matching failed:', e.message));
+  /** After job actions end: schedule their jobs' next actions, and match the events already received. */
+  async afterActions(jobActionIds: number[], jobIds: number[]): Promise<void> {
+    this.kick(jobIds);
+    await matchEventsForActions(this.db, jobActionIds, this.opts.detectionWindowMs).catch((e: Error) => console.error('event matching failed:', e.message));
   }
 }
 

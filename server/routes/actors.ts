@@ -24,7 +24,7 @@ import { taskResultSchema, type ActorTaskPayload, type SignedTask } from '../../
 import { sign, signingKeys } from '../engine/secrets';
 import { claimTasks, failTasksOfOtherSessions, storeTaskResult } from '../actors/tasks';
 import { engineFor } from '../engine/engine';
-import { actorByCredential, claimNext, markReady, ownWorkByCredential, registerActor, pollState, storeResult, storeTargetEvidence, touchActorByCredential, touchAndPollState, type ActorNode, type OwnWork, type PollState } from '../actors/service';
+import { actorByCredential, claimNext, claimWithState, markReady, ownWorkByCredential, registerActor, pollState, storeResult, storeTargetEvidence, touchActorByCredential, touchAndPollState, type ActorNode, type OwnWork, type PollState } from '../actors/service';
 
 /** The actor a request's bearer credential belongs to; 401 otherwise. */
 export const actorOf = (app: FastifyInstance, req: FastifyRequest): Promise<ActorNode> => actorByCredential(app.db, req.headers.authorization);
@@ -124,12 +124,27 @@ export async function actorsRoutes(app: FastifyInstance) {
     // One director (PGlite) hears of every change to an actor's work (engine.notify), so the poll
     // sleeps until news; directors sharing a PostgreSQL database do not hear each other's: look again each second.
     const recheckMs = app.db.kind === 'pglite' ? 20_000 : 1000;
+    // The news number before the actor's state was last read.
+    let readAt = before;
     for (;;) {
       const since = engine.newsOf(node.id);
-      // The first state holds unless news of this actor came in since it was read.
-      const { abort, queued, tasks: tasksQueued } = known && since <= before ? known : await pollState(app.db, engine, node.id, input.holding ?? []);
+      let state: PollState;
+      let claimed: Awaited<ReturnType<typeof claimNext>> = [];
+      if (known && since <= readAt) {
+        // The first state holds unless news of this actor came in since it was read.
+        state = known;
+        if (state.queued) claimed = await claimNext(app.db, node.id, input.session);
+      } else if (engine.queuedNewsOf(node.id) > readAt) {
+        // Told that work was queued for it: the state is read by the claim's transaction (one statement less).
+        readAt = engine.lastNews;
+        ({ state, claimed } = await claimWithState(app.db, engine, node.id, input.session, input.holding ?? []));
+      } else {
+        readAt = engine.lastNews;
+        state = await pollState(app.db, engine, node.id, input.holding ?? []);
+        if (state.queued) claimed = await claimNext(app.db, node.id, input.session);
+      }
       known = null;
-      const claimed = queued ? await claimNext(app.db, node.id, input.session) : [];
+      const { abort, tasks: tasksQueued } = state;
       const tasks: SignedTask[] = (tasksQueued ? await claimTasks(app.db, node.id, input.session) : []).map((t) => {
         const now = Date.now();
         const payload = JSON.stringify({ task_id: t.id, node_id: node.id, kind: t.kind, issued_at: new Date(now).toISOString(), expires_at: new Date(now + 5 * 60_000).toISOString() } satisfies ActorTaskPayload);

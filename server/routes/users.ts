@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionCookie, toSessionUser } from '../auth/sessions';
-import { hashPassword, verifyPassword } from '../auth/passwords';
+import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/passwords';
+import { USER_BY_EMAIL_SQL } from '../auth/sign-in-sql';
 import { requireGoodPassword } from '../auth/password-policy';
 import { HttpError, badRequest, bodyFields, validate } from '../http-errors';
 import { requireUser } from '../guards';
@@ -8,8 +9,6 @@ import { passwordChangeSchema, signInSchema, type SessionStateAnswer, type SignI
 import { THROTTLE_WINDOW_MIN } from '../auth/throttle';
 import { environmentOf } from '../environment';
 
-// A fixed hash to compare against when the email is unknown, so both cases take the same time.
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(64).toString('base64');
 
 export async function usersRoutes(app: FastifyInstance) {
   app.post('/users/sign_in.json', async (req, reply): Promise<SignInAnswer> => {
@@ -20,10 +19,7 @@ export async function usersRoutes(app: FastifyInstance) {
       throw new HttpError(429, `Too many failed sign-in attempts. Try again in ${THROTTLE_WINDOW_MIN} minutes.`);
     }
     await app.throttle.slowDown(ticket);
-    const rows = await app.db.query<{ id: number; email: string; first_name: string; last_name: string; role: string; password_hash: string }>(
-      'select id, email, first_name, last_name, role, password_hash from users where lower(email) = lower($1)',
-      [email],
-    );
+    const rows = await app.db.query<{ id: number; email: string; first_name: string; last_name: string; role: string; password_hash: string }>(USER_BY_EMAIL_SQL, [email]);
     const row = rows[0];
     const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
     if (!row || !ok) {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { GroupCommit } from './group-commit';
+
+describe('GroupCommit', () => {
+  it('writes the first call at once and the calls that arrive meanwhile together, answering each after its write', async () => {
+    const writes: number[][] = [];
+    let release: () => void = () => {};
+    const gc = new GroupCommit<number>(async (items) => {
+      writes.push(items);
+      if (writes.length === 1) await new Promise<void>((r) => (release = r));
+    });
+    const answered: number[] = [];
+    const first = gc.add(1).then(() => answered.push(1));
+    const rest = [2, 3, 4].map((n) => gc.add(n).then(() => answered.push(n)));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(writes).toEqual([[1]]);
+    expect(answered).toEqual([]);
+    release();
+    await Promise.all([first, ...rest]);
+    expect(writes).toEqual([[1], [2, 3, 4]]);
+    expect(answered).toEqual([1, 2, 3, 4]);
+  });
+
+  it('writes a failed batch again one call at a time, so only the bad call fails', async () => {
+    const writes: string[][] = [];
+    let hold: Promise<void> | null = new Promise((r) => setTimeout(r, 20));
+    const gc = new GroupCommit<string>(async (items) => {
+      writes.push(items);
+      if (hold) await hold.finally(() => (hold = null));
+      if (items.includes('bad')) throw new Error('bad call');
+    });
+    const first = gc.add('first');
+    const results = await Promise.allSettled([first, gc.add('ok'), gc.add('bad'), gc.add('fine')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(writes).toEqual([['first'], ['ok', 'bad', 'fine'], ['ok'], ['bad'], ['fine']]);
+  });
+});
