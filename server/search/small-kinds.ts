@@ -104,7 +104,7 @@ export class SmallKinds {
    * word's start, 2 elsewhere.
    */
   async find(library: LibraryService, user: number, q: string, id: number, kinds: ReadonlySet<SearchKind>): Promise<SmallHit[]> {
-    await library.fresh();
+    await library.freshForKeystroke();
     while (this.version !== library.searchVersion) {
       const version = library.searchVersion;
       await (this.loading ??= this.load(version).finally(() => (this.loading = null)));

@@ -169,6 +169,34 @@ describe('GET /search.json (quick open)', () => {
     await t.db.query(`update nodes set friendly_name = '', status = 'offline' where id = $1`, [actor!.id]);
   });
 
+  it("issue 21 a keystroke does not wait for the change log's periodic poll (other directors' writes), but waits for this director's writes", async () => {
+    const library = t.app.library;
+    const feed = (library as unknown as { feed: { poll(): Promise<unknown> } }).feed;
+    await find(operator, 'dns');
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const realPoll = feed.poll.bind(feed);
+    const poll = vi.spyOn(feed, 'poll').mockImplementation(async () => {
+      await held;
+      return realPoll();
+    });
+    try {
+      // The poll is due (more than 200 ms since the last) and held: quick open answers from the index meanwhile.
+      await new Promise((r) => setTimeout(r, 250));
+      const answer = await Promise.race([find(operator, 'dns'), new Promise<'waited'>((r) => setTimeout(() => r('waited'), 5_000))]);
+      expect(answer).not.toBe('waited');
+      expect(poll).toHaveBeenCalled();
+    } finally {
+      release();
+      poll.mockRestore();
+    }
+    // A write through this director is waited for: the renamed actor is found by its new name at once.
+    const [actor] = await t.db.query<{ id: number; name: string }>('select id, name from nodes order by id limit 1');
+    await t.db.query(`update nodes set name = 'Kestrel Gate' where id = $1`, [actor!.id]);
+    expect((await find(operator, 'kestrel', 5))[0]).toMatchObject({ kind: 'actor', id: actor!.id });
+    await t.db.query('update nodes set name = $2 where id = $1', [actor!.id, actor!.name]);
+  });
+
   it('treats LIKE wildcards as text and keeps to the limit', async () => {
     expect(await find(operator, '%')).toEqual([]);
     expect(await find(operator, '_')).toEqual([]);
