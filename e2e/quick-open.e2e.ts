@@ -119,6 +119,22 @@ describe('issue 21 run by name and quick open', () => {
     await eventually(async () => (await page.locator('main').innerText()).includes(name), true, 'the actor is shown');
   });
 
+  it('issue 21.3 quick open by the friendly name the Actors pane shows: the actor is listed with its live status and Enter opens it', async () => {
+    const { page } = b;
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const found = (await api<SearchAnswer>(page, `/search.json?q=${encodeURIComponent('Finance workstation')}`)).results.find((r) => r.kind === 'actor')!;
+    // The demo's actors send no heartbeat: offline, as the Actors pane shows them, whatever status is stored.
+    expect(found.detail).toMatch(/^Finance workstation 1 · [\d.]+ · offline$/);
+    await openPalette(page);
+    await paletteInput(page).fill('Finance workstation');
+    const option = paletteOptions(page).filter({ hasText: found.detail }).filter({ hasText: 'Actor' });
+    await option.waitFor();
+    for (let i = 0; i < 30 && (await option.getAttribute('aria-selected')) !== 'true'; i++) await paletteInput(page).press('ArrowDown');
+    await page.screenshot({ path: '/tmp/op6-quick-open-friendly-name.png' });
+    await paletteInput(page).press('Enter');
+    await waitForPath(page, found.url);
+  });
+
   it('issue 21.3 ? opens the shortcut sheet generated from the registry; Escape closes it', async () => {
     const { page } = b;
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);

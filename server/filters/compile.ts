@@ -1,5 +1,6 @@
 import { badRequest } from '../http-errors';
 import { FilterTreeError, parseFilterRules, type FilterTarget, type ParsedCondition, type ParsedGroup, type ParsedNode } from '../../src/api/contracts/filters';
+import { SCHEDULED_PROCESS } from '../../src/api/contracts/jobs';
 
 /**
  * Rule trees to SQL (jobs-simulations-network-map.md sections 3 and 5). Every value goes through
@@ -95,11 +96,26 @@ const jobNameField: FieldSql = {
   },
 };
 
+/**
+ * Who ran the job: each value is a name as the typeahead offers it ("Ada Admin"), or one whole word of
+ * a user's name, as typed in the jobs filter text (`ran_by:ada`): the words are turned into the names
+ * they name once (the users, and the scheduler), and each job compares its ran_by with those.
+ */
+const ranByField: FieldSql = {
+  sql(alias, c, p) {
+    const values = p(lowerAll(c.values));
+    const names = `(${values}::text[] || array(select lower(u.n) from (select vigil_job_ran_by(id) as n from users union select ${p(SCHEDULED_PROCESS)}) u
+      where string_to_array(lower(u.n), ' ') && ${values}::text[]))`;
+    const low = `lower(coalesce(${alias}.ran_by, ''))`;
+    return c.operator === 'not_in' ? `${low} <> all${names}` : `${low} = any${names}`;
+  },
+};
+
 const JOB_FIELDS: Record<string, FieldSql> = {
   id: numberField('id'),
   name: jobNameField,
   status: textField('status', true),
-  ran_by: textField('ran_by'),
+  ran_by: ranByField,
   assessment_name: textField('assessment_name'),
   published: {
     sql: (alias, c) => (c.values[0] === 'yes' ? `${alias}.published_status = 2` : `${alias}.published_status <> 2`),

@@ -7,6 +7,7 @@ import { HttpError, badRequest, notFound } from '../http-errors';
 import { parseRules } from './compile';
 import { DEFAULT_DIMENSION_TYPES, FilterTreeError, parsePageValues, type DimensionChildren, type PageFilterData, type SavedFilter } from '../../src/api/contracts/filters';
 import { ACTION_TYPES, ACTION_TYPE_LABELS, JOB_STATUSES } from '../../src/api/contracts/vocabulary';
+import { statusLabel } from '../../src/api/contracts/jobs';
 
 const SELECT = `select id, target, name, filter, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at from saved_filters`;
 
@@ -20,7 +21,7 @@ export async function pageFilterData(db: Db): Promise<PageFilterData> {
   ]);
   return {
     objects: {
-      job_statuses: JOB_STATUSES.map((s) => [s, s]),
+      job_statuses: JOB_STATUSES.map((s) => [s, statusLabel(s)]),
       action_types: ACTION_TYPES.map((t) => [t, ACTION_TYPE_LABELS[t]]),
       users: users.map((u) => [u.n, u.n]),
     },

@@ -112,6 +112,17 @@ export class LibraryService {
     return next;
   }
 
+  /**
+   * For reads that may lag other directors' writes by about a poll (quick open, per keystroke): writes
+   * made through this director are waited for, as fresh() does; the periodic read of the change log
+   * for the others' runs beside the caller instead of before it (a keystroke then reads no table, where
+   * the poll every 200 ms was the wall clock's tail: bench:palette).
+   */
+  async freshForKeystroke(): Promise<void> {
+    if (!this.built || this.db.writes.version !== this.polledWrites) return this.fresh();
+    if (performance.now() - this.polledAt >= POLL_EVERY_MS && !this.pendingRefresh && !this.current) void this.fresh().catch((e) => this.onError(e));
+  }
+
   private async build(): Promise<void> {
     const started = { writes: this.db.writes.version, at: performance.now() };
     await this.feed.start();

@@ -55,7 +55,7 @@ export async function search(db: Db, library: LibraryService, user: { id: number
   const others = kinds.size ? small.find(library, user.id, q, byId, kinds) : Promise.resolve([]);
   const all: Ranked[] = [...(await jobs), ...(await others)];
   if (!kind || kind === 'action') {
-    await library.fresh();
+    await library.freshForKeystroke();
     for (const { entry: a, rank } of library.actionNames.find(q, limit, byId)) all.push({ kind: 'action', id: a.id, label: a.name, detail: `${a.vid} · ${a.type}`, vid: a.vid, subtype: a.type, url: `/manage_sims/action/${encodeURIComponent(a.vid)}`, rank });
   }
   const order = (k: SearchKind) => KIND_ORDER.indexOf(k);

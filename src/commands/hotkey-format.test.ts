@@ -27,6 +27,13 @@ describe('hotkeys', () => {
     expect(eventToHotkey(ev('Shift', 'ShiftLeft', { shiftKey: true }), false)).toBeNull();
   });
 
+  it('issue 21 reads ? as shift+/ (the shortcut sheet) whatever key types it: US, German and French layouts', () => {
+    expect(eventToHotkey(ev('?', 'Slash', { shiftKey: true }), false)).toBe('shift+/');
+    expect(eventToHotkey(ev('?', 'Minus', { shiftKey: true }), false)).toBe('shift+/');
+    expect(eventToHotkey(ev('?', 'KeyM', { shiftKey: true }), false)).toBe('shift+/');
+    expect(eventToHotkey(ev('?', 'Slash', { shiftKey: true, ctrlKey: true }), false)).toBe('mod+shift+/');
+  });
+
   it('labels hotkeys for the palette', () => {
     expect(hotkeyLabel('mod+shift+p', false)).toEqual(['Ctrl', 'Shift', 'P']);
     expect(hotkeyLabel('mod+k', true)).toEqual(['⌘', 'K']);

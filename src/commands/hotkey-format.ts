@@ -28,6 +28,8 @@ const CODE_KEYS: Record<string, string> = {
 /** The hotkey string a keyboard event stands for; letters, digits and punctuation read from the physical key. */
 export function eventToHotkey(e: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>, mac = isMac()): string | null {
   if (['Control', 'Meta', 'Alt', 'Shift'].includes(e.key)) return null;
+  // `?` opens the shortcut sheet on every layout: Shift+/ on a US keyboard, Shift+ß on a German one, Shift+, on a French one.
+  if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey) return 'shift+/';
   let key: string;
   if (/^Key[A-Z]$/.test(e.code)) key = e.code.slice(3).toLowerCase();
   else if (/^Digit[0-9]$/.test(e.code)) key = e.code.slice(5);

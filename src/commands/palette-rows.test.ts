@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fuzzyScore } from './fuzzy';
-import { paletteRows } from './palette-rows';
+import { closeMatch, paletteRows } from './palette-rows';
 import type { AnyCommand } from './types';
 
 const cmd = (id: string, title: string, category: string, keywords?: string[]): AnyCommand => ({ id: id as `${string}.${string}`, title, category, keywords, run: () => undefined });
@@ -82,5 +82,22 @@ describe('palette ranking', () => {
     expect(fuzzyScore('dns', 'Download token CSV')).toBeNull();
     expect(fuzzyScore('nm', 'networkMap')).not.toBeNull();
     expect(fuzzyScore('a1000', 'A000-1000')).not.toBeNull();
+  });
+});
+
+describe('close and scattered matches (which commands come before the objects quick open finds)', () => {
+  const byTitle = (title: string) => all.find((c) => c.title === title)!;
+  const extra = cmd('threatIntel.delete', 'Delete Threat-Intel Source', 'Integrations');
+  it.each([
+    ['dns', 'New Action', true],
+    ['dns', 'Edit Action Name, Description or Notes', false],
+    ['dns', 'Delete Threat-Intel Source', false],
+    ['run seq', 'Run Sequence…', true],
+    ['run seq', 'Layout: Sequential', false],
+    ['oj', 'Open Jobs', true],
+    ['jobs cancel', 'Cancel Job', true],
+    ['clone', 'Open Users', false],
+  ])('issue 21 "%s" matches %s closely: %s', (q, title, close) => {
+    expect(closeMatch(title === extra.title ? extra : byTitle(title), q)).toBe(close);
   });
 });

@@ -147,6 +147,22 @@ export function paletteRows(commands: readonly AnyCommand[], query: string, rece
   return { rows, items, total: matched };
 }
 
+/**
+ * Whether a command matches a query closely: each word of the query whole in its title, category or
+ * keywords ("run seq" in Run Sequence…), or the query the initials of title words in order ("oj" Open
+ * Jobs). The palette lists such commands before the objects quick open finds, a scattered match ("dns"
+ * in "Delete Threat-Intel Source") after them, as "DNS Query…" is the better answer to "dns".
+ */
+export function closeMatch(c: AnyCommand, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  const t = texts(c);
+  if (q.split(/\s+/).every((w) => t.lowerRest.includes(w))) return true;
+  const initials = q.replace(/\s+/g, '');
+  let k = 0;
+  for (let j = 0; j < t.lowerTitle.length && k < initials.length; j++) if (t.titleStarts[j] && t.lowerTitle[j] === initials[k]) k++;
+  return k === initials.length;
+}
+
 /** The empty query's list: recently used first (most recent first), then every other command by category and title. */
 function groupedRows(commands: readonly AnyCommand[], recent: readonly string[]): { rows: PaletteRow[]; items: AnyCommand[] } {
   const recentRank = new Map(recent.map((id, i) => [id, i]));

@@ -168,6 +168,20 @@ describe('command palette', () => {
     expect(paletteStore.open).toBe(false);
   });
 
+  it('issue 21 lists the commands that match closely, then the objects found, then commands matched only scattered ("dns")', async () => {
+    const { registry } = setup();
+    registry.register({ id: 'threatIntel.delete', title: 'Delete Threat-Intel Source', category: 'Integrations', run: vi.fn() });
+    registry.register({ id: 'actions.new', title: 'New Action', category: 'Actions', keywords: ['dns'], run: vi.fn() });
+    const dnsQuery: SearchResult = { kind: 'action', id: 9, label: 'DNS Query for Known C2 Domain', detail: 'A101-295 · dns', vid: 'A101-295', subtype: 'dns', url: '/manage_sims/action/A101-295', match: 'prefix' };
+    server.use(http.get(`${API}/search.json`, ({ request }) => HttpResponse.json<SearchAnswer>({ q: new URL(request.url).searchParams.get('q') ?? '', results: [dnsQuery] })));
+    render(<CommandPalette registry={registry} />);
+    act(() => openPalette());
+    await userEvent.type(await screen.findByRole('combobox'), 'dns');
+    await screen.findByRole('option', { name: /DNS Query/ });
+    expect(screen.getAllByRole('option').map((o) => o.textContent?.replace(/A101.*$/, ''))).toEqual(['New Action', 'DNS Query for Known C2 Domain', 'Delete Threat-Intel Source']);
+    expect(screen.getByText('More Commands')).toBeTruthy();
+  });
+
   it('lists commands only, and calls no search, after a > prefix (shown in the footer)', async () => {
     const { registry } = setup();
     render(<CommandPalette registry={registry} />);

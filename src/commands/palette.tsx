@@ -6,7 +6,7 @@ import { ArgsForm, needsPrompt } from './args-form';
 import { hotkeyLabel } from './hotkey-format';
 import { hotkeysOf, type CommandRegistry } from './registry';
 import { closePalette, paletteStore, takeTypeahead } from './palette-store';
-import { paletteRows } from './palette-rows';
+import { closeMatch, paletteRows } from './palette-rows';
 import type { AnyCommand } from './types';
 import { useRegistryVersion } from './use-registry';
 import { useObjectSearch } from './object-search';
@@ -118,24 +118,35 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
       rows.push({ type: 'header', label: 'Run as typed' });
       add({ type: 'line', line });
     }
-    // An object named exactly (a VID, a job id, a whole name) comes before commands; others after them.
+    // An object named exactly (a VID, a job id, a whole name) comes before commands; the commands that
+    // match closely next, then the other objects, then the commands matched only scattered (closeMatch).
     const exact = found.filter((r) => r.match === 'exact');
     const others = found.filter((r) => r.match !== 'exact');
     if (exact.length) {
       rows.push({ type: 'header', label: 'Open' });
       exact.forEach((result) => add({ type: 'object', result }));
     }
-    if (found.length && commandRows.items.length && !commandRows.rows.some((r) => r.type === 'header')) rows.push({ type: 'header', label: 'Commands' });
-    for (const r of commandRows.rows) {
-      if (r.type === 'header') rows.push({ type: 'header', label: r.category });
-      else add({ type: 'command', command: r.command });
-    }
+    const grouped = commandRows.rows.some((r) => r.type === 'header');
+    const split = found.length > 0 && !grouped;
+    const close = split ? commandRows.items.filter((c) => closeMatch(c, text)) : commandRows.items;
+    const scattered = split ? commandRows.items.filter((c) => !closeMatch(c, text)) : [];
+    if (found.length && close.length && !grouped) rows.push({ type: 'header', label: 'Commands' });
+    if (grouped) {
+      for (const r of commandRows.rows) {
+        if (r.type === 'header') rows.push({ type: 'header', label: r.category });
+        else add({ type: 'command', command: r.command });
+      }
+    } else close.forEach((command) => add({ type: 'command', command }));
     if (others.length) {
       rows.push({ type: 'header', label: 'Objects' });
       others.forEach((result) => add({ type: 'object', result }));
     }
+    if (scattered.length) {
+      rows.push({ type: 'header', label: close.length ? 'More Commands' : 'Commands' });
+      scattered.forEach((command) => add({ type: 'command', command }));
+    }
     return { rows, items };
-  }, [commandRows, objects, line]);
+  }, [commandRows, objects, line, text]);
   const rowOfItem = useMemo(() => {
     const map: number[] = [];
     rows.forEach((r, i) => r.type === 'entry' && (map[r.index] = i));

@@ -99,8 +99,14 @@ function jobCond(j: JobRow, c: ParsedCondition): boolean {
       return textMatch(j.status, c, true);
     case 'published':
       return c.values[0] === 'yes' ? j.published_status === 2 : j.published_status !== 2;
+    case 'ran_by': {
+      // A name, or one whole word of a user's name (every seeded ran_by is a user's name or the scheduler's).
+      const v = j.ran_by.toLowerCase();
+      const hit = c.values.some((x) => x.toLowerCase() === v || v.split(' ').includes(x.toLowerCase()));
+      return c.operator === 'not_in' ? !hit : hit;
+    }
     default:
-      return textMatch(j[c.field as 'name' | 'ran_by' | 'assessment_name'], c, false);
+      return textMatch(j[c.field as 'name' | 'assessment_name'], c, false);
   }
 }
 function actionRunCond(a: JobActionRow, c: ParsedCondition): boolean {
@@ -186,7 +192,8 @@ function sampleValue(target: FilterTarget, object: string, f: FilterFieldConfig,
     return (f.options!.find((o) => o.value === want) ?? f.options![0]!).value;
   }
   if (target === 'jobs' && object === 'job') {
-    if (f.match_field === 'ran_by') return [job.ran_by, 'Scheduled Process'];
+    // A whole name and a first name (`ran_by:ada` in the jobs filter text).
+    if (f.match_field === 'ran_by') return [job.ran_by, jobs.find((j) => j.ran_by !== job.ran_by && j.ran_by.includes(' '))?.ran_by.split(' ')[0] ?? 'Scheduled Process'];
     return text(f.match_field === 'assessment_name' ? (jobs.find((j) => j.assessment_name)?.assessment_name ?? 'x') : job.name);
   }
   if (object === 'job_action') {
@@ -316,7 +323,8 @@ describe('lookup, filter source and dimension children', () => {
     const res = await s.call('GET', '/filters/page_filter_data.json', { as: operator });
     expect(res.statusCode, res.body).toBe(200);
     const d = res.json<PageFilterData>();
-    expect(d.objects.job_statuses).toContainEqual(['completed', 'completed']);
+    // Values as stored, labels as the Jobs pane shows them (issue 21: no lowercase status in the page filter).
+    expect(d.objects.job_statuses).toContainEqual(['completed', 'Completed']);
     expect(typeof d.timezone).toBe('string');
     expect(typeof d.timezone_offset).toBe('number');
     expect(d.root_dimensions.map((r) => r[1])).toEqual(['Attack Vector', 'Behavior Type', 'Stage of Attack']);

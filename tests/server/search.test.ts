@@ -137,6 +137,66 @@ describe('GET /search.json (quick open)', () => {
     await t.db.query('update nodes set name = $2 where id = $1', [actor!.id, actor!.name]);
   });
 
+  it("issue 21 finds an actor by the friendly name the Actors pane shows, and shows its live status (offline 20 s after its last heartbeat), as the Actors pane does", async () => {
+    const [actor] = await t.db.query<{ id: number; name: string }>('select id, name from nodes order by id limit 1');
+    const actorHit = async (q: string) => (await find(operator, q, 10, 'actor')).find((r) => r.id === actor!.id);
+    await t.db.query(`update nodes set friendly_name = 'Heron finance desk', sim_address = '10.9.8.7' where id = $1`, [actor!.id]);
+    expect(await actorHit('heron fin')).toMatchObject({ label: actor!.name, match: 'prefix' });
+    expect((await actorHit('heron finance desk'))!.match).toBe('exact');
+    expect((await actorHit('finance desk'))!.match).toBe('prefix');
+    // Stored online with an hour-old heartbeat (the engine's sweep has not written it yet): offline, as the Actors pane says.
+    await t.db.query(`update nodes set status = 'online', last_heartbeat_at = now() - interval '1 hour' where id = $1`, [actor!.id]);
+    expect((await actorHit('heron'))!.detail).toBe('Heron finance desk · 10.9.8.7 · offline');
+    // A fresh heartbeat: online. Heartbeats log no change, yet one that arrives later keeps it online past the offline delay.
+    await t.db.query(`update nodes set status = 'offline', last_heartbeat_at = now() where id = $1`, [actor!.id]);
+    await t.db.query(`update nodes set status = 'online', last_heartbeat_at = now() where id = $1`, [actor!.id]);
+    expect((await actorHit('heron'))!.detail).toBe('Heron finance desk · 10.9.8.7 · online');
+    const later = Date.now() + 25_000;
+    const base = performance.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(later);
+    const perf = vi.spyOn(performance, 'now').mockReturnValue(base + 25_000);
+    try {
+      await t.db.query('update nodes set last_heartbeat_at = $2 where id = $1', [actor!.id, new Date(later - 2_000)]);
+      expect((await actorHit('heron'))!.detail).toBe('Heron finance desk · 10.9.8.7 · online');
+      // None since: offline once the delay has passed, though the stored status still says online.
+      clock.mockReturnValue(later + 21_000);
+      perf.mockReturnValue(base + 50_000);
+      expect((await actorHit('heron'))!.detail).toBe('Heron finance desk · 10.9.8.7 · offline');
+    } finally {
+      clock.mockRestore();
+      perf.mockRestore();
+    }
+    await t.db.query(`update nodes set friendly_name = '', status = 'offline' where id = $1`, [actor!.id]);
+  });
+
+  it("issue 21 a keystroke does not wait for the change log's periodic poll (other directors' writes), but waits for this director's writes", async () => {
+    const library = t.app.library;
+    const feed = (library as unknown as { feed: { poll(): Promise<unknown> } }).feed;
+    await find(operator, 'dns');
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const realPoll = feed.poll.bind(feed);
+    const poll = vi.spyOn(feed, 'poll').mockImplementation(async () => {
+      await held;
+      return realPoll();
+    });
+    try {
+      // The poll is due (more than 200 ms since the last) and held: quick open answers from the index meanwhile.
+      await new Promise((r) => setTimeout(r, 250));
+      const answer = await Promise.race([find(operator, 'dns'), new Promise<'waited'>((r) => setTimeout(() => r('waited'), 5_000))]);
+      expect(answer).not.toBe('waited');
+      expect(poll).toHaveBeenCalled();
+    } finally {
+      release();
+      poll.mockRestore();
+    }
+    // A write through this director is waited for: the renamed actor is found by its new name at once.
+    const [actor] = await t.db.query<{ id: number; name: string }>('select id, name from nodes order by id limit 1');
+    await t.db.query(`update nodes set name = 'Kestrel Gate' where id = $1`, [actor!.id]);
+    expect((await find(operator, 'kestrel', 5))[0]).toMatchObject({ kind: 'actor', id: actor!.id });
+    await t.db.query('update nodes set name = $2 where id = $1', [actor!.id, actor!.name]);
+  });
+
   it('treats LIKE wildcards as text and keeps to the limit', async () => {
     expect(await find(operator, '%')).toEqual([]);
     expect(await find(operator, '_')).toEqual([]);

@@ -14,6 +14,7 @@ import { libraryStore, rememberVersion } from './store';
 import { AlertsTable, Badge, Mono, SignaturesList, SimulationsTable, Table } from './ui';
 import { Section } from '@/ui/section';
 import { ACTION_TYPE_LABELS, DIMENSION_LABELS } from '@/api/contracts/vocabulary';
+import { statusLabel } from '@/api/contracts/jobs';
 
 /** The library's keys, read from the commands' keybindings (arrows and Enter are the list's own keys). */
 function KeysHint() {
@@ -23,7 +24,7 @@ function KeysHint() {
 }
 
 /** Latest Runs (ACT-002): by id descending, 'View All (count)', 'Never Run', 'Scheduled Process'; refetched every 30 s while one runs. */
-function LatestRuns({ a, dataUpdatedAt }: { a: ActionLibraryDetail; dataUpdatedAt: number }) {
+export function LatestRuns({ a, dataUpdatedAt }: { a: Pick<ActionLibraryDetail, 'id' | 'vid' | 'latest_jobs' | 'total_jobs'>; dataUpdatedAt: number }) {
   const q = useQuery({
     queryKey: libraryKeys.latest(a.id),
     queryFn: () => fetchLatestJobs(a.id),
@@ -58,7 +59,7 @@ function LatestRuns({ a, dataUpdatedAt }: { a: ActionLibraryDetail; dataUpdatedA
               {j.name}
             </span>,
             <span key="s" className={j.status === 'completed' ? 'text-emerald-500' : j.status === 'errored' || j.status === 'cancelled' ? 'text-red-500' : 'text-accent'}>
-              {j.status}
+              {statusLabel(j.status)}
             </span>,
             ranBy(j.user),
             dateTime(j.created_at),
