@@ -21,6 +21,8 @@ export interface Director {
   /** http://127.0.0.1:PORT */
   url: string;
   port: number;
+  /** The director's process id (benchmarks read its CPU time). */
+  pid: number;
   dataDir: string;
   /** Everything the director printed so far (stdout and stderr). */
   output(): string;
@@ -156,5 +158,5 @@ export async function startDirector(env: Record<string, string> = {}, opts: { fr
     throw e;
   }
   // Keep collecting output after start, for failure reports.
-  return { url: `http://127.0.0.1:${port}`, port, dataDir, output: () => out, stop };
+  return { url: `http://127.0.0.1:${port}`, port, pid: child.pid ?? 0, dataDir, output: () => out, stop };
 }

@@ -1,12 +1,15 @@
 /**
  * A small reader of uncompressed PDF files (what jsPDF writes with compress: false): the objects, the
- * page tree's pages with their MediaBox, and the text each page's content stream shows (Tj strings).
+ * page tree's pages with their MediaBox, the text each page's content stream shows (Tj strings) and
+ * the images it draws (Do).
  * Enough for tests to check page size, page count and footer text of a real exported file.
  */
 export interface PdfPage {
   width: number;
   height: number;
   texts: string[];
+  /** The images the page draws (their XObject names, e.g. 'I0', once per draw). */
+  images: string[];
 }
 
 function objects(src: string): Map<number, string> {
@@ -35,7 +38,8 @@ export function readPdf(bytes: Uint8Array): { pages: PdfPage[] } {
       const contentRef = page.match(/\/Contents\s+(\d+)\s+0\s+R/)?.[1];
       const content = contentRef ? (objs.get(Number(contentRef)) ?? '') : '';
       const texts = [...content.matchAll(/\(((?:\\.|[^\\)])*)\)\s*Tj/g)].map((m) => unescape(m[1]!));
-      return { width: (box[2] ?? 0) - (box[0] ?? 0), height: (box[3] ?? 0) - (box[1] ?? 0), texts };
+      const images = [...content.matchAll(/\/([\w.-]+)\s+Do\b/g)].map((m) => m[1]!);
+      return { width: (box[2] ?? 0) - (box[0] ?? 0), height: (box[3] ?? 0) - (box[1] ?? 0), texts, images };
     }),
   };
 }

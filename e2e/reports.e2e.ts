@@ -96,6 +96,8 @@ describe('reports', () => {
     }
     expect(pdf.pages[0]!.texts).toContain('ATT&CK coverage');
     expect(pdf.pages.flatMap((p) => p.texts)).toContain('Execution');
+    // Every panel's drawing is in the report: one image per panel, painted from the page.
+    expect(pdf.pages.flatMap((p) => p.images)).toHaveLength(d.panels.length);
     page.off('request', onRequest);
     // Every panel's figures came in one POST /reports/panels.json, and the export read them from there.
     expect(calls).toEqual(['POST /reports/panels.json']);

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import type { Permission } from '@/api/contracts/permissions';
 
 export type PaneParams = Record<string, string>;
@@ -29,6 +30,8 @@ export interface PaneKind {
   permission?: Permission;
   /** Absent while the pane's feature is not built: the workbench says so plainly. */
   component?: ComponentType<PaneProps>;
+  /** Starts the pane's calls when it opens (see PaneComponent.prefetch). */
+  prefetch?: (params: PaneParams, queryClient: QueryClient) => void;
   /** One line for the start pane and the palette. */
   description?: string;
   /** Hidden from the palette's open-pane commands (e.g. it needs params). */

@@ -73,6 +73,13 @@ export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = N
     return registry;
   }, [features]);
   const controller = useMemo(() => new DockController(panes, history), [panes, history]);
+  // The address's pane starts its calls now, beside the dock's first render (its host would start them
+  // once the dock has laid out and rendered it, about a frame later).
+  useMemo(() => {
+    const ref = controller.refFor(history.current());
+    const kind = panes.get(ref.kind);
+    if (kind?.prefetch && (!kind.permission || env.user_rights.includes(kind.permission))) kind.prefetch(ref.params, queryClient);
+  }, [controller, panes, history, env.user_rights, queryClient]);
   const apiRef = useRef<DockviewApi | null>(null);
   const unloadSaver = useRef<(() => void) | null>(null);
   const storageKey = layoutKey(env.user.id);

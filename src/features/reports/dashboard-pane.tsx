@@ -8,9 +8,9 @@ import type { PaneProps } from '@/panes/types';
 import type { TimeRangeConfig } from '@/api/contracts/time-range';
 import { TimeRangePicker } from '@/ui/time-range-picker';
 import { usePaneTitle } from '@/panes/use-pane-title';
-import { getDashboard, patchDashboard, qk } from './api';
+import { patchDashboard, qk } from './api';
 import { PanelView, type PanelState } from './panel-view';
-import { dashboardRequests, loadPanels, panelClock } from './panel-data';
+import { dashboardQuery, dashboardRequests, panelClock, panelsQuery } from './panel-data';
 import { reportsStore } from './store';
 
 /** One dashboard: its time range, its toolbar (commands as buttons) and the grid of panels. */
@@ -19,7 +19,7 @@ const ROW_PX = 230;
 
 export function DashboardPane({ params }: PaneProps) {
   const id = Number(params.id);
-  const q = useQuery({ queryKey: qk.dashboard(id), queryFn: () => getDashboard(id), enabled: id > 0 });
+  const q = useQuery({ ...dashboardQuery(id), enabled: id > 0 });
   // The tab shows the dashboard's name (and follows a rename).
   usePaneTitle(q.data?.name);
   if (!(id > 0)) return <p className="p-4 text-sm text-red-400">This dashboard address has no valid id.</p>;
@@ -35,7 +35,7 @@ function DashboardView({ d }: { d: Dashboard }) {
   // Every panel's figures in one call; relative ranges resolve per minute, so the key (and the call) changes
   // at most once a minute, and the previous figures stay on screen while the next ones load.
   const { queries, keyOf } = dashboardRequests(d, panelClock());
-  const data = useQuery({ queryKey: qk.panels(queries), queryFn: () => loadPanels(queries, qc), refetchInterval: 60_000, placeholderData: keepPreviousData });
+  const data = useQuery({ ...panelsQuery(queries, qc), refetchInterval: 60_000, placeholderData: keepPreviousData });
   const stateOf = (uid: string): PanelState => {
     const answer = data.data?.[keyOf[uid]!];
     return { answer, error: answer ? null : data.error };

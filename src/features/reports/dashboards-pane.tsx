@@ -1,20 +1,36 @@
-import { useQuery } from '@tanstack/react-query';
-import { useState, type KeyboardEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { CommandToolbar, runFrom, usePaneCommandContext } from '@/commands/command-menu';
 import { commands } from '@/commands/registry';
 import { listDashboards, qk } from './api';
+import { prefetchDashboard } from './panel-data';
+
+/** A dashboard pointed at (hovered, or chosen with the arrows) this long has its calls started ahead of Enter or a click. */
+const PREFETCH_AFTER_MS = 150;
 
 /** The Dashboards list: own and shared dashboards; arrows move, Enter opens, buttons run the commands. */
 
 export function DashboardsPane() {
   const q = useQuery({ queryKey: qk.dashboards, queryFn: listDashboards });
   const [active, setActive] = useState(0);
+  const [pointed, setPointed] = useState<number | null>(null);
+  const qc = useQueryClient();
   const { opts } = usePaneCommandContext();
   const open = (id: number) => runFrom(commands, 'reports.openDashboard', { id }, 'button', opts);
   const list = q.data?.dashboards ?? [];
+  // The dashboard about to be opened has its figures on the way (a pointer resting on it, or the arrows
+  // stopping on it): opening it then draws from the cache. Passing over many starts nothing.
+  useEffect(() => {
+    if (pointed === null) return;
+    const t = setTimeout(() => void prefetchDashboard(qc, pointed), PREFETCH_AFTER_MS);
+    return () => clearTimeout(t);
+  }, [pointed, qc]);
   const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'ArrowDown') setActive((i) => Math.min(list.length - 1, i + 1));
-    else if (e.key === 'ArrowUp') setActive((i) => Math.max(0, i - 1));
+    const next = e.key === 'ArrowDown' ? Math.min(list.length - 1, active + 1) : e.key === 'ArrowUp' ? Math.max(0, active - 1) : null;
+    if (next !== null) {
+      setActive(next);
+      setPointed(list[next]?.id ?? null);
+    }
     else if (e.key === 'Enter' && list[active]) open(list[active].id);
     else return;
     e.preventDefault();
@@ -39,6 +55,8 @@ export function DashboardsPane() {
               role="option"
               aria-selected={i === active}
               onClick={() => setActive(i)}
+              onMouseEnter={() => setPointed(d.id)}
+              onMouseLeave={() => setPointed(null)}
               onDoubleClick={() => open(d.id)}
               className={`flex items-center gap-3 rounded px-2 py-1.5 text-sm ${i === active ? 'bg-raised' : ''}`}
             >

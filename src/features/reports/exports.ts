@@ -7,8 +7,7 @@ import type { Dashboard } from '@/api/contracts/reports';
 import { downloadBytes } from '@/ui/download';
 import { zipStore } from '@/ui/zip-store';
 import type { QueryClient } from '@tanstack/react-query';
-import { qk } from './api';
-import { dashboardRequests, loadPanels, panelClock, panelQuery, sourceOf, tableOf } from './panel-data';
+import { dashboardRequests, loadPanels, panelClock, panelQuery, panelsQuery, sourceOf, tableOf } from './panel-data';
 import type { ReportSection } from './pdf-report';
 import { reportsStore } from './store';
 
@@ -44,31 +43,32 @@ const toBase64 = (bytes: Uint8Array) => {
   return btoa(s);
 };
 
-/** PDF drawings are captured at 2x: sharp on paper at Letter width, and under half the pixels of 3x. */
+/** PDF drawings: 2 canvas pixels per CSS pixel at most (as a panel of up to the page's width prints), and 3 per point on paper. */
 const PDF_SCALE = 2;
+const PX_PER_PT = 3;
 
 /**
- * The drawings of the panels on screen, by uid: the grid is captured once (html2canvas clones the whole
- * document per call, so one call instead of one per panel) and each chart is cut out of it as a JPEG.
+ * The drawings of the panels on screen, by uid: each panel's chart area painted once, at the scale its
+ * place on paper needs (a wide panel is shrunk to the page's width: fewer pixels), as JPEG bytes. One
+ * canvas at a time, encoded by the browser off the main thread.
  */
-async function panelDrawings(d: Dashboard): Promise<Map<string, NonNullable<ReportSection['image']>>> {
+async function panelDrawings(d: Dashboard, contentPt: number, step: () => void): Promise<Map<string, NonNullable<ReportSection['image']>>> {
   const out = new Map<string, NonNullable<ReportSection['image']>>();
   const grid = gridElement(d);
   if (!grid) return out;
-  const { captureElement } = await import('./image-export');
-  const canvases = await captureElement(grid, PDF_SCALE);
-  if (canvases.length !== 1) return out;
-  const whole = canvases[0]!;
-  const origin = grid.getBoundingClientRect();
+  const { paintElement, jpegBytes } = await import('./paint-panel');
   for (const p of d.panels) {
     const el = grid.querySelector<HTMLElement>(`[data-panel="${p.uid}"] [data-chart]`);
     if (!el || !el.clientWidth || !el.clientHeight) continue;
-    const r = el.getBoundingClientRect();
-    const cut = document.createElement('canvas');
-    cut.width = Math.round(r.width * PDF_SCALE);
-    cut.height = Math.round(r.height * PDF_SCALE);
-    cut.getContext('2d')?.drawImage(whole, (r.left - origin.left) * PDF_SCALE, (r.top - origin.top + grid.scrollTop) * PDF_SCALE, cut.width, cut.height, 0, 0, cut.width, cut.height);
-    out.set(p.uid, { dataUrl: cut.toDataURL('image/jpeg', 0.92), width: r.width, height: r.height, format: 'JPEG' });
+    const { width, height } = el.getBoundingClientRect();
+    const scale = Math.min(PDF_SCALE, (PX_PER_PT * Math.min(contentPt, width)) / width);
+    const canvas = await paintElement(el, scale);
+    if (canvas) {
+      out.set(p.uid, { data: await jpegBytes(canvas), width, height, format: 'JPEG' });
+      // The canvas's pixels are freed at once (20 panels would hold tens of megabytes until collected).
+      canvas.width = canvas.height = 0;
+    }
+    step();
   }
   return out;
 }
@@ -80,19 +80,18 @@ export async function exportDashboardPdf(d: Dashboard, filename?: string, queryC
     const now = new Date();
     // The panels' figures all at once, in one call; the dashboard on screen already holds them (same query key).
     const { queries, keyOf } = dashboardRequests(d, panelClock(now));
-    const load = () => loadPanels(queries, queryClient ?? undefined);
-    const answers = queryClient ? await queryClient.fetchQuery({ queryKey: qk.panels(queries), queryFn: load, staleTime: 60_000 }) : await load();
+    // jsPDF loads with the first PDF export, not with the workbench (beside the figures).
+    const code = import('./pdf-report');
+    const answers = queryClient ? await queryClient.fetchQuery({ ...panelsQuery(queries, queryClient), staleTime: 60_000 }) : await loadPanels(queries);
     const data = d.panels.map((p) => {
       const a = answers[keyOf[p.uid]!];
       if (!a) throw new Error(`No figures for the panel "${p.title}"`);
       if ('error' in a) throw new Error(`${p.title}: ${a.error.message}`);
-      step();
       return a;
     });
-    const drawings = await panelDrawings(d);
+    const { buildReportPdf, REPORT_PAGE } = await code;
+    const drawings = await panelDrawings(d, REPORT_PAGE.width - REPORT_PAGE.margin.left - REPORT_PAGE.margin.right, step);
     const sections: ReportSection[] = d.panels.map((p, i) => ({ title: p.title, image: drawings.get(p.uid) ?? null, table: tableOf(data[i]!) }));
-    // jsPDF loads with the first PDF export, not with the workbench.
-    const { buildReportPdf } = await import('./pdf-report');
     const pdf = buildReportPdf({ title: d.name, subtitle: `${describeTimeRange(d.time_range)} · ${d.panels.length} panels · owner ${d.owner.name}`, sections, generatedAt: now });
     step();
     const bytes = new Uint8Array(pdf.output('arraybuffer'));

@@ -12,8 +12,8 @@ export const REPORT_PAGE = { width: 612, height: 792, margin: { top: 90, right: 
 
 export interface ReportSection {
   title: string;
-  /** A drawing: JPEG is embedded as it is (PNG would be decoded and deflated again by jsPDF, much slower). */
-  image?: { dataUrl: string; width: number; height: number; format?: 'PNG' | 'JPEG' } | null;
+  /** A drawing (a data URL or the file's bytes) and its size in CSS pixels: JPEG is embedded as it is (PNG would be decoded and deflated again by jsPDF, much slower). */
+  image?: { data: string | Uint8Array; width: number; height: number; format?: 'PNG' | 'JPEG' } | null;
   table: TableData;
 }
 
@@ -91,7 +91,7 @@ export function buildReportPdf(doc: ReportDoc): jsPDF {
       const fitH = Math.min(h, maxH);
       const fitW = (w * fitH) / h;
       ensure(fitH);
-      pdf.addImage(s.image.dataUrl, s.image.format ?? 'PNG', P.margin.left, y, fitW, fitH);
+      pdf.addImage(s.image.data, s.image.format ?? 'PNG', P.margin.left, y, fitW, fitH);
       y += fitH + 8;
     }
     const cols = s.table.columns.length || 1;
