@@ -1,7 +1,8 @@
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
-import type { PickOption, PickSource } from './pick';
+import type { ChosenPicks, PickOption, PickSource } from './pick';
 
 const SEARCH_DELAY_MS = 200;
+const NONE: ChosenPicks = {};
 
 /**
  * A searchable pick list for one entity argument (or several, `multiple`): typing searches the source,
@@ -15,6 +16,7 @@ export function PickField({
   value,
   onChange,
   autoFocus,
+  chosen = NONE,
 }: {
   label: string;
   source: PickSource;
@@ -22,6 +24,8 @@ export function PickField({
   value: PickOption[];
   onChange(v: PickOption[]): void;
   autoFocus?: boolean;
+  /** What the form has chosen in its other pick lists (a list that depends on another searches again when it changes). */
+  chosen?: ChosenPicks;
 }) {
   const id = useId();
   const [query, setQuery] = useState('');
@@ -43,7 +47,7 @@ export function PickField({
     if (!open) return;
     const ac = new AbortController();
     const t = setTimeout(() => {
-      source.search(searched, ac.signal).then(
+      source.search(searched, ac.signal, chosen).then(
         (rows) => {
           if (ac.signal.aborted) return;
           setFound({ query: searched, options: rows });
@@ -59,7 +63,7 @@ export function PickField({
       clearTimeout(t);
       ac.abort();
     };
-  }, [searched, open, source]);
+  }, [searched, open, source, chosen]);
 
   const choose = (o: PickOption) => {
     onChange(multiple ? [...value.filter((v) => v.value !== o.value), o] : [o]);
@@ -149,6 +153,8 @@ export function PickField({
                 key={o.value}
                 id={`${id}-o-${o.value}`}
                 role="option"
+                // The name reads as words: "Job 320 DNS Query", not the label and detail run together.
+                aria-label={o.detail ? `${o.label} ${o.detail}` : o.label}
                 aria-selected={i === active}
                 onMouseDown={(e) => e.preventDefault()}
                 onClick={() => choose(o)}
