@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { listKeyTarget } from '@/ui/list-keys';
 import type { ChosenPicks, PickOption, PickSource } from './pick';
 
 const SEARCH_DELAY_MS = 200;
@@ -80,15 +81,13 @@ export function PickField({
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     const choosing = open && e.key === 'Enter' && (searched || !value.length);
+    const to = open ? listKeyTarget(e, active, shown.length) : null;
     if (!open && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
       e.preventDefault();
       setOpen(true);
-    } else if (open && e.key === 'ArrowDown') {
+    } else if (to !== null) {
       e.preventDefault();
-      setActive((a) => Math.min(shown.length - 1, a + 1));
-    } else if (open && e.key === 'ArrowUp') {
-      e.preventDefault();
-      setActive((a) => Math.max(0, a - 1));
+      setActive(to);
     } else if (choosing && state === 'loading') {
       // Not the form's submit: the choice is still coming.
       e.preventDefault();
