@@ -2,7 +2,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { signIn, useBrowser } from './browser';
 import { sharedDirectorUrl } from './shared-director';
 import { DEMO_USERS } from './director';
-import { eventually, openPalette, paletteCount, paletteInput, paletteOption, paletteOptions, paletteTitles, panel, pathOf, tabs, waitForFocused, waitForPath } from './workbench';
+import type { SearchAnswer } from '@/api/contracts/search';
+import { eventually, openPalette, paletteCount, paletteInput, paletteOption, paletteOptions, paletteTitles, panel, pathOf, runCommand, tabs, waitForFocused, waitForPath } from './workbench';
 
 const baseUrl = sharedDirectorUrl();
 
@@ -47,6 +48,28 @@ describe('the command palette', () => {
     await waitForPath(page, '/admin/users');
     await panel(page, 'Users').getByRole('cell', { name: inject('adminEmail'), exact: true }).waitFor({ state: 'visible' });
     expect(await tabs(page, 'Users').count()).toBe(1);
+  });
+
+  it('Open Job… asks for the job with a searchable pick list, never a raw id: an option reads "Job N name · status", Enter chooses, Enter again opens /jobs/N', async () => {
+    const { page } = b;
+    await signIn(page, inject('adminEmail'), inject('adminPassword'));
+    const res = await page.request.get('/search.json?kind=job&q=&limit=1', { headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' } });
+    expect(res.status(), await res.text()).toBe(200);
+    const job = ((await res.json()) as SearchAnswer).results[0]!;
+    await runCommand(page, 'Open Job…');
+    const form = page.getByRole('form', { name: 'Arguments for Open Job…' });
+    const box = form.getByRole('combobox', { name: 'Job' });
+    await box.waitFor();
+    expect(await form.getByRole('textbox').count()).toBe(0);
+    expect(await form.getByRole('spinbutton').count()).toBe(0);
+    await box.fill(String(job.id));
+    // The option's name reads as words: the label, a space, the detail.
+    await form.getByRole('option', { name: `${job.label} ${job.detail}`, exact: true }).waitFor();
+    await page.screenshot({ path: '/tmp/open-job-pick.png' });
+    await box.press('Enter');
+    await eventually(() => form.getByText(/^Chosen/).innerText(), `Chosen: ${job.label}`, 'the job is chosen');
+    await box.press('Enter');
+    await waitForPath(page, `/jobs/${job.id}`);
   });
 
   it('Escape closes the palette without running anything', async () => {

@@ -6,7 +6,7 @@
 import type { ActiveSession } from '../auth/sessions';
 import type { Db } from '../db/index';
 import { notFound } from '../http-errors';
-import type { PcapNotification } from '../../src/api/contracts/pcap';
+import type { PcapCaptureRow, PcapNotification } from '../../src/api/contracts/pcap';
 import type { AddressMapping } from './anonymize';
 
 export interface UploadRow {
@@ -47,3 +47,21 @@ export async function loadUpload(db: Db, id: number, session: ActiveSession): Pr
   }
   return row;
 }
+
+/**
+ * The captures `session`'s user may open, newest first: their own uploads, every Action's capture, and
+ * all of them for an administrator (as `loadUpload` allows); `q` finds a file name, an Action's VID or
+ * the id.
+ */
+export async function listCaptures(db: Db, session: ActiveSession, q: string, limit: number): Promise<PcapCaptureRow[]> {
+  return db.query<PcapCaptureRow>(
+    `select u.id, u.orig_filename, u.status, u.pcap_library_id is not null as stored, a.vid as action_vid
+       from pcap_uploads u left join actions a on a.id = u.action_id
+      where (u.user_id = $1 or u.action_id is not null or $2)
+        and ($3 = '' or strpos(lower(u.orig_filename), $3) > 0 or strpos(lower(coalesce(a.vid, '')), $3) > 0 or u.id::text = $3)
+      order by u.id desc
+      limit $4`,
+    [session.user.id, session.user.role === 'admin', q.toLowerCase(), limit],
+  );
+}
+

@@ -1,14 +1,14 @@
 /**
- * Packet View calls (/manage_sims/pcaps/inspect/{pcap_library_id} is the pane): pages of packets of a
- * stored capture and one packet's bytes. The capture shown is the processed one once an Action was
+ * Packet View calls (/manage_sims/pcaps/inspect/{pcap_library_id} is the pane): the captures a user may
+ * open, pages of packets of a stored capture and one packet's bytes. The capture shown is the processed one once an Action was
  * made from the upload (what the Action replays), else the upload as received.
  */
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../guards';
 import { badRequest, notFound, validate } from '../http-errors';
 import { firstPacketTime, packetCount, processedInfo, readPackets, summarizePacket, type PcapStore, type StoredCaptureInfo } from '../pcap/store';
-import { loadUpload } from '../pcap/uploads';
-import { packetsQuerySchema, type PcapPacketBytesAnswer, type PcapPacketsAnswer } from '../../src/api/contracts/pcap';
+import { listCaptures, loadUpload } from '../pcap/uploads';
+import { capturesQuerySchema, packetsQuerySchema, type PcapCapturesAnswer, type PcapPacketBytesAnswer, type PcapPacketsAnswer } from '../../src/api/contracts/pcap';
 import type { ActiveSession } from '../auth/sessions';
 
 function parseId(raw: unknown, what: string): number {
@@ -38,6 +38,13 @@ export async function pcapInspectRoutes(app: FastifyInstance, opts: { store: Pca
     const first = await firstPacketTime(file, `${file}.idx`, stored);
     return { u, file, info: { ...stored, firstFrameTime: first }, kind: 'upload' as const };
   };
+
+  // The captures the user may open (the Packet View's and the conversation commands' pick list).
+  app.get('/manage_sims/pcaps.json', async (req): Promise<PcapCapturesAnswer> => {
+    const session = requireUser(req);
+    const q = validate(capturesQuerySchema, req.query ?? {});
+    return { data: await listCaptures(app.db, session, q.q, q.limit) };
+  });
 
   app.get('/manage_sims/pcaps/:id/packets.json', async (req): Promise<PcapPacketsAnswer> => {
     const session = requireUser(req);

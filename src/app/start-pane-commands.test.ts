@@ -61,7 +61,7 @@ describe('commands offered on the Start pane apply there', () => {
     expect(offenders).toEqual([]);
   }, 60_000);
 
-  it('the commands of the manual check ask for their entity on the Start pane: Job Summary Report a multiple pick of jobs, the dashboard commands a dashboard', async () => {
+  it('the commands of the manual check ask for their entity on the Start pane: Job Summary Report a multiple pick of jobs, the dashboard commands a dashboard, the bulk token commands a token', async () => {
     const r = new CommandRegistry(startPane);
     r.registerAll(headlessCommands());
     const visible = new Map<string, AnyCommand>(r.visible().map((c) => [c.id, c]));
@@ -77,13 +77,14 @@ describe('commands offered on the Start pane apply there', () => {
     expect((await asked('reports.setTimeRange')) as { asked: string }).toMatchObject({ asked: expect.stringContaining('Choose a dashboard.') });
     for (const id of ['actions.previewPane', 'actions.copyVid', 'actions.viewRuns']) expect(await asked(id), id).toEqual({ asked: 'Choose an action.' });
     for (const id of ['simulations.edit', 'simulations.viewRuns', 'simulations.run']) expect(await asked(id), id).toEqual({ asked: 'Choose a simulation.' });
+    for (const id of ['actors.downloadTokenCsv', 'actors.clearToken', 'actors.showInstaller', 'actors.registerPush']) expect(await asked(id), id).toEqual({ asked: 'Choose a bulk token.' });
   });
 
   it('commands that act on a row on screen and have no pick list are hidden on the Start pane', () => {
     const r = new CommandRegistry(startPane);
     r.registerAll(headlessCommands());
     const ids = new Set<string>(r.visible().map((c) => c.id));
-    for (const id of ['jobs.showEvents', 'jobs.suspectEvents', 'jobs.export', 'actions.next', 'actions.previous', 'actions.addAll', 'simulations.next', 'simulations.previous', 'simulations.focusSearch', 'monitors.next', 'monitors.save', 'monitors.discard', 'actors.downloadTokenCsv', 'actors.clearToken', 'actors.showInstaller', 'actors.registerPush', 'runAs.edit', 'runAs.delete']) {
+    for (const id of ['jobs.showEvents', 'jobs.suspectEvents', 'jobs.export', 'actions.next', 'actions.previous', 'actions.addAll', 'simulations.next', 'simulations.previous', 'simulations.focusSearch', 'monitors.next', 'monitors.save', 'monitors.discard', 'runAs.edit', 'runAs.delete']) {
       expect(ids.has(id), id).toBe(false);
     }
   });

@@ -124,7 +124,15 @@ export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCom
             {f.required && <span className="text-red-400"> *</span>}
           </span>
           {f.pick ? (
-            <PickField label={f.label} source={f.pick} multiple={f.type === 'array'} value={picks[f.name] ?? []} onChange={(v) => (setPicks({ ...picks, [f.name]: v }), setError(null))} autoFocus={i === 0} />
+            <PickField
+              label={f.label}
+              source={f.pick}
+              multiple={f.type === 'array'}
+              value={picks[f.name] ?? []}
+              chosen={picks}
+              onChange={(v) => (setPicks({ ...picks, [f.name]: v }), setError(null))}
+              autoFocus={i === 0}
+            />
           ) : f.oneOf.length > 0 ? (
             <select autoFocus={i === 0} className="rounded border border-line bg-surface px-2 py-1 text-sm" value={values[f.name] ?? ''} onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}>
               <option value="">Choose…</option>

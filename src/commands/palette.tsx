@@ -13,6 +13,7 @@ import { useObjectSearch } from './object-search';
 import { recentCommands, rememberCommand } from './recent-commands';
 import { SEARCH_KIND_LABELS, type SearchResult } from '@/api/contracts/search';
 import { parseScript } from './script/parse';
+import { listKeyTarget } from '@/ui/list-keys';
 
 const ROW_HEIGHT = 32;
 const HEADER_HEIGHT = 24;
@@ -209,22 +210,10 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
   }, [enterPending, items]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'ArrowDown') {
+    const to = listKeyTarget(e, active, items.length);
+    if (to !== null) {
       e.preventDefault();
-      setActive((a) => Math.min(items.length - 1, a + 1));
-    } else if (e.key === 'ArrowUp') {
-      e.preventDefault();
-      setActive((a) => Math.max(0, a - 1));
-    } else if (e.key === 'PageDown') {
-      e.preventDefault();
-      setActive((a) => Math.min(items.length - 1, a + 10));
-    } else if (e.key === 'PageUp') {
-      e.preventDefault();
-      setActive((a) => Math.max(0, a - 10));
-    } else if (e.key === 'Home' && e.ctrlKey) {
-      setActive(0);
-    } else if (e.key === 'End' && e.ctrlKey) {
-      setActive(items.length - 1);
+      setActive(to);
     } else if (e.key === 'Enter') {
       e.preventDefault();
       choose(items[active]);

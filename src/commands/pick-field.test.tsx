@@ -59,7 +59,7 @@ describe('entity arguments are searchable pick lists, never raw ids', () => {
     expect(within(form).queryByRole('spinbutton')).toBeNull();
     await userEvent.type(box, 'we');
     await waitFor(() => expect(within(form).getAllByRole('option').map((o) => o.textContent)).toEqual(['Weekly lateral movement']));
-    expect(src.search).toHaveBeenLastCalledWith('we', expect.anything());
+    expect(src.search).toHaveBeenLastCalledWith('we', expect.anything(), expect.anything());
     await userEvent.clear(box);
     await waitFor(() => expect(within(form).getAllByRole('option')).toHaveLength(3));
     await userEvent.keyboard('{ArrowDown}');
@@ -97,7 +97,7 @@ describe('entity arguments are searchable pick lists, never raw ids', () => {
     await userEvent.keyboard('{Enter}');
     expect(within(form).queryByRole('alert')).toBeNull();
     expect(within(form).queryByText(/^Chosen/)).toBeNull();
-    await waitFor(() => expect(src.search).toHaveBeenLastCalledWith('mail', expect.anything()));
+    await waitFor(() => expect(src.search).toHaveBeenLastCalledWith('mail', expect.anything(), expect.anything()));
     act(() => answerMail());
     expect((await within(form).findByText(/^Chosen/)).textContent).toBe('Chosen: Mail gateway');
     expect(run).not.toHaveBeenCalled();
@@ -125,5 +125,45 @@ describe('entity arguments are searchable pick lists, never raw ids', () => {
     expect(within(chosen).getAllByRole('listitem').map((li) => li.textContent?.replace('×', ''))).toEqual(['DMZ perimeter checks', 'Mail gateway']);
     await userEvent.click(within(form).getByRole('button', { name: 'Run' }));
     await waitFor(() => expect(run).toHaveBeenCalledWith({ ids: [3, 9] }, expect.anything()));
+  });
+
+  it("an option's accessible name reads its label and its detail as words (\"Job 320 DNS Query, completed\", not \"Job 320DNS Query…\")", async () => {
+    const jobs: PickSource = {
+      noun: 'job',
+      search: () => Promise.resolve([{ value: 320, label: 'Job 320', detail: 'DNS Query, completed' }, { value: 321, label: 'Job 321' }]),
+    };
+    const run = setup(jobs);
+    const form = await choosePause();
+    const option = await within(form).findByRole('option', { name: 'Job 320 DNS Query, completed' });
+    expect(within(form).getByRole('option', { name: 'Job 321' })).toBeTruthy();
+    await userEvent.click(option);
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(run).toHaveBeenCalledWith({ id: 320 }, expect.anything()));
+  });
+
+  it("a pick list that depends on another searches the choice made there: the files offered are the chosen Action's, and change with it", async () => {
+    const FILES: Record<number, { value: number; label: string }[]> = { 1: [{ value: 11, label: 'dropper.exe' }], 2: [{ value: 21, label: 'beacon.dll' }, { value: 22, label: 'loader.ps1' }] };
+    const actions: PickSource = { noun: 'action', search: () => Promise.resolve([{ value: 1, label: 'Email - Phishing' }, { value: 2, label: 'Cobalt Strike Beacon' }]) };
+    const files: PickSource = { noun: 'pending file', search: vi.fn((_q: string, _s: AbortSignal, chosen) => Promise.resolve(FILES[chosen['id']?.[0]?.value ?? 0] ?? [])) };
+    const registry = new CommandRegistry();
+    const run = vi.fn();
+    registry.register({
+      id: 'actions.fileApprove',
+      title: 'Approve Pending File as Safe',
+      category: 'Actions',
+      args: yup.object({ id: yup.number().required().label('Action').meta(pickFrom(actions)), file_id: yup.number().required().label('Pending file').meta(pickFrom(files)) }),
+      run,
+    });
+    render(<CommandPalette registry={registry} />);
+    act(() => openPalette());
+    await userEvent.type(await screen.findByRole('combobox', { name: 'Command palette' }), 'approve pending');
+    await userEvent.keyboard('{Enter}');
+    const form = await screen.findByRole('form', { name: 'Arguments for Approve Pending File as Safe' });
+    expect(await within(form).findByText('No pending file matches.')).toBeTruthy();
+    await userEvent.click(await within(form).findByRole('option', { name: 'Cobalt Strike Beacon' }));
+    await waitFor(() => expect(within(form).getAllByRole('option', { name: /\.(dll|ps1)$/ }).map((o) => o.textContent)).toEqual(['beacon.dll', 'loader.ps1']));
+    await userEvent.click(within(form).getByRole('option', { name: 'loader.ps1' }));
+    await userEvent.click(within(form).getByRole('button', { name: 'Run' }));
+    await waitFor(() => expect(run).toHaveBeenCalledWith({ id: 2, file_id: 22 }, expect.anything()));
   });
 });

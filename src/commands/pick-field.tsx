@@ -1,7 +1,9 @@
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
-import type { PickOption, PickSource } from './pick';
+import { listKeyTarget } from '@/ui/list-keys';
+import type { ChosenPicks, PickOption, PickSource } from './pick';
 
 const SEARCH_DELAY_MS = 200;
+const NONE: ChosenPicks = {};
 
 /**
  * A searchable pick list for one entity argument (or several, `multiple`): typing searches the source,
@@ -15,6 +17,7 @@ export function PickField({
   value,
   onChange,
   autoFocus,
+  chosen = NONE,
 }: {
   label: string;
   source: PickSource;
@@ -22,6 +25,8 @@ export function PickField({
   value: PickOption[];
   onChange(v: PickOption[]): void;
   autoFocus?: boolean;
+  /** What the form has chosen in its other pick lists (a list that depends on another searches again when it changes). */
+  chosen?: ChosenPicks;
 }) {
   const id = useId();
   const [query, setQuery] = useState('');
@@ -43,7 +48,7 @@ export function PickField({
     if (!open) return;
     const ac = new AbortController();
     const t = setTimeout(() => {
-      source.search(searched, ac.signal).then(
+      source.search(searched, ac.signal, chosen).then(
         (rows) => {
           if (ac.signal.aborted) return;
           setFound({ query: searched, options: rows });
@@ -59,7 +64,7 @@ export function PickField({
       clearTimeout(t);
       ac.abort();
     };
-  }, [searched, open, source]);
+  }, [searched, open, source, chosen]);
 
   const choose = (o: PickOption) => {
     onChange(multiple ? [...value.filter((v) => v.value !== o.value), o] : [o]);
@@ -76,15 +81,13 @@ export function PickField({
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     const choosing = open && e.key === 'Enter' && (searched || !value.length);
+    const to = open ? listKeyTarget(e, active, shown.length) : null;
     if (!open && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
       e.preventDefault();
       setOpen(true);
-    } else if (open && e.key === 'ArrowDown') {
+    } else if (to !== null) {
       e.preventDefault();
-      setActive((a) => Math.min(shown.length - 1, a + 1));
-    } else if (open && e.key === 'ArrowUp') {
-      e.preventDefault();
-      setActive((a) => Math.max(0, a - 1));
+      setActive(to);
     } else if (choosing && state === 'loading') {
       // Not the form's submit: the choice is still coming.
       e.preventDefault();
@@ -149,6 +152,8 @@ export function PickField({
                 key={o.value}
                 id={`${id}-o-${o.value}`}
                 role="option"
+                // The name reads as words: "Job 320 DNS Query", not the label and detail run together.
+                aria-label={o.detail ? `${o.label} ${o.detail}` : o.label}
                 aria-selected={i === active}
                 onMouseDown={(e) => e.preventDefault()}
                 onClick={() => choose(o)}

@@ -15,7 +15,12 @@ export interface PickOption {
 export interface PickSource {
   /** What is picked, for the placeholder and the empty text ('monitor' -> 'Search monitors…'). */
   noun: string;
-  search(query: string, signal: AbortSignal): Promise<PickOption[]>;
+  /**
+   * The options matching `query`. `chosen` holds what the form has chosen so far in its other pick
+   * lists, by argument name: a list that depends on another (the pending files of the chosen Action,
+   * the conversations of the chosen upload) reads it; the form searches again when it changes.
+   */
+  search(query: string, signal: AbortSignal, chosen: ChosenPicks): Promise<PickOption[]>;
   /**
    * The entity the command acts on when none is chosen (the selected row; the selected rows of a
    * multiple pick), chosen at first. A source with `current` names the entity a command acts on: the
@@ -31,6 +36,12 @@ export function currentPicks(source: PickSource, ctx: CommandContext): PickOptio
   if (!c) return [];
   return Array.isArray(c) ? [...(c as readonly PickOption[])] : [c as PickOption];
 }
+
+/** What a form has chosen in its pick lists, by argument name. */
+export type ChosenPicks = Readonly<Record<string, readonly PickOption[]>>;
+
+/** The value chosen for `name` in another pick list of the form, if one is. */
+export const chosenValue = (chosen: ChosenPicks, name: string): number | undefined => chosen[name]?.[0]?.value;
 
 interface PickMeta {
   pick: PickSource;

@@ -11,7 +11,7 @@ const STEP_ACTOR_PARAMS = Array.from({ length: MAX_RUN_STEPS }, (_, i) => [`atta
 
 export const SPEC_PANES: PaneKind[] = [
   { id: 'jobs', title: 'Jobs', routes: ['/jobs'], query: ['vid', 'filter', 'rules', 'page_filter', 'job'], viewState: ['filter', 'rules', 'page_filter', 'job'], identity: ['vid'], description: 'Job results: live list, steps and actions' },
-  { id: 'job', title: 'Job {id}', routes: ['/jobs/:id'], description: 'One job: steps, actions and results', listed: false },
+  { id: 'job', title: 'Job {id}', routes: ['/jobs/:id'], entity: 'job', description: 'One job: steps, actions and results', listed: false },
   { id: 'job-summary-report', title: 'Job Summary Report', routes: ['/reports/summary'], query: ['job_ids'], identity: ['job_ids'], description: 'Summary report of one or more jobs', openedBy: 'jobs.summaryReport' },
   { id: 'suspect-events', title: 'Suspicious Events', routes: ['/suspect_events'], query: ['job_action_id'], identity: ['job_action_id'], listed: false },
   { id: 'actions', title: 'Actions', routes: ['/manage_sims/actions', '/manage_sims/action/:vid'], query: ['q', 'tags', 'tag_mode'], viewState: ['q', 'tags', 'tag_mode'], identity: [], description: 'The Action library' },
@@ -29,14 +29,14 @@ export const SPEC_PANES: PaneKind[] = [
   { id: 'action-clone', title: 'Clone Action {id}', routes: ['/manage_sims/actions/:id/clone'], permission: 'create_action_permission', listed: false, openedBy: 'actions.clone' },
   { id: 'pcap-inspect', title: 'Packet View {id}', routes: ['/manage_sims/pcaps/inspect/:id'], query: ['packet'], identity: ['id'], listed: false, openedBy: 'pcap.openPacketView' },
   { id: 'simulations', title: 'Simulations', routes: ['/simulations'], query: ['sim_type', 'vid'], identity: ['sim_type'], description: 'Sequences and Evaluations' },
-  { id: 'simulation', title: 'Simulation {vid}', routes: ['/simulation/:vid'], query: ['sim_type'], listed: false },
+  { id: 'simulation', title: 'Simulation {vid}', routes: ['/simulation/:vid'], entity: 'simulation', query: ['sim_type'], listed: false },
   // The simulation editor's routes are not shown in the spec (issue 19): ours.
-  { id: 'simulation-edit', title: 'Edit {vid}', routes: ['/simulation/:vid/edit'], query: ['sim_type'], identity: ['vid'], permission: 'simulations.edit', listed: false },
-  { id: 'simulation-clone', title: 'Clone and Edit {vid}', routes: ['/simulation/:vid/clone'], query: ['sim_type'], identity: ['vid'], permission: 'simulations.clone_edit', listed: false },
+  { id: 'simulation-edit', title: 'Edit {vid}', routes: ['/simulation/:vid/edit'], entity: 'simulation', query: ['sim_type'], identity: ['vid'], permission: 'simulations.edit', listed: false },
+  { id: 'simulation-clone', title: 'Clone and Edit {vid}', routes: ['/simulation/:vid/clone'], entity: 'simulation', query: ['sim_type'], identity: ['vid'], permission: 'simulations.clone_edit', listed: false },
   // JOB-027: attack_node_id_{n} and target_node_id_{n} per step (n up to MAX_RUN_STEPS) keep the assignment in the URL.
   { id: 'select-nodes', title: 'Assign Actors', routes: ['/simulations/select_nodes'], query: ['sim_id', ...STEP_ACTOR_PARAMS], identity: ['sim_id'], permission: 'simulations.select_nodes', listed: false },
   { id: 'network-map', title: 'Network Map', routes: ['/topology'], query: ['chart', 'refresh'], identity: [], description: 'Zones, actors and devices' },
-  { id: 'node-edit', title: 'Actor {id}', routes: ['/topology/nodes/:id/edit'], listed: false },
+  { id: 'node-edit', title: 'Actor {id}', routes: ['/topology/nodes/:id/edit'], entity: 'actor', listed: false },
   { id: 'monitor-stats', title: 'Monitor Stats', routes: ['/monitor'], query: ['refresh'], identity: [], description: 'Active security monitors and alerts on the map' },
   { id: 'monitors', title: 'Monitors', routes: ['/monitors'], query: ['id'], identity: [], description: 'Scheduled repeating checks' },
   // The monitor editor's routes are not shown in the spec (MON-126): ours.
@@ -44,6 +44,7 @@ export const SPEC_PANES: PaneKind[] = [
     id: 'monitor-edit',
     title: 'Monitor {id}',
     routes: ['/monitors/:id/edit', '/monitors/new'],
+    entity: 'monitor',
     query: ['simulation_id', 'action_ids'],
     identity: ['id', 'simulation_id', 'action_ids'],
     permission: 'monitors.edit',
@@ -64,7 +65,7 @@ export const SPEC_PANES: PaneKind[] = [
   { id: 'host-cli-help', title: 'Host CLI Help', routes: ['/manage_sims/actions/host_cli_help_info'], identity: [], description: 'The host_cli command syntax' },
   { id: 'host-cli-python-help', title: 'Host CLI Python Help', routes: ['/manage_sims/actions/host_cli_python_help_info'], identity: [], description: 'Python host_cli scripts' },
   { id: 'cloud-python-help', title: 'Cloud Python Help', routes: ['/manage_sims/actions/cloud_python_help_info'], identity: [], description: 'Cloud Action scripts' },
-  { id: 'action-preview', title: 'Action Details {id}', routes: ['/manage_sims/actions/:id/preview'], description: 'Preview of one Action', listed: false },
+  { id: 'action-preview', title: 'Action Details {id}', routes: ['/manage_sims/actions/:id/preview'], entity: 'action', description: 'Preview of one Action', listed: false },
 ];
 
 /** Paths people type or bookmark that live elsewhere: opening one replaces it in the address bar with its target. */

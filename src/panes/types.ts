@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Permission } from '@/api/contracts/permissions';
+import type { SearchKind } from '@/api/contracts/search';
 
 export type PaneParams = Record<string, string>;
 
@@ -26,6 +27,11 @@ export interface PaneKind {
   viewState?: string[];
   /** Params that make two panes of this kind different (default: every path param). */
   identity?: string[];
+  /**
+   * The entity its path param names (`/jobs/:id`: a job; `/simulation/:vid`: a simulation): the
+   * palette's `pane.open.<id>` asks for it with a searchable pick list, never a raw id; scripts still type it.
+   */
+  entity?: SearchKind;
   /** Opening this pane needs this permission. */
   permission?: Permission;
   /** Absent while the pane's feature is not built: the workbench says so plainly. */

@@ -1,4 +1,7 @@
 import * as yup from 'yup';
+import { SEARCH_KIND_LABELS, type SearchKind } from '@/api/contracts/search';
+import { actionPicks, resolveEntity, searchPicks } from '@/commands/entity-picks';
+import { pickFrom, type PickSource } from '@/commands/pick';
 import { defineCommand } from '@/commands/registry';
 import { openPalette, shortcutSheet } from '@/commands/palette-store';
 import type { AnyCommand, CommandContext } from '@/commands/types';
@@ -80,15 +83,33 @@ export function workbenchCommands(): AnyCommand[] {
   ];
 }
 
+/** The pick list of an entity a pane's path names (the Action in view chosen at first for an Action). */
+const entityPicks = (kind: SearchKind): PickSource => (kind === 'action' ? actionPicks : searchPicks(kind, SEARCH_KIND_LABELS[kind].toLowerCase()));
+
+/**
+ * A path param's value: as given, except a VID param given an id (what its pick list chooses, or a
+ * script's number), which is looked up to the entity's VID.
+ */
+async function paramValue(kind: PaneKind, name: string, value: string): Promise<string> {
+  if (name !== 'vid' || !kind.entity || !/^\d+$/.test(value)) return value;
+  const found = await resolveEntity(kind.entity, { id: Number(value) }, undefined, SEARCH_KIND_LABELS[kind.entity].toLowerCase());
+  if (!found.vid) throw new Error(`${SEARCH_KIND_LABELS[kind.entity]} ${value} has no VID.`);
+  return found.vid;
+}
+
 /**
  * `pane.open.<id>` for every pane kind a feature command does not open already (`openedBy`: one title
- * per thing in the palette); kinds whose route has path params ask for them.
+ * per thing in the palette); kinds whose route has path params ask for them, with a pick list where the
+ * param names an entity (`entity` of the pane kind).
  */
 export function paneOpenCommands(kinds: readonly PaneKind[]): AnyCommand[] {
   return kinds.filter((kind) => !kind.openedBy).map((kind) => {
     const names = pathParamNames(kind).filter((n) => (kind.identity ?? pathParamNames(kind)).includes(n));
     const shape: Record<string, yup.StringSchema> = {};
-    for (const n of names) shape[n] = yup.string().trim().required(`${n} is required`).label(n);
+    for (const n of names) {
+      const param = yup.string().trim().required(`${n} is required`);
+      shape[n] = kind.entity ? param.label(SEARCH_KIND_LABELS[kind.entity]).meta(pickFrom(entityPicks(kind.entity))) : param.label(n);
+    }
     return defineCommand<Record<string, string>>({
       id: `pane.open.${kind.id}`,
       title: `Open ${kind.title.replace(/ ?\{\w+\}/g, '').trim()}${names.length ? '…' : ''}`,
@@ -97,7 +118,11 @@ export function paneOpenCommands(kinds: readonly PaneKind[]): AnyCommand[] {
       needsWorkbench: true,
       when: (ctx) => ctx.dock !== null && (!kind.permission || ctx.permissions.has(kind.permission)),
       ...(names.length ? { args: yup.object(shape) as unknown as yup.Schema<Record<string, string>> } : {}),
-      run: (args, ctx) => dock(ctx).openUrl(paneUrl(kind, args ?? {})),
+      run: async (args, ctx) => {
+        const params: Record<string, string> = {};
+        for (const [n, v] of Object.entries(args ?? {})) params[n] = await paramValue(kind, n, v);
+        dock(ctx).openUrl(paneUrl(kind, params));
+      },
     });
   });
 }

@@ -20,6 +20,7 @@ import { MIN_COLUMN_PX, useColumnWidths } from './column-widths';
 import { NoResults } from './no-results';
 import { Pagination, usePaging } from './pagination';
 import { TABLE_REFRESH_MS, useAutoRefresh } from './table-refresh';
+import { listKeyTarget } from './list-keys';
 
 export const NO_COLUMNS_TEXT = 'No table column details';
 /** Tables showing more rows than this render only the rows in view. */
@@ -306,12 +307,8 @@ export function DataTable<R>({ id, label, columns, rows, rowKey, tabs, refetch, 
       setFocusIndex(to);
     };
     const pageRows = Math.max(1, Math.floor(viewportPx / ROW_PX) - 1);
-    if (e.key === 'ArrowDown') go(index + 1);
-    else if (e.key === 'ArrowUp') go(index - 1);
-    else if (e.key === 'PageDown') go(index + pageRows);
-    else if (e.key === 'PageUp') go(index - pageRows);
-    else if (e.key === 'Home' && e.ctrlKey) go(0);
-    else if (e.key === 'End' && e.ctrlKey) go(visible.length - 1);
+    const to = listKeyTarget(e, index, visible.length, pageRows);
+    if (to !== null) go(to);
     else if (e.key === 'Enter' && onOpen && visible[index]) {
       e.preventDefault();
       onOpen(visible[index]);

@@ -11,6 +11,7 @@ import type {
   CheckProcessStatusAnswer,
   CreatePcapActionAnswer,
   DestroyConversationsAnswer,
+  PcapCapturesAnswer,
   PcapPacketBytesAnswer,
   PcapPacketsAnswer,
   ShowConversationsAnswer,
@@ -460,6 +461,32 @@ describe('ACT-023 Packet View calls', () => {
     expect((await t.call('GET', `/manage_sims/pcaps/${id}/packets/999.json`, { as: operator })).statusCode).toBe(404);
     expect((await t.call('GET', `/manage_sims/pcaps/${id}/packets.json?limit=5000`, { as: operator })).statusCode).toBe(400);
     expect((await t.call('GET', `/manage_sims/pcaps/99999999/packets.json`, { as: operator })).statusCode).toBe(404);
+  });
+
+  it("lists the captures a user may open, newest first: their own uploads and Actions' captures, found by file name, VID or id", async () => {
+    const mine = await uploadDone('two-ips-tcp.pcap');
+    const list = async (as: Session, query = '') => {
+      const res = await t.call('GET', `/manage_sims/pcaps.json${query}`, { as });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<PcapCapturesAnswer>().data;
+    };
+    const all = await list(operator);
+    expect(all[0]).toEqual({ id: mine.id, orig_filename: 'two-ips-tcp.pcap', status: expect.any(String), stored: true, action_vid: null });
+    expect(all.map((c) => c.id)).toEqual([...all.map((c) => c.id)].sort((a, b) => b - a));
+    expect((await list(operator, `?q=${mine.id}`)).map((c) => c.id)).toEqual([mine.id]);
+    expect((await list(operator, '?q=TWO-IPS&limit=50')).every((c) => c.orig_filename.toLowerCase().includes('two-ips'))).toBe(true);
+    // Someone else's upload that is not an Action's capture is not listed (loadUpload answers 404 for it).
+    expect((await list(viewer)).some((c) => c.id === mine.id)).toBe(false);
+    const made = await t.call('POST', '/manage_sims/upload/create_pcap_action', { as: operator, body: pcapPayload(mine.id) });
+    expect(made.statusCode, made.body).toBe(201);
+    const shared = (await list(viewer)).find((c) => c.id === mine.id);
+    expect(shared?.action_vid).toMatch(/^A\d{3}-\d+$/);
+    expect((await list(viewer, `?q=${shared!.action_vid!}`)).map((c) => c.id)).toEqual([mine.id]);
+    for (const bad of ['?limit=0', '?limit=51', '?limit=x', '?other=1']) {
+      const res = await t.call('GET', `/manage_sims/pcaps.json${bad}`, { as: operator });
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json<{ error: string }>().error, bad).toMatch(/limit|Unknown parameter/);
+    }
   });
 
   it('shows the processed capture once the Action exists', async () => {

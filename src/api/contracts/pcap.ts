@@ -176,3 +176,30 @@ export const packetsQuerySchema = yup.object({
   offset: yup.number().typeError('offset must be a number').integer().min(0, 'offset must be at least 0').default(0),
   limit: yup.number().typeError('limit must be a number').integer().min(1, 'limit must be at least 1').max(PCAP_PACKET_PAGE_MAX, `limit must be at most ${PCAP_PACKET_PAGE_MAX}`).default(200),
 });
+
+/** One capture a user may open in the Packet View or edit the conversations of (a PCAP upload). */
+export interface PcapCaptureRow {
+  /** The upload's id: the Packet View's capture id and the conversation calls' upload_id. */
+  id: number;
+  orig_filename: string;
+  status: string;
+  /** Its capture is stored (the Packet View can show it). */
+  stored: boolean;
+  /** The VID of the PCAP Action made from it, if one was. */
+  action_vid: string | null;
+}
+
+/** GET /manage_sims/pcaps.json?q=&limit=: the captures the user may open, newest first (a pick list's choices). */
+export interface PcapCapturesAnswer {
+  data: PcapCaptureRow[];
+}
+
+export const PCAP_CAPTURES_MAX = 50;
+
+export const capturesQuerySchema = yup
+  .object({
+    q: yup.string().trim().max(100, 'q must be at most 100 characters').default(''),
+    limit: yup.number().typeError('limit must be a number').integer('limit must be a whole number').min(1, 'limit must be at least 1').max(PCAP_CAPTURES_MAX, `limit must be at most ${PCAP_CAPTURES_MAX}`).default(20),
+  })
+  .noUnknown('Unknown parameter: ${unknown}');
+

@@ -2,7 +2,8 @@ import * as yup from 'yup';
 import { proxy } from 'valtio';
 import type { ActionFormPayload } from '@/api/contracts/action-form';
 import { defineCommand } from '@/commands/registry';
-import { currentActionPane } from '@/commands/entity-picks';
+import { actionPicks, currentActionPane } from '@/commands/entity-picks';
+import { pickFrom, scriptOnly } from '@/commands/pick';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { createAction, getLoadedAction, updateAction } from './api';
 import { FORM_PANE_KINDS, actionFormPane, pcapUploadPane, type FormController, type FormPaneKind } from './pane-context';
@@ -76,7 +77,11 @@ function asPayload(p: ActionFormPayload | string): ActionFormPayload {
 }
 
 const actionFocused = (ctx: CommandContext) => !!ctx.pane(currentActionPane)?.current();
-const refArgs = yup.object({ action: yup.string().trim().optional().label('Action (VID or id)') });
+/**
+ * A script names the Action by VID or id; the palette asks with the Action picker dialog (a searchable
+ * list of Actions) that the command opens when no Action is given, so its form does not ask.
+ */
+const refArgs = yup.object({ action: yup.string().trim().optional().label('Action (VID or id)').meta(scriptOnly()) });
 
 export const actionFormCommands: AnyCommand[] = [
   defineCommand<{ action_type?: string }>({
@@ -171,7 +176,7 @@ export const actionFormCommands: AnyCommand[] = [
     category: 'Actions',
     keywords: ['script', 'api'],
     when: canCreate,
-    args: yup.object({ id: yup.number().integer().positive().required('id is required'), payload: yup.mixed<ActionFormPayload>().required('payload is required') }) as yup.Schema<{
+    args: yup.object({ id: yup.number().integer().positive().required('id is required').label('Action').meta(pickFrom(actionPicks)), payload: yup.mixed<ActionFormPayload>().required('payload is required') }) as yup.Schema<{
       id: number;
       payload: ActionFormPayload;
     }>,

@@ -18,7 +18,7 @@ import { approveAction, decideFile, fetchAllLibraryPages, fetchDetail, fetchPrev
 import { csvField } from './csv';
 import { paneContexts } from '@/commands/pane-contexts';
 import { actionPicks } from '@/commands/entity-picks';
-import { pickFrom } from '@/commands/pick';
+import { chosenValue, pickFrom, scriptOnly, type PickSource } from '@/commands/pick';
 import { libraryPane, type LibraryPaneApi } from './pane-context';
 import { clearSelection, libraryStore } from './store';
 import { type ActionType } from '@/api/contracts/vocabulary';
@@ -54,9 +54,9 @@ const detailButton = (order: number, title: string, when?: (a: ActionDetailMenuA
     ...(when ? { when: (_ctx: CommandContext, a: ActionDetailMenuArgs) => when(a) } : {}),
   });
 
-const idArgs = yup.object({ id: yup.number().integer().positive().label('Action id').optional() });
-/** The Action of a command that applies anywhere once it is named: the palette asks with a pick list (the Action in view chosen at first). */
-const pickedIdArgs = yup.object({ id: yup.number().integer().positive().label('Action').optional().meta(pickFrom(actionPicks)) });
+/** The Action a command acts on: the palette asks with a pick list (the Action in view chosen at first); a script gives its id. */
+const actionId = () => yup.number().integer().positive().label('Action').meta(pickFrom(actionPicks));
+const pickedIdArgs = yup.object({ id: actionId().optional() });
 type IdArgs = { id?: number | undefined };
 
 /** The Action a command acts on: its id argument, else the open preview, else the library's selected row. */
@@ -151,7 +151,7 @@ function approveCommand(variant: ApproveMode, hotkey: string): AnyCommand {
     hotkey,
     hotkeyContext: ACTION_PANES,
     when: (ctx, a) => mayApprove(variant, ctx) && hasTarget(ctx, a),
-    args: idArgs.shape({ version: versionArg }),
+    args: pickedIdArgs.shape({ version: versionArg }),
     run: async (args, ctx) => {
       const target = resolveTarget(args, ctx);
       // A single key press must not approve by accident: the hotkey holds the approval back for 10 s
@@ -184,8 +184,9 @@ const approveByMode = defineCommand<ApproveArgs>({
   category: 'Actions',
   keywords: ['approval', 'approve', 'vid', 'mode', 'anywhere', 'protected theater', 'cloud'],
   when: (ctx, a) => canDecide(ctx) && (!!a?.vid || hasTarget(ctx, a)),
-  args: idArgs.shape({
-    vid: yup.string().trim().max(100).label('VID (e.g. A104-223)').optional(),
+  args: pickedIdArgs.shape({
+    // Another way for a script to name the Action the pick list chooses in the palette.
+    vid: yup.string().trim().max(100).label('VID (e.g. A104-223)').optional().meta(scriptOnly()),
     mode: yup.string<ApproveMode>().oneOf([...APPROVE_MODES], 'mode must be anywhere, protected or cloud').required('mode is required').label('Mode'),
     version: versionArg,
   }) as yup.Schema<ApproveArgs>,
@@ -196,6 +197,23 @@ const approveByMode = defineCommand<ApproveArgs>({
   },
 });
 
+/**
+ * The files pending approval of the Action chosen in the form's Action pick list (else the Action in
+ * view), searched by file name, SHA256 and variable.
+ */
+const pendingFilePicks: PickSource = {
+  noun: 'pending file',
+  search: async (query, _signal, chosen) => {
+    const id = chosenValue(chosen, 'id') ?? libraryStore.previewId ?? libraryStore.current?.id;
+    if (id === undefined) return [];
+    const q = query.trim().toLowerCase();
+    return (await fetchPreview(id)).files
+      .filter((f) => f.file_restrictions === 'pending_approval')
+      .filter((f) => !q || `${f.orig_file_name} ${f.sha256sum} ${f.variable_name ?? ''}`.toLowerCase().includes(q))
+      .map((f) => ({ value: f.id, label: f.orig_file_name, detail: `SHA256 ${f.sha256sum.slice(0, 12)}…` }));
+  },
+};
+
 function fileCommand(decision: FileDecision, title: string, question?: (file: string) => string, confirmLabel = ''): AnyCommand {
   return defineCommand<{ id: number; file_id: number; file_name?: string | undefined }>({
     id: `actions.file${decision === 'approve' ? 'Approve' : decision === 'restrict' ? 'Restrict' : 'Remove'}`,
@@ -204,12 +222,13 @@ function fileCommand(decision: FileDecision, title: string, question?: (file: st
     keywords: ['file', 'pending', 'approval'],
     when: canDecide,
     args: yup.object({
-      id: yup.number().integer().positive().label('Action id').required('Action id is required'),
-      file_id: yup.number().integer().positive().label('File id').required('File id is required'),
+      id: actionId().required('Action id is required'),
+      file_id: yup.number().integer().positive().label('Pending file').required('File id is required').meta(pickFrom(pendingFilePicks)),
       file_name: yup.string().optional(),
     }),
     run: async ({ id, file_id, file_name }, ctx) => {
-      const label = file_name ?? `file ${file_id}`;
+      // A file picked in the palette is named by its id: its name is the Action's.
+      const label = file_name ?? (await fetchPreview(id).catch(() => null))?.files.find((f) => f.id === file_id)?.orig_file_name ?? `file ${file_id}`;
       if (question && !(await ctx.confirm(question(label), { confirmLabel, cancelLabel: 'Keep File Pending' }))) return { cancelled: true };
       await decideFile(id, file_id, decision);
       flash('notice', decision === 'approve' ? `${label} was approved as safe.` : decision === 'restrict' ? `${label} was restricted as malicious.` : `${label} was removed from the Action; it stays in the File Library.`);
@@ -328,7 +347,7 @@ export const libraryCommands: AnyCommand[] = [
     hotkey: 'shift+r',
     hotkeyContext: ACTION_PANES,
     when: (ctx, a) => canDecide(ctx) && hasTarget(ctx, a),
-    args: idArgs,
+    args: pickedIdArgs,
     run: async (args, ctx) => {
       const t = await withInfo(resolveTarget(args, ctx));
       if (!(await ctx.confirm(LIBRARY_MESSAGES.rejectConfirm, { confirmLabel: 'Reject Action', cancelLabel: 'Keep Action' }))) return { cancelled: true };
@@ -354,7 +373,7 @@ export const libraryCommands: AnyCommand[] = [
     hotkeyContext: ACTION_PANES,
     needsWorkbench: true,
     when: (ctx, a) => ctx.permissions.has('create_action_permission') && hasTarget(ctx, a),
-    args: idArgs,
+    args: pickedIdArgs,
     run: async (args, ctx) => {
       const t = await withInfo(resolveTarget(args, ctx));
       if (t.vendor) throw new Error(`${t.vid} is vendor content and cannot be edited: clone it instead.`);
@@ -372,7 +391,7 @@ export const libraryCommands: AnyCommand[] = [
     hotkeyContext: ACTION_PANES,
     needsWorkbench: true,
     when: (ctx, a) => ctx.permissions.has('create_action_permission') && hasTarget(ctx, a),
-    args: idArgs,
+    args: pickedIdArgs,
     run: (args, ctx) => {
       const t = resolveTarget(args, ctx);
       libraryStore.previewId = null;
@@ -418,7 +437,7 @@ export const libraryCommands: AnyCommand[] = [
     keywords: ['rename', 'describe', 'notes', 'edit in place'],
     when: (ctx) => ctx.permissions.has('create_action_permission'),
     args: yup.object({
-      id: yup.number().integer().positive().label('Action id').required('Action id is required'),
+      id: actionId().required('Action id is required'),
       param_name: yup.string<EditableParam>().oneOf([...EDITABLE_PARAMS]).label('Field (name, description or notes)').required('Field is required'),
       new_value: yup.string().defined().label('New value').required('New value is required'),
       auth_token: yup.string().optional(),

@@ -1,11 +1,12 @@
 import * as yup from 'yup';
-import { bulkTokenCreateSchema, type BulkTokenInput, type BulkTokenRow, type CreatedBulkToken } from '@/api/contracts/actors';
+import { bulkTokenCreateSchema, type ActorTables, type BulkTokenInput, type BulkTokenRow, type CreatedBulkToken } from '@/api/contracts/actors';
 import { inMenu, type MenuPlacement } from '@/commands/menus';
+import { pickFrom, type PickSource } from '@/commands/pick';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { downloadText } from '@/ui/download';
 import { noticeFlash } from '@/ui/toasts';
-import { actorsQueryKey, clearPendingActor, clearToken, createToken, getTokenCsv } from './api';
+import { actorsQueryKey, clearPendingActor, clearToken, createToken, getPending, getTables, getTokenCsv, tablesQueryKey } from './api';
 import { tokenIdOf } from './menus';
 import { actorsStore } from './store';
 
@@ -14,13 +15,43 @@ export const CLEAR_CONFIRM = 'Are you sure?';
 
 const canManage = (ctx: CommandContext) => ctx.permissions.has('actors.manage');
 const signedIn = (ctx: CommandContext) => ctx.user !== null;
-/**
- * A command on one bulk token applies when it names the token, or a token is selected in the Actors
- * pane, or it runs in a terminal: tokens have no pick list, so the palette hides it elsewhere (the Start pane).
- */
-const onToken = (ctx: CommandContext, a?: { id?: unknown }) => a?.id !== undefined || !ctx.dock || actorsStore.selectedId !== null;
 const refresh = (ctx: CommandContext) => ctx.queryClient?.invalidateQueries({ queryKey: actorsQueryKey });
-const idArgs = yup.object({ id: yup.number().typeError('id must be a number').integer().positive().label('Bulk token id (default: the selected token)').optional() });
+const matches = (q: string, ...texts: (string | null)[]) => !q || texts.join(' ').toLowerCase().includes(q);
+
+/** The bulk tokens to pick from, by name and status; the token selected in the Actors pane chosen at first. */
+const tokenPicks: PickSource = {
+  noun: 'bulk token',
+  search: async (query) => {
+    const q = query.trim().toLowerCase();
+    return (await getTables()).bulk.data
+      .filter((t) => matches(q, t.name, t.status, String(t.id)))
+      .slice(0, 20)
+      .map((t) => ({ value: t.id, label: t.name, detail: `${t.status}, ${t.active_pending} pending` }));
+  },
+  current: (ctx) => {
+    const id = actorsStore.selectedId;
+    if (id === null) return null;
+    const row = ctx.queryClient?.getQueryData<ActorTables>(tablesQueryKey)?.bulk.data.find((t) => t.id === id);
+    return { value: id, label: row?.name ?? `Bulk token ${id}` };
+  },
+};
+
+/** The pending actors to pick from (registered with a bulk token, not called in yet), by name and token. */
+const pendingActorPicks: PickSource = {
+  noun: 'pending actor',
+  search: async (query) => {
+    const q = query.trim().toLowerCase();
+    const tokens = (await getTables()).bulk.data.filter((t) => t.active_pending > 0);
+    const pending = await Promise.all(tokens.map(async (t) => (await getPending(t.id)).map((n) => ({ n, token: t.name }))));
+    return pending
+      .flat()
+      .filter(({ n, token }) => matches(q, n.name, token, n.status))
+      .slice(0, 20)
+      .map(({ n, token }) => ({ value: n.id, label: n.name, detail: `${n.status}, token ${token}` }));
+  },
+};
+
+const idArgs = yup.object({ id: yup.number().typeError('id must be a number').integer().positive().label('Bulk token').optional().meta(pickFrom(tokenPicks)) });
 type IdArgs = { id?: number | undefined };
 
 /** The token a command acts on: the given id, else the one selected in the Actors pane. */
@@ -53,7 +84,7 @@ function modalCommand(id: `actors.${string}`, title: string, keywords: string[],
     keywords,
     menus,
     needsWorkbench: true,
-    when: (ctx, a) => signedIn(ctx) && onToken(ctx, a),
+    when: signedIn,
     args: idArgs as yup.Schema<IdArgs>,
     run: (args, ctx) => {
       const token = tokenId(args);
@@ -109,7 +140,7 @@ export const actorsCommands: AnyCommand[] = [
     category: 'Actors',
     menus: [rowItem(2, { title: 'Download' })],
     keywords: ['bulk', 'token', 'csv', 'export', 'download'],
-    when: (ctx, a) => signedIn(ctx) && onToken(ctx, a),
+    when: signedIn,
     args: idArgs as yup.Schema<IdArgs>,
     run: async (args) => {
       const id = tokenId(args);
@@ -125,7 +156,7 @@ export const actorsCommands: AnyCommand[] = [
     category: 'Actors',
     menus: [rowItem(3, { title: 'Clear' })],
     keywords: ['bulk', 'token', 'delete', 'revoke', 'remove'],
-    when: (ctx, a) => canManage(ctx) && onToken(ctx, a),
+    when: canManage,
     args: idArgs as yup.Schema<IdArgs>,
     run: async (args, ctx) => {
       const id = tokenId(args);
@@ -143,7 +174,7 @@ export const actorsCommands: AnyCommand[] = [
     category: 'Actors',
     keywords: ['pending', 'actor', 'node', 'destroy', 'remove'],
     when: canManage,
-    args: yup.object({ id: yup.number().typeError('id must be a number').integer().positive().required('id is required').label('Actor id') }),
+    args: yup.object({ id: yup.number().typeError('id must be a number').integer().positive().required('id is required').label('Pending actor').meta(pickFrom(pendingActorPicks)) }),
     run: ({ id }, ctx) => clearAfterConfirm(ctx, 'Pending Actor', () => clearPendingActor(id)),
   }),
   modalCommand('actors.showInstaller', 'Show installer', ['download', 'actor', 'installer', 'linux', 'macos', 'windows', 'script'], 'installerFor'),
@@ -164,7 +195,7 @@ export const actorsCommands: AnyCommand[] = [
     ],
     when: signedIn,
     args: yup.object({
-      id: yup.number().typeError('id must be a number').integer().positive().required('id is required').label('Bulk token id'),
+      id: yup.number().typeError('id must be a number').integer().positive().required('id is required').label('Bulk token').meta(pickFrom(tokenPicks)),
       active_pending: yup.number().integer().min(0).optional(),
     }),
     run: ({ id, active_pending }) => {

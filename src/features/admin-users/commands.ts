@@ -56,8 +56,8 @@ export const adminUsersCommands: AnyCommand[] = [
     category: 'Users',
     when: canManage,
     args: yup.object({
-      id: yup.number().integer().positive().required('id is required'),
-      role: yup.string<Role>().oneOf([...ROLES]).required('role is required'),
+      id: yup.number().integer().positive().required('id is required').label('User').meta(pickFrom(userPicks)),
+      role: yup.string<Role>().oneOf([...ROLES]).required('role is required').label('Role'),
     }) as yup.Schema<{ id: number; role: Role }>,
     run: async ({ id, role }, ctx) => {
       const user = await setUserRole(id, role);

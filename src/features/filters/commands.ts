@@ -1,4 +1,6 @@
 import * as yup from 'yup';
+import { searchPicks } from '@/commands/entity-picks';
+import { pickFrom } from '@/commands/pick';
 import { defineCommand } from '@/commands/registry';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import type { SavedFilter } from '@/api/contracts/filters';
@@ -8,6 +10,8 @@ import { filterHostPane, loadIntoTarget, type FilterHost } from '@/ui/filters/fi
 /** Filter commands: they act on the filter panel of the focused pane (Jobs, Action library). */
 
 const CATEGORY = 'Filters';
+/** The saved filters to pick from, by name. */
+const savedFilterPicks = searchPicks('filter', 'saved filter');
 
 function host(ctx: CommandContext): FilterHost {
   const h = ctx.pane(filterHostPane);
@@ -63,7 +67,7 @@ export const filterCommands: AnyCommand[] = [
     id: 'filters.deleteSaved',
     title: 'Delete Saved Filter',
     category: CATEGORY,
-    args: yup.object({ id: yup.number().integer().positive().required().label('Filter id') }),
+    args: yup.object({ id: yup.number().integer().positive().required().label('Saved filter').meta(pickFrom(savedFilterPicks)) }),
     run: async ({ id }, ctx) => {
       await deleteSavedFilter(id);
       await ctx.queryClient?.invalidateQueries({ queryKey: filterKeys.saved });

@@ -1,5 +1,5 @@
 import { http } from '@/api/http';
-import type { DestroyConversationsAnswer, PcapPacketBytesAnswer, PcapPacketsAnswer } from '@/api/contracts/pcap';
+import type { DestroyConversationsAnswer, PcapCapturesAnswer, PcapPacketBytesAnswer, PcapPacketsAnswer, ShowConversationsAnswer } from '@/api/contracts/pcap';
 
 export const PACKET_PAGE = 200;
 
@@ -27,3 +27,14 @@ export async function destroyConversations(input: { upload_id: number; conv_id?:
   const answer = await http.post<DestroyConversationsAnswer>('/manage_sims/upload/destroy_conversations', input);
   return answer.data;
 }
+
+/** The captures the user may open, newest first; `q` finds a file name, an Action's VID or the id. */
+export async function getCaptures(q: string, signal?: AbortSignal): Promise<PcapCapturesAnswer['data']> {
+  return (await http.get<PcapCapturesAnswer>('/manage_sims/pcaps.json', { params: { q, limit: 20 }, ...(signal ? { signal } : {}) })).data;
+}
+
+/** The conversations of an upload. */
+export async function getConversations(uploadId: number, signal?: AbortSignal): Promise<ShowConversationsAnswer['data']['conversations']> {
+  return (await http.get<ShowConversationsAnswer>(`/manage_sims/upload/show_conversations/${uploadId}.json`, signal ? { signal } : {})).data.conversations;
+}
+

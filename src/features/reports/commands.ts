@@ -105,7 +105,9 @@ const refArgs = yup.object(pickedRefShape) as yup.Schema<Ref>;
 /** A panel command acts on the `uid` panel (its header button) or the focused one (hotkey, palette). */
 type PanelRef = Ref & { uid?: string };
 const uidShape = { uid: yup.string().max(40).label('Panel (optional; default the focused one)').optional() };
-const panelArgs = yup.object({ ...refShape, ...uidShape }) as yup.Schema<PanelRef>;
+/** The dashboard of a panel command: the focused one (the palette does not ask), or the one a script or the panel's header names. */
+const panelRefShape = { id: refShape.id.meta(scriptOnly()), name: refShape.name.meta(scriptOnly()) };
+const panelArgs = yup.object({ ...panelRefShape, ...uidShape }) as yup.Schema<PanelRef>;
 
 /** Where a dashboard command sits: the dashboard's toolbar and/or the list's row (only for its owner when `own`). */
 const dashboardMenus = (title: string, order: number, where: ('toolbar/dashboard' | 'row/dashboard')[], own = false, style?: 'primary' | 'danger') =>
@@ -258,7 +260,7 @@ export const reportsCommands: AnyCommand[] = [
     when: inDashboard,
     menus: [inMenu<PanelMenuArgs>('panel/dashboard', { order: 8, title: (p) => `Options of ${p.title}`, args: (p) => ({ id: p.id, uid: p.uid }) })],
     args: yup.object({
-      ...refShape,
+      ...panelRefShape,
       ...uidShape,
       chartMode: yup.string<ChartMode>().oneOf([...CHART_MODES]).label('Chart mode (blocked or totals)').optional(),
       blockThreshold: yup.number().min(0).max(100).label('Block threshold % (0-100)').optional(),
@@ -362,7 +364,7 @@ export const reportsCommands: AnyCommand[] = [
     buttonLabel: 'ATT&CK View',
     needsWorkbench: true,
     menus: [inMenu('toolbar/dashboards', { title: 'ATT&CK View', order: 1 })],
-    args: yup.object({ tactics: yup.string().max(200).label('Tactic ids, comma separated (optional)').optional() }) as yup.Schema<{ tactics?: string }>,
+    args: yup.object({ tactics: yup.string().max(200).label('Tactic ids, comma separated (optional)').optional().meta(scriptOnly()) }) as yup.Schema<{ tactics?: string }>,
     run: (a, ctx) => {
       const q = new URLSearchParams();
       for (const t of (a?.tactics ?? '').split(',').map((s) => s.trim()).filter(Boolean)) q.append('active_tactics[]', t);

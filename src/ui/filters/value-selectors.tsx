@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 
 import { acceptRangeTyping, dimensionLabelOfField, type FilterFieldConfig, type FilterOption } from '@/api/contracts/filters';
 import { fetchLookup } from './api';
 import { useDimensionLabels } from './dimension-labels';
+import { listKeyTarget } from '@/ui/list-keys';
 
 /** The value selectors of the filter-rule builder (section 2): one per selector type. */
 
@@ -178,13 +179,11 @@ export function Typeahead({ field, matchObject, value, onChange, label, invalid,
     setActive(0);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'ArrowDown') {
+    const to = listKeyTarget(e, active, options.length);
+    if (to !== null || e.key === 'ArrowDown') {
       e.preventDefault();
       setOpen(true);
-      setActive((a) => Math.min(a + 1, Math.max(0, options.length - 1)));
-    } else if (e.key === 'ArrowUp') {
-      e.preventDefault();
-      setActive((a) => Math.max(0, a - 1));
+      if (to !== null) setActive(to);
     } else if (e.key === 'Enter' && open && options[active]) {
       e.preventDefault();
       choose(options[active]);

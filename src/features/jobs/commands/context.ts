@@ -1,6 +1,6 @@
 import * as yup from 'yup';
 import { jobPicks } from '@/commands/entity-picks';
-import { pickFrom, type PickSource } from '@/commands/pick';
+import { pickFrom, scriptOnly, type PickSource } from '@/commands/pick';
 import type { CommandContext } from '@/commands/types';
 import type { JobAction } from '@/api/contracts/jobs';
 import { serverMessage } from '@/features/jobs/api';
@@ -81,7 +81,6 @@ export const jobIdList = yup
   )
   .max(1000)
   .label('Job ids');
-export const idsArg = yup.object({ job_ids: jobIdList });
 
 /** The jobs picked by default: the Jobs pane's selected jobs, else its focused job (the Job pane's job). */
 const targetJobPicks: PickSource = {
@@ -93,7 +92,11 @@ const targetJobPicks: PickSource = {
 };
 /** Jobs a command acts on, asked in the palette with a searchable multiple pick (the selection chosen at first). */
 export const pickedIdsArg = yup.object({ job_ids: jobIdList.label('Jobs').meta(pickFrom(targetJobPicks)) });
-export const actionArg = yup.object({ job_action_id: yup.number().integer().positive().label('Job action id') });
+/**
+ * The job action row a command acts on: a row's menu or a script names it (it must be on screen in the
+ * focused Jobs pane); the palette acts on the focused row and does not ask.
+ */
+export const actionArg = yup.object({ job_action_id: yup.number().integer().positive().label('Job action id').meta(scriptOnly()) });
 
 /** The Selected menu's items need a selection (JOB: "Select jobs first."). */
 export const selectionBlocked = (ctx: CommandContext): string | null => (paneOf(ctx)?.filter.selected_jobs.length ? null : 'Select jobs first.');

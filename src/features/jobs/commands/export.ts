@@ -4,6 +4,7 @@ import type { AnyCommand } from '@/commands/types';
 import { CSV_ALL_EVENTS, CSV_DELIVERIES, CSV_QUOTES, CSV_SEPARATORS } from '@/api/contracts/jobs';
 import { dialogs } from '@/features/jobs/dialogs';
 import { inMenu } from '@/commands/menus';
+import { scriptOnly } from '@/commands/pick';
 import { PANES, inJobsPane, jobIdList, paneOf } from './context';
 import { runExport, type ExportArgs } from './export-csv';
 
@@ -21,7 +22,8 @@ export const exportCommands: AnyCommand[] = [
     // Exports the focused Jobs pane's jobs, or what a script names (job_ids=, filter=): hidden elsewhere (the Start pane).
     when: (ctx, a) => !ctx.dock || inJobsPane(ctx) || Object.values(a ?? {}).some((v) => v !== undefined),
     args: yup.object({
-      job_ids: jobIdList,
+      // The palette opens the export dialog on the focused pane's jobs; a script names them.
+      job_ids: jobIdList.meta(scriptOnly()),
       filter: yup.string().max(500).label('Filter text (exports every matching job; status:completed, ran_by:…, published:yes narrow it)'),
       separator: yup.string<keyof typeof CSV_SEPARATORS>().oneOf(Object.keys(CSV_SEPARATORS) as (keyof typeof CSV_SEPARATORS)[]).label('Separator'),
       delivery: yup.string<'download' | 'popup'>().oneOf([...CSV_DELIVERIES]).label('Delivery'),

@@ -11,7 +11,7 @@ import { inMenu } from '@/commands/menus';
 import type { JobRowMenuArgs } from '@/features/jobs/menus';
 import { jobStatusOf } from '@/features/jobs/pane-state';
 import { cancelAllowed, deleteAllowed, mayCancel, mayDelete, mayPublish, publishAllowed } from '@/features/jobs/predicates';
-import { PANES, appliesHere, fail, focusedJob, idArg, idsArg, jobsOf, paneOf, refreshAll, selectionBlocked } from './context';
+import { PANES, appliesHere, fail, focusedJob, idArg, jobsOf, paneOf, pickedIdsArg, refreshAll, selectionBlocked } from './context';
 
 /** One job's row menu and the Job pane's toolbar list these with the same label, predicate and reason. */
 const onOneJob = (order: number, title: string, args: (j: JobRowMenuArgs) => unknown, allowed: typeof publishAllowed, reason: string) =>
@@ -93,7 +93,7 @@ export const operationCommands: AnyCommand[] = [
       inMenu('toolbar/jobs-selection', { group: '1_selected', order: 2, title: 'Delete Selected', blockedReason: selectionBlocked }),
     ],
     when: (ctx, a) => mayDelete(ctx.permissions) && appliesHere(ctx, a),
-    args: idsArg,
+    args: pickedIdsArg,
     run: async ({ job_ids }, ctx) => {
       const ids = jobsOf(ctx, job_ids);
       if (!(await ctx.confirm(deleteConfirmText(ids.length), deleteConfirmButtons(ids.length)))) return { deleted: [] };
@@ -132,7 +132,7 @@ export const operationCommands: AnyCommand[] = [
       inMenu('toolbar/jobs-selection', { group: '1_selected', order: 1, title: 'Publish Selected', blockedReason: selectionBlocked }),
     ],
     when: (ctx, a) => mayPublish(ctx.permissions) && appliesHere(ctx, a),
-    args: idsArg.shape({ pipeline: yup.string().trim().max(100).label('Pipeline'), multisite_reporting: yup.boolean().label('Multisite reporting') }),
+    args: pickedIdsArg.shape({ pipeline: yup.string().trim().max(100).label('Pipeline'), multisite_reporting: yup.boolean().label('Multisite reporting') }),
     run: async ({ job_ids, pipeline, multisite_reporting }, ctx) => {
       const ids = jobsOf(ctx, job_ids);
       if (pipeline === undefined && ctx.dock) {
