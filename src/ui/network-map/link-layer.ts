@@ -166,6 +166,8 @@ export function drawOverview(scene: Scene, box: Rect, side: number): Overview | 
   if (!ctx) return null;
   ctx.setTransform(k, 0, 0, k, -box.x * k, -box.y * k);
   drawLinks(ctx, scene, box.x, box.y, box.x + box.width, box.y + box.height);
+  // Rasterized now (reading a pixel flushes the drawing), not in the first frame that copies it.
+  ctx.getImageData(0, 0, 1, 1);
   return { bitmap, box };
 }
 

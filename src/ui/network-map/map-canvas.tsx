@@ -203,7 +203,7 @@ const MAX_STRETCH = 1.6;
 /** How long a large map stays still before it draws the overview of its links for the next pan or zoom. */
 const DETAIL_AFTER = 300;
 /** The overview bitmap's longer side, in pixels (a stand-in while moving, blurred when zoomed in). */
-const OVERVIEW_SIDE = 3072;
+const OVERVIEW_SIDE = 2048;
 const MAX_SCALE = 3;
 /** The zoom factor of a wheel step. */
 const WHEEL = 1.1;
@@ -438,6 +438,7 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
     /** The whole map's links in one bitmap (large maps), made while idle for the scene and job it was drawn for. */
     let overview: { of: Scene; job: JobHighlight | null; image: Overview | null } | null = null;
     let overviewTask: ReturnType<typeof setTimeout> | undefined;
+    let overviewIdle = 0;
     /** What the upper canvas shows, on its data attributes (for tests and benches): written when changed. */
     const state = (name: string, value: string) => {
       if (top.getAttribute(name) !== value) top.setAttribute(name, value);
@@ -500,9 +501,14 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       // The overview for the next pan or zoom, made while idle.
       if (large && (overview?.of !== s || overview.job !== m.job)) {
         clearTimeout(overviewTask);
+        if (typeof cancelIdleCallback === 'function') cancelIdleCallback(overviewIdle);
         overviewTask = setTimeout(() => {
-          const box = contentBox(s.rects);
-          if (sceneRef.current === s && box && !moving) overview = { of: s, job: m.job, image: drawOverview(layerScene(s, [], view), box, OVERVIEW_SIDE) };
+          const make = () => {
+            const box = contentBox(s.rects);
+            if (sceneRef.current === s && box && !moving) overview = { of: s, job: m.job, image: drawOverview(layerScene(s, [], view), box, OVERVIEW_SIDE) };
+          };
+          if (typeof requestIdleCallback === 'function') overviewIdle = requestIdleCallback(make, { timeout: 2000 });
+          else make();
         }, DETAIL_AFTER);
       }
     };
@@ -549,6 +555,7 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       moving = next;
       clearTimeout(settle);
       clearTimeout(overviewTask);
+      if (typeof cancelIdleCallback === 'function') cancelIdleCallback(overviewIdle);
       settle = setTimeout(() => {
         const v = moving;
         moving = null;
@@ -647,6 +654,7 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       clearTimeout(timer);
       clearTimeout(settle);
       clearTimeout(overviewTask);
+      if (typeof cancelIdleCallback === 'function') cancelIdleCallback(overviewIdle);
       cancelAnimationFrame(frame);
       resized.disconnect();
       graph.dispose();
