@@ -159,24 +159,24 @@ async function inChromium(director: Director, simId: number): Promise<void> {
       await list.waitFor();
       await list.focus();
       for (let k = 0; k < pick.index; k++) await page.keyboard.press('ArrowDown');
-      const measured = page.evaluate(
-        () =>
-          new Promise<number>((resolve) => {
-            let pressed = 0;
-            document.addEventListener('keydown', (e) => (pressed = e.timeStamp), { capture: true, once: true });
-            const canvas = document.querySelector('[data-testid=network-map-canvas]')!;
-            // The first restyled actor in view (those the attacker cannot reach lose their mark).
-            const obs = new MutationObserver(() => {
-              if (!pressed) return;
-              obs.disconnect();
-              requestAnimationFrame(() => resolve(performance.now() - pressed));
-            });
-            obs.observe(canvas, { attributes: true, subtree: true, attributeFilter: ['stroke', 'data-attacker'] });
-            setTimeout(() => resolve(Number.NaN), 5000);
-          }),
-      );
+      // The observer is in place before Enter is pressed (awaited), then its answer is read.
+      await page.evaluate(() => {
+        (window as unknown as { __highlight: Promise<number> }).__highlight = new Promise<number>((resolve) => {
+          let pressed = 0;
+          document.addEventListener('keydown', (e) => (pressed = e.timeStamp), { capture: true, once: true });
+          const canvas = document.querySelector('[data-testid=network-map-canvas]')!;
+          // The map's first restyle after the key (the canvas's marks, or a small map's X6 cells).
+          const obs = new MutationObserver(() => {
+            if (!pressed) return;
+            obs.disconnect();
+            requestAnimationFrame(() => resolve(performance.now() - pressed));
+          });
+          obs.observe(canvas, { attributes: true, subtree: true, attributeFilter: ['stroke', 'data-attacker'] });
+          setTimeout(() => resolve(Number.NaN), 5000);
+        });
+      });
       await page.keyboard.press('Enter');
-      highlight.push(await measured);
+      highlight.push(await page.evaluate(() => (window as unknown as { __highlight: Promise<number> }).__highlight));
       await page.getByRole('listbox', { name: 'Targets for step 1' }).waitFor();
       const targets = await page.getByRole('listbox', { name: 'Targets for step 1' }).getByRole('option').count();
       if (i === 0) console.log(`  (the first attacker reaches ${targets} valid targets, ${pick.targets} of them in view, highlighted on the map)`);
