@@ -127,71 +127,87 @@ function organic({ list, edges }: Bodies): Map<string, Point> {
   const frameW = Math.sqrt(area * 3 * 1.6);
   const frameH = frameW / 1.6;
   const k = Math.sqrt((frameW * frameH) / Math.max(1, n));
-  const pos = list.map((_, i) => ({ x: (Math.cos((2 * Math.PI * i) / n) * frameW) / 3, y: (Math.sin((2 * Math.PI * i) / n) * frameH) / 3 }));
+  // Positions and displacements in flat arrays, the grid as linked lists (head per cell, next per
+  // body): an iteration allocates nothing.
+  const px = new Float64Array(n);
+  const py = new Float64Array(n);
+  const dx = new Float64Array(n);
+  const dy = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    px[i] = (Math.cos((2 * Math.PI * i) / n) * frameW) / 3;
+    py[i] = (Math.sin((2 * Math.PI * i) / n) * frameH) / 3;
+  }
   const index = new Map(list.map((b, i) => [b.key, i]));
+  const ea = Int32Array.from(edges, ([a]) => index.get(a) as number);
+  const eb = Int32Array.from(edges, ([, b]) => index.get(b) as number);
   let temp = frameW / 10;
   // Repulsion reaches 2k (Fruchterman-Reingold's grid variant): bodies are bucketed on a grid of 2k
   // cells and each is pushed only by those in its own and the eight neighbouring cells, so an
-  // iteration costs about the bodies times their neighbours, not every pair.
+  // iteration costs about the bodies times their neighbours, not every pair. Bodies stay inside the
+  // frame, so the grid is the frame's cells (plus a border).
   const cell = 2 * k;
-  const bucket = new Map<number, number[]>();
-  const cellKey = (x: number, y: number) => (x + 32768) * 65536 + (y + 32768);
+  const cols = Math.ceil(frameW / cell) + 3;
+  const rows = Math.ceil(frameH / cell) + 3;
+  const head = new Int32Array(cols * rows);
+  const next = new Int32Array(n);
+  const gx = new Int32Array(n);
+  const gy = new Int32Array(n);
+  const k2 = k * k;
   for (let it = 0; it < ITERATIONS; it++) {
-    const disp = pos.map(() => ({ x: 0, y: 0 }));
-    bucket.clear();
-    pos.forEach((p, i) => {
-      const c = cellKey(Math.floor(p.x / cell), Math.floor(p.y / cell));
-      const list = bucket.get(c);
-      if (list) list.push(i);
-      else bucket.set(c, [i]);
-    });
+    dx.fill(0);
+    dy.fill(0);
+    head.fill(-1);
     for (let i = 0; i < n; i++) {
-      const pi = pos[i] as Point;
-      const gx = Math.floor(pi.x / cell);
-      const gy = Math.floor(pi.y / cell);
-      for (let ox = -1; ox <= 1; ox++)
-        for (let oy = -1; oy <= 1; oy++) {
-          for (const j of bucket.get(cellKey(gx + ox, gy + oy)) ?? []) {
+      const cx = Math.min(cols - 2, Math.max(1, Math.floor((px[i]! + frameW / 2) / cell) + 1));
+      const cy = Math.min(rows - 2, Math.max(1, Math.floor((py[i]! + frameH / 2) / cell) + 1));
+      gx[i] = cx;
+      gy[i] = cy;
+      next[i] = head[cy * cols + cx]!;
+      head[cy * cols + cx] = i;
+    }
+    for (let i = 0; i < n; i++) {
+      const xi = px[i]!;
+      const yi = py[i]!;
+      for (let oy = -1; oy <= 1; oy++)
+        for (let ox = -1; ox <= 1; ox++) {
+          for (let j = head[(gy[i]! + oy) * cols + gx[i]! + ox]!; j !== -1; j = next[j]!) {
             if (j <= i) continue;
-            const pj = pos[j] as Point;
-            const dx = pi.x - pj.x || 0.01 * (j - i);
-            const dy = pi.y - pj.y;
-            const d = Math.max(1, Math.hypot(dx, dy));
+            const ddx = xi - px[j]! || 0.01 * (j - i);
+            const ddy = yi - py[j]!;
+            const d = Math.max(1, Math.sqrt(ddx * ddx + ddy * ddy));
             if (d > cell) continue;
-            const f = (k * k) / d;
-            (disp[i] as Point).x += (dx / d) * f;
-            (disp[i] as Point).y += (dy / d) * f;
-            (disp[j] as Point).x -= (dx / d) * f;
-            (disp[j] as Point).y -= (dy / d) * f;
+            const f = k2 / d / d;
+            dx[i]! += ddx * f;
+            dy[i]! += ddy * f;
+            dx[j]! -= ddx * f;
+            dy[j]! -= ddy * f;
           }
         }
     }
-    for (const [a, b] of edges) {
-      const i = index.get(a) as number;
-      const j = index.get(b) as number;
-      const pi = pos[i] as Point;
-      const pj = pos[j] as Point;
-      const dx = pi.x - pj.x;
-      const dy = pi.y - pj.y;
-      const d = Math.max(1, Math.hypot(dx, dy));
-      const f = (d * d) / k;
-      (disp[i] as Point).x -= (dx / d) * f;
-      (disp[i] as Point).y -= (dy / d) * f;
-      (disp[j] as Point).x += (dx / d) * f;
-      (disp[j] as Point).y += (dy / d) * f;
+    for (let e = 0; e < ea.length; e++) {
+      const i = ea[e]!;
+      const j = eb[e]!;
+      const ddx = px[i]! - px[j]!;
+      const ddy = py[i]! - py[j]!;
+      const d = Math.max(1, Math.sqrt(ddx * ddx + ddy * ddy));
+      const f = d / k;
+      dx[i]! -= ddx * f;
+      dy[i]! -= ddy * f;
+      dx[j]! += ddx * f;
+      dy[j]! += ddy * f;
     }
-    pos.forEach((p, i) => {
-      const d = disp[i] as Point;
+    for (let i = 0; i < n; i++) {
       // Gravity: a pull to the middle that grows with the distance from it.
-      d.x -= (p.x * k) / frameW;
-      d.y -= (p.y * k) / frameH;
-      const len = Math.max(0.01, Math.hypot(d.x, d.y));
-      p.x = Math.min(frameW / 2, Math.max(-frameW / 2, p.x + (d.x / len) * Math.min(len, temp)));
-      p.y = Math.min(frameH / 2, Math.max(-frameH / 2, p.y + (d.y / len) * Math.min(len, temp)));
-    });
+      const ddx = dx[i]! - (px[i]! * k) / frameW;
+      const ddy = dy[i]! - (py[i]! * k) / frameH;
+      const len = Math.max(0.01, Math.sqrt(ddx * ddx + ddy * ddy));
+      const step = Math.min(len, temp) / len;
+      px[i] = Math.min(frameW / 2, Math.max(-frameW / 2, px[i]! + ddx * step));
+      py[i] = Math.min(frameH / 2, Math.max(-frameH / 2, py[i]! + ddy * step));
+    }
     temp = Math.max(1, temp * COOLING);
   }
-  const at = new Map(list.map((b, i) => [b.key, { x: (pos[i] as Point).x - b.width / 2, y: (pos[i] as Point).y - b.height / 2 }]));
+  const at = new Map(list.map((b, i) => [b.key, { x: px[i]! - b.width / 2, y: py[i]! - b.height / 2 }]));
   settleBoxes(list, at);
   return at;
 }
@@ -312,7 +328,7 @@ function fitZones(map: NetworkMap, rects: ItemRects): void {
 }
 
 function tweak(map: NetworkMap, positions: Record<string, Point>): ItemRects {
-  const rects = layout('Standard', map);
+  const rects = { ...layout('Standard', map) };
   for (const [key, r] of Object.entries(rects)) {
     const p = positions[key];
     if (p) rects[key] = { ...r, x: Math.round(p.x), y: Math.round(p.y) };
@@ -321,9 +337,47 @@ function tweak(map: NetworkMap, positions: Record<string, Point>): ItemRects {
   return rects;
 }
 
+/**
+ * Layouts computed per map (the same NetworkMap object) and mode: a switch back to a mode, or to one
+ * computed ahead by warmLayouts, costs nothing. The rects answered are shared: read them, never change them.
+ */
+const computed = new WeakMap<NetworkMap, Map<string, ItemRects>>();
+
 /** Every zone, actor and device of the map with its rect, for the given mode. */
 export function layout(mode: LayoutMode, map: NetworkMap, opts: LayoutOptions = {}): ItemRects {
   if (mode === 'Tweak') return tweak(map, opts.positions ?? {});
+  const key = mode === 'Lens' ? `Lens ${opts.focus ?? ''}` : mode;
+  const known = computed.get(map) ?? computed.set(map, new Map()).get(map)!;
+  const done = known.get(key);
+  if (done) return done;
+  const rects = compute(mode, map, opts);
+  known.set(key, rects);
+  return rects;
+}
+
+/** The modes a large map computes ahead while idle (Lens depends on its focus, Tweak on the saved positions). */
+const AHEAD: LayoutMode[] = ['Standard', 'Organic', 'Structural', 'Sequential'];
+
+/**
+ * Computes the map's other layouts ahead, one per idle period (a large map's Organic layout takes a
+ * few hundred ms), so that switching to one of them only moves the map. Answers a function that stops it.
+ */
+export function warmLayouts(map: NetworkMap): () => void {
+  const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 5000 }) : setTimeout(f, 200));
+  const cancel = (h: number | ReturnType<typeof setTimeout>) => (typeof cancelIdleCallback === 'function' ? cancelIdleCallback(h as number) : clearTimeout(h));
+  const todo = [...AHEAD];
+  let handle: number | ReturnType<typeof setTimeout>;
+  const next = () => {
+    const mode = todo.shift();
+    if (!mode) return;
+    layout(mode, map);
+    handle = idle(next);
+  };
+  handle = idle(next);
+  return () => cancel(handle);
+}
+
+function compute(mode: Exclude<LayoutMode, 'Tweak'>, map: NetworkMap, opts: LayoutOptions): ItemRects {
   const bodies = buildBodies(map, mode === 'Structural' ? typeRows : gridRows);
   const at =
     mode === 'Organic' ? organic(bodies)

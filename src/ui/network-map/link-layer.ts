@@ -1,9 +1,9 @@
 /**
  * The map's canvas layer, drawn under X6's SVG cells: the zones' fills, the links (one bezier per link,
- * the focused job's links over them) and, on a large map zoomed far out, the actors and devices as
- * plain boxes (level of detail: the SVG cells are then not drawn at all). A frame costs a few thousand
- * path segments culled to the view, not thousands of SVG elements; the SVG keeps what is read and
- * clicked: zone borders and labels, the actors and devices in view.
+ * the focused job's links over them) and, on a large map, the actors and devices themselves (boxes with
+ * their marks and texts; zoomed far out, boxes only), batched by style. A frame costs a few thousand
+ * path segments and a few hundred texts culled to the view, not thousands of SVG elements; the SVG
+ * keeps the zone borders and labels (and on a small map, or in Tweak, the actors and devices).
  */
 import type { NetworkMap } from '@/api/contracts/topology';
 import type { Rect } from './bodies';
@@ -59,8 +59,10 @@ export interface Scene {
   links: readonly LayerLink[];
   /** Actors and devices drawn as boxes (none while their SVG cells are shown). */
   boxes: Iterable<string>;
-  /** Draw the boxes' texts and the zones' outlines and names (while the SVG is hidden during a pan or zoom). */
+  /** Draw the boxes' texts (not when zoomed far out). */
   detail: boolean;
+  /** Draw the zones' outlines and names (while X6's SVG, which draws them otherwise, is hidden). */
+  zoneOutlines: boolean;
   rectOf(key: string): Rect | undefined;
   /** Links of the focused job (linkKey), drawn over the others. */
   jobLinks: ReadonlySet<string> | null;
@@ -103,25 +105,16 @@ function curve(ctx: CanvasRenderingContext2D, x1: number, y1: number, x2: number
 
 const inView = (r: Rect, x0: number, y0: number, x1: number, y1: number) => r.x <= x1 && r.x + r.width >= x0 && r.y <= y1 && r.y + r.height >= y0;
 
-/** Draws the scene for a canvas of cssWidth x cssHeight CSS pixels at device pixel ratio dpr. */
-export function drawLayer(ctx: CanvasRenderingContext2D, cssWidth: number, cssHeight: number, dpr: number, view: View, scene: Scene): void {
+/** Clears the canvas and sets it to draw `view`; answers the area in view in local coordinates. */
+function begin(ctx: CanvasRenderingContext2D, cssWidth: number, cssHeight: number, dpr: number, view: View): [number, number, number, number] {
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
   ctx.setTransform(dpr * view.scale, 0, 0, dpr * view.scale, dpr * view.tx, dpr * view.ty);
-  // The view in local (map) coordinates.
-  const x0 = -view.tx / view.scale;
-  const y0 = -view.ty / view.scale;
-  const x1 = (cssWidth - view.tx) / view.scale;
-  const y1 = (cssHeight - view.ty) / view.scale;
+  return [-view.tx / view.scale, -view.ty / view.scale, (cssWidth - view.tx) / view.scale, (cssHeight - view.ty) / view.scale];
+}
 
-  ctx.fillStyle = ZONE_FILL;
-  ctx.beginPath();
-  for (const z of scene.zones) {
-    const r = scene.rectOf(z);
-    if (r && inView(r, x0, y0, x1, y1)) ctx.roundRect(r.x, r.y, r.width, r.height, 10);
-  }
-  ctx.fill();
-
+/** The links meeting the area (x0, y0)-(x1, y1), as curves: the focused job's over the others. */
+function drawLinks(ctx: CanvasRenderingContext2D, scene: Scene, x0: number, y0: number, x1: number, y1: number): void {
   const job: LayerLink[] = [];
   ctx.beginPath();
   for (const l of scene.links) {
@@ -143,60 +136,151 @@ export function drawLayer(ctx: CanvasRenderingContext2D, cssWidth: number, cssHe
   ctx.strokeStyle = LINK;
   ctx.lineWidth = 1.5;
   ctx.stroke();
-  if (job.length) {
-    ctx.beginPath();
-    for (const l of job) {
-      const ra = scene.rectOf(l.a) as Rect;
-      const rb = scene.rectOf(l.b) as Rect;
-      const [ax, ay] = boundary(ra, rb.x + rb.width / 2, rb.y + rb.height / 2);
-      const [bx, by] = boundary(rb, ra.x + ra.width / 2, ra.y + ra.height / 2);
-      curve(ctx, ax, ay, bx, by);
-    }
-    ctx.strokeStyle = JOB;
-    ctx.lineWidth = 3;
-    ctx.stroke();
+  if (!job.length) return;
+  ctx.beginPath();
+  for (const l of job) {
+    const ra = scene.rectOf(l.a) as Rect;
+    const rb = scene.rectOf(l.b) as Rect;
+    const [ax, ay] = boundary(ra, rb.x + rb.width / 2, rb.y + rb.height / 2);
+    const [bx, by] = boundary(rb, ra.x + ra.width / 2, ra.y + ra.height / 2);
+    curve(ctx, ax, ay, bx, by);
   }
+  ctx.strokeStyle = JOB;
+  ctx.lineWidth = 3;
+  ctx.stroke();
+}
 
-  if (scene.detail) {
+/** The links of the whole map drawn once into a bitmap of at most `side` pixels a side, to stand in while the view moves. */
+export interface Overview {
+  bitmap: HTMLCanvasElement;
+  /** The area of the map (local coordinates) the bitmap covers. */
+  box: Rect;
+}
+
+export function drawOverview(scene: Scene, box: Rect, side: number): Overview | null {
+  const k = Math.min(1, side / Math.max(1, box.width), side / Math.max(1, box.height));
+  const bitmap = document.createElement('canvas');
+  bitmap.width = Math.max(1, Math.ceil(box.width * k));
+  bitmap.height = Math.max(1, Math.ceil(box.height * k));
+  const ctx = bitmap.getContext('2d');
+  if (!ctx) return null;
+  ctx.setTransform(k, 0, 0, k, -box.x * k, -box.y * k);
+  drawLinks(ctx, scene, box.x, box.y, box.x + box.width, box.y + box.height);
+  // Rasterized now (reading a pixel flushes the drawing), not in the first frame that copies it.
+  ctx.getImageData(0, 0, 1, 1);
+  return { bitmap, box };
+}
+
+/**
+ * The lower canvas, drawn when the view, the layout or the focused job change: the zones' fills and the
+ * links (vector; or, while the view moves, the overview bitmap scaled, a copy instead of rasterizing
+ * thousands of curves again).
+ */
+export function drawBase(ctx: CanvasRenderingContext2D, cssWidth: number, cssHeight: number, dpr: number, view: View, scene: Scene, overview: Overview | null = null): void {
+  const [x0, y0, x1, y1] = begin(ctx, cssWidth, cssHeight, dpr, view);
+  ctx.fillStyle = ZONE_FILL;
+  ctx.beginPath();
+  for (const z of scene.zones) {
+    const r = scene.rectOf(z);
+    if (r && inView(r, x0, y0, x1, y1)) ctx.roundRect(r.x, r.y, r.width, r.height, 10);
+  }
+  ctx.fill();
+  if (!overview) return drawLinks(ctx, scene, x0, y0, x1, y1);
+  const { bitmap, box } = overview;
+  ctx.drawImage(bitmap, box.x, box.y, box.width, box.height);
+}
+
+/**
+ * The upper canvas, drawn also when the marks change (selection, sequence): the actors and devices
+ * drawn as boxes and, while X6's SVG is hidden, the zones' outlines and names. Answers the boxes drawn.
+ */
+export function drawTop(ctx: CanvasRenderingContext2D, cssWidth: number, cssHeight: number, dpr: number, view: View, scene: Scene): number {
+  const [x0, y0, x1, y1] = begin(ctx, cssWidth, cssHeight, dpr, view);
+  if (scene.zoneOutlines) {
     ctx.font = `600 13px ${FONT}`;
     ctx.textBaseline = 'middle';
     ctx.lineWidth = 1.5;
     ctx.strokeStyle = ZONE_STROKE;
+    ctx.beginPath();
     for (const z of scene.zones) {
       const r = scene.rectOf(z);
-      if (!r || !inView(r, x0, y0, x1, y1)) continue;
-      ctx.beginPath();
-      ctx.roundRect(r.x, r.y, r.width, r.height, 10);
-      ctx.stroke();
-      ctx.fillStyle = TEXT;
-      ctx.fillText(scene.zoneName(z), r.x + 14, r.y + 20);
+      if (r && inView(r, x0, y0, x1, y1)) ctx.roundRect(r.x, r.y, r.width, r.height, 10);
+    }
+    ctx.stroke();
+    ctx.fillStyle = TEXT;
+    for (const z of scene.zones) {
+      const r = scene.rectOf(z);
+      if (r && inView(r, x0, y0, x1, y1)) ctx.fillText(scene.zoneName(z), r.x + 14, r.y + 20);
     }
   }
+  return drawBoxes(ctx, scene, x0, y0, x1, y1);
+}
 
+/** Pushes `v` onto the list kept under `key`. */
+function group<T>(groups: Map<string, T[]>, key: string, v: T): void {
+  const list = groups.get(key);
+  if (list) list.push(v);
+  else groups.set(key, [v]);
+}
+
+/**
+ * The actors and devices in view as boxes, batched: one path per fill, per stripe colour and per
+ * outline style (a few draw calls for hundreds of boxes), then their texts. Answers how many were drawn.
+ */
+function drawBoxes(ctx: CanvasRenderingContext2D, scene: Scene, x0: number, y0: number, x1: number, y1: number): number {
+  const fills = new Map<string, Rect[]>();
+  const stripes = new Map<string, Rect[]>();
+  const outlines = new Map<string, { st: BoxStyle; radius: number; rects: Rect[] }>();
+  const texts: { r: Rect; look: BoxLook; colour: string }[] = [];
+  let drawn = 0;
   for (const k of scene.boxes) {
     const r = scene.rectOf(k);
     const look = scene.look(k);
     if (!r || !look || !inView(r, x0, y0, x1, y1)) continue;
     const st = scene.boxStyle(k);
+    drawn++;
+    group(fills, `${look.fill}|${look.radius}`, r);
+    group(stripes, look.stripe, r);
+    const sig = `${st.stroke}|${st.width}|${st.dash}|${look.radius}`;
+    const o = outlines.get(sig);
+    if (o) o.rects.push(r);
+    else outlines.set(sig, { st, radius: look.radius, rects: [r] });
+    if (scene.detail) texts.push({ r, look, colour: st.title });
+  }
+  for (const [key, rects] of fills) {
+    const [fill, radius] = key.split('|') as [string, string];
     ctx.beginPath();
-    ctx.roundRect(r.x, r.y, r.width, r.height, look.radius);
-    ctx.fillStyle = look.fill;
+    for (const r of rects) ctx.roundRect(r.x, r.y, r.width, r.height, Number(radius));
+    ctx.fillStyle = fill;
     ctx.fill();
+  }
+  for (const { st, radius, rects } of outlines.values()) {
+    ctx.beginPath();
+    for (const r of rects) ctx.roundRect(r.x, r.y, r.width, r.height, radius);
     ctx.setLineDash(st.dash ? st.dash.split(' ').map(Number) : []);
     ctx.strokeStyle = st.stroke;
     ctx.lineWidth = st.width;
     ctx.stroke();
-    ctx.setLineDash([]);
-    ctx.fillStyle = look.stripe;
-    ctx.fillRect(r.x, r.y, 5, r.height);
-    if (!scene.detail) continue;
+  }
+  ctx.setLineDash([]);
+  for (const [colour, rects] of stripes) {
+    ctx.beginPath();
+    for (const r of rects) ctx.rect(r.x, r.y, 5, r.height);
+    ctx.fillStyle = colour;
+    ctx.fill();
+  }
+  if (texts.length) {
+    ctx.textBaseline = 'middle';
     ctx.font = `600 12.5px ${FONT}`;
-    ctx.fillStyle = st.title;
-    ctx.fillText(look.title, r.x + 16, r.y + 18);
+    for (const t of texts) {
+      if (ctx.fillStyle !== t.colour) ctx.fillStyle = t.colour;
+      ctx.fillText(t.look.title, t.r.x + 16, t.r.y + 18);
+    }
     ctx.font = `11px ${FONT}`;
     ctx.fillStyle = MUTED;
-    ctx.fillText(look.sub, r.x + 16, r.y + 36);
+    for (const t of texts) ctx.fillText(t.look.sub, t.r.x + 16, t.r.y + 36);
   }
+  return drawn;
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * The map drawn with @antv/x6 over a canvas layer: zones as group boxes holding their actors, devices
  * between them; wheel zoom, drag to pan, fit to view; actors and devices draggable in Tweak only. The
- * links and the zones' fills are drawn on the canvas under the SVG (link-layer.ts); on a large map only
- * the actors and devices in view are X6 cells, and zoomed far out they are boxes on the canvas too.
+ * links and the zones' fills are drawn on the canvas under the SVG (link-layer.ts); on a large map the
+ * actors and devices are drawn on the canvas too (X6 holds only the zones, and in Tweak the actors and
+ * devices in view, to be dragged), so a pan, zoom, highlight or layout switch redraws a canvas instead
+ * of restyling or moving hundreds of SVG cells.
  * Cell ids are the item keys ('zone_1', 'node_3', 'device_2'). The only module that touches x6.
  *
  * Size: kept whole so x6 stays behind one module: the cell builders, highlight and culling helpers all
@@ -11,11 +13,11 @@
 import { Graph, type Node } from '@antv/x6';
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import type { MapDevice, MapNode, MapZone, NetworkMap, Point } from '@/api/contracts/topology';
-import type { ItemRects, Rect } from './layouts';
+import { warmLayouts, type ItemRects, type Rect } from './layouts';
 import { DEVICE_COLOURS, STATUS_COLOURS } from './colours';
 import { drawOverlay, type MonitorOverlay } from './monitor-overlay';
 import type { JobHighlight } from './job-path';
-import { RectIndex, drawLayer, layerLinks, type BoxLook, type LayerLink, type View } from './link-layer';
+import { RectIndex, drawBase, drawOverview, drawTop, layerLinks, type BoxLook, type LayerLink, type Overview, type Scene as LayerScene, type View } from './link-layer';
 
 export interface MapCanvasHandle {
   fit(): void;
@@ -183,22 +185,25 @@ function highlight(graph: Graph, applied: Map<string, string>, m: Marks): void {
 /** The smallest scale a large map opens at. */
 const LARGE_MIN_SCALE = 0.6;
 /**
- * Above this many actors and devices a map is large (read when the canvas is made): only the actors
- * and devices in view (and a margin) are X6 cells, added and removed as the view moves, and the first
- * view is no smaller than LARGE_MIN_SCALE, so a map of thousands of actors draws what can be read.
+ * Above this many actors and devices a map is large (read when the canvas is made): its actors and
+ * devices are drawn on the canvas (found under a click by a rect index), X6 cells only in Tweak (those
+ * in view and a margin, added and removed as the view moves); the first view is no smaller than
+ * LARGE_MIN_SCALE, so a map of thousands of actors draws what can be read.
  */
 const LARGE_MAP = 400;
-/** Below this scale a large map draws its actors and devices as boxes on the canvas (no SVG cells). */
+/** Below this scale a large map draws its actors and devices as boxes without texts (and no SVG cells in Tweak). */
 const FAR_SCALE = 0.4;
-/** How long a large map's view stays still before its SVG cells are drawn again after a pan or zoom. */
+/** How long a large map's view stays still before X6 takes it (and its SVG is shown again) after a pan or zoom. */
 const SETTLE = 150;
 const MIN_SCALE = 0.2;
 /** The canvas reaches this far (CSS pixels) past each edge of the view, to be moved by CSS while panning. */
-const MARGIN = 320;
+const MARGIN = 192;
 /** While zooming in, the canvas is scaled by CSS up to this factor before it is drawn again. */
 const MAX_STRETCH = 1.6;
-/** How long a large map stays idle before its canvas is drawn in detail, ready for the next pan or zoom. */
+/** How long a large map stays still before it draws the overview of its links for the next pan or zoom. */
 const DETAIL_AFTER = 300;
+/** The overview bitmap's longer side, in pixels (a stand-in while moving, blurred when zoomed in). */
+const OVERVIEW_SIDE = 2048;
 const MAX_SCALE = 3;
 /** The zoom factor of a wheel step. */
 const WHEEL = 1.1;
@@ -320,11 +325,13 @@ function now(graph: Graph, act: () => void): void {
   }
 }
 
-/** On a large map: adds the actors and devices coming into view, removes those far out of it. */
-function syncShown(graph: Graph, s: Scene, shown: Set<string>, m: Marks, applied: Map<string, string>): void {
-  const isFar = far(graph, true);
-  const want = isFar ? new Set<string>() : s.index.within(viewArea(graph, 0.05));
-  const keep = isFar ? want : s.index.within(viewArea(graph, 0.3));
+/** The actors and devices of a large map to be X6 cells now: those in view, in Tweak (to be dragged) only. */
+const cellsWanted = (graph: Graph, s: Scene, draggable: boolean, k: number) => (!draggable || far(graph, true) ? new Set<string>() : s.index.within(viewArea(graph, k)));
+
+/** On a large map: adds the actors and devices coming into view, removes those far out of it (all of them but in Tweak). */
+function syncShown(graph: Graph, s: Scene, shown: Set<string>, m: Marks, applied: Map<string, string>, draggable: boolean): void {
+  const want = cellsWanted(graph, s, draggable, 0.05);
+  const keep = want.size ? s.index.within(viewArea(graph, 0.3)) : want;
   const gone = [...shown].filter((k) => !keep.has(k));
   const come = [...want].filter((k) => !shown.has(k));
   if (!gone.length && !come.length) return;
@@ -369,8 +376,8 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
   const applied = useRef(new Map<string, string>());
   const marks = useRef<Marks>({ selected, job, seq: sequence });
   marks.current = { selected, job, seq: sequence };
-  /** Schedules one canvas frame (and, on a large map, the cells in view). */
-  const redraw = useRef<() => void>(() => {});
+  /** Schedules one canvas frame (and, on a large map, the cells in view): the marks only ('top'), or all. */
+  const redraw = useRef<(what?: 'top' | 'all') => void>(() => {});
   /** Runs a transform of the view made by the map itself (not a pan or zoom), then redraws. */
   const quietly = useRef<(act: (graph: Graph) => void) => void>(() => {});
   const dragRef = useRef(draggable);
@@ -393,19 +400,29 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       interacting: () => ({ nodeMovable: dragRef.current, edgeMovable: false, edgeLabelMovable: false }),
       embedding: false,
     });
-    // The canvas layer sits above X6's background and grid, under its SVG.
-    const canvas = document.createElement('canvas');
-    canvas.setAttribute('aria-hidden', 'true');
-    canvas.style.cssText = `position:absolute;left:${-MARGIN}px;top:${-MARGIN}px;pointer-events:none;transform-origin:${MARGIN}px ${MARGIN}px`;
-    graph.view.svg.before(canvas);
-    const ctx = canvas.getContext('2d');
+    // Two canvases sit above X6's background and grid, under its SVG: the lower one with the zones'
+    // fills and the links, the upper one with the actors and devices and their marks, so a change of
+    // the marks (a selection, a sequence step) redraws the boxes in view, not thousands of links.
+    const layer = () => {
+      const c = document.createElement('canvas');
+      c.setAttribute('aria-hidden', 'true');
+      c.style.cssText = `position:absolute;left:${-MARGIN}px;top:${-MARGIN}px;pointer-events:none;transform-origin:${MARGIN}px ${MARGIN}px`;
+      graph.view.svg.before(c);
+      return c;
+    };
+    const base = layer();
+    const top = layer();
+    const baseCtx = base.getContext('2d');
+    const topCtx = top.getContext('2d');
     let frame = 0;
+    /** What the next frame draws: the upper canvas (the marks changed) or both. */
+    let dirty: 'top' | 'all' = 'all';
     let size = { w: host.clientWidth, h: host.clientHeight };
     // A large map is panned and zoomed here, not by X6: while the view moves, X6's SVG is hidden and
-    // left untouched, and the canvas draws the view (zones, links, the actors and devices in view with
-    // their texts), since laying out and painting hundreds of SVG cells per frame is what made it slow.
-    // Once the view has been still for SETTLE ms, X6 takes the new transform, the cells now in view are
-    // made, and the SVG is shown again.
+    // left untouched, and the canvases drawn for the last view are moved and scaled by CSS (a compositor
+    // transform, no drawing), drawn again only when they no longer cover the view, the links then copied
+    // from the overview bitmap. Once the view has been still for SETTLE ms, X6 takes the new transform,
+    // the SVG (the zones' borders) is shown again and the links are drawn in full.
     let moving: View | null = null;
     let settle: ReturnType<typeof setTimeout> | undefined;
     /** The view X6 has. */
@@ -414,74 +431,119 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       return { scale: graph.zoom(), tx: t.tx, ty: t.ty };
     };
     const viewOf = (): View => moving ?? xView();
-    /** The view the canvas was last drawn for (while moving it is moved and scaled by CSS from there). */
+    /** The view the canvases were last drawn for (while moving they are moved and scaled by CSS from there). */
     let drawn: View | null = null;
-    let drawnDetail = false;
-    let detailed: ReturnType<typeof setTimeout> | undefined;
-    const render = (view: View, detail: boolean) => {
-      const s = sceneRef.current;
-      if (!s || !ctx) return;
-      const isFar = large && view.scale < FAR_SCALE;
-      const dpr = window.devicePixelRatio || 1;
-      const { w, h } = size;
-      const cw = w + 2 * MARGIN;
-      const ch = h + 2 * MARGIN;
-      if (canvas.width !== Math.round(cw * dpr) || canvas.height !== Math.round(ch * dpr)) {
-        canvas.width = Math.round(cw * dpr);
-        canvas.height = Math.round(ch * dpr);
-        canvas.style.width = `${cw}px`;
-        canvas.style.height = `${ch}px`;
-      }
-      canvas.style.transform = '';
+    /** The lower canvas shows the links copied from the overview (while moving), to be drawn in full once still. */
+    let rough = false;
+    /** The whole map's links in one bitmap (large maps), made while idle for the scene and job it was drawn for. */
+    let overview: { of: Scene; job: JobHighlight | null; image: Overview | null } | null = null;
+    let overviewTask: ReturnType<typeof setTimeout> | undefined;
+    let overviewIdle = 0;
+    /** What the upper canvas shows, on its data attributes (for tests and benches): written when changed. */
+    const state = (name: string, value: string) => {
+      if (top.getAttribute(name) !== value) top.setAttribute(name, value);
+    };
+    const layerScene = (s: Scene, boxes: string[], view: View): LayerScene => {
       const m = marks.current;
-      const at = { scale: view.scale, tx: view.tx + MARGIN, ty: view.ty + MARGIN };
-      const area = { x: -at.tx / at.scale, y: -at.ty / at.scale, width: cw / at.scale, height: ch / at.scale };
-      drawLayer(ctx, cw, ch, dpr, at, {
+      return {
         zones: s.zones,
         links: s.links,
-        boxes: detail || isFar ? s.index.within(area) : [],
-        detail: detail && !isFar,
+        boxes,
+        detail: !(large && view.scale < FAR_SCALE),
+        zoneOutlines: !!moving,
         rectOf: (k) => rectIn(s, k),
         jobLinks: m.job?.links ?? null,
         boxStyle: (k) => nodeStyle(k, m.selected, m.job, m.seq),
         look: (k) => s.look.get(k),
         zoneName: (k) => s.zoneName.get(k) ?? '',
-      });
-      drawn = view;
-      drawnDetail = detail;
+      };
     };
+    const render = (view: View, what: 'top' | 'all') => {
+      const s = sceneRef.current;
+      if (!s || !baseCtx || !topCtx) return;
+      const dpr = window.devicePixelRatio || 1;
+      const { w, h } = size;
+      const cw = w + 2 * MARGIN;
+      const ch = h + 2 * MARGIN;
+      for (const c of [base, top]) {
+        if (c.width !== Math.round(cw * dpr) || c.height !== Math.round(ch * dpr)) {
+          c.width = Math.round(cw * dpr);
+          c.height = Math.round(ch * dpr);
+          c.style.width = `${cw}px`;
+          c.style.height = `${ch}px`;
+          what = 'all';
+        }
+        c.style.transform = '';
+      }
+      const m = marks.current;
+      const at = { scale: view.scale, tx: view.tx + MARGIN, ty: view.ty + MARGIN };
+      const area = { x: -at.tx / at.scale, y: -at.ty / at.scale, width: cw / at.scale, height: ch / at.scale };
+      // The actors and devices on the canvas: all those of a large map but its X6 cells (in Tweak), which
+      // the SVG draws over them; while moving the SVG is hidden, so all of them.
+      const cells = moving ? null : shown.current;
+      const boxes = large ? [...s.index.within(area)].filter((k) => !cells?.has(k)) : [];
+      const scene = layerScene(s, boxes, view);
+      if (what === 'all') {
+        const copy = moving && overview?.of === s && overview.job === m.job ? overview.image : null;
+        drawBase(baseCtx, cw, ch, dpr, at, scene, copy);
+        rough = !!copy;
+      }
+      const count = drawTop(topCtx, cw, ch, dpr, at, scene);
+      drawn = view;
+      state('data-boxes', String(count));
+      state('data-selected', m.selected ?? '');
+      state('data-attacker', m.seq?.attacker ?? '');
+      state('data-target', m.seq?.target ?? '');
+      state('data-choosable', String(m.seq?.choosable.size ?? 0));
+      if (moving) return;
+      const a = graph.getGraphArea();
+      state('data-view', [a.x, a.y, a.width, a.height].map(Math.round).join(' '));
+      // The overview for the next pan or zoom, made while idle.
+      if (large && (overview?.of !== s || overview.job !== m.job)) {
+        clearTimeout(overviewTask);
+        if (typeof cancelIdleCallback === 'function') cancelIdleCallback(overviewIdle);
+        overviewTask = setTimeout(() => {
+          const make = () => {
+            const box = contentBox(s.rects);
+            if (sceneRef.current === s && box && !moving) overview = { of: s, job: m.job, image: drawOverview(layerScene(s, [], view), box, OVERVIEW_SIDE) };
+          };
+          if (typeof requestIdleCallback === 'function') overviewIdle = requestIdleCallback(make, { timeout: 2000 });
+          else make();
+        }, DETAIL_AFTER);
+      }
+    };
+    const same = (a: View, b: View) => a.scale === b.scale && a.tx === b.tx && a.ty === b.ty;
     const draw = () => {
       frame = 0;
+      const what = dirty;
+      dirty = 'top';
       const s = sceneRef.current;
-      if (!s || !ctx) return;
-      // While moving, X6's SVG and grid are hidden (and left untouched): the canvas shows the view.
+      if (!s || !baseCtx) return;
+      // While moving, X6's SVG and grid are hidden (and left untouched): the canvases show the view.
       const hide = moving ? 'hidden' : '';
       if (graph.view.svg.style.visibility !== hide) {
         graph.view.svg.style.visibility = hide;
         graph.view.grid.style.visibility = hide;
       }
-      if (moving && drawn && drawnDetail) {
-        // The canvas drawn for `drawn`, moved and scaled to `moving` while it still covers the view
-        // and is not blown up past MAX_STRETCH.
+      if (moving && drawn) {
+        // The canvases drawn for `drawn`, moved and scaled to `moving` while they still cover the view
+        // and are not blown up past MAX_STRETCH.
         const k = moving.scale / drawn.scale;
         const dx = moving.tx - drawn.tx * k;
         const dy = moving.ty - drawn.ty * k;
         const { w, h } = size;
         const covers = -MARGIN * k + dx <= 0 && -MARGIN * k + dy <= 0 && (w + MARGIN) * k + dx >= w && (h + MARGIN) * k + dy >= h;
         if (covers && k <= MAX_STRETCH) {
-          canvas.style.transform = `translate(${dx}px, ${dy}px) scale(${k})`;
+          base.style.transform = top.style.transform = `translate(${dx}px, ${dy}px) scale(${k})`;
           return;
         }
       }
-      if (moving) return render(moving, true);
-      if (large) syncShown(graph, s, shown.current, marks.current, applied.current);
-      render(viewOf(), false);
-      // The detailed canvas (boxes and texts, hidden under the SVG cells) is drawn when the map is idle,
-      // so that a pan or zoom starts by moving it, with no frame spent drawing it.
-      clearTimeout(detailed);
-      if (large) detailed = setTimeout(() => moving || render(viewOf(), true), DETAIL_AFTER);
+      if (!moving && large) syncShown(graph, s, shown.current, marks.current, applied.current, dragRef.current);
+      const view = viewOf();
+      render(view, what === 'all' || !drawn || !same(drawn, view) || (rough && !moving) ? 'all' : 'top');
     };
-    redraw.current = () => {
+    redraw.current = (what = 'all') => {
+      if (what === 'all') dirty = 'all';
       if (!frame) frame = requestAnimationFrame(draw);
     };
     quietly.current = (act) => {
@@ -492,6 +554,8 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
     const moveTo = (next: View) => {
       moving = next;
       clearTimeout(settle);
+      clearTimeout(overviewTask);
+      if (typeof cancelIdleCallback === 'function') cancelIdleCallback(overviewIdle);
       settle = setTimeout(() => {
         const v = moving;
         moving = null;
@@ -527,8 +591,8 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
     graph.on('scale', () => redraw.current());
     graph.on('resize', () => redraw.current());
 
-    // Zoomed far out, the actors and devices are boxes on the canvas: a click finds the box under it.
-    const boxAt = (x: number, y: number) => (far(graph, large) ? (sceneRef.current?.index.at(x, y) ?? null) : null);
+    // On a large map the actors and devices are drawn on the canvas: a click finds the box under it.
+    const boxAt = (x: number, y: number) => (large ? (sceneRef.current?.index.at(x, y) ?? null) : null);
     graph.on('node:click', ({ node, x, y }) => callbacks.current.onSelect(node.id.startsWith('zone_') ? (boxAt(x, y) ?? node.id) : node.id));
     graph.on('blank:click', ({ x, y }) => callbacks.current.onSelect(boxAt(x, y)));
     const menu = (e: { preventDefault(): void; clientX?: number; clientY?: number }, key: string | null) => {
@@ -589,11 +653,13 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
     return () => {
       clearTimeout(timer);
       clearTimeout(settle);
-      clearTimeout(detailed);
+      clearTimeout(overviewTask);
+      if (typeof cancelIdleCallback === 'function') cancelIdleCallback(overviewIdle);
       cancelAnimationFrame(frame);
       resized.disconnect();
       graph.dispose();
-      canvas.remove();
+      base.remove();
+      top.remove();
       graphRef.current = null;
       sceneRef.current = null;
       redraw.current = () => {};
@@ -614,11 +680,14 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       // A refreshed map is drawn again in place; only the first drawing fits the view.
       if (!prev) quietly.current((g) => fitView(g, rects, large));
       applied.current.clear();
-      shown.current = large ? (far(graph, large) ? new Set() : s.index.within(viewArea(graph, 0.05))) : new Set(s.items);
+      shown.current = large ? cellsWanted(graph, s, dragRef.current, 0.05) : new Set(s.items);
       build(graph, s, shown.current, marks.current, applied.current);
     } else place(graph, rects);
     redraw.current();
   }, [map, rects]);
+
+  // A large map's other layouts are computed while idle, so a layout switch only moves the map.
+  useEffect(() => (largeRef.current ? warmLayouts(map) : undefined), [map]);
 
   useEffect(() => {
     if (graphRef.current) drawOverlay(graphRef.current, map, overlay);
@@ -626,8 +695,14 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
 
   useEffect(() => {
     if (graphRef.current) highlight(graphRef.current, applied.current, { selected, job, seq: sequence });
-    redraw.current();
+    redraw.current('top');
   }, [selected, map, rects, job, sequence]);
+
+  // The focused job's links are on the lower canvas.
+  useEffect(() => redraw.current(), [job]);
+
+  // Tweak on a large map makes the actors and devices in view X6 cells (to be dragged); other modes drop them.
+  useEffect(() => redraw.current(), [draggable]);
 
   // An item chosen out of view (by keyboard, or from a list) is brought into view.
   useEffect(() => {
