@@ -1,11 +1,13 @@
 import type { ComponentType } from 'react';
 import type { AnyCommand } from '@/commands/types';
-import type { PaneProps } from './types';
+import type { PanePrefetch, PaneProps } from './types';
 
 /** A feature builds a pane of the table in `spec-routes.ts`: it names its id and gives the component, nothing else. */
 export interface PaneComponent {
   id: string;
   component: ComponentType<PaneProps>;
+  /** The pane's first calls, started beside its code's download (deep link, open, hover of its command). */
+  prefetch?: PanePrefetch;
 }
 
 /** What a feature offers the workbench: its commands, its panes, and components mounted once. */

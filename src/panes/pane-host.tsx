@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useMemo } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import type { IDockviewPanelProps } from 'dockview-react';
 import { useCommandHotkeys } from '@/commands/command-hooks';
 import { commands } from '@/commands/registry';
@@ -6,7 +6,8 @@ import { ErrorBoundary } from '@/ui/error-boundary';
 import { NOT_FOUND_KIND, START_KIND, type PanelParams } from './dock-controller';
 import { useWorkbench } from './pane-context';
 import { StartPane } from './start-pane';
-import type { PaneParams } from './types';
+import type { PaneParams, PaneProps } from './types';
+import { isLazy } from './lazy';
 import { PaneInstanceContext } from '@/commands/pane-instance';
 
 function NotBuiltPane({ title, url }: { title: string; url: string }) {
@@ -47,6 +48,29 @@ function NotFoundPane({ path }: { path: string }) {
   );
 }
 
+const LOADING = <div className="p-4 text-muted">Loading…</div>;
+
+/**
+ * A lazy pane whose code is still on its way shows "Loading…" until it arrives and then renders the
+ * component directly: suspending would hold the pane back (React reveals a suspended boundary no sooner
+ * than 300 ms after its fallback) when the code is usually there within milliseconds.
+ */
+function LoadedPane({ Component, params, setParams }: PaneProps & { Component: ComponentType<PaneProps> }) {
+  const lazy = isLazy(Component) ? Component : null;
+  const [ready, setReady] = useState(() => !lazy?.loaded || lazy.loaded());
+  useEffect(() => {
+    if (ready || !lazy) return;
+    let live = true;
+    // A failed download renders the component anyway: its own load fails again into the error boundary.
+    const done = () => live && setReady(true);
+    lazy.preload().then(done, done);
+    return () => {
+      live = false;
+    };
+  }, [ready, lazy]);
+  return ready ? <Component params={params} setParams={setParams} /> : LOADING;
+}
+
 /** The one dockview component: looks up the pane kind and renders it, or says it is not built. */
 export function PaneHost(props: IDockviewPanelProps<PanelParams>) {
   const { panes, controller } = useWorkbench();
@@ -63,7 +87,7 @@ export function PaneHost(props: IDockviewPanelProps<PanelParams>) {
     const title = controller.titleFor({ kind: kindId, params });
     if (kind?.permission && !commands.context().permissions.has(kind.permission)) content = <NoPermissionPane title={title} />;
     else content = Component ? (
-      <Component params={params} setParams={setParams} />
+      <LoadedPane Component={Component} params={params} setParams={setParams} />
     ) : (
       <NotBuiltPane title={title} url={controller.urlFor({ kind: kindId, params })} />
     );
@@ -72,7 +96,7 @@ export function PaneHost(props: IDockviewPanelProps<PanelParams>) {
     <div className="h-full overflow-auto bg-panel text-ink" data-pane-kind={kindId}>
       <PaneInstanceContext.Provider value={instance}>
         <ErrorBoundary>
-          <Suspense fallback={<div className="p-4 text-muted">Loading…</div>}>{content}</Suspense>
+          <Suspense fallback={LOADING}>{content}</Suspense>
         </ErrorBoundary>
       </PaneInstanceContext.Provider>
     </div>

@@ -21,7 +21,7 @@ export class PaneRegistry {
   /** A feature's component for a pane of the table; an id the table does not know is a bug. */
   build(pane: PaneComponent): void {
     if (!this.kinds.has(pane.id)) throw new Error(`Pane "${pane.id}" is not in src/panes/spec-routes.ts: add its route there`);
-    this.add({ ...this.kinds.get(pane.id)!, component: pane.component });
+    this.add({ ...this.kinds.get(pane.id)!, component: pane.component, ...(pane.prefetch ? { prefetch: pane.prefetch } : {}) });
   }
 
   get(id: string): PaneKind | undefined {

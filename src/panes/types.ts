@@ -1,7 +1,15 @@
 import type { ComponentType } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import type { Permission } from '@/api/contracts/permissions';
 
 export type PaneParams = Record<string, string>;
+
+/**
+ * Starts the calls a pane needs first (react-query prefetches under the keys its components read), so
+ * they run beside its code's download instead of after it: on a deep link, on open, on hover of a command
+ * that opens it. Must be cheap and idempotent (prefetchQuery is).
+ */
+export type PanePrefetch = (params: PaneParams, queryClient: QueryClient) => void;
 
 export interface PaneProps {
   params: PaneParams;
@@ -29,6 +37,8 @@ export interface PaneKind {
   permission?: Permission;
   /** Absent while the pane's feature is not built: the workbench says so plainly. */
   component?: ComponentType<PaneProps>;
+  /** The pane's first calls, started ahead (see PanePrefetch). */
+  prefetch?: PanePrefetch;
   /** One line for the start pane and the palette. */
   description?: string;
   /** Hidden from the palette's open-pane commands (e.g. it needs params). */

@@ -72,7 +72,9 @@ export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = N
     features.forEach((f) => f.panes?.forEach((p) => registry.build(p)));
     return registry;
   }, [features]);
-  const controller = useMemo(() => new DockController(panes, history), [panes, history]);
+  const controller = useMemo(() => new DockController(panes, history, queryClient), [panes, history, queryClient]);
+  // The deep link's pane: its code and first calls start now, beside the dock's first layout, not after it.
+  useState(() => controller.warmUrl(history.current()));
   const apiRef = useRef<DockviewApi | null>(null);
   const unloadSaver = useRef<(() => void) | null>(null);
   const storageKey = layoutKey(env.user.id);
