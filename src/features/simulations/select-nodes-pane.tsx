@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { CttnActor, SimulationPreview } from '@/api/contracts/simulations';
 import { SIMULATION_TYPE_LABELS } from '@/api/contracts/simulations';
 import { CommandButton } from '@/commands/command-menu';
@@ -144,9 +144,9 @@ function ActorList({ label, actors, onPick, focus }: { label: string; actors: Ct
 const NO_STEPS = { steps: [] as AssignStep[], removed: [] as string[] };
 
 /**
- * The steps beside the map. The map does not wait for the simulation (its call and the map's run side
- * by side, and the map is drawn as soon as its own answer is in); the steps list is drawn first, the map
- * in the render after it (a deferred value), so the list never waits for the map's layout.
+ * The steps beside the map. Neither waits for the other: the simulation's call and the map's run side
+ * by side (prefetched with the pane's code), the steps list is drawn when the first answers, the map
+ * when its own does (nothing can be chosen on it until the steps are in).
  */
 function Assignment({ p, error, params, setParams }: { p: SimulationPreview | undefined; error: unknown; params: Record<string, string>; setParams: (next: Record<string, string>) => void }) {
   const { steps, removed } = useMemo(() => (p ? assignSteps(p, params) : NO_STEPS), [p, params]);
@@ -155,7 +155,6 @@ function Assignment({ p, error, params, setParams }: { p: SimulationPreview | un
   // The step chosen (a click, a finished choice, back/forward); until then the first one left open.
   const [chosen, setActive] = useState<number | null>(null);
   const active = chosen ?? firstOpen;
-  const showMap = useDeferredValue(true, false);
   const [problem, setProblem] = useState<string | null>(null);
   // Where the last choice was made: the lists take the focus after a choice made in them, the map keeps it.
   const [via, setVia] = useState<'list' | 'map'>('list');
@@ -256,7 +255,7 @@ function Assignment({ p, error, params, setParams }: { p: SimulationPreview | un
       </section>
       <section className="flex min-w-0 flex-1 flex-col gap-2" aria-label="Map">
         {problem && <p role="alert" className="rounded border border-red-500/60 bg-red-500/10 p-2">{problem}</p>}
-        {showMap && !error && (
+        {!error && (
           <SequenceMap
             loading={!p}
             step={step?.n ?? null}
