@@ -39,7 +39,7 @@ const LINKS = NETWORKS * DEVICES * ZONES_PER_NETWORK;
 const ms = (x: number) => x.toFixed(x < 10 ? 2 : 0);
 
 /** The bench map and a three-step sequence; answers the sequence's id. */
-export async function seedMap(db: Db): Promise<number> {
+async function seedMap(db: Db): Promise<number> {
   await db.query(`insert into zones (name, cidr) select 'bench zone ' || g, '10.' || (g / 250) || '.' || (g % 250) || '.0/24' from generate_series(0, ${ZONES - 1}) g`);
   const [z] = await db.query<{ min: number }>("select min(id) as min from zones where name like 'bench zone %'");
   const z0 = z?.min ?? 1;
@@ -216,5 +216,4 @@ async function main(): Promise<void> {
   }
 }
 
-// Run as a script (the seed is also imported by profiling scripts).
-if (process.argv[1]?.endsWith('select-nodes.bench.ts')) void main();
+void main();
