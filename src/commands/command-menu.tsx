@@ -106,6 +106,8 @@ export function CommandButton({ command, args, children, variant, className, dis
       aria-keyshortcuts={commandAriaKeyshortcuts(registry, command)}
       aria-pressed={pressed}
       onClick={() => runFrom(registry, command, args, 'button', opts)}
+      onMouseEnter={() => registry.prefetch(command, args, ctx)}
+      onFocus={() => registry.prefetch(command, args, ctx)}
     >
       {children ?? label}
     </Button>
@@ -118,13 +120,21 @@ export function CommandButton({ command, args, children, variant, className, dis
  */
 export function CommandToolbar<M extends MenuId>({ menu, args, label, registry = workbenchRegistry }: { menu: M; args?: MenuArgsOf<M>; label: string; registry?: CommandRegistry }) {
   const items = useMenuItems(menu, args, registry);
-  const { opts } = usePaneCommandContext(registry);
+  const { ctx, opts } = usePaneCommandContext(registry);
   return (
     <div className="flex flex-wrap gap-1.5" role="toolbar" aria-label={label}>
       {items.map((e) => {
         const title = e.disabled && e.reason ? e.reason : e.hotkey ? `${registry.get(e.commandId)?.title ?? e.label} (${e.hotkey})` : undefined;
         return (
-          <Button key={e.key} variant={e.style ?? 'secondary'} disabled={e.disabled} title={title} onClick={() => runFrom(registry, e.commandId, e.args, 'button', opts)}>
+          <Button
+            key={e.key}
+            variant={e.style ?? 'secondary'}
+            disabled={e.disabled}
+            title={title}
+            onClick={() => runFrom(registry, e.commandId, e.args, 'button', opts)}
+            onMouseEnter={() => registry.prefetch(e.commandId, e.args, ctx)}
+            onFocus={() => registry.prefetch(e.commandId, e.args, ctx)}
+          >
             {e.label}
           </Button>
         );

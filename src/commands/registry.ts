@@ -122,6 +122,17 @@ export class CommandRegistry {
     return command ? commandState(command, ctx, args) : { visible: false, disabled: true, reason: `Unknown command "${id}"` };
   }
 
+  /** Starts what the command will need (its `prefetch`) when a button of it is hovered or focused; never throws. */
+  prefetch(id: string, args?: unknown, ctx: CommandContext = this.context()): void {
+    const command = this.commands.get(id);
+    if (!command?.prefetch || !commandState(command, ctx, args).visible) return;
+    try {
+      command.prefetch(args as never, ctx);
+    } catch {
+      // Only a head start: the command itself reports what goes wrong.
+    }
+  }
+
   /** The command bound to a hotkey: the focused pane's context wins over global. */
   commandForHotkey(hotkey: string, paneKind: string | null): AnyCommand | undefined {
     const id = (paneKind && this.hotkeys.get(`${paneKind}:${hotkey}`)) || this.hotkeys.get(`global:${hotkey}`);

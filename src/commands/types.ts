@@ -20,6 +20,8 @@ export interface DockControl {
   /** Closes the focused pane (a pane may first ask, e.g. about unsaved changes); fails when it may not be closed. */
   closeActive(): void | Promise<unknown>;
   resetLayout(): void;
+  /** Fetches the code and first calls of the pane a URL opens, ahead of opening it (hover of a button). */
+  warmUrl?(url: string): void;
 }
 
 
@@ -78,6 +80,11 @@ export interface Command<A = void, R = unknown> {
   /** Why the command cannot run with these arguments (shown as the disabled item's tooltip), or null. */
   blockedReason?(ctx: CommandContext, args?: A): string | null;
   args?: yup.Schema<A>;
+  /**
+   * Fetched ahead while a button or menu item of the command is hovered or focused: the code and first
+   * calls of the pane it opens (`ctx.dock.warmUrl`), so the click rarely waits. Cheap and idempotent.
+   */
+  prefetch?(args: A | undefined, ctx: CommandContext): void;
   run(args: A, ctx: CommandContext): R | Promise<R>;
 }
 

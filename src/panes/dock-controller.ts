@@ -1,5 +1,8 @@
 import type { DockviewApi, IDockviewPanel } from 'dockview-react';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Permission } from '@/api/contracts/permissions';
 import type { DockControl } from '@/commands/types';
+import { isLazy } from './lazy';
 import { paneKey, paneTitle, paneUrl } from './route-match';
 import type { PaneRegistry } from './registry';
 import { ROUTE_REDIRECTS } from './spec-routes';
@@ -40,7 +43,34 @@ export class DockController implements DockControl {
   constructor(
     private panes: PaneRegistry,
     private history: UrlHistory,
+    /** Where a pane's first calls are prefetched (see `warm`); none in tests of the dock alone. */
+    private queryClient: QueryClient | null = null,
+    /** Whether the user holds a pane's permission: a pane they may not open starts no calls (they would answer 403). */
+    private permitted: (permission: Permission) => boolean = () => true,
   ) {}
+
+  /**
+   * Fetches a pane's code and starts its first calls (its kind's `prefetch`) ahead of rendering it, so
+   * the two run side by side: called for the deep link before the dock is drawn, on open, and by commands
+   * on hover of their buttons. Idempotent and never throws.
+   */
+  warm(ref: PaneRef): void {
+    const kind = this.panes.get(ref.kind);
+    if (!kind || (kind.permission && !this.permitted(kind.permission))) return;
+    if (isLazy(kind.component)) void kind.component.preload().catch(() => undefined);
+    if (kind.prefetch && this.queryClient) {
+      try {
+        kind.prefetch(ref.params, this.queryClient);
+      } catch {
+        // A prefetch is only a head start: the pane asks again and shows its own error.
+      }
+    }
+  }
+
+  /** `warm` for the pane a URL opens. */
+  warmUrl(url: string): void {
+    this.warm(this.refFor(redirectOf(url) ?? url));
+  }
 
   /** While true (restoring a layout), focus changes do not write the URL. */
   private quiet = false;
@@ -156,6 +186,7 @@ export class DockController implements DockControl {
       else this.syncUrl();
       return existing;
     }
+    this.warm(params);
     const active = api.activePanel;
     const panel = api.addPanel<PanelParams>({
       id,

@@ -1,16 +1,13 @@
 import type { ComponentType } from 'react';
 import type { AnyCommand } from '@/commands/types';
-import type { PaneKind, PaneProps } from './types';
+import type { PanePrefetch, PaneProps } from './types';
 
-/** A feature builds a pane of the table in `spec-routes.ts`: it names its id and gives the component (and, if it likes, the calls to start ahead). */
+/** A feature builds a pane of the table in `spec-routes.ts`: it names its id and gives the component, nothing else. */
 export interface PaneComponent {
   id: string;
   component: ComponentType<PaneProps>;
-  /**
-   * Starts the calls the pane will make for `params` (into the query cache, with the keys the pane reads)
-   * when it opens, beside the download of its code instead of after it.
-   */
-  prefetch?: PaneKind['prefetch'];
+  /** The pane's first calls, started beside its code's download (deep link, open, hover of its command). */
+  prefetch?: PanePrefetch;
 }
 
 /** What a feature offers the workbench: its commands, its panes, and components mounted once. */

@@ -2,7 +2,7 @@ import { createElement, lazy, useEffect, useState, type ComponentType } from 're
 import type { PaneProps } from './types';
 
 /** A component loaded on first render (its own chunk), which can also be fetched ahead with `preload`. */
-export type LazyComponent<P> = ComponentType<P> & { preload: () => Promise<void>; isLoaded: () => boolean };
+export type LazyComponent<P> = ComponentType<P> & { preload: () => Promise<void>; loaded: () => boolean };
 
 /**
  * The named export of a module, split into its own
@@ -28,7 +28,7 @@ function lazyNamed<P, K extends string>(load: () => Promise<Record<K, ComponentT
   // Once fetched (ahead, by `preload`), render the module's component directly: React.lazy would still
   // suspend once and hold the reveal back (React throttles revealing a suspended boundary by up to 300 ms).
   const Component = (props: P) => createElement((loaded ?? Lazy) as ComponentType<object>, props as object);
-  return Object.assign(Component, { preload: () => get().then(() => undefined), isLoaded: () => loaded !== undefined });
+  return Object.assign(Component, { preload: () => get().then(() => undefined), loaded: () => loaded !== undefined });
 }
 
 /** Any component loaded on first render, with `preload` to fetch it ahead (the signed-in workbench, the palette). */
@@ -40,33 +40,7 @@ export const lazyPane = <K extends string>(load: () => Promise<Record<K, Compone
 /** A feature's global mounted once (modal hosts): `globals: [lazyGlobal(() => import('./dialogs'), 'JobsDialogs')]`. */
 export const lazyGlobal = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => lazyNamed<object, K>(load, name);
 
-const isLazy = (c: unknown): c is { preload: () => Promise<void> } => typeof (c as { preload?: unknown } | null)?.preload === 'function';
-
-/**
- * Whether `c` can render without suspending: any component but a lazy one whose code has not arrived.
- * A lazy one is fetched and the caller renders again once it has arrived (or failed: rendering it then
- * tries again and shows the error). Rendering it before would suspend, and React reveals a boundary
- * that suspended on a retry at most 300 ms after it showed its fallback: a pane opened with the page
- * waited up to that long with its code already there (its calls start only when it renders).
- */
-export function useLoaded(c: unknown): boolean {
-  const lazyOne = isLazy(c) && typeof (c as { isLoaded?: unknown }).isLoaded === 'function' ? (c as LazyComponent<unknown>) : null;
-  const ready = !lazyOne || lazyOne.isLoaded();
-  const [failed, setFailed] = useState(false);
-  const [, arrived] = useState(0);
-  useEffect(() => {
-    if (ready || !lazyOne) return;
-    let live = true;
-    lazyOne.preload().then(
-      () => live && arrived((n) => n + 1),
-      () => live && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, [ready, lazyOne]);
-  return ready || failed;
-}
+export const isLazy = (c: unknown): c is { preload: () => Promise<void>; loaded?: () => boolean } => typeof (c as { preload?: unknown } | null)?.preload === 'function';
 
 /** Fetches every lazy component ahead, one at a time while the browser is idle (so first paint never waits on them). */
 export function prefetchWhenIdle(components: readonly unknown[]): () => void {

@@ -1,14 +1,13 @@
-import { Suspense, useCallback, useMemo } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { Suspense, useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import type { IDockviewPanelProps } from 'dockview-react';
 import { useCommandHotkeys } from '@/commands/command-hooks';
 import { commands } from '@/commands/registry';
 import { ErrorBoundary } from '@/ui/error-boundary';
 import { NOT_FOUND_KIND, START_KIND, type PanelParams } from './dock-controller';
 import { useWorkbench } from './pane-context';
-import { useLoaded } from './lazy';
 import { StartPane } from './start-pane';
-import type { PaneParams } from './types';
+import type { PaneParams, PaneProps } from './types';
+import { isLazy } from './lazy';
 import { PaneInstanceContext } from '@/commands/pane-instance';
 
 function NotBuiltPane({ title, url }: { title: string; url: string }) {
@@ -49,37 +48,55 @@ function NotFoundPane({ path }: { path: string }) {
   );
 }
 
-const PANE_LOADING = <div className="p-4 text-muted">Loading…</div>;
+const LOADING = <div className="p-4 text-muted">Loading…</div>;
+
+/**
+ * A lazy pane whose code is still on its way shows "Loading…" until it arrives and then renders the
+ * component directly: suspending would hold the pane back (React reveals a suspended boundary no sooner
+ * than 300 ms after its fallback) when the code is usually there within milliseconds.
+ */
+function LoadedPane({ Component, params, setParams }: PaneProps & { Component: ComponentType<PaneProps> }) {
+  const lazy = isLazy(Component) ? Component : null;
+  const [ready, setReady] = useState(() => !lazy?.loaded || lazy.loaded());
+  useEffect(() => {
+    if (ready || !lazy) return;
+    let live = true;
+    // A failed download renders the component anyway: its own load fails again into the error boundary.
+    const done = () => live && setReady(true);
+    lazy.preload().then(done, done);
+    return () => {
+      live = false;
+    };
+  }, [ready, lazy]);
+  return ready ? <Component params={params} setParams={setParams} /> : LOADING;
+}
 
 /** The one dockview component: looks up the pane kind and renders it, or says it is not built. */
 export function PaneHost(props: IDockviewPanelProps<PanelParams>) {
   const { panes, controller } = useWorkbench();
   const { kind: kindId, params } = props.params;
-  const queryClient = useQueryClient();
   const panelId = props.api.id;
   const setParams = useCallback((next: PaneParams, opts?: { replace?: boolean }) => controller.updateParams(panelId, next, opts), [controller, panelId]);
   const instance = useMemo(() => ({ id: panelId, kind: kindId, params }), [panelId, kindId, params]);
-  const kind = kindId === START_KIND || kindId === NOT_FOUND_KIND ? undefined : panes.get(kindId);
-  const allowed = !kind?.permission || commands.context().permissions.has(kind.permission);
-  // The pane's calls start now, beside the download of its code (not once it has rendered).
-  useMemo(() => allowed && kind?.prefetch?.(params, queryClient), [allowed, kind, params, queryClient]);
-  // Its code arrived: render it (not a Suspense retry, which React reveals up to 300 ms late).
-  const loaded = useLoaded(allowed ? kind?.component : undefined);
   let content;
   if (kindId === START_KIND) content = <StartPane />;
   else if (kindId === NOT_FOUND_KIND) content = <NotFoundPane path={params.path ?? ''} />;
   else {
+    const kind = panes.get(kindId);
     const Component = kind?.component;
     const title = controller.titleFor({ kind: kindId, params });
-    if (!allowed) content = <NoPermissionPane title={title} />;
-    else if (!Component) content = <NotBuiltPane title={title} url={controller.urlFor({ kind: kindId, params })} />;
-    else content = loaded ? <Component params={params} setParams={setParams} /> : PANE_LOADING;
+    if (kind?.permission && !commands.context().permissions.has(kind.permission)) content = <NoPermissionPane title={title} />;
+    else content = Component ? (
+      <LoadedPane Component={Component} params={params} setParams={setParams} />
+    ) : (
+      <NotBuiltPane title={title} url={controller.urlFor({ kind: kindId, params })} />
+    );
   }
   return (
     <div className="h-full overflow-auto bg-panel text-ink" data-pane-kind={kindId}>
       <PaneInstanceContext.Provider value={instance}>
         <ErrorBoundary>
-          <Suspense fallback={PANE_LOADING}>{content}</Suspense>
+          <Suspense fallback={LOADING}>{content}</Suspense>
         </ErrorBoundary>
       </PaneInstanceContext.Provider>
     </div>

@@ -1,9 +1,15 @@
 import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Permission } from '@/api/contracts/permissions';
-import type { SearchKind } from '@/api/contracts/search';
 
 export type PaneParams = Record<string, string>;
+
+/**
+ * Starts the calls a pane needs first (react-query prefetches under the keys its components read), so
+ * they run beside its code's download instead of after it: on a deep link, on open, on hover of a command
+ * that opens it. Must be cheap and idempotent (prefetchQuery is).
+ */
+export type PanePrefetch = (params: PaneParams, queryClient: QueryClient) => void;
 
 export interface PaneProps {
   params: PaneParams;
@@ -27,17 +33,12 @@ export interface PaneKind {
   viewState?: string[];
   /** Params that make two panes of this kind different (default: every path param). */
   identity?: string[];
-  /**
-   * The entity its path param names (`/jobs/:id`: a job; `/simulation/:vid`: a simulation): the
-   * palette's `pane.open.<id>` asks for it with a searchable pick list, never a raw id; scripts still type it.
-   */
-  entity?: SearchKind;
   /** Opening this pane needs this permission. */
   permission?: Permission;
   /** Absent while the pane's feature is not built: the workbench says so plainly. */
   component?: ComponentType<PaneProps>;
-  /** Starts the pane's calls when it opens (see PaneComponent.prefetch). */
-  prefetch?: (params: PaneParams, queryClient: QueryClient) => void;
+  /** The pane's first calls, started ahead (see PanePrefetch). */
+  prefetch?: PanePrefetch;
   /** One line for the start pane and the palette. */
   description?: string;
   /** Hidden from the palette's open-pane commands (e.g. it needs params). */

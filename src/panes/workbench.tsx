@@ -72,14 +72,12 @@ export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = N
     features.forEach((f) => f.panes?.forEach((p) => registry.build(p)));
     return registry;
   }, [features]);
-  const controller = useMemo(() => new DockController(panes, history), [panes, history]);
-  // The address's pane starts its calls now, beside the dock's first render (its host would start them
-  // once the dock has laid out and rendered it, about a frame later).
-  useMemo(() => {
-    const ref = controller.refFor(history.current());
-    const kind = panes.get(ref.kind);
-    if (kind?.prefetch && (!kind.permission || env.user_rights.includes(kind.permission))) kind.prefetch(ref.params, queryClient);
-  }, [controller, panes, history, env.user_rights, queryClient]);
+  const controller = useMemo(
+    () => new DockController(panes, history, queryClient, (permission) => env.user_rights.includes(permission)),
+    [panes, history, queryClient, env.user_rights],
+  );
+  // The deep link's pane: its code and first calls start now, beside the dock's first layout, not after it.
+  useState(() => controller.warmUrl(history.current()));
   const apiRef = useRef<DockviewApi | null>(null);
   const unloadSaver = useRef<(() => void) | null>(null);
   const storageKey = layoutKey(env.user.id);

@@ -43,6 +43,15 @@ describe('GET /library/simulations.json', () => {
     expect(p.latest_jobs.map((j) => j.id)).toEqual([5002, 5001]);
   });
 
+  it('MON-047 preview_props carry simType and title: the type and the name again, for a sequence and an evaluation', async () => {
+    for (const [id, simType, title] of [[701, 'sequence', 'C2 Sequence'], [702, 'eval', 'Empty Eval']] as const) {
+      const res = await s.call('GET', `/library/simulations.json?id=${id}`, { as: viewer });
+      expect(res.statusCode, res.body).toBe(200);
+      const p = res.json<SimulationPreviewAnswer>().data.preview_props;
+      expect({ id: p.id, simType: p.simType, title: p.title }).toEqual({ id, simType, title });
+    }
+  });
+
   it('MON-120 an admin gets the preview with edit rights; a VID works as well as an id', async () => {
     const res = await s.call('GET', '/library/simulations.json?vid=s900-002', { as: admin });
     expect(res.statusCode, res.body).toBe(200);

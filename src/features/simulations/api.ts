@@ -28,6 +28,13 @@ export const fetchSimulationsPage = (f: SimListFilter, page: number, size: numbe
 export const fetchSimulationPreview = async (ref: { id: number } | { vid: string }, signal?: AbortSignal): Promise<SimulationPreview> =>
   (await http.get<SimulationPreviewAnswer>('/library/simulations.json', { params: ref, signal })).data.preview_props;
 
+/** The preview's query (one simulation pane, select_nodes, their prefetch): by id (`#12`) or VID. */
+export const previewQuery = (ref: { id: number } | { vid: string }) => ({
+  queryKey: simKeys.preview('id' in ref ? `#${ref.id}` : ref.vid),
+  queryFn: ({ signal }: { signal?: AbortSignal }) => fetchSimulationPreview(ref, signal),
+  staleTime: 5_000,
+});
+
 /** Edit (PUT, same VID) or Clone and Edit (POST, a new VID); 409 when the version is stale. */
 export const saveSimulation = (mode: 'edit' | 'clone', id: number, body: EditSimulationBody) =>
   mode === 'edit' ? http.put<EditSimulationAnswer>(`/simulations/${id}.json`, body) : http.post<EditSimulationAnswer>(`/simulations/${id}/clone.json`, body);

@@ -31,6 +31,8 @@ interface HeaderButton {
   keywords: string[];
   style?: 'primary';
   act: (s: CurrentSimulation, ctx: CommandContext) => unknown;
+  /** The URL of the pane it opens, when the simulation's id is enough to name it (fetched ahead on hover). */
+  opens?: (id: number) => string;
 }
 
 /**
@@ -64,6 +66,7 @@ const BUTTONS: HeaderButton[] = [
     also: ['jobs.run'],
     keywords: ['run', 'select nodes', 'actors', 'assign', 'map', 'steps'],
     style: 'primary',
+    opens: selectNodesUrl,
     act: (s, ctx) => dock(ctx).openUrl(selectNodesUrl(s.id)),
   },
   {
@@ -113,6 +116,9 @@ export const headerCommands: AnyCommand[] = BUTTONS.map((b, i) =>
         ...(b.style ? { style: b.style } : {}),
       }),
     ],
+    prefetch: (args: RefArgs | undefined, ctx: CommandContext) => {
+      if (b.opens && args?.id) ctx.dock?.warmUrl?.(b.opens(args.id));
+    },
     run: async (args, ctx) => {
       const s = await resolveSimulation(args, ctx);
       await b.act(s, ctx);

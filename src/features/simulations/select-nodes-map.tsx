@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { CttnActor } from '@/api/contracts/simulations';
 import type { NetworkMap } from '@/api/contracts/topology';
-import { getNetwork, networkQueryKey } from '@/api/network-map';
+import { networkQuery } from '@/api/network-map';
 import { Button } from '@/ui/button';
 import { layout } from '@/ui/network-map/layouts';
 import { MapCanvas, type MapCanvasHandle, type SequenceMarks } from '@/ui/network-map/map-canvas';
@@ -13,6 +13,8 @@ import { nextItem, type Direction } from '@/ui/network-map/next-item';
 export type Phase = 'attacker' | 'target' | 'done';
 
 interface Props {
+  /** The simulation is still on its way: the map is drawn, nothing can be chosen yet. */
+  loading?: boolean;
   step: number | null;
   phase: Phase;
   attacker: number | null;
@@ -30,7 +32,7 @@ interface Props {
 const key = (id: number) => `node_${id}`;
 const idOf = (k: string | null) => (k?.startsWith('node_') ? Number(k.slice(5)) : null);
 
-function MapArea({ map, step, phase, attacker, target, choosable, actors, focusRef, onPick, onRefused }: Props & { map: NetworkMap }) {
+function MapArea({ map, loading, step, phase, attacker, target, choosable, actors, focusRef, onPick, onRefused }: Props & { map: NetworkMap }) {
   const canvas = useRef<MapCanvasHandle>(null);
   const rects = useMemo(() => layout('Standard', map, {}), [map]);
   const onMap = useMemo(() => new Set(map.nodes.map((n) => key(n.id))), [map]);
@@ -60,7 +62,9 @@ function MapArea({ map, step, phase, attacker, target, choosable, actors, focusR
   const cursorId = idOf(cursor);
   const what = phase === 'attacker' ? 'attacker' : 'target';
   const status =
-    cursorId === null
+    loading
+      ? 'Loading the steps…'
+      : cursorId === null
       ? phase === 'done' || step === null
         ? 'Every step shown has its actors.'
         : `Step ${step}: arrows move among the ${choosableKeys.size} highlighted actors, Enter chooses the ${what}.`
@@ -88,7 +92,7 @@ function MapArea({ map, step, phase, attacker, target, choosable, actors, focusR
  * the actors that can be chosen now highlighted, a click or Enter on one chooses it.
  */
 export function SequenceMap(props: Props) {
-  const network = useQuery({ queryKey: networkQueryKey, queryFn: () => getNetwork(), staleTime: 30_000 });
+  const network = useQuery(networkQuery);
   if (network.isPending) return <p className="text-muted" role="status">Loading the network map…</p>;
   if (network.isError) return <p role="alert">Could not load the network map: {network.error.message}</p>;
   if (!network.data.nodes.length) return <p className="text-muted">No actors on the network map yet: choose from the lists.</p>;

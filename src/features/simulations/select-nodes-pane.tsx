@@ -9,14 +9,15 @@ import { NO_VALID_TARGETS, assignSteps, validTargets, withChoice, type AssignSte
 import { SequenceMap, type Phase } from './select-nodes-map';
 import { ErrorNote, useSimulation } from './simulation-view';
 
-/** Arrow keys move the highlighted option of a listbox; Enter picks it. */
-function useListKeys(count: number, pick: (i: number) => void, start = 0) {
+/** Arrow keys move the highlighted option of a listbox (Page keys by a page, Home and End to the ends); Enter picks it. */
+function useListKeys(count: number, pick: (i: number) => void, start = 0, page = 10) {
   const [at, setAt] = useState(start);
   const index = Math.min(at, Math.max(0, count - 1));
+  const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -count, End: count };
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    if (e.key in moves) {
       e.preventDefault();
-      setAt(Math.max(0, Math.min(count - 1, index + (e.key === 'ArrowDown' ? 1 : -1))));
+      setAt(Math.max(0, Math.min(count - 1, index + moves[e.key]!)));
     } else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       if (count) pick(index);
@@ -76,47 +77,84 @@ function StepsList({ steps, active, actors, onActivate }: { steps: AssignStep[];
   );
 }
 
+/** The actors lists' rows: fixed height, so a list of thousands renders only the rows in view. */
+const ROW_PX = 24;
+const LIST_PX = 288;
+const OVERSCAN = 8;
+
 function ActorList({ label, actors, onPick, focus }: { label: string; actors: CttnActor[]; onPick: (a: CttnActor) => void; focus: boolean }) {
-  const ref = useRef<HTMLUListElement>(null);
-  const keys = useListKeys(actors.length, (i) => onPick(actors[i]!));
+  const ref = useRef<HTMLDivElement>(null);
+  const keys = useListKeys(actors.length, (i) => onPick(actors[i]!), 0, LIST_PX / ROW_PX - 1);
+  const [top, setTop] = useState(0);
   useEffect(() => {
     keys.setAt(0);
+    if (ref.current) ref.current.scrollTop = 0;
+    setTop(0);
     if (focus) ref.current?.focus();
   }, [label]);
+  // The highlighted row stays in view (the list scrolls to it as the keys move it).
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const y = keys.index * ROW_PX;
+    if (y < el.scrollTop) el.scrollTop = y;
+    else if (y + ROW_PX > el.scrollTop + LIST_PX) el.scrollTop = y + ROW_PX - LIST_PX;
+  }, [keys.index]);
   if (!actors.length) return <p className="text-muted">No Actors have connected to this director yet.</p>;
+  const first = Math.max(0, Math.floor(top / ROW_PX) - OVERSCAN);
+  const last = Math.min(actors.length, Math.ceil((top + LIST_PX) / ROW_PX) + OVERSCAN);
+  const rows = [...actors.slice(first, last).map((a, i) => [a, first + i] as const)];
+  // The highlighted option is always rendered (aria-activedescendant names it), even before the scroll lands.
+  if (keys.index < first || keys.index >= last) rows.push([actors[keys.index]!, keys.index]);
   return (
-    <ul
+    <div
       ref={ref}
       role="listbox"
       aria-label={label}
       tabIndex={0}
       aria-activedescendant={actors[keys.index] ? `assign-actor-${actors[keys.index]!.id}` : undefined}
       onKeyDown={keys.onKeyDown}
-      className="flex max-h-72 flex-col overflow-auto rounded border border-line focus:outline focus:outline-accent"
+      onScroll={(e) => setTop(e.currentTarget.scrollTop)}
+      style={{ height: Math.min(LIST_PX, actors.length * ROW_PX) + 2 }}
+      className="relative shrink-0 overflow-auto rounded border border-line focus:outline focus:outline-accent"
     >
-      {actors.map((a, i) => (
-        <li
-          key={a.id}
-          id={`assign-actor-${a.id}`}
-          role="option"
-          aria-selected={i === keys.index}
-          onClick={() => onPick(a)}
-          className={`flex cursor-pointer items-center gap-2 px-2 py-0.5 ${i === keys.index ? 'bg-accent/20' : ''}`}
-        >
-          <span className="min-w-0 flex-1 truncate">{a.name}</span>
-          <span className="text-2xs text-muted">{a.zone_name ?? 'no zone'}</span>
-          <span className={`text-2xs ${a.status === 'online' ? 'text-emerald-500' : 'text-muted'}`}>{a.status}</span>
-        </li>
-      ))}
-    </ul>
+      <div style={{ height: actors.length * ROW_PX }} className="relative">
+        {rows.map(([a, i]) => (
+          <div
+            key={a.id}
+            id={`assign-actor-${a.id}`}
+            role="option"
+            aria-selected={i === keys.index}
+            aria-setsize={actors.length}
+            aria-posinset={i + 1}
+            onClick={() => onPick(a)}
+            style={{ top: i * ROW_PX, height: ROW_PX }}
+            className={`absolute left-0 flex w-full cursor-pointer items-center gap-2 px-2 ${i === keys.index ? 'bg-accent/20' : ''}`}
+          >
+            <span className="min-w-0 flex-1 truncate">{a.name}</span>
+            <span className="text-2xs text-muted">{a.zone_name ?? 'no zone'}</span>
+            <span className={`text-2xs ${a.status === 'online' ? 'text-emerald-500' : 'text-muted'}`}>{a.status}</span>
+          </div>
+        ))}
+      </div>
+    </div>
   );
 }
 
-function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Record<string, string>; setParams: (next: Record<string, string>) => void }) {
-  const { steps, removed } = useMemo(() => assignSteps(p, params), [p, params]);
-  const actors = useMemo(() => new Map(p.options.cttn_attackers.map((a) => [a.id, a])), [p]);
+const NO_STEPS = { steps: [] as AssignStep[], removed: [] as string[] };
+
+/**
+ * The steps beside the map. Neither waits for the other: the simulation's call and the map's run side
+ * by side (prefetched with the pane's code), the steps list is drawn when the first answers, the map
+ * when its own does (nothing can be chosen on it until the steps are in).
+ */
+function Assignment({ p, error, params, setParams }: { p: SimulationPreview | undefined; error: unknown; params: Record<string, string>; setParams: (next: Record<string, string>) => void }) {
+  const { steps, removed } = useMemo(() => (p ? assignSteps(p, params) : NO_STEPS), [p, params]);
+  const actors = useMemo(() => new Map((p?.options.cttn_attackers ?? []).map((a) => [a.id, a])), [p]);
   const firstOpen = steps.find((s) => !s.done)?.n ?? steps.find((s) => !s.disabledReason)?.n ?? 1;
-  const [active, setActive] = useState(firstOpen);
+  // The step chosen (a click, a finished choice, back/forward); until then the first one left open.
+  const [chosen, setActive] = useState<number | null>(null);
+  const active = chosen ?? firstOpen;
   const [problem, setProblem] = useState<string | null>(null);
   // Where the last choice was made: the lists take the focus after a choice made in them, the map keeps it.
   const [via, setVia] = useState<'list' | 'map'>('list');
@@ -125,7 +163,7 @@ function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Re
 
   useEffect(() => {
     for (const m of removed) flash('info', m);
-  }, [p.id]);
+  }, [p?.id]);
 
   // Back and forward change the assignment from outside: the first step left open becomes active again.
   const ours = useRef(paramsKey(params));
@@ -142,7 +180,7 @@ function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Re
   };
 
   const choose = (role: 'attacker' | 'target', a: CttnActor | number, from: 'list' | 'map') => {
-    if (!step) return;
+    if (!step || !p) return;
     const id = typeof a === 'number' ? a : a.id;
     setVia(from);
     if (role === 'attacker' && !step.single && validTargets(p, id).length === 0) {
@@ -160,9 +198,9 @@ function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Re
   };
 
   const phase: Phase = !step ? 'done' : step.attacker === null ? 'attacker' : !step.single && step.target === null ? 'target' : 'done';
-  const targetIds = useMemo(() => (step?.attacker ? validTargets(p, step.attacker) : []), [p, step?.attacker]);
+  const targetIds = useMemo(() => (p && step?.attacker ? validTargets(p, step.attacker) : []), [p, step?.attacker]);
   const targets = targetIds.map((id) => actors.get(id)).filter((a): a is CttnActor => !!a);
-  const attackerIds = useMemo(() => p.options.cttn_attackers.map((a) => a.id), [p]);
+  const attackerIds = useMemo(() => (p?.options.cttn_attackers ?? []).map((a) => a.id), [p]);
   const choosable = phase === 'attacker' ? attackerIds : phase === 'target' ? targetIds : NONE;
   const complete = steps.every((s) => s.done) && steps.some((s) => !s.disabledReason);
   const refused = (id: number) => {
@@ -174,54 +212,63 @@ function Assignment({ p, params, setParams }: { p: SimulationPreview; params: Re
   return (
     <div className="flex h-full min-h-0 gap-4 p-4 text-sm">
       <section className="flex w-80 shrink-0 flex-col gap-2 overflow-auto" aria-label="Groups">
-        <h2 className="text-base font-semibold">
-          {SIMULATION_TYPE_LABELS[p.simulation_type]} {p.vid}: {p.name}
-        </h2>
-        {removed.length > 0 && (
-          <ul role="status" className="flex flex-col gap-0.5 text-2xs text-amber-500">
-            {removed.map((m) => <li key={m}>{m}</li>)}
-          </ul>
+        {!p ? (
+          error ? <ErrorNote error={error} /> : <p className="text-muted" role="status">Loading Details</p>
+        ) : (
+          <>
+            <h2 className="text-base font-semibold">
+              {SIMULATION_TYPE_LABELS[p.simulation_type]} {p.vid}: {p.name}
+            </h2>
+            {removed.length > 0 && (
+              <ul role="status" className="flex flex-col gap-0.5 text-2xs text-amber-500">
+                {removed.map((m) => <li key={m}>{m}</li>)}
+              </ul>
+            )}
+            {steps.length === 0 ? <p className="text-muted">This simulation has no groups with Actions to run.</p> : <StepsList steps={steps} active={step?.n ?? active} actors={actors} onActivate={(n) => { setProblem(null); setActive(n); }} />}
+            <div className="mt-2 flex gap-2">
+              <CommandButton command="simulations.runAssigned" variant="primary" disabled={!complete}>Run</CommandButton>
+            </div>
+            {!complete && steps.length > 0 && <p className="text-2xs text-muted">Choose the actors of every step to run.</p>}
+            <section className="mt-2 flex flex-col gap-2" aria-label="Actors">
+              {step && phase === 'attacker' && (
+                <>
+                  <h3 className="font-semibold">Step {step.n}: choose the attacker{step.single ? ' (this step runs on a single actor)' : ''}</h3>
+                  <ActorList label={`Attackers for step ${step.n}`} actors={p.options.cttn_attackers} onPick={(a) => choose('attacker', a, 'list')} focus={via === 'list'} />
+                </>
+              )}
+              {step && phase === 'target' && (
+                <>
+                  <h3 className="font-semibold">Step {step.n}: choose the target for {actorLabel(actors.get(step.attacker!), step.attacker)}</h3>
+                  <ActorList label={`Targets for step ${step.n}`} actors={targets} onPick={(a) => choose('target', a, 'list')} focus={via === 'list'} />
+                  <div><Button onClick={() => assign(withChoice(params, step.n, 'attacker', null))}>Change Attacker</Button></div>
+                </>
+              )}
+              {step && phase === 'done' && (
+                <>
+                  <h3 className="font-semibold">{complete ? 'Every step has its actors: Run starts the job.' : `Step ${step.n} is assigned`}</h3>
+                  <div><Button onClick={() => assign(withChoice(params, step.n, 'attacker', null))}>Change Actors</Button></div>
+                </>
+              )}
+            </section>
+          </>
         )}
-        {steps.length === 0 ? <p className="text-muted">This simulation has no groups with Actions to run.</p> : <StepsList steps={steps} active={step?.n ?? active} actors={actors} onActivate={(n) => { setProblem(null); setActive(n); }} />}
-        <div className="mt-2 flex gap-2">
-          <CommandButton command="simulations.runAssigned" variant="primary" disabled={!complete}>Run</CommandButton>
-        </div>
-        {!complete && steps.length > 0 && <p className="text-2xs text-muted">Choose the actors of every step to run.</p>}
-        <section className="mt-2 flex flex-col gap-2" aria-label="Actors">
-          {step && phase === 'attacker' && (
-            <>
-              <h3 className="font-semibold">Step {step.n}: choose the attacker{step.single ? ' (this step runs on a single actor)' : ''}</h3>
-              <ActorList label={`Attackers for step ${step.n}`} actors={p.options.cttn_attackers} onPick={(a) => choose('attacker', a, 'list')} focus={via === 'list'} />
-            </>
-          )}
-          {step && phase === 'target' && (
-            <>
-              <h3 className="font-semibold">Step {step.n}: choose the target for {actorLabel(actors.get(step.attacker!), step.attacker)}</h3>
-              <ActorList label={`Targets for step ${step.n}`} actors={targets} onPick={(a) => choose('target', a, 'list')} focus={via === 'list'} />
-              <div><Button onClick={() => assign(withChoice(params, step.n, 'attacker', null))}>Change Attacker</Button></div>
-            </>
-          )}
-          {step && phase === 'done' && (
-            <>
-              <h3 className="font-semibold">{complete ? 'Every step has its actors: Run starts the job.' : `Step ${step.n} is assigned`}</h3>
-              <div><Button onClick={() => assign(withChoice(params, step.n, 'attacker', null))}>Change Actors</Button></div>
-            </>
-          )}
-        </section>
       </section>
       <section className="flex min-w-0 flex-1 flex-col gap-2" aria-label="Map">
         {problem && <p role="alert" className="rounded border border-red-500/60 bg-red-500/10 p-2">{problem}</p>}
-        <SequenceMap
-          step={step?.n ?? null}
-          phase={phase}
-          attacker={step?.attacker ?? null}
-          target={step?.target ?? null}
-          choosable={choosable}
-          actors={actors}
-          focusRef={mapRef}
-          onPick={(id) => choose(phase === 'target' ? 'target' : 'attacker', id, 'map')}
-          onRefused={refused}
-        />
+        {!error && (
+          <SequenceMap
+            loading={!p}
+            step={step?.n ?? null}
+            phase={phase}
+            attacker={step?.attacker ?? null}
+            target={step?.target ?? null}
+            choosable={choosable}
+            actors={actors}
+            focusRef={mapRef}
+            onPick={(id) => choose(phase === 'target' ? 'target' : 'attacker', id, 'map')}
+            onRefused={refused}
+          />
+        )}
       </section>
     </div>
   );
@@ -239,7 +286,5 @@ export function SelectNodesPane({ params, setParams }: PaneProps) {
 
 function Loaded({ id, params, setParams }: PaneProps & { id: number }) {
   const q = useSimulation({ id });
-  if (q.isPending) return <p className="p-4 text-muted" role="status">Loading Details</p>;
-  if (q.error) return <div className="p-4"><ErrorNote error={q.error} /></div>;
-  return <Assignment p={q.data} params={params} setParams={setParams} />;
+  return <Assignment p={q.data} error={q.error} params={params} setParams={setParams} />;
 }

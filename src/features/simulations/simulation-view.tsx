@@ -3,7 +3,7 @@ import { LIBRARY_LIMITS, isFinishedJobStatus } from '@/api/contracts/library';
 import { SIMULATION_TYPE_LABELS, type SimulationPreview, type SimulationStep } from '@/api/contracts/simulations';
 import { ApiError } from '@/api/http';
 import { Table } from '@/ui/table';
-import { fetchSimulationPreview, simKeys } from './api';
+import { previewQuery } from './api';
 import { dateTime, ranBy, statusTone } from './ui';
 import { Section } from '@/ui/section';
 import { ACTION_TYPE_LABELS } from '@/api/contracts/vocabulary';
@@ -11,9 +11,7 @@ import { ACTION_TYPE_LABELS } from '@/api/contracts/vocabulary';
 /** The preview of a simulation by id or VID, refetched every 30 s while one of its latest jobs runs. */
 export function useSimulation(ref: { id: number } | { vid: string }) {
   return useQuery({
-    queryKey: simKeys.preview('id' in ref ? `#${ref.id}` : ref.vid),
-    queryFn: ({ signal }) => fetchSimulationPreview(ref, signal),
-    staleTime: 5_000,
+    ...previewQuery(ref),
     refetchInterval: (q) => (q.state.data?.latest_jobs.some((j) => !isFinishedJobStatus(j.status)) ? LIBRARY_LIMITS.jobRefetchMs : false),
   });
 }
