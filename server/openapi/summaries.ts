@@ -106,6 +106,7 @@ GET /scripts/:id/runs.json | Run records of a shared script
 POST /scripts/:id/runs.json | Record a run of a shared script
 PUT /scripts/:id/runs/:runId.json | Finish a run record (its runner only)
 GET /search.json | Quick open: the objects a palette query names (Actions, simulations, jobs, actors, monitors, scripts, filters, dashboards)
+GET /manage_sims/pcaps.json | Captures the user may open in the Packet View (their uploads, every Action's capture; all for an admin), by name, VID or id
 GET /manage_sims/pcaps/:id/packets.json | Packets of a stored capture
 GET /manage_sims/pcaps/:id/packets/:no | One packet of a stored capture, decoded
 POST /manage_sims/upload/upload_pcap_file | Upload a capture (multipart)

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Permission } from '@/api/contracts/permissions';
+import type { SearchKind } from '@/api/contracts/search';
 
 export type PaneParams = Record<string, string>;
 
@@ -37,6 +38,11 @@ export interface PaneKind {
   permission?: Permission;
   /** Absent while the pane's feature is not built: the workbench says so plainly. */
   component?: ComponentType<PaneProps>;
+  /**
+   * The entity its path param names (`/jobs/:id`: a job; `/simulation/:vid`: a simulation): the
+   * palette's `pane.open.<id>` asks for it with a searchable pick list, never a raw id; scripts still type it.
+   */
+  entity?: SearchKind;
   /** The pane's first calls, started ahead (see PanePrefetch). */
   prefetch?: PanePrefetch;
   /** One line for the start pane and the palette. */
