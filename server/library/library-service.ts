@@ -27,6 +27,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * milliseconds, so list calls filter and sort here; pages are slices of cached results. The index is
  * kept in step with the database through library_changes (migrations 005 and 012), whoever writes,
  * and list calls read no database while nothing changed.
+ *
+ * Size: one class because every list call, the quick-open name search and the change-feed refresh share
+ * the index's state (entries, sorted orders, answer cache) and its freshness rule; the pieces that stand
+ * alone already live beside it (change-feed, sorted-index, answer-cache, sources, item-json).
  */
 export class LibraryService {
   readonly actions = new SortedIndex<ActionEntry>();
