@@ -42,7 +42,7 @@ describe('users administration', () => {
     await reset.getByRole('button', { name: 'Reset Password' }).click();
     await reset.getByText('Password is a commonly used password; choose another').waitFor();
     await reset.getByLabel('New password').fill('second password 2');
-    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByRole('button', { name: 'Reset Password', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'The password of dana@example.com was reset.' }).waitFor();
 
     // Dana signs in elsewhere: the old password fails, the new one works, and the role shows.

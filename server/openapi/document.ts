@@ -28,7 +28,7 @@ import {
 import { expectedEventsQuerySchema, listQuerySchema, monitorBodySchema, runsQuerySchema } from '../../src/api/contracts/monitors';
 import { nodeUpdateSchema } from '../../src/api/contracts/node-edit';
 import { destroyConversationsSchema, packetsQuerySchema } from '../../src/api/contracts/pcap';
-import { dashboardPatchSchema, dashboardSharesSchema, dashboardWriteSchema, panelsRequestSchema } from '../../src/api/contracts/reports';
+import { dashboardPatchSchema, dashboardSharesSchema, dashboardWriteSchema, panelsRequestSchema } from '../../src/api/contracts/report-requests';
 import { runAsProfileCreateSchema, runAsProfileUpdateSchema } from '../../src/api/contracts/run-as-profiles';
 import { scriptRunFinishSchema, scriptRunSchema, scriptSaveSchema } from '../../src/api/contracts/scripts';
 import { createSimulationBodySchema, editSimulationBodySchema } from '../../src/api/contracts/simulation-draft';

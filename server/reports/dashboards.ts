@@ -1,7 +1,8 @@
 import type { Db } from '../db/index';
 import { badRequest, forbidden, notFound } from '../http-errors';
 import { iso } from '../jobs/list-query';
-import type { Dashboard, DashboardPanel, DashboardSummary, DashboardWrite, ShareableUser } from '../../src/api/contracts/reports';
+import type { Dashboard, DashboardPanel, DashboardSummary, ShareableUser } from '../../src/api/contracts/reports';
+import type { DashboardWrite } from '../../src/api/contracts/report-requests';
 import type { TimeRangeConfig } from '../../src/api/contracts/time-range';
 
 /**

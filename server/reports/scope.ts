@@ -1,7 +1,7 @@
 import type { Db } from '../db/index';
 import { validate } from '../http-errors';
 import { filterConditions, isFiltered, parseListQuery, Params, type ListFilter } from '../jobs/list-query';
-import { reportQuerySchema, type ReportQuery } from '../../src/api/contracts/reports';
+import { reportQuerySchema, type ReportQuery } from '../../src/api/contracts/report-requests';
 import { parseFilterRules, type ParsedNode } from '../../src/api/contracts/filters';
 import { JOB_STATUSES } from '../../src/api/contracts/vocabulary';
 import type { RawPiece } from './slices';

@@ -19,8 +19,8 @@ import {
   type TimeSeriesAnswer,
   type TreeMapAnswer,
   type UntestedAnswer,
-  panelsRequestSchema,
 } from '../../src/api/contracts/reports';
+import { panelsRequestSchema } from '../../src/api/contracts/report-requests';
 import type { PanelAnswer, PanelSource, PanelsAnswer, ReportAnswer } from '../../src/api/contracts/report-table';
 import { reportScope, type CountsRow, type ReportScope } from './scope';
 import { bucketCounts, keyedCounts, rangeOf, type KeyMap } from './rollups';

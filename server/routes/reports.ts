@@ -4,7 +4,8 @@ import { badRequest, bodyFields, validate } from '../http-errors';
 import { csvFilename, exportOptionsSchema, type CsvSeparator } from '../../src/api/contracts/jobs';
 import { reportTable, type ReportAnswer } from '../../src/api/contracts/report-table';
 import { csvLine } from '../jobs/csv';
-import { PANEL_LIBRARY, dashboardPatchSchema, dashboardSharesSchema, dashboardWriteSchema, dashboardNameSchema } from '../../src/api/contracts/reports';
+import { PANEL_LIBRARY } from '../../src/api/contracts/reports';
+import { dashboardPatchSchema, dashboardSharesSchema, dashboardWriteSchema, dashboardNameSchema } from '../../src/api/contracts/report-requests';
 import { PANEL_ANSWERS, mitreMatrix, mitreTaam, panelAnswers, results, techniqueActions, timeSeries, treeMap, untestedTechniques } from '../reports/service';
 import { createDashboard, deleteDashboard, duplicateDashboard, getDashboard, listDashboards, shareDashboard, shareableUsers, updateDashboard } from '../reports/dashboards';
 
