@@ -365,10 +365,10 @@ const AHEAD: LayoutMode[] = ['Standard', 'Organic', 'Structural', 'Sequential'];
 export function warmLayouts(map: NetworkMap): () => void {
   const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 5000 }) : setTimeout(f, 200));
   const cancel = (h: number | ReturnType<typeof setTimeout>) => (typeof cancelIdleCallback === 'function' ? cancelIdleCallback(h as number) : clearTimeout(h));
-  const todo = [...AHEAD];
+  const queue = [...AHEAD];
   let handle: number | ReturnType<typeof setTimeout>;
   const next = () => {
-    const mode = todo.shift();
+    const mode = queue.shift();
     if (!mode) return;
     layout(mode, map);
     handle = idle(next);

@@ -92,6 +92,13 @@ function boundary(r: Rect, tx: number, ty: number): [number, number] {
 }
 
 /** X6's smooth connector between two points: a cubic through the middle, bent along the longer axis. */
+/** The curve of a link between two boxes, from edge to edge (each end where the line to the other box's centre leaves it). */
+function linkCurve(ctx: CanvasRenderingContext2D, ra: Rect, rb: Rect): void {
+  const [ax, ay] = boundary(ra, rb.x + rb.width / 2, rb.y + rb.height / 2);
+  const [bx, by] = boundary(rb, ra.x + ra.width / 2, ra.y + ra.height / 2);
+  curve(ctx, ax, ay, bx, by);
+}
+
 function curve(ctx: CanvasRenderingContext2D, x1: number, y1: number, x2: number, y2: number): void {
   ctx.moveTo(x1, y1);
   if (Math.abs(x2 - x1) >= Math.abs(y2 - y1)) {
@@ -129,9 +136,7 @@ function drawLinks(ctx: CanvasRenderingContext2D, scene: Scene, x0: number, y0: 
       job.push(l);
       continue;
     }
-    const [ax, ay] = boundary(ra, rb.x + rb.width / 2, rb.y + rb.height / 2);
-    const [bx, by] = boundary(rb, ra.x + ra.width / 2, ra.y + ra.height / 2);
-    curve(ctx, ax, ay, bx, by);
+    linkCurve(ctx, ra, rb);
   }
   ctx.strokeStyle = LINK;
   ctx.lineWidth = 1.5;
@@ -141,9 +146,7 @@ function drawLinks(ctx: CanvasRenderingContext2D, scene: Scene, x0: number, y0: 
   for (const l of job) {
     const ra = scene.rectOf(l.a) as Rect;
     const rb = scene.rectOf(l.b) as Rect;
-    const [ax, ay] = boundary(ra, rb.x + rb.width / 2, rb.y + rb.height / 2);
-    const [bx, by] = boundary(rb, ra.x + ra.width / 2, ra.y + ra.height / 2);
-    curve(ctx, ax, ay, bx, by);
+    linkCurve(ctx, ra, rb);
   }
   ctx.strokeStyle = JOB;
   ctx.lineWidth = 3;
