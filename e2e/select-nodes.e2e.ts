@@ -30,6 +30,14 @@ async function pick(page: Page, list: string, name: string) {
   await page.keyboard.press('Enter');
 }
 
+/** Moves the sequence map's cursor with the arrows until it is on `name`, as the attacker or the target of step n. */
+async function cursorTo(page: Page, name: string, role: 'attacker' | 'target', n: number) {
+  const cursor = page.getByRole('status', { name: 'Map cursor' });
+  const want = `${name}: Enter chooses it as the ${role} of step ${n}`;
+  for (let i = 0; i < 60 && (await cursor.innerText()) !== want; i++) await page.keyboard.press(i % 12 < 6 ? 'ArrowRight' : 'ArrowDown');
+  expect(await cursor.innerText()).toBe(want);
+}
+
 describe('assigning actors step by step (select_nodes)', () => {
   const b = useBrowser(() => director().url);
 
@@ -131,4 +139,86 @@ describe('assigning actors step by step (select_nodes)', () => {
     await eventually(() => new URL(page.url()).searchParams.get('target_node_id_1'), String(target), 'forward restores the target');
     await eventually(async () => (await page.getByTestId('assignment-1').innerText()).includes(`Target: ${ACTORS[1]}`), true, 'the page follows');
   });
+
+  it('JOB-024 JOB-060 JOB-023 JOB-027 the walk of issue 19: a newcomer clones a demo sequence, regroups it (Alt+arrows, drag and drop), aims each step at its own pair on the map by keyboard, runs it with Ctrl+Enter and sees each step performed between its pair', async () => {
+    const { page } = b;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
+    await localActorsOnline(page);
+    const src = (await get<SimulationPreviewAnswer>(page, `/library/simulations.json?id=${SEQUENCE_ID}`)).data.preview_props;
+    // The regrouping below moves step 2's last Action into step 3.
+    expect(src.steps.length).toBe(3);
+    expect(src.steps[1]!.actions.length).toBeGreaterThanOrEqual(2);
+    const shot = (name: string) => page.screenshot({ path: `test-results/walk-${name}.png` });
+
+    // 1. Clone and Edit from the demo sequence's header.
+    await page.goto(`/simulation/${src.vid}?sim_type=sequence`);
+    await panel(page, `Simulation ${src.vid}`).getByRole('toolbar', { name: 'Simulation header' }).getByRole('button', { name: 'Clone and Edit' }).click();
+    await waitForPath(page, `/simulation/${src.vid}/clone?sim_type=sequence`);
+    const editor = page.getByTestId('simulation-editor');
+    const steps = editor.getByRole('list', { name: 'Steps' }).locator('[data-step-index]');
+    const labels = () => steps.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    const label = (i: number, name: string, n: number) => `Step ${i}: ${name} (${n} Action${n === 1 ? '' : 's'})`;
+    const [s1, s2, s3] = src.steps.map((s) => ({ name: s.name, ids: s.actions.map((a) => a.id) })) as [{ name: string; ids: number[] }, { name: string; ids: number[] }, { name: string; ids: number[] }];
+    await eventually(labels, [label(1, s1.name, s1.ids.length), label(2, s2.name, s2.ids.length), label(3, s3.name, s3.ids.length)], 'the clone lists the steps');
+    await shot('1-clone');
+
+    // 2. Regroup: Alt+ArrowDown moves step 1 below step 2 (focus follows); step 2's last Action is dragged onto step 3.
+    await steps.nth(0).focus();
+    await page.keyboard.press('Alt+ArrowDown');
+    await eventually(labels, [label(1, s2.name, s2.ids.length), label(2, s1.name, s1.ids.length), label(3, s3.name, s3.ids.length)], 'Alt+ArrowDown moves the step');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-step-index'))).toBe('1');
+    const moved = s2.ids.at(-1)!;
+    await steps.nth(0).locator(`[data-action-index="${s2.ids.length - 1}"]`).dragTo(steps.nth(2));
+    await eventually(labels, [label(1, s2.name, s2.ids.length - 1), label(2, s1.name, s1.ids.length), label(3, s3.name, s3.ids.length + 1)], 'the dragged Action joins step 3');
+    await shot('2-regrouped');
+    await steps.nth(2).focus();
+    await page.keyboard.press('Control+s');
+    await eventually(() => /^\/simulation\/S\d{3}-\d{3}\?sim_type=sequence$/.test(pathOf(page)) && !pathOf(page).startsWith(`/simulation/${src.vid}?`), true, 'Ctrl+S saves the clone as a new simulation');
+    const vid = pathOf(page).split('/')[2]!.split('?')[0]!;
+    const copy = (await get<SimulationPreviewAnswer>(page, `/library/simulations.json?vid=${vid}`)).data.preview_props;
+    expect(copy.steps.map((s) => s.actions.map((a) => a.id))).toEqual([s2.ids.slice(0, -1), s1.ids, [...s3.ids, moved]]);
+
+    // 3. Run opens the assignment; each step is aimed on the map by keyboard, the pairs alternating.
+    await panel(page, `Simulation ${vid}`).getByRole('toolbar', { name: 'Simulation header' }).getByRole('button', { name: 'Run', exact: true }).click();
+    await waitForPath(page, `/simulations/select_nodes?sim_id=${copy.id}`);
+    await page.getByRole('listbox', { name: 'Attackers for step 1' }).waitFor();
+    await eventually(() => page.getByRole('listbox', { name: 'Attackers for step 1' }).evaluate((el) => el === document.activeElement), true, 'the attackers list has the focus');
+    await page.keyboard.press('Tab');
+    const map = page.getByRole('application', { name: 'Sequence map' });
+    await eventually(() => map.evaluate((el) => el === document.activeElement), true, 'Tab reaches the map');
+    const pairs = copy.steps.map((_, i) => (i % 2 === 0 ? [...ACTORS] : [...ACTORS].reverse()) as [string, string]);
+    for (const [i, [attacker, target]] of pairs.entries()) {
+      const n = i + 1;
+      await cursorTo(page, attacker, 'attacker', n);
+      await page.keyboard.press('Enter');
+      await cursorTo(page, target, 'target', n);
+      await page.keyboard.press('Enter');
+      await eventually(() => page.getByTestId(`assignment-${n}`).innerText(), `Attacker: ${attacker} → Target: ${target}`, `step ${n} has its pair`);
+    }
+    await page.getByRole('heading', { name: 'Every step has its actors: Run starts the job.' }).waitFor();
+    expect(await map.evaluate((el) => el === document.activeElement)).toBe(true);
+    await shot('3-assigned');
+
+    // 4. One command runs it: Ctrl+Enter, with the focus still on the map.
+    await page.keyboard.press('Control+Enter');
+    await eventually(() => /^\/jobs\/\d+$/.test(pathOf(page)), true, 'the job opens');
+    const jobId = Number(pathOf(page).split('/')[2]);
+    const grid = page.getByRole('treegrid', { name: `Steps of job ${jobId}` });
+    const stepRows = grid.getByRole('row').filter({ hasText: /^\s*Step \d/ });
+    await eventually(() => stepRows.count(), pairs.length, 'the job lists its steps');
+    for (const [i, [attacker, target]] of pairs.entries()) {
+      const text = (await stepRows.nth(i).innerText()).replace(/\s+/g, ' ');
+      expect(text, `step ${i + 1}`).toContain(`Step ${i + 1}`);
+      expect(text, `step ${i + 1}`).toContain(`${attacker} → ${target}`);
+    }
+    // Each step performed between its own pair: the job ends with every Action run between the step's actors.
+    let job: JobDetail | undefined;
+    await eventually(async () => ['completed', 'errored', 'cancelled', 'failed'].includes((job = await get<JobDetail>(page, `/jobs/${jobId}`)).status), true, 'the job ends', 120_000);
+    expect(job!.steps.map((s) => `${s.group_order}: ${s.source?.name} -> ${s.destination?.name}`)).toEqual(pairs.map(([a, t], i) => `${i + 1}: ${a} -> ${t}`));
+    const ids = job!.steps.map((s) => s.id).join(',');
+    const actions = await get<Record<string, { status: string; name: string }[]>>(page, `/jobs/list_page_job_actions?job_step_ids=${ids}`);
+    for (const s of job!.steps) expect(actions[String(s.id)]!.map((a) => `${a.name}: ${a.status}`), `step ${s.group_order}`).toEqual(actions[String(s.id)]!.map((a) => `${a.name}: ${['ran', 'completed'].includes(a.status) ? a.status : 'ran or completed'}`));
+    await shot('4-job');
+  }, 240_000);
 });

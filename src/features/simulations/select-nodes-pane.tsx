@@ -61,10 +61,12 @@ function StepsList({ steps, active, actors, onActivate }: { steps: AssignStep[];
           >
             <div className="flex items-center gap-2">
               <span className="min-w-0 flex-1 truncate font-medium">{s.disabledReason ? `DISABLED ${s.step.name || `Group ${s.n}`}` : `${s.n}. ${s.step.name || `Group ${s.n}`}`}</span>
-              {s.single && <span className="rounded border border-line px-1 text-2xs text-muted">single actor</span>}
+              {s.single && !s.disabledReason && <span className="rounded border border-line px-1 text-2xs text-muted">single actor</span>}
               {s.done && !s.disabledReason && <span className="text-2xs text-emerald-500">✓</span>}
             </div>
-            {!s.disabledReason && (
+            {s.disabledReason ? (
+              <div className="text-2xs text-muted">Cannot run: {s.disabledReason}</div>
+            ) : (
               <div className="text-2xs text-muted" data-testid={`assignment-${s.n}`}>
                 {s.attacker === null ? 'No attacker yet' : `Attacker: ${actorLabel(actors.get(s.attacker), s.attacker)}`}
                 {!s.single && s.attacker !== null && (s.target === null ? ' · No target yet' : ` → Target: ${actorLabel(actors.get(s.target), s.target)}`)}
