@@ -264,8 +264,11 @@ describe('the sequence mode on a map of over 400 actors', () => {
     expect(await map.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press('ArrowLeft');
     await eventually(async () => /: Enter chooses it as the target of step 1$/.test(await cursor(page).innerText()), true, 'the cursor is on a valid target');
+    const before = await layer(page, region).getAttribute('data-selected');
     await page.keyboard.press('ArrowDown');
+    await eventually(async () => (await layer(page, region).getAttribute('data-selected')) !== before, true, 'ArrowDown moves the cursor');
     const targetKey = (await layer(page, region).getAttribute('data-selected'))!;
+    expect(await cursor(page).innerText()).toBe(`${nameOf(targetKey)}: Enter chooses it as the target of step 1`);
     const target = Number(targetKey.slice(5));
     expect(valid, `${nameOf(targetKey)} is a valid target`).toContain(target);
     await page.screenshot({ path: 'test-results/large-map-sequence-target.png' });
@@ -300,6 +303,9 @@ describe('the sequence mode on a map of over 400 actors', () => {
     const alert = page.getByRole('application', { name: region }).locator('..').getByRole('alert');
     await eventually(() => alert.innerText(), NO_VALID_TARGETS, 'JOB-070 says no actor can be targeted');
     expect(new URL(page.url()).searchParams.get('attack_node_id_1')).toBeNull();
+    // The message does not move the map: the operator's zoom is kept (the lone actor is still in view).
+    await page.waitForTimeout(400);
+    expect(await inView(page, region, (n) => n.startsWith(LONE.prefix))).toEqual([lone]);
     await page.screenshot({ path: 'test-results/large-map-no-valid-targets.png' });
 
     // An east actor is the attacker (a click); a west actor is not one of its targets.

@@ -196,7 +196,7 @@ describe('assigning actors step by step (select_nodes)', () => {
       await page.keyboard.press('Enter');
       await eventually(() => page.getByTestId(`assignment-${n}`).innerText(), `Attacker: ${attacker} → Target: ${target}`, `step ${n} has its pair`);
     }
-    await page.getByRole('heading', { name: 'Every step has its actors: Run starts the job.' }).waitFor();
+    await page.getByRole('heading', { name: 'Every step has its actors: Run (Ctrl+Enter) starts the job.' }).waitFor();
     expect(await map.evaluate((el) => el === document.activeElement)).toBe(true);
     await shot('3-assigned');
 
@@ -205,7 +205,7 @@ describe('assigning actors step by step (select_nodes)', () => {
     await eventually(() => /^\/jobs\/\d+$/.test(pathOf(page)), true, 'the job opens');
     const jobId = Number(pathOf(page).split('/')[2]);
     const grid = page.getByRole('treegrid', { name: `Steps of job ${jobId}` });
-    const stepRows = grid.getByRole('row').filter({ hasText: /^\s*Step \d/ });
+    const stepRows = grid.getByRole('row').filter({ hasText: /Step \d/ });
     await eventually(() => stepRows.count(), pairs.length, 'the job lists its steps');
     for (const [i, [attacker, target]] of pairs.entries()) {
       const text = (await stepRows.nth(i).innerText()).replace(/\s+/g, ' ');

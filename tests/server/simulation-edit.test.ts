@@ -38,7 +38,7 @@ describe('PUT /simulations/{id}.json', () => {
     expect(p).toMatchObject({ id, version: 1, simType: 'sequence', title: 'Edit me' });
   });
 
-  it('edits name, description, type and regrouped steps, and raises the version', async () => {
+  it('JOB-024 Edit: edits name, description, type and regrouped steps, and raises the version', async () => {
     const { id, vid } = await create();
     const res = await s.call('PUT', `/simulations/${id}.json`, {
       as: admin,
@@ -97,7 +97,7 @@ describe('PUT /simulations/{id}.json', () => {
 });
 
 describe('POST /simulations/{id}/clone.json', () => {
-  it('makes a new VID with the edited copy and the source tags; the source is unchanged', async () => {
+  it('JOB-024 Clone and Edit makes a new VID with the edited copy and the source tags; the source is unchanged', async () => {
     const { id, vid } = await create();
     const [tag] = await s.db.query<{ id: number }>(`insert into tags (name, tag_type, class_name) values ('Clone tag', 'user', 'user') returning id`);
     await s.db.query('insert into simulation_tags (simulation_id, tag_id) values ($1, $2)', [id, tag?.id]);

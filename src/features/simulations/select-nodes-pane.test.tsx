@@ -78,6 +78,8 @@ describe('Assign Actors (select_nodes)', () => {
     const options = within(steps).getAllByRole('option');
     expect(options.map((o) => o.getAttribute('title'))).toEqual(['Step 1: Recon', 'Step 2: Resolve (single actor)', 'DISABLED: Old: every Action of this step is disabled']);
     expect(options[2]!.textContent).toContain('DISABLED Old');
+    // The reason is shown, not only in the title (a tooltip the keyboard never sees).
+    expect(options[2]!.textContent).toContain('Cannot run: every Action of this step is disabled');
 
     // JOB-070: an attacker that reaches no target is refused with the spec's message.
     const attackers = await screen.findByRole('listbox', { name: 'Attackers for step 1' });

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { CttnActor, SimulationPreview } from '@/api/contracts/simulations';
 import { SIMULATION_TYPE_LABELS } from '@/api/contracts/simulations';
-import { CommandButton } from '@/commands/command-menu';
+import { CommandButton, commandHotkeyText } from '@/commands/command-menu';
+import { commands } from '@/commands/registry';
 import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
 import { flash } from '@/ui/toasts';
@@ -205,6 +206,7 @@ function Assignment({ p, error, params, setParams }: { p: SimulationPreview | un
   const attackerIds = useMemo(() => (p?.options.cttn_attackers ?? []).map((a) => a.id), [p]);
   const choosable = phase === 'attacker' ? attackerIds : phase === 'target' ? targetIds : NONE;
   const complete = steps.every((s) => s.done) && steps.some((s) => !s.disabledReason);
+  const runKey = commandHotkeyText(commands, 'simulations.runAssigned');
   const refused = (id: number) => {
     setVia('map');
     if (phase === 'attacker') setProblem(`${actorLabel(actors.get(id), id)} has not connected to this director, so it cannot attack.`);
@@ -247,7 +249,7 @@ function Assignment({ p, error, params, setParams }: { p: SimulationPreview | un
               )}
               {step && phase === 'done' && (
                 <>
-                  <h3 className="font-semibold">{complete ? 'Every step has its actors: Run starts the job.' : `Step ${step.n} is assigned`}</h3>
+                  <h3 className="font-semibold">{complete ? `Every step has its actors: Run${runKey ? ` (${runKey})` : ''} starts the job.` : `Step ${step.n} is assigned`}</h3>
                   <div><Button onClick={() => assign(withChoice(params, step.n, 'attacker', null))}>Change Actors</Button></div>
                 </>
               )}
@@ -255,8 +257,9 @@ function Assignment({ p, error, params, setParams }: { p: SimulationPreview | un
           </>
         )}
       </section>
-      <section className="flex min-w-0 flex-1 flex-col gap-2" aria-label="Map">
-        {problem && <p role="alert" className="rounded border border-red-500/60 bg-red-500/10 p-2">{problem}</p>}
+      <section className="relative flex min-w-0 flex-1 flex-col gap-2" aria-label="Map">
+        {/* Over the map, not above it: a message must not resize the map (a resize fits it again, losing the operator's zoom and pan). */}
+        {problem && <p role="alert" className="absolute inset-x-3 bottom-12 z-20 rounded border border-red-500/60 bg-red-950/95 p-2 shadow-lg">{problem}</p>}
         {!error && (
           <SequenceMap
             loading={!p}
