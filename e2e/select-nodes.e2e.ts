@@ -145,6 +145,8 @@ describe('assigning actors step by step (select_nodes)', () => {
     await page.setViewportSize({ width: 1400, height: 900 });
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
     await localActorsOnline(page);
+    // The Job pane re-reads its job every 30 s (JOB-055); the walk shortens that through the support override.
+    await page.evaluate(() => localStorage.setItem('vigil.jobs.polling', JSON.stringify({ intervalMs: 1000 })));
     const src = (await get<SimulationPreviewAnswer>(page, `/library/simulations.json?id=${SEQUENCE_ID}`)).data.preview_props;
     // The regrouping below moves step 2's last Action into step 3.
     expect(src.steps.length).toBe(3);
@@ -156,6 +158,8 @@ describe('assigning actors step by step (select_nodes)', () => {
     await panel(page, `Simulation ${src.vid}`).getByRole('toolbar', { name: 'Simulation header' }).getByRole('button', { name: 'Clone and Edit' }).click();
     await waitForPath(page, `/simulation/${src.vid}/clone?sim_type=sequence`);
     const editor = page.getByTestId('simulation-editor');
+    // The editor takes the focus: its Name field.
+    await eventually(() => editor.getByRole('textbox', { name: 'Name', exact: true }).evaluate((el) => el === document.activeElement), true, 'the Name field has the focus');
     const steps = editor.getByRole('list', { name: 'Steps' }).locator('[data-step-index]');
     const labels = () => steps.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     const label = (i: number, name: string, n: number) => `Step ${i}: ${name} (${n} Action${n === 1 ? '' : 's'})`;
@@ -219,6 +223,13 @@ describe('assigning actors step by step (select_nodes)', () => {
     const ids = job!.steps.map((s) => s.id).join(',');
     const actions = await get<Record<string, { status: string; name: string }[]>>(page, `/jobs/list_page_job_actions?job_step_ids=${ids}`);
     for (const s of job!.steps) expect(actions[String(s.id)]!.map((a) => `${a.name}: ${a.status}`), `step ${s.group_order}`).toEqual(actions[String(s.id)]!.map((a) => `${a.name}: ${['ran', 'completed'].includes(a.status) ? a.status : 'ran or completed'}`));
+    // The pane follows: the job at 100 %, and each step opened lists its Actions under its pair.
+    const pane = page.getByTestId('job-pane');
+    await eventually(async () => (await pane.innerText()).includes('100%'), true, 'the Job pane shows the job done', 15_000);
+    for (const s of job!.steps) {
+      await grid.getByRole('button', { name: `Expand step ${s.group_order}` }).click();
+      for (const a of actions[String(s.id)]!) await grid.getByRole('row').filter({ hasText: a.name }).first().waitFor();
+    }
     await shot('4-job');
   }, 240_000);
 });

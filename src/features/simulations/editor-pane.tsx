@@ -152,6 +152,14 @@ function DraftTags({ d, draft }: { d: EditorDraft; draft: EditorDraft }) {
 
 function EditorForm({ draftId, d }: { draftId: string; d: EditorDraft }) {
   const draft = editorStore.drafts[draftId];
+  const nameRef = useRef<HTMLInputElement>(null);
+  // Opened from a button, a hotkey or a link, the editor takes the focus (its Name field), unless a dialog holds it.
+  useEffect(() => {
+    const held = document.activeElement;
+    const name = nameRef.current;
+    if (!name || held?.closest('[role="dialog"]') || (held && name.form?.contains(held))) return;
+    name.focus({ preventScroll: true });
+  }, []);
   if (!draft) return null;
   const problems = draftProblems(d);
   const heading = `${d.mode === 'clone' ? 'Clone and Edit' : 'Edit'} ${SIMULATION_TYPE_LABELS[d.sim_type]} ${d.vid}`;
@@ -166,7 +174,7 @@ function EditorForm({ draftId, d }: { draftId: string; d: EditorDraft }) {
       )}
       <label className="flex flex-col gap-1">
         Name
-        <input className={field} maxLength={DRAFT_NAME_MAX} value={d.sim_name} onChange={(e) => (draft.sim_name = e.target.value)} />
+        <input ref={nameRef} className={field} maxLength={DRAFT_NAME_MAX} value={d.sim_name} onChange={(e) => (draft.sim_name = e.target.value)} />
       </label>
       <label className="flex flex-col gap-1">
         Description
