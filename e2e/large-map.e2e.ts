@@ -321,7 +321,7 @@ describe('the sequence mode on a map of over 400 actors', () => {
     expect(pathOf(page)).toContain(`sim_id=${seeded.simId}`);
   });
 
-  it('JOB-060 JOB-071 a group emptied by a rejected Action is removed with the spec\'s message; a step whose Actions are all disabled shows DISABLED with the reason and is skipped', async () => {
+  it('JOB-060 JOB-070 JOB-071 a group emptied by a rejected Action is removed with the spec\'s message; a step whose Actions are all disabled shows DISABLED with the reason and is skipped; among 480 actors the lists find one by its typed name', async () => {
     const { page } = b;
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/simulations/select_nodes?sim_id=${seeded.casesId}`);
     const groups = page.getByRole('region', { name: 'Groups' });
@@ -334,6 +334,26 @@ describe('the sequence mode on a map of over 400 actors', () => {
     expect(await disabled.innerText()).toContain('DISABLED Switched off');
     expect(await disabled.innerText()).toContain('every Action of this step is disabled');
     await page.screenshot({ path: 'test-results/select-nodes-cases.png' });
+
+    // Type-ahead in the attackers list (it has the focus): the lone actor, chosen with Enter, has no valid target (JOB-070).
+    const attackers = page.getByRole('listbox', { name: 'Attackers for step 1' });
+    await eventually(() => attackers.evaluate((el) => el === document.activeElement), true, 'the attackers list has the focus');
+    const alert = page.getByRole('region', { name: 'Map' }).getByRole('alert');
+    await page.keyboard.type(LONE.prefix);
+    await eventually(() => attackers.getAttribute('aria-activedescendant'), `assign-actor-${keyOf(`${LONE.prefix}-1-01`).slice(5)}`, 'typing finds the lone actor');
+    await page.keyboard.press('Enter');
+    await eventually(() => alert.innerText(), NO_VALID_TARGETS, 'JOB-070 from the list');
+    // An east attacker, then an east target, each found by typing its name.
+    await page.waitForTimeout(800);
+    await page.keyboard.type('east-1-05');
+    await page.keyboard.press('Enter');
+    await eventually(() => new URL(page.url()).searchParams.get('attack_node_id_1'), keyOf('east-1-05').slice(5), 'the typed attacker is chosen');
+    const targets = page.getByRole('listbox', { name: 'Targets for step 1' });
+    await eventually(() => targets.evaluate((el) => el === document.activeElement), true, 'the targets list has the focus');
+    await page.keyboard.type('east-4-20');
+    await page.keyboard.press('Enter');
+    await eventually(() => new URL(page.url()).searchParams.get('target_node_id_1'), keyOf('east-4-20').slice(5), 'the typed target is chosen');
+
     // The keyboard skips the DISABLED step: End in the steps list stops on step 2.
     await steps.focus();
     await page.keyboard.press('End');

@@ -88,8 +88,16 @@ describe('Assign Actors (select_nodes)', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('There are no Actors selectable as valid targets for the current group. Check that existing Actors can talk to each other and try again.');
     expect(seen).toEqual([]);
 
+    // Type-ahead: letters highlight the next actor whose name starts with them (from island, 'b' finds bravo).
+    await user.keyboard('b');
+    expect(attackers.getAttribute('aria-activedescendant')).toBe('assign-actor-2');
+    // A pause ends the search; the next letters start a new one (typed quickly, 'al' is one prefix).
+    await new Promise((r) => setTimeout(r, 750));
+    await user.keyboard('al');
+    expect(attackers.getAttribute('aria-activedescendant')).toBe('assign-actor-1');
+
     // JOB-060: attacker, then a target among those it reaches.
-    await user.keyboard('{ArrowUp}{ArrowUp}{Enter}');
+    await user.keyboard('{Enter}');
     const targets = await screen.findByRole('listbox', { name: 'Targets for step 1' });
     expect(within(targets).getAllByRole('option').map((o) => o.textContent)).toEqual(['bravoUsersonline']);
     await user.keyboard('{Enter}');

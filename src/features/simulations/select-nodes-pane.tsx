@@ -10,18 +10,43 @@ import { NO_VALID_TARGETS, assignSteps, validTargets, withChoice, type AssignSte
 import { SequenceMap, type Phase } from './select-nodes-map';
 import { ErrorNote, useSimulation } from './simulation-view';
 
-/** Arrow keys move the highlighted option of a listbox (Page keys by a page, Home and End to the ends); Enter picks it. */
-function useListKeys(count: number, pick: (i: number) => void, start = 0, page = 10) {
+/** How long the typed letters of a type-ahead search are kept. */
+const TYPEAHEAD_MS = 700;
+
+/**
+ * Arrow keys move the highlighted option of a listbox (Page keys by a page, Home and End to the ends);
+ * Enter picks it. With `nameAt`, typing letters highlights the next option whose name starts with them
+ * (the type-ahead of a listbox), so one actor among hundreds is a few keys away.
+ */
+function useListKeys(count: number, pick: (i: number) => void, start = 0, page = 10, nameAt?: (i: number) => string) {
   const [at, setAt] = useState(start);
+  const typed = useRef({ text: '', at: 0 });
   const index = Math.min(at, Math.max(0, count - 1));
   const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -count, End: count };
+  const typeAhead = (key: string) => {
+    const now = Date.now();
+    const text = (now - typed.current.at < TYPEAHEAD_MS ? typed.current.text : '') + key.toLowerCase();
+    typed.current = { text, at: now };
+    // A new search starts after the highlighted option; more letters refine the one highlighted.
+    const from = text.length === 1 ? index + 1 : index;
+    for (let k = 0; k < count; k++) {
+      const i = (from + k) % count;
+      if (nameAt!(i).toLowerCase().startsWith(text)) {
+        setAt(i);
+        return;
+      }
+    }
+  };
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key in moves) {
       e.preventDefault();
       setAt(Math.max(0, Math.min(count - 1, index + moves[e.key]!)));
-    } else if (e.key === 'Enter' || e.key === ' ') {
+    } else if (e.key === 'Enter' || (e.key === ' ' && Date.now() - typed.current.at >= TYPEAHEAD_MS)) {
       e.preventDefault();
       if (count) pick(index);
+    } else if (nameAt && e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey && count) {
+      e.preventDefault();
+      typeAhead(e.key);
     }
   };
   return { index, setAt, onKeyDown };
@@ -87,7 +112,7 @@ const OVERSCAN = 8;
 
 function ActorList({ label, actors, onPick, focus }: { label: string; actors: CttnActor[]; onPick: (a: CttnActor) => void; focus: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
-  const keys = useListKeys(actors.length, (i) => onPick(actors[i]!), 0, LIST_PX / ROW_PX - 1);
+  const keys = useListKeys(actors.length, (i) => onPick(actors[i]!), 0, LIST_PX / ROW_PX - 1, (i) => actors[i]!.name);
   const [top, setTop] = useState(0);
   useEffect(() => {
     keys.setAt(0);
