@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { signIn, useBrowser } from './browser';
 import { useOwnDirector } from './own-director';
 import { localActorsOnline } from './local-actors';
-import { eventually, panel, runCommand } from './workbench';
+import { eventually, panel, runCommand, lookAt } from './workbench';
 import type { DependencyActor } from '../src/api/contracts/actor-dependencies';
 
 /**
@@ -67,6 +67,6 @@ describe('actor dependency installs', () => {
     const ssh = install.dependencies!.find((d) => d.program === 'ssh')!;
     // scp reports the version of the ssh beside it: the same text shows once per program.
     if (ssh.version) await eventually(() => report.getByText(ssh.version!).count().then((n) => n >= 1), true, 'ssh\'s version is shown');
-    await page.screenshot({ path: 'test-results/actor-dependencies.png' });
+    await lookAt(page, { path: 'test-results/actor-dependencies.png' });
   });
 });

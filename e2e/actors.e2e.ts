@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { sharedDirectorUrl } from './shared-director';
-import { eventually, panel, runCommand, waitForFocused } from './workbench';
+import { eventually, panel, runCommand, waitForFocused, lookAt } from './workbench';
 
 const baseUrl = sharedDirectorUrl();
 
@@ -103,7 +103,7 @@ describe('Actors pane', () => {
     await pendingRow.waitFor();
     expect(await pendingRow.getByText('pending', { exact: true }).isVisible()).toBe(true);
     expect(await row.getByRole('button', { name: 'Hide pending actors of E2E lab' }).getAttribute('aria-expanded')).toBe('true');
-    await page.screenshot({ path: '/tmp/actors.png', fullPage: true });
+    await lookAt(page, { path: '/tmp/actors.png', fullPage: true });
 
     // While expanded, the pending list refreshes every 2000 ms and the bulk table every 5000 ms.
     const seen: { pending: number[]; tables: number[] } = { pending: [], tables: [] };

@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { sharedDirectorUrl } from './shared-director';
-import { eventually, panel, runCommand, waitForFocused, waitForPath } from './workbench';
+import { eventually, panel, runCommand, waitForFocused, waitForPath, lookAt } from './workbench';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
 
 /** Issue 20: the integrations menu and the generic table, the site banner, and tagging many simulations at once. */
@@ -28,7 +28,7 @@ describe('admin integrations, tables and banners', () => {
     await page.keyboard.press('Enter');
     const items = page.getByRole('menu').getByRole('menuitem');
     await eventually(async () => (await items.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()), ['JSON webhook v1', 'Suricata EVE JSON v1', 'nftables/ulogd JSON v1', 'MISP', 'OpenCTI', 'STIX/TAXII 2.1', 'AlienVault OTX'], 'the menu lists the integrations to add, then the threat-intel kinds');
-    await page.screenshot({ path: 'test-results/integrations-menu.png' });
+    await lookAt(page, { path: 'test-results/integrations-menu.png' });
     await page.getByRole('menuitem', { name: /Suricata EVE JSON/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Suricata EVE JSON' });
     const name = `E2E EVE ${Date.now()}`;
@@ -41,7 +41,7 @@ describe('admin integrations, tables and banners', () => {
     expect(await dialog.getByLabel('Name').inputValue()).toBe(name);
     expect(await dialog.getByLabel('File the director tails').inputValue()).toBe('relative/eve.json');
     await dialog.getByLabel('File the director tails').fill('/tmp/vigil-e2e-eve.json');
-    await page.screenshot({ path: 'test-results/integrations-create-modal.png' });
+    await lookAt(page, { path: 'test-results/integrations-create-modal.png' });
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
     const table = pane.getByRole('table', { name: 'Integrations' });
@@ -70,7 +70,7 @@ describe('admin integrations, tables and banners', () => {
     expect(widths).toHaveLength(6);
     expect(widths.reduce((a, c) => a + c, 0)).toBeCloseTo(100, 6);
     expect(widths[0]!).toBeGreaterThan(widths[1]!);
-    await page.screenshot({ path: 'test-results/integrations-table.png' });
+    await lookAt(page, { path: 'test-results/integrations-table.png' });
   });
 
   it('JOB-029 adds a MISP threat-intel source from the integrations menu (API key write-only), disables it from its edit modal, and deletes it', async () => {
@@ -89,13 +89,13 @@ describe('admin integrations, tables and banners', () => {
     await page.keyboard.press('Enter');
     await dialog.getByRole('alert').filter({ hasText: 'MISP needs an API key' }).waitFor();
     await dialog.getByLabel('API key').fill(key);
-    await page.screenshot({ path: 'test-results/threat-intel-create-modal.png' });
+    await lookAt(page, { path: 'test-results/threat-intel-create-modal.png' });
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
     const table = pane.getByRole('table', { name: 'Threat-intel sources' });
     const row = table.getByRole('row').filter({ hasText: name });
     await row.getByRole('cell', { name: 'Stored (encrypted)' }).waitFor();
-    await page.screenshot({ path: 'test-results/threat-intel-table.png', fullPage: true });
+    await lookAt(page, { path: 'test-results/threat-intel-table.png', fullPage: true });
     // The key never comes back: not in the page, not in the list call.
     expect(await page.content()).not.toContain(key);
     const listed = await page.request.get('/threat_intel_integrations.json', { headers: XHR });
@@ -108,7 +108,7 @@ describe('admin integrations, tables and banners', () => {
     const edit = page.getByRole('dialog', { name: `Edit ${name}` });
     await edit.getByLabel('New API key (empty keeps the stored one)').waitFor();
     await edit.getByRole('checkbox', { name: 'Enabled' }).uncheck();
-    await page.screenshot({ path: 'test-results/threat-intel-edit-modal.png' });
+    await lookAt(page, { path: 'test-results/threat-intel-edit-modal.png' });
     await edit.getByRole('button', { name: 'Save Source' }).click();
     await edit.waitFor({ state: 'detached' });
     await row.getByRole('cell', { name: 'No', exact: true }).waitFor();
@@ -140,13 +140,13 @@ describe('admin integrations, tables and banners', () => {
     const text = `E2E maintenance window ${Date.now()}`;
     await dialog.getByRole('textbox', { name: 'Banner text' }).fill(text);
     await preview.getByRole('alert', { name: 'Warning' }).filter({ hasText: text }).waitFor();
-    await page.screenshot({ path: 'test-results/site-banner-editor.png' });
+    await lookAt(page, { path: 'test-results/site-banner-editor.png' });
     await dialog.getByRole('button', { name: 'Save Banner' }).click();
     await dialog.waitFor({ state: 'detached' });
     const banner = page.getByRole('alert', { name: 'Warning' }).filter({ hasText: text });
     await banner.waitFor();
     expect(await banner.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(29, 78, 216)');
-    await page.screenshot({ path: 'test-results/site-banner.png' });
+    await lookAt(page, { path: 'test-results/site-banner.png' });
     // Hidden again from the editor, so other tests see no banner.
     await runCommand(page, 'Edit Site Banner…');
     await dialog.getByRole('checkbox', { name: 'Show the banner to everyone signed in' }).uncheck();
@@ -179,7 +179,7 @@ describe('admin integrations, tables and banners', () => {
     await page.getByText(`Tag "${tag}" added to 3 Simulations.`).waitFor();
     const tagged = async () => (await api()).filter((s) => s.tags.some((t) => t.name === tag)).map((s) => s.vid);
     await eventually(tagged, picked.map((s) => s.vid), 'every selected simulation carries the tag');
-    await page.screenshot({ path: 'test-results/simulations-multi-select.png' });
+    await lookAt(page, { path: 'test-results/simulations-multi-select.png' });
     // Escape keeps the focused one alone; Remove Tag… acts on it only.
     await list.focus();
     await page.keyboard.press('Escape');

@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { sharedDirectorUrl } from './shared-director';
-import { eventually, panel, pathOf, runCommand, waitForFocused, waitForPath } from './workbench';
+import { eventually, panel, pathOf, runCommand, waitForFocused, waitForPath, lookAt } from './workbench';
 
 const baseUrl = sharedDirectorUrl();
 const signInAsAdmin = (page: Page, at = '/') => signIn(page, inject('adminEmail'), inject('adminPassword'), at);
@@ -56,7 +56,7 @@ describe('admin surfaces', () => {
     await confirmWith(page, 'Delete the run-as user profile E2E backup admin?', 'Delete Profile');
     await toast(page, 'Run-as user profile E2E backup admin was deleted.').waitFor();
     await eventually(() => renamed.count(), 0, 'the deleted profile leaves the table');
-    await page.screenshot({ path: 'test-results/admin-run-as-profiles.png' });
+    await lookAt(page, { path: 'test-results/admin-run-as-profiles.png' });
   });
 
   it('JOB-005 MON-021 MON-073 MON-110 actor edit: a tag added in the tag editor popover, a rename saved with Ctrl+S; retired and enabled from the palette', async () => {
@@ -81,7 +81,7 @@ describe('admin surfaces', () => {
     await newTag.press('Enter');
     expect(await chips.getByText('Group:E2E', { exact: true }).count()).toBe(1);
     expect(await newTag.inputValue()).toBe('group:e2e');
-    await page.screenshot({ path: 'test-results/admin-tag-editor.png' });
+    await lookAt(page, { path: 'test-results/admin-tag-editor.png' });
     await page.keyboard.press('Escape');
     await eventually(() => newTag.count(), 0, 'Escape closes the tag editor');
 
@@ -95,7 +95,7 @@ describe('admin surfaces', () => {
     await confirmWith(page, `Retire ${original}-e2e? Its credential stops working and no job can use it until it is enabled again.`, 'Retire Actor');
     await toast(page, `Actor ${original}-e2e is retired.`).waitFor();
     await pane.getByText('Retired', { exact: true }).first().waitFor();
-    await page.screenshot({ path: 'test-results/admin-actor-edit.png' });
+    await lookAt(page, { path: 'test-results/admin-actor-edit.png' });
     await runCommand(page, 'Enable Actor');
     await toast(page, `Actor ${original}-e2e is enabled.`).waitFor();
 
@@ -125,7 +125,7 @@ describe('admin surfaces', () => {
     await sandbox.press('Control+s');
     await toast(page, `Actor ${name} was saved.`).waitFor();
     await pane.getByRole('term').filter({ hasText: 'Runs as (username)' }).waitFor();
-    await page.screenshot({ path: 'test-results/admin-actor-edit-sandbox.png', fullPage: true });
+    await lookAt(page, { path: 'test-results/admin-actor-edit-sandbox.png', fullPage: true });
     const api = await page.request.get('/topology/nodes/2.json', { headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' } });
     expect(((await api.json()) as { data: { sandbox_name: string } }).data.sandbox_name).toBe(chosen);
     await sandbox.selectOption({ label: 'No sandbox' });
@@ -153,7 +153,7 @@ describe('admin surfaces', () => {
     await eventually(() => selected.innerText(), 'Background Processes', 'Home selects the first tab');
     await page.keyboard.press('ArrowRight');
     await pane.getByRole('table', { name: 'Actors by last contact' }).waitFor();
-    await page.screenshot({ path: 'test-results/admin-operational-status.png' });
+    await lookAt(page, { path: 'test-results/admin-operational-status.png' });
     expect(pathOf(page)).toBe('/operational_status?tabIndex=1');
   });
 
@@ -166,7 +166,7 @@ describe('admin surfaces', () => {
     const pane = panel(page, 'Help: run-as-user-profiles');
     await pane.getByRole('heading', { name: 'Run-as user profiles' }).waitFor();
     expect(await pane.innerText()).toContain('Empty means Run as System');
-    await page.screenshot({ path: 'test-results/admin-help.png' });
+    await lookAt(page, { path: 'test-results/admin-help.png' });
     await page.goto('/help/nope.html');
     const missing = panel(page, 'Help: nope');
     await missing.getByRole('alert').filter({ hasText: 'There is no help page named nope.' }).waitFor();

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { signIn, useBrowser, useSession } from './browser';
 import { sharedDirectorUrl } from './shared-director';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './director';
-import { eventually } from './workbench';
+import { eventually, lookAt } from './workbench';
 import type { JobAction, JobDetail, JobListAnswer, StepActionsAnswer } from '../src/api/contracts/jobs';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
 
@@ -163,7 +163,7 @@ describe('issue 21: evidence by keyboard', () => {
     await panelOf(blocked.name).waitFor();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Evidence: ${blocked.name}`);
     await panelOf(blocked.name).getByText(blocked.blocked_msg!, { exact: true }).waitFor();
-    await page.screenshot({ path: '/tmp/evidence-blocked.png' });
+    await lookAt(page, { path: '/tmp/evidence-blocked.png' });
     await page.keyboard.press('y');
     await eventually(() => page.evaluate(() => navigator.clipboard.readText()).then((t) => t.includes(blocked.blocked_msg!) && t.includes(`Job action ${blocked.id}: ${blocked.name}`)), true, 'y copies the evidence');
     await page.keyboard.press('Escape');
@@ -175,7 +175,7 @@ describe('issue 21: evidence by keyboard', () => {
     await page.getByRole('treegrid', { name: `Steps of job ${jobId}` }).getByText(notRun.reason!, { exact: true }).first().waitFor();
     await page.keyboard.press('i');
     await panelOf(notRun.name).getByText(`Not Run: ${notRun.reason}`).waitFor();
-    await page.screenshot({ path: '/tmp/evidence-not-run.png' });
+    await lookAt(page, { path: '/tmp/evidence-not-run.png' });
     await page.keyboard.press('y');
     await eventually(() => page.evaluate(() => navigator.clipboard.readText()).then((t) => t.includes(`Result: Not Run: ${notRun.reason}`)), true, 'y copies the not-run reason');
     await page.keyboard.press('Escape');

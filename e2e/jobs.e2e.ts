@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser, useSession } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, startDirector, type Director } from './director';
-import { eventually, groups, panel, pathOf, runCommand, tabs, waitForFocused } from './workbench';
+import { eventually, groups, panel, pathOf, runCommand, tabs, waitForFocused, lookAt } from './workbench';
 import {
   CANCEL_CONFIRM,
   LOADING_EVENTS,
@@ -615,7 +615,7 @@ describe('the Jobs pane', () => {
       await box.press('Enter');
     }
     await eventually(() => form.getByRole('list', { name: 'Chosen jobs' }).getByRole('listitem').count(), 2, 'two jobs chosen');
-    await page.screenshot({ path: '/tmp/summary-report-pick.png' });
+    await lookAt(page, { path: '/tmp/summary-report-pick.png' });
     await box.press('Enter');
     await waitForFocused(page, 'Job Summary Report');
     const report = panel(page, 'Job Summary Report');

@@ -15,7 +15,7 @@ import { runLabCli, type LabCliTarget } from '../server/lab/run-cli';
 import { LAB_EVALUATION_NAME } from '../server/seed/lab-evaluation';
 import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './director';
-import { eventually, panel, waitForFocused } from './workbench';
+import { eventually, panel, waitForFocused, lookAt } from './workbench';
 
 const PREFIX = `ve${process.pid % 100000}`;
 const reason = labUnsupportedReason(`${PREFIX}-probe`);
@@ -97,7 +97,7 @@ describe.skipIf(reason !== null)('security lab in the workbench', () => {
     // An ALERT:medium rule: alerted, listed among the detected events with the rule prefix as description.
     const dns = await openEvents(page, 'Lab: DNS to a server that is not the lab resolver');
     await dns.getByText('ALERT:medium DNS to a server other than the lab resolver').first().waitFor();
-    await page.screenshot({ path: path.join(os.tmpdir(), 'vigil-lab-events.png') });
+    await lookAt(page, { path: path.join(os.tmpdir(), 'vigil-lab-events.png') });
     await page.keyboard.press('Escape');
     const ftp = await openEvents(page, 'Lab: FTP control channel to a server');
     await eventually(() => ftp.getByText('LOG:medium FTP control channel between zones').count().then((n) => n > 0), true, 'the FTP rule\'s events are listed');
@@ -107,7 +107,7 @@ describe.skipIf(reason !== null)('security lab in the workbench', () => {
     await telnet.getByText('ALERT:critical Telnet between zones').first().waitFor();
     await telnet.getByText(/· Alert · Critical severity$/).first().waitFor();
     expect(await telnet.getByRole('link', { name: /suspicious event/ }).count()).toBe(0);
-    await page.screenshot({ path: path.join(os.tmpdir(), 'vigil-lab-telnet-events.png') });
+    await lookAt(page, { path: path.join(os.tmpdir(), 'vigil-lab-telnet-events.png') });
     await page.keyboard.press('Escape');
     // The dmz's rule: SSH to the dmz is dropped and logged.
     const dmz = await openEvents(page, 'Lab: SSH to the dmz');
@@ -128,6 +128,6 @@ describe.skipIf(reason !== null)('security lab in the workbench', () => {
       await map.getByText(`${PREFIX}-${zone}`, { exact: true }).waitFor();
     }
     await map.getByText(`${PREFIX} firewall`, { exact: true }).waitFor();
-    await page.screenshot({ path: path.join(os.tmpdir(), 'vigil-lab-map.png') });
+    await lookAt(page, { path: path.join(os.tmpdir(), 'vigil-lab-map.png') });
   });
 });

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD } from './director';
 import { useOwnDirector } from './own-director';
-import { eventually, groups, panel, pathOf, paletteInput, paletteOption, openPalette, runCommand, tabs, waitForPath } from './workbench';
+import { eventually, groups, panel, pathOf, paletteInput, paletteOption, openPalette, runCommand, tabs, waitForPath, lookAt } from './workbench';
 import { type ActionLibraryDetail, type LibraryListAnswer } from '../src/api/contracts/library';
 import { ACTION_TYPES, ACTION_TYPE_LABELS } from '../src/api/contracts/vocabulary';
 
@@ -111,7 +111,7 @@ describe('the Action library', () => {
     await page.getByText(`Tag "E2E Batch" added to ${picked.length} Actions.`).waitFor();
     const tagged = async () => (await api(page, 'page_size=5')).actions.filter((a) => a.tags.some((t) => t.name === 'E2E Batch')).map((a) => a.vid);
     await eventually(tagged, picked.map((a) => a.vid), 'every selected Action carries the tag');
-    await page.screenshot({ path: '/tmp/library-tag-multi.png' });
+    await lookAt(page, { path: '/tmp/library-tag-multi.png' });
     // Escape keeps the focused row alone: Remove Tag… acts on it only.
     await page.locator('[role=listbox][aria-label="Actions"]').focus();
     await page.keyboard.press('Escape');
@@ -394,7 +394,7 @@ describe('the Action library', () => {
     const toolbar = article.getByRole('toolbar', { name: 'Action commands' });
     expect(await toolbar.getByRole('button', { name: 'Preview' }).getAttribute('title')).toBe('Preview Action (P)');
     expect(await toolbar.getByRole('button', { name: 'Copy VID' }).getAttribute('title')).toBe('Copy Action VID (Y)');
-    await page.screenshot({ path: '/tmp/library-detail.png' });
+    await lookAt(page, { path: '/tmp/library-detail.png' });
   });
 
   it('JOB-019 browser back and forward restore the selected Action', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './director';
-import { eventually, runCommand, waitForFocused } from './workbench';
+import { eventually, runCommand, waitForFocused, lookAt } from './workbench';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
 import type { ExpectedEventsAnswer, MonitorDetail, MonitorEditorOptions, MonitorListAnswer, MonitorStatsAnswer } from '../src/api/contracts/monitors';
 import { validRunAsActor } from '../src/api/contracts/run-as-selection';
@@ -48,7 +48,7 @@ describe('Monitors', () => {
     await eventually(() => new URL(page.url()).searchParams.has('id'), true, 'the selection is in the URL');
     const detail = page.getByRole('region', { name: /^Monitor / });
     await detail.getByRole('heading', { name: 'Run history' }).waitFor();
-    await page.screenshot({ path: '/tmp/monitors-list.png' });
+    await lookAt(page, { path: '/tmp/monitors-list.png' });
   });
 
   it('MON-096 MON-057 MON-019 the drift command lists the drifting step; search narrows the list, and no match shows the no-results panel', async () => {
@@ -116,7 +116,7 @@ describe('Monitors', () => {
       await page.keyboard.press('Enter');
       expect(await markers.nth(1).getAttribute('aria-selected')).toBe('true');
     }
-    await page.screenshot({ path: '/tmp/monitor-editor.png', fullPage: true });
+    await lookAt(page, { path: '/tmp/monitor-editor.png', fullPage: true });
     // The draft survives a reload.
     await editor.getByLabel('Name', { exact: true }).fill('E2E weekly monitor');
     await page.reload();
@@ -199,7 +199,7 @@ describe('Monitors', () => {
     await editor.getByLabel('Source Actor').selectOption(String(windows.id));
     await runAs.selectOption(String(profile.id));
     expect(await session.isChecked()).toBe(true);
-    await page.screenshot({ path: '/tmp/monitor-run-as.png', fullPage: true });
+    await lookAt(page, { path: '/tmp/monitor-run-as.png', fullPage: true });
     await editor.getByLabel('Name', { exact: true }).focus();
     await page.keyboard.press('Control+s');
     await eventually(() => /^\/monitors\/\d+\/edit$/.test(new URL(page.url()).pathname), true, 'the editor shows the saved monitor');
@@ -252,7 +252,7 @@ describe('Monitors', () => {
     const first = network.zones[0]!;
     const named = new RegExp(`^Selected: ${first.name}${stats.map_data.zone_stats.some((z) => z.zone_id === first.id) ? ', \\d+ pass · \\d+ fail' : ''}$`);
     await eventually(async () => named.test(await map.getByRole('status', { name: 'Map selection' }).innerText()), true, 'the selected zone named with its counts');
-    await page.screenshot({ path: '/tmp/monitor-stats.png' });
+    await lookAt(page, { path: '/tmp/monitor-stats.png' });
     const list = await get<MonitorListAnswer>(page, '/monitors.json');
     expect(stats.stats.monitor_count).toBe(list.data.filter((m) => !m.paused).length);
   });
@@ -298,13 +298,13 @@ describe('Monitors', () => {
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
       await viewer.getByRole('button', { name: 'Copy to Clipboard' }).click();
       await viewer.getByText('Copied JSON to clipboard').waitFor();
-      await page.screenshot({ path: '/tmp/monitor-json-viewer.png' });
+      await lookAt(page, { path: '/tmp/monitor-json-viewer.png' });
       await page.keyboard.press('Escape');
       await viewer.waitFor({ state: 'hidden' });
     }
     const summary = editor.getByRole('region', { name: 'Monitor summary' });
     await summary.getByRole('table', { name: 'Selected events' }).getByText(event.description).waitFor();
-    await page.screenshot({ path: '/tmp/monitor-expected-events.png', fullPage: true });
+    await lookAt(page, { path: '/tmp/monitor-expected-events.png', fullPage: true });
     const options = await editor.getByLabel('Source Actor').locator('option').allInnerTexts();
     await editor.getByLabel('Source Actor').selectOption({ label: options[1] ?? '' });
     if (await editor.getByLabel('Destination Actor').isVisible()) await editor.getByLabel('Destination Actor').selectOption({ label: options[2] ?? '' });
@@ -323,7 +323,7 @@ describe('Monitors', () => {
     await again.getByRole('table', { name: groupName }).waitFor();
     expect(await again.getByRole('checkbox', { name: `Select ${event.description}` }).first().isChecked()).toBe(true);
     expect(await again.getByRole('textbox', { name: `Message for ${event.description}` }).first().inputValue()).toBe('must alert');
-    await page.screenshot({ path: '/tmp/monitor-expected-events-kept.png', fullPage: true });
+    await lookAt(page, { path: '/tmp/monitor-expected-events-kept.png', fullPage: true });
   });
 
   it('JOB-028 JOB-045 the network map in aeda mode draws the monitor alert and green paths between zones, from the palette', async () => {
@@ -341,7 +341,7 @@ describe('Monitors', () => {
     const canvas = page.getByTestId('network-map-canvas');
     await eventually(() => canvas.locator('[data-cell-id^="aeda_alert_"]').count(), between(stats.map_data.alert_paths), 'the alert paths are drawn');
     expect(await canvas.locator('[data-cell-id^="aeda_green_"]').count()).toBe(between(stats.map_data.green_paths));
-    await page.screenshot({ path: '/tmp/network-map-aeda.png' });
+    await lookAt(page, { path: '/tmp/network-map-aeda.png' });
     await runCommand(page, 'Network Map: Hide Monitor Stats');
     await eventually(() => canvas.locator('[data-cell-id^="aeda_"]').count(), 0, 'the overlay is gone in the default mode');
     expect(await bar.count()).toBe(0);
@@ -359,7 +359,7 @@ describe('Monitors', () => {
     await form.getByRole('option', { name: /^Weekly lateral movement/ }).waitFor();
     await page.keyboard.press('Enter');
     await form.getByText('Chosen: Weekly lateral movement').waitFor();
-    await page.screenshot({ path: '/tmp/monitor-pick-list.png' });
+    await lookAt(page, { path: '/tmp/monitor-pick-list.png' });
     await page.keyboard.press('Enter');
     await eventually(async () => (await get<MonitorListAnswer>(page, '/monitors.json?search=Weekly%20lateral')).data[0]?.paused, true, 'the picked monitor is paused');
     // The palette closes once the command has finished (Ctrl+K while it is still open would close it).

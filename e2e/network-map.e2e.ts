@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { sharedDirectorUrl } from './shared-director';
 import { DEMO_USERS } from './director';
-import { eventually, panel, pathOf, waitForFocused } from './workbench';
+import { eventually, panel, pathOf, waitForFocused, lookAt } from './workbench';
 
 const baseUrl = sharedDirectorUrl();
 const SAVE_FAILED = 'An error occurred while attempting to save the current network state.';
@@ -57,7 +57,7 @@ describe('Network Map pane', () => {
     for (const actor of ['WIN10-FIN-WS01', 'EXT-ATTACKER-01', 'AWS-CLOUD-ACTOR']) await itemBox(page, actor).waitFor();
     await mapRegion(page).getByText('PA-5220 Perimeter Firewall', { exact: true }).waitFor();
     await pickMode(page, 'Standard');
-    await page.screenshot({ path: '/tmp/netmap.png' });
+    await lookAt(page, { path: '/tmp/netmap.png' });
 
     const before = await offset(page, 'SRV-DC01', 'WIN10-FIN-WS01');
     await mapRegion(page).focus();
@@ -68,7 +68,7 @@ describe('Network Map pane', () => {
     expect((await saved).status()).toBe(200);
     await eventually(async () => JSON.stringify(await offset(page, 'SRV-DC01', 'WIN10-FIN-WS01')) !== JSON.stringify(before), true, 'the actors moved');
     const organic = await offset(page, 'SRV-DC01', 'WIN10-FIN-WS01');
-    await page.screenshot({ path: '/tmp/netmap-organic.png' });
+    await lookAt(page, { path: '/tmp/netmap-organic.png' });
 
     await page.reload();
     await itemBox(page, 'SRV-DC01').waitFor();

@@ -3,7 +3,7 @@ import { signIn, useBrowser } from './browser';
 import { sharedDirectorUrl } from './shared-director';
 import { DEMO_USERS } from './director';
 import type { SearchAnswer } from '@/api/contracts/search';
-import { eventually, openPalette, paletteCount, paletteInput, paletteOption, paletteOptions, paletteTitles, panel, pathOf, runCommand, tabs, waitForFocused, waitForPath } from './workbench';
+import { eventually, openPalette, paletteCount, paletteInput, paletteOption, paletteOptions, paletteTitles, panel, pathOf, runCommand, tabs, waitForFocused, waitForPath, lookAt } from './workbench';
 
 const baseUrl = sharedDirectorUrl();
 
@@ -65,7 +65,7 @@ describe('the command palette', () => {
     await box.fill(String(job.id));
     // The option's name reads as words: the label, a space, the detail.
     await form.getByRole('option', { name: `${job.label} ${job.detail}`, exact: true }).waitFor();
-    await page.screenshot({ path: '/tmp/open-job-pick.png' });
+    await lookAt(page, { path: '/tmp/open-job-pick.png' });
     await box.press('Enter');
     await eventually(() => form.getByText(/^Chosen/).innerText(), `Chosen: ${job.label}`, 'the job is chosen');
     await box.press('Enter');

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD } from './director';
 import { sharedDirectorUrl } from './shared-director';
-import { eventually, openPalette, paletteInput, paletteOptions, pathOf, waitForFocused, waitForPath } from './workbench';
+import { eventually, openPalette, paletteInput, paletteOptions, pathOf, waitForFocused, waitForPath, lookAt } from './workbench';
 import type { JobListAnswer } from '../src/api/contracts/jobs';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
 import type { SearchAnswer } from '../src/api/contracts/search';
@@ -130,7 +130,7 @@ describe('issue 21 run by name and quick open', () => {
     const option = paletteOptions(page).filter({ hasText: found.detail }).filter({ hasText: 'Actor' });
     await option.waitFor();
     for (let i = 0; i < 30 && (await option.getAttribute('aria-selected')) !== 'true'; i++) await paletteInput(page).press('ArrowDown');
-    await page.screenshot({ path: '/tmp/op6-quick-open-friendly-name.png' });
+    await lookAt(page, { path: '/tmp/op6-quick-open-friendly-name.png' });
     await paletteInput(page).press('Enter');
     await waitForPath(page, found.url);
   });
@@ -149,7 +149,7 @@ describe('issue 21 run by name and quick open', () => {
     expect(await rowOf('Show Keyboard Shortcuts').locator('kbd').allInnerTexts()).toEqual(['Shift+/']);
     expect(await rowOf('Undo').locator('kbd').allInnerTexts()).toEqual(['Z']);
     expect(await rowOf('Next Action').innerText()).toMatch(/In actions\s+J/);
-    await page.screenshot({ path: '/tmp/ops3-shortcuts.png' });
+    await lookAt(page, { path: '/tmp/ops3-shortcuts.png' });
     await page.keyboard.press('Escape');
     await sheet.waitFor({ state: 'detached' });
   });
@@ -208,7 +208,7 @@ describe('issue 21.4 the Jobs pane keeps its page filter and focused row in the 
     await waitForFocused(page, 'Jobs');
     await eventually(async () => (await footer(page).innerText()).trim(), shownText, 'the reloaded list is filtered');
     expect(pathOf(page)).toBe(filteredUrl);
-    await page.screenshot({ path: '/tmp/ops3-jobs-url.png' });
+    await lookAt(page, { path: '/tmp/ops3-jobs-url.png' });
 
     // Back: the unfiltered list with the job focused there; forward: the filter again.
     await page.goBack();

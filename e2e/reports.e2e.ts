@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
 import { signIn, useBrowser, useSession } from './browser';
 import { sharedDirectorUrl } from './shared-director';
-import { eventually, runCommand, tabs, waitForPath } from './workbench';
+import { eventually, runCommand, tabs, waitForPath, lookAt } from './workbench';
 import { readPdf } from './pdf-reader';
 import type { Dashboard, DashboardsAnswer, UntestedAnswer } from '../src/api/contracts/reports';
 
@@ -26,7 +26,7 @@ async function demoDashboard(page: Page, name: string): Promise<Dashboard> {
 }
 
 const bytesOf = async (d: Download) => new Uint8Array(fs.readFileSync((await d.path())!));
-const shot = async (page: Page, name: string) => SHOTS && (await page.screenshot({ path: `${SHOTS}/${name}.png` }));
+const shot = async (page: Page, name: string) => SHOTS && (await lookAt(page, { path: `${SHOTS}/${name}.png` }));
 
 describe('reports', () => {
   const b = useBrowser(() => baseUrl);

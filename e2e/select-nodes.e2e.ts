@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { LOCAL_ACTOR_NAMES as ACTORS, localActorsOnline, SEQUENCE_ID, useLocalActorsDirector } from './local-actors';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './director';
-import { eventually, panel, pathOf, waitForPath } from './workbench';
+import { eventually, panel, pathOf, waitForPath, lookAt } from './workbench';
 import type { JobDetail } from '../src/api/contracts/jobs';
 import type { SimulationPreviewAnswer } from '../src/api/contracts/simulations';
 
@@ -65,7 +65,7 @@ describe('assigning actors step by step (select_nodes)', () => {
       await eventually(() => new URL(page.url()).searchParams.get(`attack_node_id_${n}`) !== null, true, `step ${n} is in the URL`);
       expected.push(`${n}: ${attacker} -> ${single ? '-' : target}`);
     }
-    await page.screenshot({ path: 'test-results/select-nodes.png' });
+    await lookAt(page, { path: 'test-results/select-nodes.png' });
     const assigned = pathOf(page);
 
     // Back undoes the last choice in the URL and on the page; forward brings it back.
@@ -126,7 +126,7 @@ describe('assigning actors step by step (select_nodes)', () => {
     await eventually(() => new URL(page.url()).searchParams.get('target_node_id_1'), String(target), 'the target is in the URL');
     expect(await page.getByTestId('assignment-1').innerText()).toContain(`Attacker: ${ACTORS[0]}`);
     expect(await page.getByTestId('assignment-1').innerText()).toContain(`Target: ${ACTORS[1]}`);
-    await page.screenshot({ path: 'test-results/select-nodes-map.png' });
+    await lookAt(page, { path: 'test-results/select-nodes-map.png' });
 
     // Back drops the target (the map shows the target phase again), forward brings it back.
     await page.goBack();

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { signIn, useBrowser, useSession } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD } from './director';
 import { useOwnDirector } from './own-director';
-import { eventually, panel, pathOf, waitForPath } from './workbench';
+import { eventually, panel, pathOf, waitForPath, lookAt } from './workbench';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
 import type { SimulationPreview, SimulationPreviewAnswer } from '../src/api/contracts/simulations';
 
@@ -43,7 +43,7 @@ describe('the simulation editor', () => {
     const bar = header(page, p.vid);
     await bar.getByRole('button', { name: 'Edit', exact: true }).waitFor();
     expect(await bar.getByRole('button').allInnerTexts()).toEqual(['Return to Sequences', 'Description', 'Run', 'Monitor', 'Clone and Edit', 'Edit']);
-    await page.screenshot({ path: 'test-results/simulation-header.png' });
+    await lookAt(page, { path: 'test-results/simulation-header.png' });
     await bar.getByRole('button', { name: 'Description' }).click();
     const dialog = page.getByRole('dialog', { name: `Description: ${p.name}` });
     await dialog.getByText(p.description.split('\n')[0]!.trim() || 'No description.').first().waitFor();
@@ -117,7 +117,7 @@ describe('the simulation editor', () => {
 
     const simName = `Edited by keyboard ${Date.now()}`;
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill(simName);
-    await page.screenshot({ path: 'test-results/simulation-editor.png' });
+    await lookAt(page, { path: 'test-results/simulation-editor.png' });
     await page.keyboard.press('Control+s');
     await waitForPath(page, `/simulation/${p.vid}?sim_type=sequence`);
     const saved = (await get<SimulationPreviewAnswer>(page, `/library/simulations.json?id=${p.id}`)).data.preview_props;
@@ -150,7 +150,7 @@ describe('the simulation editor', () => {
     await alert.getByText(`${p.vid} was changed by someone else since you opened it (your version ${p.version}, now ${p.version + 1}).`, { exact: false }).waitFor();
     expect(await nameBox.inputValue()).toBe('My unsaved name');
     expect(pathOf(page)).toBe(`/simulation/${p.vid}/edit?sim_type=sequence`);
-    await page.screenshot({ path: 'test-results/simulation-editor-conflict.png' });
+    await lookAt(page, { path: 'test-results/simulation-editor-conflict.png' });
     await alert.getByRole('button', { name: 'Reload' }).click();
     await eventually(() => nameBox.inputValue(), 'Changed elsewhere', 'Reload shows the other change');
     await nameBox.fill('Second try');

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { useOwnDirector } from './own-director';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './director';
-import { eventually, panel, runCommand, waitForFocused } from './workbench';
+import { eventually, panel, runCommand, waitForFocused, lookAt } from './workbench';
 import type { JobListAnswer } from '../src/api/contracts/jobs';
 import type { ActorTables } from '../src/api/contracts/actors';
 
@@ -45,7 +45,7 @@ describe('issue 21.1 truthful state in the workbench', () => {
       45_000,
     );
     const table = await actorsTable(page);
-    await page.screenshot({ path: '/tmp/truthful2-actors.png' });
+    await lookAt(page, { path: '/tmp/truthful2-actors.png' });
     const online = [...table].filter(([, s]) => s === 'online').map(([n]) => n).sort();
     expect(online).toEqual(LOCAL);
     const demo = [...table].filter(([n]) => !LOCAL.includes(n));
@@ -65,7 +65,7 @@ describe('issue 21.1 truthful state in the workbench', () => {
     for (const name of LOCAL) await eventually(() => statusOnMap(name), 'online', `${name} is online on the map`);
     // Across the whole map, only the two local actors read online (the map draws spaces as no-break spaces).
     expect(((await map.locator('svg').first().textContent()) ?? '').match(/online\s·\s/g)?.length).toBe(LOCAL.length);
-    await page.screenshot({ path: '/tmp/truthful2-map.png' });
+    await lookAt(page, { path: '/tmp/truthful2-map.png' });
   });
 
   it('issue 21.1 the Jobs pane shows no job Running, Pending, Preparing or Reverting without engine work (the seeded jobs are finished)', async () => {

@@ -3,7 +3,7 @@ import type { ConsoleMessage, Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './director';
 import { typeScript, transcriptRows } from './scripts-pane';
-import { eventually, groupTabs, pathOf, runCommand, waitForFocused, waitForPath } from './workbench';
+import { eventually, groupTabs, pathOf, runCommand, waitForFocused, waitForPath, lookAt } from './workbench';
 import { CANCEL_CONFIRM } from '../src/api/contracts/jobs';
 
 // Issue 21 items 6 and 7. A director of its own: the sequence needs the two local actors (the shared
@@ -65,7 +65,7 @@ describe('issue 21.6 scripts keep their place', () => {
     await eventually(async () => (await transcriptRows(page).allInnerTexts()).length, 2, 'both steps in the transcript');
     expect(await transcript(page).isVisible()).toBe(true);
     expect((await transcriptRows(page).allInnerTexts())[1]).toContain(`started job ${jobId}`);
-    await page.screenshot({ path: `${SHOTS}/script-beside.png` });
+    await lookAt(page, { path: `${SHOTS}/script-beside.png` });
 
     // The focused job is highlighted on the map: open it by keyboard, read the highlight's text.
     await runCommand(page, 'Open Network Map');
@@ -73,7 +73,7 @@ describe('issue 21.6 scripts keep their place', () => {
     await eventually(async () => (await highlight.innerText()).startsWith(`Job #${jobId} `), true, 'the map names the focused job', 20_000);
     expect(await highlight.innerText()).toMatch(/actors .*local-actor-1.*local-actor-2|actors .*local-actor-2.*local-actor-1/);
     await page.waitForTimeout(600);
-    await page.screenshot({ path: `${SHOTS}/map-job-highlight.png` });
+    await lookAt(page, { path: `${SHOTS}/map-job-highlight.png` });
 
     // Cancel the job from the palette: the question names its buttons.
     await page.getByRole('tab', { name: `Job ${jobId}`, exact: true }).focus();
@@ -84,7 +84,7 @@ describe('issue 21.6 scripts keep their place', () => {
     const ask = page.getByRole('dialog', { name: 'Please confirm' });
     await ask.getByText(CANCEL_CONFIRM, { exact: true }).waitFor();
     expect((await ask.getByRole('button').allInnerTexts()).filter((t) => t !== '×')).toEqual(['Keep Job', 'Cancel Job']);
-    await page.screenshot({ path: `${SHOTS}/cancel-job-dialog.png` });
+    await lookAt(page, { path: `${SHOTS}/cancel-job-dialog.png` });
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: `Job ${jobId} was cancelled.` }).waitFor({ timeout: 20_000 });
   });
@@ -119,7 +119,7 @@ describe('issue 21.6 scripts keep their place', () => {
     const ask = page.getByRole('dialog', { name: 'Unsaved Script' });
     await ask.getByText('This new script has unsaved changes. Discard them and close the pane?', { exact: true }).waitFor();
     expect((await ask.getByRole('button').allInnerTexts()).filter((t) => t !== '×')).toEqual(['Keep Editing', 'Discard Changes']);
-    await page.screenshot({ path: `${SHOTS}/unsaved-script-dialog.png` });
+    await lookAt(page, { path: `${SHOTS}/unsaved-script-dialog.png` });
     await page.keyboard.press('Escape');
     await ask.waitFor({ state: 'detached' });
     await waitForFocused(page, 'Scripts');

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, PageScreenshotOptions } from 'playwright-core';
 
 /** Polls `read` until it equals `expected` (Playwright's auto-waiting `expect` is not available with vitest). */
 export async function eventually<T>(read: () => Promise<T> | T, expected: T, what: string, timeoutMs = 10_000): Promise<void> {
@@ -16,6 +16,15 @@ export async function eventually<T>(read: () => Promise<T> | T, expected: T, wha
     await new Promise((r) => setTimeout(r, 100));
   }
   expect(last, `${what} (waited ${timeoutMs} ms)`).toEqual(expected);
+}
+
+/**
+ * A screenshot for a person to look at (a screen built or changed), not an assertion: taken only with
+ * VIGIL_SCREENSHOTS=1 (about 50 per run otherwise, each a page render and a PNG encoding). A failing
+ * test's screenshot (test-results/, e2e/browser.ts) is always taken.
+ */
+export async function lookAt(page: Page, options: PageScreenshotOptions & { path: string }): Promise<void> {
+  if (process.env.VIGIL_SCREENSHOTS === '1') await page.screenshot(options);
 }
 
 /** Path and query of the page's URL, e.g. "/simulations?sim_type=sequence". */

@@ -21,11 +21,20 @@ trap 'rm -rf "$logs"' EXIT
 step() {
   local name=$1 start=$SECONDS
   shift
-  "$@" >"$logs/$name.log" 2>&1
+  # In a subshell, so that `times` reports the CPU of this step's processes only (those it waited for).
+  (
+    "$@" >"$logs/$name.log" 2>&1
+    local rc=$?
+    times >"$logs/$name.cpu"
+    exit "$rc"
+  )
   local rc=$?
+  # `times` prints the children's user and system time as e.g. "4m3.210s 0m20.500s".
+  local cpu
+  cpu=$(awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.0f", t }' <(tail -n 1 "$logs/$name.cpu"))
   {
     cat "$logs/$name.log"
-    if [ "$rc" -eq 0 ]; then echo "== $name passed in $((SECONDS - start)) s"; else echo "== $name FAILED (exit $rc) after $((SECONDS - start)) s"; fi
+    if [ "$rc" -eq 0 ]; then echo "== $name passed in $((SECONDS - start)) s ($cpu s of CPU)"; else echo "== $name FAILED (exit $rc) after $((SECONDS - start)) s ($cpu s of CPU)"; fi
   } >"$logs/$name.report"
   return "$rc"
 }
@@ -61,5 +70,7 @@ step_e2e() { npm run --silent test:e2e; }
 total=$SECONDS
 group typecheck lint build && group vitest && group e2e postgres
 rc=$?
-if [ "$rc" -eq 0 ]; then echo "== npm test passed in $((SECONDS - total)) s"; else echo "== npm test FAILED after $((SECONDS - total)) s"; fi
+times >"$logs/total.cpu"
+cpu=$(tail -n 1 "$logs/total.cpu" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.0f", t }')
+if [ "$rc" -eq 0 ]; then echo "== npm test passed in $((SECONDS - total)) s ($cpu s of CPU)"; else echo "== npm test FAILED after $((SECONDS - total)) s ($cpu s of CPU)"; fi
 exit "$rc"

@@ -16,11 +16,10 @@ import type { DirectorConfig } from '../../server/config';
 import { openPostgres, type Db } from '../../server/db/index';
 import { SignInThrottle } from '../../server/auth/throttle';
 import { SESSION_COOKIE } from '../../server/auth/sessions';
-import { hashPassword } from '../../server/auth/passwords';
 import type { Role } from '@/api/contracts/permissions';
 import type { SignInAnswer } from '@/api/contracts/session';
 
-import { EMAILS, PASSWORD, openTestDatabase } from './template';
+import { EMAILS, PASSWORD, cheapPasswordHash, openTestDatabase } from './template';
 
 export { EMAILS, PASSWORD };
 
@@ -62,7 +61,7 @@ export interface TestServer {
   credentials(role: Role): Credentials;
   signIn(who: Role | Credentials, app?: FastifyInstance): Promise<Session>;
   call(method: Method, url: string, opts?: CallOptions): Promise<LightMyRequestResponse>;
-  /** Inserts a user directly (faster than the admin API; for test setup). */
+  /** Inserts a user directly (faster than the admin API; for test setup), its password hashed cheaply (cheapPasswordHash). */
   createUser(email: string, role: Role, password?: string): Promise<number>;
   /** Another app on the same database, with config overrides (e.g. a tiny session timeout). */
   buildOtherApp(overrides: Partial<DirectorConfig>): Promise<FastifyInstance>;
@@ -146,7 +145,7 @@ export async function startTestServer(configOverrides: Partial<DirectorConfig> =
     const [row] = await db.query<{ id: number }>('insert into users (email, role, password_hash) values ($1, $2, $3) returning id', [
       email,
       role,
-      await hashPassword(password),
+      cheapPasswordHash(password),
     ]);
     if (!row) throw new Error('insert returned no row');
     return row.id;
