@@ -17,7 +17,7 @@ import { signIn as apiSignIn } from '../cli/sign-in';
 import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './director';
 import { useOwnDirector } from './own-director';
-import { eventually, panel, pathOf, waitForFocused } from './workbench';
+import { eventually, lookAt, panel, pathOf, waitForFocused } from './workbench';
 import type { LabSetupAnswer } from '../src/api/contracts/lab';
 import type { LibraryItem } from '../src/api/contracts/library';
 import type { SimulationPreview, SimulationPreviewAnswer } from '../src/api/contracts/simulations';
@@ -172,7 +172,7 @@ describe('a network map of over 400 actors (drawn on the canvas)', () => {
     // The actors are drawn on the canvas, not as SVG cells.
     await eventually(async () => Number(await layer(page, 'Network map').getAttribute('data-boxes')) > 0, true, 'the canvas draws the actors');
     expect(await canvasOf(page, 'Network map').locator('[data-cell-id^="node_"]').count()).toBe(0);
-    await page.screenshot({ path: 'test-results/large-map.png' });
+    await lookAt(page, { path: 'test-results/large-map.png' });
 
     // A click on an actor's box selects it.
     const [first, second] = await inView(page, 'Network map');
@@ -187,7 +187,7 @@ describe('a network map of over 400 actors (drawn on the canvas)', () => {
     const menu = page.getByRole('menu', { name: `Actions for ${nameOf(second!)}` });
     await menu.waitFor();
     await menu.getByRole('menuitem', { name: 'Open actor' }).waitFor();
-    await page.screenshot({ path: 'test-results/large-map-menu.png' });
+    await lookAt(page, { path: 'test-results/large-map-menu.png' });
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
     expect(await status(page).innerText()).toBe(`Selected: ${nameOf(second!)}`);
@@ -271,7 +271,7 @@ describe('the sequence mode on a map of over 400 actors', () => {
     expect(await cursor(page).innerText()).toBe(`${nameOf(targetKey)}: Enter chooses it as the target of step 1`);
     const target = Number(targetKey.slice(5));
     expect(valid, `${nameOf(targetKey)} is a valid target`).toContain(target);
-    await page.screenshot({ path: 'test-results/large-map-sequence-target.png' });
+    await lookAt(page, { path: 'test-results/large-map-sequence-target.png' });
     await page.keyboard.press('Enter');
     await eventually(() => new URL(page.url()).searchParams.get('target_node_id_1'), String(target), 'the target is in the URL');
     await page.getByTestId('assignment-1').getByText(`Attacker: ${nameOf(attackerKey)}`, { exact: false }).waitFor();
@@ -306,7 +306,7 @@ describe('the sequence mode on a map of over 400 actors', () => {
     // The message does not move the map: the operator's zoom is kept (the lone actor is still in view).
     await page.waitForTimeout(400);
     expect(await inView(page, region, (n) => n.startsWith(LONE.prefix))).toEqual([lone]);
-    await page.screenshot({ path: 'test-results/large-map-no-valid-targets.png' });
+    await lookAt(page, { path: 'test-results/large-map-no-valid-targets.png' });
 
     // An east actor is the attacker (a click); a west actor is not one of its targets.
     const east = (await inView(page, region, (n) => n.startsWith('east-')))[0]!;
@@ -333,7 +333,7 @@ describe('the sequence mode on a map of over 400 actors', () => {
     expect(await disabled.getAttribute('aria-disabled')).toBe('true');
     expect(await disabled.innerText()).toContain('DISABLED Switched off');
     expect(await disabled.innerText()).toContain('every Action of this step is disabled');
-    await page.screenshot({ path: 'test-results/select-nodes-cases.png' });
+    await lookAt(page, { path: 'test-results/select-nodes-cases.png' });
 
     // Type-ahead in the attackers list (it has the focus): the lone actor, chosen with Enter, has no valid target (JOB-070).
     const attackers = page.getByRole('listbox', { name: 'Attackers for step 1' });

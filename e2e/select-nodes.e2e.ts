@@ -151,7 +151,7 @@ describe('assigning actors step by step (select_nodes)', () => {
     // The regrouping below moves step 2's last Action into step 3.
     expect(src.steps.length).toBe(3);
     expect(src.steps[1]!.actions.length).toBeGreaterThanOrEqual(2);
-    const shot = (name: string) => page.screenshot({ path: `test-results/walk-${name}.png` });
+    const shot = (name: string) => lookAt(page, { path: `test-results/walk-${name}.png` });
 
     // 1. Clone and Edit from the demo sequence's header.
     await page.goto(`/simulation/${src.vid}?sim_type=sequence`);
