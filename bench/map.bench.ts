@@ -24,6 +24,7 @@ import react from '@vitejs/plugin-react';
 import type { CDPSession, Page } from 'playwright-core';
 import { launchBrowser } from '../e2e/chromium';
 import { REPO_ROOT } from '../e2e/director';
+import { cpuProfiled } from './cpu-profile';
 import { percentile } from './stats';
 
 const ACTORS = Number(process.env.BENCH_ACTORS ?? 2000);
@@ -96,11 +97,6 @@ async function cpu(cdp: CDPSession): Promise<number> {
 /** BENCH_MAP_PROFILE=1: each phase also prints where its JavaScript time went (CDP Profiler, self time by function). */
 const PROFILE = process.env.BENCH_MAP_PROFILE === '1';
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-
 interface TraceEvent {
   name: string;
   ph: string;
@@ -125,22 +121,7 @@ async function traced<T>(page: Page, label: string, act: () => Promise<T>): Prom
 }
 
 async function profiled<T>(cdp: CDPSession, label: string, act: () => Promise<T>): Promise<T> {
-  if (!PROFILE || !label) return act();
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  await cdp.send('Profiler.start');
-  const out = await act();
-  const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const f = byId.get(id)?.callFrame;
-    const key = f ? `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()?.split('?')[0] ?? ''}:${f.lineNumber + 1}` : '?';
-    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
-  console.log(`profile of ${label} (self time):`);
-  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`  ${v.toFixed(0).padStart(7)} ms  ${k}`);
-  return out;
+  return PROFILE && label ? cpuProfiled(cdp, label, act) : act();
 }
 
 /**
@@ -183,11 +164,12 @@ interface Cost {
 }
 
 /** Runs `act`, answering its result and what it cost meanwhile. */
-async function withCpu<T>(cdp: CDPSession, act: () => Promise<T>, label = ''): Promise<[T, Cost]> {
+async function withCpu<T>(cdp: CDPSession, act: () => Promise<T>, label = '', navigates = false): Promise<[T, Cost]> {
   const c0 = await cpu(cdp);
   const p0 = chromiumCpu();
   const out = await profiled(cdp, label, act);
-  return [out, { main: (await cpu(cdp)) - c0, cpu: chromiumCpu() - p0 }];
+  // A navigation starts a new page, whose TaskDuration starts at 0.
+  return [out, { main: (await cpu(cdp)) - (navigates ? 0 : c0), cpu: chromiumCpu() - p0 }];
 }
 
 interface Drawn {
@@ -265,7 +247,7 @@ try {
   const drawCpu: Cost[] = [];
   let drawn: Drawn = { ms: 0, cells: 0, inDom: 0, boxes: 0 };
   for (let i = 0; i < RUNS; i++) {
-    const [d, c] = await withCpu(cdp, () => firstDraw(page, url), i ? '' : 'a first draw');
+    const [d, c] = await withCpu(cdp, () => (PROFILE && i === 1 ? traced(page, 'a first draw', () => firstDraw(page, url)) : firstDraw(page, url)), i ? '' : 'a first draw', true);
     drawn = d;
     draws.push(d.ms);
     drawCpu.push(c);

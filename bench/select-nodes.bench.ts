@@ -17,7 +17,8 @@
  *      (the canvas's data-attacker, or on a small map the X6 cells' stroke). Attackers are picked among
  *      those whose valid targets include actors in the first view (the canvas's data-view, against the
  *      Standard layout of the map the director answers), so the highlight is seen.
- * Prints the figures against the goals (<= 1 s, <= 50 ms); nothing is asserted.
+ * Prints the figures against the goals (<= 1 s, <= 50 ms); nothing is asserted. BENCH_SELECT_PROFILE=1 also
+ * prints where the renderer's JavaScript time went in one load and in the first highlight (CDP Profiler).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +34,7 @@ import { validTargets } from '../src/features/simulations/assignment';
 import type { SimulationPreview, SimulationPreviewAnswer } from '../src/api/contracts/simulations';
 import type { NetworkMap } from '../src/api/contracts/topology';
 import { layout } from '../src/ui/network-map/layouts';
+import { cpuProfiled } from './cpu-profile';
 import { percentile } from './stats';
 
 const ACTORS = Number(process.env.BENCH_ACTORS ?? 2000);
@@ -43,6 +45,7 @@ const ZONES = NETWORKS * ZONES_PER_NETWORK;
 const DEVICES = Math.max(1, Math.round(Number(process.env.BENCH_LINKS ?? 4000) / (NETWORKS * ZONES_PER_NETWORK)));
 const LINKS = NETWORKS * DEVICES * ZONES_PER_NETWORK;
 const ms = (x: number) => x.toFixed(x < 10 ? 2 : 0);
+const PROFILE = process.env.BENCH_SELECT_PROFILE === '1';
 
 /** The bench map and a three-step sequence; answers the sequence's id. */
 async function seedMap(db: Db): Promise<number> {
@@ -131,10 +134,14 @@ async function inChromium(director: Director, simId: number): Promise<void> {
     const cdp = await browser.newBrowserCDPSession();
     const rendererCpu = async () =>
       ((await cdp.send('SystemInfo.getProcessInfo')).processInfo as { type: string; cpuTime: number }[]).filter((p) => p.type === 'renderer').reduce((t, p) => t + p.cpuTime, 0);
+    const pageCdp = await context.newCDPSession(page);
     for (let i = 0; i < 6; i++) {
       const cpu0 = await rendererCpu();
-      await page.goto(url);
-      await page.waitForFunction(() => (window as unknown as { __drawn?: number }).__drawn !== undefined, undefined, { timeout: 120_000 });
+      const load = async () => {
+        await page.goto(url);
+        await page.waitForFunction(() => (window as unknown as { __drawn?: number }).__drawn !== undefined, undefined, { timeout: 120_000 });
+      };
+      await (PROFILE && i === 1 ? cpuProfiled(pageCdp, 'a load (navigation -> first draw)', load) : load());
       const cpu1 = await rendererCpu();
       const [drawn, answered, steps] = await page.evaluate(() => {
         const calls = performance.getEntriesByType('resource').filter((e) => /\/topology\/network\.json|\/library\/simulations\.json/.test(e.name)) as PerformanceResourceTiming[];
@@ -188,7 +195,7 @@ async function inChromium(director: Director, simId: number): Promise<void> {
           setTimeout(() => resolve(Number.NaN), 5000);
         });
       });
-      await page.keyboard.press('Enter');
+      await (PROFILE && i === 0 ? cpuProfiled(pageCdp, 'a highlight (Enter -> marks drawn)', () => page.keyboard.press('Enter')) : page.keyboard.press('Enter'));
       highlight.push(await page.evaluate(() => (window as unknown as { __highlight: Promise<number> }).__highlight));
       await page.getByRole('listbox', { name: 'Targets for step 1' }).waitFor();
       // The list draws the rows in view: its options carry the list's size.

@@ -125,8 +125,8 @@ export const overlaps = (a: Rect, b: Rect, margin = 0) =>
   a.x < b.x + b.width + margin && b.x < a.x + a.width + margin && a.y < b.y + b.height + margin && b.y < a.y + a.height + margin;
 
 /**
- * Rects already placed, bucketed on a coarse grid, so a free-spot search checks the few rects near a
- * candidate instead of every rect placed (thousands of candidates times hundreds of rects otherwise).
+ * Rects already placed, bucketed on a coarse grid, so a free-spot search looks at the few rects near
+ * it instead of every rect placed.
  */
 export class Taken {
   private readonly cells = new Map<number, Rect[]>();
@@ -145,15 +145,31 @@ export class Taken {
         else this.cells.set(k, [r]);
       }
   }
-  hits(r: Rect, margin: number): boolean {
+  /** The rects placed in the buckets under `area` (each once): every rect that meets it, and a few near it. */
+  near(area: Rect): Rect[] {
     const s = Taken.SIZE;
-    for (let x = Math.floor((r.x - margin) / s); x <= Math.floor((r.x + r.width + margin) / s); x++)
-      for (let y = Math.floor((r.y - margin) / s); y <= Math.floor((r.y + r.height + margin) / s); y++) {
+    const out = new Set<Rect>();
+    for (let x = Math.floor(area.x / s); x <= Math.floor((area.x + area.width) / s); x++)
+      for (let y = Math.floor(area.y / s); y <= Math.floor((area.y + area.height) / s); y++) {
         const list = this.cells.get(Taken.key(x, y));
-        if (list) for (const t of list) if (overlaps(r, t, margin)) return true;
+        if (list) for (const t of list) out.add(t);
       }
-    return false;
+    return [...out];
   }
+}
+
+/**
+ * The steps i in [-n, n] at which a box starting at `from + i * step`, `size` long, comes within
+ * `margin` of the span [lo, lo + len) (overlaps' test on one axis), as [first, last]; first > last when none.
+ */
+function blockedSteps(from: number, step: number, size: number, lo: number, len: number, margin: number, n: number): [number, number] {
+  const hi = lo + len + margin;
+  let first = Math.max(-n, Math.floor((lo - size - margin - from) / step));
+  let last = Math.min(n, Math.ceil((hi - from) / step));
+  // The estimates may be one step wide of the exact test at the ends: narrowed with it.
+  while (first <= last && !(from + first * step < hi && lo < from + first * step + size + margin)) first++;
+  while (last >= first && !(from + last * step < hi && lo < from + last * step + size + margin)) last--;
+  return [first, last];
 }
 
 /**
@@ -163,17 +179,27 @@ export class Taken {
  */
 export function placeFree(want: Point, w: number, h: number, taken: Taken, margin = 12, rings = 48): Point | null {
   const step = 24;
-  const box = { x: 0, y: 0, width: w, height: h };
+  // Which candidates are taken, worked out once for the whole search: each rect near the rings blocks
+  // a rectangle of the candidates' lattice (overlaps' test with the margin, candidate by candidate), then
+  // the rings are walked over the lattice. A crowded search costs the rects near it, not thousands of
+  // candidates times the rects near each.
+  const n = rings - 1;
+  const side = 2 * n + 1;
+  const blocked = new Uint8Array(side * side);
+  const reach = n * step + margin;
+  for (const t of taken.near({ x: want.x - reach, y: want.y - reach, width: 2 * reach + w, height: 2 * reach + h })) {
+    const [x0, x1] = blockedSteps(want.x, step, w, t.x, t.width, margin, n);
+    if (x0 > x1) continue;
+    const [y0, y1] = blockedSteps(want.y, step, h, t.y, t.height, margin, n);
+    for (let dy = y0; dy <= y1; dy++) blocked.fill(1, (dy + n) * side + x0 + n, (dy + n) * side + x1 + n + 1);
+  }
   for (let ring = 0; ring < rings; ring++) {
     for (let dx = -ring; dx <= ring; dx++) {
-      const side = Math.abs(dx) === ring;
-      for (let dy = -ring; dy <= ring; dy += side || ring === 0 ? 1 : 2 * ring) {
-        box.x = want.x + dx * step;
-        box.y = want.y + dy * step;
-        if (!taken.hits(box, margin)) return { x: box.x, y: box.y };
+      const edge = Math.abs(dx) === ring;
+      for (let dy = -ring; dy <= ring; dy += edge || ring === 0 ? 1 : 2 * ring) {
+        if (!blocked[(dy + n) * side + dx + n]) return { x: want.x + dx * step, y: want.y + dy * step };
       }
     }
   }
   return null;
 }
-

@@ -347,7 +347,7 @@ const computed = new WeakMap<NetworkMap, Map<string, ItemRects>>();
 export function layout(mode: LayoutMode, map: NetworkMap, opts: LayoutOptions = {}): ItemRects {
   if (mode === 'Tweak') return tweak(map, opts.positions ?? {});
   const key = mode === 'Lens' ? `Lens ${opts.focus ?? ''}` : mode;
-  const known = computed.get(map) ?? computed.set(map, new Map()).get(map)!;
+  const known = layoutsOf(map);
   const done = known.get(key);
   if (done) return done;
   const rects = compute(mode, map, opts);
@@ -355,27 +355,8 @@ export function layout(mode: LayoutMode, map: NetworkMap, opts: LayoutOptions = 
   return rects;
 }
 
-/** The modes a large map computes ahead while idle (Lens depends on its focus, Tweak on the saved positions). */
-const AHEAD: LayoutMode[] = ['Standard', 'Organic', 'Structural', 'Sequential'];
-
-/**
- * Computes the map's other layouts ahead, one per idle period (a large map's Organic layout takes a
- * few hundred ms), so that switching to one of them only moves the map. Answers a function that stops it.
- */
-export function warmLayouts(map: NetworkMap): () => void {
-  const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 5000 }) : setTimeout(f, 200));
-  const cancel = (h: number | ReturnType<typeof setTimeout>) => (typeof cancelIdleCallback === 'function' ? cancelIdleCallback(h as number) : clearTimeout(h));
-  const queue = [...AHEAD];
-  let handle: number | ReturnType<typeof setTimeout>;
-  const next = () => {
-    const mode = queue.shift();
-    if (!mode) return;
-    layout(mode, map);
-    handle = idle(next);
-  };
-  handle = idle(next);
-  return () => cancel(handle);
-}
+/** A map's layouts computed so far, by mode (Lens by focus); a layout computed elsewhere (the map's worker) may be added. */
+export const layoutsOf = (map: NetworkMap): Map<string, ItemRects> => computed.get(map) ?? computed.set(map, new Map()).get(map)!;
 
 function compute(mode: Exclude<LayoutMode, 'Tweak'>, map: NetworkMap, opts: LayoutOptions): ItemRects {
   const bodies = buildBodies(map, mode === 'Structural' ? typeRows : gridRows);

@@ -93,13 +93,13 @@ function boundary(r: Rect, tx: number, ty: number): [number, number] {
 
 /** X6's smooth connector between two points: a cubic through the middle, bent along the longer axis. */
 /** The curve of a link between two boxes, from edge to edge (each end where the line to the other box's centre leaves it). */
-function linkCurve(ctx: CanvasRenderingContext2D, ra: Rect, rb: Rect): void {
+function linkCurve(ctx: Context2D, ra: Rect, rb: Rect): void {
   const [ax, ay] = boundary(ra, rb.x + rb.width / 2, rb.y + rb.height / 2);
   const [bx, by] = boundary(rb, ra.x + ra.width / 2, ra.y + ra.height / 2);
   curve(ctx, ax, ay, bx, by);
 }
 
-function curve(ctx: CanvasRenderingContext2D, x1: number, y1: number, x2: number, y2: number): void {
+function curve(ctx: Context2D, x1: number, y1: number, x2: number, y2: number): void {
   ctx.moveTo(x1, y1);
   if (Math.abs(x2 - x1) >= Math.abs(y2 - y1)) {
     const mx = (x1 + x2) / 2;
@@ -120,8 +120,11 @@ function begin(ctx: CanvasRenderingContext2D, cssWidth: number, cssHeight: numbe
   return [-view.tx / view.scale, -view.ty / view.scale, (cssWidth - view.tx) / view.scale, (cssHeight - view.ty) / view.scale];
 }
 
+/** A 2D context on the page's canvas, or on an OffscreenCanvas in a worker (the overview). */
+type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+
 /** The links meeting the area (x0, y0)-(x1, y1), as curves: the focused job's over the others. */
-function drawLinks(ctx: CanvasRenderingContext2D, scene: Scene, x0: number, y0: number, x1: number, y1: number): void {
+function drawLinks(ctx: Context2D, scene: Pick<Scene, 'links' | 'rectOf' | 'jobLinks'>, x0: number, y0: number, x1: number, y1: number): void {
   const job: LayerLink[] = [];
   ctx.beginPath();
   for (const l of scene.links) {
@@ -155,23 +158,23 @@ function drawLinks(ctx: CanvasRenderingContext2D, scene: Scene, x0: number, y0: 
 
 /** The links of the whole map drawn once into a bitmap of at most `side` pixels a side, to stand in while the view moves. */
 export interface Overview {
-  bitmap: HTMLCanvasElement;
+  bitmap: CanvasImageSource;
   /** The area of the map (local coordinates) the bitmap covers. */
   box: Rect;
 }
 
-export function drawOverview(scene: Scene, box: Rect, side: number): Overview | null {
+/**
+ * Draws the overview's links on a canvas made by `canvas` (the page's, or an OffscreenCanvas in the
+ * map's worker, map-worker.ts), answering it, or null without a 2D context.
+ */
+export function drawOverview<C extends HTMLCanvasElement | OffscreenCanvas>(scene: Pick<Scene, 'links' | 'rectOf' | 'jobLinks'>, box: Rect, side: number, canvas: (w: number, h: number) => C): C | null {
   const k = Math.min(1, side / Math.max(1, box.width), side / Math.max(1, box.height));
-  const bitmap = document.createElement('canvas');
-  bitmap.width = Math.max(1, Math.ceil(box.width * k));
-  bitmap.height = Math.max(1, Math.ceil(box.height * k));
-  const ctx = bitmap.getContext('2d');
+  const bitmap = canvas(Math.max(1, Math.ceil(box.width * k)), Math.max(1, Math.ceil(box.height * k)));
+  const ctx = bitmap.getContext('2d') as Context2D | null;
   if (!ctx) return null;
   ctx.setTransform(k, 0, 0, k, -box.x * k, -box.y * k);
   drawLinks(ctx, scene, box.x, box.y, box.x + box.width, box.y + box.height);
-  // Rasterized now (reading a pixel flushes the drawing), not in the first frame that copies it.
-  ctx.getImageData(0, 0, 1, 1);
-  return { bitmap, box };
+  return bitmap;
 }
 
 /**

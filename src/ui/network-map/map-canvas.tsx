@@ -13,7 +13,8 @@
 import { Graph, type Node } from '@antv/x6';
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 import type { MapDevice, MapNode, MapZone, NetworkMap, Point } from '@/api/contracts/topology';
-import { warmLayouts, type ItemRects, type Rect } from './layouts';
+import type { ItemRects, Rect } from './layouts';
+import { mapWorker, warmLayouts } from './worker-client';
 import { DEVICE_COLOURS, STATUS_COLOURS } from './colours';
 import { drawOverlay, type MonitorOverlay } from './monitor-overlay';
 import type { JobHighlight } from './job-path';
@@ -79,29 +80,29 @@ const itemMarkup = [
   { tagName: 'text', selector: 'sub' },
 ];
 
-function itemAttrs(title: string, sub: string, stripe: string, fill: string, rx: number, chars = 22) {
-  return {
-    body: { refWidth: '100%', refHeight: '100%', fill, stroke: '#475569', strokeWidth: 1, rx, ry: rx },
-    stripe: { x: 0, y: 0, width: 5, refHeight: '100%', fill: stripe, rx: 2, ry: 2 },
-    title: { text: clip(title, chars), refX: 16, refY: 18, fill: TEXT, fontSize: 12.5, fontWeight: 600, fontFamily: FONT, textAnchor: 'start', textVerticalAnchor: 'middle' },
-    sub: { text: clip(sub, 28), refX: 16, refY: 36, fill: MUTED, fontSize: 11, fontFamily: FONT, textAnchor: 'start', textVerticalAnchor: 'middle' },
-  };
-}
+/** What an actor shows (on its SVG cell or its canvas box). */
+const nodeLook = (n: MapNode): BoxLook => ({ title: clip(n.name, 22), sub: clip(`${n.status} · ${n.sim_address || n.mgmt_address || n.os}`, 28), stripe: STATUS_COLOURS[n.status], fill: '#1e293b', radius: 6 });
 
-const nodeCell = (n: MapNode) => ({
-  id: `node_${n.id}`,
-  shape: 'rect',
-  zIndex: 2,
-  markup: itemMarkup,
-  attrs: itemAttrs(n.name, `${n.status} · ${n.sim_address || n.mgmt_address || n.os}`, STATUS_COLOURS[n.status], '#1e293b', 6),
+const deviceLook = (d: MapDevice): BoxLook => ({
+  title: clip(d.name, 28),
+  sub: clip(`${d.device_type.replace(/_/g, ' ')}${d.prevention_enabled ? ' · prevention' : ''}`, 28),
+  stripe: d.prevention_enabled ? DEVICE_COLOURS.prevention : DEVICE_COLOURS.detection,
+  fill: '#1c1a33',
+  radius: 16,
 });
 
-const deviceCell = (d: MapDevice) => ({
-  id: `device_${d.id}`,
+/** An actor's or device's SVG cell (unplaced, unstyled). */
+const boxCell = (id: string, look: BoxLook) => ({
+  id,
   shape: 'rect',
   zIndex: 2,
   markup: itemMarkup,
-  attrs: itemAttrs(d.name, `${d.device_type.replace(/_/g, ' ')}${d.prevention_enabled ? ' · prevention' : ''}`, d.prevention_enabled ? DEVICE_COLOURS.prevention : DEVICE_COLOURS.detection, '#1c1a33', 16, 28),
+  attrs: {
+    body: { refWidth: '100%', refHeight: '100%', fill: look.fill, stroke: '#475569', strokeWidth: 1, rx: look.radius, ry: look.radius },
+    stripe: { x: 0, y: 0, width: 5, refHeight: '100%', fill: look.stripe, rx: 2, ry: 2 },
+    title: { text: look.title, refX: 16, refY: 18, fill: TEXT, fontSize: 12.5, fontWeight: 600, fontFamily: FONT, textAnchor: 'start', textVerticalAnchor: 'middle' },
+    sub: { text: look.sub, refX: 16, refY: 36, fill: MUTED, fontSize: 11, fontFamily: FONT, textAnchor: 'start', textVerticalAnchor: 'middle' },
+  },
 });
 
 /**
@@ -219,8 +220,7 @@ interface Scene {
   links: LayerLink[];
   index: RectIndex;
   zoneOf: Map<string, string>;
-  cellOf: Map<string, () => ReturnType<typeof nodeCell>>;
-  /** What each actor and device box shows, for the canvas. */
+  /** What each actor and device shows (its canvas box, or its SVG cell). */
   look: Map<string, BoxLook>;
   zoneName: Map<string, string>;
 }
@@ -229,13 +229,8 @@ function sceneOf(map: NetworkMap, rects: ItemRects, prev: Scene | null): Scene {
   const same = prev?.map === map;
   const zoneKeys = new Set(map.zones.map((z) => `zone_${z.id}`));
   const zoneOf = same ? prev.zoneOf : new Map(map.nodes.filter((n) => zoneKeys.has(`zone_${n.zone_id}`)).map((n) => [`node_${n.id}`, `zone_${n.zone_id}`]));
-  const cellOf = same ? prev.cellOf : new Map<string, () => ReturnType<typeof nodeCell>>([...map.nodes.map((n) => [`node_${n.id}`, () => nodeCell(n)] as const), ...map.devices.map((d) => [`device_${d.id}`, () => deviceCell(d)] as const)]);
-  const look = same ? prev.look : new Map<string, BoxLook>();
-  if (!same) for (const [k, cell] of cellOf) {
-    const a = cell().attrs;
-    look.set(k, { title: a.title.text, sub: a.sub.text, stripe: a.stripe.fill, fill: a.body.fill, radius: a.body.rx });
-  }
-  const items = same ? prev.items : [...cellOf.keys()];
+  const look = same ? prev.look : new Map<string, BoxLook>([...map.nodes.map((n) => [`node_${n.id}`, nodeLook(n)] as const), ...map.devices.map((d) => [`device_${d.id}`, deviceLook(d)] as const)]);
+  const items = same ? prev.items : [...look.keys()];
   const scene: Scene = {
     map,
     rects,
@@ -245,7 +240,6 @@ function sceneOf(map: NetworkMap, rects: ItemRects, prev: Scene | null): Scene {
     links: same ? prev.links : layerLinks(map),
     index: new RectIndex(items, (k) => rects[k]),
     zoneOf,
-    cellOf,
     look,
     zoneName: same ? prev.zoneName : new Map(map.zones.map((z) => [`zone_${z.id}`, clip(z.name, 26)])),
   };
@@ -285,7 +279,7 @@ const far = (graph: Graph, large: boolean) => large && graph.zoom() < FAR_SCALE;
 /** A cell for an actor or device at its rect, styled for the marks, inside its zone's cell when drawn. */
 function itemCell(s: Scene, key: string, m: Marks) {
   const r = rectIn(s, key) ?? { x: 0, y: 0, width: 10, height: 10 };
-  const c = (s.cellOf.get(key) as () => ReturnType<typeof nodeCell>)();
+  const c = boxCell(key, s.look.get(key) as BoxLook);
   const st = styleAttrs(key, nodeStyle(key, m.selected, m.job, m.seq));
   return { ...c, x: r.x, y: r.y, width: r.width, height: r.height, attrs: { ...c.attrs, body: { ...c.attrs.body, ...st.body }, title: { ...c.attrs.title, ...st.title } } };
 }
@@ -376,8 +370,14 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
   const applied = useRef(new Map<string, string>());
   const marks = useRef<Marks>({ selected, job, seq: sequence });
   marks.current = { selected, job, seq: sequence };
-  /** Schedules one canvas frame (and, on a large map, the cells in view): the marks only ('top'), or all. */
-  const redraw = useRef<(what?: 'top' | 'all') => void>(() => {});
+  /**
+   * Schedules one canvas frame (and, on a large map, the cells in view): the marks only ('top'), or all;
+   * `now` draws it before the task ends (a change of the marks by a key or click is drawn in the frame
+   * that follows it, not one later), several calls in one task drawing once.
+   */
+  const redraw = useRef<(what?: 'top' | 'all', now?: boolean) => void>(() => {});
+  /** A monitor overlay is drawn on the current cells (a new map's cells are built without one). */
+  const overlaid = useRef(false);
   /** Runs a transform of the view made by the map itself (not a pan or zoom), then redraws. */
   const quietly = useRef<(act: (graph: Graph) => void) => void>(() => {});
   const dragRef = useRef(draggable);
@@ -439,6 +439,8 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
     let overview: { of: Scene; job: JobHighlight | null; image: Overview | null } | null = null;
     let overviewTask: ReturnType<typeof setTimeout> | undefined;
     let overviewIdle = 0;
+    /** The overview asked of the map's worker, not answered yet. */
+    let asked: { of: Scene; job: JobHighlight | null; stop: () => void } | null = null;
     /** What the upper canvas shows, on its data attributes (for tests and benches): written when changed. */
     const state = (name: string, value: string) => {
       if (top.getAttribute(name) !== value) top.setAttribute(name, value);
@@ -498,14 +500,33 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       if (moving) return;
       const a = graph.getGraphArea();
       state('data-view', [a.x, a.y, a.width, a.height].map(Math.round).join(' '));
-      // The overview for the next pan or zoom, made while idle.
-      if (large && (overview?.of !== s || overview.job !== m.job)) {
+      // The overview for the next pan or zoom, made once the view is still: by the map's worker (drawn
+      // and rasterized there, nothing on this thread but the copy of the links and rects), or while idle.
+      if (large && (overview?.of !== s || overview.job !== m.job) && (asked?.of !== s || asked.job !== m.job)) {
         clearTimeout(overviewTask);
         if (typeof cancelIdleCallback === 'function') cancelIdleCallback(overviewIdle);
         overviewTask = setTimeout(() => {
+          const box = contentBox(s.rects);
+          if (sceneRef.current !== s || !box) return;
+          const job = m.job;
+          const worker = mapWorker('overview');
+          if (worker) {
+            asked?.stop();
+            const request = { kind: 'overview', links: s.links, rects: s.rects, jobLinks: job ? [...job.links] : null, box, side: OVERVIEW_SIDE } as const;
+            const stop = worker.send(request, (a) => {
+              stop();
+              asked = null;
+              if (a.kind === 'overview' && sceneRef.current === s) overview = { of: s, job, image: a.bitmap ? { bitmap: a.bitmap, box } : null };
+            });
+            asked = { of: s, job, stop };
+            return;
+          }
           const make = () => {
-            const box = contentBox(s.rects);
-            if (sceneRef.current === s && box && !moving) overview = { of: s, job: m.job, image: drawOverview(layerScene(s, [], view), box, OVERVIEW_SIDE) };
+            if (sceneRef.current !== s || moving) return;
+            const bitmap = drawOverview(layerScene(s, [], view), box, OVERVIEW_SIDE, (w, h) => Object.assign(document.createElement('canvas'), { width: w, height: h }));
+            // Rasterized now (reading a pixel flushes the drawing), not in the first frame that copies it.
+            bitmap?.getContext('2d')?.getImageData(0, 0, 1, 1);
+            overview = { of: s, job, image: bitmap ? { bitmap, box } : null };
           };
           if (typeof requestIdleCallback === 'function') overviewIdle = requestIdleCallback(make, { timeout: 2000 });
           else make();
@@ -542,9 +563,19 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       const view = viewOf();
       render(view, what === 'all' || !drawn || !same(drawn, view) || (rough && !moving) ? 'all' : 'top');
     };
-    redraw.current = (what = 'all') => {
+    let soon = false;
+    let disposed = false;
+    redraw.current = (what = 'all', now = false) => {
       if (what === 'all') dirty = 'all';
-      if (!frame) frame = requestAnimationFrame(draw);
+      if (now && !soon) {
+        soon = true;
+        queueMicrotask(() => {
+          soon = false;
+          if (disposed) return;
+          cancelAnimationFrame(frame);
+          draw();
+        });
+      } else if (!now && !frame && !soon) frame = requestAnimationFrame(draw);
     };
     quietly.current = (act) => {
       act(graph);
@@ -655,6 +686,7 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       clearTimeout(settle);
       clearTimeout(overviewTask);
       if (typeof cancelIdleCallback === 'function') cancelIdleCallback(overviewIdle);
+      asked?.stop();
       cancelAnimationFrame(frame);
       resized.disconnect();
       graph.dispose();
@@ -662,6 +694,7 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       top.remove();
       graphRef.current = null;
       sceneRef.current = null;
+      disposed = true;
       redraw.current = () => {};
       quietly.current = () => {};
       shown.current.clear();
@@ -682,6 +715,7 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
       applied.current.clear();
       shown.current = large ? cellsWanted(graph, s, dragRef.current, 0.05) : new Set(s.items);
       build(graph, s, shown.current, marks.current, applied.current);
+      overlaid.current = false;
     } else place(graph, rects);
     redraw.current();
   }, [map, rects]);
@@ -690,12 +724,15 @@ export function MapCanvas({ map, rects, selected, draggable, onSelect, onContext
   useEffect(() => (largeRef.current ? warmLayouts(map) : undefined), [map]);
 
   useEffect(() => {
-    if (graphRef.current) drawOverlay(graphRef.current, map, overlay);
+    // A map without an overlay has nothing to undo (its zone cells were built plain).
+    if (!graphRef.current || (!overlay && !overlaid.current)) return;
+    drawOverlay(graphRef.current, map, overlay);
+    overlaid.current = !!overlay;
   }, [map, overlay]);
 
   useEffect(() => {
     if (graphRef.current) highlight(graphRef.current, applied.current, { selected, job, seq: sequence });
-    redraw.current('top');
+    redraw.current('top', true);
   }, [selected, map, rects, job, sequence]);
 
   // The focused job's links are on the lower canvas.
