@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser, openPage, signInThroughForm as signIn } from '../e2e/chromium';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, REPO_ROOT, startDirector, type Director } from '../e2e/director';
-import { openPglite, type Db } from '../server/db/index';
+import { openPglite, openPostgres, type Db } from '../server/db/index';
 import { mitreMatrix, mitreTaam, panelAnswers, results, timeSeries, treeMap, untestedTechniques } from '../server/reports/service';
 import { dashboardRequests } from '../src/features/reports/panel-data';
 import { setJobRuleCompiler } from '../server/jobs/rule-filter';
@@ -12,7 +12,7 @@ import { compileJobRules } from '../server/filters/compile';
 import { GROUP_KEYS, PANEL_KINDS, type DashboardPanel } from '../src/api/contracts/reports';
 import { newPanel } from '../src/features/reports/panels';
 import { buildReportPdf, type ReportSection } from '../src/features/reports/pdf-report';
-import { withSeededJobs } from './seed-jobs';
+import { seedJobsInto, withSeededJobs } from './seed-jobs';
 import { percentile } from './stats';
 
 /**
@@ -21,14 +21,16 @@ import { percentile } from './stats';
  *     years, each with two action results;
  *  2. calls every report aggregation in-process on the embedded database, one at a time: p50/p95/p99
  *     per call (goal: p99 <= 100 ms), with each kind of filter (filters on job class fields read the class
- *     rollups; the last filtered call, on job status, reads the raw job actions);
+ *     rollups, filters on the job status the status rollups; job ids, Action VIDs, events and job action
+ *     rules read the jobs they keep raw); with TEST_DATABASE_URL (`npm run bench:reports:pg`) the same calls on a PostgreSQL
+ *     database seeded alike, printed beside the PGlite figures;
  *  3. builds a 20-page report PDF with jsPDF in Node (tables only: the document work, no capture);
  *  4. in Chromium against the built workbench and the real director: time from opening a 9-panel
  *     dashboard to all panels drawn (goal <= 1 s), and the PDF export of that dashboard from the click
  *     to the download (goal <= 5 s for 20 pages); beside each wall time, the page's main-thread busy time
  *     (CDP TaskDuration) and the director's CPU time (/proc), which this shared machine's load changes least.
  * Figures are printed; nothing is asserted. REPORTS_BENCH_JOBS, REPORTS_BENCH_DATA_DIR (keep and reuse
- * the seeded database), REPORTS_BENCH_RUNS, REPORTS_BENCH_ONLY (calls or browser) and VIGIL_BENCH_STATIC_DIR
+ * the seeded database), REPORTS_BENCH_RUNS, REPORTS_BENCH_CALLS, REPORTS_BENCH_ONLY (calls or browser) and VIGIL_BENCH_STATIC_DIR
  * change the defaults.
  */
 
@@ -36,6 +38,8 @@ const JOBS = Number(process.env.REPORTS_BENCH_JOBS || 500_000);
 const RUNS = Number(process.env.REPORTS_BENCH_RUNS || 30);
 /** REPORTS_BENCH_ONLY=calls|browser runs one part (the seed is kept with REPORTS_BENCH_DATA_DIR). */
 const ONLY = process.env.REPORTS_BENCH_ONLY ?? '';
+/** REPORTS_BENCH_CALLS=regex: only the calls whose label matches (e.g. 'rule|text|VID|events' for the filtered ones). */
+const CALLS = new RegExp(process.env.REPORTS_BENCH_CALLS || '.', 'i');
 /** A call stops sampling after this long (slow calls on a loaded machine get fewer samples). */
 const SCENARIO_BUDGET_MS = 20_000;
 
@@ -53,16 +57,21 @@ const time = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
 
 type Scenario = [label: string, call: (db: Db) => Promise<unknown>];
 
-/** A rule builder filter (as the jobs list and a panel's filter send it) of one job condition. */
-const jobRule = (match_field: string, operator: string, value: string | string[]) => ({
+/** A rule builder filter (as the jobs list and a panel's filter send it) of one condition. */
+const rule = (match_object: string, match_field: string, operator: string, value: string | string[]) => ({
   filter: 'adhoc',
-  structuredFilter: JSON.stringify({ rules: [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object: 'job', match_field, operator, value }] }] }] }),
+  structuredFilter: JSON.stringify({ rules: [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object, match_field, operator, value }] }] }] }),
 });
+const jobRule = (match_field: string, operator: string, value: string | string[]) => rule('job', match_field, operator, value);
+const eventsFilter = (events: string) => ({ filter: 'adhoc', structuredFilter: JSON.stringify({ events }) });
 const HYGIENE_RULE = jobRule('name', 'contains', 'hygiene');
 
 /** A simulation's VID for the VID filter (looked up once). */
 let simVid: string | undefined;
 const someSimulation = async (db: Db) => (simVid ??= (await db.query<{ vid: string }>('select vid from simulations order by id limit 1'))[0]?.vid ?? 'S000');
+/** An Action's VID for the Action VID filters (looked up once). */
+let actionVid: string | undefined;
+const someAction = async (db: Db) => (actionVid ??= (await db.query<{ vid: string }>('select vid from actions where not decommissioned order by id limit 1'))[0]?.vid ?? 'A000');
 
 function scenarios(): Scenario[] {
   // Rule filters compile as the director's (server/routes/filters.ts installs the same compiler).
@@ -83,7 +92,17 @@ function scenarios(): Scenario[] {
     ['by technique, rule "published yes", 365 d', (db) => results(db, { ...year, group_by: 'technique', ...jobRule('published', 'equals', 'yes') })],
     ['by zone, simulation VID filter, 365 d', async (db) => results(db, { ...year, group_by: 'zone', vid: await someSimulation(db) })],
     ['series 121 points, text "hygiene", 365 d', (db) => timeSeries(db, { ...year, points: 121, filterVal: 'hygiene' })],
-    ['raw: rule "job status in errored", 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...jobRule('status', 'in', 'errored') })],
+    // Job status filters read the status rollups (022_reports_status_rollups.sql).
+    ['rule "job status in errored", 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...jobRule('status', 'in', 'errored') })],
+    ['text "errored" (a job status), 365 d', (db) => results(db, { ...year, group_by: 'action_type', filterVal: 'errored' })],
+    ['series 121 points, status errored, 365 d', (db) => timeSeries(db, { ...year, points: 121, ...jobRule('status', 'in', 'errored') })],
+    // Job ids and job actions (events too) are not a class's: the jobs they keep are read raw (fast when they are few).
+    ['events suspicious (1 job in 7), 30 d a year ago', (db) => results(db, { ...month, group_by: 'action_type', ...eventsFilter('suspicious') })],
+    ['text "400123" (a job id), 365 d', (db) => results(db, { ...year, group_by: 'action_type', filterVal: '400123' })],
+    ['rule "job id in 400000-401000", 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...jobRule('id', 'in', '400000-401000') })],
+    ['Action VID filter, 365 d', async (db) => results(db, { ...year, group_by: 'action_type', vid: await someAction(db) })],
+    ['rule "job action VID in", 30 d a year ago', async (db) => results(db, { ...month, group_by: 'action_type', ...rule('job_action', 'vid', 'in', [await someAction(db)]) })],
+    ['raw: rule "job action events in 3" (1/4), 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...rule('job_action', 'events', 'in', '3') })],
     ['time series 121 points, 365 days', (db) => timeSeries(db, { ...year, points: 121 })],
     ['time series 481 points, 365 days', (db) => timeSeries(db, { ...year, points: 481 })],
     ['mitre_taam_data, 365 days', (db) => mitreTaam(db, year)],
@@ -102,37 +121,94 @@ function ninePanels(now: number) {
   return dashboardRequests({ panels, time_range: { rangeType: 'rel', relBackCount: 30, relUnit: 'day', start: null, end: null } }, new Date(now)).queries;
 }
 
-async function aggregationFigures(dataDir: string): Promise<void> {
+interface Figures {
+  samples: number[];
+  cpu: number[];
+}
+
+/** One call's samples (wall and this process's CPU time), after 2 warm-up calls. */
+async function sample(db: Db, call: Scenario[1]): Promise<Figures> {
+  for (let i = 0; i < 2; i++) await call(db);
+  const samples: number[] = [];
+  const cpu: number[] = [];
+  const began = performance.now();
+  for (let i = 0; i < RUNS && (i < 3 || performance.now() - began < SCENARIO_BUDGET_MS); i++) {
+    const c = process.cpuUsage();
+    samples.push((await time(() => call(db)))[1]);
+    const u = process.cpuUsage(c);
+    cpu.push((u.user + u.system) / 1000);
+  }
+  samples.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  return { samples, cpu };
+}
+
+/**
+ * Every call on PGlite and, with a PostgreSQL database (`npm run bench:reports:pg`), on PostgreSQL too,
+ * printed side by side. PostgreSQL runs in its own processes: its CPU time is not this process's, so
+ * only wall times are given for it.
+ */
+async function aggregationFigures(dataDir: string, pg: { db: Db; version: string } | null): Promise<void> {
   const db = await openPglite(dataDir);
   try {
     const [{ n } = { n: 0 }] = await db.query<{ n: number }>('select count(*)::int as n from job_actions');
-    console.log(`\nReport calls in-process on PGlite, ${n.toLocaleString('en-US')} job actions, ${RUNS} calls each after 2 warm-up calls (fewer when a call takes over ${SCENARIO_BUDGET_MS / 1000} s in all), milliseconds:`);
+    console.log(`\nReport calls in-process, ${n.toLocaleString('en-US')} job actions, ${RUNS} calls each after 2 warm-up calls (fewer when a call takes over ${SCENARIO_BUDGET_MS / 1000} s in all), milliseconds:`);
     // cpu: this process's CPU time per call (PGlite runs in-process), the figure a shared machine's load changes least.
-    console.log(`${'call'.padEnd(44)} ${'n'.padStart(3)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'p99'.padStart(8)} ${'cpu p50'.padStart(8)} ${'cpu p99'.padStart(8)}  goal p99 <= 100`);
+    const pgHead = pg ? `  | PostgreSQL ${pg.version}: ${'n'.padStart(3)} ${'p50'.padStart(8)} ${'p99'.padStart(8)}` : '';
+    console.log(`${'call'.padEnd(48)} PGlite: ${'n'.padStart(3)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'p99'.padStart(8)} ${'cpu p50'.padStart(8)} ${'cpu p99'.padStart(8)}${pgHead}  goal p99 <= 100`);
     const all: number[] = [];
-    for (const [label, call] of scenarios()) {
-      for (let i = 0; i < 2; i++) await call(db);
-      const samples: number[] = [];
-      const cpu: number[] = [];
-      const began = performance.now();
-      for (let i = 0; i < RUNS && (i < 3 || performance.now() - began < SCENARIO_BUDGET_MS); i++) {
-        const c = process.cpuUsage();
-        samples.push((await time(() => call(db)))[1]);
-        const u = process.cpuUsage(c);
-        cpu.push((u.user + u.system) / 1000);
-      }
-      samples.sort((a, b) => a - b);
-      cpu.sort((a, b) => a - b);
+    const allPg: number[] = [];
+    for (const [label, call] of scenarios().filter(([label]) => CALLS.test(label))) {
+      const { samples, cpu } = await sample(db, call);
       all.push(...samples);
       const p99 = percentile(samples, 99);
       const cols = [percentile(samples, 50), percentile(samples, 95), p99, percentile(cpu, 50), percentile(cpu, 99)].map((x) => ms(x).padStart(8)).join(' ');
-      console.log(`${label.padEnd(44)} ${String(samples.length).padStart(3)} ${cols}  ${p99 <= 100 ? 'met' : 'missed'}`);
+      let pgCols = '';
+      let met = p99 <= 100 ? 'met' : 'missed';
+      if (pg) {
+        const f = await sample(pg.db, call);
+        allPg.push(...f.samples);
+        const q = percentile(f.samples, 99);
+        pgCols = `  | ${' '.repeat(pg.version.length + 13)}${String(f.samples.length).padStart(3)} ${ms(percentile(f.samples, 50)).padStart(8)} ${ms(q).padStart(8)}`;
+        met += q <= 100 ? ' / met' : ' / missed';
+      }
+      console.log(`${label.padEnd(48)}         ${String(samples.length).padStart(3)} ${cols}${pgCols}  ${met}`);
     }
     all.sort((a, b) => a - b);
-    console.log(`all report calls: p50 ${ms(percentile(all, 50))}, p95 ${ms(percentile(all, 95))}, p99 ${ms(percentile(all, 99))} (${load()})`);
+    allPg.sort((a, b) => a - b);
+    console.log(`all report calls on PGlite: p50 ${ms(percentile(all, 50))}, p95 ${ms(percentile(all, 95))}, p99 ${ms(percentile(all, 99))} (${load()})`);
+    if (pg) console.log(`all report calls on PostgreSQL: p50 ${ms(percentile(allPg, 50))}, p95 ${ms(percentile(allPg, 95))}, p99 ${ms(percentile(allPg, 99))} (${load()})`);
   } finally {
     await db.close();
   }
+}
+
+/**
+ * With TEST_DATABASE_URL (`npm run bench:reports:pg`, scripts/with-test-postgres.sh): a fresh database on
+ * that server, seeded as the PGlite one (bench/seed-jobs.ts), dropped afterwards.
+ */
+async function seededPostgres(): Promise<{ db: Db; version: string; drop: () => Promise<void> } | null> {
+  const server = process.env.TEST_DATABASE_URL;
+  if (!server) return null;
+  const name = `vigil_reports_bench_${process.pid}`;
+  const admin = await openPostgres(server);
+  await admin.exec(`create database ${name}`);
+  const [{ server_version: version } = { server_version: '' }] = await admin.query<{ server_version: string }>('show server_version');
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  const db = await openPostgres(u.toString());
+  console.log(`\nSeeding ${JOBS.toLocaleString('en-US')} jobs into PostgreSQL ${version} (database ${name})…`);
+  const [, t] = await time(() => seedJobsInto(db, JOBS));
+  console.log(`seeded in ${(t / 1000).toFixed(0)} s`);
+  return {
+    db,
+    version,
+    drop: async () => {
+      await db.close();
+      await admin.exec(`drop database if exists ${name} with (force)`);
+      await admin.close();
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -285,7 +361,12 @@ async function main(): Promise<void> {
     let director: Director | null = null;
     try {
       if (ONLY !== 'browser') {
-        await aggregationFigures(dataDir);
+        const pg = await seededPostgres();
+        try {
+          await aggregationFigures(dataDir, pg);
+        } finally {
+          await pg?.drop();
+        }
         pdfFigures();
       }
       if (ONLY === 'calls') return;

@@ -157,21 +157,39 @@ export const EVENTS_CONDITION: Record<EventsFilter, string> = {
   none: 'a.events = 0 and a.suspect_events = 0',
 };
 
-/** The filter text: job ids, names, Ran By and statuses it matches (case-insensitive, literal). Null: matches nothing. */
-async function textCondition(db: Db, text: string, p: Params): Promise<string | null> {
+/** What the filter text matches: a job id, job names (lower-cased; 'many' past 5,000), Ran By names and statuses. */
+export interface TextMatches {
+  id: number | null;
+  names: string[] | 'many';
+  ranBy: string[];
+  statuses: string[];
+}
+
+/** The filter text's matches (case-insensitive, literal): names and users are looked up, never every job's name. */
+export async function textMatches(db: Db, text: string): Promise<TextMatches> {
   const t = text.toLowerCase();
-  const ors: string[] = [];
-  if (/^\d{1,9}$/.test(t)) ors.push(`j.id = ${p.add(Number(t))}`);
   const names = await db.query<{ lname: string }>('select lname from job_names where strpos(lname, $1) > 0 limit 5001', [t]);
-  if (names.length > 5000) ors.push(`strpos(lower(j.name), ${p.add(t)}) > 0`);
-  else if (names.length === 1) ors.push(`lower(j.name) = ${p.add(names[0]!.lname)}`);
-  else if (names.length > 1) ors.push(`lower(j.name) = any(${p.add(names.map((n) => n.lname))}::text[])`);
   const users = await db.query<{ n: string }>('select distinct vigil_job_ran_by(id) as n from users where strpos(lower(vigil_job_ran_by(id)), $1) > 0', [t]);
   const ranBy = users.map((u) => u.n);
   if (SCHEDULED_PROCESS.toLowerCase().includes(t)) ranBy.push(SCHEDULED_PROCESS);
-  if (ranBy.length) ors.push(`j.ran_by = any(${p.add(ranBy)}::text[])`);
-  const statuses = JOB_STATUSES.filter((s) => s.includes(t));
-  if (statuses.length) ors.push(`j.status = any(${p.add(statuses)}::text[])`);
+  return {
+    id: /^\d{1,9}$/.test(t) ? Number(t) : null,
+    names: names.length > 5000 ? 'many' : names.map((n) => n.lname),
+    ranBy,
+    statuses: JOB_STATUSES.filter((s) => s.includes(t)),
+  };
+}
+
+/** The filter text: job ids, names, Ran By and statuses it matches. Null: matches nothing. */
+async function textCondition(db: Db, text: string, p: Params): Promise<string | null> {
+  const m = await textMatches(db, text);
+  const ors: string[] = [];
+  if (m.id !== null) ors.push(`j.id = ${p.add(m.id)}`);
+  if (m.names === 'many') ors.push(`strpos(lower(j.name), ${p.add(text.toLowerCase())}) > 0`);
+  else if (m.names.length === 1) ors.push(`lower(j.name) = ${p.add(m.names[0]!)}`);
+  else if (m.names.length > 1) ors.push(`lower(j.name) = any(${p.add(m.names)}::text[])`);
+  if (m.ranBy.length) ors.push(`j.ran_by = any(${p.add(m.ranBy)}::text[])`);
+  if (m.statuses.length) ors.push(`j.status = any(${p.add(m.statuses)}::text[])`);
   return ors.length ? `(${ors.join(' or ')})` : null;
 }
 

@@ -7,7 +7,9 @@ import { CLASS_TOTAL_GRAINS, GRAIN, KEYED_GRAINS, TOTAL_GRAINS, ceilTo, floorTo,
  * Reads result counts from the rollups (migration 017_reports_rollups.sql) plus the raw job actions of
  * the pieces of the range the rollups do not cover (see slices.ts); with a filter on job class fields
  * (scope.ts), from the class rollups of the matching classes plus the raw pieces that pass the filter;
- * with any other filter, from the raw job actions only. All give the same counts:
+ * with a filter on the job status, from the status rollups of the finished statuses it keeps plus the
+ * raw pieces of those and the raw job actions of the unfinished statuses it keeps (022); with any other
+ * filter, from the raw job actions of the jobs it keeps only. All give the same counts:
  * tests/server/reports-rollups.test.ts.
  */
 
@@ -41,10 +43,20 @@ export async function rangeOf(db: Db, s: ReportScope): Promise<[number, number] 
 }
 
 /** `u(i, k, t, n, total, ...)`: the counts per bucket i and key (k, t), rollup rows and raw pieces together. Adds values to p. */
-function unionCtes(s: ReportScope, plan: SlicePlan, dim: Dim, p: Params): string {
+function unionCtes(s: ReportScope, edges: readonly number[], endBucket: number | undefined, dim: Dim, p: Params): string {
+  const plan = planOf(s, edges, dim, endBucket);
+  const actors = dim === 2 || dim === 3;
   const parts: string[] = [];
   const ctes: string[] = [];
-  if (plan.rollup.length && s.classes) parts.push(...classRollupParts(s.classes, plan.rollup, dim, p));
+  const [k, t] = RAW_KEY[dim];
+  const rawPart = (name: string) => `select x.i, ${k} as k, ${t} as t, count(*)::int as n, ${COUNTS_SQL} from ${name} x group by 1, 2, 3`;
+  // The statuses a status filter keeps, as a condition over jobs j.
+  const statusIn = (statuses: string[]) => `j.status = any(${p.add(statuses)}::text[])`;
+  const finished = s.statuses ? s.statuses.finished : null;
+  if (finished && !finished.length) {
+    // No finished status kept: no rollup rows, no edges.
+  } else if (plan.rollup.length && s.classes) parts.push(...keptRollupParts('report_class_rollups', 'c', p.add(s.classes), 'int', plan.rollup, dim, p));
+  else if (plan.rollup.length && finished) parts.push(...keptRollupParts('report_status_rollups', 's', p.add(finished), 'text', plan.rollup, dim, p));
   else if (plan.rollup.length) {
     const iso = (t: number) => new Date(t).toISOString();
     const r = `unnest(${p.add(plan.rollup.map((x) => x.grain))}::int2[], ${p.add(plan.rollup.map((x) => iso(x.a)))}::timestamptz[], ${p.add(plan.rollup.map((x) => iso(x.b)))}::timestamptz[], ${p.add(plan.rollup.map((x) => x.i))}::int[]) r(g, a, b, i)`;
@@ -55,11 +67,18 @@ function unionCtes(s: ReportScope, plan: SlicePlan, dim: Dim, p: Params): string
         select ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored from report_rollups ru
         where ru.grain = r.g and ru.dim = ${dim} and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
   }
-  if (plan.raw.length) {
-    ctes.push(rawCte(s, plan.raw, p, dim === 2 || dim === 3));
-    const [k, t] = RAW_KEY[dim];
-    parts.push(`select x.i, ${k} as k, ${t} as t, count(*)::int as n, ${COUNTS_SQL} from ja x group by 1, 2, 3`);
+  if (plan.raw.length && !(finished && !finished.length)) {
+    // Without a filter, or with one the kept rollups answer, the raw pieces are the range's edges.
+    const atEdges = !s.filtered || !!s.classes || !!finished;
+    ctes.push(rawCte(plan.raw, p, actors, { edges: atEdges, conds: [...(s.conds ?? []), ...(finished ? [statusIn(finished)] : [])] }));
+    parts.push(rawPart('ja'));
   }
+  if (s.statuses?.open.length) {
+    // The jobs of the unfinished statuses kept, over the whole range (through jobs_sort_status_idx).
+    ctes.push(rawCte(planSlices(edges, [], endBucket).raw, p, actors, { edges: false, conds: [...(s.conds ?? []), statusIn(s.statuses.open)], name: 'jo' }));
+    parts.push(rawPart('jo'));
+  }
+  if (!parts.length) parts.push(`select 0 as i, 0 as k, '' as t, ${COUNTER_COLUMNS.map((c) => `0 as ${c}`).join(', ')} where false`);
   ctes.push(`u as (${parts.join(' union all ')})`);
   return ctes.join(', ');
 }
@@ -68,14 +87,15 @@ function unionCtes(s: ReportScope, plan: SlicePlan, dim: Dim, p: Params): string
 const SCAN_FROM = 8;
 
 /**
- * The rows of report_class_rollups for the classes `cls` (c comes before the bucket in its key: one
- * index range per class). A grain with a few ranges (a report's edges) is read a range at a time; one
+ * The rows of a kept rollup (report_class_rollups for the classes a filter keeps, column c;
+ * report_status_rollups for the finished statuses a status filter keeps, column s) whose key column
+ * `col` is one of the values in parameter `vals` (it comes before the bucket in the key: one index range
+ * per value). A grain with a few ranges (a report's edges) is read a range at a time; one
  * with many (a time series' buckets) in one range over their span, each row finding its range by
  * width_bucket over the range starts (the ranges of a grain are disjoint and in time order).
  */
-function classRollupParts(cls: number[], ranges: readonly RollupRange[], dim: Dim, p: Params): string[] {
+function keptRollupParts(table: string, col: string, vals: string, type: 'int' | 'text', ranges: readonly RollupRange[], dim: Dim, p: Params): string[] {
   const iso = (t: number) => new Date(t).toISOString();
-  const c = p.add(cls);
   const cols = 'ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored';
   const parts: string[] = [];
   const few: RollupRange[] = [];
@@ -87,21 +107,21 @@ function classRollupParts(cls: number[], ranges: readonly RollupRange[], dim: Di
     }
     const starts = p.add(of.map((r) => iso(r.a)));
     parts.push(`select (${p.add(of.map((r) => r.i))}::int[])[ru.w] as i, ${cols} from (
-        select width_bucket(ru.bucket, ${starts}::timestamptz[]) as w, ru.* from report_class_rollups ru
-        where ru.grain = ${grain} and ru.dim = ${dim} and ru.c = any(${c}::int[]) and ru.bucket >= ${p.add(iso(of[0]!.a))}::timestamptz and ru.bucket < ${p.add(iso(of[of.length - 1]!.b))}::timestamptz) ru
+        select width_bucket(ru.bucket, ${starts}::timestamptz[]) as w, ru.* from ${table} ru
+        where ru.grain = ${grain} and ru.dim = ${dim} and ru.${col} = any(${vals}::${type}[]) and ru.bucket >= ${p.add(iso(of[0]!.a))}::timestamptz and ru.bucket < ${p.add(iso(of[of.length - 1]!.b))}::timestamptz) ru
       where ru.w > 0 and ru.bucket < (${p.add(of.map((r) => iso(r.b)))}::timestamptz[])[ru.w]`);
   }
   if (few.length) {
     const r = `unnest(${p.add(few.map((x) => x.grain))}::int2[], ${p.add(few.map((x) => iso(x.a)))}::timestamptz[], ${p.add(few.map((x) => iso(x.b)))}::timestamptz[], ${p.add(few.map((x) => x.i))}::int[]) r(g, a, b, i)`;
     parts.push(`select r.i, ru.* from ${r} cross join lateral (
-        select ${cols} from report_class_rollups ru
-        where ru.grain = r.g and ru.dim = ${dim} and ru.c = any(${c}::int[]) and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
+        select ${cols} from ${table} ru
+        where ru.grain = r.g and ru.dim = ${dim} and ru.${col} = any(${vals}::${type}[]) and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
   }
   return parts;
 }
 
-function plan(s: ReportScope, edges: readonly number[], dim: Dim, endBucket?: number): SlicePlan {
-  const grains = !s.filtered ? (dim === 0 ? TOTAL_GRAINS : KEYED_GRAINS) : s.classes ? (dim === 0 ? CLASS_TOTAL_GRAINS : KEYED_GRAINS) : [];
+function planOf(s: ReportScope, edges: readonly number[], dim: Dim, endBucket?: number): SlicePlan {
+  const grains = !s.filtered ? (dim === 0 ? TOTAL_GRAINS : KEYED_GRAINS) : s.classes || s.statuses ? (dim === 0 ? CLASS_TOTAL_GRAINS : KEYED_GRAINS) : [];
   return planSlices(edges, grains, endBucket);
 }
 
@@ -112,7 +132,7 @@ function plan(s: ReportScope, edges: readonly number[], dim: Dim, endBucket?: nu
 export async function bucketCounts(db: Db, s: ReportScope, edges: readonly number[], endBucket?: number): Promise<Map<number, CountsWithN>> {
   if (!s.conds || edges.length < 2) return new Map();
   const p = s.p.clone();
-  const ctes = unionCtes(s, plan(s, edges, 0, endBucket), 0, p);
+  const ctes = unionCtes(s, edges, endBucket, 0, p);
   const rows = await db.query<CountsWithN & { i: number }>(`with ${ctes} select u.i, ${SUM_SQL} from u group by u.i`, p.values);
   return new Map(rows.map((r) => [Number(r.i), r]));
 }
@@ -143,7 +163,7 @@ export async function keyedCounts(
 ): Promise<{ rows: (CountsWithN & { key: string })[]; totals: CountsWithN | undefined }> {
   if (!s.conds) return { rows: [], totals: undefined };
   const p = s.p.clone();
-  const ctes = [unionCtes(s, plan(s, range, map.dim), map.dim, p), ...(map.ctes ? [map.ctes] : [])].join(', ');
+  const ctes = [unionCtes(s, range, undefined, map.dim, p), ...(map.ctes ? [map.ctes] : [])].join(', ');
   const lim = limit === null ? '' : `limit ${p.add(limit + 1)}`;
   const rows = await db.query<CountsWithN & { key: string | null; part: number }>(
     `with ${ctes}, g as (select ${map.key} as key, ${SUM_SQL} from u ${map.join ?? ''} where ${map.key} is not null group by 1 having sum(u.n) > 0 order by total desc, 1 ${lim})

@@ -1,9 +1,10 @@
 import type { Db } from '../db/index';
 import { validate } from '../http-errors';
-import { filterConditions, isFiltered, parseListQuery, Params, type ListFilter } from '../jobs/list-query';
+import { filterConditions, isFiltered, parseListQuery, textMatches, Params, type ListFilter } from '../jobs/list-query';
 import { reportQuerySchema, type ReportQuery } from '../../src/api/contracts/report-requests';
 import { parseFilterRules, type ParsedNode } from '../../src/api/contracts/filters';
 import { JOB_STATUSES } from '../../src/api/contracts/vocabulary';
+import { isJobFinished } from '../../src/api/contracts/jobs';
 import type { RawPiece } from './slices';
 
 /**
@@ -12,8 +13,11 @@ import type { RawPiece } from './slices';
  * Without a filter the counts come from the rollups (server/reports/rollups.ts) plus the raw job actions
  * at the range's edges. A filter that asks only what a job class keeps (020_reports_filter_rollups.sql:
  * name, Ran By, assessment, published, simulation) is evaluated over the classes, and the counts come
- * from the matching classes' rollups plus the raw job actions at the edges that pass the filter; any
- * other filter reads every job action of the range raw.
+ * from the matching classes' rollups plus the raw job actions at the edges that pass the filter. A
+ * filter made only of job status conditions (022_reports_status_rollups.sql) reads the status rollups of
+ * the finished statuses it keeps, the raw job actions at the edges of those, and the jobs of the
+ * unfinished statuses it keeps raw (few: they wait or run). Any other filter reads the job actions of
+ * the jobs it keeps raw.
  */
 export interface ReportScope {
   q: ReportQuery;
@@ -25,6 +29,11 @@ export interface ReportScope {
   filtered: boolean;
   /** The job classes the filter keeps when it asks only what classes keep (their rollups answer); null otherwise. */
   classes: number[] | null;
+  /**
+   * With a filter made only of job status conditions: the finished statuses it keeps (their status
+   * rollups answer) and the unfinished ones (their jobs are read raw over the whole range); null otherwise.
+   */
+  statuses: { finished: string[]; open: string[] } | null;
   p: Params;
 }
 
@@ -51,6 +60,29 @@ export function isClassFilter(f: ListFilter): boolean {
   }
 }
 
+const onStatus = (n: ParsedNode): boolean => (n.kind === 'condition' ? n.object === 'job' && n.field === 'status' : n.children.every(onStatus));
+
+/**
+ * Whether a filter is made only of job status conditions: rule builder conditions on the job status
+ * (any and/or tree) and a filter text that matches statuses only (no job id, job name or Ran By).
+ */
+export async function isStatusFilter(db: Db, f: ListFilter): Promise<boolean> {
+  if (f.range || f.events || f.vid || (!f.text && !f.rules)) return false;
+  if (f.rules) {
+    try {
+      if (!onStatus(parseFilterRules('jobs', f.rules))) return false;
+    } catch {
+      // The compiler has answered 400 for a malformed tree already; nothing to decide.
+      return false;
+    }
+  }
+  if (f.text) {
+    const m = await textMatches(db, f.text);
+    if (m.id !== null || m.names === 'many' || m.names.length || m.ranBy.length) return false;
+  }
+  return true;
+}
+
 /** Validates a raw query (400 with a message on bad input) and builds the filter's conditions. */
 export async function reportScope(db: Db, raw: Record<string, unknown>): Promise<ReportScope> {
   const q = validate(reportQuerySchema, raw);
@@ -61,33 +93,42 @@ export async function reportScope(db: Db, raw: Record<string, unknown>): Promise
   const p = new Params();
   const conds = await filterConditions(db, listFilter, p);
   const filtered = isFiltered(listFilter);
-  if (!filtered || !conds || !isClassFilter(listFilter)) return { q, start, end, conds, filtered, classes: null, p };
+  if (filtered && conds && (await isStatusFilter(db, listFilter))) {
+    // The conditions over alias j look at j.status only: evaluated over every status.
+    const v = p.clone();
+    const [row] = await db.query<{ s: string[] | null }>(`select array_agg(j.status order by j.status) as s from unnest(${v.add(JOB_STATUSES)}::text[]) j(status) where ${conds.join(' and ')}`, v.values);
+    const kept = row?.s ?? [];
+    const statuses = { finished: kept.filter(isJobFinished), open: kept.filter((x) => !isJobFinished(x)) };
+    return { q, start, end, conds: kept.length ? conds : null, filtered, classes: null, statuses, p };
+  }
+  if (!filtered || !conds || !isClassFilter(listFilter)) return { q, start, end, conds, filtered, classes: null, statuses: null, p };
   // The filter's conditions over alias j hold for a class as for its jobs (name is kept lower-cased;
   // null and '' compare alike); a job's class exists once it has job actions.
   const [row] = await db.query<{ ids: number[] | null }>(`select array_agg(j.class_id order by j.class_id) as ids from report_job_classes j where ${conds.join(' and ')}`, p.values);
   const classes = row?.ids ?? [];
-  return { q, start, end, conds: classes.length ? conds : null, filtered, classes, p };
+  return { q, start, end, conds: classes.length ? conds : null, filtered, classes, statuses: null, p };
 }
 
 /**
- * `ja as materialized (...)`: one row per job action whose job started in one of the pieces (disjoint,
- * in time order) and passes the scope's filter, with its step's actors when `actors` is set, and `i`,
- * its piece's bucket. Adds its values to `p`.
+ * `ja as materialized (...)` (or `name`): one row per job action whose job started in one of the pieces
+ * (disjoint, in time order) and passes the conditions `conds` over jobs j, with its step's actors when
+ * `actors` is set, and `i`, its piece's bucket. Adds its values to `p`.
  *
- * Without a filter (or with a class filter) the pieces are the few minutes or hours the rollups leave at
- * the edges: each is read on its own through jobs_sort_time_idx and job_actions_report_idx (a lateral
- * subquery per piece). With any other filter they cover the whole range: they are merged into literal ranges, so the planner estimates
- * them from the job_time statistics and may scan, and `i` is found from the piece starts.
+ * With `edges` the pieces are the few minutes or hours the rollups leave at the edges: each is read on
+ * its own through jobs_sort_time_idx and job_actions_report_idx (a lateral subquery per piece). Without,
+ * they cover the whole range: they are merged into literal ranges, so the planner estimates them from
+ * the job_time statistics (and the conditions' own indexes) and may scan, and `i` is found from the
+ * piece starts.
  */
-export function rawCte(s: ReportScope, pieces: readonly RawPiece[], p: Params, actors: boolean): string {
+export function rawCte(pieces: readonly RawPiece[], p: Params, actors: boolean, how: { edges: boolean; conds: string[]; name?: string }): string {
   const iso = (t: number) => new Date(t).toISOString();
+  const name = how.name ?? 'ja';
   const steps = actors ? 'join job_steps st on st.id = a.job_step_id' : '';
   const cols = `a.action_id, a.action_type, a.status, a.blocked, a.alerted, a.events, j.simulation_id, j.monitor_id${actors ? ', st.source_node_id, st.destination_node_id' : ''}`;
-  if (!s.filtered || s.classes) {
-    // With a class filter the pieces are edges too; the jobs in a piece (found through the time index:
-    // the fenced subquery keeps the planner from AND-ing a name index over every job) are checked
-    // against the filter.
-    const conds = s.classes ? (s.conds ?? []) : [];
+  if (how.edges) {
+    // With conditions (a class or status filter) the jobs in a piece (found through the time index: the
+    // fenced subquery keeps the planner from AND-ing a name index over every job) are checked against them.
+    const conds = how.conds;
     const jobs = conds.length ? `(select * from jobs j where j.job_time >= r.a and j.job_time <= r.b and (r.inc or j.job_time < r.b) offset 0) j` : 'jobs j';
     const where = conds.length ? conds.join(' and ') : 'j.job_time >= r.a and j.job_time <= r.b and (r.inc or j.job_time < r.b)';
     // The two pieces on either side of a bucket edge inside a slice are read together (one index range
@@ -100,7 +141,7 @@ export function rawCte(s: ReportScope, pieces: readonly RawPiece[], p: Params, a
     }
     const col = <K extends keyof (typeof probes)[number]>(k: K, type: string, f: (v: (typeof probes)[number][K]) => unknown = (v) => v) => `${p.add(probes.map((x) => f(x[k])))}::${type}[]`;
     const r = `unnest(${col('a', 'timestamptz', (t) => iso(t as number))}, ${col('b', 'timestamptz', (t) => iso(t as number))}, ${col('inc', 'bool')}, ${col('s', 'timestamptz', (t) => iso(t as number))}, ${col('i0', 'int')}, ${col('i', 'int')}) r(a, b, inc, s, i0, i)`;
-    return `ja as materialized (
+    return `${name} as materialized (
       select case when x.job_time < r.s then r.i0 else r.i end as i, x.* from ${r} cross join lateral (
         select j.job_time, ${cols} from ${jobs} join job_actions a on a.job_id = j.id ${steps}
         where ${where} offset 0) x)`;
@@ -117,11 +158,11 @@ export function rawCte(s: ReportScope, pieces: readonly RawPiece[], p: Params, a
   const bucket = pieces.every((x) => x.i === pieces[0]?.i)
     ? String(pieces[0]?.i ?? 0)
     : `(${p.add(pieces.map((x) => x.i))}::int[])[width_bucket(extract(epoch from j.job_time), ${p.add(pieces.map((x) => String(x.a / 1000)))}::numeric[])]`;
-  const where = [`(${inRange.join(' or ')})`, ...(s.conds ?? [])].join(' and ');
+  const where = [`(${inRange.join(' or ')})`, ...how.conds].join(' and ');
   // The job actions of each matching job through job_actions_report_idx (a lateral subquery: the planner
   // cannot tell how few jobs a filter keeps, and would otherwise hash-join every job action).
   const actions = `(select a.job_step_id, a.action_id, a.action_type, a.status, a.blocked, a.alerted, a.events from job_actions a where a.job_id = j.id offset 0)`;
-  return `ja as materialized (select ${bucket} as i, ${cols} from jobs j cross join lateral ${actions} a ${steps} where ${where})`;
+  return `${name} as materialized (select ${bucket} as i, ${cols} from jobs j cross join lateral ${actions} a ${steps} where ${where})`;
 }
 
 /** The counts of rows `x` of ja (see ResultCounts for the rules; the rollups count alike). */
