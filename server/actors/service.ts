@@ -55,21 +55,37 @@ export async function registerActor(db: Db, input: Registration): Promise<{ node
   return { nodeId: node.id, token };
 }
 
+/** The hash of a bearer credential (`Authorization: Bearer <token>`); 401 when there is none. */
+function credentialHash(authorization: string | undefined): string {
+  const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
+  if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
+  return hashSecret(m[1]);
+}
+
+/**
+ * The actor of a credential the director checked within the last second, while online, marked alive
+ * with the next flush of heartbeats (server/actors/liveness.ts): no statement. Null when the database must say.
+ */
+export function rememberedActor(engine: Engine, authorization: string | undefined): ActorNode | null {
+  const node = engine.liveness.known(credentialHash(authorization));
+  if (node) engine.liveness.touchLater(node.id);
+  return node;
+}
+
 /**
  * The actor a credential belongs to, which is alive (a heartbeat or a poll): one statement for both
  * (actorByCredential, then touchActor), as 50 actors polling make it the director's commonest.
  */
-export async function touchActorByCredential(db: Db, authorization: string | undefined): Promise<ActorNode> {
-  const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
-  if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
+export async function touchActorByCredential(db: Db, authorization: string | undefined, engine?: Engine): Promise<ActorNode> {
+  const hash = credentialHash(authorization);
   const [node] = await db.query<ActorNode>(
     `update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status`,
-    [hashSecret(m[1])],
+    [hash],
   );
   if (!node) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
+  engine?.liveness.remember(hash, node);
   return node;
 }
-
 
 /** The columns of a poll's state, of the node `node` (a column or $1) holding work ids $2. */
 const pollColumns = (node: string) => `
@@ -89,7 +105,12 @@ export interface PollState {
   abort: number[];
   queued: boolean;
   tasks: boolean;
+  /** A target's work it no longer holds was cleaned up by this read. */
+  reverted: boolean;
 }
+
+/** The state of an actor with nothing to do, its held work all open (an idle poll's, server/actors/liveness.ts). */
+export const IDLE_STATE: PollState = { abort: [], queued: false, tasks: false, reverted: false };
 
 /**
  * Of the work the actor holds, what is no longer open (it must abort it), and whether work (or a
@@ -107,14 +128,14 @@ export async function pollState(db: Db, engine: Engine, nodeId: number, holding:
  * and its poll state read (pollState) in one statement, the commonest call of 50 polling actors.
  */
 export async function touchAndPollState(db: Db, engine: Engine, authorization: string | undefined, holding: readonly number[]): Promise<{ node: ActorNode; state: PollState }> {
-  const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
-  if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
+  const hash = credentialHash(authorization);
   const [row] = await db.query<ActorNode & PollRow>(
     `with n as (update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status)
      select n.id, n.name, n.status, ${pollColumns('n.id')} from n`,
-    [hashSecret(m[1]), holding],
+    [hash, holding],
   );
   if (!row) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
+  engine.liveness.remember(hash, { id: row.id, name: row.name, status: row.status });
   return { node: { id: row.id, name: row.name, status: row.status }, state: await afterPoll(db, engine, row.id, holding, row) };
 }
 
@@ -128,7 +149,7 @@ async function afterPoll(db: Db, engine: Engine, nodeId: number, holding: readon
     if (cleaned.length) engine.kick(cleaned.map((r) => r.job_id));
   }
   const open = new Set(row?.open ?? []);
-  return { abort: holding.filter((id) => !open.has(id)), queued: row?.queued === true, tasks: row?.tasks === true };
+  return { abort: holding.filter((id) => !open.has(id)), queued: row?.queued === true, tasks: row?.tasks === true, reverted: row?.reverted === true };
 }
 
 /**

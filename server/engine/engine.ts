@@ -18,6 +18,7 @@ import { workFiles } from './work-files';
 import { dnsServerWork, dnsUsesDestination } from './peer-dns';
 import { CaptureMissingError } from './replay-script';
 import { presenceSqlAt } from '../actors/presence-sql';
+import { livenessOf, type Liveness } from '../actors/liveness';
 
 export interface EngineOptions {
   tickMs: number;
@@ -107,11 +108,16 @@ export class Engine {
   private readonly events = new EventEmitter();
   stopped = false;
 
+  /** Credentials, heartbeats written behind and idle polls' states (server/actors/liveness.ts). */
+  readonly liveness: Liveness;
+
   constructor(
     readonly db: Db,
     readonly opts: EngineOptions,
   ) {
     this.events.setMaxListeners(0);
+    this.liveness = livenessOf(db);
+    this.liveness.flushMs = () => Math.max(100, Math.min(1000, this.opts.offlineAfterMs / 4));
   }
 
   /** When this engine started: actors had no director to send heartbeats to before it. */
@@ -157,6 +163,7 @@ export class Engine {
     this.windowTimers.clear();
     this.events.emit('wake-all');
     await this.ticking?.catch(() => {});
+    await this.liveness.stop();
     for (let i = 0; i < 500 && this.inflight > 0; i++) {
       this.events.emit('wake-all');
       await new Promise((r) => setTimeout(r, 10));
@@ -310,6 +317,8 @@ export class Engine {
         returning id, name`,
       [String(this.opts.offlineAfterMs)],
     );
+    // Their next call writes them online at once (not with the next flush of heartbeats).
+    this.liveness.forgetNodes(gone.map((n) => n.id));
     for (const n of gone) {
       await this.db.query(`update engine_work set status = 'aborted' where node_id = $1 and status = 'reverting'`, [n.id]);
       await this.failOpenWork(`node_id = $1`, [n.id], `Actor ${n.name} went offline (no heartbeat for ${Math.round(this.opts.offlineAfterMs / 1000)} s).`);
@@ -317,10 +326,12 @@ export class Engine {
   }
 
   private async sweepDeadlines(): Promise<void> {
-    const late = await this.db.query<{ job_id: number }>(
-      `update engine_work set status = 'aborted', error = coalesce(error, 'The actor did not confirm the cleanup in time.') where status = 'reverting' and deadline_at < now() returning job_id`,
+    const late = await this.db.query<{ job_id: number; node_id: number }>(
+      `update engine_work set status = 'aborted', error = coalesce(error, 'The actor did not confirm the cleanup in time.') where status = 'reverting' and deadline_at < now() returning job_id, node_id`,
     );
     if (late.length) this.kick(late.map((r) => r.job_id));
+    // Their actors may claim again: news for their polls (an idle poll's remembered state is stale).
+    for (const id of new Set(late.map((r) => r.node_id))) this.notify(id);
     await this.failOpenWork(`status in ('claimed', 'ready') and deadline_at < now()`, [], 'The actor did not report a result in time (timed out).');
   }
 
