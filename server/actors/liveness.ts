@@ -2,10 +2,12 @@
  * Actor calls without a statement each: the director remembers who a credential belongs to for a
  * moment, writes "alive" (last_heartbeat_at) behind in batches, and remembers an idle poll's state.
  *
- * - Credentials: a poll or heartbeat whose credential was checked against the database within
- *   CREDENTIAL_TTL_MS, of an actor then online, is not checked again. Retiring an actor or deleting it
- *   through this director forgets the cache at once (forgetCredentials); another director sharing a
- *   PostgreSQL database notices within CREDENTIAL_TTL_MS.
+ * - Credentials: a poll or heartbeat whose credential was checked against the database recently, of an
+ *   actor then online, is not checked again. Retiring an actor, deleting it (a lab's removal) and the
+ *   offline sweep go through this director and forget it at once (forget, forgetNodes). On PGlite no
+ *   other process can change the database (it lives inside this one), so a credential is remembered
+ *   for a minute; on PostgreSQL another director may retire an actor, so for a second
+ *   (credentialTtlMs).
  * - Heartbeats: such a call marks its actor alive in memory; one statement per flush (every quarter of
  *   the offline delay, at most each second) writes last_heartbeat_at for every actor heard from since. A
  *   call of an actor not online, or not known, is written at once (it comes online without delay). After
@@ -19,7 +21,8 @@
 import type { Db } from '../db/index';
 import type { ActorNode } from './service';
 
-export const CREDENTIAL_TTL_MS = 1000;
+/** How long a checked credential is believed: a second where other directors may share the database. */
+export const credentialTtlMs = (db: Pick<Db, 'kind'>): number => (db.kind === 'pglite' ? 60_000 : 1000);
 
 export interface IdleState {
   /** The engine's news number before the state was read (news of the actor after it is newer). */
@@ -41,12 +44,16 @@ export class Liveness {
   /** Between flushes: the engine sets a quarter of its offline delay (at most a second). */
   flushMs: () => number = () => 1000;
 
-  constructor(private readonly db: Db) {}
+  private readonly ttlMs: number;
 
-  /** The actor of a credential hash checked within CREDENTIAL_TTL_MS and online then, or null. */
+  constructor(private readonly db: Db) {
+    this.ttlMs = credentialTtlMs(db);
+  }
+
+  /** The actor of a credential hash checked within credentialTtlMs and online then, or null. */
   known(hash: string): ActorNode | null {
     const c = this.credentials.get(hash);
-    if (!c || Date.now() - c.at >= CREDENTIAL_TTL_MS || c.node.status !== 'online') return null;
+    if (!c || Date.now() - c.at >= this.ttlMs || c.node.status !== 'online') return null;
     return c.node;
   }
 

@@ -672,6 +672,8 @@ export class Engine {
    * a full `for update` here conflicted with those and deadlocked on PostgreSQL.
    */
   private async nodesFree(tx: Db, ids: number[]): Promise<boolean> {
+    // PGlite serves this director alone, and this transaction holds it whole: no other director to lock out.
+    if (tx.kind === 'pglite') return (await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids])).length === 0;
     const locked = await tx.query<{ id: number }>(`select id from nodes where id = any($1::int[]) order by id for no key update skip locked`, [ids]);
     if (locked.length !== new Set(ids).size) return false;
     const open = await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids]);

@@ -111,7 +111,7 @@ export async function actorsRoutes(app: FastifyInstance) {
     let readAt = engine.lastNews;
     let readTime = Date.now();
     let known: PollState | null;
-    // A credential checked within the last second: no statement (marked alive with the next flush); an
+    // A credential checked recently (liveness.ts): no statement (marked alive with the next flush); an
     // idle actor polling again with no news since its last poll starts from that poll's state (liveness.ts).
     let node = rememberedActor(engine, req.headers.authorization);
     if (node) {
