@@ -8,11 +8,11 @@
  *   other process can change the database (it lives inside this one), so a credential is remembered
  *   for a minute; on PostgreSQL another director may retire an actor, so for a second
  *   (credentialTtlMs).
- * - Heartbeats: such a call marks its actor alive in memory; one statement per flush (every quarter of
+ * - Heartbeats: such a call marks its actor alive in memory; one statement per flush (every tenth of
  *   the offline delay, at most each second) writes last_heartbeat_at for every actor heard from since. A
- *   call of an actor not online, or not known, is written at once (it comes online without delay). After
- *   a crash, at most one flush of heartbeats is lost: the actors' next calls write them again, long
- *   before the offline delay.
+ *   call of an actor not online, or not known, or whose stored heartbeat is older than a third of the
+ *   offline delay (a flush held up by a busy event loop) is written at once. After a crash, at most one
+ *   flush of heartbeats is lost: the actors' next calls write them again, long before the offline delay.
  * - Idle polls: a poll that ended with nothing for its actor leaves its state here; the actor's next
  *   poll, holding the same work and with no news of it since (engine.notify; news from another director
  *   is not heard, so on PostgreSQL the state is kept only as long as a poll rechecks: a second),
@@ -41,8 +41,16 @@ export class Liveness {
   /** Heartbeats written (statements) and calls that needed none: for tests and benchmarks. */
   readonly counts = { flushes: 0, deferred: 0 };
 
-  /** Between flushes: the engine sets a quarter of its offline delay (at most a second). */
+  /** Between flushes: the engine sets a tenth of its offline delay (at most a second). */
   flushMs: () => number = () => 1000;
+  /**
+   * A remembered call is written at once (as a cache miss) when its actor's stored heartbeat is older
+   * than this (the engine sets a third of its offline delay): a flush delayed by a busy event loop or
+   * database never lets a live actor look offline.
+   */
+  staleMs: () => number = () => 5000;
+  /** When each actor's heartbeat was last written (Date.now() before the statement). */
+  private readonly writtenAt = new Map<number, number>();
 
   private readonly ttlMs: number;
 
@@ -54,12 +62,14 @@ export class Liveness {
   known(hash: string): ActorNode | null {
     const c = this.credentials.get(hash);
     if (!c || Date.now() - c.at >= this.ttlMs || c.node.status !== 'online') return null;
+    if (Date.now() - (this.writtenAt.get(c.node.id) ?? 0) >= this.staleMs()) return null;
     return c.node;
   }
 
   /** The database just said who the credential is (and marked it alive). */
-  remember(hash: string, node: ActorNode): void {
-    this.credentials.set(hash, { node, at: Date.now() });
+  remember(hash: string, node: ActorNode, at = Date.now()): void {
+    this.credentials.set(hash, { node, at });
+    this.writtenAt.set(node.id, at);
   }
 
   /** Forgets every remembered credential (an actor retired or deleted) and idle state. */
@@ -93,11 +103,17 @@ export class Liveness {
     this.alive.clear();
     if (!ids.length) return;
     this.counts.flushes++;
+    const at = Date.now();
     await this.db
       .query(`update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where id = any($1::int[]) and retired_at is null and token_hash is not null`, [ids])
-      .catch(() => {
-        /* the database closed with the director: nothing to keep alive */
-      });
+      .then(
+        () => {
+          for (const id of ids) this.writtenAt.set(id, Math.max(at, this.writtenAt.get(id) ?? 0));
+        },
+        () => {
+          /* the database closed with the director: nothing to keep alive */
+        },
+      );
   }
 
   /** Stops the flush timer, writing what is noted. */

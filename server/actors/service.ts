@@ -78,12 +78,13 @@ export function rememberedActor(engine: Engine, authorization: string | undefine
  */
 export async function touchActorByCredential(db: Db, authorization: string | undefined, engine?: Engine): Promise<ActorNode> {
   const hash = credentialHash(authorization);
+  const at = Date.now();
   const [node] = await db.query<ActorNode>(
     `update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status`,
     [hash],
   );
   if (!node) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
-  engine?.liveness.remember(hash, node);
+  engine?.liveness.remember(hash, node, at);
   return node;
 }
 
@@ -129,13 +130,14 @@ export async function pollState(db: Db, engine: Engine, nodeId: number, holding:
  */
 export async function touchAndPollState(db: Db, engine: Engine, authorization: string | undefined, holding: readonly number[]): Promise<{ node: ActorNode; state: PollState }> {
   const hash = credentialHash(authorization);
+  const at = Date.now();
   const [row] = await db.query<ActorNode & PollRow>(
     `with n as (update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status)
      select n.id, n.name, n.status, ${pollColumns('n.id')} from n`,
     [hash, holding],
   );
   if (!row) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
-  engine.liveness.remember(hash, { id: row.id, name: row.name, status: row.status });
+  engine.liveness.remember(hash, { id: row.id, name: row.name, status: row.status }, at);
   return { node: { id: row.id, name: row.name, status: row.status }, state: await afterPoll(db, engine, row.id, holding, row) };
 }
 

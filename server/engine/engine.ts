@@ -119,7 +119,8 @@ export class Engine {
   ) {
     this.events.setMaxListeners(0);
     this.liveness = livenessOf(db);
-    this.liveness.flushMs = () => Math.max(100, Math.min(1000, this.opts.offlineAfterMs / 4));
+    this.liveness.flushMs = () => Math.max(100, Math.min(1000, this.opts.offlineAfterMs / 10));
+    this.liveness.staleMs = () => this.opts.offlineAfterMs / 3;
   }
 
   /** When this engine started: actors had no director to send heartbeats to before it. */
