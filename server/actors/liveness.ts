@@ -10,8 +10,9 @@
  *   (credentialTtlMs).
  * - Heartbeats: such a call marks its actor alive in memory; one statement per flush (every tenth of
  *   the offline delay, at most each second) writes last_heartbeat_at for every actor heard from since. A
- *   call of an actor not online, or not known, or whose stored heartbeat is older than a third of the
- *   offline delay (a flush held up by a busy event loop) is written at once. After a crash, at most one
+ *   call of an actor not online, or not known, or whose stored heartbeat is older than a quarter of the
+ *   offline delay (a flush held up by a busy event loop) is written at once, and the offline sweep
+ *   writes what is noted before it looks. After a crash, at most one
  *   flush of heartbeats is lost: the actors' next calls write them again, long before the offline delay.
  * - Idle polls: a poll that ended with nothing for its actor leaves its state here; the actor's next
  *   poll, holding the same work and with no news of it since (engine.notify; news from another director
@@ -45,7 +46,7 @@ export class Liveness {
   flushMs: () => number = () => 1000;
   /**
    * A remembered call is written at once (as a cache miss) when its actor's stored heartbeat is older
-   * than this (the engine sets a third of its offline delay): a flush delayed by a busy event loop or
+   * than this (the engine sets a quarter of its offline delay): a flush delayed by a busy event loop or
    * database never lets a live actor look offline.
    */
   staleMs: () => number = () => 5000;

@@ -120,7 +120,7 @@ export class Engine {
     this.events.setMaxListeners(0);
     this.liveness = livenessOf(db);
     this.liveness.flushMs = () => Math.max(100, Math.min(1000, this.opts.offlineAfterMs / 10));
-    this.liveness.staleMs = () => this.opts.offlineAfterMs / 3;
+    this.liveness.staleMs = () => this.opts.offlineAfterMs / 4;
   }
 
   /** When this engine started: actors had no director to send heartbeats to before it. */
@@ -330,6 +330,8 @@ export class Engine {
   }
 
   private async sweepOffline(): Promise<void> {
+    // Heartbeats noted but not yet written (liveness.ts) count.
+    await this.liveness.flush();
     const gone = await this.db.query<{ id: number; name: string }>(
       `update nodes set status = 'offline', status_details = 'No heartbeat since ' || last_heartbeat_at::text, updated_at = now()
         where status = 'online' and token_hash is not null and last_heartbeat_at < now() - ($1::text || ' milliseconds')::interval
