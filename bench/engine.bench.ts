@@ -11,6 +11,7 @@
  * Nothing is asserted.
  */
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../server/app';
 import { readConfig } from '../server/config';
@@ -23,6 +24,7 @@ import { createBulkToken } from '../server/engine/secrets';
 import { REPO_ROOT } from '../e2e/director';
 import { printTable, summarize, percentile } from './stats';
 import { withSqlStats } from './sql-stats';
+import { childrenCpu, parentOf, treeCpu } from './proc-cpu';
 
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 500);
 const ACTORS = Math.max(2, Number(process.env.BENCH_ACTORS ?? 50));
@@ -101,6 +103,9 @@ async function main() {
       jobs.push(await createJob(db, { kind: 'evaluation', id: sim?.id ?? 0, pairs: stepPairs, userId: null }));
     }
     const jobIds = jobs.map((j) => j.job_id);
+    // CPU seconds per component while the jobs run (the machine is shared: wall time alone says little).
+    const postmaster = db.kind === 'postgres' ? parentOf((await db.query<{ pid: number }>('select pg_backend_pid() as pid'))[0]?.pid ?? 0) : 0;
+    const cpu0 = { director: process.cpuUsage(), actors: childrenCpu(launcher.pid ?? 0), db: postmaster ? treeCpu(postmaster) : 0, load: os.loadavg()[0] ?? 0 };
     let rssMax = 0;
     let statuses: { status: string; n: number }[] = [];
     for (;;) {
@@ -109,6 +114,10 @@ async function main() {
       if (statuses.every((j) => ['completed', 'errored', 'cancelled'].includes(j.status))) break;
       await new Promise((r) => setTimeout(r, 200));
     }
+    const directorCpu = process.cpuUsage(cpu0.director);
+    const actorsCpu = childrenCpu(launcher.pid ?? 0);
+    const perActor = [...actorsCpu.byPid].map(([pid, s]) => s - (cpu0.actors.byPid.get(pid) ?? 0));
+    const dbCpu = postmaster ? treeCpu(postmaster) - cpu0.db : 0;
     const status = statuses.map((j) => `${j.n} ${j.status}`).join(', ');
     const total = SEQUENCES ? perJob * pairs : ACTIONS;
     const seconds = (performance.now() - t0) / 1000;
@@ -166,6 +175,14 @@ async function main() {
     const sorted = [...toSource].sort((a, b) => a - b);
     console.log(`  scheduled -> source running: p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
     console.log(`  director RSS: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB now, ${(rssMax / 1048576).toFixed(0)} MB max while running`);
+    const dirS = (directorCpu.user + directorCpu.system) / 1e6;
+    const actS = perActor.reduce((a, b) => a + b, 0);
+    console.log(
+      `  CPU while running (${seconds.toFixed(1)} s wall): director ${dirS.toFixed(1)} s, ${perActor.length} actors ${actS.toFixed(1)} s (max one ${Math.max(0, ...perActor).toFixed(2)} s)` +
+        `${postmaster ? `, PostgreSQL ${dbCpu.toFixed(1)} s` : ''}; per action ${((1000 * (dirS + actS + dbCpu)) / total).toFixed(1)} ms` +
+        ` (director ${((1000 * dirS) / total).toFixed(1)}, actors ${((1000 * actS) / total).toFixed(1)}${postmaster ? `, PostgreSQL ${((1000 * dbCpu) / total).toFixed(1)}` : ''})`,
+    );
+    console.log(`  load average (1 min): ${cpu0.load.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end`);
     sqlStats?.print(Number(process.env.BENCH_SQL_TOP) || 25, total);
   } finally {
     launcher.kill('SIGTERM');

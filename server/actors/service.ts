@@ -55,21 +55,38 @@ export async function registerActor(db: Db, input: Registration): Promise<{ node
   return { nodeId: node.id, token };
 }
 
+/** The hash of a bearer credential (`Authorization: Bearer <token>`); 401 when there is none. */
+function credentialHash(authorization: string | undefined): string {
+  const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
+  if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
+  return hashSecret(m[1]);
+}
+
+/**
+ * The actor of a credential the director checked recently (credentialTtlMs), while online, marked alive
+ * with the next flush of heartbeats (server/actors/liveness.ts): no statement. Null when the database must say.
+ */
+export function rememberedActor(engine: Engine, authorization: string | undefined): ActorNode | null {
+  const node = engine.liveness.known(credentialHash(authorization));
+  if (node) engine.liveness.touchLater(node.id);
+  return node;
+}
+
 /**
  * The actor a credential belongs to, which is alive (a heartbeat or a poll): one statement for both
  * (actorByCredential, then touchActor), as 50 actors polling make it the director's commonest.
  */
-export async function touchActorByCredential(db: Db, authorization: string | undefined): Promise<ActorNode> {
-  const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
-  if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
+export async function touchActorByCredential(db: Db, authorization: string | undefined, engine?: Engine): Promise<ActorNode> {
+  const hash = credentialHash(authorization);
+  const at = Date.now();
   const [node] = await db.query<ActorNode>(
     `update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status`,
-    [hashSecret(m[1])],
+    [hash],
   );
   if (!node) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
+  engine?.liveness.remember(hash, node, at);
   return node;
 }
-
 
 /** The columns of a poll's state, of the node `node` (a column or $1) holding work ids $2. */
 const pollColumns = (node: string) => `
@@ -89,7 +106,12 @@ export interface PollState {
   abort: number[];
   queued: boolean;
   tasks: boolean;
+  /** A target's work it no longer holds was cleaned up by this read. */
+  reverted: boolean;
 }
+
+/** The state of an actor with nothing to do, its held work all open (an idle poll's, server/actors/liveness.ts). */
+export const IDLE_STATE: PollState = { abort: [], queued: false, tasks: false, reverted: false };
 
 /**
  * Of the work the actor holds, what is no longer open (it must abort it), and whether work (or a
@@ -107,14 +129,15 @@ export async function pollState(db: Db, engine: Engine, nodeId: number, holding:
  * and its poll state read (pollState) in one statement, the commonest call of 50 polling actors.
  */
 export async function touchAndPollState(db: Db, engine: Engine, authorization: string | undefined, holding: readonly number[]): Promise<{ node: ActorNode; state: PollState }> {
-  const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
-  if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
+  const hash = credentialHash(authorization);
+  const at = Date.now();
   const [row] = await db.query<ActorNode & PollRow>(
     `with n as (update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status)
      select n.id, n.name, n.status, ${pollColumns('n.id')} from n`,
-    [hashSecret(m[1]), holding],
+    [hash, holding],
   );
   if (!row) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
+  engine.liveness.remember(hash, { id: row.id, name: row.name, status: row.status }, at);
   return { node: { id: row.id, name: row.name, status: row.status }, state: await afterPoll(db, engine, row.id, holding, row) };
 }
 
@@ -128,7 +151,7 @@ async function afterPoll(db: Db, engine: Engine, nodeId: number, holding: readon
     if (cleaned.length) engine.kick(cleaned.map((r) => r.job_id));
   }
   const open = new Set(row?.open ?? []);
-  return { abort: holding.filter((id) => !open.has(id)), queued: row?.queued === true, tasks: row?.tasks === true };
+  return { abort: holding.filter((id) => !open.has(id)), queued: row?.queued === true, tasks: row?.tasks === true, reverted: row?.reverted === true };
 }
 
 /**
@@ -138,6 +161,9 @@ async function afterPoll(db: Db, engine: Engine, nodeId: number, holding: readon
  * rows that merely reference the node (a job being created), which would otherwise deadlock on PostgreSQL.
  */
 export function claimNext(db: Db, nodeId: number, session: string) {
+  // PGlite lives inside this director's process (no other director shares it) and runs one statement at
+  // a time: the claim's one statement needs neither the node's lock nor a transaction (3 round trips less).
+  if (db.kind === 'pglite') return claimLocked(db, nodeId, session);
   return db.transaction(async (tx) => {
     await tx.query('select id from nodes where id = $1 for no key update', [nodeId]);
     return claimLocked(tx, nodeId, session);
@@ -151,6 +177,12 @@ export function claimNext(db: Db, nodeId: number, session: string) {
  * what was committed while the lock was awaited).
  */
 export async function claimWithState(db: Db, engine: Engine, nodeId: number, session: string, holding: readonly number[]) {
+  if (db.kind === 'pglite') {
+    // One director, one statement at a time (see claimNext): the state and the claim, no lock, no transaction.
+    const [row] = await db.query<PollRow>(`select ${pollColumns('$1')}`, [nodeId, holding]);
+    const claimed = await claimLocked(db, nodeId, session);
+    return { state: await afterPoll(db, engine, nodeId, holding, row), claimed };
+  }
   const { row, claimed } = await db.transaction(async (tx) => {
     const [row] = await tx.query<PollRow>(`select ${pollColumns('n.id')} from nodes n where n.id = $1 for no key update of n`, [nodeId, holding]);
     return { row, claimed: await claimLocked(tx, nodeId, session) };

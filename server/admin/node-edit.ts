@@ -1,5 +1,6 @@
 /** Actor edit: read one actor with its tags, change what an operator may change, retire or enable it. */
 import type { Db } from '../db/index';
+import { livenessOf } from '../actors/liveness';
 import { HttpError, badRequest, notFound } from '../http-errors';
 import type { NodeDetail, NodeEditOptions, NodeUpdate } from '../../src/api/contracts/node-edit';
 
@@ -69,5 +70,7 @@ export async function updateNode(db: Db, id: number, input: NodeUpdate): Promise
       );
     }
   });
+  // A retired actor's credential is refused at its next call, not once the director's memory of it expires.
+  if (input.retired !== undefined) livenessOf(db).forget();
   return getNode(db, id);
 }

@@ -18,6 +18,7 @@ import { workFiles } from './work-files';
 import { dnsServerWork, dnsUsesDestination } from './peer-dns';
 import { CaptureMissingError } from './replay-script';
 import { presenceSqlAt } from '../actors/presence-sql';
+import { livenessOf, type Liveness } from '../actors/liveness';
 
 export interface EngineOptions {
   tickMs: number;
@@ -44,6 +45,8 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Engi
 const OPEN = `('held', 'queued', 'claimed', 'ready')`;
 /** The timer's pass over every active job, at most this often (see Engine.timedPass). */
 const FULL_PASS_MS = 1000;
+/** A kicked pass starts at least this long after the last one started (see Engine.kick). */
+const PASS_GAP_MS = 20;
 
 interface ActionState {
   id: number;
@@ -107,11 +110,17 @@ export class Engine {
   private readonly events = new EventEmitter();
   stopped = false;
 
+  /** Credentials, heartbeats written behind and idle polls' states (server/actors/liveness.ts). */
+  readonly liveness: Liveness;
+
   constructor(
     readonly db: Db,
     readonly opts: EngineOptions,
   ) {
     this.events.setMaxListeners(0);
+    this.liveness = livenessOf(db);
+    this.liveness.flushMs = () => Math.max(100, Math.min(1000, this.opts.offlineAfterMs / 10));
+    this.liveness.staleMs = () => this.opts.offlineAfterMs / 4;
   }
 
   /** When this engine started: actors had no director to send heartbeats to before it. */
@@ -153,10 +162,13 @@ export class Engine {
     this.running = false;
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.kickTimer) clearTimeout(this.kickTimer);
+    this.kickTimer = null;
     for (const t of this.windowTimers.values()) clearTimeout(t);
     this.windowTimers.clear();
     this.events.emit('wake-all');
     await this.ticking?.catch(() => {});
+    await this.liveness.stop();
     for (let i = 0; i < 500 && this.inflight > 0; i++) {
       this.events.emit('wake-all');
       await new Promise((r) => setTimeout(r, 10));
@@ -171,8 +183,21 @@ export class Engine {
       this.again = true;
       return;
     }
+    // Kicks within PASS_GAP_MS of the last pass wait for its end plus the gap: their results and cleanups
+    // are scheduled by one pass (one transaction) together; under load one pass dispatches many actions.
+    const wait = this.lastPassAt + PASS_GAP_MS - Date.now();
+    if (wait > 0) {
+      this.kickTimer ??= setTimeout(() => {
+        this.kickTimer = null;
+        if (this.running) void this.pass();
+      }, wait);
+      return;
+    }
     void this.pass();
   }
+
+  private kickTimer: NodeJS.Timeout | null = null;
+  private lastPassAt = 0;
 
   private readonly news = new Map<number, number>();
   private lastSweep = 0;
@@ -282,6 +307,7 @@ export class Engine {
     this.ticking = (async () => {
       do {
         this.again = false;
+        this.lastPassAt = Date.now();
         try {
           if (Date.now() - this.lastSweep >= this.sweepMs) {
             this.lastSweep = Date.now();
@@ -304,12 +330,16 @@ export class Engine {
   }
 
   private async sweepOffline(): Promise<void> {
+    // Heartbeats noted but not yet written (liveness.ts) count.
+    await this.liveness.flush();
     const gone = await this.db.query<{ id: number; name: string }>(
       `update nodes set status = 'offline', status_details = 'No heartbeat since ' || last_heartbeat_at::text, updated_at = now()
         where status = 'online' and token_hash is not null and last_heartbeat_at < now() - ($1::text || ' milliseconds')::interval
         returning id, name`,
       [String(this.opts.offlineAfterMs)],
     );
+    // Their next call writes them online at once (not with the next flush of heartbeats).
+    this.liveness.forgetNodes(gone.map((n) => n.id));
     for (const n of gone) {
       await this.db.query(`update engine_work set status = 'aborted' where node_id = $1 and status = 'reverting'`, [n.id]);
       await this.failOpenWork(`node_id = $1`, [n.id], `Actor ${n.name} went offline (no heartbeat for ${Math.round(this.opts.offlineAfterMs / 1000)} s).`);
@@ -317,10 +347,12 @@ export class Engine {
   }
 
   private async sweepDeadlines(): Promise<void> {
-    const late = await this.db.query<{ job_id: number }>(
-      `update engine_work set status = 'aborted', error = coalesce(error, 'The actor did not confirm the cleanup in time.') where status = 'reverting' and deadline_at < now() returning job_id`,
+    const late = await this.db.query<{ job_id: number; node_id: number }>(
+      `update engine_work set status = 'aborted', error = coalesce(error, 'The actor did not confirm the cleanup in time.') where status = 'reverting' and deadline_at < now() returning job_id, node_id`,
     );
     if (late.length) this.kick(late.map((r) => r.job_id));
+    // Their actors may claim again: news for their polls (an idle poll's remembered state is stale).
+    for (const id of new Set(late.map((r) => r.node_id))) this.notify(id);
     await this.failOpenWork(`status in ('claimed', 'ready') and deadline_at < now()`, [], 'The actor did not report a result in time (timed out).');
   }
 
@@ -383,8 +415,10 @@ export class Engine {
     // a preparing job becomes running when its source claims the work, actors/service.ts claimNext), nor
     // a reverting job while its target cleans up (the cleanup's end kicks it): left out, so a tick over
     // many busy jobs stays one read.
-    const active = await this.db.query<ActiveJob>(
-      `select e.job_id, e.kind, e.force_unlock, j.status from engine_jobs e join jobs j on j.id = e.job_id
+    // With the actors holding open work (an uncorrelated subquery: computed once, one statement less per pass).
+    const active = await this.db.query<ActiveJob & { busy: number[] | null }>(
+      `select e.job_id, e.kind, e.force_unlock, j.status, (select array_agg(distinct node_id) from engine_work where status in ${OPEN}) as busy
+         from engine_jobs e join jobs j on j.id = e.job_id
         where e.active ${only ? 'and e.job_id = any($1::int[])' : ''}
           and (j.status in ('cancelled', 'errored', 'completed')
                or (e.kind = 'evaluation' and exists (select 1 from job_actions ja where ja.job_id = e.job_id and ja.status = 'pending'))
@@ -394,8 +428,7 @@ export class Engine {
       only ? [only] : [],
     );
     if (!active.length) return;
-    const busyRows = await this.db.query<{ node_id: number }>(`select distinct node_id from engine_work where status in ${OPEN}`);
-    const busy = new Set(busyRows.map((r) => r.node_id));
+    const busy = new Set(active[0]?.busy ?? []);
     const nodeCache = new Map<number, NodeState | null>();
     // The status from the heartbeat, not the stored one: the sweep writes 'offline' only after the
     // offline delay from the director's start, and a stale actor must not get work before that.
@@ -661,6 +694,8 @@ export class Engine {
    * a full `for update` here conflicted with those and deadlocked on PostgreSQL.
    */
   private async nodesFree(tx: Db, ids: number[]): Promise<boolean> {
+    // PGlite serves this director alone, and this transaction holds it whole: no other director to lock out.
+    if (tx.kind === 'pglite') return (await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids])).length === 0;
     const locked = await tx.query<{ id: number }>(`select id from nodes where id = any($1::int[]) order by id for no key update skip locked`, [ids]);
     if (locked.length !== new Set(ids).size) return false;
     const open = await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids]);

@@ -8,6 +8,7 @@
 import type { Db } from '../db/index';
 import { createBulkToken } from '../engine/secrets';
 import { presenceSql } from '../actors/presence';
+import { livenessOf } from '../actors/liveness';
 import { createIntegration } from '../integrations/service';
 import type { LabActor, LabRemoval, LabSetupAnswer, LabSetupRequest } from '../../src/api/contracts/lab';
 
@@ -31,7 +32,7 @@ async function record(db: Db, prefix: string): Promise<LabRecord | undefined> {
 
 /** Removes what a lab created (its actors too); the integration stays, disabled. */
 export async function removeLab(db: Db, prefix: string): Promise<LabRemoval> {
-  return db.transaction(async (tx) => {
+  const removed = await db.transaction(async (tx) => {
     const lab = await record(tx, prefix);
     // Tokens marked as this lab's, also from a setup whose labs row was lost.
     const tokens = await tx.query<{ id: number }>('select id from actor_bulk_tokens where name = $1 or id = $2', [tokenName(prefix), lab?.bulk_token_id ?? 0]);
@@ -45,6 +46,9 @@ export async function removeLab(db: Db, prefix: string): Promise<LabRemoval> {
     await tx.query('delete from labs where prefix = $1', [prefix]);
     return { prefix, actors: actors.length, zones: zones.length, links: links.length, devices: devices.length, tokens: tokens.length };
   });
+  // Its actors' credentials are refused at their next call (server/actors/liveness.ts).
+  livenessOf(db).forget();
+  return removed;
 }
 
 async function link(db: Db, a: string, b: string): Promise<number[]> {

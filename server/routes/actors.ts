@@ -24,7 +24,7 @@ import { taskResultSchema, type ActorTaskPayload, type SignedTask } from '../../
 import { sign, signingKeys } from '../engine/secrets';
 import { claimTasks, failTasksOfOtherSessions, storeTaskResult } from '../actors/tasks';
 import { engineFor } from '../engine/engine';
-import { actorByCredential, claimNext, claimWithState, markReady, ownWorkByCredential, registerActor, pollState, storeResult, storeTargetEvidence, touchActorByCredential, touchAndPollState, type ActorNode, type OwnWork, type PollState } from '../actors/service';
+import { actorByCredential, claimNext, claimWithState, markReady, ownWorkByCredential, registerActor, pollState, rememberedActor, storeResult, IDLE_STATE, storeTargetEvidence, touchActorByCredential, touchAndPollState, type ActorNode, type OwnWork, type PollState } from '../actors/service';
 
 /** The actor a request's bearer credential belongs to; 401 otherwise. */
 export const actorOf = (app: FastifyInstance, req: FastifyRequest): Promise<ActorNode> => actorByCredential(app.db, req.headers.authorization);
@@ -89,7 +89,7 @@ export async function actorsRoutes(app: FastifyInstance) {
   }));
 
   app.post(`${ACTOR_API}/heartbeat`, (req) => engine.track(async () => {
-    await touchActorByCredential(app.db, req.headers.authorization);
+    if (!rememberedActor(engine, req.headers.authorization)) await touchActorByCredential(app.db, req.headers.authorization, engine);
     validate(heartbeatSchema, req.body);
     return { ok: true };
   }));
@@ -103,11 +103,28 @@ export async function actorsRoutes(app: FastifyInstance) {
       await touchActorByCredential(app.db, req.headers.authorization);
       throw e;
     }
-    // Marked alive and its state read in one statement; read again when news came in meanwhile.
-    const before = engine.lastNews;
-    const first = await touchAndPollState(app.db, engine, req.headers.authorization, input.holding ?? []);
-    const node = first.node;
-    let known: PollState | null = first.state;
+    const holding = input.holding ?? [];
+    // One director (PGlite) hears of every change to an actor's work (engine.notify), so the poll
+    // sleeps until news; directors sharing a PostgreSQL database do not hear each other's: look again each second.
+    const recheckMs = app.db.kind === 'pglite' ? 20_000 : 1000;
+    // The news number before the actor's state was last read, and when it was read.
+    let readAt = engine.lastNews;
+    let readTime = Date.now();
+    let known: PollState | null;
+    // A credential checked recently (liveness.ts): no statement (marked alive with the next flush); an
+    // idle actor polling again with no news since its last poll starts from that poll's state (liveness.ts).
+    let node = rememberedActor(engine, req.headers.authorization);
+    if (node) {
+      const idle = engine.liveness.idleStateOf(node.id, holding, recheckMs);
+      if (idle) [known, readAt, readTime] = [IDLE_STATE, idle.readAt, idle.at];
+      else known = await pollState(app.db, engine, node.id, holding);
+    } else {
+      // Marked alive and its state read in one statement; read again when news came in meanwhile.
+      const first = await touchAndPollState(app.db, engine, req.headers.authorization, holding);
+      node = first.node;
+      known = first.state;
+    }
+    engine.liveness.clearIdle(node.id);
     // Work claimed by an earlier process of this actor cannot finish: end it with the reason.
     if (engine.sessions.get(node.id) !== input.session) {
       known = null;
@@ -121,11 +138,6 @@ export async function actorsRoutes(app: FastifyInstance) {
     }
     const keys = await signingKeys(app.db);
     const deadline = Date.now() + Math.min(input.wait_ms, 20_000);
-    // One director (PGlite) hears of every change to an actor's work (engine.notify), so the poll
-    // sleeps until news; directors sharing a PostgreSQL database do not hear each other's: look again each second.
-    const recheckMs = app.db.kind === 'pglite' ? 20_000 : 1000;
-    // The news number before the actor's state was last read.
-    let readAt = before;
     for (;;) {
       const since = engine.newsOf(node.id);
       let state: PollState;
@@ -136,11 +148,11 @@ export async function actorsRoutes(app: FastifyInstance) {
         if (state.queued) claimed = await claimNext(app.db, node.id, input.session);
       } else if (engine.queuedNewsOf(node.id) > readAt) {
         // Told that work was queued for it: the state is read by the claim's transaction (one statement less).
-        readAt = engine.lastNews;
-        ({ state, claimed } = await claimWithState(app.db, engine, node.id, input.session, input.holding ?? []));
+        [readAt, readTime] = [engine.lastNews, Date.now()];
+        ({ state, claimed } = await claimWithState(app.db, engine, node.id, input.session, holding));
       } else {
-        readAt = engine.lastNews;
-        state = await pollState(app.db, engine, node.id, input.holding ?? []);
+        [readAt, readTime] = [engine.lastNews, Date.now()];
+        state = await pollState(app.db, engine, node.id, holding);
         if (state.queued) claimed = await claimNext(app.db, node.id, input.session);
       }
       known = null;
@@ -158,7 +170,11 @@ export async function actorsRoutes(app: FastifyInstance) {
         const payload = JSON.stringify({ ...w.payload, work_id: w.id, issued_at: new Date(now).toISOString(), expires_at: expires } satisfies WorkPayload);
         return { id: w.id, payload, signature: sign(keys, payload) };
       });
-      if (work.length || abort.length || tasks.length || Date.now() >= deadline || engine.stopped) return { work, abort, ...(tasks.length ? { tasks } : {}) };
+      if (work.length || abort.length || tasks.length || Date.now() >= deadline || engine.stopped) {
+        // Nothing for it, nothing queued or cleaned up: its next poll may start from this state.
+        if (!work.length && !abort.length && !tasks.length && !state.queued && !state.tasks && !state.reverted) engine.liveness.setIdle(node.id, holding, readAt, readTime);
+        return { work, abort, ...(tasks.length ? { tasks } : {}) };
+      }
       await engine.waitFor(node.id, Math.min(recheckMs, deadline - Date.now()), since);
     }
   }));

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ACTOR_API, type PollAnswer } from '@/api/contracts/engine';
+import { credentialTtlMs } from '../../server/actors/liveness';
+import { updateNode } from '../../server/admin/node-edit';
+import { hashSecret } from '../../server/engine/secrets';
+import { startEngineWorld, type EngineWorld } from './engine-helpers';
+
+/**
+ * Actor calls the director answers from memory (server/actors/liveness.ts): a remembered credential, a
+ * heartbeat written behind, an idle poll's state. The world's two loopback actors poll meanwhile, so
+ * statements are told apart by their parameters (this actor's node id or credential).
+ */
+let w: EngineWorld;
+beforeAll(async () => {
+  // The production offline delay: a flush each second, a remembered call written at once only after 6.7 s.
+  w = await startEngineWorld({}, { engine: { offlineAfterMs: 20_000 } });
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+const actorCall = (path: string, body: unknown, token: string) =>
+  w.server.call('POST', `${ACTOR_API}${path}`, { body, csrf: false, headers: { authorization: `Bearer ${token}` } });
+
+async function register(name: string): Promise<{ id: number; token: string }> {
+  const reg = await w.server.call('POST', `${ACTOR_API}/register`, {
+    body: { bulk_token: w.bulkToken, name, version: '1', os: 'Linux', addresses: ['127.0.0.9'], capabilities: ['sleep'] },
+    csrf: false,
+  });
+  expect(reg.statusCode, reg.body).toBe(200);
+  const { node_id, token } = reg.json<{ node_id: number; token: string }>();
+  return { id: node_id, token };
+}
+
+/** Counts the statements whose parameters name the node or its credential while `fn` runs. */
+async function statementsOf(node: { id: number; token: string }, fn: () => Promise<unknown>): Promise<string[]> {
+  const hash = hashSecret(node.token);
+  const spy = vi.spyOn(w.server.db, 'query');
+  try {
+    await fn();
+    return spy.mock.calls.filter(([, params]) => JSON.stringify(params ?? []).match(new RegExp(`^\\[(${node.id}|"${hash}"|\\[[0-9,]*\\b${node.id}\\b)`))).map(([sql]) => sql.replace(/\s+/g, ' ').slice(0, 60));
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+const heartbeatOf = async (id: number) => (await w.server.db.query<{ at: string }>('select last_heartbeat_at::text as at from nodes where id = $1', [id]))[0]?.at;
+
+describe('actor calls answered from the director memory', () => {
+  it('an idle actor polling again makes no statement; it is marked alive by one write behind, and news of it is read again', async () => {
+    const node = await register('idle-poller');
+    const poll = (session = 'idle-1') => actorCall('/poll', { session, holding: [], wait_ms: 0 }, node.token);
+    // The first poll checks the credential and reads the state (one statement), and ends with nothing to do.
+    const first = await statementsOf(node, async () => expect((await poll()).json<PollAnswer>()).toEqual({ work: [], abort: [] }));
+    // (A new session's first poll also ends work and tasks of the actor's earlier processes.)
+    expect(first[0]).toMatch(/^with n as \(update nodes set last_heartbeat_at/);
+    const before = await heartbeatOf(node.id);
+    const idle = await statementsOf(node, async () => {
+      for (let i = 0; i < 5; i++) expect((await poll()).json<PollAnswer>()).toEqual({ work: [], abort: [] });
+      expect((await actorCall('/heartbeat', { session: 'idle-1' }, node.token)).statusCode).toBe(200);
+    });
+    expect(idle).toEqual([]);
+    // Within the flush interval (a tenth of the offline delay), one statement marks it alive.
+    const flushed = await statementsOf(node, () => new Promise((r) => setTimeout(r, w.engine.liveness.flushMs() + 200)));
+    expect(flushed).toEqual([expect.stringMatching(/^update nodes set last_heartbeat_at = now\(\)/)]);
+    expect(await heartbeatOf(node.id)).not.toBe(before);
+    // A task queued for it is news: its next poll reads its state again and gets the task.
+    const queued = await w.server.call('POST', `/topology/nodes/${node.id}/version_check.json`, { as: await w.server.signIn('admin') });
+    expect(queued.statusCode, queued.body).toBe(201);
+    const answer = (await poll()).json<PollAnswer>();
+    expect(answer.tasks?.length).toBe(1);
+  });
+
+  it('a credential is remembered: retiring through the director refuses it at once; on PostgreSQL a change by another director counts within a second', async () => {
+    const node = await register('retiree');
+    const heartbeat = () => actorCall('/heartbeat', { session: 'r-1' }, node.token);
+    expect((await heartbeat()).statusCode).toBe(200);
+    await updateNode(w.server.db, node.id, { retired: true });
+    const refused = await heartbeat();
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json<{ error: string }>().error).toBe('Unknown or revoked actor credential, or the actor is retired.');
+
+    const other = await register('revoked-elsewhere');
+    expect((await actorCall('/heartbeat', { session: 'o-1' }, other.token)).statusCode).toBe(200);
+    await w.server.db.query('update nodes set token_hash = null where id = $1', [other.id]);
+    if (w.server.db.kind === 'postgres') {
+      // Another director sharing the database revoked it: this director believes its memory for at most a second.
+      await new Promise((r) => setTimeout(r, credentialTtlMs(w.server.db) + 50));
+      expect((await actorCall('/heartbeat', { session: 'o-1' }, other.token)).statusCode).toBe(401);
+    } else {
+      // PGlite lives inside this director, which forgets on its own changes: a change behind its back is believed later.
+      expect(credentialTtlMs(w.server.db)).toBe(60_000);
+      expect((await actorCall('/heartbeat', { session: 'o-1' }, other.token)).statusCode).toBe(200);
+    }
+  });
+});
