@@ -33,6 +33,9 @@ const LAZY_MODULES = [
 /** Text only the heavy libraries carry (X6's CSS class, jsPDF, html2canvas, uPlot, dockview's root class). */
 const LIBRARY_MARKS = { X6: 'x6-graph', jsPDF: 'jsPDF', html2canvas: 'html2canvas', uPlot: 'uplot', dockview: 'dv-dockview' };
 
+/** The session state the director inlined in its page (server/spa-index.ts), parsed. */
+const sessionIn = (html: string): unknown => JSON.parse(/<script id="vigil-session" type="application\/json">([^<]*)<\/script>/.exec(html)?.[1] ?? 'null');
+
 describe('first load', () => {
   const manifest = readManifest(STATIC_DIR);
   const eager = eagerChunks(manifest);
@@ -97,6 +100,19 @@ describe('first load', () => {
     expect(map.status).toBe(404);
   });
 
+  it("the director's page: signed out it says only {\"signed_in\":false} and may be kept; hashed assets are immutable", async () => {
+    const res = await fetch(`${baseUrl}/jobs`, { headers: { Accept: 'text/html' } });
+    const html = await res.text();
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(sessionIn(html)).toEqual({ signed_in: false });
+    expect(html).toContain('<meta name="csrf-token" content="" />');
+    expect(html).not.toContain(adminEmail);
+    expect(html, 'no workbench preloads for a signed-out page').not.toContain(manifest[workbenchKey(manifest)]!.file);
+    const entry = Object.values(manifest).find((c) => c.isEntry)!;
+    const asset = await fetch(`${baseUrl}/${entry.file}`);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
   describe('in Chromium under 4x CPU slowdown and a "Fast 3G" network', () => {
     const b = useBrowser(() => baseUrl);
 
@@ -112,6 +128,31 @@ describe('first load', () => {
       await page.keyboard.press('Control+k');
       await page.getByRole('combobox', { name: 'Command palette' }).or(page.getByLabel('Command palette')).first().waitFor();
       expect(await page.getByLabel('Command palette').first().isVisible()).toBe(true);
+    });
+
+    it("signed in, the page carries the session (escaped, never stored) and preloads the workbench's chunk: a reload makes no session call", async () => {
+      const { page, context } = b;
+      context.setDefaultTimeout(60_000);
+      await signIn(page, adminEmail, adminPassword);
+      const res = await page.request.get('/', { headers: { Accept: 'text/html' } });
+      const html = await res.text();
+      expect(res.headers()['cache-control']).toBe('no-store');
+      const state = sessionIn(html) as { signed_in: true; environment: { csrfToken: string; user: { email: string } } };
+      expect(state.signed_in).toBe(true);
+      expect(state.environment.user.email).toBe(adminEmail);
+      expect(html).toContain(`<meta name="csrf-token" content="${state.environment.csrfToken}" />`);
+      // The JSON text has no character that could end the element or open a comment.
+      expect(/<script id="vigil-session" type="application\/json">([^<]*)<\/script>/.test(html)).toBe(true);
+      expect(html).toContain(`<link rel="modulepreload" crossorigin href="/${manifest[workbenchKey(manifest)]!.file}">`);
+
+      await throttle(page);
+      const calls: string[] = [];
+      page.on('request', (r) => calls.push(new URL(r.url()).pathname));
+      await page.reload();
+      await startPaneHeading(page).waitFor();
+      expect(await workbenchReady(page).isVisible()).toBe(true);
+      expect(calls.filter((c) => c === '/users/session.json' || c === '/environment.json'), 'no session call on a signed-in load').toEqual([]);
+      expect(await page.locator('#vigil-session').count(), 'the page read its session and dropped the element').toBe(0);
     });
   });
 });
