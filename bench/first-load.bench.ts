@@ -195,9 +195,11 @@ try {
     await cdpB.send('Performance.enable');
     await markWhen(b.page, 'usable', WORKBENCH_USABLE);
     await b.page.goto('/', { waitUntil: 'commit' });
+    await waitForMark(b.page, 'usable');
+    // Read before the role queries below, which run on the throttled main thread too.
+    const cpuB = await mainThread(cdpB);
     await waitForUsable(b.page);
     const coldBytes = bytesB();
-    const cpuB = await mainThread(cdpB);
     const mb = await marks(b.page);
     const tb = await coldTiming(b.page);
     // The same browser again (a returning user): the hashed assets come from its cache (immutable), only the page is asked.
