@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -6,6 +7,7 @@ import { precompress } from './build-tools/precompress';
 import { bundleStats } from './build-tools/bundle-stats';
 import { workbenchChunk } from './build-tools/workbench-chunk';
 import { compileHints } from './build-tools/compile-hints';
+import { dockviewThemes } from './build-tools/dockview-themes';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** The workbench's modules in one chunk (build-tools/workbench-chunk.ts): one round trip instead of four waves. */
@@ -13,7 +15,7 @@ const workbench = workbenchChunk(root, 'src/app/signed-in.tsx');
 const directorUrl = process.env.VIGIL_DIRECTOR_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress(), bundleStats(), workbench.plugin, compileHints(['signed-in'])],
+  plugins: [dockviewThemes(path.join(root, 'src/styles.css')), react(), tailwindcss(), precompress(), bundleStats(), workbench.plugin, compileHints(['signed-in'])],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   // No source maps in the product build (VIGIL_SOURCEMAPS=1 keeps them); the manifest lists chunks for `npm run bench:bundle`.
   build: {

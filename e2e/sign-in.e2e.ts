@@ -54,9 +54,18 @@ describe('signing in and out', () => {
     const { page } = b;
     await signIn(page, adminEmail, adminPassword);
     // The director is made unreachable on purpose: each refused load of /users/session.json (the
-    // workbench's one call on load, which carries the environment) is logged.
+    // workbench's one call on load, which carries the environment) is logged. The director's page carries
+    // that state itself (server/spa-index.ts), so the page is served here without it, as a page from
+    // elsewhere (a cache, the dev server) would be, and the call is what the load depends on.
     b.allowConsole(/Failed to load resource: net::ERR_CONNECTION_REFUSED \(.*\/users\/session\.json\)$/);
     await page.route('**/users/session.json', (route) => route.abort('connectionrefused'));
+    await page.route(
+      (url) => url.pathname === '/',
+      async (route) => {
+        const res = await route.fetch();
+        await route.fulfill({ response: res, body: (await res.text()).replace(/<script id="vigil-session"[^]*?<\/script>/, '') });
+      },
+    );
     await page.reload();
     const alert = page.getByRole('alert').filter({ hasText: 'An error occurred' });
     await alert.waitFor({ state: 'visible' });

@@ -11,6 +11,9 @@ import { SignInThrottle } from './auth/throttle';
 import { requireCsrfToken } from './auth/csrf';
 import { HttpError } from './http-errors';
 import { registerStaticAssets } from './static-assets';
+import { renderIndex, spaTemplate } from './spa-index';
+import { environmentOf } from './environment';
+import type { SessionStateAnswer } from '../src/api/contracts/session';
 import { compressJson } from './compress-json';
 import { registerInputGuards } from './input-guards';
 import { usersRoutes } from './routes/users';
@@ -228,10 +231,19 @@ export async function buildApp({ db, config, logger = false, logStream, throttle
   const indexPath = staticDir ? path.join(staticDir, 'index.html') : undefined;
   const hasSpa = indexPath !== undefined && fs.existsSync(indexPath);
   if (hasSpa && staticDir) await registerStaticAssets(app, staticDir);
-  const sendIndex = (req: FastifyRequest, reply: FastifyReply) => {
-    if (!hasSpa || !indexPath) return reply.status(503).type('text/plain').send('The workbench is not built. Run `npm run build` and restart the director.');
-    const html = fs.readFileSync(indexPath, 'utf8').replace('<meta name="csrf-token" content="" />', `<meta name="csrf-token" content="${req.session?.csrfToken ?? ''}" />`);
-    return reply.type('text/html').header('Cache-Control', 'no-store').header('Content-Security-Policy', CSP).send(html);
+  const spa = hasSpa && staticDir ? spaTemplate(staticDir) : undefined;
+  // Signed in, the page carries the session (server/spa-index.ts): never stored. Signed out, it may be
+  // kept but is asked again each time (it names the current build's files).
+  const sendIndex = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!spa) return reply.status(503).type('text/plain').send('The workbench is not built. Run `npm run build` and restart the director.');
+    const { template, preloads } = spa();
+    const state: SessionStateAnswer = req.session ? { signed_in: true, environment: await environmentOf(app.db, req.session, config.sessionTimeoutMin) } : { signed_in: false };
+    return reply
+      .type('text/html')
+      .header('Cache-Control', state.signed_in ? 'no-store' : 'no-cache')
+      .header('Vary', 'Cookie')
+      .header('Content-Security-Policy', CSP)
+      .send(renderIndex(template, state, preloads));
   };
   app.get('/', sendIndex);
 

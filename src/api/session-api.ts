@@ -2,16 +2,46 @@ import { http, setSigningOut, SIGN_OUT_PATH } from './http';
 import { setCsrfToken } from './csrf';
 import type { Environment, SessionStateAnswer, SignInAnswer, SignInInput, VerifySessionAnswer } from './contracts/session';
 
+/** The element the director inlines the session state in (server/spa-index.ts). */
+const SESSION_SCRIPT_ID = 'vigil-session';
+
 /**
- * The signed-in user's environment, or null when this browser is signed out: one call, which answers 200
- * either way, so a signed-out load makes no call that fails (no 401 in the console).
+ * The session state the director put into the page (what GET /users/session.json answers), once: the
+ * element is removed when read, so a later check asks the director. Null when the page has none (the
+ * Vite dev server's page) or it cannot be read.
  */
-export async function fetchEnvironment(): Promise<Environment | null> {
-  const state = await http.get<SessionStateAnswer>('/users/session.json');
+export function takeInlinedSession(doc: Document | undefined = typeof document === 'undefined' ? undefined : document): SessionStateAnswer | null {
+  const el = doc?.getElementById(SESSION_SCRIPT_ID);
+  if (!el) return null;
+  el.remove();
+  try {
+    const state = JSON.parse(el.textContent ?? '') as SessionStateAnswer;
+    return typeof state?.signed_in === 'boolean' && (!state.signed_in || typeof state.environment?.csrfToken === 'string') ? state : null;
+  } catch {
+    return null;
+  }
+}
+
+function environmentOfState(state: SessionStateAnswer): Environment | null {
   if (!state.signed_in) return null;
   setCsrfToken(state.environment.csrfToken);
   return state.environment;
 }
+
+/**
+ * The environment the page came with (a load of the director's page), so the first render needs no call:
+ * the signed-in user's, null when signed out, undefined when the page says nothing (then fetchEnvironment asks).
+ */
+export function inlinedEnvironment(): Environment | null | undefined {
+  const state = takeInlinedSession();
+  return state ? environmentOfState(state) : undefined;
+}
+
+/**
+ * The signed-in user's environment, or null when this browser is signed out: one call, which answers 200
+ * either way, so a signed-out load makes no call that fails (no 401 in the console).
+ */
+export const fetchEnvironment = async (): Promise<Environment | null> => environmentOfState(await http.get<SessionStateAnswer>('/users/session.json'));
 
 export async function signIn(input: SignInInput): Promise<SignInAnswer> {
   setSigningOut(false);

@@ -1,11 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from '@tanstack/react-router';
 import { ApiError } from '@/api/http';
 import { Toaster } from '@/ui/toaster';
 import { ErrorBoundary } from '@/ui/error-boundary';
 import { commandHotkeyText, runFrom } from '@/commands/command-hooks';
 import { commands } from '@/commands/registry';
-import { router } from './router';
+import { Shell } from './shell';
 
 const queryClient = new QueryClient({
   // A 4xx answer will not change on retry: show it at once.
@@ -16,7 +15,7 @@ export function App() {
   return (
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <Shell />
         <Toaster runCommand={(id) => runFrom(commands, id, undefined, 'button')} hotkeyOf={(id) => commandHotkeyText(commands, id)} />
       </QueryClientProvider>
     </ErrorBoundary>

@@ -1,12 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRouter } from '@tanstack/react-router';
-import { Suspense, useEffect, useMemo } from 'react';
+import { Suspense, useEffect } from 'react';
 import { ApiError } from '@/api/http';
 import { environmentQueryKey, fetchEnvironment } from '@/api/session-api';
 import { SignInPage } from '@/features/auth/sign-in-page';
 import { lazyComponent } from '@/panes/lazy';
 import { Button } from '@/ui/button';
-import { urlHistoryOf } from './url-history';
+import { browserUrlHistory, type WatchedUrlHistory } from './url-history';
 
 /** The workbench is its own chunk: the sign-in page never waits for it, and it is fetched while the user signs in. */
 const SignedIn = lazyComponent(() => import('./signed-in'), 'SignedIn');
@@ -14,18 +13,21 @@ const SignedIn = lazyComponent(() => import('./signed-in'), 'SignedIn');
 /** The text shown while the workbench's code arrives. */
 export const WORKBENCH_LOADING = 'Loading the workbench…';
 
+/** The address bar, watched once for the page's life. */
+let history: WatchedUrlHistory | undefined;
+
 /** Signed out: the sign-in page. Signed in: the workbench. */
 export function Shell() {
   const queryClient = useQueryClient();
   const env = useQuery({
     queryKey: environmentQueryKey,
+    // Not yet from the page's inlined session (inlinedEnvironment): drawing the workbench in the shell's
+    // first render lost the Jobs pane's focused row from the URL on reload (quick-open.e2e, issue 21.4).
     queryFn: fetchEnvironment,
     retry: (count, e) => !(e instanceof ApiError && e.status === 401) && count < 2,
     staleTime: Infinity,
   });
-  // The router renders this shell, so its history comes from context (importing router.ts would be a loop).
-  const router = useRouter();
-  const urlHistory = useMemo(() => urlHistoryOf(router.history), [router]);
+  const urlHistory = (history ??= browserUrlHistory());
   // Fetch the workbench's code at once, beside the session call (signed in) or while the user types (signed out).
   useEffect(() => void SignedIn.preload().catch(() => undefined), []);
 

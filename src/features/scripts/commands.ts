@@ -3,8 +3,6 @@ import { scriptPicks } from '@/commands/entity-picks';
 import { pickFrom } from '@/commands/pick';
 import { sleepUnlessStopped, StoppedError } from '@/commands/abort';
 import { defineCommand } from '@/commands/registry';
-import { parseScript } from '@/commands/script/parse';
-import { runScript } from '@/commands/script/run';
 import type { AnyCommand, CommandContext } from '@/commands/types';
 import { commands } from '@/commands/registry';
 import { finishScriptRun, getScript, getScripts, isOthersScript, openScriptRun, othersScriptQuestion, scriptsQueryKey } from './api';
@@ -54,6 +52,8 @@ export const scriptCommands: AnyCommand[] = [
       const found = await findScript(script);
       if (isOthersScript(found, ctx.user?.id) && !(await ctx.confirm(othersScriptQuestion(found), { confirmLabel: 'Run Script', cancelLabel: 'Do Not Run' }))) return { id: found.id, outcome: 'declined' };
       const runId = await openScriptRun(found.id, ctx.dock ? 'workbench' : 'terminal', false).catch(() => null);
+      // The script language (parser and runner) loads on first run: the workbench's first download does not carry it.
+      const [{ parseScript }, { runScript }] = await Promise.all([import('@/commands/script/parse'), import('@/commands/script/run')]);
       const result = await runScript(commands, parseScript(found.body), { continueOnError, headless: !ctx.dock, signal: ctx.signal });
       if (runId !== null) await finishScriptRun(found.id, runId, result).catch(() => undefined);
       await ctx.queryClient?.invalidateQueries({ queryKey: scriptsQueryKey });
