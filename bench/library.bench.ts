@@ -10,6 +10,7 @@ import { cloneActions } from './seed-actions';
 import { launchBrowser, openPage, signInThroughForm as signIn } from '../e2e/chromium';
 import { REPO_ROOT, freePort } from '../e2e/director';
 import { percentile } from './stats';
+import { cpuMeters, cpuPerCall } from './proc-cpu';
 
 /**
  * The Action library at 100,000 Actions on the embedded database (PGlite in a temporary directory), or
@@ -20,6 +21,9 @@ import { percentile } from './stats';
  *  - reference: what a plain SQL substring search costs on the same data (why the list filters in memory);
  *  - browser (Chromium, the built workbench): time to first rows of the library pane, per-keystroke
  *    input-to-frame time in the search box, and debounce-end-to-rows time of a search.
+ * Under load it also prints the CPU time a call costs the director (its process), PostgreSQL (the local
+ * cluster's processes) and the load generator (this process): the figures a busy machine changes least.
+ * BENCH_CPU_PROF=DIR writes the director's CPU profile there (node --cpu-prof) when it stops.
  * Figures are printed; nothing is asserted.
  */
 
@@ -163,6 +167,7 @@ async function main(): Promise<void> {
     for (const clients of CONCURRENCY) {
       const loaded: Sample[] = [];
       let turn = 0;
+      const cpu = cpuMeters(director.pid, pg?.url);
       const started = performance.now();
       await Promise.all(
         Array.from({ length: clients }, async () => {
@@ -170,12 +175,14 @@ async function main(): Promise<void> {
         }),
       );
       const seconds = (performance.now() - started) / 1000;
+      const used = cpu();
       const bad = loaded.filter((s) => s.status !== 200);
       const title = `${clients === 1 ? 'One call at a time' : `Under load: ${clients} concurrent clients`} on ${pg ? `PostgreSQL ${pg.version}` : 'PGlite'}`;
       console.log(`\n${title}, ${n.toLocaleString('en-US')} Actions: ${loaded.length} requests in ${seconds.toFixed(1)} s (${(loaded.length / seconds).toFixed(0)}/s)${bad.length ? `, ${bad.length} non-200` : ''}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}:`);
       console.log(HEAD);
       for (const c of calls) console.log(row(c.name, loaded.filter((s) => s.name === c.name).map((s) => s.ms)));
       console.log(row('all list and filter calls', loaded.map((s) => s.ms)));
+      console.log(cpuPerCall(used, loaded.length));
     }
     console.log(`\nReference: the same substring search in SQL (count of matches, ${SEARCHES.length} terms):`);
     console.log(HEAD);
@@ -249,9 +256,10 @@ async function freshPostgres(server: string): Promise<{ url: string; name: strin
 }
 
 /** `node --import tsx server/main.ts` on the seeded DATA_DIR (no demo seed, no local actors). */
-async function startDirectorOn(dataDir: string, databaseUrl = '', workbench = true): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startDirectorOn(dataDir: string, databaseUrl = '', workbench = true): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED: 'none', ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD, STATIC_DIR: workbench ? path.join(REPO_ROOT, 'dist') : 'none', DATABASE_URL: databaseUrl, LOCAL_ACTORS: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -274,6 +282,7 @@ async function startDirectorOn(dataDir: string, databaseUrl = '', workbench = tr
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -1,7 +1,8 @@
 import os from 'node:os';
 import { startDirector, type Director } from '../e2e/director';
 import { openPostgres } from '../server/db/index';
-import { get, login, mixed, ms, scenarios, time, type MixedFigures } from './jobs-calls';
+import { CONCURRENCY, get, login, mixed, scenarios, summaryLine, time, type MixedFigures } from './jobs-calls';
+import { profileEnv } from './proc-cpu';
 import { seedJobsInto } from './seed-jobs';
 
 /**
@@ -14,7 +15,7 @@ import { seedJobsInto } from './seed-jobs';
  */
 
 const ROWS = Number(process.env.PG_BENCH_ROWS || 1_000_000);
-const CLIENTS = (process.env.PG_BENCH_CLIENTS || '8,32').split(',').map(Number);
+const CLIENTS = process.env.PG_BENCH_CLIENTS ? process.env.PG_BENCH_CLIENTS.split(',').map(Number) : CONCURRENCY;
 
 async function main(): Promise<void> {
   const url = process.env.TEST_DATABASE_URL;
@@ -34,19 +35,15 @@ async function main(): Promise<void> {
     console.log(`seeded in ${(t / 1000).toFixed(0)} s`);
     await db.close();
     console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
-    director = await startDirector({ DATABASE_URL: own, SEED: 'none' });
+    director = await startDirector({ DATABASE_URL: own, SEED: 'none', ...profileEnv() });
     const s = await login(director.url);
     const list = await scenarios((p) => get(director!.url + p, s));
     // Warm-up: every call once, so the first clients do not pay for cold caches.
     for (const [, p] of list) await get(director.url + p(), s);
     const figures: MixedFigures[] = [];
-    for (const clients of CLIENTS) figures.push(await mixed(director.url, s, list, clients));
+    for (const clients of CLIENTS) figures.push(await mixed(director.url, s, list, clients, { pid: director.pid, databaseUrl: own }));
     console.log(`\nPostgreSQL ${version}, ${ROWS.toLocaleString('en-US')} jobs, the director over HTTP:`);
-    for (const f of figures) {
-      console.log(
-        `  ${String(f.clients).padStart(3)} clients: ${f.callsPerSecond.toFixed(0)} calls/s; list calls p50 ${ms(f.list.p50)} ms, p99 ${ms(f.list.p99)} ms; all calls p50 ${ms(f.all.p50)}, p99 ${ms(f.all.p99)} ms`,
-      );
-    }
+    for (const f of figures) console.log(`  ${summaryLine(f)}`);
   } finally {
     await director?.stop();
     await admin.exec(`drop database if exists ${name} with (force)`);
