@@ -8,6 +8,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../e2e/director';
 import type { JobDetail, JobListAnswer } from '../src/api/contracts/jobs';
 import { percentile } from './stats';
 import { cpuMeters, cpuPerCall } from './proc-cpu';
+import { timedRequest } from './http-client';
 
 /** Client counts of the mixed runs (JOBS_BENCH_CONCURRENCY=8,32). */
 export const CONCURRENCY = (process.env.JOBS_BENCH_CONCURRENCY || '8,32').split(',').map(Number);
@@ -34,8 +35,10 @@ export async function login(url: string): Promise<Session> {
   return { cookie, csrf: body.csrf_token };
 }
 
+const callHeaders = (s: Session) => ({ cookie: s.cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest', 'x-background-task': 'true' });
+
 export async function get<T>(url: string, s: Session): Promise<T> {
-  const res = await fetch(url, { headers: { cookie: s.cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest', 'x-background-task': 'true' } });
+  const res = await fetch(url, { headers: callHeaders(s) });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${text.slice(0, 200)}`);
   return JSON.parse(text) as T;
@@ -153,7 +156,9 @@ export async function mixed(base: string, s: Session, list: Scenario[], clients:
     Array.from({ length: clients }, async (_, c) => {
       for (let i = c; Date.now() < deadline; i++) {
         const [label, p] = list[i % list.length]!;
-        const [, t] = await time(() => get(base + p(), s));
+        const url = base + p();
+        const { status, ms: t } = await timedRequest(url, { headers: callHeaders(s) });
+        if (status !== 200) throw new Error(`${url}: ${status}`);
         (per.get(label) ?? per.set(label, []).get(label)!).push(t);
         n++;
       }

@@ -11,6 +11,7 @@ import { launchBrowser, openPage, signInThroughForm as signIn } from '../e2e/chr
 import { REPO_ROOT, freePort } from '../e2e/director';
 import { percentile } from './stats';
 import { cpuMeters, cpuPerCall } from './proc-cpu';
+import { timedRequest } from './http-client';
 
 /**
  * The Action library at 100,000 Actions on the embedded database (PGlite in a temporary directory), or
@@ -85,7 +86,8 @@ async function main(): Promise<void> {
   const dataDir = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-library-'));
   fs.mkdirSync(dataDir, { recursive: true });
   // On PostgreSQL (`npm run bench:library:pg`): a fresh database of TEST_DATABASE_URL's server, dropped afterwards.
-  const pg = process.env.TEST_DATABASE_URL ? await freshPostgres(process.env.TEST_DATABASE_URL) : null;
+  // With BENCH_DATA_DIR the PostgreSQL database is kept too (vigil_library_bench_kept) and reused when seeded.
+  const pg = process.env.TEST_DATABASE_URL ? await freshPostgres(process.env.TEST_DATABASE_URL, !!keep) : null;
   const db = pg ? await openPostgres(pg.url) : await openPglite(dataDir);
   let t0 = Date.now();
   const seeded = keep && (await db.query<{ n: number }>(`select count(*)::int as n from pg_tables where tablename = 'actions'`))[0]?.n
@@ -133,7 +135,7 @@ async function main(): Promise<void> {
     let k = 0;
     const pick = <T>(xs: readonly T[]) => xs[k++ % xs.length]!;
     const L = '/manage_sims/v2/actions/library_actions_list';
-    const calls: { name: string; next: () => { url: string; init?: RequestInit } }[] = [
+    const calls: { name: string; next: () => { url: string; init?: { method: string; headers: Record<string, string>; body: string } } }[] = [
       { name: 'list: first page, default sort', next: () => ({ url: `${L}?page_size=100` }) },
       { name: 'list: page 200 sorted by Last Run', next: () => ({ url: `${L}?page_size=100&page_number=200&sort=last_run` }) },
       { name: 'list: search (literal, 8 terms)', next: () => ({ url: `${L}?page_size=100&search=${encodeURIComponent(pick(SEARCHES))}` }) },
@@ -146,17 +148,16 @@ async function main(): Promise<void> {
         name: 'tree filter (POST library_actions_filter.json)',
         next: () => ({
           url: '/manage_sims/library_actions_filter.json',
-          init: { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify({ behavior_type: [pick(dimIds)] }) },
+          init: { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'x-csrf-token': csrf } as Record<string, string>, body: JSON.stringify({ behavior_type: [pick(dimIds)] }) },
         }),
       },
     ];
 
+    // node:http with kept-alive connections (bench/http-client.ts): fetch cost this process more CPU than the director.
     const one = async (c: (typeof calls)[number]): Promise<Sample> => {
       const { url, init } = c.next();
-      const s = performance.now();
-      const res = await fetch(`${base}${url}`, { headers, ...init });
-      await res.arrayBuffer();
-      return { name: c.name, ms: performance.now() - s, status: res.status };
+      const { status, ms } = await timedRequest(`${base}${url}`, { headers, ...init });
+      return { name: c.name, ms, status };
     };
 
     // Warm-up: every call kind a few times (fills the sort orders, the result caches and the item JSON of the pages asked for).
@@ -237,10 +238,11 @@ async function main(): Promise<void> {
 }
 
 /** A fresh database on the PostgreSQL server of `server` (a connection URL), dropped by drop(). */
-async function freshPostgres(server: string): Promise<{ url: string; name: string; version: string; drop: () => Promise<void> }> {
-  const name = `vigil_library_bench_${process.pid}`;
+async function freshPostgres(server: string, kept = false): Promise<{ url: string; name: string; version: string; drop: () => Promise<void> }> {
+  const name = kept ? 'vigil_library_bench_kept' : `vigil_library_bench_${process.pid}`;
   const admin = await openPostgres(server);
-  await admin.exec(`create database ${name}`);
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).length > 0;
+  if (!exists) await admin.exec(`create database ${name}`);
   const [{ server_version: version } = { server_version: '' }] = await admin.query<{ server_version: string }>('show server_version');
   const u = new URL(server);
   u.pathname = `/${name}`;
@@ -249,7 +251,7 @@ async function freshPostgres(server: string): Promise<{ url: string; name: strin
     name,
     version,
     drop: async () => {
-      await admin.exec(`drop database if exists ${name} with (force)`);
+      if (!kept) await admin.exec(`drop database if exists ${name} with (force)`);
       await admin.close();
     },
   };
