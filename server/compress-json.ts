@@ -19,10 +19,22 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 /** JSON answers smaller than this are sent as they are: compressing them costs more than it saves. */
 export const COMPRESS_MIN_BYTES = 1024;
 
+/** Encodings picked for Accept-Encoding values seen (a browser sends the same one every time). */
+const picked = new Map<string, Encoding | undefined>();
+
 /** Picks the encoding the client accepts, brotli first; `q=0` means refused, `*` accepts gzip. */
 export function pickEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  if (acceptEncoding === undefined) return undefined;
+  if (picked.has(acceptEncoding)) return picked.get(acceptEncoding);
+  const encoding = parseAcceptEncoding(acceptEncoding);
+  if (picked.size >= 64) picked.clear();
+  picked.set(acceptEncoding, encoding);
+  return encoding;
+}
+
+function parseAcceptEncoding(acceptEncoding: string): Encoding | undefined {
   const accepted = new Set(
-    (acceptEncoding ?? '')
+    acceptEncoding
       .split(',')
       .map((p) => p.trim().split(';'))
       .filter(([, q]) => !q || !/^q=0(\.0*)?$/.test(q.trim()))
