@@ -8,7 +8,7 @@ import { listJobs, parseListQuery } from '../server/jobs/list-query';
 import { getJob, getStepActions } from '../server/jobs/service';
 import { withSeededJobs } from './seed-jobs';
 import { get, login, measure, ms, scenarios, sequential, summaryLine, type Get } from './jobs-calls';
-import { profileEnv } from './proc-cpu';
+import { profileArgs } from './proc-cpu';
 import { percentile } from './stats';
 
 /**
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     let director: Director | null = null;
     try {
       await dbFigures(dataDir);
-      director = await startDirector({ DATA_DIR: dataDir, STATIC_DIR: staticDir, SEED: 'none', ...profileEnv() });
+      director = await startDirector({ DATA_DIR: dataDir, STATIC_DIR: staticDir, SEED: 'none' }, { nodeArgs: profileArgs() });
       const s = await login(director.url);
       const figures = await measure(director.url, s, await scenarios((p) => get(director!.url + p, s)), { pid: director.pid });
       console.log(`\nPGlite, ${JOBS.toLocaleString('en-US')} jobs, the director over HTTP:`);

@@ -10,7 +10,7 @@ import { cloneActions } from './seed-actions';
 import { launchBrowser, openPage, signInThroughForm as signIn } from '../e2e/chromium';
 import { REPO_ROOT, freePort } from '../e2e/director';
 import { percentile } from './stats';
-import { cpuMeters, cpuPerCall } from './proc-cpu';
+import { cpuMeters, cpuPerCall, profileArgs } from './proc-cpu';
 import { timedRequest } from './http-client';
 
 /**
@@ -271,8 +271,7 @@ async function freshPostgres(server: string, kept = false): Promise<{ url: strin
 /** `node --import tsx server/main.ts` on the seeded DATA_DIR (no demo seed, no local actors). */
 async function startDirectorOn(dataDir: string, databaseUrl = '', workbench = true): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', 'server/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED: 'none', ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD, STATIC_DIR: workbench ? path.join(REPO_ROOT, 'dist') : 'none', DATABASE_URL: databaseUrl, LOCAL_ACTORS: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

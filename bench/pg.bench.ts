@@ -3,7 +3,7 @@ import { startDirector, type Director } from '../e2e/director';
 import { openPostgres } from '../server/db/index';
 import { migrate } from '../server/db/migrate';
 import { CONCURRENCY, get, login, mixed, scenarios, summaryLine, time, type MixedFigures } from './jobs-calls';
-import { profileEnv } from './proc-cpu';
+import { profileArgs } from './proc-cpu';
 import { seedJobsInto } from './seed-jobs';
 
 /**
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     }
     await db.close();
     console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
-    director = await startDirector({ DATABASE_URL: own, SEED: 'none', ...profileEnv() });
+    director = await startDirector({ DATABASE_URL: own, SEED: 'none' }, { nodeArgs: profileArgs() });
     const s = await login(director.url);
     const list = await scenarios((p) => get(director!.url + p, s));
     // Warm-up: every call once, so the first clients do not pay for cold caches.

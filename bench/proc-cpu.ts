@@ -80,8 +80,8 @@ export function cpuPerCall(used: { director: number; postgres: number; client: n
   return `CPU a call: director ${f(used.director)} ms, PostgreSQL ${f(used.postgres)} ms, load generator ${f(used.client)} ms`;
 }
 
-/** BENCH_CPU_PROF=DIR: the environment that makes a director started by e2e/director.ts write its CPU profile to DIR when it stops. */
-export function profileEnv(): Record<string, string> {
+/** BENCH_CPU_PROF=DIR: the Node arguments that make a director write its CPU profile to DIR when it stops. */
+export function profileArgs(): string[] {
   const dir = process.env.BENCH_CPU_PROF;
-  return dir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${path.resolve(dir)}`.trim() } : {};
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];
 }
