@@ -3,11 +3,15 @@
  * scenarios (list pages, sorts, filters, date ranges, one job, a step's actions), one client at a time,
  * and mixed from several clients at once.
  */
+import os from 'node:os';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../e2e/director';
 import type { JobDetail, JobListAnswer } from '../src/api/contracts/jobs';
 import { percentile } from './stats';
+import { cpuMeters, cpuPerCall } from './proc-cpu';
+import { timedRequest } from './http-client';
 
-const CONCURRENCY = Number(process.env.JOBS_BENCH_CONCURRENCY || 8);
+/** Client counts of the mixed runs (JOBS_BENCH_CONCURRENCY=8,32). */
+export const CONCURRENCY = (process.env.JOBS_BENCH_CONCURRENCY || '8,32').split(',').map(Number);
 const RUNS = 100;
 const MIXED_SECONDS = Number(process.env.JOBS_BENCH_MIXED_SECONDS || 15);
 
@@ -31,8 +35,10 @@ export async function login(url: string): Promise<Session> {
   return { cookie, csrf: body.csrf_token };
 }
 
+const callHeaders = (s: Session) => ({ cookie: s.cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest', 'x-background-task': 'true' });
+
 export async function get<T>(url: string, s: Session): Promise<T> {
-  const res = await fetch(url, { headers: { cookie: s.cookie, accept: 'application/json', 'x-requested-with': 'XMLHttpRequest', 'x-background-task': 'true' } });
+  const res = await fetch(url, { headers: callHeaders(s) });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${text.slice(0, 200)}`);
   return JSON.parse(text) as T;
@@ -108,10 +114,23 @@ export async function sequential(title: string, get: Get, list: Scenario[]): Pro
   return listSamples;
 }
 
-/** Runs `sequential` over HTTP, then `mixed` at CONCURRENCY clients. */
-export async function measure(base: string, s: Session, list: Scenario[]): Promise<void> {
+/** Runs `sequential` over HTTP, then `mixed` at each of CONCURRENCY clients. */
+export async function measure(base: string, s: Session, list: Scenario[], director: CpuSource): Promise<MixedFigures[]> {
   await sequential('HTTP to the director, one client at a time', (p) => get(base + p, s), list);
-  await mixed(base, s, list, CONCURRENCY);
+  const figures: MixedFigures[] = [];
+  for (const clients of CONCURRENCY) figures.push(await mixed(base, s, list, clients, director));
+  return figures;
+}
+
+/** The director's process (and the PostgreSQL server it uses, if any) whose CPU time a run reads. */
+export interface CpuSource {
+  pid: number;
+  databaseUrl?: string;
+}
+
+/** One line a run: clients, calls/s, list and all calls p50/p99, CPU a call. */
+export function summaryLine(f: MixedFigures): string {
+  return `${String(f.clients).padStart(3)} clients: ${f.callsPerSecond.toFixed(0)} calls/s; list calls p50 ${ms(f.list.p50)} ms, p99 ${ms(f.list.p99)} ms; all calls p50 ${ms(f.all.p50)}, p99 ${ms(f.all.p99)} ms; ${f.cpu}; load average ${f.load}`;
 }
 
 /** Figures of one mixed run: calls per second, and p50/p99 of all calls and of the list calls only. */
@@ -120,27 +139,36 @@ export interface MixedFigures {
   callsPerSecond: number;
   all: { p50: number; p99: number };
   list: { p50: number; p99: number };
+  /** CPU time a call (director, PostgreSQL, load generator). */
+  cpu: string;
+  /** The load average during the run. */
+  load: string;
 }
 
 /** `clients` at once for MIXED_SECONDS, every call of `list` in turn; prints and returns the figures. */
-export async function mixed(base: string, s: Session, list: Scenario[], clients: number): Promise<MixedFigures> {
-
+export async function mixed(base: string, s: Session, list: Scenario[], clients: number, director: CpuSource): Promise<MixedFigures> {
   console.log(`\nHTTP, ${clients} clients at once for ${MIXED_SECONDS} s, every call above in turn, milliseconds:`);
   const per = new Map<string, number[]>();
   const deadline = Date.now() + MIXED_SECONDS * 1000;
   let n = 0;
+  const meter = cpuMeters(director.pid, director.databaseUrl);
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
       for (let i = c; Date.now() < deadline; i++) {
         const [label, p] = list[i % list.length]!;
-        const [, t] = await time(() => get(base + p(), s));
+        const url = base + p();
+        const { status, ms: t } = await timedRequest(url, { headers: callHeaders(s) });
+        if (status !== 200) throw new Error(`${url}: ${status}`);
         (per.get(label) ?? per.set(label, []).get(label)!).push(t);
         n++;
       }
     }),
   );
+  const cpu = cpuPerCall(meter(), n);
+  const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
   const all = [...per.values()].flat().sort((a, b) => a - b);
-  console.log(`${n} calls, ${(n / MIXED_SECONDS).toFixed(0)} calls/s; all calls p50 ${ms(percentile(all, 50))}, p99 ${ms(percentile(all, 99))}`);
+  console.log(`${n} calls, ${(n / MIXED_SECONDS).toFixed(0)} calls/s; all calls p50 ${ms(percentile(all, 50))}, p99 ${ms(percentile(all, 99))}; load average ${load}`);
+  console.log(cpu);
   const listCalls = [...per.entries()].filter(([l]) => !l.startsWith('one job') && !l.startsWith('actions of')).flatMap(([, v]) => v).sort((a, b) => a - b);
   console.log(`list calls only: p50 ${ms(percentile(listCalls, 50))}, p99 ${ms(percentile(listCalls, 99))}`);
   for (const [label, v] of per) {
@@ -152,6 +180,8 @@ export async function mixed(base: string, s: Session, list: Scenario[], clients:
     callsPerSecond: n / MIXED_SECONDS,
     all: { p50: percentile(all, 50), p99: percentile(all, 99) },
     list: { p50: percentile(listCalls, 50), p99: percentile(listCalls, 99) },
+    cpu,
+    load,
   };
 }
 

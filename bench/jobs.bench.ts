@@ -7,7 +7,8 @@ import { openPglite, type Db } from '../server/db/index';
 import { listJobs, parseListQuery } from '../server/jobs/list-query';
 import { getJob, getStepActions } from '../server/jobs/service';
 import { withSeededJobs } from './seed-jobs';
-import { get, login, measure, ms, scenarios, sequential, type Get } from './jobs-calls';
+import { get, login, measure, ms, scenarios, sequential, summaryLine, type Get } from './jobs-calls';
+import { profileArgs } from './proc-cpu';
 import { percentile } from './stats';
 
 /**
@@ -18,7 +19,8 @@ import { percentile } from './stats';
  *     then all of them mixed from CONCURRENCY clients at once;
  *  3. in Chromium against the built workbench: time to the first rows of the Jobs pane, next-page time,
  *     and frame times while scrolling a page of 30 expanded jobs.
- * Figures are printed; nothing is asserted. JOBS_BENCH_ROWS, JOBS_BENCH_CONCURRENCY,
+ * Under load each run also prints the CPU time a call costs the director and the load generator
+ * (BENCH_CPU_PROF=DIR: the director's CPU profile). Figures are printed; nothing is asserted. JOBS_BENCH_ROWS, JOBS_BENCH_CONCURRENCY (8,32),
  * JOBS_BENCH_DATA_DIR (keep and reuse the seeded database) and VIGIL_BENCH_STATIC_DIR (another build of
  * the workbench) change the defaults.
  */
@@ -155,9 +157,11 @@ async function main(): Promise<void> {
     let director: Director | null = null;
     try {
       await dbFigures(dataDir);
-      director = await startDirector({ DATA_DIR: dataDir, STATIC_DIR: staticDir, SEED: 'none' });
+      director = await startDirector({ DATA_DIR: dataDir, STATIC_DIR: staticDir, SEED: 'none' }, { nodeArgs: profileArgs() });
       const s = await login(director.url);
-      await measure(director.url, s, await scenarios((p) => get(director!.url + p, s)));
+      const figures = await measure(director.url, s, await scenarios((p) => get(director!.url + p, s)), { pid: director.pid });
+      console.log(`\nPGlite, ${JOBS.toLocaleString('en-US')} jobs, the director over HTTP:`);
+      for (const f of figures) console.log(`  ${summaryLine(f)}`);
       if (fs.existsSync(path.join(staticDir, 'index.html'))) await browserFigures(director).catch((e: unknown) => console.log(`\nbrowser figures failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`));
       else console.log(`\nno built workbench in ${staticDir}: browser figures skipped (npm run build)`);
     } finally {

@@ -10,6 +10,8 @@ import { cloneActions } from './seed-actions';
 import { launchBrowser, openPage, signInThroughForm as signIn } from '../e2e/chromium';
 import { REPO_ROOT, freePort } from '../e2e/director';
 import { percentile } from './stats';
+import { cpuMeters, cpuPerCall, profileArgs } from './proc-cpu';
+import { timedRequest } from './http-client';
 
 /**
  * The Action library at 100,000 Actions on the embedded database (PGlite in a temporary directory), or
@@ -20,6 +22,9 @@ import { percentile } from './stats';
  *  - reference: what a plain SQL substring search costs on the same data (why the list filters in memory);
  *  - browser (Chromium, the built workbench): time to first rows of the library pane, per-keystroke
  *    input-to-frame time in the search box, and debounce-end-to-rows time of a search.
+ * Under load it also prints the CPU time a call costs the director (its process), PostgreSQL (the local
+ * cluster's processes) and the load generator (this process): the figures a busy machine changes least.
+ * BENCH_CPU_PROF=DIR writes the director's CPU profile there (node --cpu-prof) when it stops.
  * Figures are printed; nothing is asserted.
  */
 
@@ -81,7 +86,8 @@ async function main(): Promise<void> {
   const dataDir = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-library-'));
   fs.mkdirSync(dataDir, { recursive: true });
   // On PostgreSQL (`npm run bench:library:pg`): a fresh database of TEST_DATABASE_URL's server, dropped afterwards.
-  const pg = process.env.TEST_DATABASE_URL ? await freshPostgres(process.env.TEST_DATABASE_URL) : null;
+  // With BENCH_DATA_DIR the PostgreSQL database is kept too (vigil_library_bench_kept) and reused when seeded.
+  const pg = process.env.TEST_DATABASE_URL ? await freshPostgres(process.env.TEST_DATABASE_URL, !!keep) : null;
   const db = pg ? await openPostgres(pg.url) : await openPglite(dataDir);
   let t0 = Date.now();
   const seeded = keep && (await db.query<{ n: number }>(`select count(*)::int as n from pg_tables where tablename = 'actions'`))[0]?.n
@@ -129,7 +135,7 @@ async function main(): Promise<void> {
     let k = 0;
     const pick = <T>(xs: readonly T[]) => xs[k++ % xs.length]!;
     const L = '/manage_sims/v2/actions/library_actions_list';
-    const calls: { name: string; next: () => { url: string; init?: RequestInit } }[] = [
+    const calls: { name: string; next: () => { url: string; init?: { method: string; headers: Record<string, string>; body: string } } }[] = [
       { name: 'list: first page, default sort', next: () => ({ url: `${L}?page_size=100` }) },
       { name: 'list: page 200 sorted by Last Run', next: () => ({ url: `${L}?page_size=100&page_number=200&sort=last_run` }) },
       { name: 'list: search (literal, 8 terms)', next: () => ({ url: `${L}?page_size=100&search=${encodeURIComponent(pick(SEARCHES))}` }) },
@@ -142,17 +148,16 @@ async function main(): Promise<void> {
         name: 'tree filter (POST library_actions_filter.json)',
         next: () => ({
           url: '/manage_sims/library_actions_filter.json',
-          init: { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify({ behavior_type: [pick(dimIds)] }) },
+          init: { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'x-csrf-token': csrf } as Record<string, string>, body: JSON.stringify({ behavior_type: [pick(dimIds)] }) },
         }),
       },
     ];
 
+    // node:http with kept-alive connections (bench/http-client.ts): fetch cost this process more CPU than the director.
     const one = async (c: (typeof calls)[number]): Promise<Sample> => {
       const { url, init } = c.next();
-      const s = performance.now();
-      const res = await fetch(`${base}${url}`, { headers, ...init });
-      await res.arrayBuffer();
-      return { name: c.name, ms: performance.now() - s, status: res.status };
+      const { status, ms } = await timedRequest(`${base}${url}`, { headers, ...init });
+      return { name: c.name, ms, status };
     };
 
     // Warm-up: every call kind a few times (fills the sort orders, the result caches and the item JSON of the pages asked for).
@@ -160,22 +165,36 @@ async function main(): Promise<void> {
 
     // Closed loops of 1, 4 and 10 clients: each sends its next call as soon as the previous one answered,
     // taking the call kinds in turn, until every kind has SAMPLES answers (p99 of 200 is the 2nd slowest).
-    for (const clients of CONCURRENCY) {
+    const loop = async (clients: number) => {
       const loaded: Sample[] = [];
       let turn = 0;
+      const cpu = cpuMeters(director.pid, pg?.url);
       const started = performance.now();
       await Promise.all(
         Array.from({ length: clients }, async () => {
           while (turn < SAMPLES * calls.length) loaded.push(await one(calls[turn++ % calls.length]!));
         }),
       );
-      const seconds = (performance.now() - started) / 1000;
+      return { loaded, seconds: (performance.now() - started) / 1000, used: cpu(), load: os.loadavg().map((x) => x.toFixed(2)).join(' ') };
+    };
+    const where = pg ? `PostgreSQL ${pg.version}` : 'PGlite';
+    // A first pass of the same mix makes the answers the runs then ask for again (list pages, compressed
+    // forms, sort orders, search results): its CPU is the cost of answers not asked for before.
+    if (CONCURRENCY.some((c) => c > 1)) {
+      const first = await loop(Math.max(...CONCURRENCY));
+      const all = first.loaded.map((x) => x.ms);
+      console.log(`\nFirst pass (answers made and kept), ${Math.max(...CONCURRENCY)} clients on ${where}: ${first.loaded.length} requests in ${first.seconds.toFixed(1)} s; load average ${first.load}`);
+      console.log(`${row('all list and filter calls', all)}\n${cpuPerCall(first.used, first.loaded.length)}`);
+    }
+    for (const clients of CONCURRENCY) {
+      const { loaded, seconds, used, load } = await loop(clients);
       const bad = loaded.filter((s) => s.status !== 200);
-      const title = `${clients === 1 ? 'One call at a time' : `Under load: ${clients} concurrent clients`} on ${pg ? `PostgreSQL ${pg.version}` : 'PGlite'}`;
-      console.log(`\n${title}, ${n.toLocaleString('en-US')} Actions: ${loaded.length} requests in ${seconds.toFixed(1)} s (${(loaded.length / seconds).toFixed(0)}/s)${bad.length ? `, ${bad.length} non-200` : ''}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}:`);
+      const title = `${clients === 1 ? 'One call at a time' : `Under load: ${clients} concurrent clients`} on ${where}`;
+      console.log(`\n${title}, ${n.toLocaleString('en-US')} Actions: ${loaded.length} requests in ${seconds.toFixed(1)} s (${(loaded.length / seconds).toFixed(0)}/s)${bad.length ? `, ${bad.length} non-200` : ''}; load average ${load}:`);
       console.log(HEAD);
       for (const c of calls) console.log(row(c.name, loaded.filter((s) => s.name === c.name).map((s) => s.ms)));
       console.log(row('all list and filter calls', loaded.map((s) => s.ms)));
+      console.log(cpuPerCall(used, loaded.length));
     }
     console.log(`\nReference: the same substring search in SQL (count of matches, ${SEARCHES.length} terms):`);
     console.log(HEAD);
@@ -230,10 +249,11 @@ async function main(): Promise<void> {
 }
 
 /** A fresh database on the PostgreSQL server of `server` (a connection URL), dropped by drop(). */
-async function freshPostgres(server: string): Promise<{ url: string; name: string; version: string; drop: () => Promise<void> }> {
-  const name = `vigil_library_bench_${process.pid}`;
+async function freshPostgres(server: string, kept = false): Promise<{ url: string; name: string; version: string; drop: () => Promise<void> }> {
+  const name = kept ? 'vigil_library_bench_kept' : `vigil_library_bench_${process.pid}`;
   const admin = await openPostgres(server);
-  await admin.exec(`create database ${name}`);
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).length > 0;
+  if (!exists) await admin.exec(`create database ${name}`);
   const [{ server_version: version } = { server_version: '' }] = await admin.query<{ server_version: string }>('show server_version');
   const u = new URL(server);
   u.pathname = `/${name}`;
@@ -242,16 +262,16 @@ async function freshPostgres(server: string): Promise<{ url: string; name: strin
     name,
     version,
     drop: async () => {
-      await admin.exec(`drop database if exists ${name} with (force)`);
+      if (!kept) await admin.exec(`drop database if exists ${name} with (force)`);
       await admin.close();
     },
   };
 }
 
 /** `node --import tsx server/main.ts` on the seeded DATA_DIR (no demo seed, no local actors). */
-async function startDirectorOn(dataDir: string, databaseUrl = '', workbench = true): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startDirectorOn(dataDir: string, databaseUrl = '', workbench = true): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', 'server/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED: 'none', ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD, STATIC_DIR: workbench ? path.join(REPO_ROOT, 'dist') : 'none', DATABASE_URL: databaseUrl, LOCAL_ACTORS: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -274,6 +294,7 @@ async function startDirectorOn(dataDir: string, databaseUrl = '', workbench = tr
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

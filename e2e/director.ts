@@ -89,14 +89,15 @@ export async function seedDataDir(): Promise<string> {
  * PGlite directory, SEED=demo and the known passwords; `env` adds or overrides variables
  * (e.g. SESSION_TIMEOUT_MIN). Resolves once it prints "Open http". Its data directory is a copy of the
  * run's seeded one (seedDataDir) when there is one and `env` changes nothing the seed depends on, unless `fresh`.
+ * `nodeArgs` go to Node before the script (benchmarks: --cpu-prof).
  */
-export async function startDirector(env: Record<string, string> = {}, opts: { fresh?: boolean; startTimeoutMs?: number } = {}): Promise<Director> {
+export async function startDirector(env: Record<string, string> = {}, opts: { fresh?: boolean; startTimeoutMs?: number; nodeArgs?: string[] } = {}): Promise<Director> {
   requireBuiltSpa();
   const dataDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'vigil-e2e-'));
   const seeded = process.env[SEEDED_DIR_VARIABLE];
   if (seeded && !opts.fresh && !Object.keys(env).some((k) => SEED_INPUTS.includes(k))) await fs.promises.cp(seeded, dataDir, { recursive: true });
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

@@ -40,7 +40,28 @@ export function toSessionUser(row: UserDbRow): SessionUser {
   return { id: row.id, email: row.email, first_name: row.first_name, last_name: row.last_name, role, permissions: permissionsOf(role) };
 }
 
+/**
+ * How long a verified session is taken from memory without reading the database again. Every write
+ * through this director that names the sessions or users table (sign-out, a revoked session, a role or
+ * password change, an expiry moved) makes the next request verify again at once; a session ended by
+ * another director on the same database is refused here within this time.
+ */
+export const SESSION_CACHE_MS = 1000;
+/** Beyond this many cached sessions the cache starts over (a flood of distinct cookies cannot grow it). */
+const SESSION_CACHE_MAX = 10_000;
+
+interface Verified {
+  session: ActiveSession;
+  /** performance.now() when the database said the session was live. */
+  at: number;
+  /** The database handle's authVersion before it was read. */
+  authVersion: number;
+}
+
 export class SessionStore {
+  /** Sessions verified in the last SESSION_CACHE_MS, by cookie value: a call then reads no table to know its user. */
+  private verified = new Map<string, Verified>();
+
   constructor(
     private db: Db,
     private timeoutMs: number,
@@ -63,6 +84,30 @@ export class SessionStore {
   /** The live session for a cookie value, or null when unknown or expired. */
   async find(cookie: string | undefined): Promise<ActiveSession | null> {
     if (!cookie) return null;
+    const hit = this.verified.get(cookie);
+    if (hit) {
+      const now = Date.now();
+      if (
+        hit.authVersion === this.db.writes.authVersion &&
+        performance.now() - hit.at < SESSION_CACHE_MS &&
+        hit.session.expiresAt.getTime() > now &&
+        hit.session.createdAt.getTime() + this.maxMs > now
+      ) {
+        return hit.session;
+      }
+      this.verified.delete(cookie);
+    }
+    const authVersion = this.db.writes.authVersion;
+    const at = performance.now();
+    const session = await this.read(cookie);
+    if (session) {
+      if (this.verified.size >= SESSION_CACHE_MAX) this.verified.clear();
+      this.verified.set(cookie, { session, at, authVersion });
+    }
+    return session;
+  }
+
+  private async read(cookie: string): Promise<ActiveSession | null> {
     const rows = await this.db.query<UserDbRow & { sid: string; csrf_token: string; expires_at: Date | string; created_at: Date | string }>(
       `select s.id as sid, s.csrf_token, s.expires_at, s.created_at, u.id, u.email, u.first_name, u.last_name, u.role
          from sessions s join users u on u.id = s.user_id where s.id = $1`,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { WriteSignal, isWrite } from './write-signal';
+import { WriteSignal, isWrite, touchesAuth } from './write-signal';
 
 /** The one database interface of the director: PGlite by default, PostgreSQL when DATABASE_URL is set. */
 export interface Db {
@@ -36,27 +36,27 @@ export async function openPglite(dataDir: string | undefined, from?: Blob): Prom
   await pg.waitReady;
   const writes = new WriteSignal();
   // onWrite runs once the statement is done: outside a transaction that is its commit.
-  const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }, onWrite: () => void): Pick<Db, 'query' | 'exec'> => ({
+  const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }, onWrite: (sql: string) => void): Pick<Db, 'query' | 'exec'> => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const res = await q.query<T>(sql, params);
-      if (isWrite(sql, res.affectedRows)) onWrite();
+      if (isWrite(sql, res.affectedRows)) onWrite(sql);
       return res.rows;
     },
     async exec(sql: string) {
       await q.exec(sql);
-      onWrite();
+      onWrite(sql);
     },
   });
   const db: PgliteDb = {
     kind: 'pglite',
     writes,
-    ...wrap(pg, () => writes.bump()),
+    ...wrap(pg, (sql) => writes.bump(touchesAuth(sql))),
     async transaction(fn) {
-      let wrote = false;
+      const wrote = { any: false, auth: false };
       try {
-        return await pg.transaction((tx) => fn({ kind: 'pglite', writes, ...wrap(tx, () => (wrote = true)), transaction: (inner) => inner(db), close: async () => {} }));
+        return await pg.transaction((tx) => fn({ kind: 'pglite', writes, ...wrap(tx, (sql) => noteWrite(wrote, sql)), transaction: (inner) => inner(db), close: async () => {} }));
       } finally {
-        if (wrote) writes.bump();
+        if (wrote.any) writes.bump(wrote.auth);
       }
     },
     close: () => pg.close(),
@@ -68,6 +68,12 @@ export async function openPglite(dataDir: string | undefined, from?: Blob): Prom
     },
   };
   return db;
+}
+
+/** Notes a write inside a transaction; the signal moves once the transaction has ended. */
+function noteWrite(wrote: { any: boolean; auth: boolean }, sql: string): void {
+  wrote.any = true;
+  if (!wrote.auth && touchesAuth(sql)) wrote.auth = true;
 }
 
 /**
@@ -105,24 +111,24 @@ export async function openPostgres(url: string): Promise<Db> {
   await pool.query('select 1');
   type Client = { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> };
   const writes = new WriteSignal();
-  const wrap = (c: Client, onWrite: () => void) => ({
+  const wrap = (c: Client, onWrite: (sql: string) => void) => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const res = await c.query(sql, params);
-      if (isWrite(sql, res.rowCount)) onWrite();
+      if (isWrite(sql, res.rowCount)) onWrite(sql);
       return res.rows as T[];
     },
     async exec(sql: string) {
       await c.query(sql);
-      onWrite();
+      onWrite(sql);
     },
   });
-  const onPool = wrap(pool, () => writes.bump());
+  const onPool = wrap(pool, (sql) => writes.bump(touchesAuth(sql)));
   async function inTransaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     const client = await pool.connect();
-    let wrote = false;
+    const wrote = { any: false, auth: false };
     try {
       await client.query('begin');
-      const inner: Db = { kind: 'postgres', writes, ...wrap(client, () => (wrote = true)), transaction: (f) => f(inner), close: async () => {} };
+      const inner: Db = { kind: 'postgres', writes, ...wrap(client, (sql) => noteWrite(wrote, sql)), transaction: (f) => f(inner), close: async () => {} };
       const out = await fn(inner);
       await client.query('commit');
       return out;
@@ -131,7 +137,7 @@ export async function openPostgres(url: string): Promise<Db> {
       throw e;
     } finally {
       client.release();
-      if (wrote) writes.bump();
+      if (wrote.any) writes.bump(wrote.auth);
     }
   }
   const db: Db = {

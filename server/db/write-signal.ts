@@ -6,16 +6,32 @@
  */
 export class WriteSignal {
   private count = 0;
+  private authCount = 0;
 
   /** Moves after every committed write. */
   get version(): number {
     return this.count;
   }
 
-  bump(): void {
+  /**
+   * Moves after every committed write whose statements name the sessions or users table: the session
+   * cache (server/auth/sessions.ts) verifies a session again after one (a sign-out, a revoked session,
+   * a role or password change, an expiry moved).
+   */
+  get authVersion(): number {
+    return this.authCount;
+  }
+
+  bump(auth = false): void {
     this.count++;
+    if (auth) this.authCount++;
   }
 }
+
+const AUTH_TABLES = /\b(sessions|users)\b/i;
+
+/** Whether a write statement may change who is signed in (it names the sessions or users table). */
+export const touchesAuth = (sql: string): boolean => AUTH_TABLES.test(sql);
 
 const READ = /^\s*(select|show|explain)\b/i;
 const PLAIN_DML = /^\s*(insert|update|delete)\b/i;

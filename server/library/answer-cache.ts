@@ -4,7 +4,7 @@ const MAX_BYTES = 128 * 1024 * 1024;
 /**
  * Whole answers as sent (UTF-8), kept while the state they were made from (a stamp: list version,
  * tags, job statuses) is unchanged, so asking for the same big page again allocates nothing. The
- * oldest answers go first beyond MAX_BYTES.
+ * least recently used answers go first beyond MAX_BYTES.
  */
 export class AnswerCache {
   private stamp = '';
@@ -16,7 +16,12 @@ export class AnswerCache {
   async get(key: string, build: () => Promise<string>): Promise<Buffer> {
     this.dropIfStale();
     const hit = this.answers.get(key);
-    if (hit) return hit;
+    if (hit) {
+      // Last used goes last: what is asked for often stays, the least recently used goes first.
+      this.answers.delete(key);
+      this.answers.set(key, hit);
+      return hit;
+    }
     const stamp = this.stamp;
     const body = Buffer.from(await build());
     // Kept only when nothing changed while it was being built.

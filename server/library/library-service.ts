@@ -40,10 +40,12 @@ export class LibraryService {
   private tags = new Map<number, TagInfo>();
   /** Item JSON written with older tags is written again. */
   private tagsGen = 0;
+  /** Moves each time the tags and dimension trees are read again (kept answers name tags and filter by trees). */
+  private referenceGen = 0;
   private tagsSignature = '';
   private warmToken = 0;
-  /** Big answers (the legacy pages) as sent, until the list, the tags or a job status changes. */
-  readonly answers = new AnswerCache(() => `${this.actions.version}:${this.tagsGen}:${this.jobs.version}`);
+  /** Answers as sent (the legacy pages, list pages, the filters), until the list, the tags, the trees or a job status changes. */
+  readonly answers = new AnswerCache(() => `${this.actions.version}:${this.tagsGen}:${this.referenceGen}:${this.jobs.version}`);
   private dimensions: Dimension[] = [];
   private dimensionChildren = new Map<number, number[]>();
   private feed: ChangeFeed;
@@ -196,6 +198,8 @@ export class LibraryService {
       list.push(d.id);
       this.dimensionChildren.set(d.parent_id, list);
     }
+    // Last: an answer built while these were read is not kept (its stamp moved meanwhile).
+    this.referenceGen++;
   }
 
   async simulations(): Promise<SortedIndex<SimulationEntry>> {

@@ -112,23 +112,31 @@ export async function libraryRoutes(app: FastifyInstance) {
 
   // ---- lists -------------------------------------------------------------------------------
   // Answers LibraryListAnswer; the items are written as JSON text straight from the index (see item-json.ts).
+  // An answer without a rule tree depends on the index only: it is kept (by its query text) until the
+  // list, the tags, the trees or a job status changes, so asking again writes nothing and compresses
+  // nothing (server/compress-json.ts keeps a kept answer's compressed forms). Rule trees read SQL each time.
   app.get('/manage_sims/v2/actions/library_actions_list', async (req, reply) => {
     requireUser(req);
-    const { rest, ids } = await ruleMatches(app.db, normalizeParams(req.query));
-    const q = validate(libraryListQuerySchema, rest);
-    await library.fresh();
-    const [sort, direction] = sortOf(q);
-    const slots = keepMatched(library.actions.query(toIndexFilter(library, q), sort, direction), ids, (s) => library.actions.get(s));
-    const page = paging(slots, q.page_number, q.page_size, (s) => library.actions.get(s));
-    const fields: Omit<LibraryListAnswer, 'actions'> = {
-      simulations: [],
-      total_count: page.total,
-      total_pages: page.totalPages,
-      start: page.start,
-      page_number: q.page_number,
-      page_size: q.page_size,
+    const params = normalizeParams(req.query);
+    const build = async () => {
+      const { rest, ids } = await ruleMatches(app.db, params);
+      const q = validate(libraryListQuerySchema, rest);
+      const [sort, direction] = sortOf(q);
+      const slots = keepMatched(library.actions.query(toIndexFilter(library, q), sort, direction), ids, (s) => library.actions.get(s));
+      const page = paging(slots, q.page_number, q.page_size, (s) => library.actions.get(s));
+      const fields: Omit<LibraryListAnswer, 'actions'> = {
+        simulations: [],
+        total_count: page.total,
+        total_pages: page.totalPages,
+        start: page.start,
+        page_number: q.page_number,
+        page_size: q.page_size,
+      };
+      return answerJson('actions', await library.actionItemsJson(page.entries), fields);
     };
-    return sendJson(reply, answerJson('actions', await library.actionItemsJson(page.entries), fields));
+    await library.fresh();
+    if (params.rules !== undefined) return sendJson(reply, await build());
+    return sendJson(reply, await library.answers.get(`list:${queryText(req.url)}`, build));
   });
 
   app.get('/v2/simulations/library_simulations_list', async (req): Promise<LibraryListAnswer> => {
@@ -150,11 +158,11 @@ export async function libraryRoutes(app: FastifyInstance) {
     };
   });
 
-  app.get('/manage_sims/v2/actions/filters', async (req) => {
+  app.get('/manage_sims/v2/actions/filters', async (req, reply) => {
     requireUser(req);
     const q = validate(filtersQuerySchema, normalizeParams(req.query));
     await library.fresh();
-    return library.filters('actions', library.actions, q.include_disabled);
+    return sendJson(reply, await library.answers.get(`filters:${q.include_disabled}`, async () => JSON.stringify(library.filters('actions', library.actions, q.include_disabled))));
   });
 
   app.get('/v2/simulations/filters', async (req) => {
@@ -321,6 +329,12 @@ export async function libraryRoutes(app: FastifyInstance) {
       .send(capture.body);
   });
 }
+
+/** The query string of a request URL ('' without one). */
+const queryText = (url: string): string => {
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at + 1);
+};
 
 function sendJson(reply: FastifyReply, json: string | Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);

@@ -1,6 +1,6 @@
 /**
- * The director's JSON compression (server/compress-json.ts): big JSON answers are compressed as the
- * client accepts, small ones, streams, CSV downloads and already-encoded answers are not, and every
+ * The director's JSON compression (server/compress-json.ts): big JSON answers (text, or buffers a
+ * route keeps) are compressed as the client accepts, small ones, streams, CSV downloads and already-encoded answers are not, and every
  * JSON answer varies on Accept-Encoding (added to any Vary already set). The last block checks the
  * hook reaches the route plugins of the real director (a JSON call and the jobs CSV export).
  */
@@ -13,6 +13,8 @@ import { startTestServer, type Session, type TestServer } from './helpers';
 
 const big = { rows: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `row ${i}`, note: 'the same words again and again' })) };
 const bigText = JSON.stringify(big);
+/** An answer a route keeps written as a buffer (as the library's pages are). */
+const kept = Buffer.from(bigText);
 
 describe('pickEncoding', () => {
   it('prefers brotli, then gzip; q=0 refuses; * accepts gzip; nothing else is offered', () => {
@@ -33,6 +35,7 @@ describe('compressJson on a bare Fastify instance', () => {
     compressJson(app);
     app.get('/big', async () => big);
     app.get('/small', async () => ({ ok: true }));
+    app.get('/kept', async (_req, reply) => reply.type('application/json; charset=utf-8').send(kept));
     app.get('/vary', async (_req, reply) => reply.header('Vary', 'Origin').send(big));
     app.get('/encoded', async (_req, reply) => reply.type('application/json').header('Content-Encoding', 'gzip').send(gzipSync(bigText)));
     app.get('/csv', async (_req, reply) => reply.type('text/csv').send('a,b\n'.repeat(2000)));
@@ -56,6 +59,20 @@ describe('compressJson on a bare Fastify instance', () => {
     const gz = await get('/big', 'gzip');
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(big);
+  });
+
+  it('compresses an answer kept as a buffer, and answers the same bytes for it again (its compressed forms are kept with it)', async () => {
+    const first = await get('/kept', 'br');
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(first.rawPayload).toString())).toEqual(big);
+    const again = await get('/kept', 'br');
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    const gz = await get('/kept', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(big);
+    const plain = await get('/kept');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json()).toEqual(big);
   });
 
   it('sends the answer as it is to a client that accepts no encoding, still varying on Accept-Encoding', async () => {

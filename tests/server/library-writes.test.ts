@@ -173,6 +173,28 @@ describe('ACT-090 the library list shows a write made through this director in t
     expect((await list(`dimensions[]=${node!.id}`)).total_count).toBe(0);
   });
 
+  it('a kept answer (the same page, the filters) is made again after a write: a disabled Action leaves the first page and the counts, a renamed tree node shows in the filters', async () => {
+    const filters = async () => {
+      const res = await s.call('GET', '/manage_sims/v2/actions/filters', { as: viewer });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ total_count: number; trees: { nodes?: unknown }[] }>();
+    };
+    const first = await list('page_size=5');
+    const before = await filters();
+    // Asked again with nothing written: the same answers.
+    expect(await list('page_size=5')).toEqual(first);
+    expect(await filters()).toEqual(before);
+    const gone = first.actions[0]!;
+    await s.db.query('update actions set disabled = true where id = $1', [gone.id]);
+    const after = await list('page_size=5');
+    expect(after.actions.map((x) => x.id)).not.toContain(gone.id);
+    expect(after.total_count).toBe(first.total_count - 1);
+    expect((await filters()).total_count).toBe(before.total_count - 1);
+    const [node] = await s.db.query<{ id: number }>(`select id from dimensions where parent_id is not null order by id limit 1`);
+    await s.db.query(`update dimensions set name = 'Numbat Tree Node' where id = $1`, [node!.id]);
+    expect(JSON.stringify((await filters()).trees)).toContain('Numbat Tree Node');
+  });
+
   it('answers repeated list calls from memory: no job reads, and the change log read at most once per 200 ms', async () => {
     await list('page_size=100');
     const query = vi.spyOn(s.db, 'query');
