@@ -14,6 +14,9 @@ import { JOB_STATUSES, type JobStatus } from '../../src/api/contracts/vocabulary
  *   to EXACT_COUNT_LIMIT matches and estimated by the planner beyond that (total_filtered_estimated).
  * - The filter text matches job ids, names (through the small job_names table), Ran By and statuses,
  *   so it never scans every name.
+ *
+ * Size: one statement's builder (filters, text lookups, sort, keyset paging, totals) over one parsed query;
+ * its parts read each other's SQL fragments, so split files would only pass them back and forth.
  */
 
 export interface ListFilter {
