@@ -131,7 +131,7 @@ describe('first load', () => {
       expect(await page.getByLabel('Command palette').first().isVisible()).toBe(true);
     });
 
-    it("signed in, the page carries the session (escaped, never stored) and preloads the workbench's chunk", async () => {
+    it("signed in, the page carries the session (escaped, never stored) and preloads the workbench's chunk: a reload makes no session call", async () => {
       const { page, context } = b;
       context.setDefaultTimeout(60_000);
       await signIn(page, adminEmail, adminPassword);
@@ -152,7 +152,8 @@ describe('first load', () => {
       await page.reload();
       await startPaneHeading(page).waitFor();
       expect(await workbenchReady(page).isVisible()).toBe(true);
-      expect(calls.filter((c) => c === '/environment.json'), 'no environment call beside the session call').toEqual([]);
+      expect(calls.filter((c) => c === '/users/session.json' || c === '/environment.json'), 'no session call on a signed-in load').toEqual([]);
+      expect(await page.locator('#vigil-session').count(), 'the page read its session and dropped the element').toBe(0);
     });
   });
 });

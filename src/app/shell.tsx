@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { ApiError } from '@/api/http';
-import { environmentQueryKey, fetchEnvironment } from '@/api/session-api';
+import { environmentQueryKey, fetchEnvironment, inlinedEnvironment } from '@/api/session-api';
 import { SignInPage } from '@/features/auth/sign-in-page';
 import { lazyComponent } from '@/panes/lazy';
 import { Button } from '@/ui/button';
@@ -21,9 +21,9 @@ export function Shell() {
   const queryClient = useQueryClient();
   const env = useQuery({
     queryKey: environmentQueryKey,
-    // Not yet from the page's inlined session (inlinedEnvironment): drawing the workbench in the shell's
-    // first render lost the Jobs pane's focused row from the URL on reload (quick-open.e2e, issue 21.4).
     queryFn: fetchEnvironment,
+    // A load of the director's page carries the session state: the first render draws without a call.
+    initialData: inlinedEnvironment,
     retry: (count, e) => !(e instanceof ApiError && e.status === 401) && count < 2,
     staleTime: Infinity,
   });

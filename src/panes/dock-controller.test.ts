@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DockviewApi } from 'dockview-react';
+import type { DockviewApi, SerializedDockview } from 'dockview-react';
 import { DockController, redirectOf, type PanelParams } from './dock-controller';
 import { PaneRegistry } from './registry';
 import { SPEC_PANES } from './spec-routes';
@@ -145,5 +145,30 @@ describe('the dock', () => {
     controller.openUrl('/users');
     expect(dock.activePanel?.id).toBe('admin-users');
     expect(urls).toEqual(['/', '/admin/users']);
+  });
+});
+
+describe('restoring a saved layout', () => {
+  const layout = {
+    grid: { root: { type: 'branch', data: [] }, width: 1, height: 1, orientation: 'HORIZONTAL' },
+    panels: {
+      start: { id: 'start', contentComponent: 'pane', title: 'Start', params: { kind: 'start', params: {} } },
+      jobs: { id: 'jobs', contentComponent: 'pane', title: 'Jobs', params: { kind: 'jobs', params: {} } },
+    },
+  } as unknown as SerializedDockview;
+
+  it('issue 21.4 the pane the reloaded URL names comes back with the URL params (its first render sees job=, not the saved params)', () => {
+    const { controller } = setup();
+    const restored = controller.layoutWithUrl(layout, '/jobs?page_filter=%7B%22job_status%22%3A%22completed%22%7D&job=313');
+    expect(restored.panels.jobs!.params).toEqual({ kind: 'jobs', params: { page_filter: '{"job_status":"completed"}', job: '313' } });
+    expect(restored.panels.start).toBe(layout.panels.start);
+    // The saved layout itself is left as it was.
+    expect(layout.panels.jobs!.params).toEqual({ kind: 'jobs', params: {} });
+  });
+
+  it('a URL naming a pane the layout does not have leaves the layout as saved (the pane opens after the restore)', () => {
+    const { controller } = setup();
+    expect(controller.layoutWithUrl(layout, '/jobs/5')).toBe(layout);
+    expect(controller.layoutWithUrl(layout, '/')).toEqual(layout);
   });
 });

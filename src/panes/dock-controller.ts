@@ -1,4 +1,4 @@
-import type { DockviewApi, IDockviewPanel } from 'dockview-react';
+import type { DockviewApi, IDockviewPanel, SerializedDockview } from 'dockview-react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Permission } from '@/api/contracts/permissions';
 import type { DockControl } from '@/commands/types';
@@ -134,6 +134,22 @@ export class DockController implements DockControl {
     if (ref.kind === START_KIND) return 'Start';
     const kind = this.panes.get(ref.kind);
     return kind ? paneTitle(kind, ref.params) : ref.kind;
+  }
+
+  /**
+   * A saved layout in which the pane a URL names (when the layout has it) already carries the URL's
+   * params, so a reload's deep link is what that pane first renders with. Updating the params after
+   * `fromJSON` is not enough: dockview holds an update to a panel not yet mounted until its first
+   * render has committed, and that render (with the saved params) would run the pane's effects, which
+   * write the pane's remembered state over the URL's (the Jobs pane dropped `job=` on reload).
+   */
+  layoutWithUrl(layout: SerializedDockview, url: string): SerializedDockview {
+    const ref = this.refFor(redirectOf(url) ?? url);
+    const id = this.keyFor(ref);
+    const panel = layout.panels[id];
+    if (!panel) return layout;
+    const params: PanelParams = { kind: ref.kind, params: ref.params };
+    return { ...layout, panels: { ...layout.panels, [id]: { ...panel, params, title: this.titleFor(params) } } };
   }
 
   /** Opens the pane of a URL; `exact` (back/forward, a deep link) also restores its view state as the URL says. */

@@ -170,7 +170,8 @@ export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = N
       const saved = loadLayout(storageKey);
       if (saved.status === 'ok') {
         try {
-          api.fromJSON(saved.layout);
+          // The deep link's pane comes back with the URL's params, not the saved ones (layoutWithUrl).
+          api.fromJSON(controller.layoutWithUrl(saved.layout, deepLink));
           if (api.panels.some((p) => !(p.params as { kind?: unknown } | undefined)?.kind)) throw new Error('unknown panels');
         } catch {
           applyDefaultLayout(api);
