@@ -42,3 +42,12 @@ export async function seedReportWorld(db: Db, w: ReportWorld): Promise<void> {
     insert into simulations (id, vid, name, simulation_type) values ${values(w.simulations)};
   `);
 }
+
+/** A small deterministic generator in [0, 1) (no Math.random: a failing seeded world must reproduce). */
+export function prng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}

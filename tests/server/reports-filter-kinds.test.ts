@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/index';
 import { openTestDatabase, type TestDatabase } from './template';
-import { seedReportWorld } from './report-fixtures';
+import { prng, seedReportWorld } from './report-fixtures';
 import { results, timeSeries } from '../../server/reports/service';
 import { reportScope } from '../../server/reports/scope';
 import { filterConditions, parseListQuery, Params } from '../../server/jobs/list-query';
@@ -22,14 +22,6 @@ import type { GroupKey, ResultRow } from '@/api/contracts/reports';
 
 let tdb: TestDatabase;
 let db: Db;
-
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
 const SPAN = 60 * 86_400_000;

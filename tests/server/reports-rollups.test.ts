@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/index';
 import { openTestDatabase, type TestDatabase } from './template';
-import { seedReportWorld } from './report-fixtures';
+import { prng, seedReportWorld } from './report-fixtures';
 import { mitreTaam, results, timeSeries, treeMap } from '../../server/reports/service';
 import { reportScope } from '../../server/reports/scope';
 import { setJobRuleCompiler } from '../../server/jobs/rule-filter';
@@ -18,15 +18,6 @@ import { GROUP_KEYS, type GroupKey, type ResultRow } from '@/api/contracts/repor
 
 let tdb: TestDatabase;
 let db: Db;
-
-// A small deterministic generator (no Math.random: failures must reproduce).
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 const STATUSES = ['ran', 'ran', 'ran', 'ran', 'not run', 'incompatible', 'errored', 'cancelled', 'pending'] as const;
 const T0 = Date.parse('2026-02-27T00:00:00Z');
