@@ -177,6 +177,15 @@ export function drawOverview<C extends HTMLCanvasElement | OffscreenCanvas>(scen
   return bitmap;
 }
 
+/** A new path of the rounded rects of the zones in view (filled on the lower canvas, outlined on the upper). */
+function zonesPath(ctx: CanvasRenderingContext2D, scene: Scene, x0: number, y0: number, x1: number, y1: number): void {
+  ctx.beginPath();
+  for (const z of scene.zones) {
+    const r = scene.rectOf(z);
+    if (r && inView(r, x0, y0, x1, y1)) ctx.roundRect(r.x, r.y, r.width, r.height, 10);
+  }
+}
+
 /**
  * The lower canvas, drawn when the view, the layout or the focused job change: the zones' fills and the
  * links (vector; or, while the view moves, the overview bitmap scaled, a copy instead of rasterizing
@@ -185,11 +194,7 @@ export function drawOverview<C extends HTMLCanvasElement | OffscreenCanvas>(scen
 export function drawBase(ctx: CanvasRenderingContext2D, cssWidth: number, cssHeight: number, dpr: number, view: View, scene: Scene, overview: Overview | null = null): void {
   const [x0, y0, x1, y1] = begin(ctx, cssWidth, cssHeight, dpr, view);
   ctx.fillStyle = ZONE_FILL;
-  ctx.beginPath();
-  for (const z of scene.zones) {
-    const r = scene.rectOf(z);
-    if (r && inView(r, x0, y0, x1, y1)) ctx.roundRect(r.x, r.y, r.width, r.height, 10);
-  }
+  zonesPath(ctx, scene, x0, y0, x1, y1);
   ctx.fill();
   if (!overview) return drawLinks(ctx, scene, x0, y0, x1, y1);
   const { bitmap, box } = overview;
@@ -207,11 +212,7 @@ export function drawTop(ctx: CanvasRenderingContext2D, cssWidth: number, cssHeig
     ctx.textBaseline = 'middle';
     ctx.lineWidth = 1.5;
     ctx.strokeStyle = ZONE_STROKE;
-    ctx.beginPath();
-    for (const z of scene.zones) {
-      const r = scene.rectOf(z);
-      if (r && inView(r, x0, y0, x1, y1)) ctx.roundRect(r.x, r.y, r.width, r.height, 10);
-    }
+    zonesPath(ctx, scene, x0, y0, x1, y1);
     ctx.stroke();
     ctx.fillStyle = TEXT;
     for (const z of scene.zones) {
