@@ -1,4 +1,5 @@
 import { createElement, lazy, useEffect, useState, type ComponentType } from 'react';
+import { cancelIdle, whenIdle } from '@/ui/idle';
 import type { PaneProps } from './types';
 
 /** A component loaded on first render (its own chunk), which can also be fetched ahead with `preload`. */
@@ -46,13 +47,12 @@ export const isLazy = (c: unknown): c is { preload: () => Promise<void>; loaded?
 export function prefetchWhenIdle(components: readonly unknown[]): () => void {
   const queue = components.filter(isLazy);
   let stopped = false;
-  const idle = (fn: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 5000 }) : setTimeout(fn, 200));
   const next = () => {
     const c = queue.shift();
     if (stopped || !c) return;
-    void c.preload().catch(() => undefined).then(() => idle(next));
+    void c.preload().catch(() => undefined).then(() => whenIdle(next));
   };
-  idle(next);
+  whenIdle(next);
   return () => {
     stopped = true;
   };
@@ -67,12 +67,8 @@ export function prefetchWhenIdle(components: readonly unknown[]): () => void {
 export function useIdleOnce(): boolean {
   const [painted, setPainted] = useState(false);
   useEffect(() => {
-    if (typeof requestIdleCallback !== 'function') {
-      const timer = setTimeout(() => setPainted(true), 200);
-      return () => clearTimeout(timer);
-    }
-    const id = requestIdleCallback(() => setPainted(true), { timeout: 1000 });
-    return () => cancelIdleCallback(id);
+    const handle = whenIdle(() => setPainted(true), 1000);
+    return () => cancelIdle(handle);
   }, []);
   return painted;
 }

@@ -7,6 +7,7 @@
 import type { LayoutMode, NetworkMap } from '@/api/contracts/topology';
 import { layout, layoutsOf } from './layouts';
 import type { MapWorkerAnswer, MapWorkerRequest } from './map-worker';
+import { cancelIdle, whenIdle, type IdleHandle } from '../idle';
 
 type Listener = (answer: MapWorkerAnswer) => void;
 
@@ -56,8 +57,6 @@ export function mapWorker(purpose: Purpose): MapWorker | null {
 /** The modes a large map computes ahead (Lens depends on its focus, Tweak on the saved positions). */
 const AHEAD: LayoutMode[] = ['Standard', 'Organic', 'Structural', 'Sequential'];
 
-const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 5000 }) : setTimeout(f, 200));
-const cancelIdle = (h: number | ReturnType<typeof setTimeout>) => (typeof cancelIdleCallback === 'function' ? cancelIdleCallback(h as number) : clearTimeout(h));
 
 /**
  * Computes the map's other layouts ahead, so that switching to one of them only moves the map: in the
@@ -69,16 +68,16 @@ export function warmLayouts(map: NetworkMap): () => void {
   const known = layoutsOf(map);
   const queue = AHEAD.filter((m) => !known.has(m));
   let stop = () => {};
-  let handle: number | ReturnType<typeof setTimeout>;
+  let handle: IdleHandle;
   const next = () => {
     const mode = queue.shift();
     if (!mode) return;
     layout(mode, map);
-    handle = idle(next);
+    handle = whenIdle(next);
   };
   // Started once the page is idle (the map drawn): the worker too, so that starting it does not
   // compete with the first draw. Each answer fills the cache unless the page got there first.
-  handle = idle(() => {
+  handle = whenIdle(() => {
     const worker = mapWorker('layouts');
     if (!worker) return next();
     stop = worker.send({ kind: 'layouts', map, modes: queue }, (a) => {
