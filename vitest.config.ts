@@ -25,12 +25,69 @@ const LOOPBACK_ACTOR_FILES = [
 
 /**
  * Server test files that open no database (parsers, planners, the actor against a fake director): the
- * PostgreSQL pass (TEST_DATABASE_URL, scripts/with-test-postgres.sh) leaves them out, as they would
+ * PostgreSQL pass (TEST_DATABASE_URL, scripts/with-test-postgres.sh) never runs them, as they would
  * only repeat the PGlite pass. Tests next to the code (server/**) open none; a test there that needs a
  * database belongs in tests/server/.
  */
 const NO_DATABASE_FILES = ['server/**/*.test.ts', 'tests/server/actor-safety.test.ts', 'tests/server/library-index.test.ts', 'tests/server/pcap-replay.test.ts'];
+
+/**
+ * The server test files the PostgreSQL pass of `npm test` runs: PGlite is PostgreSQL itself (the same
+ * parser, planner and SQL), so a file whose statements run one at a time on one connection, through a
+ * code path that is the same on both drivers, proves nothing more the second time. A file goes here when
+ * it has at least one of:
+ * 1. a code path chosen by the driver: `db.kind` (the actors' claim, credential and recheck times, the
+ *    engine's work check, the PCAP conversation rows), SHARED_FILES=database (the default on
+ *    PostgreSQL), another director's changes seen through the database;
+ * 2. concurrent writers: two directors or director processes on one database, calls at once that race
+ *    for one row (deadlocks and serialization failures exist only there);
+ * 3. the database layer itself: the write signal, the change feed, the seed, the session cache;
+ * 4. SQL put together at run time from what a user asks (filters, search, reports) or one call of every
+ *    route as every role (route-matrix): a statement PostgreSQL refuses but PGlite takes is caught here.
+ * Every server file that opens a database runs on PostgreSQL with VIGIL_TEST_POSTGRES=all (worth it
+ * after a change to server/db/ or a driver upgrade). The migrations run on PostgreSQL in every pass (the
+ * run's template database, tests/server/global-setup.ts).
+ */
+const POSTGRES_FILES = [
+  // 1. a path chosen by the driver
+  'tests/server/actors.test.ts',
+  'tests/server/engine.test.ts',
+  'tests/server/engine-liveness.test.ts',
+  'tests/server/engine-restart.test.ts',
+  'tests/server/engine-pcap.test.ts',
+  'tests/server/shared-files.test.ts',
+  'tests/server/pcap-upload.test.ts',
+  // 2. concurrent writers
+  'tests/server/db-conflicts.test.ts',
+  'tests/server/engine-directors.test.ts',
+  'tests/server/monitors-scheduler.test.ts',
+  'tests/server/engine-kill.test.ts',
+  'tests/server/monitors-kill.test.ts',
+  'tests/server/pcap-kill.test.ts',
+  'tests/server/seed-runs.test.ts',
+  'tests/server/admin-users.test.ts',
+  'tests/server/auth.test.ts',
+  // 3. the database layer
+  'tests/server/write-signal.test.ts',
+  'tests/server/change-feed.test.ts',
+  'tests/server/seed.test.ts',
+  'tests/server/session-cache.test.ts',
+  // 4. SQL built at run time, every route
+  'tests/server/filters.test.ts',
+  'tests/server/search.test.ts',
+  'tests/server/reports.test.ts',
+  'tests/server/reports-rollups.test.ts',
+  'tests/server/reports-filter-kinds.test.ts',
+  'tests/server/route-matrix.test.ts',
+];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const allOnPostgres = process.env.VIGIL_TEST_POSTGRES === 'all';
+/** A file name against LOOPBACK_ACTOR_FILES's patterns (their only wildcard is `*` within a name). */
+const isActorFile = (file: string): boolean =>
+  LOOPBACK_ACTOR_FILES.some((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(file));
+/** The two server projects' files: every one on PGlite; on PostgreSQL POSTGRES_FILES (or all that open a database). */
+const serverFiles = onPostgres && !allOnPostgres ? POSTGRES_FILES.filter((f) => !isActorFile(f)) : ['server/**/*.test.ts', 'tests/server/**/*.test.ts'];
+const actorFiles = onPostgres && !allOnPostgres ? POSTGRES_FILES.filter(isActorFile) : LOOPBACK_ACTOR_FILES;
 const postgresSkips = onPostgres ? NO_DATABASE_FILES : [];
 
 /**
@@ -77,7 +134,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts', 'tests/server/**/*.test.ts'],
+          include: serverFiles,
           exclude: [...configDefaults.exclude, ...LOOPBACK_ACTOR_FILES, ...postgresSkips],
           // Migrates one PGlite database once and dumps it; each file opens its own copy (tests/server/template.ts).
           globalSetup: ['tests/server/global-setup.ts'],
@@ -98,7 +155,7 @@ export default defineConfig({
         test: {
           name: 'server-actors',
           environment: 'node',
-          include: LOOPBACK_ACTOR_FILES,
+          include: actorFiles,
           exclude: [...configDefaults.exclude, ...postgresSkips],
           // In parallel with the other projects' files (see LOOPBACK_ACTOR_FILES); each file gets fresh
           // modules (the actors' process-wide state stays with their file).

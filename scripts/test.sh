@@ -1,60 +1,70 @@
 #!/usr/bin/env bash
-# `npm test`: every check of the project, the independent ones at the same time on this 2-core machine.
-#   1. type check, lint (boundaries, dead exports) and the build of the workbench, side by side;
-#   2. unit, component and server tests in one Vitest run (its workers take files from every project,
-#      the files with real actors too: each worker's actors have loopback addresses of their own);
-#   3. side by side: the browser tests against the build (two files at a time, see e2e/vitest.config.ts)
-#      and the server tests that open a database again, on PostgreSQL (scripts/with-test-postgres.sh:
-#      TEST_DATABASE_URL, or a private cluster of the installed postgresql package; skipped with the
-#      reason printed when neither, or when VIGIL_TEST_POSTGRES=0). The browser tests wait on the
-#      browser and the director much of the time, so the PostgreSQL pass fits beside them; its actors
-#      use another loopback network (VIGIL_TEST_LOOPBACK_RUN, tests/server/loopback.ts) than the
-#      directors' local actors (127.0.0.2, 127.0.0.3).
-# Each step's output is printed whole once it ends, so side-by-side steps never interleave; a failing
-# step stops the run after its group and sets the exit code.
+# `npm test`: every check of the project. Each step starts as soon as what it needs is done, so the
+# 2-core machine stays busy and the longest chain (build, then the browser tests) starts at once:
+#   - build, then the browser tests against it (two files at a time, see e2e/vitest.config.ts);
+#   - unit, component and server tests in one Vitest run (its workers take files from every project,
+#     the files with real actors too: each worker's actors have loopback addresses of their own), then
+#     the server files whose code differs on PostgreSQL again on PostgreSQL (POSTGRES_FILES in
+#     vitest.config.ts; scripts/with-test-postgres.sh: TEST_DATABASE_URL, or a private cluster of the
+#     installed postgresql package; skipped with the reason printed when neither, or when
+#     VIGIL_TEST_POSTGRES=0; VIGIL_TEST_POSTGRES=all runs every server file that opens a database). Its
+#     actors use another loopback network (VIGIL_TEST_LOOPBACK_RUN, tests/server/loopback.ts) than the
+#     first run's and the directors' local actors (127.0.0.2, 127.0.0.3);
+#   - the type check and lint (boundaries, dead exports), at a lower priority (nice): they have no time
+#     limits and nothing waits for them, so they take the cores the other chains leave idle (the browser
+#     tests wait on Chromium and the directors much of the time).
+# Each step's output is printed whole once it ends (one at a time, so steps never interleave), with its
+# wall time and CPU seconds; a failing step fails the run, and the step after it in its chain is skipped.
 set -u
 cd "$(dirname "$0")/.."
 logs=$(mktemp -d "${TMPDIR:-/tmp}/vigil-test-XXXXXX")
 trap 'rm -rf "$logs"' EXIT
 
-# step NAME COMMAND...: runs COMMAND with its output in the log of NAME; prints it with the verdict.
+# seconds TIMES_LINE: the children's user and system time of `times` (e.g. "4m3.210s 0m20.500s") in seconds.
+seconds() { awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.0f", t }' <<<"$1"; }
+
+# show FILE: prints a step's report whole, never in the middle of another's.
+show() { flock "$logs/print.lock" cat "$1"; }
+
+# step NAME: runs step_NAME with its output in the log of NAME, then prints it with the verdict.
 step() {
   local name=$1 start=$SECONDS
-  shift
   # In a subshell, so that `times` reports the CPU of this step's processes only (those it waited for).
   (
-    "$@" >"$logs/$name.log" 2>&1
+    "step_$name" >"$logs/$name.log" 2>&1
     local rc=$?
     times >"$logs/$name.cpu"
     exit "$rc"
   )
   local rc=$?
-  # `times` prints the children's user and system time as e.g. "4m3.210s 0m20.500s".
-  local cpu
-  cpu=$(awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.0f", t }' <(tail -n 1 "$logs/$name.cpu"))
+  local cpu extra
+  cpu=$(seconds "$(tail -n 1 "$logs/$name.cpu")")
+  # The private PostgreSQL cluster's server processes are not this step's children: with-test-postgres.sh reports their CPU.
+  extra=$(cat "$logs/$name.server-cpu" 2>/dev/null || echo 0)
+  cpu=$((cpu + extra))
   {
     cat "$logs/$name.log"
     if [ "$rc" -eq 0 ]; then echo "== $name passed in $((SECONDS - start)) s ($cpu s of CPU)"; else echo "== $name FAILED (exit $rc) after $((SECONDS - start)) s ($cpu s of CPU)"; fi
   } >"$logs/$name.report"
+  show "$logs/$name.report"
   return "$rc"
 }
 
-# group NAME...: starts the named steps (functions step_NAME) together and waits for all of them.
-group() {
-  local names=("$@") pids=() failed=0 name i
-  for name in "${names[@]}"; do
-    step "$name" "step_$name" &
-    pids+=($!)
+# chain NAME...: runs the steps one after another; a failure skips the rest of the chain.
+chain() {
+  local name
+  while [ $# -gt 0 ]; do
+    name=$1
+    shift
+    if ! step "$name"; then
+      for name in "$@"; do echo "== $name SKIPPED (an earlier step of its chain failed)" >"$logs/$name.report"; show "$logs/$name.report"; done
+      return 1
+    fi
   done
-  for i in "${!pids[@]}"; do
-    wait "${pids[$i]}" || failed=1
-    cat "$logs/${names[$i]}.report"
-  done
-  return "$failed"
 }
 
-step_typecheck() { npm run --silent typecheck; }
-step_lint() { npm run --silent lint; }
+step_typecheck() { nice -n 10 npm run --silent typecheck; }
+step_lint() { nice -n 10 npm run --silent lint; }
 step_build() { npm run --silent build; }
 step_vitest() { VIGIL_TEST_LOOPBACK_RUN=1 npx vitest run --project 'unit*' --project 'server*'; }
 step_postgres() {
@@ -62,15 +72,25 @@ step_postgres() {
     echo "PostgreSQL pass SKIPPED: VIGIL_TEST_POSTGRES=0."
     return 0
   fi
-  # vitest.config.ts leaves out the server test files that open no database when TEST_DATABASE_URL is set.
-  VIGIL_TEST_LOOPBACK_RUN=2 bash scripts/with-test-postgres.sh npx vitest run --project 'server*'
+  # vitest.config.ts keeps to POSTGRES_FILES when TEST_DATABASE_URL is set (all database files with VIGIL_TEST_POSTGRES=all).
+  VIGIL_TEST_PG_CPU_FILE="$logs/postgres.server-cpu" VIGIL_TEST_LOOPBACK_RUN=2 bash scripts/with-test-postgres.sh npx vitest run --project 'server*'
 }
 step_e2e() { npm run --silent test:e2e; }
 
 total=$SECONDS
-group typecheck lint build && group vitest && group e2e postgres
-rc=$?
+pids=()
+chain build e2e &
+pids+=($!)
+chain vitest postgres &
+pids+=($!)
+chain typecheck &
+pids+=($!)
+chain lint &
+pids+=($!)
+rc=0
+for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
 times >"$logs/total.cpu"
-cpu=$(tail -n 1 "$logs/total.cpu" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.0f", t }')
+cpu=$(seconds "$(tail -n 1 "$logs/total.cpu")")
+cpu=$((cpu + $(cat "$logs/postgres.server-cpu" 2>/dev/null || echo 0)))
 if [ "$rc" -eq 0 ]; then echo "== npm test passed in $((SECONDS - total)) s ($cpu s of CPU)"; else echo "== npm test FAILED after $((SECONDS - total)) s ($cpu s of CPU)"; fi
 exit "$rc"

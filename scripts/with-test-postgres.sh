@@ -42,7 +42,21 @@ fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/vigil-test-pg-XXXXXX")
 chmod 755 "$dir"
 [ ${#run_as[@]} -gt 0 ] && chown postgres: "$dir"
+# The server's CPU (the postmaster and the backends it reaped), which the caller's `times` cannot see
+# (pg_ctl detaches it): printed, and written to VIGIL_TEST_PG_CPU_FILE when set (scripts/test.sh adds it
+# to the step's CPU).
+server_cpu() {
+  local pid ticks
+  pid=$(head -n 1 "$dir/data/postmaster.pid" 2>/dev/null) || return 0
+  ticks=$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$pid/stat" 2>/dev/null) || return 0
+  [ -n "$ticks" ] || return 0
+  local secs=$(( (ticks + $(getconf CLK_TCK) / 2) / $(getconf CLK_TCK) ))
+  echo "PostgreSQL server: $secs s of CPU"
+  [ -n "${VIGIL_TEST_PG_CPU_FILE:-}" ] && echo "$secs" >"$VIGIL_TEST_PG_CPU_FILE"
+  return 0
+}
 stop() {
+  server_cpu
   "${run_as[@]}" "$bindir/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1
   rm -rf "$dir"
 }
