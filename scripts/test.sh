@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `npm test`: every check of the project. Each step starts as soon as what it needs is done, so the
-# 2-core machine stays busy and the longest chain (build, then the browser tests) starts at once:
-#   - build, then the browser tests against it (two files at a time, see e2e/vitest.config.ts);
+# `npm test`: every check of the project, scheduled so that the 2-core machine stays busy and the
+# longest chain (the build, then the browser tests) ends as early as it can:
+#   - the build first; then at once the browser tests against it (two files at a time, see
+#     e2e/vitest.config.ts) and, beside them, the chain of Vitest runs:
 #   - unit, component and server tests in one Vitest run (its workers take files from every project,
 #     the files with real actors too: each worker's actors have loopback addresses of their own), then
 #     the server files whose code differs on PostgreSQL again on PostgreSQL (POSTGRES_FILES in
@@ -79,15 +80,22 @@ step_e2e() { npm run --silent test:e2e; }
 
 total=$SECONDS
 pids=()
-chain build e2e &
-pids+=($!)
-chain vitest postgres &
-pids+=($!)
 chain typecheck &
 pids+=($!)
 chain lint &
 pids+=($!)
+# The build alone first (the type check and lint yield to it): the browser tests, the longest chain, need it.
 rc=0
+if step build; then
+  chain e2e &
+  pids+=($!)
+else
+  rc=1
+  echo "== e2e SKIPPED (the build failed)" >"$logs/e2e.report"
+  show "$logs/e2e.report"
+fi
+chain vitest postgres &
+pids+=($!)
 for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
 times >"$logs/total.cpu"
 cpu=$(seconds "$(tail -n 1 "$logs/total.cpu")")
