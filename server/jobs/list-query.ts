@@ -307,11 +307,14 @@ export async function selectPage(db: Db, conds: readonly string[], p: Params, re
   if (hints.range && col !== 'job_time') {
     // The estimate the total was counted with, unless a cursor adds a condition to it.
     const inRange = hints.matches !== undefined && !cursor ? hints.matches : await planRows(db, inner, [...p.values]);
-    const wanted = req.size + req.offset;
-    let walk = inRange > 0 ? (wanted * Math.max(hints.total, inRange)) / inRange : Number.POSITIVE_INFINITY;
-    const edge = d === 'desc' ? hints.range.end : hints.range.start;
-    if (col === 'job_id' && edge) walk += await planRows(db, `select 1 from jobs j where j.job_time ${d === 'desc' ? '>' : '<'} $1::timestamptz`, [edge.toISOString()]);
-    readRange = inRange <= RANGE_SORT_MIN || inRange <= walk;
+    readRange = inRange <= RANGE_SORT_MIN;
+    if (!readRange) {
+      const wanted = req.size + req.offset;
+      let walk = inRange > 0 ? (wanted * Math.max(hints.total, inRange)) / inRange : Number.POSITIVE_INFINITY;
+      const edge = d === 'desc' ? hints.range.end : hints.range.start;
+      if (col === 'job_id' && edge) walk += await planRows(db, `select 1 from jobs j where j.job_time ${d === 'desc' ? '>' : '<'} $1::timestamptz`, [edge.toISOString()]);
+      readRange = inRange <= walk;
+    }
   }
   const limit = `limit ${p.add(req.size)} offset ${p.add(req.offset)}`;
   // Reading the range: only ids (and the sort key) of the rows in it are sorted (an index-only scan
