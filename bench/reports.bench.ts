@@ -36,7 +36,7 @@ import { percentile } from './stats';
 
 const JOBS = Number(process.env.REPORTS_BENCH_JOBS || 500_000);
 const RUNS = Number(process.env.REPORTS_BENCH_RUNS || 30);
-/** REPORTS_BENCH_ONLY=calls|browser runs one part (the seed is kept with REPORTS_BENCH_DATA_DIR). */
+/** REPORTS_BENCH_ONLY=calls|browser|pg runs one part (the seed is kept with REPORTS_BENCH_DATA_DIR; pg: PostgreSQL alone). */
 const ONLY = process.env.REPORTS_BENCH_ONLY ?? '';
 /** REPORTS_BENCH_CALLS=regex: only the calls whose label matches (e.g. 'rule|text|VID|events' for the filtered ones). */
 const CALLS = new RegExp(process.env.REPORTS_BENCH_CALLS || '.', 'i');
@@ -358,7 +358,29 @@ async function browserFigures(director: Director): Promise<void> {
   }
 }
 
+/**
+ * REPORTS_BENCH_ONLY=pg (with `npm run bench:reports:pg`): the report calls on PostgreSQL alone, no PGlite
+ * database seeded or read (while a PGlite run of the same calls goes on elsewhere).
+ */
+async function postgresOnly(): Promise<void> {
+  const pg = await seededPostgres();
+  if (!pg) return console.log('REPORTS_BENCH_ONLY=pg needs TEST_DATABASE_URL (npm run bench:reports:pg)');
+  try {
+    console.log(`\nReport calls on PostgreSQL ${pg.version} alone, ${RUNS} calls each after 2 warm-up calls, milliseconds (wall):`);
+    console.log(`${'call'.padEnd(48)} ${'n'.padStart(3)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'p99'.padStart(8)}  goal p99 <= 100`);
+    for (const [label, call] of scenarios().filter(([l]) => CALLS.test(l))) {
+      const { samples } = await sample(pg.db, call);
+      const p99 = percentile(samples, 99);
+      const cols = [percentile(samples, 50), percentile(samples, 95), p99].map((x) => ms(x).padStart(8)).join(' ');
+      console.log(`${label.padEnd(48)} ${String(samples.length).padStart(3)} ${cols}  ${p99 <= 100 ? 'met' : 'missed'} (${load()})`);
+    }
+  } finally {
+    await pg.drop();
+  }
+}
+
 async function main(): Promise<void> {
+  if (ONLY === 'pg') return postgresOnly();
   const staticDir = process.env.VIGIL_BENCH_STATIC_DIR || path.join(REPO_ROOT, 'dist');
   await withSeededJobs({ jobs: JOBS, keep: process.env.REPORTS_BENCH_DATA_DIR, name: 'reports', detail: ' (two action results each)' }, async (dataDir) => {
     let director: Director | null = null;
