@@ -178,8 +178,17 @@ describe('reports', () => {
     const d = await demoDashboard(page, 'Control effectiveness');
     const saved = async () => (await demoDashboard(page, 'Control effectiveness')).time_range.relBackCount;
     const panels = page.getByRole('list', { name: 'Control effectiveness panels' }).getByRole('listitem');
-    // A failing segment: missed job actions of the donut, or a control's failed share of the force field.
-    const failing = page.getByRole('button', { name: /^(Missed: [1-9]\d* \(|.+: [1-9]\d* failed$)/ }).first();
+    // A failing segment: the missed job actions' arc of the donut (clicked on its stroke: the ring's middle is empty).
+    const failing = page.getByRole('button', { name: /^Missed: [1-9]\d* \(/ }).first();
+    const clickArc = async () => {
+      const at = await failing.evaluate((el) => {
+        const arc = el as unknown as SVGGeometryElement;
+        const p = arc.getPointAtLength(arc.getTotalLength() / 2);
+        const m = arc.getScreenCTM()!;
+        return { x: p.x * m.a + p.y * m.c + m.e, y: p.x * m.b + p.y * m.d + m.f };
+      });
+      await page.mouse.click(at.x, at.y);
+    };
     const jobsOfSegment = async (activate: () => Promise<void>) => {
       const listCall = page.waitForRequest((r) => r.url().includes('/jobs/list_page_data.json') && r.url().includes('filterRange='));
       await activate();
@@ -195,7 +204,7 @@ describe('reports', () => {
     await waitForPath(page, `/dashboards/${d.id}`);
     await eventually(() => panels.count(), d.panels.length, 'every panel is drawn');
     await page.getByRole('toolbar', { name: 'Dashboard actions' }).getByRole('button', { name: 'Add Panel' }).click();
-    await page.getByRole('dialog', { name: 'Panel Library' }).getByRole('button', { name: 'Add to Dashboard: Gauge' }).click();
+    await page.getByRole('dialog', { name: 'Panel Library' }).getByRole('button', { name: 'Add to Dashboard: Prevention Gauge' }).click();
     await eventually(() => panels.count(), d.panels.length + 1, 'the gauge panel is added');
     const added = (await demoDashboard(page, 'Control effectiveness')).panels.at(-1)!;
     await page.locator(`[data-panel="${added.uid}"]`).getByRole('button', { name: `Remove ${added.title}` }).click();
@@ -205,7 +214,7 @@ describe('reports', () => {
     // Saved once the picker's 2000 ms debounce has passed, and the panels follow.
     await eventually(saved, 14, 'the narrower range is saved');
     await failing.waitFor();
-    await jobsOfSegment(() => failing.click());
+    await jobsOfSegment(clickArc);
 
     // Keyboard: the range from the panel's hotkey (t), a failing segment with Enter, the ATT&CK view from the palette.
     await page.goto(`/dashboards/${d.id}`);

@@ -78,7 +78,10 @@ function unionCtes(s: ReportScope, edges: readonly number[], endBucket: number |
   if (plan.raw.length && !noneFinished) {
     // Without a filter, or with one the kept rollups answer, the raw pieces are the range's edges.
     const atEdges = !s.filtered || !!s.classes || !!finished;
-    ctes.push(rawCte(plan.raw, p, actors, { edges: atEdges, conds: [...(s.conds ?? []), ...(finished ? [statusIn(finished)] : [])] }));
+    // A finished job at the edges passes a facet filter when its class (report_job_facets) is kept: one
+    // primary-key probe per job (the filter over its job actions costs a subquery per job).
+    const conds = s.facet ? [`exists (select 1 from report_job_facets fj where fj.job_id = j.id and fj.${s.facet.f === 1 ? 'vc' : 'ec'} = any(${p.add(s.facet.classes)}::int[]))`] : (s.conds ?? []);
+    ctes.push(rawCte(plan.raw, p, actors, { edges: atEdges, conds: [...conds, ...(finished ? [statusIn(finished)] : [])] }));
     parts.push(rawPart('ja'));
   }
   if (open.length) {
