@@ -181,13 +181,16 @@ describe('reports', () => {
     // A failing segment: the missed job actions' arc of the donut (clicked on its stroke: the ring's middle is empty).
     const failing = page.getByRole('button', { name: /^Missed: [1-9]\d* \(/ }).first();
     const clickArc = async () => {
-      const at = await failing.evaluate((el) => {
+      await failing.scrollIntoViewIfNeeded();
+      // The arc's middle, from the top left of its bounding box (as the click's position wants it).
+      const position = await failing.evaluate((el) => {
         const arc = el as unknown as SVGGeometryElement;
         const p = arc.getPointAtLength(arc.getTotalLength() / 2);
         const m = arc.getScreenCTM()!;
-        return { x: p.x * m.a + p.y * m.c + m.e, y: p.x * m.b + p.y * m.d + m.f };
+        const box = arc.getBoundingClientRect();
+        return { x: p.x * m.a + p.y * m.c + m.e - box.left, y: p.x * m.b + p.y * m.d + m.f - box.top };
       });
-      await page.mouse.click(at.x, at.y);
+      await failing.click({ position });
     };
     const jobsOfSegment = async (activate: () => Promise<void>) => {
       const listCall = page.waitForRequest((r) => r.url().includes('/jobs/list_page_data.json') && r.url().includes('filterRange='));
