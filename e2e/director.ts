@@ -155,6 +155,9 @@ export async function startDirector(env: Record<string, string> = {}, opts: { fr
       LOCAL_ACTORS: '0',
       // The demo monitors add jobs (and a run every 5 minutes): only e2e/monitors.e2e.ts asks for them.
       DEMO_MONITORS: '0',
+      // No capture parser warm-up (about 0.6 s of CPU a start): only the shared directors take captures
+      // (e2e/pcap.e2e.ts, e2e/action-form.e2e.ts), and global-setup.ts asks for it there.
+      PCAP_WARM_UP: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

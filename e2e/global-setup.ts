@@ -47,7 +47,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   process.env[SEEDED_DIR_VARIABLE] = seeded;
   const removeRunFiles = () => Promise.all([fs.promises.rm(seeded, { recursive: true, force: true }), fs.promises.rm(bundle, { force: true })]);
   const workers = Math.max(1, project.config.maxWorkers);
-  const started = await Promise.allSettled(Array.from({ length: workers }, () => startDirector()));
+  // The shared directors take the captures (e2e/pcap.e2e.ts): their parser is warmed up as in production.
+  const started = await Promise.allSettled(Array.from({ length: workers }, () => startDirector({ PCAP_WARM_UP: '1' })));
   const directors = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
