@@ -81,7 +81,8 @@ export function formArgs(command: AnyCommand, input: FormInput): { args: Record<
 /** The palette asks for a command's arguments when one is required or is an entity to pick. */
 export const needsPrompt = (command: AnyCommand): boolean => argFields(command).some((f) => f.required || f.pick !== null);
 
-export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCommand; ctx?: CommandContext; onSubmit: (args: Record<string, unknown>) => Promise<void>; onCancel: () => void }) {
+/** `cancelLabel`: 'Back' to the palette's list (the default), 'Cancel' where a hotkey opened the form alone. */
+export function ArgsForm({ command, ctx, onSubmit, onCancel, cancelLabel = 'Back' }: { command: AnyCommand; ctx?: CommandContext; onSubmit: (args: Record<string, unknown>) => Promise<void>; onCancel: () => void; cancelLabel?: string }) {
   const fields = argFields(command);
   const [values, setValues] = useState<Record<string, string>>({});
   const [toggles, setToggles] = useState<Record<string, boolean>>({});
@@ -161,7 +162,7 @@ export function ArgsForm({ command, ctx, onSubmit, onCancel }: { command: AnyCom
       )}
       <div className="flex justify-end gap-2">
         <button type="button" className="rounded border border-line px-2 py-1 text-xs" onClick={onCancel}>
-          Back
+          {cancelLabel}
         </button>
         <button type="submit" disabled={busy} className="rounded bg-accent px-2 py-1 text-xs font-semibold text-slate-950 disabled:opacity-50">
           Run

@@ -1,16 +1,34 @@
 import { eventToHotkey } from './hotkey-format';
-import type { CommandRegistry } from './registry';
+import { CommandError, type CommandRegistry } from './registry';
+import type { AnyCommand } from './types';
 
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || !!target.closest('.cm-editor');
 }
 
+/** Whether the command runs without arguments, or its schema requires some (`count is required`). */
+function missesArgs(registry: CommandRegistry, command: AnyCommand): boolean {
+  if (!command.args) return false;
+  try {
+    registry.validateArgs(command.id, undefined);
+    return false;
+  } catch (e) {
+    return e instanceof CommandError && e.kind === 'invalid-args';
+  }
+}
+
+export interface HotkeyOptions {
+  target?: Window;
+  /** A hotkey of a command whose required arguments are missing asks for them here (the palette's form) instead of failing. */
+  askArgs?: (command: AnyCommand) => void;
+}
+
 /**
  * One keydown listener for every command hotkey. While typing in a field only chords with mod or alt
  * fire, so plain letters keep working in inputs.
  */
-export function bindHotkeys(registry: CommandRegistry, activePaneKind: () => string | null, target: Window = window): () => void {
+export function bindHotkeys(registry: CommandRegistry, activePaneKind: () => string | null, { target = window, askArgs }: HotkeyOptions = {}): () => void {
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.defaultPrevented || e.isComposing) return;
     const hotkey = eventToHotkey(e);
@@ -25,6 +43,7 @@ export function bindHotkeys(registry: CommandRegistry, activePaneKind: () => str
     if (command.when && !command.when(ctx)) return;
     e.preventDefault();
     e.stopPropagation();
+    if (askArgs && missesArgs(registry, command)) return askArgs(command);
     void registry.execute(command.id, undefined, 'hotkey').catch(() => undefined);
   };
   target.addEventListener('keydown', onKeyDown, true);

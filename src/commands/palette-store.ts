@@ -1,6 +1,7 @@
 import { proxy } from 'valtio';
 
-export const paletteStore = proxy({ open: false, initialQuery: '', pendingEnter: false });
+/** `prompt`: the id of a command whose argument form the palette opens on (a hotkey of a command missing arguments). */
+export const paletteStore = proxy({ open: false, initialQuery: '', pendingEnter: false, prompt: null as string | null });
 
 /**
  * Keys typed between asking for the palette and its input taking the focus (its code may still be
@@ -31,8 +32,19 @@ function keepTypeahead(): void {
 export function openPalette(initialQuery = ''): void {
   paletteStore.initialQuery = initialQuery;
   paletteStore.pendingEnter = false;
+  paletteStore.prompt = null;
   paletteStore.open = true;
   keepTypeahead();
+}
+
+/**
+ * Opens the palette on one command's argument form (what choosing it in the palette shows): a hotkey
+ * of a command whose required arguments are missing asks for them here. Keys typed before the form
+ * has the focus are dropped, not run as a query.
+ */
+export function openPaletteFor(commandId: string): void {
+  openPalette();
+  paletteStore.prompt = commandId;
 }
 
 /** The palette's input has the focus: what was typed before it did, and whether Enter was pressed. */
@@ -46,6 +58,7 @@ export function takeTypeahead(): { query: string; enter: boolean } {
 export function closePalette(): void {
   stopTypeahead?.();
   paletteStore.open = false;
+  paletteStore.prompt = null;
 }
 
 /** The keyboard shortcut sheet (`?`). */

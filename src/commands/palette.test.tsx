@@ -7,7 +7,7 @@ import { API, useMswServer } from '../../tests/msw';
 import type { SearchAnswer, SearchResult } from '@/api/contracts/search';
 import { bindHotkeys } from './hotkeys';
 import { CommandPalette } from './palette';
-import { closePalette, openPalette, paletteStore } from './palette-store';
+import { closePalette, openPalette, openPaletteFor, paletteStore } from './palette-store';
 import { CommandRegistry, emptyContext } from './registry';
 import { rememberCommand } from './recent-commands';
 
@@ -208,5 +208,46 @@ describe('hotkeys', () => {
     window.dispatchEvent(new KeyboardEvent('keydown', { key: 'C', code: 'KeyC', ctrlKey: true, shiftKey: true, bubbles: true }));
     await new Promise((r) => setTimeout(r, 10));
     expect(cancel).toHaveBeenCalledTimes(1);
+  });
+
+  it('of a command whose required arguments are missing open its argument form (the palette\'s), whatever has the focus; Escape closes it, Enter runs it', async () => {
+    const { registry } = setup();
+    const setRange = vi.fn();
+    registry.register({
+      id: 'reports.setTimeRange',
+      title: 'Set Dashboard Time Range',
+      category: 'Reports',
+      hotkey: 't',
+      args: yup.object({ count: yup.number().integer().min(0).required('count is required').label('Last (count)') }),
+      run: setRange,
+    });
+    const errors = vi.fn();
+    registry.setErrorReporter(errors);
+    const unbind = bindHotkeys(registry, () => null, { askArgs: (c) => openPaletteFor(c.id) });
+    render(
+      <>
+        <section tabIndex={0} aria-label="A panel" />
+        <CommandPalette registry={registry} />
+      </>,
+    );
+    const press = () => userEvent.keyboard('t');
+    screen.getByRole('region', { name: 'A panel' }).focus();
+    await press();
+    await screen.findByRole('form', { name: 'Arguments for Set Dashboard Time Range' });
+    expect(screen.queryByRole('combobox', { name: 'Command palette' })).toBeNull();
+    // The typed key opened the form; it is not typed into the form.
+    expect((screen.getByRole('spinbutton', { name: /Last \(count\)/ }) as HTMLInputElement).value).toBe('');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(paletteStore.open).toBe(false));
+    screen.getByRole('region', { name: 'A panel' }).focus();
+    await press();
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(paletteStore.open).toBe(false));
+    screen.getByRole('region', { name: 'A panel' }).focus();
+    await press();
+    await userEvent.type(await screen.findByRole('spinbutton', { name: /Last \(count\)/ }), '7{Enter}');
+    await waitFor(() => expect(setRange).toHaveBeenCalledWith({ count: 7 }, expect.anything()));
+    expect(errors).not.toHaveBeenCalled();
+    unbind();
   });
 });

@@ -92,7 +92,9 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
   const version = useRegistryVersion(registry);
   const [query, setQuery] = useState(paletteStore.initialQuery);
   const [active, setActive] = useState(0);
-  const [prompting, setPrompting] = useState<AnyCommand | null>(null);
+  // Opened on one command's form (openPaletteFor): cancelling it closes the palette, as the hotkey opened no list.
+  const [direct] = useState(() => (paletteStore.prompt ? (registry.get(paletteStore.prompt) ?? null) : null));
+  const [prompting, setPrompting] = useState<AnyCommand | null>(direct);
   const listRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const userId = registry.context().user?.id;
@@ -198,9 +200,10 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
   const [enterPending, setEnterPending] = useState(false);
   useLayoutEffect(() => {
     const typed = takeTypeahead();
+    if (direct) return;
     setQuery(typed.query);
     if (typed.enter) setEnterPending(true);
-  }, []);
+  }, [direct]);
   const chooseRef = useRef(choose);
   chooseRef.current = choose;
   useEffect(() => {
@@ -225,7 +228,9 @@ function PaletteBody({ registry }: { registry: CommandRegistry }) {
       <ArgsForm
         command={prompting}
         ctx={registry.context()}
+        cancelLabel={prompting === direct ? 'Cancel' : 'Back'}
         onCancel={() => {
+          if (prompting === direct) return closePalette();
           setPrompting(null);
           setTimeout(() => inputRef.current?.focus());
         }}

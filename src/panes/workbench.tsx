@@ -5,7 +5,7 @@ import type { Environment } from '@/api/contracts/session';
 import type { Permission } from '@/api/contracts/permissions';
 import { bindHotkeys } from '@/commands/hotkeys';
 import { useCommandHotkeys } from '@/commands/command-hooks';
-import { openPalette } from '@/commands/palette-store';
+import { openPalette, openPaletteFor } from '@/commands/palette-store';
 import { paneContexts } from '@/commands/pane-contexts';
 import { commands } from '@/commands/registry';
 import { confirmDialog } from '@/ui/confirm-store';
@@ -105,7 +105,7 @@ export function Workbench({ env, features, history, TopBarEnd, extraPrefetch = N
       commands.registerAll(paneOpenCommands(panes.list())),
       ...features.map((f) => commands.registerAll(f.commands ?? [])),
     ];
-    const unbind = bindHotkeys(commands, () => controller.activeRef()?.kind ?? null);
+    const unbind = bindHotkeys(commands, () => controller.activeRef()?.kind ?? null, { askArgs: (c) => openPaletteFor(c.id) });
     (window as unknown as { vigil?: unknown }).vigil = { commands, execute: commands.execute.bind(commands), openUrl: (u: string) => controller.openUrl(u) };
     return () => {
       unbind();
