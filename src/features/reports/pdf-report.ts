@@ -35,6 +35,15 @@ export function generatedOn(at: Date): string {
 
 const ROW_H = 14;
 const COL_PAD = 4;
+const TITLE_H = 20;
+
+/** A drawing's size on paper: the content's width at most, shrunk (proportions kept) to `maxH` high at most. */
+function fitImage(image: { width: number; height: number }, contentW: number, maxH: number): { w: number; h: number } {
+  const w = Math.min(contentW, image.width);
+  const h = (image.height / image.width) * w;
+  const fitH = Math.min(h, maxH);
+  return { w: (w * fitH) / h, h: fitH };
+}
 
 export function buildReportPdf(doc: ReportDoc): jsPDF {
   const P = REPORT_PAGE;
@@ -78,21 +87,19 @@ export function buildReportPdf(doc: ReportDoc): jsPDF {
     if (y + h > bottom) newPage();
   };
 
+  // A drawing at most as tall as a later page holds below its section's title.
+  const maxImageH = bottom - Math.max(P.header, P.margin.top) - TITLE_H;
   decorate();
   for (const s of doc.sections) {
-    ensure(ROW_H * 3);
+    const fit = s.image ? fitImage(s.image, contentW, maxImageH) : null;
+    // The title stays on the page of its drawing (or of the table's first rows).
+    ensure(TITLE_H + (fit ? fit.h : ROW_H * 2));
     pdf.setFontSize(12);
     pdf.text(s.title, P.margin.left, y + 12);
-    y += 20;
-    if (s.image) {
-      const w = Math.min(contentW, s.image.width);
-      const h = (s.image.height / s.image.width) * w;
-      const maxH = bottom - (P.header > P.margin.top ? P.header : P.margin.top);
-      const fitH = Math.min(h, maxH);
-      const fitW = (w * fitH) / h;
-      ensure(fitH);
-      pdf.addImage(s.image.data, s.image.format ?? 'PNG', P.margin.left, y, fitW, fitH);
-      y += fitH + 8;
+    y += TITLE_H;
+    if (s.image && fit) {
+      pdf.addImage(s.image.data, s.image.format ?? 'PNG', P.margin.left, y, fit.w, fit.h);
+      y += fit.h + 8;
     }
     const cols = s.table.columns.length || 1;
     const colW = contentW / cols;
