@@ -25,6 +25,22 @@ async function demoDashboard(page: Page, name: string): Promise<Dashboard> {
   return get<Dashboard>(page, `/dashboards/${hit.id}`);
 }
 
+/** The calls the page makes from now until stop(), but the code it loads (/assets/). */
+function exportCalls(page: Page): { stop: () => string[] } {
+  const calls: string[] = [];
+  const onRequest = (r: { method(): string; url(): string }) => {
+    const url = new URL(r.url());
+    if (url.protocol.startsWith('http') && !url.pathname.startsWith('/assets/')) calls.push(`${r.method()} ${url.pathname}`);
+  };
+  page.on('request', onRequest);
+  return {
+    stop: () => {
+      page.off('request', onRequest);
+      return calls;
+    },
+  };
+}
+
 const bytesOf = async (d: Download) => new Uint8Array(fs.readFileSync((await d.path())!));
 const shot = async (page: Page, name: string) => SHOTS && (await lookAt(page, { path: `${SHOTS}/${name}.png` }));
 
@@ -32,7 +48,7 @@ describe('reports', () => {
   const b = useBrowser(() => baseUrl);
   const asAdmin = (page: Page, at: string) => signIn(page, inject('adminEmail'), inject('adminPassword'), at);
 
-  it('MON-023 MON-031 MON-052 opens a demo dashboard by keyboard, adds a panel from the Panel Library and moves it with Alt+Left', async () => {
+  it('MON-023 MON-031 MON-052 MON-092 MON-094 opens a demo dashboard by keyboard, adds a panel from the Panel Library (the nine chart kinds then drawn) and moves it with Alt+Left', async () => {
     const { page } = b;
     await asAdmin(page, '/dashboards');
     const control = await demoDashboard(page, 'Control effectiveness');
@@ -62,6 +78,28 @@ describe('reports', () => {
     await eventually(() => panels.count(), control.panels.length + 1, 'the radar panel is added');
     const added = (await demoDashboard(page, 'Control effectiveness')).panels.at(-1)!;
     expect(added.kind).toBe('radar');
+    // The nine chart kinds, each drawn: the SVG ones with their shapes, the uPlot ones on a canvas.
+    for (const name of ['Bullet chart', 'Pass/fail force field', 'Gauge', 'Donut chart', 'Tactic radar', 'Tree map']) {
+      await eventually(() => page.getByRole('figure', { name, exact: true }).locator('svg path, svg rect, svg circle').count().then((n) => n > 0), true, `${name} is drawn`);
+    }
+    for (const name of ['Line chart', 'Block rate chart', 'Bar chart']) {
+      await eventually(() => page.getByRole('figure', { name, exact: true }).locator('canvas').first().evaluate((c: HTMLCanvasElement) => c.width > 0 && c.height > 0), true, `${name} is drawn`);
+    }
+    // Pass #00ffc0 and fail #d32223, as drawn.
+    const field = page.getByRole('figure', { name: 'Pass/fail force field' });
+    expect(await field.getByRole('button', { name: / failed$/ }).first().getAttribute('fill')).toBe('#d32223');
+    expect(await field.getByRole('button', { name: / passed$/ }).first().getAttribute('fill')).toBe('#00ffc0');
+    // Block rate: the range labelled with the threshold, each point pass- or fail-coloured by it (its table says which).
+    const rate = control.panels.find((p) => p.kind === 'block_rate')!;
+    const rateCard = page.locator(`[data-panel="${rate.uid}"]`);
+    await eventually(() => rateCard.getByRole('figure', { name: 'Block rate chart' }).getByTestId('range-label').innerText(), `${rate.options.blockThreshold}%`, 'the range is labelled with the threshold');
+    await rateCard.getByRole('button', { name: 'Show table' }).focus();
+    await page.keyboard.press('Enter');
+    const rateRows = await rateCard.getByRole('table', { name: 'Block rate chart (table)' }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    expect(rateRows.length).toBeGreaterThan(0);
+    for (const [, pct, colour] of rateRows) expect(colour, `${pct} against ${rate.options.blockThreshold}%`).toBe(Number.parseFloat(pct!) >= rate.options.blockThreshold ? 'pass' : 'fail');
+    await page.keyboard.press('Enter');
+    await rateCard.getByRole('figure', { name: 'Block rate chart' }).waitFor();
     await page.locator(`[data-panel="${added.uid}"]`).focus();
     await page.keyboard.press('Alt+ArrowLeft');
     await eventually(async () => (await demoDashboard(page, 'Control effectiveness')).panels.at(-2)?.uid, added.uid, 'the panel moved one place earlier');
@@ -85,8 +123,11 @@ describe('reports', () => {
     await page.getByRole('list', { name: 'ATT&CK coverage panels' }).waitFor();
     await page.getByRole('button', { name: 'Show table' }).nth(d.panels.length - 1).waitFor();
     const download = page.waitForEvent('download', { timeout: 60_000 });
+    const during = exportCalls(page);
     await page.getByRole('toolbar', { name: 'Dashboard actions' }).getByRole('button', { name: 'Export PDF' }).click();
     const file = await download;
+    // The PDF is made in the browser: no call from the click to the file (the code of jsPDF aside).
+    expect(during.stop()).toEqual([]);
     expect(file.suggestedFilename()).toBe('ATT_CK_coverage.pdf');
     const pdf = readPdf(await bytesOf(file));
     expect(pdf.pages.length).toBeGreaterThanOrEqual(2);
@@ -103,16 +144,24 @@ describe('reports', () => {
     expect(calls).toEqual(['POST /reports/panels.json']);
   });
 
-  it('MON-181 MON-140 MON-032 MON-115 MON-144 MON-145 MON-146 MON-147 MON-148 exports the dashboard as PNG, and its data as CSV through the data export options', async () => {
+  it('MON-181 MON-143 MON-140 MON-032 MON-115 MON-144 MON-145 MON-146 MON-147 MON-148 exports the dashboard as PNG in the browser, and its data as CSV through the data export options', async () => {
     const { page } = b;
     await useSession(page.context(), inject('adminEmail'), inject('adminPassword'));
     const d = await demoDashboard(page, 'Actors and zones');
     await asAdmin(page, `/dashboards/${d.id}`);
     await page.getByRole('list', { name: 'Actors and zones panels' }).waitFor();
     const png = page.waitForEvent('download');
+    const during = exportCalls(page);
     await page.getByRole('button', { name: 'Export Image' }).click();
     const image = await bytesOf(await png);
+    expect(during.stop(), 'the image is made in the browser, with no call').toEqual([]);
     expect([...image.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
+    // Drawn at twice the pixel ratio (1 here; the cap of 3 and the canvas height limit: tests/unit/report-exports.test.ts).
+    const grid = await page.getByRole('list', { name: 'Actors and zones panels' }).evaluate((el) => ({ w: el.scrollWidth, h: el.scrollHeight, dpr: window.devicePixelRatio }));
+    const view = new DataView(image.buffer, image.byteOffset);
+    expect(grid.dpr).toBe(1);
+    expect(Math.abs(view.getUint32(16) - grid.w * 2)).toBeLessThanOrEqual(2);
+    expect(Math.abs(view.getUint32(20) - grid.h * 2)).toBeLessThanOrEqual(2);
     // The data export menu: its options, then the file from the director with them.
     await runCommand(page, 'Export Dashboard Data as CSV');
     // The palette asks which dashboard, the focused one chosen at first: Enter runs on it.
@@ -139,9 +188,31 @@ describe('reports', () => {
     expect(text).toContain('Pass/Fail by source zone\r\nGroup;Total;Prevented;Detected;Alerts;Missed;Prevented %');
   });
 
-  it('MON-007 the ATT&CK view shows the active tactics and lists the Actions of a technique with their latest runs', async () => {
+  it('MON-007 a spoke of the tactic radar opens the ATT&CK view at /analyze/mitre/ with active_tactics[], start and end; the view shows the active tactics and lists the Actions of a technique with their latest runs', async () => {
     const { page } = b;
-    await asAdmin(page, '/analyze/mitre/?active_tactics[]=TA0002');
+    await asAdmin(page, '/dashboards');
+    const d = await demoDashboard(page, 'ATT&CK coverage');
+    await page.goto(`/dashboards/${d.id}`);
+    // The tactic with the most runs in the range: a mouse click on its point (the farthest out).
+    const spokes = page.getByRole('figure', { name: 'Tactic radar' }).getByRole('button', { name: /: \d+ run$/ });
+    await spokes.first().waitFor();
+    const runs = (await spokes.evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label') ?? ''))).map((l) => ({ tactic: l.split(':')[0]!, runs: Number(/(\d+) run$/.exec(l)![1]) }));
+    const most = runs.reduce((m, r) => (r.runs > m.runs ? r : m));
+    expect(most.runs).toBeGreaterThan(0);
+    const tactic = most.tactic;
+    await page.getByRole('figure', { name: 'Tactic radar' }).getByRole('button', { name: `${tactic}: ${most.runs} run`, exact: true }).locator('circle').click();
+    await eventually(() => new URL(page.url()).pathname.replace(/\/$/, ''), '/analyze/mitre', 'the ATT&CK view opens');
+    // The address as the workbench writes a pane's (active_tactics[] read as active_tactics, the link's form).
+    const link = new URL(page.url()).searchParams;
+    const ids = [...link.getAll('active_tactics[]'), ...link.getAll('active_tactics')];
+    expect(ids).toHaveLength(1);
+    const [id] = ids;
+    expect(id).toMatch(/^TA\d{4}$/);
+    expect(Date.parse(link.get('start')!)).toBeLessThan(Date.parse(link.get('end')!));
+    const matrix = page.getByRole('grid', { name: 'ATT&CK matrix' });
+    await eventually(() => matrix.getByRole('columnheader').allInnerTexts(), [`${tactic} ${id}`], 'only the tactic of the spoke');
+
+    await page.goto('/analyze/mitre/?active_tactics[]=TA0002');
     const grid = page.getByRole('grid', { name: 'ATT&CK matrix' });
     await grid.waitFor();
     expect(await grid.getByRole('columnheader').allInnerTexts()).toEqual(['Execution TA0002']);

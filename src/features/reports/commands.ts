@@ -57,6 +57,17 @@ async function dashboardOf(a: Ref | undefined, ctx: CommandContext): Promise<Das
 }
 
 const inDashboard = (ctx: CommandContext) => ctx.activePane?.kind === DASHBOARD_PANE;
+
+/**
+ * The dashboard an export draws: the one on screen (its pane's query, kept current as it changes) when
+ * it is open, so an export in the browser makes no call (MON-143); else read from the director (scripts,
+ * the terminal runner, a dashboard named but not open).
+ */
+async function shownDashboard(a: Ref | undefined, ctx: CommandContext): Promise<Dashboard> {
+  const id = a?.id ?? (a?.name ? undefined : inDashboard(ctx) ? Number(ctx.activePane?.params.id) : undefined);
+  const shown = id ? ctx.queryClient?.getQueryData<Dashboard>(qk.dashboard(id)) : undefined;
+  return shown ?? dashboardOf(a, ctx);
+}
 const refresh = async (ctx: CommandContext) => ctx.queryClient?.invalidateQueries({ queryKey: qk.dashboards });
 
 async function editPanels(a: Ref | undefined, ctx: CommandContext, change: (panels: DashboardPanel[], focused: string | null) => DashboardPanel[], uid?: string): Promise<Dashboard> {
@@ -312,7 +323,7 @@ export const reportsCommands: AnyCommand[] = [
     buttonLabel: 'Export PDF',
     menus: dashboardMenus('Export PDF', 1, ['toolbar/dashboard']),
     args: yup.object({ ...pickedRefShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
-    run: async (a, ctx) => (await exportCode()).exportDashboardPdf(await dashboardOf(a, ctx), a?.filename, ctx.queryClient),
+    run: async (a, ctx) => (await exportCode()).exportDashboardPdf(await shownDashboard(a, ctx), a?.filename, ctx.queryClient),
   }),
   defineCommand<Ref & { filename?: string }>({
     id: 'reports.exportPng',
@@ -325,7 +336,7 @@ export const reportsCommands: AnyCommand[] = [
     buttonLabel: 'Export Image',
     menus: dashboardMenus('Export Image', 2, ['toolbar/dashboard']),
     args: yup.object({ ...pickedRefShape, filename: yup.string().max(200).label('File name (optional)').optional() }) as yup.Schema<Ref & { filename?: string }>,
-    run: async (a, ctx) => (await exportCode()).exportDashboardPng(await dashboardOf(a, ctx), a?.filename),
+    run: async (a, ctx) => (await exportCode()).exportDashboardPng(await shownDashboard(a, ctx), a?.filename),
   }),
   defineCommand<Ref & Partial<CsvOptions>>({
     id: 'reports.exportCsv',
