@@ -4,7 +4,7 @@ import { LIBRARY_LIMITS } from '@/api/contracts/library';
 import { SlideTransition } from './slide-transition';
 
 describe('slide transition wrapper', () => {
-  it('MON-177 the content list item shown slides in over 600 ms, again each time another item is shown', () => {
+  it('MON-032 MON-177 the content list item shown slides in over 600 ms, again each time another item is shown', () => {
     expect(LIBRARY_LIMITS.slideTransitionMs).toBe(600);
     const { rerender } = render(
       <SlideTransition slideKey="A1">

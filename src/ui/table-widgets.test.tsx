@@ -1,8 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorBanner, InfoBanner } from './banners';
+import { ErrorBoundary } from './error-boundary';
 import { ExpandingTextArea } from './expanding-textarea';
 import { Pagination, usePaging } from './pagination';
 
@@ -69,5 +70,27 @@ describe('generic table widgets', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Close banner' }));
     expect(screen.getAllByRole('status')).toHaveLength(1);
+  });
+
+  it('MON-032 the error boundary shows An error occurred with the message, and Try again draws its content again', async () => {
+    let broken = true;
+    function Fragile() {
+      if (broken) throw new Error('The figures could not be read.');
+      return <p>Figures</p>;
+    }
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    render(
+      <ErrorBoundary>
+        <Fragile />
+      </ErrorBoundary>,
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('An error occurred');
+    expect(alert.textContent).toContain('The figures could not be read.');
+    broken = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(screen.getByText('Figures')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    quiet.mockRestore();
   });
 });

@@ -8,7 +8,7 @@ import { DayOfWeekPicker } from './day-of-week-picker';
 import { PercentBlockedBar, RESULT_BADGES, ResultBadge, resultBadge } from './result-badge';
 
 describe('time range picker', () => {
-  it('MON-095 MON-175 emits a relative change once, 2000 ms after the last edit; units minute to year', () => {
+  it('MON-032 MON-095 MON-175 the relative or absolute time range picker emits a relative change once, 2000 ms after the last edit; units minute to year', () => {
     vi.useFakeTimers();
     const onChange = vi.fn();
     render(<TimeRangePicker value={DEFAULT_TIME_RANGE} onChange={onChange} />);
@@ -54,7 +54,7 @@ describe('time range picker', () => {
 });
 
 describe('day-of-week picker', () => {
-  it('MON-178 shows Su M T W Th F S and toggles days into a comma list', async () => {
+  it('MON-032 MON-178 the day-of-week picker shows Su M T W Th F S and toggles days into a comma list', async () => {
     function Host() {
       const [v, setV] = useState('monday');
       return (
