@@ -25,12 +25,17 @@ async function demoDashboard(page: Page, name: string): Promise<Dashboard> {
   return get<Dashboard>(page, `/dashboards/${hit.id}`);
 }
 
-/** The calls the page makes from now until stop(), but the code it loads (/assets/). */
+/**
+ * The calls an export could make, from now until stop(): any write, and any read of a dashboard or of
+ * report figures. (The workbench's own background reads, the session check and the banner, may fall in
+ * the same seconds and are not the export's.)
+ */
 function exportCalls(page: Page): { stop: () => string[] } {
   const calls: string[] = [];
   const onRequest = (r: { method(): string; url(): string }) => {
     const url = new URL(r.url());
-    if (url.protocol.startsWith('http') && !url.pathname.startsWith('/assets/')) calls.push(`${r.method()} ${url.pathname}`);
+    if (!url.protocol.startsWith('http') || url.pathname.startsWith('/assets/')) return;
+    if (r.method() !== 'GET' || /^\/(reports|dashboards)\b/.test(url.pathname)) calls.push(`${r.method()} ${url.pathname}`);
   };
   page.on('request', onRequest);
   return {
