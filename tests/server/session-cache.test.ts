@@ -34,10 +34,12 @@ const status = async (s: Session, url = '/environment.json') => (await t.call('G
 describe('session cache', () => {
   it('answers a burst of calls of one session from one read of the sessions table', async () => {
     const s = await t.signIn('viewer');
+    const started = performance.now();
     const reads = await sessionReads(async () => {
       for (let i = 0; i < 10; i++) expect(await status(s)).toBe(200);
     });
-    expect(reads).toBeLessThanOrEqual(1);
+    // One read per SESSION_CACHE_MS the burst lasted: one on a quiet machine, where ten calls take far less.
+    expect(reads).toBeLessThanOrEqual(1 + Math.floor((performance.now() - started) / SESSION_CACHE_MS));
   });
 
   it('refuses a signed-out session at the very next call', async () => {
