@@ -133,6 +133,20 @@ describe('chart components', () => {
     expect(colours()).toEqual([PASS_COLOR, FAIL_COLOR, FAIL_COLOR]);
   });
 
+  it('MON-007 a tactic with no runs leaves the centre to the others: its point takes no clicks, its label opens it', async () => {
+    const data: TacticResult[] = [
+      { tactic: { id: 'TA0002', name: 'Execution' }, results: row('TA0002', { total: 1, prevented: 0 }) },
+      { tactic: { id: 'TA0040', name: 'Impact' }, results: row('TA0040', { total: 0, prevented: 0 }) },
+    ];
+    const onOpen = vi.fn();
+    render(<RadarChart data={data} mode="totals" threshold={85} start={null} end={null} onOpen={onOpen} />);
+    const [busy, idle] = screen.getAllByTestId('radar-point');
+    expect(busy!.getAttribute('pointer-events')).toBeNull();
+    expect(idle!.getAttribute('pointer-events')).toBe('none');
+    await userEvent.click(screen.getByText('Impact'));
+    expect(onOpen).toHaveBeenCalledWith('/analyze/mitre/?active_tactics%5B%5D=TA0040');
+  });
+
   it('MON-053 the tree map draws one cell per row in the row colour', () => {
     render(
       <TreeMapChart

@@ -5,7 +5,7 @@ import { NEUTRAL_COLOR, mitreLink, polar, radarPointColors, shareOf } from './ru
 /**
  * Tactic radar: one spoke per ATT&CK tactic. Blocked mode plots the prevented share with threshold
  * colouring; totals mode plots the totals with no threshold colouring. A spoke opens the ATT&CK view
- * (/analyze/mitre/?active_tactics[]=..&start=..&end=..).
+ * (/analyze/mitre/?active_tactics[]=..&start=..&end=..), by its point or its label.
  */
 export function RadarChart({
   data,
@@ -46,7 +46,8 @@ export function RadarChart({
           return (
             <g key={d.tactic.id} {...segmentProps(tip, onOpen && (() => onOpen(mitreLink([d.tactic.id], start, end))))}>
               <title>{tip}</title>
-              <circle cx={p.x} cy={p.y} r={4} fill={colors[i]} data-testid="radar-point" data-color={colors[i]} />
+              {/* The points of tactics with no value all sit at the centre, over a small value's point: they take no clicks (their label does). */}
+              <circle cx={p.x} cy={p.y} r={4} fill={colors[i]} data-testid="radar-point" data-color={colors[i]} pointerEvents={values[i] === 0 ? 'none' : undefined} />
               <text x={l.x} y={l.y} fontSize={8} textAnchor="middle" fill="currentColor">
                 {d.tactic.name}
               </text>
