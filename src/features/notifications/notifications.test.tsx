@@ -5,7 +5,8 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
 import { clearToasts, toastStore } from '@/ui/toasts';
-import { BackgroundProcessPoller, showBackgroundProcesses } from './background-processes';
+import { setSigningOut } from '@/api/http';
+import { BackgroundProcessPoller, fetchBackgroundProcesses, logFailedCheck, showBackgroundProcesses } from './background-processes';
 import { ContentServiceBanner, DISMISS_COOKIE, bannerText } from './content-service-banner';
 
 const server = useMswServer();
@@ -137,6 +138,18 @@ describe('background processes', () => {
     render(<BackgroundProcessPoller intervalMs={60_000} />);
     await waitFor(() => expect(error).toHaveBeenCalled());
     expect(toastStore.toasts).toHaveLength(0);
+    error.mockRestore();
+  });
+
+  it('JOB-111 a check cancelled by signing out logs nothing; a failed one is logged', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    setSigningOut(true);
+    const refused = await fetchBackgroundProcesses().catch((e: unknown) => e);
+    setSigningOut(false);
+    logFailedCheck(refused);
+    expect(error).not.toHaveBeenCalled();
+    logFailedCheck(new Error('down'));
+    expect(error).toHaveBeenCalledWith('Background-process check failed', new Error('down'));
     error.mockRestore();
   });
 });
