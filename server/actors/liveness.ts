@@ -67,10 +67,13 @@ export class Liveness {
     return c.node;
   }
 
-  /** The database just said who the credential is (and marked it alive). */
-  remember(hash: string, node: ActorNode, at = Date.now()): void {
+  /**
+   * The database just said who the credential is, at `at`; its heartbeat was stored at `writtenAt` (when
+   * this read marked it alive: `at`; a read that left it to the next flush: the stored heartbeat's time).
+   */
+  remember(hash: string, node: ActorNode, at = Date.now(), writtenAt = at): void {
     this.credentials.set(hash, { node, at });
-    this.writtenAt.set(node.id, at);
+    this.writtenAt.set(node.id, Math.max(writtenAt, this.writtenAt.get(node.id) ?? 0));
   }
 
   /** Forgets every remembered credential (an actor retired or deleted) and idle state. */
