@@ -77,12 +77,14 @@ const HEARTBEAT_AGE = `(extract(epoch from (now() - last_heartbeat_at)) * 1000):
 
 /**
  * Whether a credential read may leave the heartbeat to the next flush (liveness.ts): the actor is
- * online and its stored heartbeat is recent (under half the age at which a remembered call is written
- * at once). Then the read is a select, not an update of nodes (its row version, WAL and trigger check),
- * the commonest write of 50 polling actors on PostgreSQL.
+ * online and its stored heartbeat is under half the offline delay old (twice liveness.staleMs; the
+ * flush writes it within a tenth of the delay, long before the actor could look offline). Then the read
+ * is a select, not an update of nodes (its row version, WAL and trigger check), the commonest write of
+ * 50 polling actors on PostgreSQL (an idle actor's poll comes back every 5 s, after its remembered
+ * credential has expired there).
  */
 function heardRecently(engine: Engine, row: { status: string; age_ms: number | null }): boolean {
-  return row.status === 'online' && row.age_ms !== null && row.age_ms >= 0 && row.age_ms < engine.liveness.staleMs() / 2;
+  return row.status === 'online' && row.age_ms !== null && row.age_ms >= 0 && row.age_ms < engine.liveness.staleMs() * 2;
 }
 
 /**
