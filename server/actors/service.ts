@@ -114,10 +114,23 @@ export async function touchActorByCredential(db: Db, authorization: string | und
   return node;
 }
 
-/** The actor of a work call (ready, evidence, result): remembered (no statement) or read (touchActorByCredential). */
-export async function workCallActor(db: Db, engine: Engine, authorization: string | undefined): Promise<ActorNode> {
-  return rememberedActor(engine, authorization) ?? touchActorByCredential(db, authorization, engine);
+/**
+ * Who makes a work call (ready, evidence, result): the actor when the director remembers its credential
+ * (liveness.ts), else only the credential's hash, which the call's write looks up itself (workNodeSql):
+ * a work call reads nothing before its write.
+ */
+export interface WorkCaller {
+  node: ActorNode | null;
+  hash: string;
+  authorization: string | undefined;
 }
+
+export function workCaller(engine: Engine, authorization: string | undefined): WorkCaller {
+  return { node: rememberedActor(engine, authorization), hash: credentialHash(authorization), authorization };
+}
+
+/** The node id of a work call's actor in its write: $id when remembered, else looked up by the credential hash $hash. */
+const workNodeSql = (id: string, hash: string) => `coalesce(${id}::int, (select n.id from nodes n where n.token_hash = ${hash} and n.retired_at is null))`;
 
 /** The columns of a poll's state, of the node `node` (a column or $1) holding work ids $2. */
 const pollColumns = (node: string) => `
@@ -286,8 +299,8 @@ export interface Readiness {
  * Why a work call matched no open work of the actor: 404 (not its work), 409 (claimed by another
  * process of it), else `otherwise` (its state forbids the call). Read only when the call's write matched nothing.
  */
-async function refuseWorkCall(db: Db, id: number, node: ActorNode, session: string, otherwise: (w: OwnWork) => string): Promise<never> {
-  const w = await ownWork(db, id, node, session);
+async function refuseWorkCall(db: Db, id: number, caller: WorkCaller, session: string, otherwise: (w: OwnWork) => string): Promise<never> {
+  const w = await ownWork(db, id, caller.node ?? (await actorByCredential(db, caller.authorization)), session);
   throw new HttpError(409, otherwise(w));
 }
 
@@ -295,16 +308,16 @@ async function refuseWorkCall(db: Db, id: number, node: ActorNode, session: stri
  * A target is serving: its work is ready and its source is released with the port map (and login). One
  * statement checks the work is the actor's (this process's, a target's, claimed), marks it and releases the source.
  */
-export async function markReady(db: Db, engine: Engine, node: ActorNode, id: number, session: string, r: Readiness): Promise<void> {
+export async function markReady(db: Db, engine: Engine, caller: WorkCaller, id: number, session: string, r: Readiness): Promise<void> {
   const [row] = await db.query<{ matched: number; released: number[] | null }>(
     `with ready as (update engine_work set status = 'ready', ready_at = now(), result = $3
-                     where id = $1 and node_id = $4 and actor_session = $5 and role = 'target' and status = 'claimed' returning job_action_id),
+                     where id = $1 and node_id = ${workNodeSql('$4', '$6')} and actor_session = $5 and role = 'target' and status = 'claimed' returning job_action_id),
           released as (update engine_work s set status = 'queued', payload = s.payload || $2::jsonb from ready
                         where s.job_action_id = ready.job_action_id and s.role = 'source' and s.status = 'held' returning s.node_id)
      select (select count(*)::int from ready) as matched, (select array_agg(node_id) from released) as released`,
-    [id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) }), JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures }), node.id, session],
+    [id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) }), JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures }), caller.node?.id ?? null, session, caller.hash],
   );
-  if (!row?.matched) await refuseWorkCall(db, id, node, session, (w) => `Work ${w.id} is not a target waiting to be ready.`);
+  if (!row?.matched) await refuseWorkCall(db, id, caller, session, (w) => `Work ${w.id} is not a target waiting to be ready.`);
   for (const n of row?.released ?? []) engine.notify(n, true);
 }
 
@@ -312,7 +325,7 @@ export type WorkResult = yup.InferType<typeof resultSchema>;
 
 interface StoredResult {
   id: number;
-  node: ActorNode;
+  caller: WorkCaller;
   session: string;
   status: string;
   input: WorkResult;
@@ -330,11 +343,11 @@ const resultWriters = new WeakMap<Db, GroupCommit<StoredResult>>();
  * The work's owner (actor, process) and openness are checked by the write itself; a result that matched
  * nothing is refused (404, 409) after a read that says why.
  */
-export async function storeResult(db: Db, engine: Engine, node: ActorNode, id: number, input: WorkResult): Promise<void> {
+export async function storeResult(db: Db, engine: Engine, caller: WorkCaller, id: number, input: WorkResult): Promise<void> {
   const status = input.outcome === 'ran' ? 'ran' : input.outcome === 'incompatible' ? 'incompatible' : input.outcome === 'aborted' ? 'cancelled' : 'errored';
   let writer = resultWriters.get(db);
   if (!writer) resultWriters.set(db, (writer = new GroupCommit((items) => writeResults(db, engine, items))));
-  const item: StoredResult = { id, node, session: input.session, status, input };
+  const item: StoredResult = { id, caller, session: input.session, status, input };
   await writer.add(item);
   if (item.refused) throw item.refused;
 }
@@ -346,12 +359,12 @@ export async function storeResult(db: Db, engine: Engine, node: ActorNode, id: n
  * aborted) and the jobs' progress, each one statement.
  */
 async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Promise<void> {
-  const works = items.map(({ id, node, session, input }) => ({ id, node_id: node.id, session, status: input.outcome === 'ran' ? 'done' : 'errored', result: { outcome: input.outcome, message: input.message } }));
+  const works = items.map(({ id, caller, session, input }) => ({ id, node_id: caller.node?.id ?? null, hash: caller.hash, session, status: input.outcome === 'ran' ? 'done' : 'errored', result: { outcome: input.outcome, message: input.message } }));
   const { written, peers, actionIds, jobIds } = await db.transaction(async (tx) => {
     const written = await tx.query<{ id: number; job_id: number; job_action_id: number; role: string }>(
       `update engine_work w set status = v.status, result = coalesce(w.result, '{}'::jsonb) || v.result, finished_at = now()
-         from jsonb_to_recordset($1::jsonb) as v(id int, node_id int, session text, status text, result jsonb)
-        where w.id = v.id and w.node_id = v.node_id and w.actor_session = v.session and w.status in ('claimed', 'ready')
+         from jsonb_to_recordset($1::jsonb) as v(id int, node_id int, hash text, session text, status text, result jsonb)
+        where w.id = v.id and w.node_id = ${workNodeSql('v.node_id', 'v.hash')} and w.actor_session = v.session and w.status in ('claimed', 'ready')
         returning w.id, w.job_id, w.job_action_id, w.role`,
       [JSON.stringify(works)],
     );
@@ -393,7 +406,7 @@ async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Prom
   const stored = new Set(written.map((w) => w.id));
   for (const it of items) {
     if (stored.has(it.id)) continue;
-    it.refused = await refuseWorkCall(db, it.id, it.node, it.session, (w) => `Work ${w.id} is no longer open (${w.status}); the result was not stored.`).catch((e: unknown) => e);
+    it.refused = await refuseWorkCall(db, it.id, it.caller, it.session, (w) => `Work ${w.id} is no longer open (${w.status}); the result was not stored.`).catch((e: unknown) => e);
   }
   // The other side (the target's servers) hears at once that it is to stop.
   for (const p of peers) engine.notify(p);
@@ -405,30 +418,30 @@ async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Prom
  * with its work and merged into the job action's evidence.target. The target's work is still held
  * (reverting) until this is stored, so the job ends with it.
  */
-export async function storeTargetEvidence(db: Db, engine: Engine, node: ActorNode, id: number, session: string, evidence: Record<string, unknown>): Promise<void> {
+export async function storeTargetEvidence(db: Db, engine: Engine, caller: WorkCaller, id: number, session: string, evidence: Record<string, unknown>): Promise<void> {
   const json = JSON.stringify(evidence);
   // One statement checks the work is this actor process's open target work and stores it with its job
   // action (atomic, without a transaction's two round trips). Sent as the target closes its servers:
   // once stored, a cleanup (reverting) is done.
-  const [row] = await db.query<{ job_id: number; cleaned: boolean }>(
+  const [row] = await db.query<{ job_id: number; node_id: number; cleaned: boolean }>(
     `with work as (update engine_work set result = coalesce(result, '{}'::jsonb) || jsonb_build_object('seen', $2::jsonb),
                           status = case when status = 'reverting' then 'aborted' else status end
-                    where id = $1 and node_id = $3 and actor_session = $4 and role = 'target' and status in ('claimed', 'ready', 'reverting')
-                    returning job_id, job_action_id, status = 'aborted' as cleaned),
+                    where id = $1 and node_id = ${workNodeSql('$3', '$5')} and actor_session = $4 and role = 'target' and status in ('claimed', 'ready', 'reverting')
+                    returning job_id, node_id, job_action_id, status = 'aborted' as cleaned),
           action as (update job_actions ja set evidence = jsonb_set(coalesce(ja.evidence, '{}'::jsonb), '{target}', coalesce(nullif(ja.evidence->'target', 'null'::jsonb), '{}'::jsonb) || $2::jsonb)
                        from work where ja.id = work.job_action_id returning ja.id)
-     select job_id, cleaned from work`,
-    [id, json, node.id, session],
+     select job_id, node_id, cleaned from work`,
+    [id, json, caller.node?.id ?? null, session, caller.hash],
   );
   if (!row) {
-    await refuseWorkCall(db, id, node, session, (w) =>
+    await refuseWorkCall(db, id, caller, session, (w) =>
       w.role !== 'target' ? `Work ${w.id} is not a target's work.` : `Work ${w.id} is no longer open (${w.status}); the evidence was not stored.`,
     );
     return;
   }
   if (row.cleaned) {
     // The actor may take its next work, and a job waiting for the cleanup goes on.
-    engine.notify(node.id);
+    engine.notify(row.node_id);
     engine.kick([row.job_id]);
   }
 }

@@ -25,17 +25,17 @@ import { taskResultSchema, type ActorTaskPayload, type SignedTask } from '../../
 import { sign, signingKeys } from '../engine/secrets';
 import { claimTasks, failTasksOfOtherSessions, storeTaskResult } from '../actors/tasks';
 import { engineFor } from '../engine/engine';
-import { actorByCredential, claimNext, claimWithState, markReady, registerActor, pollState, rememberedActor, storeResult, IDLE_STATE, storeTargetEvidence, touchActorByCredential, touchAndPollState, workCallActor, type ActorNode, type PollState } from '../actors/service';
+import { actorByCredential, claimNext, claimWithState, markReady, registerActor, pollState, rememberedActor, storeResult, IDLE_STATE, storeTargetEvidence, touchActorByCredential, touchAndPollState, workCaller, type ActorNode, type PollState, type WorkCaller } from '../actors/service';
 
 /** The actor a request's bearer credential belongs to; 401 otherwise. */
 export const actorOf = (app: FastifyInstance, req: FastifyRequest): Promise<ActorNode> => actorByCredential(app.db, req.headers.authorization);
 
 /**
- * A call about one piece of the actor's work: its id and body validated and the actor its credential
- * belongs to (remembered, or one read). Whether the work is this actor process's is checked by the call's
- * own write (server/actors/service.ts). An unknown credential is refused (401) before a malformed call (400).
+ * A call about one piece of the actor's work: its id and body validated. Who calls (the credential) and
+ * whether the work is this actor process's are checked by the call's own write (server/actors/service.ts
+ * workCaller): no statement before it. An unknown credential is refused (401) before a malformed call (400).
  */
-async function workCall<S extends yup.AnyObjectSchema>(app: FastifyInstance, req: FastifyRequest, schema: S): Promise<{ input: yup.InferType<S>; id: number; node: ActorNode }> {
+async function workCall<S extends yup.AnyObjectSchema>(app: FastifyInstance, req: FastifyRequest, schema: S): Promise<{ input: yup.InferType<S>; id: number; caller: WorkCaller }> {
   const engine = engineFor(app.db);
   let id: number;
   let input: yup.InferType<S>;
@@ -46,7 +46,7 @@ async function workCall<S extends yup.AnyObjectSchema>(app: FastifyInstance, req
     await actorOf(app, req);
     throw e;
   }
-  return { input, id, node: await workCallActor(app.db, engine, req.headers.authorization) };
+  return { input, id, caller: workCaller(engine, req.headers.authorization) };
 }
 
 const idParam = yup.object({ id: yup.number().typeError('id must be a number').integer().positive().required() });
@@ -143,7 +143,7 @@ export async function actorsRoutes(app: FastifyInstance) {
       await failTasksOfOtherSessions(app.db, node.id, input.session, node.name);
       engine.sessions.set(node.id, input.session);
     }
-    const refused = reports ? await storeReports(node, input) : [];
+    const refused = reports ? await storeReports(node, req.headers.authorization, input) : [];
     const keys = await signingKeys(app.db);
     const deadline = Date.now() + Math.min(input.wait_ms, 20_000);
     for (;;) {
@@ -188,38 +188,39 @@ export async function actorsRoutes(app: FastifyInstance) {
   }));
 
   /** A poll's readiness and evidence items, stored as /ready and /evidence would; the refused ones with why (4xx). */
-  async function storeReports(node: ActorNode, input: yup.InferType<typeof pollSchema>): Promise<{ work_id: number; error: string }[]> {
+  async function storeReports(node: ActorNode, authorization: string | undefined, input: yup.InferType<typeof pollSchema>): Promise<{ work_id: number; error: string }[]> {
     const refused: { work_id: number; error: string }[] = [];
+    const caller: WorkCaller = { node, hash: '', authorization };
     const refuse = (workId: number) => (e: unknown) => {
       if (!(e instanceof HttpError) || e.statusCode >= 500) throw e;
       refused.push({ work_id: workId, error: e.message });
     };
-    for (const r of input.evidence) await storeTargetEvidence(app.db, engine, node, r.work_id, input.session, r.evidence).catch(refuse(r.work_id));
+    for (const r of input.evidence) await storeTargetEvidence(app.db, engine, caller, r.work_id, input.session, r.evidence).catch(refuse(r.work_id));
     for (const r of input.ready) {
       await Promise.resolve()
-        .then(() => markReady(app.db, engine, node, r.work_id, input.session, { port_map: checkPortMap(r.port_map), port_failures: portFailures(r.port_failures), login: r.login }))
+        .then(() => markReady(app.db, engine, caller, r.work_id, input.session, { port_map: checkPortMap(r.port_map), port_failures: portFailures(r.port_failures), login: r.login }))
         .catch(refuse(r.work_id));
     }
     return refused;
   }
 
   app.post(`${ACTOR_API}/work/:id/ready`, (req) => engine.track(async () => {
-    const { input, id, node } = await workCall(app, req, readySchema);
+    const { input, id, caller } = await workCall(app, req, readySchema);
     const portMap = checkPortMap(input.port_map);
     const failures = portFailures(input.port_failures);
-    await markReady(app.db, engine, node, id, input.session, { port_map: portMap, port_failures: failures, login: input.login });
+    await markReady(app.db, engine, caller, id, input.session, { port_map: portMap, port_failures: failures, login: input.login });
     return { ok: true };
   }));
 
   app.post(`${ACTOR_API}/work/:id/evidence`, { bodyLimit: MAX_RESULT_BYTES }, (req) => engine.track(async () => {
-    const { input, id, node } = await workCall(app, req, targetEvidenceSchema);
-    await storeTargetEvidence(app.db, engine, node, id, input.session, input.evidence);
+    const { input, id, caller } = await workCall(app, req, targetEvidenceSchema);
+    await storeTargetEvidence(app.db, engine, caller, id, input.session, input.evidence);
     return { ok: true };
   }));
 
   app.post(`${ACTOR_API}/work/:id/result`, { bodyLimit: MAX_RESULT_BYTES }, (req) => engine.track(async () => {
-    const { input, id, node } = await workCall(app, req, resultSchema);
-    await storeResult(app.db, engine, node, id, input);
+    const { input, id, caller } = await workCall(app, req, resultSchema);
+    await storeResult(app.db, engine, caller, id, input);
     return { ok: true };
   }));
 
