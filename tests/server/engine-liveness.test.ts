@@ -56,6 +56,8 @@ describe('actor calls answered from the director memory', () => {
     // (A new session's first poll also ends work and tasks of the actor's earlier processes.)
     expect(first[0]).toMatch(/^select n\.id, n\.name, n\.status, \(extract/);
     expect(first.some((sql) => sql.startsWith('update nodes'))).toBe(false);
+    // (Its heartbeat noted by that poll is written now, so the flush below is the idle polls' own.)
+    await w.engine.liveness.flush();
     const before = await heartbeatOf(node.id);
     const idle = await statementsOf(node, async () => {
       for (let i = 0; i < 5; i++) expect((await poll()).json<PollAnswer>()).toEqual({ work: [], abort: [] });

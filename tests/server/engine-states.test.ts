@@ -89,19 +89,25 @@ async function handActor(name: string, address: string) {
   };
 }
 
+/** A socket action's job from the world's source to a hand actor (target), whose poll has claimed the target's work. */
+async function socketJobOnHandTarget(name: string, port: number) {
+  const target = await handActor(name, loopback(4));
+  const res = await w.server.call('POST', `/run/actions/${await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: port, steps: [{ data_type: 'ascii', request: 'a', response: 'b' }] })}.json`, {
+    as: w.operator,
+    body: { attack_node_id_1: w.src.nodeId, target_node_id_1: target.nodeId },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const jobId = res.json<{ job_id: number }>().job_id;
+  let work: PollAnswer['work'] = [];
+  for (let i = 0; i < 20 && !work.length; i++) work = (await target.poll([], 1000)).work;
+  const id = work[0]?.id ?? 0;
+  expect(id).toBeGreaterThan(0);
+  return { target, jobId, id };
+}
+
 describe('reverting', () => {
   it('JOB-047 after the last action the job is Reverting until the target actor has closed its servers, then it completes', async () => {
-    const target = await handActor('hand', loopback(4));
-    const res = await w.server.call('POST', `/run/actions/${await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: 47420, steps: [{ data_type: 'ascii', request: 'a', response: 'b' }] })}.json`, {
-      as: w.operator,
-      body: { attack_node_id_1: w.src.nodeId, target_node_id_1: target.nodeId },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const jobId = res.json<{ job_id: number }>().job_id;
-    let work: PollAnswer['work'] = [];
-    for (let i = 0; i < 20 && !work.length; i++) work = (await target.poll([], 1000)).work;
-    const id = work[0]?.id ?? 0;
-    expect(id).toBeGreaterThan(0);
+    const { target, jobId, id } = await socketJobOnHandTarget('hand', 47420);
     // A login that is not a user name is refused with the reason, and the work stays claimed.
     const bad = await target.readyAs(id, 'root; rm -rf /');
     expect([bad.status, bad.body.error]).toEqual([400, 'login must be a user name']);
@@ -124,17 +130,7 @@ describe('reverting', () => {
 
 describe('reports carried by polls', () => {
   it('a target carries its readiness and its evidence in its polls: the source is released, the evidence kept, the cleanup done; a refused item says why', async () => {
-    const target = await handActor('hand-poll', loopback(4));
-    const res = await w.server.call('POST', `/run/actions/${await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: 47421, steps: [{ data_type: 'ascii', request: 'a', response: 'b' }] })}.json`, {
-      as: w.operator,
-      body: { attack_node_id_1: w.src.nodeId, target_node_id_1: target.nodeId },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const jobId = res.json<{ job_id: number }>().job_id;
-    let work: PollAnswer['work'] = [];
-    for (let i = 0; i < 20 && !work.length; i++) work = (await target.poll([], 1000)).work;
-    const id = work[0]?.id ?? 0;
-    expect(id).toBeGreaterThan(0);
+    const { target, jobId, id } = await socketJobOnHandTarget('hand-poll', 47421);
     // Its next poll says it serves (it opens nothing: the source finds the port refused).
     const serving = await target.pollWith({ holding: [id], ready: [{ work_id: id, port_map: {}, port_failures: {} }] });
     expect(serving.refused).toBeUndefined();
