@@ -271,6 +271,8 @@ export interface PageHints {
   range: ListFilter['range'];
   /** Jobs in the whole table (for cost estimates). */
   total: number;
+  /** The planner's estimate of the rows the conditions match, when already asked (countFiltered). */
+  matches?: number;
 }
 
 /**
@@ -303,12 +305,16 @@ export async function selectPage(db: Db, conds: readonly string[], p: Params, re
   const inner = `select j.* from jobs j ${whereSql}`;
   let readRange = false;
   if (hints.range && col !== 'job_time') {
-    const inRange = await planRows(db, inner, [...p.values]);
-    const wanted = req.size + req.offset;
-    let walk = inRange > 0 ? (wanted * Math.max(hints.total, inRange)) / inRange : Number.POSITIVE_INFINITY;
-    const edge = d === 'desc' ? hints.range.end : hints.range.start;
-    if (col === 'job_id' && edge) walk += await planRows(db, `select 1 from jobs j where j.job_time ${d === 'desc' ? '>' : '<'} $1::timestamptz`, [edge.toISOString()]);
-    readRange = inRange <= RANGE_SORT_MIN || inRange <= walk;
+    // The estimate the total was counted with, unless a cursor adds a condition to it.
+    const inRange = hints.matches !== undefined && !cursor ? hints.matches : await planRows(db, inner, [...p.values]);
+    readRange = inRange <= RANGE_SORT_MIN;
+    if (!readRange) {
+      const wanted = req.size + req.offset;
+      let walk = inRange > 0 ? (wanted * Math.max(hints.total, inRange)) / inRange : Number.POSITIVE_INFINITY;
+      const edge = d === 'desc' ? hints.range.end : hints.range.start;
+      if (col === 'job_id' && edge) walk += await planRows(db, `select 1 from jobs j where j.job_time ${d === 'desc' ? '>' : '<'} $1::timestamptz`, [edge.toISOString()]);
+      readRange = inRange <= walk;
+    }
   }
   const limit = `limit ${p.add(req.size)} offset ${p.add(req.offset)}`;
   // Reading the range: only ids (and the sort key) of the rows in it are sorted (an index-only scan
@@ -363,20 +369,23 @@ const COUNT_SKIP_ESTIMATE = 20 * EXACT_COUNT_LIMIT;
  * A filtered total: exact up to EXACT_COUNT_LIMIT, the planner's estimate beyond. When the estimate is
  * far above the limit, counting even 1000 matches is skipped (it may read many rows from disk).
  */
-export async function countFiltered(db: Db, conds: readonly string[], params: readonly unknown[]): Promise<{ n: number; estimated: boolean }> {
+export async function countFiltered(db: Db, conds: readonly string[], params: readonly unknown[]): Promise<{ n: number; estimated: boolean; planned: number }> {
   const where = conds.length ? `where ${conds.join(' and ')}` : '';
-  const raw = await planRows(db, `select 1 from jobs j ${where}`, [...params]);
-  const est = Number.isFinite(raw) ? Math.round(raw) : 0;
-  if (est > COUNT_SKIP_ESTIMATE) return { n: est, estimated: true };
+  const planned = await planRows(db, `select 1 from jobs j ${where}`, [...params]);
+  const est = Number.isFinite(planned) ? Math.round(planned) : 0;
+  if (est > COUNT_SKIP_ESTIMATE) return { n: est, estimated: true, planned };
   const [row] = await db.query<{ n: number }>(`select count(*)::int as n from (select 1 from jobs j ${where} limit ${EXACT_COUNT_LIMIT + 1}) x`, [...params]);
   const n = row?.n ?? 0;
-  if (n <= EXACT_COUNT_LIMIT) return { n, estimated: false };
-  return { n: Math.max(EXACT_COUNT_LIMIT + 1, est), estimated: true };
+  if (n <= EXACT_COUNT_LIMIT) return { n, estimated: false, planned };
+  return { n: Math.max(EXACT_COUNT_LIMIT + 1, est), estimated: true, planned };
 }
 
+/** The whole table's total and newest id: read each call, or shared by the calls of one database state (server/jobs/answers.ts). */
+export type TableHead = () => Promise<{ total: number; maxId: number }>;
+
 /** The list call: one page of jobs with totals and cursors. */
-export async function listJobs(db: Db, q: ParsedListQuery): Promise<JobListAnswer> {
-  const { total, maxId } = await tableHead(db);
+export async function listJobs(db: Db, q: ParsedListQuery, head: TableHead = () => tableHead(db)): Promise<JobListAnswer> {
+  const { total, maxId } = await head();
   const selected = q.selected.length ? (await db.query<{ id: number }>('select id from jobs where id = any($1::int[]) order by id', [q.selected])).map((r) => r.id) : [];
   const filtered = isFiltered(q.filter);
   const p = new Params();
@@ -385,8 +394,8 @@ export async function listJobs(db: Db, q: ParsedListQuery): Promise<JobListAnswe
   if (conds === null) {
     return { ...base, filtered_jobs: [], total_filtered_jobs: 0, total_filtered_estimated: false, page_start: null, page_end: null };
   }
-  const count = filtered ? await countFiltered(db, conds, p.values) : { n: total, estimated: false };
-  const hints: PageHints = { range: q.filter.range, total };
+  const count = filtered ? await countFiltered(db, conds, p.values) : { n: total, estimated: false, planned: undefined };
+  const hints: PageHints = { range: q.filter.range, total, matches: count.planned };
   const offset = q.page * q.size;
   let rows: Row[];
   if (q.after || q.before) {

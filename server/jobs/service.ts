@@ -40,8 +40,8 @@ interface StepRow {
 const node = (id: number | null, name: string | null, friendly: string | null, addr: string | null, zone: string | null): NodeRef | null =>
   id === null ? null : { id, label: friendly || name || `Actor ${id}`, value: addr ?? '', name: name ?? '', zone };
 
-/** Per-step totals of a set of jobs' steps (one statement; job_actions_step_idx per step). */
-const STEP_SQL = `
+/** Per-step totals of the steps `where` picks (job_actions_step_idx per step); $2 is ACTION_COMPLETE_STATUSES. */
+const stepSql = (where: string) => `
   select s.id, s.job_id, s.step_id, s.group_order, s.name, s.action_user_profile_name, s.action_user_profile_friendly_name,
     src.id as src_id, src.name as src_name, src.friendly_name as src_friendly, src.sim_address as src_addr, sz.name as src_zone,
     dst.id as dst_id, dst.name as dst_name, dst.friendly_name as dst_friendly, dst.sim_address as dst_addr, dz.name as dst_zone,
@@ -61,11 +61,11 @@ const STEP_SQL = `
       count(*) filter (where a.status = 'ran') as ran
     from job_actions a where a.job_step_id = s.id
   ) t on true
-  where s.job_id = any($1::int[])
-  order by s.job_id, s.group_order, s.id`;
+  where ${where}`;
 
+/** The steps of a set of jobs with their totals, in one statement. */
 async function stepsOf(db: Db, jobIds: readonly number[]): Promise<(StepRow & { job_id: number })[]> {
-  return db.query<StepRow & { job_id: number }>(STEP_SQL, [jobIds, ACTION_COMPLETE_STATUSES]);
+  return db.query<StepRow & { job_id: number }>(`${stepSql('s.job_id = any($1::int[])')} order by s.job_id, s.group_order, s.id`, [jobIds, ACTION_COMPLETE_STATUSES]);
 }
 
 const toStep = (r: StepRow): JobStep => ({
@@ -111,17 +111,19 @@ interface JobRow {
   act_name: string | null;
 }
 
+/** One job with its steps and their totals: one statement (the steps as a JSON list of the job's row). */
 export async function getJob(db: Db, id: number): Promise<JobDetail> {
-  const [j] = await db.query<JobRow>(
+  const [j] = await db.query<JobRow & { steps: StepRow[] | string }>(
     `select j.id, j.name, j.status, j.progress, j.created_at, j.started_at, j.finished_at, j.job_time, j.ran_by, j.user_id, u.email as user_email,
        j.assessment_name, j.published_status, j.latest_published_time, j.latest_published_pipeline,
-       s.id as sim_id, s.vid as sim_vid, s.simulation_type as sim_type, s.name as sim_name, a.id as act_id, a.vid as act_vid, a.name as act_name
+       s.id as sim_id, s.vid as sim_vid, s.simulation_type as sim_type, s.name as sim_name, a.id as act_id, a.vid as act_vid, a.name as act_name,
+       (select coalesce(json_agg(st order by st.group_order, st.id), '[]'::json) from (${stepSql('s.job_id = j.id')}) st) as steps
      from jobs j left join users u on u.id = j.user_id left join simulations s on s.id = j.simulation_id left join actions a on a.id = j.action_id
      where j.id = $1`,
-    [id],
+    [id, ACTION_COMPLETE_STATUSES],
   );
   if (!j) throw jobNotFound(id);
-  const steps = await stepsOf(db, [id]);
+  const steps: StepRow[] = typeof j.steps === 'string' ? (JSON.parse(j.steps) as StepRow[]) : j.steps;
   return {
     id: j.id,
     name: j.name,
@@ -151,18 +153,22 @@ export const ACTION_COLUMNS = `a.id, a.job_id, a.job_step_id, a.position, a.name
 type ActionRow = Omit<JobAction, 'started_at' | 'finished_at'> & { started_at: Date | string | null; finished_at: Date | string | null };
 export const toAction = (r: ActionRow): JobAction => ({ ...r, started_at: iso(r.started_at), finished_at: iso(r.finished_at) });
 
+/** The actions of steps, in one statement: each step found gives a row (its action's columns null when it has none). */
 export async function getStepActions(db: Db, stepIds: readonly number[], events: EventsFilter | null): Promise<StepActionsAnswer> {
   const cond = events ? ` and ${EVENTS_CONDITION[events]}` : '';
-  const rows = await db.query<ActionRow>(`select ${ACTION_COLUMNS} from job_actions a where a.job_step_id = any($1::int[])${cond} order by a.job_step_id, a.position, a.id`, [stepIds]);
-  const existing = await db.query<{ id: number }>('select id from job_steps where id = any($1::int[])', [stepIds]);
-  if (existing.length !== stepIds.length) {
-    const found = new Set(existing.map((r) => r.id));
+  const rows = await db.query<Omit<ActionRow, 'id'> & { id: number | null; step: number }>(
+    `select st.id as step, ${ACTION_COLUMNS} from job_steps st left join job_actions a on a.job_step_id = st.id${cond}
+      where st.id = any($1::int[]) order by st.id, a.position, a.id`,
+    [stepIds],
+  );
+  const found = new Set(rows.map((r) => r.step));
+  if (found.size !== stepIds.length) {
     const missing = stepIds.filter((s) => !found.has(s));
     throw notFound(`Job step${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ${missing.length > 1 ? 'were' : 'was'} not found.`);
   }
   const out: StepActionsAnswer = {};
   for (const id of stepIds) out[String(id)] = [];
-  for (const r of rows) out[String(r.job_step_id)]!.push(toAction(r));
+  for (const { step, ...r } of rows) if (r.id !== null) out[String(step)]!.push(toAction(r as ActionRow));
   return out;
 }
 

@@ -2,7 +2,7 @@ import type { Db } from '../db/index';
 import { DEFAULT_DIRECTION, LIBRARY_STATUSES, SORT_LABELS, LIBRARY_SORTS, STATUS_LABELS, TAG_TYPE_LABELS, type LatestJob, type LibraryItem, type LibraryFiltersAnswer, type LibraryTag, type SimulationLibraryItem, type TreeNode } from '../../src/api/contracts/library';
 import { ChangeFeed, STALE_AFTER_MS } from './change-feed';
 import { JobStatuses } from './job-statuses';
-import { AnswerCache } from './answer-cache';
+import { AnswerCache } from '../answer-cache';
 import { itemJson, type ItemJson } from './item-json';
 import { SortedIndex, matchesStatus, type IndexEntry } from './sorted-index';
 import type { Dimension } from '../../src/api/contracts/library/answers';
@@ -30,7 +30,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  *
  * Size: one class because every list call, the quick-open name search and the change-feed refresh share
  * the index's state (entries, sorted orders, answer cache) and its freshness rule; the pieces that stand
- * alone already live beside it (change-feed, sorted-index, answer-cache, sources, item-json).
+ * alone already live beside it (change-feed, sorted-index, sources, item-json; ../answer-cache).
  */
 export class LibraryService {
   readonly actions = new SortedIndex<ActionEntry>();

@@ -16,10 +16,11 @@ import {
   type EventsFilter,
   type JobListAnswer,
 } from '../../src/api/contracts/jobs';
-import { listJobs, parseListQuery } from '../jobs/list-query';
+import { listJobs, parseListQuery, tableHead } from '../jobs/list-query';
 import { cancelJob, deleteJob, getActionEvents, getActionEvidence, getJob, getStepActions, publishJobs, summaryReport, type EventsKind } from '../jobs/service';
 import { checkIds, jobActionsCsv, jobsCsv, type ExportScope } from '../jobs/csv';
 import { engineFor } from '../engine/engine';
+import { jobAnswersFor } from '../jobs/answers';
 
 /**
  * The jobs calls (jobs-simulations-network-map.md section 7, documented in docs/api.md "Jobs"):
@@ -106,11 +107,29 @@ async function sendCsv(app: FastifyInstance, reply: FastifyReply, req: ExportReq
     .send(body);
 }
 
+/** The query string of a request URL ('' without one): the key of a kept list answer. */
+const queryText = (url: string): string => {
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at + 1);
+};
+
+const sendJson = (reply: FastifyReply, json: Buffer): FastifyReply => reply.type('application/json; charset=utf-8').send(json);
+
 export async function jobsRoutes(app: FastifyInstance) {
-  // The jobs list (results list): one page with totals and keyset cursors.
-  app.get('/jobs/list_page_data.json', async (req) => {
+  // List pages, jobs and step actions are kept as sent until the database changes (server/jobs/answers.ts).
+  const answers = jobAnswersFor(app.db);
+
+  // The jobs list (results list): one page with totals and keyset cursors. A page filtered by rules is
+  // always built (a rule compiler is plugged in at run time and may read more than the jobs tables).
+  app.get('/jobs/list_page_data.json', async (req, reply) => {
     requireUser(req);
-    return listJobs(app.db, parseListQuery(req.query as Query));
+    const query = req.query as Query;
+    if (query.structuredFilter !== undefined) {
+      const q = parseListQuery(query);
+      if (q.filter.rules) return listJobs(app.db, q);
+    }
+    const head = () => answers.value('head', () => tableHead(app.db));
+    return sendJson(reply, await answers.get(`list:${queryText(req.url)}`, () => listJobs(app.db, parseListQuery(query), head)));
   });
 
   // CSV exports: POST with the export options as JSON (spec), or GET with them in the query.
@@ -132,10 +151,12 @@ export async function jobsRoutes(app: FastifyInstance) {
   });
 
   // The actions of expanded steps, keyed by step id.
-  const stepActions = async (req: FastifyRequest) => {
+  const stepActions = async (req: FastifyRequest, reply: FastifyReply) => {
     requireUser(req);
     const q = req.query as Query;
-    return getStepActions(app.db, queryIds(q, 'job_step_ids', MAX_IDS), eventsParam(q));
+    const ids = queryIds(q, 'job_step_ids', MAX_IDS);
+    const events = eventsParam(q);
+    return sendJson(reply, await answers.get(`actions:${events ?? ''}:${ids.join(',')}`, () => getStepActions(app.db, ids, events)));
   };
   app.get('/jobs/list_page_job_actions', stepActions);
   app.get('/jobs/list_page_job_actions.json', stepActions);
@@ -169,9 +190,10 @@ export async function jobsRoutes(app: FastifyInstance) {
   });
 
   // One job with its steps (the actions of a step come from list_page_job_actions).
-  app.get('/jobs/:id', async (req) => {
+  app.get('/jobs/:id', async (req, reply) => {
     requireUser(req);
-    return getJob(app.db, pathId((req.params as { id?: string }).id));
+    const id = pathId((req.params as { id?: string }).id);
+    return sendJson(reply, await answers.get(`job:${id}`, () => getJob(app.db, id)));
   });
 
   // Cancel is a GET in the spec; it changes state, so it still needs the session's CSRF token.

@@ -2,9 +2,10 @@
 const MAX_BYTES = 128 * 1024 * 1024;
 
 /**
- * Whole answers as sent (UTF-8), kept while the state they were made from (a stamp: list version,
- * tags, job statuses) is unchanged, so asking for the same big page again allocates nothing. The
- * least recently used answers go first beyond MAX_BYTES.
+ * Whole answers as sent (UTF-8), kept while the state they were made from (a stamp: the library's
+ * list version, tags and job statuses; the jobs calls' database state, server/jobs/answers.ts) is
+ * unchanged, so asking for the same big page again allocates nothing. The least recently used answers
+ * go first beyond MAX_BYTES.
  */
 export class AnswerCache {
   private stamp = '';
