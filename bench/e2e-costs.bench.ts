@@ -1,13 +1,13 @@
 /**
  * What the browser tests' fixed costs are, in CPU seconds (firm on a loaded machine, unlike wall time):
- * a director's start from a copy of the seeded demo install (e2e/director.ts; a file with a director of
- * its own pays it once) and a screenshot (viewport and full page; the Chromium processes and the test
+ * a director's start from a copy of the seeded demo install, with tsx and from the run's bundle
+ * (e2e/director.ts; a file with a director of its own pays it once) and a screenshot (viewport and full page; the Chromium processes and the test
  * process). `npm run bench:e2e-costs` (needs `npm run build`).
  */
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import { launchBrowser, openPage, signInThroughForm } from '../e2e/chromium';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, SEEDED_DIR_VARIABLE, seedDataDir, startDirector } from '../e2e/director';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, DIRECTOR_BUNDLE_VARIABLE, SEEDED_DIR_VARIABLE, bundleDirector, seedDataDir, startDirector } from '../e2e/director';
 
 function cpuOf(pid: number): number {
   try {
@@ -37,11 +37,16 @@ function descendantsCpu(skip: number): number {
 console.log(`load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 const seeded = await seedDataDir();
 process.env[SEEDED_DIR_VARIABLE] = seeded;
-for (let i = 0; i < 3; i++) {
-  const t0 = Date.now();
-  const d = await startDirector();
-  console.log(`director start (copy of the seeded install): ${Date.now() - t0} ms wall, ${cpuOf(d.pid).toFixed(2)} s of CPU until it listens`);
-  await d.stop();
+const bundle = await bundleDirector();
+// The e2e run's directors run the bundle (e2e/global-setup.ts); tsx for comparison.
+for (const how of ['tsx', 'bundle'] as const) {
+  if (how === 'bundle') process.env[DIRECTOR_BUNDLE_VARIABLE] = bundle;
+  for (let i = 0; i < 3; i++) {
+    const t0 = Date.now();
+    const d = await startDirector();
+    console.log(`director start (${how === 'tsx' ? 'tsx' : 'the run\'s bundle'}, copy of the seeded install): ${Date.now() - t0} ms wall, ${cpuOf(d.pid).toFixed(2)} s of CPU until it listens`);
+    await d.stop();
+  }
 }
 const d = await startDirector();
 const browser = await launchBrowser();
@@ -60,4 +65,5 @@ await browser.close();
 await d.stop();
 await fs.promises.rm(seeded, { recursive: true, force: true });
 await fs.promises.rm(`${seeded}-shot.png`, { force: true });
+await fs.promises.rm(bundle, { force: true });
 console.log(`load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The repository root (this file lives in e2e/). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,6 +71,44 @@ const SEED_INPUTS = ['SEED', 'DEMO_MONITORS', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', '
 /** Names the seeded data directory of this run (set by e2e/global-setup.ts, and in the workers by e2e/setup.ts). */
 export const SEEDED_DIR_VARIABLE = 'VIGIL_E2E_SEEDED_DIR';
 
+/** Names the director bundled once for the run (set by e2e/global-setup.ts, and in the workers by e2e/setup.ts). */
+export const DIRECTOR_BUNDLE_VARIABLE = 'VIGIL_E2E_DIRECTOR_BUNDLE';
+
+/**
+ * Bundles the director (server/main.ts and what it imports, packages left to node_modules) into one
+ * ES module under .e2e-tmp/ (inside the repository, so its imports of packages resolve) and answers its
+ * path: the directors started afterwards run it with `node` alone instead of tsx, whose loader hooks
+ * cost a director start about 1 s of CPU (16 starts a run). Each module's `import.meta.url` stays its
+ * own source file's URL, so the migrations, the password list and the local actors are found where they
+ * are. Stack traces in a director's output then name lines of the bundle.
+ */
+export async function bundleDirector(): Promise<string> {
+  const { build } = await import('esbuild');
+  const outfile = path.join(REPO_ROOT, '.e2e-tmp', `director-${process.pid}-${Date.now()}.mjs`);
+  await build({
+    entryPoints: [path.join(REPO_ROOT, 'server', 'main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'own-import-meta-url',
+        setup(b) {
+          b.onLoad({ filter: /\.ts$/ }, async (args) => ({
+            contents: (await fs.promises.readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+            loader: 'ts',
+          }));
+        },
+      },
+    ],
+  });
+  return outfile;
+}
+
 /**
  * Starts a director with the default environment on a fresh install (it creates, migrates and seeds its
  * PGlite database), stops it and answers its data directory, kept: the directors started afterwards
@@ -85,7 +123,8 @@ export async function seedDataDir(): Promise<string> {
 }
 
 /**
- * Starts the real director (`node --import tsx server/main.ts`) on a free port with a fresh temporary
+ * Starts the real director (`node --import tsx server/main.ts`, or the run's bundle of it, see
+ * bundleDirector) on a free port with a fresh temporary
  * PGlite directory, SEED=demo and the known passwords; `env` adds or overrides variables
  * (e.g. SESSION_TIMEOUT_MIN). Resolves once it prints "Open http". Its data directory is a copy of the
  * run's seeded one (seedDataDir) when there is one and `env` changes nothing the seed depends on, unless `fresh`.
@@ -97,7 +136,9 @@ export async function startDirector(env: Record<string, string> = {}, opts: { fr
   const seeded = process.env[SEEDED_DIR_VARIABLE];
   if (seeded && !opts.fresh && !Object.keys(env).some((k) => SEED_INPUTS.includes(k))) await fs.promises.cp(seeded, dataDir, { recursive: true });
   const port = await freePort();
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
+  const bundle = process.env[DIRECTOR_BUNDLE_VARIABLE];
+  const script = bundle && fs.existsSync(bundle) ? [bundle] : ['--import', 'tsx', 'server/main.ts'];
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...script], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -114,6 +155,9 @@ export async function startDirector(env: Record<string, string> = {}, opts: { fr
       LOCAL_ACTORS: '0',
       // The demo monitors add jobs (and a run every 5 minutes): only e2e/monitors.e2e.ts asks for them.
       DEMO_MONITORS: '0',
+      // No capture parser warm-up (about 0.6 s of CPU a start): only the shared directors take captures
+      // (e2e/pcap.e2e.ts, e2e/action-form.e2e.ts), and global-setup.ts asks for it there.
+      PCAP_WARM_UP: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

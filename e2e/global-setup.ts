@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { signIn } from '../cli/sign-in';
-import { REPO_ROOT, ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, requireBuiltSpa, SEEDED_DIR_VARIABLE, seedDataDir, startDirector } from './director';
+import { REPO_ROOT, ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD, requireBuiltSpa, SEEDED_DIR_VARIABLE, seedDataDir, startDirector, bundleDirector, DIRECTOR_BUNDLE_VARIABLE } from './director';
 
 /** A session global-setup opened: the cookie ("name=value") of the user with this email and password. */
 export interface ProvidedSession {
@@ -22,6 +22,8 @@ declare module 'vitest' {
     sessions: Record<string, ProvidedSession[]>;
     /** The data directory seeded once for the run, which directors copy (seedDataDir in e2e/director.ts; e2e/setup.ts). */
     seededDir: string;
+    /** The director bundled once for the run, which every director of the run runs (bundleDirector in e2e/director.ts; e2e/setup.ts). */
+    directorBundle: string;
   }
 }
 
@@ -34,17 +36,24 @@ export default async function setup(project: TestProject): Promise<() => Promise
   requireBuiltSpa();
   // Screenshots of an earlier run's failures would mislead: test-results/ holds this run's only.
   fs.rmSync(path.join(REPO_ROOT, 'test-results'), { recursive: true, force: true });
+  // Every director of the run runs one bundle of the server (no tsx at each start).
+  const bundle = await bundleDirector();
+  process.env[DIRECTOR_BUNDLE_VARIABLE] = bundle;
   // The demo install is seeded once; the shared directors and the files' own directors start from copies.
-  const seeded = await seedDataDir();
+  const seeded = await seedDataDir().catch(async (e: unknown) => {
+    await fs.promises.rm(bundle, { force: true });
+    throw e;
+  });
   process.env[SEEDED_DIR_VARIABLE] = seeded;
-  const removeSeeded = () => fs.promises.rm(seeded, { recursive: true, force: true });
+  const removeRunFiles = () => Promise.all([fs.promises.rm(seeded, { recursive: true, force: true }), fs.promises.rm(bundle, { force: true })]);
   const workers = Math.max(1, project.config.maxWorkers);
-  const started = await Promise.allSettled(Array.from({ length: workers }, () => startDirector()));
+  // The shared directors take the captures (e2e/pcap.e2e.ts): their parser is warmed up as in production.
+  const started = await Promise.allSettled(Array.from({ length: workers }, () => startDirector({ PCAP_WARM_UP: '1' })));
   const directors = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
     await Promise.all(directors.map((d) => d.stop()));
-    await removeSeeded();
+    await removeRunFiles();
     throw failed.reason;
   }
   // Each seeded user signs in once per shared director; the tests reuse these sessions (e2e/browser.ts).
@@ -56,7 +65,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
   } catch (e) {
     await Promise.all(directors.map((d) => d.stop()));
-    await removeSeeded();
+    await removeRunFiles();
     throw e;
   }
   project.provide('baseUrls', directors.map((d) => d.url));
@@ -65,8 +74,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('adminPassword', ADMIN_PASSWORD);
   project.provide('demoUserPassword', DEMO_USER_PASSWORD);
   project.provide('seededDir', seeded);
+  project.provide('directorBundle', bundle);
   return async () => {
     await Promise.all(directors.map((d) => d.stop()));
-    await removeSeeded();
+    await removeRunFiles();
   };
 }

@@ -2,16 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD } from './director';
-import { useOwnDirector } from './own-director';
+import { sharedDirectorUrl } from './shared-director';
 import { eventually, groups, panel, pathOf, paletteInput, paletteOption, openPalette, runCommand, tabs, waitForPath, lookAt } from './workbench';
 import { type ActionLibraryDetail, type LibraryListAnswer } from '../src/api/contracts/library';
 import { ACTION_TYPES, ACTION_TYPE_LABELS } from '../src/api/contracts/vocabulary';
 
 /**
- * The Action library against its own director (SEED=demo), because these tests approve, reject and
- * rename Actions: other browser tests keep the shared director's demo data untouched.
+ * The Action library on the shared director. These tests approve, reject, tag and rename Actions: each
+ * picks its Actions from the director when it starts (by type and state, through the list call) and
+ * compares with what it read, so Actions other files made or changed do not matter, and the other
+ * files that read Actions pick theirs at test time too.
  */
-const director = useOwnDirector();
+const baseUrl = sharedDirectorUrl();
 
 const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 
@@ -44,7 +46,7 @@ async function openPreviewOf(page: Page, vid: string): Promise<void> {
 }
 
 describe('the Action library', () => {
-  const b = useBrowser(() => director().url);
+  const b = useBrowser(() => baseUrl);
 
   it('JOB-017 JOB-047 ACT-006 finds an Action by search and by tag filter', async () => {
     const { page } = b;
@@ -277,7 +279,7 @@ describe('the Action library', () => {
 
   it('JOB-059 the library hotkeys: j and k move the selection, p opens the preview, / focuses search, y copies the VID, r opens its runs', async () => {
     const { page, context } = b;
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: director().url });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
     await openLibrary(page, 'admin');
     const [first, second] = (await api(page, 'page_size=2')).actions;
     await row(page, first!.vid).click();

@@ -3,9 +3,10 @@ import { startDirector, type Director } from './director';
 
 /**
  * A director of the test file's own (SEED=demo, no local actors unless `env` says LOCAL_ACTORS: '1'),
- * for tests that write or need actors: started before the file's tests with `env` added to its
- * environment, stopped after them, its output printed when a test fails. Answers a getter, as the
- * director exists only once beforeAll has run.
+ * for tests that need actors or another environment, or counts no other file may change (a start costs
+ * about 5 s of CPU: a file that only writes uses the shared one, see docs/contributing.md): started
+ * before the file's tests with `env` added to its environment, stopped after them, its output printed
+ * when a test fails. Answers a getter, as the director exists only once beforeAll has run.
  */
 export function useOwnDirector(env: Record<string, string> = {}): () => Director {
   let director: Director | undefined;

@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD } from './director';
-import { useOwnDirector } from './own-director';
+import { sharedDirectorUrl } from './shared-director';
 import { eventually, waitForPath } from './workbench';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
 
-/** Simulation drafts from an Action library selection, on their own director (they create simulations). */
-const director = useOwnDirector();
+/**
+ * Simulation drafts from an Action library selection, on the shared director: the draft is saved as a
+ * new sequence under a name of its own (Draft e2e <time>), and the tests read the Actions they select
+ * from the director at test time, so no other file's data matters and no other file counts sequences.
+ */
+const baseUrl = sharedDirectorUrl();
 
 const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 const list = (page: Page) => page.getByRole('listbox', { name: 'Actions' });
@@ -15,7 +19,7 @@ const row = (page: Page, vid: string) => list(page).locator(`[role=option][data-
 const queueSteps = (page: Page) => page.getByRole('list', { name: 'Steps' }).first().locator('[data-step]');
 
 describe('simulation drafts from the Action library', () => {
-  const b = useBrowser(() => director().url);
+  const b = useBrowser(() => baseUrl);
 
   it('JOB-022 JOB-042 JOB-118 JOB-018 Add all makes a draft of the selection, reordered by keyboard and saved as a new sequence', async () => {
     const { page } = b;

@@ -2,13 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser, useSession } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD } from './director';
-import { useOwnDirector } from './own-director';
+import { sharedDirectorUrl } from './shared-director';
 import { eventually, panel, pathOf, waitForPath, lookAt } from './workbench';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
 import type { SimulationPreview, SimulationPreviewAnswer } from '../src/api/contracts/simulations';
 
-/** The simulation editor (Edit, Clone and Edit) and the header buttons, on their own director (they write). */
-const director = useOwnDirector();
+/**
+ * The simulation editor (Edit, Clone and Edit) and the header buttons, on the shared director: each test
+ * picks its sequence from the director when it starts (pickSequence) and compares with what it read
+ * (names with the time in them, version + 1, the same steps), so sequences other files made or renamed
+ * do not matter; the shared-director files that read sequences pick them at test time too.
+ */
+const baseUrl = sharedDirectorUrl();
 const XHR = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 
 async function get<T>(page: Page, url: string): Promise<T> {
@@ -33,7 +38,7 @@ const stepLabel = (i: number, name: string, n: number) => `Step ${i}: ${name} ($
 const header = (page: Page, vid: string) => panel(page, `Simulation ${vid}`).getByRole('toolbar', { name: 'Simulation header' });
 
 describe('the simulation editor', () => {
-  const b = useBrowser(() => director().url);
+  const b = useBrowser(() => baseUrl);
 
   it('JOB-024 JOB-080 the header shows Return to Sequences, Description, Run, Monitor, Clone and Edit and Edit by permission', async () => {
     const { page } = b;
