@@ -11,26 +11,47 @@ import { percentile } from './stats';
  *   - no report triggers (the rollup triggers of 017-022 disabled): the baseline,
  *   - the triggers of 020_reports_filter_rollups.sql (the database migrated without 022),
  *   - with those of 022_reports_status_rollups.sql too (a job that finishes adds its job actions to the
- *     status rollups; job action writes of a running job add nothing there).
+ *     status rollups; job action writes of a running job add nothing there),
+ *   - with those of 023_reports_facet_rollups.sql too (a job that finishes adds its job actions to the
+ *     facet rollups under its VID and event classes; nothing either while it runs).
  * Prints per variant the CPU time of this process (PGlite runs in it) per job and per job action written,
  * p50 over REPORT_TRIGGERS_JOBS jobs of N = 2 and N = 20 job actions. Nothing is asserted.
  */
 
 const JOBS = Number(process.env.REPORT_TRIGGERS_JOBS || 150);
 const REPORT_TRIGGERS = [
-  ['job_actions', ['job_actions_report_insert', 'job_actions_report_update', 'job_actions_report_delete', 'job_actions_report_status_insert', 'job_actions_report_status_update', 'job_actions_report_status_delete']],
-  ['jobs', ['jobs_report_update', 'jobs_report_delete', 'jobs_report_status_update', 'jobs_report_status_delete']],
-  ['job_steps', ['job_steps_report_update', 'job_steps_report_delete', 'job_steps_report_status_update', 'job_steps_report_status_delete']],
+  [
+    'job_actions',
+    [
+      'job_actions_report_insert',
+      'job_actions_report_update',
+      'job_actions_report_delete',
+      'job_actions_report_status_insert',
+      'job_actions_report_status_update',
+      'job_actions_report_status_delete',
+      'job_actions_report_facet_insert',
+      'job_actions_report_facet_update',
+      'job_actions_report_facet_delete',
+    ],
+  ],
+  ['jobs', ['jobs_report_update', 'jobs_report_delete', 'jobs_report_status_update', 'jobs_report_status_delete', 'jobs_report_facet_update', 'jobs_report_facet_delete']],
+  ['job_steps', ['job_steps_report_update', 'job_steps_report_delete', 'job_steps_report_status_update', 'job_steps_report_status_delete', 'job_steps_report_facet_update', 'job_steps_report_facet_delete']],
 ] as const;
 
-type Variant = 'none' | '020' | '022';
+type Variant = 'none' | '020' | '022' | '023';
+/** The migrations a variant leaves out (recorded as applied, so migrate() skips them). */
+const LEFT_OUT: Record<Variant, string[]> = {
+  none: [],
+  '020': ['022_reports_status_rollups.sql', '023_reports_facet_rollups.sql'],
+  '022': ['023_reports_facet_rollups.sql'],
+  '023': [],
+};
 
 async function database(variant: Variant): Promise<Db> {
   const db = await openPglite(undefined);
-  if (variant === '020') {
-    // Recorded as applied, so migrate() leaves 022 out.
+  if (LEFT_OUT[variant].length) {
     await db.exec('create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())');
-    await db.exec(`insert into schema_migrations (name) values ('022_reports_status_rollups.sql')`);
+    for (const name of LEFT_OUT[variant]) await db.query('insert into schema_migrations (name) values ($1)', [name]);
   }
   await migrate(db);
   if (variant === 'none') for (const [table, names] of REPORT_TRIGGERS) for (const t of names) await db.exec(`alter table ${table} disable trigger ${t}`);
@@ -61,7 +82,7 @@ async function main(): Promise<void> {
   console.log(`Report trigger cost per job's writes, PGlite in memory, ${JOBS} jobs per size (load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}):`);
   console.log(`${'variant'.padEnd(34)} ${'N'.padStart(3)} ${'cpu/job p50'.padStart(12)} ${'cpu/job action'.padStart(15)} ${'added per job action'.padStart(21)}`);
   const base = new Map<number, number>();
-  for (const variant of ['none', '020', '022'] as Variant[]) {
+  for (const variant of ['none', '020', '022', '023'] as Variant[]) {
     const db = await database(variant);
     try {
       let id = 1;
@@ -73,7 +94,7 @@ async function main(): Promise<void> {
         const p50 = percentile(cpu, 50);
         if (variant === 'none') base.set(n, p50);
         const added = variant === 'none' ? '-' : `${(((p50 - base.get(n)!) / n) * 1000).toFixed(0)} µs`;
-        const label = { none: 'no report triggers', '020': 'triggers of 020 (before)', '022': 'with 022 (status rollups)' }[variant];
+        const label = { none: 'no report triggers', '020': 'triggers of 020', '022': 'with 022 (status rollups, before)', '023': 'with 023 (facet rollups)' }[variant];
         console.log(`${label.padEnd(34)} ${String(n).padStart(3)} ${`${p50.toFixed(1)} ms`.padStart(12)} ${`${((p50 / n) * 1000).toFixed(0)} µs`.padStart(15)} ${added.padStart(21)}`);
       }
     } finally {

@@ -21,8 +21,8 @@ import { percentile } from './stats';
  *     years, each with two action results;
  *  2. calls every report aggregation in-process on the embedded database, one at a time: p50/p95/p99
  *     per call (goal: p99 <= 100 ms), with each kind of filter (filters on job class fields read the class
- *     rollups, filters on the job status the status rollups; job ids, Action VIDs, events and job action
- *     rules read the jobs they keep raw); with TEST_DATABASE_URL (`npm run bench:reports:pg`) the same calls on a PostgreSQL
+ *     rollups, filters on the job status the status rollups, filters only on job action VIDs or only on
+ *     event counts the facet rollups; job ids and other job action rules read the jobs they keep raw); with TEST_DATABASE_URL (`npm run bench:reports:pg`) the same calls on a PostgreSQL
  *     database seeded alike, printed beside the PGlite figures;
  *  3. builds a 20-page report PDF with jsPDF in Node (tables only: the document work, no capture);
  *  4. in Chromium against the built workbench and the real director: time from opening a 9-panel
@@ -36,7 +36,7 @@ import { percentile } from './stats';
 
 const JOBS = Number(process.env.REPORTS_BENCH_JOBS || 500_000);
 const RUNS = Number(process.env.REPORTS_BENCH_RUNS || 30);
-/** REPORTS_BENCH_ONLY=calls|browser runs one part (the seed is kept with REPORTS_BENCH_DATA_DIR). */
+/** REPORTS_BENCH_ONLY=calls|browser|pg runs one part (the seed is kept with REPORTS_BENCH_DATA_DIR; pg: PostgreSQL alone). */
 const ONLY = process.env.REPORTS_BENCH_ONLY ?? '';
 /** REPORTS_BENCH_CALLS=regex: only the calls whose label matches (e.g. 'rule|text|VID|events' for the filtered ones). */
 const CALLS = new RegExp(process.env.REPORTS_BENCH_CALLS || '.', 'i');
@@ -96,13 +96,16 @@ function scenarios(): Scenario[] {
     ['rule "job status in errored", 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...jobRule('status', 'in', 'errored') })],
     ['text "errored" (a job status), 365 d', (db) => results(db, { ...year, group_by: 'action_type', filterVal: 'errored' })],
     ['series 121 points, status errored, 365 d', (db) => timeSeries(db, { ...year, points: 121, ...jobRule('status', 'in', 'errored') })],
-    // Job ids and job actions (events too) are not a class's: the jobs they keep are read raw (fast when they are few).
+    // Job action VIDs or event counts only: the facet rollups of the classes they keep (023_reports_facet_rollups.sql).
     ['events suspicious (1 job in 7), 30 d a year ago', (db) => results(db, { ...month, group_by: 'action_type', ...eventsFilter('suspicious') })],
+    ['by action, events present, 365 d', (db) => results(db, { ...year, group_by: 'action', ...eventsFilter('present') })],
+    ['Action VID filter, 365 d', async (db) => results(db, { ...year, group_by: 'action_type', vid: await someAction(db) })],
+    ['series 121 points, Action VID filter, 365 d', async (db) => timeSeries(db, { ...year, points: 121, vid: await someAction(db) })],
+    ['rule "job action VID in", 30 d a year ago', async (db) => results(db, { ...month, group_by: 'action_type', ...rule('job_action', 'vid', 'in', [await someAction(db)]) })],
+    ['rule "job action events in 3" (44% of jobs), 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...rule('job_action', 'events', 'in', '3') })],
+    // Job ids and other job action fields are not a class's: the jobs they keep are read raw (fast when they are few).
     ['text "400123" (a job id), 365 d', (db) => results(db, { ...year, group_by: 'action_type', filterVal: '400123' })],
     ['rule "job id in 400000-401000", 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...jobRule('id', 'in', '400000-401000') })],
-    ['Action VID filter, 365 d', async (db) => results(db, { ...year, group_by: 'action_type', vid: await someAction(db) })],
-    ['rule "job action VID in", 30 d a year ago', async (db) => results(db, { ...month, group_by: 'action_type', ...rule('job_action', 'vid', 'in', [await someAction(db)]) })],
-    ['raw: rule "job action events in 3" (1/4), 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...rule('job_action', 'events', 'in', '3') })],
     ['time series 121 points, 365 days', (db) => timeSeries(db, { ...year, points: 121 })],
     ['time series 481 points, 365 days', (db) => timeSeries(db, { ...year, points: 481 })],
     ['mitre_taam_data, 365 days', (db) => mitreTaam(db, year)],
@@ -355,7 +358,29 @@ async function browserFigures(director: Director): Promise<void> {
   }
 }
 
+/**
+ * REPORTS_BENCH_ONLY=pg (with `npm run bench:reports:pg`): the report calls on PostgreSQL alone, no PGlite
+ * database seeded or read (while a PGlite run of the same calls goes on elsewhere).
+ */
+async function postgresOnly(): Promise<void> {
+  const pg = await seededPostgres();
+  if (!pg) return console.log('REPORTS_BENCH_ONLY=pg needs TEST_DATABASE_URL (npm run bench:reports:pg)');
+  try {
+    console.log(`\nReport calls on PostgreSQL ${pg.version} alone, ${RUNS} calls each after 2 warm-up calls, milliseconds (wall):`);
+    console.log(`${'call'.padEnd(48)} ${'n'.padStart(3)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'p99'.padStart(8)}  goal p99 <= 100`);
+    for (const [label, call] of scenarios().filter(([l]) => CALLS.test(l))) {
+      const { samples } = await sample(pg.db, call);
+      const p99 = percentile(samples, 99);
+      const cols = [percentile(samples, 50), percentile(samples, 95), p99].map((x) => ms(x).padStart(8)).join(' ');
+      console.log(`${label.padEnd(48)} ${String(samples.length).padStart(3)} ${cols}  ${p99 <= 100 ? 'met' : 'missed'} (${load()})`);
+    }
+  } finally {
+    await pg.drop();
+  }
+}
+
 async function main(): Promise<void> {
+  if (ONLY === 'pg') return postgresOnly();
   const staticDir = process.env.VIGIL_BENCH_STATIC_DIR || path.join(REPO_ROOT, 'dist');
   await withSeededJobs({ jobs: JOBS, keep: process.env.REPORTS_BENCH_DATA_DIR, name: 'reports', detail: ' (two action results each)' }, async (dataDir) => {
     let director: Director | null = null;

@@ -34,8 +34,13 @@ export async function withSeededJobs(
       console.log(`Reusing the seeded database in ${dataDir}`);
       // A database seeded by an older version gets the newer migrations (the report rollups are built from its job actions).
       const db = await openPglite(dataDir);
-      const [applied, t] = await time(() => migrate(db)).finally(() => db.close());
-      if (applied.length) console.log(`migrated (${applied.join(', ')}) in ${(t / 1000).toFixed(1)} s`);
+      const [applied, t] = await time(async () => {
+        const names = await migrate(db);
+        // The new tables' statistics, as the seed's own vacuum analyze gives them.
+        if (names.length) await db.exec('analyze');
+        return names;
+      }).finally(() => db.close());
+      if (applied.length) console.log(`migrated (${applied.join(', ')}) and analyzed in ${(t / 1000).toFixed(1)} s`);
     } else {
       console.log(`Seeding ${opts.jobs.toLocaleString('en-US')} jobs${opts.detail ?? ''} into ${dataDir} (PGlite)…`);
       const [, t] = await time(() => seedJobs(dataDir, opts.jobs));
@@ -135,6 +140,8 @@ export async function seedJobsInto(db: Db, JOBS: number): Promise<void> {
     await db.exec('select vigil_report_rebuild()');
     await db.exec('vacuum analyze report_rollups');
     await db.exec('vacuum analyze report_class_rollups');
+    await db.exec('vacuum analyze report_status_rollups');
+    await db.exec('vacuum analyze report_facet_rollups');
   });
   console.log(`report rollups rebuilt in ${(t / 1000).toFixed(1)} s`);
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>('select sum(n)::int as n from job_status_counts');

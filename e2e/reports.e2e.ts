@@ -171,4 +171,70 @@ describe('reports', () => {
     // The draft is the queue's: it is saved there as any other (not saved here, the shared director's simulations stay as seeded).
     await page.getByRole('button', { name: 'Save', exact: true }).waitFor();
   });
+
+  it('MON-095 MON-175 MON-052 the newcomer\'s walk by mouse and by keyboard: open a demo dashboard, add a panel, narrow the time range, open the jobs of a failing segment, open the ATT&CK view', async () => {
+    const { page } = b;
+    await asAdmin(page, '/dashboards');
+    const d = await demoDashboard(page, 'Control effectiveness');
+    const saved = async () => (await demoDashboard(page, 'Control effectiveness')).time_range.relBackCount;
+    const panels = page.getByRole('list', { name: 'Control effectiveness panels' }).getByRole('listitem');
+    // A failing segment: the missed job actions' arc of the donut.
+    const failing = page.getByRole('button', { name: /^Missed: [1-9]\d* \(/ }).first();
+    // The click event on the arc itself (a pointer at the ring's box lands on the empty middle).
+    const clickArc = () => failing.dispatchEvent('click');
+    const jobsOfSegment = async (activate: () => Promise<void>) => {
+      const listCall = page.waitForRequest((r) => r.url().includes('/jobs/list_page_data.json') && r.url().includes('filterRange='));
+      await activate();
+      // The Jobs pane's address carries the rules of the segment.
+      await eventually(() => new URL(page.url()).pathname, '/jobs', 'the Jobs pane opens');
+      const url = new URL((await listCall).url());
+      // The jobs whose job actions had no events, over the panel's range.
+      expect(url.searchParams.get('structuredFilter')).toContain('"match_field":"events"');
+      await page.getByRole('treegrid', { name: 'Jobs' }).waitFor();
+    };
+
+    // Mouse: the dashboard from the list, a panel from the Panel Library (and away again), the range's count, a failing segment.
+    await page.getByRole('listbox', { name: 'Dashboards' }).getByRole('link', { name: 'Control effectiveness' }).click();
+    await waitForPath(page, `/dashboards/${d.id}`);
+    await eventually(() => panels.count(), d.panels.length, 'every panel is drawn');
+    await page.getByRole('toolbar', { name: 'Dashboard actions' }).getByRole('button', { name: 'Add Panel' }).click();
+    await page.getByRole('dialog', { name: 'Panel Library' }).getByRole('button', { name: 'Add to Dashboard: Prevention Gauge' }).click();
+    await eventually(() => panels.count(), d.panels.length + 1, 'the gauge panel is added');
+    const added = (await demoDashboard(page, 'Control effectiveness')).panels.at(-1)!;
+    await page.locator(`[data-panel="${added.uid}"]`).getByRole('button', { name: `Remove ${added.title}` }).click();
+    await eventually(() => panels.count(), d.panels.length, 'the gauge panel is removed');
+    const range = page.getByRole('group', { name: 'Time range' });
+    await range.getByRole('spinbutton', { name: 'Count' }).fill('14');
+    // Saved once the picker's 2000 ms debounce has passed, and the panels follow.
+    await eventually(saved, 14, 'the narrower range is saved');
+    await failing.waitFor();
+    await jobsOfSegment(clickArc);
+
+    // Keyboard: the range from the palette, a failing segment with Enter, the ATT&CK view from the palette.
+    await page.goto(`/dashboards/${d.id}`);
+    await eventually(() => panels.count(), d.panels.length, 'every panel is drawn');
+    await panels.first().focus();
+    await runCommand(page, 'Set Dashboard Time Range');
+    const form = page.getByRole('form', { name: 'Arguments for Set Dashboard Time Range' });
+    await form.getByText('Chosen: Control effectiveness').waitFor();
+    await form.getByLabel(/^Unit/).selectOption('day');
+    await form.getByLabel(/^Last \(count\)/).fill('7');
+    await page.keyboard.press('Enter');
+    await eventually(saved, 7, 'the range set by keyboard is saved');
+    await failing.waitFor();
+    await failing.focus();
+    await jobsOfSegment(() => page.keyboard.press('Enter'));
+    await runCommand(page, 'Open ATT&CK View');
+    await waitForPath(page, '/analyze/mitre');
+    await page.getByRole('grid', { name: 'ATT&CK matrix' }).waitFor();
+
+    // Mouse: the ATT&CK view from the Dashboards list's toolbar; the demo dashboard's range back as seeded.
+    await page.goto('/dashboards');
+    await page.getByRole('toolbar', { name: 'Dashboards actions' }).getByRole('button', { name: 'ATT&CK View' }).click();
+    await waitForPath(page, '/analyze/mitre');
+    await page.getByRole('grid', { name: 'ATT&CK matrix' }).waitFor();
+    await page.goto(`/dashboards/${d.id}`);
+    await page.getByRole('group', { name: 'Time range' }).getByRole('spinbutton', { name: 'Count' }).fill(String(d.time_range.relBackCount));
+    await eventually(saved, d.time_range.relBackCount, 'the seeded range is back');
+  });
 });

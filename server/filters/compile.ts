@@ -155,16 +155,19 @@ function fieldOf(table: Record<string, FieldSql>, c: ParsedCondition): FieldSql 
 
 const joinSql = (parts: string[], op: 'and' | 'or') => (parts.length === 1 ? parts[0]! : `(${parts.join(` ${op} `)})`);
 
-function jobsSql(n: ParsedNode, p: Param): string {
+/** The job actions of job j, as alias a: `from ... where ...` (the condition on a is and-ed after it). */
+export const JOB_ACTIONS_OF_JOB = 'job_actions a where a.job_id = j.id';
+
+function jobsSql(n: ParsedNode, p: Param, actions: string): string {
   if (n.kind === 'condition') {
     if (n.object === 'job') return fieldOf(JOB_FIELDS, n).sql('j', n, p);
-    return `exists (select 1 from job_actions a where a.job_id = j.id and ${fieldOf(JOB_ACTION_FIELDS, n).sql('a', n, p)})`;
+    return `exists (select 1 from ${actions} and ${fieldOf(JOB_ACTION_FIELDS, n).sql('a', n, p)})`;
   }
-  if (n.kind === 'or') return joinSql(n.children.map((c) => jobsSql(c, p)), 'or');
+  if (n.kind === 'or') return joinSql(n.children.map((c) => jobsSql(c, p, actions)), 'or');
   const actionConds = n.children.filter((c): c is ParsedCondition => c.kind === 'condition' && c.object === 'job_action');
-  const parts = n.children.filter((c) => !(c.kind === 'condition' && c.object === 'job_action')).map((c) => jobsSql(c, p));
+  const parts = n.children.filter((c) => !(c.kind === 'condition' && c.object === 'job_action')).map((c) => jobsSql(c, p, actions));
   if (actionConds.length) {
-    parts.push(`exists (select 1 from job_actions a where a.job_id = j.id and ${actionConds.map((c) => fieldOf(JOB_ACTION_FIELDS, c).sql('a', c, p)).join(' and ')})`);
+    parts.push(`exists (select 1 from ${actions} and ${actionConds.map((c) => fieldOf(JOB_ACTION_FIELDS, c).sql('a', c, p)).join(' and ')})`);
   }
   return joinSql(parts, 'and');
 }
@@ -184,9 +187,13 @@ export function parseRules(target: FilterTarget, rules: unknown): ParsedGroup {
   }
 }
 
-/** The jobs list's rule compiler (installed with setJobRuleCompiler): one condition over `jobs j`. */
-export function compileJobRules(rules: readonly unknown[], p: Param): string {
-  return jobsSql(parseRules('jobs', rules), p);
+/**
+ * The jobs list's rule compiler (installed with setJobRuleCompiler): one condition over `jobs j`.
+ * `actions` replaces the job's job actions (the report facet classes of server/reports/scope.ts give
+ * their sets of VIDs or event counts as rows a).
+ */
+export function compileJobRules(rules: readonly unknown[], p: Param, actions = JOB_ACTIONS_OF_JOB): string {
+  return jobsSql(parseRules('jobs', rules), p, actions);
 }
 
 /** One condition over `actions ac`. */

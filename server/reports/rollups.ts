@@ -1,6 +1,8 @@
 import type { Db } from '../db/index';
 import type { Params } from '../jobs/list-query';
 import { rawCte, COUNTER_COLUMNS, COUNTS_SQL, SUM_SQL, type CountsRow, type ReportScope } from './scope';
+import { FINISHED_STATUSES, isJobFinished } from '../../src/api/contracts/jobs';
+import { JOB_STATUSES } from '../../src/api/contracts/vocabulary';
 import { CLASS_TOTAL_GRAINS, GRAIN, KEYED_GRAINS, TOTAL_GRAINS, ceilTo, floorTo, planSlices, type RollupRange, type SlicePlan } from './slices';
 
 /**
@@ -8,8 +10,9 @@ import { CLASS_TOTAL_GRAINS, GRAIN, KEYED_GRAINS, TOTAL_GRAINS, ceilTo, floorTo,
  * the pieces of the range the rollups do not cover (see slices.ts); with a filter on job class fields
  * (scope.ts), from the class rollups of the matching classes plus the raw pieces that pass the filter;
  * with a filter on the job status, from the status rollups of the finished statuses it keeps plus the
- * raw pieces of those and the raw job actions of the unfinished statuses it keeps (022); with any other
- * filter, from the raw job actions of the jobs it keeps only. All give the same counts:
+ * raw pieces of those and the raw job actions of the unfinished statuses it keeps (022); with a filter
+ * on the job actions' VIDs or event counts, from the facet rollups of the matching classes plus the raw
+ * pieces of the finished jobs and the unfinished jobs raw (023); with any other filter, from the raw job actions of the jobs it keeps only. All give the same counts:
  * tests/server/reports-rollups.test.ts.
  */
 
@@ -52,10 +55,15 @@ function unionCtes(s: ReportScope, edges: readonly number[], endBucket: number |
   const rawPart = (name: string) => `select x.i, ${k} as k, ${t} as t, count(*)::int as n, ${COUNTS_SQL} from ${name} x group by 1, 2, 3`;
   // The statuses a status filter keeps, as a condition over jobs j.
   const statusIn = (statuses: string[]) => `j.status = any(${p.add(statuses)}::text[])`;
-  const finished = s.statuses ? s.statuses.finished : null;
-  if (finished && !finished.length) {
-    // No finished status kept: no rollup rows, no edges.
+  // A status filter's finished and unfinished statuses; a facet filter's rollups hold every finished job.
+  const finished = s.statuses ? s.statuses.finished : s.facet ? [...FINISHED_STATUSES] : null;
+  const open = s.statuses ? s.statuses.open : s.facet ? JOB_STATUSES.filter((x) => !isJobFinished(x)) : [];
+  // No finished job kept: no rollup rows, no edges.
+  const noneFinished = (finished && !finished.length) || (s.facet && !s.facet.classes.length);
+  if (noneFinished) {
+    // Only the unfinished jobs below.
   } else if (plan.rollup.length && s.classes) parts.push(...keptRollupParts('report_class_rollups', 'c', p.add(s.classes), 'int', plan.rollup, dim, p));
+  else if (plan.rollup.length && s.facet) parts.push(...keptRollupParts('report_facet_rollups', 'c', p.add(s.facet.classes), 'int', plan.rollup, dim, p, `ru.f = ${s.facet.f} and `));
   else if (plan.rollup.length && finished) parts.push(...keptRollupParts('report_status_rollups', 's', p.add(finished), 'text', plan.rollup, dim, p));
   else if (plan.rollup.length) {
     const iso = (t: number) => new Date(t).toISOString();
@@ -67,15 +75,18 @@ function unionCtes(s: ReportScope, edges: readonly number[], endBucket: number |
         select ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored from report_rollups ru
         where ru.grain = r.g and ru.dim = ${dim} and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
   }
-  if (plan.raw.length && !(finished && !finished.length)) {
+  if (plan.raw.length && !noneFinished) {
     // Without a filter, or with one the kept rollups answer, the raw pieces are the range's edges.
     const atEdges = !s.filtered || !!s.classes || !!finished;
-    ctes.push(rawCte(plan.raw, p, actors, { edges: atEdges, conds: [...(s.conds ?? []), ...(finished ? [statusIn(finished)] : [])] }));
+    // A finished job at the edges passes a facet filter when its class (report_job_facets) is kept: one
+    // primary-key probe per job (the filter over its job actions costs a subquery per job).
+    const conds = s.facet ? [`exists (select 1 from report_job_facets fj where fj.job_id = j.id and fj.${s.facet.f === 1 ? 'vc' : 'ec'} = any(${p.add(s.facet.classes)}::int[]))`] : (s.conds ?? []);
+    ctes.push(rawCte(plan.raw, p, actors, { edges: atEdges, conds: [...conds, ...(finished ? [statusIn(finished)] : [])] }));
     parts.push(rawPart('ja'));
   }
-  if (s.statuses?.open.length) {
+  if (open.length) {
     // The jobs of the unfinished statuses kept, over the whole range (through jobs_sort_status_idx).
-    ctes.push(rawCte(planSlices(edges, [], endBucket).raw, p, actors, { edges: false, conds: [...(s.conds ?? []), statusIn(s.statuses.open)], name: 'jo' }));
+    ctes.push(rawCte(planSlices(edges, [], endBucket).raw, p, actors, { edges: false, conds: [...(s.conds ?? []), statusIn(open)], name: 'jo' }));
     parts.push(rawPart('jo'));
   }
   if (!parts.length) parts.push(`select 0 as i, 0 as k, '' as t, ${COUNTER_COLUMNS.map((c) => `0 as ${c}`).join(', ')} where false`);
@@ -94,7 +105,7 @@ const SCAN_FROM = 8;
  * with many (a time series' buckets) in one range over their span, each row finding its range by
  * width_bucket over the range starts (the ranges of a grain are disjoint and in time order).
  */
-function keptRollupParts(table: string, col: string, vals: string, type: 'int' | 'text', ranges: readonly RollupRange[], dim: Dim, p: Params): string[] {
+function keptRollupParts(table: string, col: string, vals: string, type: 'int' | 'text', ranges: readonly RollupRange[], dim: Dim, p: Params, family = ''): string[] {
   const iso = (t: number) => new Date(t).toISOString();
   const cols = 'ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored';
   const parts: string[] = [];
@@ -108,20 +119,20 @@ function keptRollupParts(table: string, col: string, vals: string, type: 'int' |
     const starts = p.add(of.map((r) => iso(r.a)));
     parts.push(`select (${p.add(of.map((r) => r.i))}::int[])[ru.w] as i, ${cols} from (
         select width_bucket(ru.bucket, ${starts}::timestamptz[]) as w, ru.* from ${table} ru
-        where ru.grain = ${grain} and ru.dim = ${dim} and ru.${col} = any(${vals}::${type}[]) and ru.bucket >= ${p.add(iso(of[0]!.a))}::timestamptz and ru.bucket < ${p.add(iso(of[of.length - 1]!.b))}::timestamptz) ru
+        where ru.grain = ${grain} and ru.dim = ${dim} and ${family}ru.${col} = any(${vals}::${type}[]) and ru.bucket >= ${p.add(iso(of[0]!.a))}::timestamptz and ru.bucket < ${p.add(iso(of[of.length - 1]!.b))}::timestamptz) ru
       where ru.w > 0 and ru.bucket < (${p.add(of.map((r) => iso(r.b)))}::timestamptz[])[ru.w]`);
   }
   if (few.length) {
     const r = `unnest(${p.add(few.map((x) => x.grain))}::int2[], ${p.add(few.map((x) => iso(x.a)))}::timestamptz[], ${p.add(few.map((x) => iso(x.b)))}::timestamptz[], ${p.add(few.map((x) => x.i))}::int[]) r(g, a, b, i)`;
     parts.push(`select r.i, ru.* from ${r} cross join lateral (
         select ${cols} from ${table} ru
-        where ru.grain = r.g and ru.dim = ${dim} and ru.${col} = any(${vals}::${type}[]) and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
+        where ru.grain = r.g and ru.dim = ${dim} and ${family}ru.${col} = any(${vals}::${type}[]) and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
   }
   return parts;
 }
 
 function planOf(s: ReportScope, edges: readonly number[], dim: Dim, endBucket?: number): SlicePlan {
-  const grains = !s.filtered ? (dim === 0 ? TOTAL_GRAINS : KEYED_GRAINS) : s.classes || s.statuses ? (dim === 0 ? CLASS_TOTAL_GRAINS : KEYED_GRAINS) : [];
+  const grains = !s.filtered ? (dim === 0 ? TOTAL_GRAINS : KEYED_GRAINS) : s.classes || s.statuses || s.facet ? (dim === 0 ? CLASS_TOTAL_GRAINS : KEYED_GRAINS) : [];
   return planSlices(edges, grains, endBucket);
 }
 

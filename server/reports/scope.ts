@@ -1,6 +1,7 @@
 import type { Db } from '../db/index';
 import { validate } from '../http-errors';
-import { filterConditions, isFiltered, parseListQuery, textMatches, Params, type ListFilter } from '../jobs/list-query';
+import { EVENTS_CONDITION, filterConditions, isFiltered, parseListQuery, textMatches, Params, type ListFilter } from '../jobs/list-query';
+import { compileJobRules } from '../jobs/rule-filter';
 import { reportQuerySchema, type ReportQuery } from '../../src/api/contracts/report-requests';
 import { parseFilterRules, type ParsedNode } from '../../src/api/contracts/filters';
 import { JOB_STATUSES } from '../../src/api/contracts/vocabulary';
@@ -16,8 +17,11 @@ import type { RawPiece } from './slices';
  * from the matching classes' rollups plus the raw job actions at the edges that pass the filter. A
  * filter made only of job status conditions (022_reports_status_rollups.sql) reads the status rollups of
  * the finished statuses it keeps, the raw job actions at the edges of those, and the jobs of the
- * unfinished statuses it keeps raw (few: they wait or run). Any other filter reads the job actions of
- * the jobs it keeps raw.
+ * unfinished statuses it keeps raw (few: they wait or run). A filter made only of conditions on the job
+ * actions' VIDs, or only of conditions on their event counts (023_reports_facet_rollups.sql), is
+ * evaluated over the facet classes (each a set of VIDs or of event counts that jobs share), and reads the
+ * matching classes' facet rollups, the raw job actions of finished jobs at the edges and the unfinished
+ * jobs raw, as a status filter. Any other filter reads the job actions of the jobs it keeps raw.
  */
 export interface ReportScope {
   q: ReportQuery;
@@ -34,7 +38,59 @@ export interface ReportScope {
    * rollups answer) and the unfinished ones (their jobs are read raw over the whole range); null otherwise.
    */
   statuses: { finished: string[]; open: string[] } | null;
+  /** With a filter made only of VID or only of event count conditions: the family and the classes it keeps (023); null otherwise. */
+  facet: { f: Facet; classes: number[] } | null;
   p: Params;
+}
+
+/** The facet families of 023_reports_facet_rollups.sql: 1 the VIDs of a job's job actions, 2 their event counts. */
+export type Facet = 1 | 2;
+const FACET_FIELD: Record<string, Facet> = { vid: 1, events: 2 };
+/** A facet class (alias j) as the rows a that job action conditions test: one per VID, or per (events, suspect_events > 0) pair. */
+const FACET_ROWS: Record<Facet, string> = {
+  1: 'unnest(j.vids) a(sim_action_vid) where true',
+  2: 'unnest(j.events, j.suspects) a(events, suspect_events) where true',
+};
+const FACET_CLASSES: Record<Facet, string> = { 1: 'report_vid_sets', 2: 'report_event_sets' };
+/** A job's own job actions as rows a. */
+const JOB_ROWS = 'job_actions a where a.job_id = j.id';
+
+/** The job action fields of the conditions of a rule tree, or null when one is on something else. */
+function jobActionFields(n: ParsedNode, into: Set<string>): Set<string> | null {
+  if (n.kind === 'condition') return n.object === 'job_action' ? into.add(n.field) : null;
+  for (const c of n.children) if (!jobActionFields(c, into)) return null;
+  return into;
+}
+
+/**
+ * The facet family that can answer a filter: one made only of an Action VID and rule builder conditions
+ * on the job action VID (1), or only of the events filter and conditions on the job action events (2).
+ */
+export function facetOf(f: ListFilter): Facet | null {
+  if (f.range || f.text || (f.vid && f.vid.startsWith('S')) || (f.vid && f.events)) return null;
+  let facet: Facet | null = f.vid ? 1 : f.events ? 2 : null;
+  if (f.rules) {
+    let fields: Set<string> | null;
+    try {
+      fields = jobActionFields(parseFilterRules('jobs', f.rules), new Set());
+    } catch {
+      // The compiler has answered 400 for a malformed tree already; nothing to decide.
+      return null;
+    }
+    const of = fields && fields.size === 1 ? FACET_FIELD[[...fields][0]!] : undefined;
+    if (!of || (facet && facet !== of)) return null;
+    facet = of;
+  }
+  return facet;
+}
+
+/** A facet filter's conditions over jobs j whose job actions are the rows of `rows` (as filterConditions, one probe per job). */
+function facetConditions(f: ListFilter, p: Params, rows: string): string[] {
+  const conds: string[] = [];
+  if (f.vid) conds.push(`exists (select 1 from ${rows} and a.sim_action_vid = ${p.add(f.vid)})`);
+  if (f.events) conds.push(`exists (select 1 from ${rows} and ${EVENTS_CONDITION[f.events]})`);
+  if (f.rules) conds.push(`(${compileJobRules(f.rules, p.add, rows)})`);
+  return conds;
 }
 
 /** Job fields of the rule builder that report_job_classes keeps. */
@@ -99,14 +155,25 @@ export async function reportScope(db: Db, raw: Record<string, unknown>): Promise
     const [row] = await db.query<{ s: string[] | null }>(`select array_agg(j.status order by j.status) as s from unnest(${v.add(JOB_STATUSES)}::text[]) j(status) where ${conds.join(' and ')}`, v.values);
     const kept = row?.s ?? [];
     const statuses = { finished: kept.filter(isJobFinished), open: kept.filter((x) => !isJobFinished(x)) };
-    return { q, start, end, conds: kept.length ? conds : null, filtered, classes: null, statuses, p };
+    return { q, start, end, conds: kept.length ? conds : null, filtered, classes: null, statuses, facet: null, p };
   }
-  if (!filtered || !conds || !isClassFilter(listFilter)) return { q, start, end, conds, filtered, classes: null, statuses: null, p };
+  const facet = filtered && conds ? facetOf(listFilter) : null;
+  if (facet) {
+    // The conditions over a class's set hold for the class as for each of its jobs' job actions.
+    const v = new Params();
+    const [row] = await db.query<{ ids: number[] | null }>(
+      `select array_agg(j.class_id order by j.class_id) as ids from ${FACET_CLASSES[facet]} j where ${facetConditions(listFilter, v, FACET_ROWS[facet]).join(' and ')}`,
+      v.values,
+    );
+    const jp = new Params();
+    return { q, start, end, conds: facetConditions(listFilter, jp, JOB_ROWS), filtered, classes: null, statuses: null, facet: { f: facet, classes: row?.ids ?? [] }, p: jp };
+  }
+  if (!filtered || !conds || !isClassFilter(listFilter)) return { q, start, end, conds, filtered, classes: null, statuses: null, facet: null, p };
   // The filter's conditions over alias j hold for a class as for its jobs (name is kept lower-cased;
   // null and '' compare alike); a job's class exists once it has job actions.
   const [row] = await db.query<{ ids: number[] | null }>(`select array_agg(j.class_id order by j.class_id) as ids from report_job_classes j where ${conds.join(' and ')}`, p.values);
   const classes = row?.ids ?? [];
-  return { q, start, end, conds: classes.length ? conds : null, filtered, classes, statuses: null, p };
+  return { q, start, end, conds: classes.length ? conds : null, filtered, classes, statuses: null, facet: null, p };
 }
 
 /**

@@ -14,10 +14,13 @@ import type { GroupKey, ResultRow } from '@/api/contracts/reports';
  * over the raw job actions of the jobs the jobs list's own filter conditions keep, by each key, over
  * ranges cut inside days and hours, and as time series. Filters made only of job status conditions read
  * the status rollups of the finished statuses (022_reports_status_rollups.sql) and the unfinished
- * statuses' jobs raw; filters on job class fields read the class rollups (020); the others (job ids,
- * Action VIDs, job action fields, events, status with other fields) read the jobs they keep raw.
- * Checked again after jobs change status (finish, run again), job actions gain events, come, move and
- * go, and jobs are deleted; finally the status rollups equal a rebuild.
+ * statuses' jobs raw; filters on job class fields read the class rollups (020); filters made only of
+ * VID conditions (the Action VID, job action VID rules) or only of event count conditions (the events
+ * filter, job action events rules) read the facet rollups of the VID or event classes they keep (023);
+ * the others (job ids, other job action fields, status with other fields, VIDs with events) read the
+ * jobs they keep raw. Checked again after jobs change status (finish, run again), job actions gain
+ * events and VIDs, come, move and go, steps and jobs are deleted; finally the status and facet rollups
+ * equal a rebuild.
  */
 
 let tdb: TestDatabase;
@@ -167,6 +170,21 @@ const CLASS_FILTERS: Record<string, Record<string, string>> = {
   'simulation S2 and text "alpha"': { vid: 'S2', filterVal: 'alpha' },
 };
 
+/** Filters only on the job actions' VIDs (family 1) or only on their event counts (family 2): the facet rollups. */
+const FACET_FILTERS: Record<string, [1 | 2, Record<string, string>]> = {
+  'Action VID A2': [1, { vid: 'A2' }],
+  'Action VID A9 (no job action has it)': [1, { vid: 'A9' }],
+  'rule job action VID in a3, A1 (any case)': [1, rules([jobAction('vid', 'in', ['a3', 'A1'])])],
+  'rule job action VID not in A1, or VID in a4': [1, rules([jobAction('vid', 'not_in', ['A1'])], [jobAction('vid', 'in', ['a4'])])],
+  'Action VID A2 and rule job action VID not in A2 (another job action)': [1, { vid: 'A2', ...rules([jobAction('vid', 'not_in', ['A2'])]) }],
+  'events present': [2, events('present')],
+  'events suspicious': [2, events('suspicious')],
+  'events none': [2, events('none')],
+  'rule job action events in 3': [2, rules([jobAction('events', 'in', '3')])],
+  'rule job action events in 1-2 and not in 2 (one job action), or events in 0': [2, rules([jobAction('events', 'in', '1-2'), jobAction('events', 'not_in', '2')], [jobAction('events', 'in', '0')])],
+  'events present and rule job action events not in 1-2': [2, events('present', { rules: [{ operator: 'or', conditions: [{ operator: 'and', conditions: [jobAction('events', 'not_in', '1-2')] }] }] })],
+};
+
 /** Filters that depend on job ids or job actions: the jobs outside the classes kept whole are read raw. */
 const JOB_FILTERS: Record<string, Record<string, string>> = {
   'rule job status not in completed, name contains hygiene': rules([job('status', 'not_in', 'completed'), job('name', 'contains', 'hygiene')]),
@@ -175,12 +193,11 @@ const JOB_FILTERS: Record<string, Record<string, string>> = {
   'text "42" (a job id none has, and the name Run 42)': { filterVal: '42' },
   'rule job id in 100-130, 155': rules([job('id', 'in', '100-130,155')]),
   'rule job id not in 100-200': rules([job('id', 'not_in', '100-200')]),
-  'Action VID A2': { vid: 'A2' },
   'rule job action status in errored': rules([jobAction('status', 'in', 'errored')]),
   'rule job action type in dns, events 1-2 (one job action)': rules([jobAction('action_type', 'in', 'dns'), jobAction('events', 'in', '1-2')]),
   'rule job status completed or a job action VID A3': rules([job('status', 'in', 'completed')], [jobAction('vid', 'in', ['A3'])]),
-  'events present': events('present'),
-  'events suspicious': events('suspicious'),
+  'rule job action VID in A1 or events in 3': rules([jobAction('vid', 'in', ['A1'])], [jobAction('events', 'in', '3')]),
+  'Action VID A2 and events present': { vid: 'A2', ...events('present') },
   'events none, rule status not errored': events('none', { rules: [{ operator: 'or', conditions: [{ operator: 'and', conditions: [job('status', 'not_in', 'errored')] }] }] }),
   'events present and rule job id in 100-140': events('present', { rules: [{ operator: 'or', conditions: [{ operator: 'and', conditions: [job('id', 'in', '100-140')] }] }] }),
 };
@@ -204,15 +221,34 @@ async function checkAll(label: string): Promise<void> {
     for (const [a, b] of RANGES) await expectSameAsRaw(`${label} ${name}`, f, a, b);
     await expectSeriesSameAsRaw(`${label} ${name}`, f, T0 - 3_600_000, T0 + SPAN, 61);
   }
+  for (const [name, [family, f]] of Object.entries(FACET_FILTERS)) {
+    const s = await reportScope(db, { ...f, group_by: 'action' });
+    expect(s.facet?.f, `${label} ${name}: the facet rollups answer`).toBe(family);
+    for (const [a, b] of RANGES) await expectSameAsRaw(`${label} ${name}`, f, a, b);
+    await expectSeriesSameAsRaw(`${label} ${name}`, f, T0 - 3_600_000, T0 + SPAN, 61);
+  }
   for (const [name, f] of Object.entries(JOB_FILTERS)) {
     const s = await reportScope(db, { ...f, group_by: 'action' });
-    expect(s.classes === null && s.statuses === null, `${label} ${name}: the jobs it keeps are read raw`).toBe(true);
+    expect(s.classes === null && s.statuses === null && s.facet === null, `${label} ${name}: the jobs it keeps are read raw`).toBe(true);
     for (const [a, b] of RANGES) await expectSameAsRaw(`${label} ${name}`, f, a, b);
     await expectSeriesSameAsRaw(`${label} ${name}`, f, T0 - 3_600_000, T0 + SPAN, 61);
   }
 }
 
 describe('report filters on status, job ids, Action VIDs, job action fields and events', () => {
+  it('MON-053 hand-checked: the Action VID filter keeps the jobs with a job action of that VID and counts all their job actions', async () => {
+    const a = await results(db, { vid: 'A2', group_by: 'action_type', limit: 500 });
+    const [e] = await db.query<{ n: number; jobs: number; other: number }>(
+      `select count(*) filter (where a.status = 'ran')::int as n, count(distinct a.job_id)::int as jobs, count(*) filter (where a.status = 'ran' and a.sim_action_vid <> 'A2')::int as other
+       from job_actions a where a.job_id in (select job_id from job_actions where sim_action_vid = 'A2')`,
+    );
+    expect(e!.jobs).toBeGreaterThan(10);
+    expect(e!.other).toBeGreaterThan(0);
+    expect(a.totals.total).toBe(e!.n);
+    const none = await results(db, { vid: 'A9', group_by: 'action_type' });
+    expect([none.rows, none.totals.total]).toEqual([[], 0]);
+  });
+
   it('MON-053 hand-checked: the status rule keeps the errored jobs and all their job actions', async () => {
     const f = rules([job('status', 'in', 'errored')]);
     const a = await results(db, { ...f, group_by: 'action_type', limit: 500 });
@@ -229,9 +265,14 @@ describe('report filters on status, job ids, Action VIDs, job action fields and 
     await checkAll('seeded');
   }, 240_000);
 
-  it('MON-053 live: jobs finish, run again, change status; job actions gain events, come, move and go; the status rollups equal a rebuild', async () => {
+  it('MON-053 live: jobs finish, run again, change status; job actions gain events and VIDs, come, move and go; steps and jobs go; the status and facet rollups equal a rebuild', async () => {
     const kept = () => db.query(`select grain, dim, s, bucket, k, t, n, total, prevented, detected, alerted, missed, not_run, errored from report_status_rollups order by 1, 2, 3, 4, 5, 6`);
+    const facets = async () => [
+      await db.query(`select grain, dim, f, c, bucket, k, t, n, total, prevented, detected, alerted, missed, not_run, errored from report_facet_rollups order by 1, 2, 3, 4, 5, 6, 7`),
+      await db.query(`select job_id, vc, ec from report_job_facets order by 1`),
+    ];
     expect((await kept()).length).toBeGreaterThan(100);
+    expect((await facets())[0]!.length).toBeGreaterThan(100);
     // Jobs run and finish, finished ones run again, one errored job is marked cancelled.
     await db.exec(`update jobs set status = 'running' where status = 'pending' and id % 2 = 0`);
     await db.exec(`update jobs set status = 'completed' where status = 'running' and id % 3 = 0`);
@@ -248,10 +289,23 @@ describe('report filters on status, job ids, Action VIDs, job action fields and 
     await db.exec(`update jobs set created_at = created_at - interval '3 days', started_at = started_at - interval '3 days' where id in (select id from jobs where status in ('errored', 'completed') order by id limit 3)`);
     await db.exec(`delete from jobs where id in (108, (select min(id) from jobs where status = 'completed' and id > 110))`);
     await db.exec(`delete from job_steps where job_id = (select min(id) from jobs where status = 'errored' and id > 110)`);
+    // Finished jobs' job actions change VID (a VID no job had) and events (new event classes); a finished
+    // job gains a step with a job action of another VID, then loses its first step (its VIDs change).
+    await db.exec(`update job_actions set sim_action_vid = 'A9', status = 'ran' where id = (select min(a.id) from job_actions a join jobs j on j.id = a.job_id where j.status = 'completed')`);
+    await db.exec(`update job_actions set events = 3, suspect_events = 2 where id in (select min(a.id) from job_actions a join jobs j on j.id = a.job_id where j.status in ('completed', 'errored') group by a.job_id order by 1 desc limit 6)`);
+    const [{ id: moved } = { id: 0 }] = await db.query<{ id: number }>(`select max(id) as id from jobs where status = 'completed'`);
+    await db.exec(`insert into job_steps (id, job_id, group_order, source_node_id, destination_node_id) values (900, ${moved}, 1, 2, 1)`);
+    await db.exec(`insert into job_actions (job_step_id, job_id, action_id, sim_action_vid, name, action_type, status, events) values (900, ${moved}, 4, 'A4', 'x', 'port_scan', 'ran', 5)`);
+    await db.exec(`delete from job_steps where id = ${moved}`);
     await checkAll('live');
+    const a9 = await results(db, { vid: 'A9', group_by: 'action_type' });
+    expect(a9.totals.total + a9.totals.notRun + a9.totals.errored).toBeGreaterThan(0);
 
     const live = await kept();
     await db.exec('select vigil_report_status_rebuild()');
     expect(await kept()).toEqual(live);
+    const liveFacets = await facets();
+    await db.exec('select vigil_report_facet_rebuild()');
+    expect(await facets()).toEqual(liveFacets);
   }, 360_000);
 });
