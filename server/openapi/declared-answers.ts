@@ -7,11 +7,14 @@
  */
 import type { OpenApiDescription } from './document';
 import type { TreeFilterAnswer } from '../../src/api/contracts/library/answers';
+import type { StepActionsAnswer } from '../../src/api/contracts/jobs';
 import type { MitreTaamAnswer, ResultsAnswer, TimeSeriesAnswer, TreeMapAnswer } from '../../src/api/contracts/reports';
 
 export interface DeclaredAnswers {
   'POST /manage_sims/library_actions_filter.json': TreeFilterAnswer;
   'GET /api/openapi.json': OpenApiDescription;
+  // The workbench calls the path without .json (src/features/jobs/api.ts); both send kept bytes.
+  'GET /jobs/list_page_job_actions.json': StepActionsAnswer;
   // The result calls share one handler loop (server/routes/reports.ts); the workbench reads them
   // through POST /reports/panels.json, so no typed client call names them.
   'GET /reports/results.json': ResultsAnswer;
