@@ -2,6 +2,9 @@
  * The actor API's data (routes/actors.ts, routes/actor-files.ts): who a bearer credential is,
  * registering with a bulk token, heartbeats, claiming work (one piece at a time per actor), a
  * target's readiness releasing its source, and storing a result on the job action.
+ *
+ * Size: one module for the actor API's data, because the credential, poll, claim and work-call writes
+ * share its remembered-credential and write-behind helpers; splitting it would export those helpers.
  */
 import type { Readable } from 'node:stream';
 import { FileStore } from '../file-library/store';
@@ -72,8 +75,12 @@ export function rememberedActor(engine: Engine, authorization: string | undefine
   return node;
 }
 
-/** Milliseconds since the node's stored heartbeat (null: never heard from). */
-const HEARTBEAT_AGE = `(extract(epoch from (now() - last_heartbeat_at)) * 1000)::float8`;
+/**
+ * Milliseconds since the node's stored heartbeat; null when it has not called in since it registered
+ * (registering stores last_heartbeat_at = created_at, and bulk-tokens.ts's PENDING rule reads that:
+ * the first call-in must be written at once, never left to the flush).
+ */
+const HEARTBEAT_AGE = `(case when last_heartbeat_at > created_at then (extract(epoch from (now() - last_heartbeat_at)) * 1000)::float8 end)`;
 
 /**
  * Whether a credential read may leave the heartbeat to the next flush (liveness.ts): the actor is

@@ -50,12 +50,13 @@ describe('actor calls answered from the director memory', () => {
   it('an idle actor polling again makes no statement; it is marked alive by one write behind, and news of it is read again', async () => {
     const node = await register('idle-poller');
     const poll = (session = 'idle-1') => actorCall('/poll', { session, holding: [], wait_ms: 0 }, node.token);
-    // The first poll checks the credential and reads the state (one statement, a select: the actor was
-    // heard from at its registration, so marking it alive waits for the flush), and ends with nothing to do.
+    // The first poll checks the credential and reads the state (a select), and ends with nothing to do.
+    // It is the actor's first call-in since it registered, so its heartbeat is written at once: the
+    // bulk tokens' pending rule (last_heartbeat_at after created_at) must see it (MON-129).
     const first = await statementsOf(node, async () => expect((await poll()).json<PollAnswer>()).toEqual({ work: [], abort: [] }));
     // (A new session's first poll also ends work and tasks of the actor's earlier processes.)
-    expect(first[0]).toMatch(/^select n\.id, n\.name, n\.status, \(extract/);
-    expect(first.some((sql) => sql.startsWith('update nodes'))).toBe(false);
+    expect(first[0]).toMatch(/^select n\.id, n\.name, n\.status, \(case when last_heartbeat_at/);
+    expect(first.some((sql) => sql.startsWith('update nodes set last_heartbeat_at = now()'))).toBe(true);
     // (Its heartbeat noted by that poll is written now, so the flush below is the idle polls' own.)
     await w.engine.liveness.flush();
     const before = await heartbeatOf(node.id);
