@@ -118,8 +118,11 @@ export async function actorsRoutes(app: FastifyInstance) {
     let node = rememberedActor(engine, req.headers.authorization);
     // Readiness and evidence carried by the poll are stored before it looks: its state is read afterwards.
     const reports = input.ready.length + input.evidence.length > 0;
+    // The state its last poll left (after a claim, or with nothing to do), which the reports may keep.
+    let before: ReturnType<typeof engine.liveness.idleStateOf> = null;
     if (reports) {
       node ??= await touchActorByCredential(app.db, req.headers.authorization, engine);
+      before = engine.liveness.idleStateOf(node.id, holding, recheckMs);
       known = null;
     } else if (node) {
       const idle = engine.liveness.idleStateOf(node.id, holding, recheckMs);
@@ -135,6 +138,7 @@ export async function actorsRoutes(app: FastifyInstance) {
     // Work claimed by an earlier process of this actor cannot finish: end it with the reason.
     if (engine.sessions.get(node.id) !== input.session) {
       known = null;
+      before = null;
       await engine.failOpenWork(
         `node_id = $1 and status in ('claimed', 'ready') and actor_session is distinct from $2`,
         [node.id, input.session],
@@ -144,6 +148,11 @@ export async function actorsRoutes(app: FastifyInstance) {
       engine.sessions.set(node.id, input.session);
     }
     const refused = reports ? await storeReports(node, req.headers.authorization, input) : [];
+    // A target's readiness changes nothing its poll reads (its work stays open, nothing is queued for it):
+    // with no news of it since its last poll, that poll's state holds (one statement less per action).
+    if (before && !refused.length && known === null && engine.newsOf(node.id) <= before.readAt) {
+      [known, readAt, readTime] = [IDLE_STATE, before.readAt, before.at];
+    }
     const keys = await signingKeys(app.db);
     const deadline = Date.now() + Math.min(input.wait_ms, 20_000);
     for (;;) {
@@ -181,6 +190,10 @@ export async function actorsRoutes(app: FastifyInstance) {
       if (work.length || abort.length || tasks.length || Date.now() >= deadline || engine.stopped) {
         // Nothing for it, nothing queued or cleaned up: its next poll may start from this state.
         if (!work.length && !abort.length && !tasks.length && !state.queued && !state.tasks && !state.reverted) engine.liveness.setIdle(node.id, holding, readAt, readTime);
+        // Work claimed: nothing else is open or queued for the actor (the engine hands an actor new work
+        // only when it holds none open, across directors: Engine.nodesFree), so its next poll, holding
+        // this work too, starts from this state unless news of it comes in (one statement less per claim).
+        else if (work.length && !abort.length && !tasks.length && !state.tasks && !state.reverted) engine.liveness.setIdle(node.id, [...holding, ...work.map((w) => w.id)], readAt, readTime);
         return { work, abort, ...(tasks.length ? { tasks } : {}), ...(refused.length ? { refused } : {}) };
       }
       await engine.waitFor(node.id, Math.min(recheckMs, deadline - Date.now()), since);
