@@ -3,7 +3,7 @@ import { ACTOR_API, type PollAnswer } from '@/api/contracts/engine';
 import { credentialTtlMs } from '../../server/actors/liveness';
 import { updateNode } from '../../server/admin/node-edit';
 import { hashSecret } from '../../server/engine/secrets';
-import { startEngineWorld, type EngineWorld } from './engine-helpers';
+import { insertAction, startEngineWorld, type EngineWorld } from './engine-helpers';
 
 /**
  * Actor calls the director answers from memory (server/actors/liveness.ts): a remembered credential, a
@@ -74,6 +74,27 @@ describe('actor calls answered from the director memory', () => {
     expect(queued.statusCode, queued.body).toBe(201);
     const answer = (await poll()).json<PollAnswer>();
     expect(answer.tasks?.length).toBe(1);
+  });
+
+  it('after a claim the next poll of the actor, holding that work, reads no state; news of the work (it was ended) is read again', async () => {
+    const node = await register('claimer');
+    const poll = (holding: number[], wait_ms = 0) => actorCall('/poll', { session: 'claim-1', holding, wait_ms }, node.token);
+    expect((await poll([])).statusCode).toBe(200);
+    const action = await insertAction(w.server.db, 'sleep', { sleep_ms: 10 }, 'claimed sleep');
+    const run = await w.server.call('POST', `/run/actions/${action}.json`, { as: w.operator, body: { attack_node_id_1: node.id } });
+    expect(run.statusCode, run.body).toBe(201);
+    // The engine queues the work and tells the waiting poll, which claims it.
+    let claimed: PollAnswer = { work: [], abort: [] };
+    for (let i = 0; i < 20 && !claimed.work.length; i++) claimed = (await poll([], 1000)).json<PollAnswer>();
+    const workId = claimed.work[0]?.id ?? 0;
+    expect(workId).toBeGreaterThan(0);
+    // Nothing else is open or queued for it while it holds that work: its next poll is answered from memory.
+    const next = await statementsOf(node, async () => expect((await poll([workId])).json<PollAnswer>()).toEqual({ work: [], abort: [] }));
+    expect(next.filter((sql) => sql.startsWith('select (select array_agg(id) from engine_work'))).toEqual([]);
+    // The work ended behind the actor's back (news of it): the next poll reads the state and hears to abort.
+    await w.engine.failOpenWork('node_id = $1', [node.id], 'Ended by the test.');
+    const after = await statementsOf(node, async () => expect((await poll([workId])).json<PollAnswer>()).toEqual({ work: [], abort: [workId] }));
+    expect(after.some((sql) => sql.startsWith('select (select array_agg(id) from engine_work'))).toBe(true);
   });
 
   it('a credential is remembered: retiring through the director refuses it at once; on PostgreSQL a change by another director counts within a second', async () => {
