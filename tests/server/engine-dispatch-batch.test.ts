@@ -90,6 +90,8 @@ describe('an evaluation pass', () => {
     // Checked free once for all (PostgreSQL also locks them, in one statement), not once per step.
     expect(sqls.filter((s) => s.startsWith('select distinct node_id from engine_work'))).toHaveLength(1);
     expect(sqls.filter((s) => s.startsWith('select 1 from engine_work where node_id = any'))).toHaveLength(0);
+    // On PostgreSQL their rows are locked for the pass in one statement (none per step).
+    expect(sqls.filter((s) => s.startsWith('select id from nodes where id = any($1::int[]) order by id for no key update skip locked'))).toHaveLength(server.db.kind === 'postgres' ? 1 : 0);
 
     const ja = await actions(jobId);
     expect(ja.map((a) => a.status)).toEqual(['running', 'running', 'running', 'running', 'pending']);
