@@ -134,7 +134,8 @@ export async function startDirector(env: Record<string, string> = {}, opts: { fr
   requireBuiltSpa();
   const dataDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'vigil-e2e-'));
   const seeded = process.env[SEEDED_DIR_VARIABLE];
-  if (seeded && !opts.fresh && !Object.keys(env).some((k) => SEED_INPUTS.includes(k))) await fs.promises.cp(seeded, dataDir, { recursive: true });
+  const copied = !!seeded && !opts.fresh && !Object.keys(env).some((k) => SEED_INPUTS.includes(k));
+  if (copied) await fs.promises.cp(seeded, dataDir, { recursive: true });
   const port = await freePort();
   const bundle = process.env[DIRECTOR_BUNDLE_VARIABLE];
   const script = bundle && fs.existsSync(bundle) ? [bundle] : ['--import', 'tsx', 'server/main.ts'];
@@ -178,7 +179,8 @@ export async function startDirector(env: Record<string, string> = {}, opts: { fr
 
   try {
     await new Promise<void>((resolve, reject) => {
-      const limit = opts.startTimeoutMs ?? START_TIMEOUT_MS;
+      // A director that seeds its own database (initdb, every migration, the demo) does what seedDataDir does once a run: as long.
+      const limit = opts.startTimeoutMs ?? (copied ? START_TIMEOUT_MS : 3 * START_TIMEOUT_MS);
       const timer = setTimeout(() => reject(new Error(`The director did not start within ${limit / 1000} s. Output:\n${out}`)), limit);
       const onData = (chunk: Buffer) => {
         out += chunk.toString();

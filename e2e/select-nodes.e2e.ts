@@ -145,8 +145,9 @@ describe('assigning actors step by step (select_nodes)', () => {
     await page.setViewportSize({ width: 1400, height: 900 });
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
     await localActorsOnline(page);
-    // The Job pane re-reads its job every 30 s (JOB-055); the walk shortens that through the support override.
-    await page.evaluate(() => localStorage.setItem('vigil.jobs.polling', JSON.stringify({ intervalMs: 1000 })));
+    // The Job pane re-reads its job every 30 s (JOB-055); the walk shortens that through the support override,
+    // with a re-poll limit above the job's run time at load (the default 10 re-polls end after 10 s here).
+    await page.evaluate(() => localStorage.setItem('vigil.jobs.polling', JSON.stringify({ intervalMs: 1000, limit: 300 })));
     const src = (await get<SimulationPreviewAnswer>(page, `/library/simulations.json?id=${SEQUENCE_ID}`)).data.preview_props;
     // The regrouping below moves step 2's last Action into step 3.
     expect(src.steps.length).toBe(3);
