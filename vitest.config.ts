@@ -53,6 +53,7 @@ const POSTGRES_FILES = [
   'tests/server/actors.test.ts',
   'tests/server/engine.test.ts',
   'tests/server/engine-liveness.test.ts',
+  'tests/server/engine-dispatch-batch.test.ts',
   'tests/server/engine-restart.test.ts',
   'tests/server/engine-pcap.test.ts',
   'tests/server/shared-files.test.ts',

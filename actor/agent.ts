@@ -67,10 +67,22 @@ const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 export class ActorAgent {
   readonly session = crypto.randomBytes(12).toString('hex');
   private cred: Credential | null = null;
-  private running = new Map<number, { abort: AbortController; target?: TargetHandle }>();
+  private running = new Map<number, RunningWork>();
   private tasks = new Set<number>();
-  /** Targets closing their servers (told to abort), each until its evidence reached the director. */
+  /** Targets closing their servers (told to abort), each until its evidence reached the director by /evidence. */
   private closing = new Map<number, Promise<void>>();
+  /**
+   * Reports the next poll carries (one HTTP call less each than /ready and /evidence): targets now
+   * serving, and targets whose servers closed with what they saw. A director that refuses them in a
+   * poll (an older one: 400) gets them by /ready and /evidence from then on (reportsByPoll false).
+   */
+  private readonly pendingReady = new Map<number, PollReady>();
+  private readonly pendingEvidence = new Map<number, Record<string, unknown>>();
+  private reportsByPoll = true;
+  /** Targets starting their servers: the next poll waits for them (to carry their readiness), at most START_WAIT_MS. */
+  private readonly starting = new Map<number, Promise<void>>();
+  /** Targets' servers closing: the next poll waits for them (its actor may get the next work at once). */
+  private closingServers: Promise<void>[] = [];
   private stopped = false;
   private pollAbort = new AbortController();
   private heartbeatTimer: NodeJS.Timeout | null = null;
@@ -236,17 +248,43 @@ export class ActorAgent {
     fs.writeFileSync(this.opts.stateFile, JSON.stringify(this.cred), { mode: 0o600 });
   }
 
+  /** Before a poll: targets starting (their readiness rides on it) and closing, each wait bounded. */
+  private async beforePoll(): Promise<void> {
+    if (this.starting.size) {
+      const waiting = [...this.starting.values()];
+      await Promise.race([Promise.all(waiting), new Promise((r) => setTimeout(r, START_WAIT_MS))]);
+      // A target still starting sends its readiness by /ready when it is up.
+      this.starting.clear();
+    }
+    if (this.closingServers.length) {
+      const closing = this.closingServers.splice(0);
+      await Promise.race([Promise.all(closing), new Promise((r) => setTimeout(r, 1000))]);
+    }
+  }
+
   private async loop(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
       try {
+        await this.beforePoll();
         this.lastPollAt = Date.now();
-        const answer = await this.call<PollAnswer>(
-          '/poll',
-          { session: this.session, holding: [...this.running.keys()], wait_ms: this.opts.pollWaitMs ?? 5000 },
-          true,
-          this.pollAbort.signal,
-        );
+        const ready = [...this.pendingReady.values()];
+        const evidence = [...this.pendingEvidence].map(([work_id, e]) => ({ work_id, evidence: e }));
+        let answer: PollAnswer;
+        try {
+          answer = await this.call<PollAnswer>(
+            '/poll',
+            { session: this.session, holding: [...this.running.keys()], wait_ms: this.opts.pollWaitMs ?? 5000, ...(ready.length ? { ready } : {}), ...(evidence.length ? { evidence } : {}) },
+            true,
+            this.pollAbort.signal,
+          );
+        } catch (e) {
+          if ((e as { status?: number }).status === 400 && (ready.length || evidence.length)) this.reportByCalls();
+          throw e;
+        }
+        for (const r of ready) this.pendingReady.delete(r.work_id);
+        for (const r of evidence) this.pendingEvidence.delete(r.work_id);
+        for (const r of answer.refused ?? []) this.log(`work ${r.work_id}: the director refused its report: ${r.error}`);
         failures = 0;
         const again = answer.abort.filter((id) => this.closing.has(id));
         for (const id of answer.abort) this.abort(id);
@@ -281,10 +319,18 @@ export class ActorAgent {
       this.running.delete(id);
       return;
     }
+    const evidence = boundedEvidence(target.evidence());
+    if (this.reportsByPoll && JSON.stringify(evidence).length <= POLL_EVIDENCE_BYTES) {
+      // The next poll carries what the target saw, and no longer holds the work.
+      this.running.delete(id);
+      this.pendingEvidence.set(id, evidence);
+      if (r.closed) this.closingServers.push(r.closed);
+      return;
+    }
     // What the target saw reaches the director (once) before the work is let go (the job waits for it meanwhile).
     this.closing.set(
       id,
-      this.send(`/work/${id}/evidence`, { session: this.session, evidence: boundedEvidence(target.evidence()) }).finally(() => {
+      this.send(`/work/${id}/evidence`, { session: this.session, evidence }).finally(() => {
         this.running.delete(id);
         this.closing.delete(id);
       }),
@@ -324,7 +370,7 @@ export class ActorAgent {
       return;
     }
     const abort = new AbortController();
-    const entry: { abort: AbortController; target?: TargetHandle } = { abort };
+    const entry: RunningWork = { abort };
     this.running.set(w.id, entry);
     const timer = setTimeout(() => abort.abort(), Math.min(Math.max(p.timeout_ms, 1000), 300_000));
     const perf: PerformOptions = {
@@ -345,13 +391,11 @@ export class ActorAgent {
           return;
         }
         if (abort.signal.aborted) return void entry.target.close();
-        abort.signal.addEventListener('abort', () => void entry.target?.close(), { once: true });
-        await this.send(`/work/${w.id}/ready`, {
-          session: this.session,
-          port_map: entry.target.port_map,
-          port_failures: entry.target.port_failures,
-          ...(entry.target.login ? { login: entry.target.login } : {}),
-        });
+        abort.signal.addEventListener('abort', () => void (entry.closed = entry.target?.close().catch(() => {})), { once: true });
+        const ready = { port_map: entry.target.port_map, port_failures: entry.target.port_failures, ...(entry.target.login ? { login: entry.target.login } : {}) };
+        // The poll waiting for this start carries the readiness; after its wait, /ready does.
+        if (this.reportsByPoll && this.starting.has(w.id)) this.pendingReady.set(w.id, { work_id: w.id, ...ready });
+        else await this.send(`/work/${w.id}/ready`, { session: this.session, ...ready });
         return;
       }
       let outcome: Outcome;
@@ -367,7 +411,19 @@ export class ActorAgent {
       this.running.delete(w.id);
       await this.report(w.id, outcome);
     };
-    void run().catch((e: Error) => this.log(`work ${w.id} failed: ${e.message}`));
+    const done = run().catch((e: Error) => this.log(`work ${w.id} failed: ${e.message}`));
+    if (p.role === 'target') this.starting.set(w.id, done);
+  }
+
+  /** The director refused reports in a poll (400: an older director): they go by /ready and /evidence from now on. */
+  private reportByCalls(): void {
+    if (!this.reportsByPoll) return;
+    this.reportsByPoll = false;
+    this.log('the director takes no reports in polls; sending them by /ready and /evidence');
+    for (const [id, { work_id: _, ...ready }] of this.pendingReady) void this.send(`/work/${id}/ready`, { session: this.session, ...ready });
+    for (const [id, evidence] of this.pendingEvidence) void this.send(`/work/${id}/evidence`, { session: this.session, evidence });
+    this.pendingReady.clear();
+    this.pendingEvidence.clear();
   }
 
   /**
@@ -419,6 +475,26 @@ export class ActorAgent {
     }
   }
 }
+
+interface RunningWork {
+  abort: AbortController;
+  target?: TargetHandle;
+  /** A target's servers closing (set when it is told to abort). */
+  closed?: Promise<void>;
+}
+
+/** A target's readiness as a poll carries it. */
+interface PollReady {
+  work_id: number;
+  port_map: Record<string, number>;
+  port_failures: Record<string, string>;
+  login?: string;
+}
+
+/** The longest a poll waits for a target's servers to start, to carry its readiness. */
+const START_WAIT_MS = 10_000;
+/** Evidence larger than this goes by /work/{id}/evidence, not in a poll. */
+const POLL_EVIDENCE_BYTES = 64 * 1024;
 
 const osText = () => `${os.type()} ${os.release()} ${os.arch()}`;
 /** The account this actor runs as (MON-042 username), or '' when the host does not say. */

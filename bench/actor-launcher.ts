@@ -25,7 +25,8 @@ lines.once('line', (line) => {
     for (const [i, address] of addresses.entries()) {
       if (i) await new Promise((r) => setTimeout(r, gapMs));
       actors.push(
-        spawn(process.execPath, ['--import', 'tsx', path.join(root, 'actor', 'main.ts'), '--director', director, '--name', `bench-${i + 1}`, '--address', address, '--exit-with-stdin'], {
+        // BENCH_ACTOR_NODE_ARGS: Node arguments for each actor (e.g. --cpu-prof --cpu-prof-dir=DIR to profile them).
+        spawn(process.execPath, [...(process.env.BENCH_ACTOR_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', path.join(root, 'actor', 'main.ts'), '--director', director, '--name', `bench-${i + 1}`, '--address', address, '--exit-with-stdin'], {
           cwd: root,
           stdio: ['pipe', 'ignore', 'inherit'],
           env: { ...process.env, VIGIL_BULK_TOKEN: token },

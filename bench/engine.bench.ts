@@ -56,8 +56,8 @@ async function main() {
     let nodes: { id: number }[] = [];
     // Actor processes start slowly on a busy machine, and one whose first call times out gives up: go on
     // with those registered once all are in or none came for 30 s (the figures name how many ran).
-    // The first actor gets 120 s (the launcher and the actor each compile with tsx first).
-    let last = Date.now() + 90_000;
+    // The first actor gets 240 s (the launcher and the actor each compile with tsx first; 120 s was too short at load average 30).
+    let last = Date.now() + 210_000;
     for (let seen = 0; nodes.length < addresses.length && Date.now() - last < 30_000; ) {
       nodes = await db.query<{ id: number }>(`select id from nodes where status = 'online' and token_hash is not null order by id`);
       if (nodes.length > seen) [seen, last] = [nodes.length, Date.now()];

@@ -11,7 +11,9 @@
  * - Heartbeats: such a call marks its actor alive in memory; one statement per flush (every tenth of
  *   the offline delay, at most each second) writes last_heartbeat_at for every actor heard from since. A
  *   call of an actor not online, or not known, or whose stored heartbeat is older than a quarter of the
- *   offline delay (a flush held up by a busy event loop) is written at once, and the offline sweep
+ *   offline delay (a flush held up by a busy event loop) is written at once (a credential read again is
+ *   a select, and written only when the stored heartbeat is older than half the offline delay:
+ *   actors/service.ts heardRecently), and the offline sweep
  *   writes what is noted before it looks. After a crash, at most one
  *   flush of heartbeats is lost: the actors' next calls write them again, long before the offline delay.
  * - Idle polls: a poll that ended with nothing for its actor leaves its state here; the actor's next
@@ -67,10 +69,13 @@ export class Liveness {
     return c.node;
   }
 
-  /** The database just said who the credential is (and marked it alive). */
-  remember(hash: string, node: ActorNode, at = Date.now()): void {
+  /**
+   * The database just said who the credential is, at `at`; its heartbeat was stored at `writtenAt` (when
+   * this read marked it alive: `at`; a read that left it to the next flush: the stored heartbeat's time).
+   */
+  remember(hash: string, node: ActorNode, at = Date.now(), writtenAt = at): void {
     this.credentials.set(hash, { node, at });
-    this.writtenAt.set(node.id, at);
+    this.writtenAt.set(node.id, Math.max(writtenAt, this.writtenAt.get(node.id) ?? 0));
   }
 
   /** Forgets every remembered credential (an actor retired or deleted) and idle state. */

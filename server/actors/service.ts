@@ -2,6 +2,9 @@
  * The actor API's data (routes/actors.ts, routes/actor-files.ts): who a bearer credential is,
  * registering with a bulk token, heartbeats, claiming work (one piece at a time per actor), a
  * target's readiness releasing its source, and storing a result on the job action.
+ *
+ * Size: one module for the actor API's data, because the credential, poll, claim and work-call writes
+ * share its remembered-credential and write-behind helpers; splitting it would export those helpers.
  */
 import type { Readable } from 'node:stream';
 import { FileStore } from '../file-library/store';
@@ -73,12 +76,42 @@ export function rememberedActor(engine: Engine, authorization: string | undefine
 }
 
 /**
- * The actor a credential belongs to, which is alive (a heartbeat or a poll): one statement for both
- * (actorByCredential, then touchActor), as 50 actors polling make it the director's commonest.
+ * Milliseconds since the node's stored heartbeat; null when it has not called in since it registered
+ * (registering stores last_heartbeat_at = created_at, and bulk-tokens.ts's PENDING rule reads that:
+ * the first call-in must be written at once, never left to the flush).
+ */
+const HEARTBEAT_AGE = `(case when last_heartbeat_at > created_at then (extract(epoch from (now() - last_heartbeat_at)) * 1000)::float8 end)`;
+
+/**
+ * Whether a credential read may leave the heartbeat to the next flush (liveness.ts): the actor is
+ * online and its stored heartbeat is under half the offline delay old (twice liveness.staleMs; the
+ * flush writes it within a tenth of the delay, long before the actor could look offline). Then the read
+ * is a select, not an update of nodes (its row version, WAL and trigger check), the commonest write of
+ * 50 polling actors on PostgreSQL (an idle actor's poll comes back every 5 s, after its remembered
+ * credential has expired there).
+ */
+function heardRecently(engine: Engine, row: { status: string; age_ms: number | null }): boolean {
+  return row.status === 'online' && row.age_ms !== null && row.age_ms >= 0 && row.age_ms < engine.liveness.staleMs() * 2;
+}
+
+/**
+ * The actor a credential belongs to, which is alive (a heartbeat or a poll, or a work call): with the
+ * engine, read by a select and marked alive with the next flush when its heartbeat is recent
+ * (heardRecently), else written at once in the statement that checks the credential.
  */
 export async function touchActorByCredential(db: Db, authorization: string | undefined, engine?: Engine): Promise<ActorNode> {
   const hash = credentialHash(authorization);
   const at = Date.now();
+  if (engine) {
+    const [row] = await db.query<ActorNode & { age_ms: number | null }>(`select id, name, status, ${HEARTBEAT_AGE} as age_ms from nodes where token_hash = $1 and retired_at is null`, [hash]);
+    if (!row) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
+    const node = { id: row.id, name: row.name, status: row.status };
+    if (heardRecently(engine, row)) {
+      engine.liveness.remember(hash, node, at, at - (row.age_ms ?? 0));
+      engine.liveness.touchLater(node.id);
+      return node;
+    }
+  }
   const [node] = await db.query<ActorNode>(
     `update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status`,
     [hash],
@@ -88,11 +121,29 @@ export async function touchActorByCredential(db: Db, authorization: string | und
   return node;
 }
 
+/**
+ * Who makes a work call (ready, evidence, result): the actor when the director remembers its credential
+ * (liveness.ts), else only the credential's hash, which the call's write looks up itself (workNodeSql):
+ * a work call reads nothing before its write.
+ */
+export interface WorkCaller {
+  node: ActorNode | null;
+  hash: string;
+  authorization: string | undefined;
+}
+
+export function workCaller(engine: Engine, authorization: string | undefined): WorkCaller {
+  return { node: rememberedActor(engine, authorization), hash: credentialHash(authorization), authorization };
+}
+
+/** The node id of a work call's actor in its write: $id when remembered, else looked up by the credential hash $hash. */
+const workNodeSql = (id: string, hash: string) => `coalesce(${id}::int, (select n.id from nodes n where n.token_hash = ${hash} and n.retired_at is null))`;
+
 /** The columns of a poll's state, of the node `node` (a column or $1) holding work ids $2. */
-const pollColumns = (node: string) => `
-  (select array_agg(id) from engine_work where id = any($2::int[]) and node_id = ${node} and status in ('claimed', 'ready')) as open,
+const pollColumns = (node: string, holding = '$2::int[]') => `
+  (select array_agg(id) from engine_work where id = any(${holding}) and node_id = ${node} and status in ('claimed', 'ready')) as open,
   exists (select 1 from engine_work where node_id = ${node} and status = 'queued') as queued,
-  exists (select 1 from engine_work where node_id = ${node} and status = 'reverting' and not (id = any($2::int[]))) as reverted,
+  exists (select 1 from engine_work where node_id = ${node} and status = 'reverting' and not (id = any(${holding}))) as reverted,
   exists (select 1 from actor_tasks where node_id = ${node} and status = 'queued') as tasks`;
 
 interface PollRow {
@@ -125,20 +176,47 @@ export async function pollState(db: Db, engine: Engine, nodeId: number, holding:
 }
 
 /**
- * A poll's first look: the actor its credential belongs to is marked alive (touchActorByCredential)
- * and its poll state read (pollState) in one statement, the commonest call of 50 polling actors.
+ * A poll's first look: the actor its credential belongs to and its poll state, read in one statement
+ * (the commonest call of 50 polling actors); marked alive with the next flush when heard from recently
+ * (heardRecently), else written at once (a second statement).
  */
 export async function touchAndPollState(db: Db, engine: Engine, authorization: string | undefined, holding: readonly number[]): Promise<{ node: ActorNode; state: PollState }> {
   const hash = credentialHash(authorization);
   const at = Date.now();
-  const [row] = await db.query<ActorNode & PollRow>(
-    `with n as (update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status)
-     select n.id, n.name, n.status, ${pollColumns('n.id')} from n`,
+  const [row] = await db.query<ActorNode & PollRow & { age_ms: number | null }>(
+    `select n.id, n.name, n.status, ${HEARTBEAT_AGE} as age_ms, ${pollColumns('n.id')} from nodes n where n.token_hash = $1 and n.retired_at is null`,
     [hash, holding],
   );
   if (!row) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
-  engine.liveness.remember(hash, { id: row.id, name: row.name, status: row.status }, at);
-  return { node: { id: row.id, name: row.name, status: row.status }, state: await afterPoll(db, engine, row.id, holding, row) };
+  const node = { id: row.id, name: row.name, status: 'online' };
+  if (heardRecently(engine, row)) {
+    engine.liveness.remember(hash, node, at, at - (row.age_ms ?? 0));
+    engine.liveness.touchLater(node.id);
+  } else {
+    await db.query(`update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where id = $1`, [row.id]);
+    engine.liveness.remember(hash, node, at);
+  }
+  return { node, state: await afterPoll(db, engine, row.id, holding, row) };
+}
+
+/**
+ * Whether the poll states of waiting polls (node, holding) differ from what each last read: one statement
+ * for all of them (the director's recheck of its waiting polls on PostgreSQL, server/actors/rechecks.ts).
+ */
+export async function pollStatesChanged(db: Db, polls: readonly { nodeId: number; holding: readonly number[]; state: PollState }[]): Promise<boolean[]> {
+  const rows = await db.query<PollRow & { i: number }>(
+    `select x.i, ${pollColumns('x.node', 'x.holding')} from jsonb_to_recordset($1::jsonb) as x(i int, node int, holding int[])`,
+    [JSON.stringify(polls.map((p, i) => ({ i, node: p.nodeId, holding: p.holding })))],
+  );
+  const changed = polls.map(() => true);
+  for (const r of rows) {
+    const p = polls[r.i];
+    if (!p) continue;
+    const open = new Set(r.open ?? []);
+    const abort = p.holding.filter((id) => !open.has(id));
+    changed[r.i] = abort.join() !== p.state.abort.join() || r.queued !== p.state.queued || r.tasks !== p.state.tasks || r.reverted !== p.state.reverted;
+  }
+  return changed;
 }
 
 async function afterPoll(db: Db, engine: Engine, nodeId: number, holding: readonly number[], row: PollRow | undefined): Promise<PollState> {
@@ -232,23 +310,6 @@ export async function ownWork(db: Db, id: number, node: ActorNode, session: stri
   return checkOwn(w, id, node, session);
 }
 
-/**
- * The actor of a credential (actorByCredential) and its work `id` claimed by this process of it
- * (ownWork), in one statement: a target's ready and evidence calls and every result make three per action.
- */
-export async function ownWorkByCredential(db: Db, authorization: string | undefined, id: number, session: string): Promise<{ node: ActorNode; work: OwnWork }> {
-  const m = /^Bearer ([A-Za-z0-9_\-.]{10,200})$/.exec(authorization ?? '');
-  if (!m?.[1]) throw unauthorized('An actor credential is required (Authorization: Bearer <token>).');
-  const [row] = await db.query<{ n_id: number; n_name: string; n_status: string } & { [K in keyof OwnWork]: OwnWork[K] | null }>(
-    `select n.id as n_id, n.name as n_name, n.status as n_status, w.id, w.node_id, w.role, w.status, w.job_id, w.job_action_id, w.actor_session
-       from nodes n left join engine_work w on w.id = $2 where n.token_hash = $1 and n.retired_at is null`,
-    [hashSecret(m[1]), id],
-  );
-  if (!row) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
-  const node = { id: row.n_id, name: row.n_name, status: row.n_status };
-  return { node, work: checkOwn(row.id === null ? undefined : (row as OwnWork), id, node, session) };
-}
-
 function checkOwn(w: OwnWork | undefined, id: number, node: ActorNode, session: string): OwnWork {
   if (!w || w.node_id !== node.id) throw notFound(`Work ${id} is not assigned to this actor.`);
   if (w.actor_session !== session) throw new HttpError(409, `Work ${id} was claimed by another process of this actor.`);
@@ -261,24 +322,42 @@ export interface Readiness {
   login?: unknown;
 }
 
-/** A target is serving: its work is ready and its source is released with the port map (and login). */
-export async function markReady(db: Db, engine: Engine, w: OwnWork, r: Readiness): Promise<void> {
-  if (w.role !== 'target' || w.status !== 'claimed') throw new HttpError(409, `Work ${w.id} is not a target waiting to be ready.`);
-  // One statement (atomic as a transaction would be, without its begin and commit round trips).
-  const released = await db.query<{ node_id: number }>(
-    `with ready as (update engine_work set status = 'ready', ready_at = now(), result = $3 where id = $1)
-     update engine_work set status = 'queued', payload = payload || $2::jsonb where job_action_id = $4 and role = 'source' and status = 'held' returning node_id`,
-    [w.id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) }), JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures }), w.job_action_id],
+/**
+ * Why a work call matched no open work of the actor: 404 (not its work), 409 (claimed by another
+ * process of it), else `otherwise` (its state forbids the call). Read only when the call's write matched nothing.
+ */
+async function refuseWorkCall(db: Db, id: number, caller: WorkCaller, session: string, otherwise: (w: OwnWork) => string): Promise<never> {
+  const w = await ownWork(db, id, caller.node ?? (await actorByCredential(db, caller.authorization)), session);
+  throw new HttpError(409, otherwise(w));
+}
+
+/**
+ * A target is serving: its work is ready and its source is released with the port map (and login). One
+ * statement checks the work is the actor's (this process's, a target's, claimed), marks it and releases the source.
+ */
+export async function markReady(db: Db, engine: Engine, caller: WorkCaller, id: number, session: string, r: Readiness): Promise<void> {
+  const [row] = await db.query<{ matched: number; released: number[] | null }>(
+    `with ready as (update engine_work set status = 'ready', ready_at = now(), result = $3
+                     where id = $1 and node_id = ${workNodeSql('$4', '$6')} and actor_session = $5 and role = 'target' and status = 'claimed' returning job_action_id),
+          released as (update engine_work s set status = 'queued', payload = s.payload || $2::jsonb from ready
+                        where s.job_action_id = ready.job_action_id and s.role = 'source' and s.status = 'held' returning s.node_id)
+     select (select count(*)::int from ready) as matched, (select array_agg(node_id) from released) as released`,
+    [id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) }), JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures }), caller.node?.id ?? null, session, caller.hash],
   );
-  for (const row of released) engine.notify(row.node_id, true);
+  if (!row?.matched) await refuseWorkCall(db, id, caller, session, (w) => `Work ${w.id} is not a target waiting to be ready.`);
+  for (const n of row?.released ?? []) engine.notify(n, true);
 }
 
 export type WorkResult = yup.InferType<typeof resultSchema>;
 
 interface StoredResult {
-  w: OwnWork;
+  id: number;
+  caller: WorkCaller;
+  session: string;
   status: string;
   input: WorkResult;
+  /** Set by the write when the work was not this actor's open work (the call answers it). */
+  refused?: unknown;
 }
 
 /** One group commit of results per database (see server/engine/group-commit.ts). */
@@ -288,39 +367,50 @@ const resultWriters = new WeakMap<Db, GroupCommit<StoredResult>>();
  * Stores an actor's result: the work is done or errored, the job action gets its status, blocked and
  * evidence; the job moves on. Answers once the result is committed; results arriving meanwhile are
  * written together (group commit): one transaction and one run of each statement trigger for them all.
+ * The work's owner (actor, process) and openness are checked by the write itself; a result that matched
+ * nothing is refused (404, 409) after a read that says why.
  */
-export async function storeResult(db: Db, engine: Engine, w: OwnWork, input: WorkResult): Promise<void> {
-  if (w.status !== 'claimed' && w.status !== 'ready') throw new HttpError(409, `Work ${w.id} is no longer open (${w.status}); the result was not stored.`);
+export async function storeResult(db: Db, engine: Engine, caller: WorkCaller, id: number, input: WorkResult): Promise<void> {
   const status = input.outcome === 'ran' ? 'ran' : input.outcome === 'incompatible' ? 'incompatible' : input.outcome === 'aborted' ? 'cancelled' : 'errored';
   let writer = resultWriters.get(db);
   if (!writer) resultWriters.set(db, (writer = new GroupCommit((items) => writeResults(db, engine, items))));
-  await writer.add({ w, status, input });
+  const item: StoredResult = { id, caller, session: input.session, status, input };
+  await writer.add(item);
+  if (item.refused) throw item.refused;
 }
 
 /**
- * Results in one transaction: the works, their job actions (with the target's result beside the
- * source's evidence; the first result of a job action decides it), the other sides' work (a target's
- * servers close: reverting; anything else open: aborted) and the jobs' progress, each one statement.
+ * Results in one transaction: the works (of the calling actor's process, still open), their job
+ * actions (with the target's result beside the source's evidence; the first result of a job action
+ * decides it), the other sides' work (a target's servers close: reverting; anything else open:
+ * aborted) and the jobs' progress, each one statement.
  */
 async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Promise<void> {
-  const works = items.map(({ w, input }) => ({ id: w.id, status: input.outcome === 'ran' ? 'done' : 'errored', result: { outcome: input.outcome, message: input.message } }));
-  const firsts = new Map<number, StoredResult>();
-  for (const it of items) if (!firsts.has(it.w.job_action_id)) firsts.set(it.w.job_action_id, it);
-  const actions = [...firsts.values()].map(({ w, status, input }) => ({
-    id: w.job_action_id,
-    status,
-    blocked: status === 'ran' ? input.blocked : null,
-    message: input.message,
-    evidence: input.evidence,
-    source: w.role === 'source',
-  }));
-  const actionIds = [...firsts.keys()];
-  const peers = await db.transaction(async (tx) => {
-    await tx.query(
+  const works = items.map(({ id, caller, session, input }) => ({ id, node_id: caller.node?.id ?? null, hash: caller.hash, session, status: input.outcome === 'ran' ? 'done' : 'errored', result: { outcome: input.outcome, message: input.message } }));
+  const { written, peers, actionIds, jobIds } = await db.transaction(async (tx) => {
+    const written = await tx.query<{ id: number; job_id: number; job_action_id: number; role: string }>(
       `update engine_work w set status = v.status, result = coalesce(w.result, '{}'::jsonb) || v.result, finished_at = now()
-         from jsonb_to_recordset($1::jsonb) as v(id int, status text, result jsonb) where w.id = v.id`,
+         from jsonb_to_recordset($1::jsonb) as v(id int, node_id int, hash text, session text, status text, result jsonb)
+        where w.id = v.id and w.node_id = ${workNodeSql('v.node_id', 'v.hash')} and w.actor_session = v.session and w.status in ('claimed', 'ready')
+        returning w.id, w.job_id, w.job_action_id, w.role`,
       [JSON.stringify(works)],
     );
+    const byId = new Map(written.map((w) => [w.id, w]));
+    const firsts = new Map<number, { item: StoredResult; role: string }>();
+    for (const it of items) {
+      const w = byId.get(it.id);
+      if (w && !firsts.has(w.job_action_id)) firsts.set(w.job_action_id, { item: it, role: w.role });
+    }
+    const actions = [...firsts].map(([jobActionId, { item: { status, input }, role }]) => ({
+      id: jobActionId,
+      status,
+      blocked: status === 'ran' ? input.blocked : null,
+      message: input.message,
+      evidence: input.evidence,
+      source: role === 'source',
+    }));
+    const actionIds = [...firsts.keys()];
+    if (!actionIds.length) return { written, peers: [], actionIds, jobIds: [] };
     // The job actions and the other sides' work in one statement (the works above are no longer open).
     const ended = await tx.query<{ job_id: number | null; node_id: number | null }>(
       `with ended as (
@@ -337,14 +427,17 @@ async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Prom
       [JSON.stringify(actions), actionIds],
     );
     await engine.updateProgress([...new Set(ended.flatMap((r) => (r.job_id === null ? [] : [r.job_id])))], tx);
-    return ended.flatMap((r) => (r.node_id === null ? [] : [{ node_id: r.node_id }]));
+    return { written, peers: ended.flatMap((r) => (r.node_id === null ? [] : [r.node_id])), actionIds, jobIds: [...new Set(written.map((w) => w.job_id))] };
   });
+  // Results that matched no open work of their actor's process: why, for their calls.
+  const stored = new Set(written.map((w) => w.id));
+  for (const it of items) {
+    if (stored.has(it.id)) continue;
+    it.refused = await refuseWorkCall(db, it.id, it.caller, it.session, (w) => `Work ${w.id} is no longer open (${w.status}); the result was not stored.`).catch((e: unknown) => e);
+  }
   // The other side (the target's servers) hears at once that it is to stop.
-  for (const p of peers) engine.notify(p.node_id);
-  await engine.afterActions(
-    actionIds,
-    items.map((it) => it.w.job_id),
-  );
+  for (const p of peers) engine.notify(p);
+  if (actionIds.length) await engine.afterActions(actionIds, jobIds);
 }
 
 /**
@@ -352,24 +445,31 @@ async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Prom
  * with its work and merged into the job action's evidence.target. The target's work is still held
  * (reverting) until this is stored, so the job ends with it.
  */
-export async function storeTargetEvidence(db: Db, engine: Engine, w: OwnWork, evidence: Record<string, unknown>): Promise<void> {
-  if (w.role !== 'target') throw new HttpError(409, `Work ${w.id} is not a target's work.`);
-  if (!['claimed', 'ready', 'reverting'].includes(w.status)) throw new HttpError(409, `Work ${w.id} is no longer open (${w.status}); the evidence was not stored.`);
+export async function storeTargetEvidence(db: Db, engine: Engine, caller: WorkCaller, id: number, session: string, evidence: Record<string, unknown>): Promise<void> {
   const json = JSON.stringify(evidence);
-  // One statement for the work and its job action (atomic, without a transaction's two round trips).
-  // Sent as the target closes its servers: once stored, a cleanup (reverting) is done.
-  const work = await db.query(
+  // One statement checks the work is this actor process's open target work and stores it with its job
+  // action (atomic, without a transaction's two round trips). Sent as the target closes its servers:
+  // once stored, a cleanup (reverting) is done.
+  const [row] = await db.query<{ job_id: number; node_id: number; cleaned: boolean }>(
     `with work as (update engine_work set result = coalesce(result, '{}'::jsonb) || jsonb_build_object('seen', $2::jsonb),
-                          status = case when status = 'reverting' then 'aborted' else status end where id = $1 returning status)
-     update job_actions set evidence = jsonb_set(coalesce(evidence, '{}'::jsonb), '{target}', coalesce(nullif(evidence->'target', 'null'::jsonb), '{}'::jsonb) || $2::jsonb)
-      where id = $3 and exists (select 1 from work) returning id`,
-    [w.id, json, w.job_action_id],
+                          status = case when status = 'reverting' then 'aborted' else status end
+                    where id = $1 and node_id = ${workNodeSql('$3', '$5')} and actor_session = $4 and role = 'target' and status in ('claimed', 'ready', 'reverting')
+                    returning job_id, node_id, job_action_id, status = 'aborted' as cleaned),
+          action as (update job_actions ja set evidence = jsonb_set(coalesce(ja.evidence, '{}'::jsonb), '{target}', coalesce(nullif(ja.evidence->'target', 'null'::jsonb), '{}'::jsonb) || $2::jsonb)
+                       from work where ja.id = work.job_action_id returning ja.id)
+     select job_id, node_id, cleaned from work`,
+    [id, json, caller.node?.id ?? null, session, caller.hash],
   );
-  const cleaned = w.status === 'reverting' && work.length > 0;
-  if (cleaned) {
+  if (!row) {
+    await refuseWorkCall(db, id, caller, session, (w) =>
+      w.role !== 'target' ? `Work ${w.id} is not a target's work.` : `Work ${w.id} is no longer open (${w.status}); the evidence was not stored.`,
+    );
+    return;
+  }
+  if (row.cleaned) {
     // The actor may take its next work, and a job waiting for the cleanup goes on.
-    engine.notify(w.node_id);
-    engine.kick([w.job_id]);
+    engine.notify(row.node_id);
+    engine.kick([row.job_id]);
   }
 }
 

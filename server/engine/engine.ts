@@ -19,6 +19,7 @@ import { dnsServerWork, dnsUsesDestination } from './peer-dns';
 import { CaptureMissingError } from './replay-script';
 import { presenceSqlAt } from '../actors/presence-sql';
 import { livenessOf, type Liveness } from '../actors/liveness';
+import { PollRechecks } from '../actors/rechecks';
 
 export interface EngineOptions {
   tickMs: number;
@@ -89,6 +90,13 @@ interface NodeState {
   capabilities: { types?: string[]; addresses?: string[] };
 }
 
+/** An evaluation's work dispatched in a pass, written in one statement (Engine.writeWork). */
+interface WorkBatch {
+  items: { actionId: number; rows: { node_id: number; role: string; status: string; payload: unknown }[] }[];
+  /** Nodes this pass's transaction found free (and, on PostgreSQL, locked): no nodesFree for them. */
+  free: Set<number>;
+}
+
 export class Engine {
   /**
    * Per action type: completes an action's details for its work (e.g. the pcap replay script), inside
@@ -112,6 +120,8 @@ export class Engine {
 
   /** Credentials, heartbeats written behind and idle polls' states (server/actors/liveness.ts). */
   readonly liveness: Liveness;
+  /** Waiting polls rechecked together on PostgreSQL (server/actors/rechecks.ts). */
+  readonly rechecks: PollRechecks;
 
   constructor(
     readonly db: Db,
@@ -119,6 +129,7 @@ export class Engine {
   ) {
     this.events.setMaxListeners(0);
     this.liveness = livenessOf(db);
+    this.rechecks = new PollRechecks(db);
     this.liveness.flushMs = () => Math.max(100, Math.min(1000, this.opts.offlineAfterMs / 10));
     this.liveness.staleMs = () => this.opts.offlineAfterMs / 4;
   }
@@ -167,6 +178,7 @@ export class Engine {
     for (const t of this.windowTimers.values()) clearTimeout(t);
     this.windowTimers.clear();
     this.events.emit('wake-all');
+    this.rechecks.stop();
     await this.ticking?.catch(() => {});
     await this.liveness.stop();
     for (let i = 0; i < 500 && this.inflight > 0; i++) {
@@ -439,15 +451,20 @@ export class Engine {
       Date.now() - this.startedAt < this.opts.offlineAfterMs
         ? `(n.status = 'online' and n.last_heartbeat_at >= (select max(last_heartbeat_at) from nodes where last_heartbeat_at < '${started}'::timestamptz) - interval '${this.opts.offlineAfterMs} milliseconds')`
         : 'false';
+    // The nodes a pass needs, read together (readNodes: one statement for every step a pass may start).
+    const readNodes = async (tx: Db, ids: Iterable<number | null>): Promise<void> => {
+      const missing = [...new Set([...ids].filter((id): id is number => id !== null && !nodeCache.has(id)))];
+      if (!missing.length) return;
+      const rows = await tx.query<NodeState>(
+        `select n.id, n.name, ${status} as status, ${upBeforeStart} as up_before_start, n.sim_address, n.capabilities from nodes n where n.id = any($1::int[])`,
+        [missing],
+      );
+      for (const id of missing) nodeCache.set(id, null);
+      for (const n of rows) nodeCache.set(n.id, n);
+    };
     const node = async (tx: Db, id: number | null): Promise<NodeState | null> => {
       if (id === null) return null;
-      if (!nodeCache.has(id)) {
-        const [n] = await tx.query<NodeState>(
-          `select n.id, n.name, ${status} as status, ${upBeforeStart} as up_before_start, n.sim_address, n.capabilities from nodes n where n.id = $1`,
-          [id],
-        );
-        nodeCache.set(id, n ?? null);
-      }
+      if (!nodeCache.has(id)) await readNodes(tx, [id]);
       return nodeCache.get(id) ?? null;
     };
     for (const job of active) {
@@ -461,7 +478,7 @@ export class Engine {
           [job.job_id],
         );
         if (!locked) return;
-        await this.scheduleJob(tx, { ...job, status: locked.status }, busy, node);
+        await this.scheduleJob(tx, { ...job, status: locked.status }, busy, node, readNodes);
       });
       // Actors hear of new work only once it is committed.
       for (const [id, queued] of this.pendingNews) this.notify(id, queued);
@@ -474,6 +491,7 @@ export class Engine {
     job: ActiveJob,
     busy: Set<number>,
     node: (tx: Db, id: number | null) => Promise<NodeState | null>,
+    readNodes: (tx: Db, ids: Iterable<number | null>) => Promise<void>,
   ): Promise<void> {
     const jobId = job.job_id;
     if (job.status === 'cancelled' || job.status === 'errored' || job.status === 'completed') {
@@ -522,6 +540,20 @@ export class Engine {
     }
     const busySteps = new Set(running.map((a) => a.job_step_id));
     let started = false;
+    // An evaluation may start many steps in one pass: their actors are read, locked and checked free
+    // together (3 statements, not 3 per step), and their work written in one statement at the end (batch).
+    const batch: WorkBatch | null = parallel ? { items: [], free: new Set() } : null;
+    if (batch) {
+      const firsts = new Map<number, ActionState>();
+      for (const a of actions) if (a.status === 'pending' && !busySteps.has(a.job_step_id) && !firsts.has(a.job_step_id)) firsts.set(a.job_step_id, a);
+      if (firsts.size > 1) {
+        const ids = [...firsts.values()].flatMap((a) => [a.source_node_id, a.destination_node_id]);
+        await readNodes(tx, ids);
+        const candidates = [...new Set(ids.filter((id): id is number => id !== null && !busy.has(id)))];
+        for (const id of await this.freeNodes(tx, candidates)) batch.free.add(id);
+        for (const id of candidates) if (!batch.free.has(id)) busy.add(id);
+      }
+    }
     // A sequence: the first errored step so far (it stops there).
     const failed = job.kind === 'sequence' && actions.some((a) => a.status === 'pending') ? await firstError() : undefined;
     // The next action does not wait for the last target to close its servers (an actor claims nothing
@@ -539,7 +571,7 @@ export class Engine {
           return;
         }
       }
-      const verdict = await this.dispatch(tx, job, a, busy, node);
+      const verdict = await this.dispatch(tx, job, a, busy, node, batch);
       if (verdict === 'dispatched' || verdict === 'wait') {
         started ||= verdict === 'dispatched';
         if (parallel) {
@@ -551,6 +583,7 @@ export class Engine {
       }
       a.status = verdict;
     }
+    if (batch) await this.writeWork(tx, job, batch);
     // An evaluation with steps running or waiting for their actors (left out of the read above when busy).
     const waiting = busySteps.size > 0 || (parallel && (await tx.query(`select 1 from job_actions where job_id = $1 and status = 'pending' limit 1`, [jobId])).length > 0);
     if (waiting) {
@@ -580,9 +613,12 @@ export class Engine {
     a: ActionState,
     busy: Set<number>,
     node: (tx: Db, id: number | null) => Promise<NodeState | null>,
+    batch: WorkBatch | null,
   ): Promise<'dispatched' | 'wait' | 'incompatible' | 'errored'> {
     const jobId = job.job_id;
     const end = async (status: 'incompatible' | 'errored', reason: string) => {
+      // The work batched so far is written first: the job's status moves in the order of the steps.
+      if (batch) await this.writeWork(tx, job, batch);
       await tx.query(`update job_actions set status = $2, blocked_msg = $3, started_at = coalesce(started_at, now()), finished_at = now() where id = $1`, [a.id, status, reason]);
       await tx.query(`update jobs set status = 'running', started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting')`, [jobId]);
       await this.updateProgressTx(tx, jobId);
@@ -603,7 +639,9 @@ export class Engine {
         // had no chance to heartbeat to this one yet. Its job waits until it does, or until the offline
         // delay from the start says it is gone. An actor stale for longer is offline at once.
         if (n.up_before_start && Date.now() - this.startedAt < this.opts.offlineAfterMs) return 'wait';
-        return job.force_unlock ? waitForActor(tx, jobId, n.name) : end('errored', `Actor ${n.name} is ${n.status}.`);
+        if (!job.force_unlock) return end('errored', `Actor ${n.name} is ${n.status}.`);
+        if (batch) await this.writeWork(tx, job, batch);
+        return waitForActor(tx, jobId, n.name);
       }
     }
     if (busy.has(src.id) || (dst && busy.has(dst.id))) return 'wait';
@@ -612,7 +650,7 @@ export class Engine {
     const action = { details: a.details, timeout_ms: a.timeout_ms };
     // Checked before preparing: a busy actor would make the (file-reading) preparation be redone every tick.
     const ids = dst ? [src.id, dst.id] : [src.id];
-    if (!(await this.nodesFree(tx, ids))) {
+    if (!(batch && ids.every((id) => batch.free.has(id))) && !(await this.nodesFree(tx, ids))) {
       for (const id of ids) busy.add(id);
       return 'wait';
     }
@@ -660,29 +698,59 @@ export class Engine {
       expires_at: expires,
     });
     // The work (a target's queued and its source held until the target is ready, or a source's alone),
-    // the job action running and the job preparing (while the actors fetch the work and the target
-    // readies its servers; running once the source claims it), in one statement.
+    // written by writeWork: at once, or with the pass's other steps (batch).
     const rows = dst
       ? [
           { node_id: dst.id, role: 'target', status: 'queued', payload: payload(dst, 'target', src) },
           { node_id: src.id, role: 'source', status: 'held', payload: payload(src, 'source', dst) },
         ]
       : [{ node_id: src.id, role: 'source', status: 'queued', payload: payload(src, 'source', null) }];
+    for (const r of rows) busy.add(r.node_id);
+    // Only the first to act hears of it now: the target (a source held waits for its readiness).
+    this.later(rows[0]!.node_id, true);
+    if (batch) batch.items.push({ actionId: a.id, rows });
+    else await this.writeWork(tx, job, { items: [{ actionId: a.id, rows }], free: new Set() });
+    return 'dispatched';
+  }
+
+  /**
+   * The work of the job actions dispatched (a target's queued and its source held until the target is
+   * ready, or a source's alone), the job actions running and the job preparing (while the actors fetch
+   * the work and the target readies its servers; running once a source claims it), in one statement
+   * for all of them. Empties the batch.
+   */
+  private async writeWork(tx: Db, job: ActiveJob, batch: WorkBatch): Promise<void> {
+    const items = batch.items.splice(0);
+    if (!items.length) return;
+    // In the order dispatched (a target's before its source's): n.
+    const rows = items.flatMap((i) => i.rows.map((r) => ({ ...r, job_action_id: i.actionId }))).map((r, n) => ({ ...r, n }));
     // A job already preparing or running keeps its status: no update of jobs (its statement triggers run even for no row).
     const toPreparing = ['pending', 'waiting', 'reverting'].includes(job.status);
     await tx.query(
       `with work as (insert into engine_work (job_action_id, job_id, node_id, role, status, payload)
-                     select $1, $2, x.node_id, x.role, x.status, x.payload from jsonb_to_recordset($3::jsonb) as x(node_id int, role text, status text, payload jsonb) order by x.role = 'source'
+                     select x.job_action_id, $1, x.node_id, x.role, x.status, x.payload
+                       from jsonb_to_recordset($2::jsonb) as x(job_action_id int, node_id int, role text, status text, payload jsonb, n int)
+                      order by x.n
                      returning id),
-            action as (update job_actions set status = 'running', started_at = now() where id = $1 returning id)
-       ${toPreparing ? `update jobs set status = 'preparing', status_reason = null, started_at = coalesce(started_at, now()), updated_at = now() where id = $2 and status in ('pending', 'waiting', 'reverting')` : 'select 1'}`,
-      [a.id, jobId, JSON.stringify(rows)],
+            action as (update job_actions set status = 'running', started_at = now() where id = any($3::int[]) returning id)
+       ${toPreparing ? `update jobs set status = 'preparing', status_reason = null, started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting', 'reverting')` : 'select 1'}`,
+      [job.job_id, JSON.stringify(rows), items.map((i) => i.actionId)],
     );
     if (toPreparing) job.status = 'preparing';
-    for (const r of rows) busy.add(r.node_id);
-    // Only the first to act hears of it now: the target (a source held waits for its readiness).
-    this.later(rows[0]!.node_id, true);
-    return 'dispatched';
+  }
+
+  /**
+   * Of the nodes, those free to take new work (nodesFree for many at once): on PostgreSQL each is
+   * locked until this transaction ends (a row another director holds is busy), then the database says
+   * which hold open work: 2 statements (1 on PGlite) for every step a pass may start.
+   */
+  private async freeNodes(tx: Db, ids: number[]): Promise<number[]> {
+    if (!ids.length) return [];
+    const locked = tx.kind === 'pglite' ? ids : (await tx.query<{ id: number }>(`select id from nodes where id = any($1::int[]) order by id for no key update skip locked`, [ids])).map((r) => r.id);
+    if (!locked.length) return [];
+    const open = await tx.query<{ node_id: number }>(`select distinct node_id from engine_work where node_id = any($1::int[]) and status in ${OPEN}`, [locked]);
+    const held = new Set(open.map((r) => r.node_id));
+    return locked.filter((id) => !held.has(id));
   }
 
   /**

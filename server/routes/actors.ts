@@ -8,6 +8,7 @@ import * as yup from 'yup';
 import { HttpError, validate } from '../http-errors';
 import {
   ACTOR_API,
+  MAX_POLL_BYTES,
   MAX_RESULT_BYTES,
   heartbeatSchema,
   pollSchema,
@@ -24,16 +25,18 @@ import { taskResultSchema, type ActorTaskPayload, type SignedTask } from '../../
 import { sign, signingKeys } from '../engine/secrets';
 import { claimTasks, failTasksOfOtherSessions, storeTaskResult } from '../actors/tasks';
 import { engineFor } from '../engine/engine';
-import { actorByCredential, claimNext, claimWithState, markReady, ownWorkByCredential, registerActor, pollState, rememberedActor, storeResult, IDLE_STATE, storeTargetEvidence, touchActorByCredential, touchAndPollState, type ActorNode, type OwnWork, type PollState } from '../actors/service';
+import { actorByCredential, claimNext, claimWithState, markReady, registerActor, pollState, rememberedActor, storeResult, IDLE_STATE, storeTargetEvidence, touchActorByCredential, touchAndPollState, workCaller, type ActorNode, type PollState, type WorkCaller } from '../actors/service';
 
 /** The actor a request's bearer credential belongs to; 401 otherwise. */
 export const actorOf = (app: FastifyInstance, req: FastifyRequest): Promise<ActorNode> => actorByCredential(app.db, req.headers.authorization);
 
 /**
- * A call about one piece of the actor's work: its id and body validated, then the actor and its work read
- * in one statement (ownWorkByCredential). An unknown credential is refused (401) before a malformed call (400).
+ * A call about one piece of the actor's work: its id and body validated. Who calls (the credential) and
+ * whether the work is this actor process's are checked by the call's own write (server/actors/service.ts
+ * workCaller): no statement before it. An unknown credential is refused (401) before a malformed call (400).
  */
-async function workCall<S extends yup.AnyObjectSchema>(app: FastifyInstance, req: FastifyRequest, schema: S): Promise<{ input: yup.InferType<S>; w: OwnWork }> {
+async function workCall<S extends yup.AnyObjectSchema>(app: FastifyInstance, req: FastifyRequest, schema: S): Promise<{ input: yup.InferType<S>; id: number; caller: WorkCaller }> {
+  const engine = engineFor(app.db);
   let id: number;
   let input: yup.InferType<S>;
   try {
@@ -43,8 +46,7 @@ async function workCall<S extends yup.AnyObjectSchema>(app: FastifyInstance, req
     await actorOf(app, req);
     throw e;
   }
-  const { work } = await ownWorkByCredential(app.db, req.headers.authorization, id, (input as { session: string }).session);
-  return { input, w: work };
+  return { input, id, caller: workCaller(engine, req.headers.authorization) };
 }
 
 const idParam = yup.object({ id: yup.number().typeError('id must be a number').integer().positive().required() });
@@ -94,7 +96,7 @@ export async function actorsRoutes(app: FastifyInstance) {
     return { ok: true };
   }));
 
-  app.post(`${ACTOR_API}/poll`, (req): Promise<PollAnswer> => engine.track(async () => {
+  app.post(`${ACTOR_API}/poll`, { bodyLimit: MAX_POLL_BYTES }, (req): Promise<PollAnswer> => engine.track(async () => {
     let input: yup.InferType<typeof pollSchema>;
     try {
       input = validate(pollSchema, req.body);
@@ -114,7 +116,15 @@ export async function actorsRoutes(app: FastifyInstance) {
     // A credential checked recently (liveness.ts): no statement (marked alive with the next flush); an
     // idle actor polling again with no news since its last poll starts from that poll's state (liveness.ts).
     let node = rememberedActor(engine, req.headers.authorization);
-    if (node) {
+    // Readiness and evidence carried by the poll are stored before it looks: its state is read afterwards.
+    const reports = input.ready.length + input.evidence.length > 0;
+    // The state its last poll left (after a claim, or with nothing to do), which the reports may keep.
+    let before: ReturnType<typeof engine.liveness.idleStateOf> = null;
+    if (reports) {
+      node ??= await touchActorByCredential(app.db, req.headers.authorization, engine);
+      before = engine.liveness.idleStateOf(node.id, holding, recheckMs);
+      known = null;
+    } else if (node) {
       const idle = engine.liveness.idleStateOf(node.id, holding, recheckMs);
       if (idle) [known, readAt, readTime] = [IDLE_STATE, idle.readAt, idle.at];
       else known = await pollState(app.db, engine, node.id, holding);
@@ -128,6 +138,7 @@ export async function actorsRoutes(app: FastifyInstance) {
     // Work claimed by an earlier process of this actor cannot finish: end it with the reason.
     if (engine.sessions.get(node.id) !== input.session) {
       known = null;
+      before = null;
       await engine.failOpenWork(
         `node_id = $1 and status in ('claimed', 'ready') and actor_session is distinct from $2`,
         [node.id, input.session],
@@ -135,6 +146,12 @@ export async function actorsRoutes(app: FastifyInstance) {
       );
       await failTasksOfOtherSessions(app.db, node.id, input.session, node.name);
       engine.sessions.set(node.id, input.session);
+    }
+    const refused = reports ? await storeReports(node, req.headers.authorization, input) : [];
+    // A target's readiness changes nothing its poll reads (its work stays open, nothing is queued for it):
+    // with no news of it since its last poll, that poll's state holds (one statement less per action).
+    if (before && !refused.length && known === null && engine.newsOf(node.id) <= before.readAt) {
+      [known, readAt, readTime] = [IDLE_STATE, before.readAt, before.at];
     }
     const keys = await signingKeys(app.db);
     const deadline = Date.now() + Math.min(input.wait_ms, 20_000);
@@ -173,29 +190,52 @@ export async function actorsRoutes(app: FastifyInstance) {
       if (work.length || abort.length || tasks.length || Date.now() >= deadline || engine.stopped) {
         // Nothing for it, nothing queued or cleaned up: its next poll may start from this state.
         if (!work.length && !abort.length && !tasks.length && !state.queued && !state.tasks && !state.reverted) engine.liveness.setIdle(node.id, holding, readAt, readTime);
-        return { work, abort, ...(tasks.length ? { tasks } : {}) };
+        // Work claimed: nothing else is open or queued for the actor (the engine hands an actor new work
+        // only when it holds none open, across directors: Engine.nodesFree), so its next poll, holding
+        // this work too, starts from this state unless news of it comes in (one statement less per claim).
+        else if (work.length && !abort.length && !tasks.length && !state.tasks && !state.reverted) engine.liveness.setIdle(node.id, [...holding, ...work.map((w) => w.id)], readAt, readTime);
+        return { work, abort, ...(tasks.length ? { tasks } : {}), ...(refused.length ? { refused } : {}) };
       }
-      await engine.waitFor(node.id, Math.min(recheckMs, deadline - Date.now()), since);
+      // On PostgreSQL the director rechecks all its waiting polls in one statement a second (rechecks.ts).
+      if (app.db.kind === 'pglite') await engine.waitFor(node.id, Math.min(recheckMs, deadline - Date.now()), since);
+      else await engine.rechecks.wait(node.id, holding, state, engine.waitFor(node.id, deadline - Date.now(), since));
     }
   }));
 
+  /** A poll's readiness and evidence items, stored as /ready and /evidence would; the refused ones with why (4xx). */
+  async function storeReports(node: ActorNode, authorization: string | undefined, input: yup.InferType<typeof pollSchema>): Promise<{ work_id: number; error: string }[]> {
+    const refused: { work_id: number; error: string }[] = [];
+    const caller: WorkCaller = { node, hash: '', authorization };
+    const refuse = (workId: number) => (e: unknown) => {
+      if (!(e instanceof HttpError) || e.statusCode >= 500) throw e;
+      refused.push({ work_id: workId, error: e.message });
+    };
+    for (const r of input.evidence) await storeTargetEvidence(app.db, engine, caller, r.work_id, input.session, r.evidence).catch(refuse(r.work_id));
+    for (const r of input.ready) {
+      await Promise.resolve()
+        .then(() => markReady(app.db, engine, caller, r.work_id, input.session, { port_map: checkPortMap(r.port_map), port_failures: portFailures(r.port_failures), login: r.login }))
+        .catch(refuse(r.work_id));
+    }
+    return refused;
+  }
+
   app.post(`${ACTOR_API}/work/:id/ready`, (req) => engine.track(async () => {
-    const { input, w } = await workCall(app, req, readySchema);
+    const { input, id, caller } = await workCall(app, req, readySchema);
     const portMap = checkPortMap(input.port_map);
     const failures = portFailures(input.port_failures);
-    await markReady(app.db, engine, w, { port_map: portMap, port_failures: failures, login: input.login });
+    await markReady(app.db, engine, caller, id, input.session, { port_map: portMap, port_failures: failures, login: input.login });
     return { ok: true };
   }));
 
   app.post(`${ACTOR_API}/work/:id/evidence`, { bodyLimit: MAX_RESULT_BYTES }, (req) => engine.track(async () => {
-    const { input, w } = await workCall(app, req, targetEvidenceSchema);
-    await storeTargetEvidence(app.db, engine, w, input.evidence);
+    const { input, id, caller } = await workCall(app, req, targetEvidenceSchema);
+    await storeTargetEvidence(app.db, engine, caller, id, input.session, input.evidence);
     return { ok: true };
   }));
 
   app.post(`${ACTOR_API}/work/:id/result`, { bodyLimit: MAX_RESULT_BYTES }, (req) => engine.track(async () => {
-    const { input, w } = await workCall(app, req, resultSchema);
-    await storeResult(app.db, engine, w, input);
+    const { input, id, caller } = await workCall(app, req, resultSchema);
+    await storeResult(app.db, engine, caller, id, input);
     return { ok: true };
   }));
 

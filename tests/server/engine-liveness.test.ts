@@ -3,7 +3,7 @@ import { ACTOR_API, type PollAnswer } from '@/api/contracts/engine';
 import { credentialTtlMs } from '../../server/actors/liveness';
 import { updateNode } from '../../server/admin/node-edit';
 import { hashSecret } from '../../server/engine/secrets';
-import { startEngineWorld, type EngineWorld } from './engine-helpers';
+import { insertAction, startEngineWorld, type EngineWorld } from './engine-helpers';
 
 /**
  * Actor calls the director answers from memory (server/actors/liveness.ts): a remembered credential, a
@@ -50,10 +50,15 @@ describe('actor calls answered from the director memory', () => {
   it('an idle actor polling again makes no statement; it is marked alive by one write behind, and news of it is read again', async () => {
     const node = await register('idle-poller');
     const poll = (session = 'idle-1') => actorCall('/poll', { session, holding: [], wait_ms: 0 }, node.token);
-    // The first poll checks the credential and reads the state (one statement), and ends with nothing to do.
+    // The first poll checks the credential and reads the state (a select), and ends with nothing to do.
+    // It is the actor's first call-in since it registered, so its heartbeat is written at once: the
+    // bulk tokens' pending rule (last_heartbeat_at after created_at) must see it (MON-129).
     const first = await statementsOf(node, async () => expect((await poll()).json<PollAnswer>()).toEqual({ work: [], abort: [] }));
     // (A new session's first poll also ends work and tasks of the actor's earlier processes.)
-    expect(first[0]).toMatch(/^with n as \(update nodes set last_heartbeat_at/);
+    expect(first[0]).toMatch(/^select n\.id, n\.name, n\.status, \(case when last_heartbeat_at/);
+    expect(first.some((sql) => sql.startsWith('update nodes set last_heartbeat_at = now()'))).toBe(true);
+    // (Its heartbeat noted by that poll is written now, so the flush below is the idle polls' own.)
+    await w.engine.liveness.flush();
     const before = await heartbeatOf(node.id);
     const idle = await statementsOf(node, async () => {
       for (let i = 0; i < 5; i++) expect((await poll()).json<PollAnswer>()).toEqual({ work: [], abort: [] });
@@ -69,6 +74,55 @@ describe('actor calls answered from the director memory', () => {
     expect(queued.statusCode, queued.body).toBe(201);
     const answer = (await poll()).json<PollAnswer>();
     expect(answer.tasks?.length).toBe(1);
+  });
+
+  it('after a claim the next poll of the actor, holding that work, reads no state; news of the work (it was ended) is read again', async () => {
+    const node = await register('claimer');
+    const poll = (holding: number[], wait_ms = 0) => actorCall('/poll', { session: 'claim-1', holding, wait_ms }, node.token);
+    expect((await poll([])).statusCode).toBe(200);
+    const action = await insertAction(w.server.db, 'sleep', { sleep_ms: 10 }, 'claimed sleep');
+    const run = await w.server.call('POST', `/run/actions/${action}.json`, { as: w.operator, body: { attack_node_id_1: node.id } });
+    expect(run.statusCode, run.body).toBe(201);
+    // The engine queues the work and tells the waiting poll, which claims it.
+    let claimed: PollAnswer = { work: [], abort: [] };
+    for (let i = 0; i < 20 && !claimed.work.length; i++) claimed = (await poll([], 1000)).json<PollAnswer>();
+    const workId = claimed.work[0]?.id ?? 0;
+    expect(workId).toBeGreaterThan(0);
+    // Nothing else is open or queued for it while it holds that work: its next poll is answered from memory.
+    const next = await statementsOf(node, async () => expect((await poll([workId])).json<PollAnswer>()).toEqual({ work: [], abort: [] }));
+    expect(next.filter((sql) => sql.startsWith('select (select array_agg(id) from engine_work'))).toEqual([]);
+    // The work ended behind the actor's back (news of it): the next poll reads the state and hears to abort.
+    await w.engine.failOpenWork('node_id = $1', [node.id], 'Ended by the test.');
+    const after = await statementsOf(node, async () => expect((await poll([workId])).json<PollAnswer>()).toEqual({ work: [], abort: [workId] }));
+    expect(after.some((sql) => sql.startsWith('select (select array_agg(id) from engine_work'))).toBe(true);
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)('on PostgreSQL the waiting polls are rechecked in one statement a second; a change behind the director wakes only the poll it concerns', async () => {
+    const [a, b] = [await register('recheck-a'), await register('recheck-b')];
+    const poll = (node: { token: string }, session: string, wait_ms: number) => actorCall('/poll', { session, holding: [], wait_ms }, node.token);
+    expect((await poll(a, 'ra', 0)).statusCode).toBe(200);
+    expect((await poll(b, 'rb', 0)).statusCode).toBe(200);
+    const spy = vi.spyOn(w.server.db, 'query');
+    try {
+      const started = Date.now();
+      const pa = poll(a, 'ra', 6000);
+      const pb = poll(b, 'rb', 6000);
+      await new Promise((r) => setTimeout(r, 2300));
+      const sqls = spy.mock.calls.map(([sql, params]) => ({ sql: sql.replace(/\s+/g, ' '), params: JSON.stringify(params ?? []) }));
+      // Rechecked together (one statement a second for every waiting poll), not one statement per poll.
+      expect(sqls.filter((q) => q.sql.startsWith('select x.i,')).length).toBeGreaterThanOrEqual(1);
+      expect(sqls.filter((q) => q.sql.startsWith('select (select array_agg(id) from engine_work') && new RegExp(`^\\[(${a.id}|${b.id}),`).test(q.params))).toEqual([]);
+      // A task queued behind this director's back (as another director would): the recheck wakes a's poll.
+      await w.server.db.query(`insert into actor_tasks (node_id, kind, requested_by) values ($1, 'version_check', null)`, [a.id]);
+      const answer = (await pa).json<PollAnswer>();
+      expect(answer.tasks?.length).toBe(1);
+      expect(Date.now() - started).toBeLessThan(5000);
+      // b's state did not change: its poll runs to its deadline.
+      expect((await pb).json<PollAnswer>()).toEqual({ work: [], abort: [] });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(5900);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('a credential is remembered: retiring through the director refuses it at once; on PostgreSQL a change by another director counts within a second', async () => {

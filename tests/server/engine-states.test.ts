@@ -78,6 +78,8 @@ async function handActor(name: string, address: string) {
   return {
     nodeId: reg.node_id,
     poll: (holding: number[], wait_ms = 0) => post<PollAnswer>('/poll', { session, holding, wait_ms }, reg.token),
+    /** A poll carrying readiness and evidence (the body's other fields). */
+    pollWith: (body: { holding: number[]; ready?: unknown[]; evidence?: unknown[] }) => post<PollAnswer>('/poll', { session, wait_ms: 0, ...body }, reg.token),
     ready: (id: number) => post(`/work/${id}/ready`, { session, port_map: {}, port_failures: {} }, reg.token),
     /** A ready call with a login (a file_transfer target's sshd user): the answer's status and body. */
     readyAs: async (id: number, login: string) => {
@@ -87,19 +89,25 @@ async function handActor(name: string, address: string) {
   };
 }
 
+/** A socket action's job from the world's source to a hand actor (target), whose poll has claimed the target's work. */
+async function socketJobOnHandTarget(name: string, port: number) {
+  const target = await handActor(name, loopback(4));
+  const res = await w.server.call('POST', `/run/actions/${await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: port, steps: [{ data_type: 'ascii', request: 'a', response: 'b' }] })}.json`, {
+    as: w.operator,
+    body: { attack_node_id_1: w.src.nodeId, target_node_id_1: target.nodeId },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const jobId = res.json<{ job_id: number }>().job_id;
+  let work: PollAnswer['work'] = [];
+  for (let i = 0; i < 20 && !work.length; i++) work = (await target.poll([], 1000)).work;
+  const id = work[0]?.id ?? 0;
+  expect(id).toBeGreaterThan(0);
+  return { target, jobId, id };
+}
+
 describe('reverting', () => {
   it('JOB-047 after the last action the job is Reverting until the target actor has closed its servers, then it completes', async () => {
-    const target = await handActor('hand', loopback(4));
-    const res = await w.server.call('POST', `/run/actions/${await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: 47420, steps: [{ data_type: 'ascii', request: 'a', response: 'b' }] })}.json`, {
-      as: w.operator,
-      body: { attack_node_id_1: w.src.nodeId, target_node_id_1: target.nodeId },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const jobId = res.json<{ job_id: number }>().job_id;
-    let work: PollAnswer['work'] = [];
-    for (let i = 0; i < 20 && !work.length; i++) work = (await target.poll([], 1000)).work;
-    const id = work[0]?.id ?? 0;
-    expect(id).toBeGreaterThan(0);
+    const { target, jobId, id } = await socketJobOnHandTarget('hand', 47420);
     // A login that is not a user name is refused with the reason, and the work stays claimed.
     const bad = await target.readyAs(id, 'root; rm -rf /');
     expect([bad.status, bad.body.error]).toEqual([400, 'login must be a user name']);
@@ -117,6 +125,32 @@ describe('reverting', () => {
     expect(job.status).toBe('completed');
     const [row] = await w.server.db.query<{ status: string }>('select status from engine_work where id = $1', [id]);
     expect(row?.status).toBe('aborted');
+  });
+});
+
+describe('reports carried by polls', () => {
+  it('a target carries its readiness and its evidence in its polls: the source is released, the evidence kept, the cleanup done; a refused item says why', async () => {
+    const { target, jobId, id } = await socketJobOnHandTarget('hand-poll', 47421);
+    // Its next poll says it serves (it opens nothing: the source finds the port refused).
+    const serving = await target.pollWith({ holding: [id], ready: [{ work_id: id, port_map: {}, port_failures: {} }] });
+    expect(serving.refused).toBeUndefined();
+    const ran = await waitForAction(w.server.db, jobId, ['ran']);
+    expect(ran.blocked).toBe(true);
+    await waitForJob(w.server.db, jobId, ['reverting']);
+    expect((await target.pollWith({ holding: [id] })).abort).toEqual([id]);
+    // Its servers closed: the next poll carries what they saw and no longer holds the work.
+    const closed = await target.pollWith({ holding: [], evidence: [{ work_id: id, evidence: { seen_by: 'poll' } }] });
+    expect(closed.refused).toBeUndefined();
+    const { job } = await waitForJob(w.server.db, jobId);
+    expect(job.status).toBe('completed');
+    const [row] = await w.server.db.query<{ status: string; seen: string | null }>(
+      `select w.status, ja.evidence->'target'->>'seen_by' as seen from engine_work w join job_actions ja on ja.id = w.job_action_id where w.id = $1`,
+      [id],
+    );
+    expect(row).toEqual({ status: 'aborted', seen: 'poll' });
+    // Sent again, the readiness is refused with the reason; the poll answers all the same.
+    const again = await target.pollWith({ holding: [], ready: [{ work_id: id, port_map: {}, port_failures: {} }] });
+    expect(again).toEqual({ work: [], abort: [], refused: [{ work_id: id, error: `Work ${id} is not a target waiting to be ready.` }] });
   });
 });
 

@@ -65,6 +65,27 @@ export interface RegisterAnswer {
   heartbeat_ms: number;
 }
 
+/** A target's readiness carried by its next poll (as /work/{id}/ready would send it). */
+const pollReadySchema = yup
+  .object({
+    work_id: yup.number().integer().positive().required(),
+    port_map: yup.object().default({}),
+    port_failures: yup.object().default({}),
+    login: yup.string().trim().max(32).matches(/^[a-z_][a-z0-9_.-]*$/i, 'login must be a user name'),
+  })
+  .noUnknown();
+
+/** What a target's closed servers saw, carried by its next poll (as /work/{id}/evidence would send it). */
+const pollEvidenceSchema = yup
+  .object({
+    work_id: yup.number().integer().positive().required(),
+    evidence: yup.object().required('evidence is required'),
+  })
+  .noUnknown();
+
+/** The largest poll body (a poll may carry targets' evidence; larger evidence goes by /work/{id}/evidence). */
+export const MAX_POLL_BYTES = 256 * 1024;
+
 export const pollSchema = yup
   .object({
     /** A random id per actor process: work claimed by an earlier process of the same actor is ended. */
@@ -72,6 +93,10 @@ export const pollSchema = yup
     /** Work ids the actor is performing now; the answer's `abort` lists the ones to stop. */
     holding: yup.array(yup.number().integer().positive().required()).max(100).default([]),
     wait_ms: yup.number().integer().min(0).max(20000).default(5000),
+    /** Targets now serving (stored before the poll looks for work: one call less per action than /ready). */
+    ready: yup.array(pollReadySchema).max(16).default([]),
+    /** Targets whose servers closed, with what they saw (stored first, like /evidence); not in `holding`. */
+    evidence: yup.array(pollEvidenceSchema).max(16).default([]),
   })
   .noUnknown();
 
@@ -114,6 +139,8 @@ export interface SignedWork {
 export interface PollAnswer {
   work: SignedWork[];
   abort: number[];
+  /** The poll's `ready` and `evidence` items the director refused (the work was not this process's open target work), with why. */
+  refused?: { work_id: number; error: string }[];
   /** Tasks outside jobs (install dependencies, report the version), signed like work. */
   tasks?: SignedTask[];
 }
