@@ -140,10 +140,10 @@ export function workCaller(engine: Engine, authorization: string | undefined): W
 const workNodeSql = (id: string, hash: string) => `coalesce(${id}::int, (select n.id from nodes n where n.token_hash = ${hash} and n.retired_at is null))`;
 
 /** The columns of a poll's state, of the node `node` (a column or $1) holding work ids $2. */
-const pollColumns = (node: string, holding = '$2::int[]') => `
-  (select array_agg(id) from engine_work where id = any(${holding}) and node_id = ${node} and status in ('claimed', 'ready')) as open,
+const pollColumns = (node: string) => `
+  (select array_agg(id) from engine_work where id = any($2::int[]) and node_id = ${node} and status in ('claimed', 'ready')) as open,
   exists (select 1 from engine_work where node_id = ${node} and status = 'queued') as queued,
-  exists (select 1 from engine_work where node_id = ${node} and status = 'reverting' and not (id = any(${holding}))) as reverted,
+  exists (select 1 from engine_work where node_id = ${node} and status = 'reverting' and not (id = any($2::int[]))) as reverted,
   exists (select 1 from actor_tasks where node_id = ${node} and status = 'queued') as tasks`;
 
 interface PollRow {
@@ -197,26 +197,6 @@ export async function touchAndPollState(db: Db, engine: Engine, authorization: s
     engine.liveness.remember(hash, node, at);
   }
   return { node, state: await afterPoll(db, engine, row.id, holding, row) };
-}
-
-/**
- * Whether the poll states of waiting polls (node, holding) differ from what each last read: one statement
- * for all of them (the director's recheck of its waiting polls on PostgreSQL, server/actors/rechecks.ts).
- */
-export async function pollStatesChanged(db: Db, polls: readonly { nodeId: number; holding: readonly number[]; state: PollState }[]): Promise<boolean[]> {
-  const rows = await db.query<PollRow & { i: number }>(
-    `select x.i, ${pollColumns('x.node', 'x.holding')} from jsonb_to_recordset($1::jsonb) as x(i int, node int, holding int[])`,
-    [JSON.stringify(polls.map((p, i) => ({ i, node: p.nodeId, holding: p.holding })))],
-  );
-  const changed = polls.map(() => true);
-  for (const r of rows) {
-    const p = polls[r.i];
-    if (!p) continue;
-    const open = new Set(r.open ?? []);
-    const abort = p.holding.filter((id) => !open.has(id));
-    changed[r.i] = abort.join() !== p.state.abort.join() || r.queued !== p.state.queued || r.tasks !== p.state.tasks || r.reverted !== p.state.reverted;
-  }
-  return changed;
 }
 
 async function afterPoll(db: Db, engine: Engine, nodeId: number, holding: readonly number[], row: PollRow | undefined): Promise<PollState> {

@@ -19,7 +19,6 @@ import { dnsServerWork, dnsUsesDestination } from './peer-dns';
 import { CaptureMissingError } from './replay-script';
 import { presenceSqlAt } from '../actors/presence-sql';
 import { livenessOf, type Liveness } from '../actors/liveness';
-import { PollRechecks } from '../actors/rechecks';
 
 export interface EngineOptions {
   tickMs: number;
@@ -120,8 +119,6 @@ export class Engine {
 
   /** Credentials, heartbeats written behind and idle polls' states (server/actors/liveness.ts). */
   readonly liveness: Liveness;
-  /** Waiting polls rechecked together on PostgreSQL (server/actors/rechecks.ts). */
-  readonly rechecks: PollRechecks;
 
   constructor(
     readonly db: Db,
@@ -129,7 +126,6 @@ export class Engine {
   ) {
     this.events.setMaxListeners(0);
     this.liveness = livenessOf(db);
-    this.rechecks = new PollRechecks(db);
     this.liveness.flushMs = () => Math.max(100, Math.min(1000, this.opts.offlineAfterMs / 10));
     this.liveness.staleMs = () => this.opts.offlineAfterMs / 4;
   }
@@ -178,7 +174,6 @@ export class Engine {
     for (const t of this.windowTimers.values()) clearTimeout(t);
     this.windowTimers.clear();
     this.events.emit('wake-all');
-    this.rechecks.stop();
     await this.ticking?.catch(() => {});
     await this.liveness.stop();
     for (let i = 0; i < 500 && this.inflight > 0; i++) {

@@ -196,9 +196,7 @@ export async function actorsRoutes(app: FastifyInstance) {
         else if (work.length && !abort.length && !tasks.length && !state.tasks && !state.reverted) engine.liveness.setIdle(node.id, [...holding, ...work.map((w) => w.id)], readAt, readTime);
         return { work, abort, ...(tasks.length ? { tasks } : {}), ...(refused.length ? { refused } : {}) };
       }
-      // On PostgreSQL the director rechecks all its waiting polls in one statement a second (rechecks.ts).
-      if (app.db.kind === 'pglite') await engine.waitFor(node.id, Math.min(recheckMs, deadline - Date.now()), since);
-      else await engine.rechecks.wait(node.id, holding, state, engine.waitFor(node.id, deadline - Date.now(), since));
+      await engine.waitFor(node.id, Math.min(recheckMs, deadline - Date.now()), since);
     }
   }));
 

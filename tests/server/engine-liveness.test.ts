@@ -97,34 +97,6 @@ describe('actor calls answered from the director memory', () => {
     expect(after.some((sql) => sql.startsWith('select (select array_agg(id) from engine_work'))).toBe(true);
   });
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)('on PostgreSQL the waiting polls are rechecked in one statement a second; a change behind the director wakes only the poll it concerns', async () => {
-    const [a, b] = [await register('recheck-a'), await register('recheck-b')];
-    const poll = (node: { token: string }, session: string, wait_ms: number) => actorCall('/poll', { session, holding: [], wait_ms }, node.token);
-    expect((await poll(a, 'ra', 0)).statusCode).toBe(200);
-    expect((await poll(b, 'rb', 0)).statusCode).toBe(200);
-    const spy = vi.spyOn(w.server.db, 'query');
-    try {
-      const started = Date.now();
-      const pa = poll(a, 'ra', 6000);
-      const pb = poll(b, 'rb', 6000);
-      await new Promise((r) => setTimeout(r, 2300));
-      const sqls = spy.mock.calls.map(([sql, params]) => ({ sql: sql.replace(/\s+/g, ' '), params: JSON.stringify(params ?? []) }));
-      // Rechecked together (one statement a second for every waiting poll), not one statement per poll.
-      expect(sqls.filter((q) => q.sql.startsWith('select x.i,')).length).toBeGreaterThanOrEqual(1);
-      expect(sqls.filter((q) => q.sql.startsWith('select (select array_agg(id) from engine_work') && new RegExp(`^\\[(${a.id}|${b.id}),`).test(q.params))).toEqual([]);
-      // A task queued behind this director's back (as another director would): the recheck wakes a's poll.
-      await w.server.db.query(`insert into actor_tasks (node_id, kind, requested_by) values ($1, 'version_check', null)`, [a.id]);
-      const answer = (await pa).json<PollAnswer>();
-      expect(answer.tasks?.length).toBe(1);
-      expect(Date.now() - started).toBeLessThan(5000);
-      // b's state did not change: its poll runs to its deadline.
-      expect((await pb).json<PollAnswer>()).toEqual({ work: [], abort: [] });
-      expect(Date.now() - started).toBeGreaterThanOrEqual(5900);
-    } finally {
-      spy.mockRestore();
-    }
-  });
-
   it('a credential is remembered: retiring through the director refuses it at once; on PostgreSQL a change by another director counts within a second', async () => {
     const node = await register('retiree');
     const heartbeat = () => actorCall('/heartbeat', { session: 'r-1' }, node.token);
