@@ -54,7 +54,7 @@ describe('engine with two actors on loopback', () => {
     const simId = await insertSimulation(w.server.db, 'sequence', [ids, [sleepId]]);
     const jobId = await run('sequences', simId);
     const { job, actions } = await waitForJob(w.server.db, jobId);
-    expect(job.status).toBe('completed');
+    expect(job.status, job.status_reason ?? '').toBe('completed');
     expect(job.progress).toBe(100);
     expect(actions.map((a) => a.status)).toEqual(['ran', 'ran', 'ran', 'ran', 'ran', 'ran']);
     const [scan, tcp, udp, site, web] = actions;
