@@ -193,6 +193,34 @@ describe('reports', () => {
     expect(text).toContain('Pass/Fail by source zone\r\nGroup;Total;Prevented;Detected;Alerts;Missed;Prevented %');
   });
 
+  it('MON-022 MON-181 MON-146 the exports by keyboard on a focused panel: Ctrl+Shift+P saves the PDF, Ctrl+Shift+I the PNG, e opens the CSV options and Enter on Export saves the file', async () => {
+    const { page } = b;
+    await useSession(page.context(), inject('adminEmail'), inject('adminPassword'));
+    const d = await demoDashboard(page, 'Actors and zones');
+    await asAdmin(page, `/dashboards/${d.id}`);
+    const panels = page.getByRole('list', { name: 'Actors and zones panels' }).getByRole('listitem');
+    await eventually(() => panels.count(), d.panels.length, 'every panel is drawn');
+    await page.getByRole('button', { name: 'Show table' }).nth(d.panels.length - 1).waitFor();
+    await panels.first().focus();
+    const pdf = page.waitForEvent('download', { timeout: 60_000 });
+    await page.keyboard.press('Control+Shift+P');
+    const report = readPdf(await bytesOf(await pdf));
+    expect(report.pages[0]!.texts).toContain('Actors and zones');
+    await panels.first().focus();
+    const png = page.waitForEvent('download', { timeout: 60_000 });
+    await page.keyboard.press('Control+Shift+I');
+    const image = await bytesOf(await png);
+    expect([...image.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
+    await panels.first().focus();
+    await page.keyboard.press('e');
+    const options = page.getByRole('dialog', { name: 'Export to CSV' });
+    await options.getByText('Saved as Actors_and_zones.csv').waitFor();
+    const csv = page.waitForEvent('download');
+    await options.getByRole('button', { name: 'Export' }).focus();
+    await page.keyboard.press('Enter');
+    expect((await csv).suggestedFilename()).toBe('Actors_and_zones.csv');
+  });
+
   it('MON-007 a spoke of the tactic radar opens the ATT&CK view at /analyze/mitre/ with active_tactics[], start and end; the view shows the active tactics and lists the Actions of a technique with their latest runs', async () => {
     const { page } = b;
     await asAdmin(page, '/dashboards');
