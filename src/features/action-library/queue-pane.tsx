@@ -4,6 +4,7 @@ import { DRAFT_NAME_MAX } from '@/api/contracts/simulation-draft';
 import { SIMULATION_TYPES, SIMULATION_TYPE_LABELS } from '@/api/contracts/simulations';
 import { commands } from '@/commands/registry';
 import { Button } from '@/ui/button';
+import { focusAfterFrame } from '@/ui/focus-after-frame';
 import { setDraftType } from './draft-commands';
 import { draftStore, moveStep, restoreFromTrash, trashedName, trashStep } from './draft-store';
 
@@ -20,7 +21,7 @@ export function QueuePane() {
 
   const move = (index: number, step: 1 | -1) => {
     const to = moveStep(draft, index, step);
-    requestAnimationFrame(() => list.current?.querySelectorAll<HTMLElement>('[data-step]')[to]?.focus());
+    focusAfterFrame(list, `:scope > [data-step]:nth-child(${to + 1})`);
   };
   const onKey = (index: number) => (e: KeyboardEvent<HTMLLIElement>) => {
     if (!e.altKey || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;

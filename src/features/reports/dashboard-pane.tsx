@@ -10,7 +10,7 @@ import { TimeRangePicker } from '@/ui/time-range-picker';
 import { usePaneTitle } from '@/panes/use-pane-title';
 import { patchDashboard, qk } from './api';
 import { PanelView, type PanelState } from './panel-view';
-import { dashboardQuery, dashboardRequests, panelClock, panelsQuery } from './panel-data';
+import { dashboardQuery, dashboardRequests, noteShownClock, panelClock, panelsQuery } from './panel-data';
 import { reportsStore } from './store';
 
 /** One dashboard: its time range, its toolbar (commands as buttons) and the grid of panels. */
@@ -34,7 +34,10 @@ function DashboardView({ d }: { d: Dashboard }) {
   const focused = snap.focused[d.id] ?? null;
   // Every panel's figures in one call; relative ranges resolve per minute, so the key (and the call) changes
   // at most once a minute, and the previous figures stay on screen while the next ones load.
-  const { queries, keyOf } = dashboardRequests(d, panelClock());
+  const clock = panelClock();
+  const { queries, keyOf } = dashboardRequests(d, clock);
+  const minute = clock.getTime();
+  useEffect(() => noteShownClock(d.id, new Date(minute)), [d.id, minute]);
   const data = useQuery({ ...panelsQuery(queries, qc), refetchInterval: 60_000, placeholderData: keepPreviousData });
   const stateOf = (uid: string): PanelState => {
     const answer = data.data?.[keyOf[uid]!];

@@ -7,7 +7,7 @@ import type { Dashboard } from '@/api/contracts/reports';
 import { downloadBytes } from '@/ui/download';
 import { zipStore } from '@/ui/zip-store';
 import type { QueryClient } from '@tanstack/react-query';
-import { dashboardRequests, loadPanels, panelClock, panelQuery, panelsQuery, sourceOf, tableOf } from './panel-data';
+import { dashboardRequests, loadPanels, panelQuery, panelsQuery, shownClock, sourceOf, tableOf } from './panel-data';
 import type { ReportSection } from './pdf-report';
 import { reportsStore } from './store';
 
@@ -79,7 +79,7 @@ export async function exportDashboardPdf(d: Dashboard, filename?: string, queryC
   return withProgress(`Exporting ${name}`, d.panels.length + 1, async (step) => {
     const now = new Date();
     // The panels' figures all at once, in one call; the dashboard on screen already holds them (same query key).
-    const { queries, keyOf } = dashboardRequests(d, panelClock(now));
+    const { queries, keyOf } = dashboardRequests(d, shownClock(d.id, now));
     // jsPDF loads with the first PDF export, not with the workbench (beside the figures).
     const code = import('./pdf-report');
     const answers = queryClient ? await queryClient.fetchQuery({ ...panelsQuery(queries, queryClient), staleTime: 60_000 }) : await loadPanels(queries);

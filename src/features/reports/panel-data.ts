@@ -28,6 +28,23 @@ export const sourceOf = (kind: DashboardPanel['kind']): PanelSource => {
 export const panelClock = (now = new Date()) => new Date(Math.floor(now.getTime() / 60_000) * 60_000);
 
 /**
+ * The minute of the figures each open dashboard shows (its pane notes it on render and forgets it on
+ * close). An export reads the figures on screen, so one that starts after the minute turned still costs
+ * no call and shows what the operator saw; a dashboard that is not open resolves its ranges at `now`.
+ */
+const shownClocks = new Map<number, number>();
+export function noteShownClock(id: number, clock: Date): () => void {
+  shownClocks.set(id, clock.getTime());
+  return () => {
+    if (shownClocks.get(id) === clock.getTime()) shownClocks.delete(id);
+  };
+}
+export const shownClock = (id: number, now = new Date()) => {
+  const shown = shownClocks.get(id);
+  return shown === undefined ? panelClock(now) : new Date(shown);
+};
+
+/**
  * A panel's query holds only what its answer depends on, so panels that show the same figures (a bullet,
  * a gauge and a pie over the same range) share one query key: one call to the director for all of them.
  */

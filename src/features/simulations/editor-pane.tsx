@@ -10,6 +10,7 @@ import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
 import { TagEditor } from '@/ui/tag-editor';
 import { AddAction } from './editor-add-action';
+import { focusAfterFrame } from '@/ui/focus-after-frame';
 import { addAction, addStep, addTag, removeTag, draftFrom, draftKey, draftProblems, editorStore, isDirty, moveAction, moveStep, removeAction, removeStep, type EditorDraft, type EditorMode } from './editor-store';
 import { ErrorNote, useSimulation } from './simulation-view';
 
@@ -24,7 +25,7 @@ const DRAG_TYPE = 'application/x-vigil-sim-item';
 /** The ordered steps, each a group of Actions: Alt+arrows move steps and Actions, Delete removes, drag and drop too. */
 function StepsEditor({ d, draft }: { d: EditorDraft; draft: EditorDraft }) {
   const list = useRef<HTMLOListElement>(null);
-  const focus = (selector: string) => requestAnimationFrame(() => list.current?.querySelector<HTMLElement>(selector)?.focus());
+  const focus = (selector: string) => focusAfterFrame(list, selector);
   const focusStep = (i: number) => focus(`[data-step-index="${i}"]`);
   const focusAction = (s: number, a: number) => focus(`[data-step-index="${s}"] [data-action-index="${a}"]`);
 
