@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, ConsoleMessage, Page } from 'playwright-core';
-import { launchBrowser, openPage, workbenchReady } from './chromium';
+import { launchBrowser, openPage, testBrowserPath, workbenchReady } from './chromium';
 import { REPO_ROOT } from './director';
 
 export { signInThroughForm, submitSignIn, workbenchReady } from './chromium';
@@ -125,7 +125,7 @@ let launched: Promise<Browser> | null = null;
 async function workerBrowser(): Promise<Browser> {
   const current = launched ? await launched.catch(() => null) : null;
   if (current?.isConnected()) return current;
-  launched = launchBrowser();
+  launched = launchBrowser(testBrowserPath());
   return launched;
 }
 

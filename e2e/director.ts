@@ -139,7 +139,9 @@ export async function startDirector(env: Record<string, string> = {}, opts: { fr
   const port = await freePort();
   const bundle = process.env[DIRECTOR_BUNDLE_VARIABLE];
   const script = bundle && fs.existsSync(bundle) ? [bundle] : ['--import', 'tsx', 'server/main.ts'];
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...script], {
+  // VIGIL_E2E_DIRECTOR_NODE_ARGS profiles every director of a run (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
+  const runArgs = process.env.VIGIL_E2E_DIRECTOR_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...runArgs, ...(opts.nodeArgs ?? []), ...script], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
