@@ -65,6 +65,8 @@ async function main() {
     }
     if (nodes.length < 2) throw new Error(`Only ${nodes.length} of ${addresses.length} actors registered.`);
     const registerSeconds = (performance.now() - registerStart) / 1000;
+    const postmaster = db.kind === 'postgres' ? parentOf((await db.query<{ pid: number }>('select pg_backend_pid() as pid'))[0]?.pid ?? 0) : 0;
+    const idle = await idleCpu(launcher.pid ?? 0, postmaster);
     const pairs = Math.floor(nodes.length / 2);
     const perJob = SEQUENCES ? Math.ceil(ACTIONS / pairs) : ACTIONS;
     const [sim] = await db.query<{ id: number }>(`insert into simulations (vid, name, simulation_type) values ('S-BENCH', 'Engine bench', $1) returning id`, [SEQUENCES ? 'sequence' : 'eval']);
@@ -104,7 +106,6 @@ async function main() {
     }
     const jobIds = jobs.map((j) => j.job_id);
     // CPU seconds per component while the jobs run (the machine is shared: wall time alone says little).
-    const postmaster = db.kind === 'postgres' ? parentOf((await db.query<{ pid: number }>('select pg_backend_pid() as pid'))[0]?.pid ?? 0) : 0;
     const cpu0 = { director: process.cpuUsage(), actors: childrenCpu(launcher.pid ?? 0), db: postmaster ? treeCpu(postmaster) : 0, load: os.loadavg()[0] ?? 0 };
     let rssMax = 0;
     let statuses: { status: string; n: number }[] = [];
@@ -183,6 +184,13 @@ async function main() {
         ` (director ${((1000 * dirS) / total).toFixed(1)}, actors ${((1000 * actS) / total).toFixed(1)}${postmaster ? `, PostgreSQL ${((1000 * dbCpu) / total).toFixed(1)}` : ''})`,
     );
     console.log(`  load average (1 min): ${cpu0.load.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end`);
+    if (idle) {
+      const per = (x: number) => `${((100 * x) / idle.seconds).toFixed(1)}%`;
+      console.log(
+        `  idle, before the job (${nodes.length} actors waiting for work, ${idle.seconds} s): CPU of a core: director ${per(idle.director)}, actors ${per(idle.actors)}` +
+          `${postmaster ? `, PostgreSQL ${per(idle.db)}` : ''}`,
+      );
+    }
     sqlStats?.print(Number(process.env.BENCH_SQL_TOP) || 25, total);
   } finally {
     launcher.kill('SIGTERM');
@@ -190,6 +198,21 @@ async function main() {
     await db.close();
     await pg?.drop();
   }
+}
+
+/**
+ * BENCH_IDLE_S (default 10; 0 skips it): the CPU seconds the director, the actors and PostgreSQL spend
+ * while the registered actors only wait for work (their long polls and heartbeats), after 3 s for the
+ * last registrations to settle.
+ */
+async function idleCpu(launcherPid: number, postmaster: number): Promise<{ seconds: number; director: number; actors: number; db: number } | null> {
+  const seconds = Number(process.env.BENCH_IDLE_S ?? 10);
+  if (!(seconds > 0)) return null;
+  await new Promise((r) => setTimeout(r, 3000));
+  const start = { director: process.cpuUsage(), actors: childrenCpu(launcherPid).total, db: postmaster ? treeCpu(postmaster) : 0 };
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const d = process.cpuUsage(start.director);
+  return { seconds, director: (d.user + d.system) / 1e6, actors: childrenCpu(launcherPid).total - start.actors, db: postmaster ? treeCpu(postmaster) - start.db : 0 };
 }
 
 /** BENCH_DATABASE_URL as it is, or a fresh database on TEST_DATABASE_URL's server (dropped afterwards), or none (PGlite). */
