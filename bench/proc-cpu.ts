@@ -104,9 +104,9 @@ export function childrenCpu(pid: number): { byPid: Map<number, number>; total: n
   return { byPid, total: [...byPid.values()].reduce((s, x) => s + x, 0) };
 }
 
-/** CPU seconds so far of `pid` and its living children (e.g. a PostgreSQL postmaster and its backends). */
+/** CPU seconds so far of `pid` and its children, living and ended (e.g. a PostgreSQL postmaster and its backends). */
 export function treeCpu(pid: number): number {
-  return cpuOf(pid) + childrenCpu(pid).total;
+  return cpuOf(pid) + (ticks(pid)?.children ?? 0) / TICKS_PER_SECOND + childrenCpu(pid).total;
 }
 
 /** The parent of a process (e.g. a PostgreSQL backend's postmaster); 0 when it is gone. */
