@@ -90,6 +90,8 @@ export class ActorAgent {
   private lastPollAt = 0;
   private loopDone: Promise<void> | null = null;
   private tls: PerformOptions['tls'];
+  /** The director's public key parsed once (a PEM parsed for each verify cost about twice the verify). */
+  private verifier: { pem: string; key: crypto.KeyObject } | null = null;
   readonly capabilities: string[];
   /** Test hook: an in-path device altering what this actor serves as a target. */
   tamper: PerformOptions['tamper'];
@@ -337,10 +339,16 @@ export class ActorAgent {
     );
   }
 
+  /** The key the director signs work with, as a key object (parsed again only when the credential changes). */
+  private signingKey(cred: Credential): crypto.KeyObject {
+    if (this.verifier?.pem !== cred.signing_key) this.verifier = { pem: cred.signing_key, key: crypto.createPublicKey(cred.signing_key) };
+    return this.verifier.key;
+  }
+
   /** Checks the signature, the addressee and the expiry before doing anything. */
   private verify(w: SignedWork): WorkPayload | null {
     if (!this.cred) return null;
-    const ok = crypto.verify(null, Buffer.from(w.payload), this.cred.signing_key, Buffer.from(w.signature, 'base64'));
+    const ok = crypto.verify(null, Buffer.from(w.payload), this.signingKey(this.cred), Buffer.from(w.signature, 'base64'));
     if (!ok) {
       this.log(`refused work ${w.id}: bad signature`);
       return null;
@@ -432,7 +440,7 @@ export class ActorAgent {
    */
   private acceptTask(t: SignedTask) {
     if (!this.cred || this.tasks.has(t.id)) return;
-    const ok = crypto.verify(null, Buffer.from(t.payload), this.cred.signing_key, Buffer.from(t.signature, 'base64'));
+    const ok = crypto.verify(null, Buffer.from(t.payload), this.signingKey(this.cred), Buffer.from(t.signature, 'base64'));
     const p = ok ? (JSON.parse(t.payload) as ActorTaskPayload) : null;
     if (!p || p.task_id !== t.id || p.node_id !== this.cred.node_id || Date.parse(p.expires_at) < Date.now()) {
       this.log(`refused task ${t.id}: bad signature, not for this actor or expired`);
