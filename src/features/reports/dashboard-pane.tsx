@@ -37,7 +37,7 @@ function DashboardView({ d }: { d: Dashboard }) {
   const clock = panelClock();
   const { queries, keyOf } = dashboardRequests(d, clock);
   const minute = clock.getTime();
-  useEffect(() => noteShownClock(d.id, new Date(minute)), [d.id, minute]);
+  useEffect(() => noteShownClock(d.id, minute), [d.id, minute]);
   const data = useQuery({ ...panelsQuery(queries, qc), refetchInterval: 60_000, placeholderData: keepPreviousData });
   const stateOf = (uid: string): PanelState => {
     const answer = data.data?.[keyOf[uid]!];

@@ -33,10 +33,11 @@ export const panelClock = (now = new Date()) => new Date(Math.floor(now.getTime(
  * no call and shows what the operator saw; a dashboard that is not open resolves its ranges at `now`.
  */
 const shownClocks = new Map<number, number>();
-export function noteShownClock(id: number, clock: Date): () => void {
-  shownClocks.set(id, clock.getTime());
+/** Notes the minute (panelClock's time in ms) dashboard `id` shows; answers the clean-up that forgets it. */
+export function noteShownClock(id: number, minute: number): () => void {
+  shownClocks.set(id, minute);
   return () => {
-    if (shownClocks.get(id) === clock.getTime()) shownClocks.delete(id);
+    if (shownClocks.get(id) === minute) shownClocks.delete(id);
   };
 }
 export const shownClock = (id: number, now = new Date()) => {

@@ -37,7 +37,7 @@ describe('the minute of the figures on screen', () => {
   it('MON-143 an export after the minute turned reads the minute the open dashboard shows; a closed dashboard resolves at now', () => {
     const shown = new Date('2026-11-27T10:00:00.000Z');
     const later = new Date('2026-11-27T10:01:02.000Z');
-    const forget = noteShownClock(41, shown);
+    const forget = noteShownClock(41, shown.getTime());
     expect(shownClock(41, later)).toEqual(shown);
     expect(shownClock(42, later)).toEqual(panelClock(later));
     forget();
@@ -45,8 +45,8 @@ describe('the minute of the figures on screen', () => {
   });
 
   it('a pane that re-rendered at the next minute is not forgotten by the previous render’s clean-up', () => {
-    const first = noteShownClock(43, new Date('2026-11-27T10:00:00.000Z'));
-    const second = noteShownClock(43, new Date('2026-11-27T10:01:00.000Z'));
+    const first = noteShownClock(43, Date.parse('2026-11-27T10:00:00.000Z'));
+    const second = noteShownClock(43, Date.parse('2026-11-27T10:01:00.000Z'));
     first();
     expect(shownClock(43, new Date('2026-11-27T10:05:00.000Z'))).toEqual(new Date('2026-11-27T10:01:00.000Z'));
     second();
