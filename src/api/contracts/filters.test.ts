@@ -208,6 +208,24 @@ describe('builder trees and the parser', () => {
     expect(parserAccepts('jobs', [...builderToNodes(rule(LIMITS.maxConditions)), ...page])).toBe(false);
   });
 
+  it('JOB-036 a huge tree is refused without reading the conditions past the limit (the work is bounded, not timed)', () => {
+    let read = 0;
+    // A condition that counts every time the parser looks at it (its `conditions` is the first thing read).
+    const watched = () => ({
+      ...cond(),
+      get conditions() {
+        read++;
+        return undefined;
+      },
+    });
+    const conditions = Array.from({ length: 10_000 }, (_, i) => (i <= LIMITS.maxConditions ? cond() : watched()));
+    expect(() => parseFilterRules('jobs', [{ operator: 'or', conditions: [{ operator: 'and', conditions }] }])).toThrow(TOO_MANY_CONDITIONS);
+    expect(read).toBe(0);
+    // The same watch registers a condition within the limit being read, so the zero above means something.
+    expect(() => parseFilterRules('jobs', [{ operator: 'and', conditions: [watched()] }])).toThrow(FilterTreeError);
+    expect(read).toBeGreaterThan(0);
+  });
+
   it.each([
     ['a text one character too long', cond({ match_field: 'name', operator: 'contains', value: 'x'.repeat(LIMITS.maxTextChars + 1) }), VALUE_TOO_LONG],
     ['a list one value too long', cond({ match_field: 'ran_by', value: Array.from({ length: LIMITS.maxListValues + 1 }, (_, i) => `u${i}`) }), TOO_MANY_VALUES],
