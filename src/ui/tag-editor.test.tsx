@@ -1,8 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TagChangeReply } from '@/api/contracts/tags';
 import { TagEditor, type TagEditorProps } from './tag-editor';
+import { clearToasts, toastStore } from './toasts';
 
 const reply = (user_tags: string[], status = 200): TagChangeReply => ({ status, data: { user_tags, threat_actor_reference_id: null, name: 'WS01', updated_at: '' } });
 
@@ -18,6 +19,7 @@ function setup(over: Partial<TagEditorProps> = {}) {
 }
 
 describe('tag editor', () => {
+  beforeEach(() => clearToasts());
   it('MON-073 MON-046 an add shows at once (ADDING), then the reply replaces the list; MON-075 an outside click closes the popover', async () => {
     const user = userEvent.setup();
     let resolve: (r: TagChangeReply) => void = () => undefined;
@@ -66,6 +68,33 @@ describe('tag editor', () => {
     expect(chips()).toEqual(['Finance', 'Vendor🔒']);
     expect(screen.getByText('HQ').closest('label')?.getAttribute('data-status')).toBe('UNCHECKED');
     expect(screen.getByText('Finance', { selector: 'label' }).getAttribute('data-status')).toBe('CHECKED');
+  });
+
+  it('MON-108 MON-109 MON-149 a value the rules do not allow is a flash alert; nothing is added and the typed text stays', async () => {
+    const user = userEvent.setup();
+    const { change, chips } = setup({ rules: { onlyExisting: true, existing: ['Finance', 'HQ'] } });
+    await user.click(screen.getByRole('button', { name: 'Edit tags' }));
+    await user.type(screen.getByLabelText('New tag'), 'Nope{Enter}');
+    expect(toastStore.toasts.map((t) => [t.kind, t.message])).toEqual([['error', '"Nope" is not a valid tag value.']]);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(change).not.toHaveBeenCalled();
+    expect(chips()).toEqual(['Finance', 'Vendor🔒']);
+    expect((screen.getByLabelText('New tag') as HTMLInputElement).value).toBe('Nope');
+    // An existing tag (any letter case) passes the same rule and is added.
+    change.mockResolvedValue(reply(['Finance', 'Vendor', 'HQ']));
+    await user.clear(screen.getByLabelText('New tag'));
+    await user.type(screen.getByLabelText('New tag'), 'hq{Enter}');
+    expect(change).toHaveBeenCalledWith('add', 'hq');
+    expect(toastStore.toasts).toHaveLength(1);
+  });
+
+  it('MON-109 a source/destination tag needs every part to start with Src: or Dst:, else the same flash', async () => {
+    const user = userEvent.setup();
+    const { change } = setup({ rules: { srcDst: true } });
+    await user.click(screen.getByRole('button', { name: 'Edit tags' }));
+    await user.type(screen.getByLabelText('New tag'), 'Src:Web+DB{Enter}');
+    expect(toastStore.toasts.map((t) => t.message)).toEqual(['"Src:Web+DB" is not a valid tag value.']);
+    expect(change).not.toHaveBeenCalled();
   });
 
   it('MON-121 without isEditable the tags are shown read-only', () => {

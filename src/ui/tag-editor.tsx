@@ -1,5 +1,6 @@
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { useEffect, useState, type KeyboardEvent } from 'react';
+import { flash } from './toasts';
 import { GROUP_PREFIX, checkTagValue, duplicateOf, type TagChangeReply, type TagLoading, type TagOptionStatus, type TagRuleOptions } from '@/api/contracts/tags';
 
 export interface EditorTag {
@@ -67,7 +68,8 @@ export function TagEditor({ label, tags, options, isEditable, rules, change }: T
   const add = (raw: string) => {
     setMessage(null);
     const checked = checkTagValue(raw, rules);
-    if (!checked.ok) return setMessage(checked.message);
+    // MON-108, MON-149: a value the rules do not allow is the spec's flash alert; an empty one is said here.
+    if (!checked.ok) return checked.refusal === 'invalid' ? void flash('alert', checked.message) : setMessage(checked.message);
     const dup = duplicateOf(shown.map((t) => t.name), checked.value);
     if (dup) return setHighlight(dup);
     const before = shown;

@@ -34,13 +34,19 @@ export interface TagRuleOptions {
 
 const SRC_DST_PART = /^(Src|Dst):.+$/;
 
+/**
+ * Why a value is refused: `empty` (MON-107, said beside the input) or `invalid`, not a tag value the
+ * rules allow (MON-108, MON-109: the spec's flash alert, MON-149).
+ */
+export type TagRefusal = 'empty' | 'invalid';
+
 /** The value to add, or the message that refuses it (MON-107..109, MON-111). */
-export function checkTagValue(raw: string, opts: TagRuleOptions = {}): { ok: true; value: string } | { ok: false; message: string } {
+export function checkTagValue(raw: string, opts: TagRuleOptions = {}): { ok: true; value: string } | { ok: false; message: string; refusal: TagRefusal } {
   let value = raw.trim();
-  if (!value) return { ok: false, message: 'The value must not be empty.' };
+  if (!value) return { ok: false, message: 'The value must not be empty.', refusal: 'empty' };
   if (opts.prefix && !value.toLowerCase().startsWith(opts.prefix.toLowerCase())) value = `${opts.prefix}${value}`;
-  if (opts.srcDst && !value.split('+').every((p) => SRC_DST_PART.test(p.trim()))) return { ok: false, message: invalidTagMessage(value) };
-  if (opts.onlyExisting && !(opts.existing ?? []).some((e) => e.toLowerCase() === value.toLowerCase())) return { ok: false, message: invalidTagMessage(value) };
+  if (opts.srcDst && !value.split('+').every((p) => SRC_DST_PART.test(p.trim()))) return { ok: false, message: invalidTagMessage(value), refusal: 'invalid' };
+  if (opts.onlyExisting && !(opts.existing ?? []).some((e) => e.toLowerCase() === value.toLowerCase())) return { ok: false, message: invalidTagMessage(value), refusal: 'invalid' };
   return { ok: true, value };
 }
 

@@ -28,11 +28,11 @@ beforeEach(() => clearToasts());
 
 describe('tag rules', () => {
   it('MON-107 MON-108 MON-109 MON-111 not empty, only existing, Src/Dst parts joined by +, prefix added when missing', () => {
-    expect(checkTagValue('  ')).toEqual({ ok: false, message: 'The value must not be empty.' });
-    expect(checkTagValue('Nope', { onlyExisting: true, existing: ['Finance'] })).toEqual({ ok: false, message: '"Nope" is not a valid tag value.' });
+    expect(checkTagValue('  ')).toEqual({ ok: false, message: 'The value must not be empty.', refusal: 'empty' });
+    expect(checkTagValue('Nope', { onlyExisting: true, existing: ['Finance'] })).toEqual({ ok: false, message: '"Nope" is not a valid tag value.', refusal: 'invalid' });
     expect(checkTagValue('finance', { onlyExisting: true, existing: ['Finance'] })).toEqual({ ok: true, value: 'finance' });
     expect(checkTagValue('Src:Web+Dst:DB', { srcDst: true })).toEqual({ ok: true, value: 'Src:Web+Dst:DB' });
-    expect(checkTagValue('Src:Web+Dst:', { srcDst: true })).toEqual({ ok: false, message: '"Src:Web+Dst:" is not a valid tag value.' });
+    expect(checkTagValue('Src:Web+Dst:', { srcDst: true })).toEqual({ ok: false, message: '"Src:Web+Dst:" is not a valid tag value.', refusal: 'invalid' });
     expect(checkTagValue('Desktops', { prefix: 'Group:' })).toEqual({ ok: true, value: 'Group:Desktops' });
     expect(checkTagValue('group:Desktops', { prefix: 'Group:' })).toEqual({ ok: true, value: 'group:Desktops' });
   });
