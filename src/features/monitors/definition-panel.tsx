@@ -1,4 +1,5 @@
 import { ExpandingTextArea } from '@/ui/expanding-textarea';
+import { ToggleGroup, ToggleItem } from '@/ui/toggle-group';
 import { displayTimeZone } from '@/ui/datetime';
 import { useId } from 'react';
 import {
@@ -45,12 +46,6 @@ export function DefinitionPanel({ body, groups, errors, onChange }: { body: Moni
     onChange(known ? { monitor_group: known.id, new_monitor_group: '' } : { monitor_group: null, new_monitor_group: text });
   };
   const days = parseWeekdays(body.repeat_week_days);
-  const toggleDay = (d: string) => {
-    const set = new Set<string>(days);
-    if (set.has(d)) set.delete(d);
-    else set.add(d);
-    onChange({ repeat_week_days: WEEKDAYS.filter((w) => set.has(w)).join(',') });
-  };
   const min = `${todayIn(body.timezone)}T00:00`;
   // MON-162: against the user's profile time zone (the environment's userTimeZone), not the monitor's.
   const profileZone = displayTimeZone();
@@ -127,13 +122,13 @@ export function DefinitionPanel({ body, groups, errors, onChange }: { body: Moni
       {body.repeat_job_period_type === 'weeks' && (
         <fieldset className="col-span-2 flex flex-col gap-1 text-xs">
           <legend className="text-muted">Repeat On</legend>
-          <div className="flex gap-1" role="group" aria-label="Weekdays">
+          <ToggleGroup label="Weekdays" value={days} onChange={(next) => onChange({ repeat_week_days: WEEKDAYS.filter((w) => next.includes(w)).join(',') })}>
             {WEEKDAYS.map((d) => (
-              <button key={d} type="button" aria-pressed={days.includes(d)} title={WEEKDAY_NAMES[d]} onClick={() => toggleDay(d)} className={`h-8 w-9 rounded border text-sm ${days.includes(d) ? 'border-accent bg-accent/20 text-accent' : 'border-line text-muted'}`}>
+              <ToggleItem key={d} value={d} title={WEEKDAY_NAMES[d]}>
                 {d}
-              </button>
+              </ToggleItem>
             ))}
-          </div>
+          </ToggleGroup>
           <Err errors={errors} path="repeat_week_days" />
         </fieldset>
       )}
