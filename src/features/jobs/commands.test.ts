@@ -95,6 +95,31 @@ describe('jobs commands', () => {
     await expect(r.execute('jobs.delete', { job_ids: [8] })).rejects.toThrow(/^Error$/);
   });
 
+  it('JOB-058 cancel, delete and publish refresh every query, on success and on error', async () => {
+    let ok = true;
+    server.use(
+      http.get(`${API}/jobs/:id/cancel.json`, ({ params }) => (ok ? HttpResponse.json({ id: Number(params.id), status: 'cancelled', stopped_actions: 0 }) : HttpResponse.json({ error: 'Not now.' }, { status: 409 }))),
+      http.delete(`${API}/jobs/:id`, ({ params }) => (ok ? HttpResponse.json({ id: Number(params.id), deleted: true }) : HttpResponse.json({ error: 'Not now.' }, { status: 409 }))),
+      http.post(`${API}/jobs/publish.json`, () => (ok ? HttpResponse.json({ published: [4], pipeline: 'Splunk HEC', latest_published_time: new Date().toISOString(), multisite_reporting: false }) : HttpResponse.json({ error: 'Not now.' }, { status: 409 }))),
+    );
+    const r = registry('admin');
+    const calls: [string, Record<string, unknown>][] = [
+      ['jobs.cancel', { id: 4 }],
+      ['jobs.delete', { job_ids: [4] }],
+      ['jobs.publish', { job_ids: [4], pipeline: 'Splunk HEC' }],
+    ];
+    for (const outcome of [true, false]) {
+      ok = outcome;
+      for (const [id, args] of calls) {
+        invalidate.mockClear();
+        const run = r.execute(id, args);
+        await (outcome ? expect(run).resolves.toBeDefined() : expect(run).rejects.toThrow('Not now.'));
+        // Every query, not some: invalidateQueries() without a filter.
+        expect(invalidate, `${id} ${outcome ? 'succeeded' : 'failed'}`).toHaveBeenCalledWith();
+      }
+    }
+  });
+
   it('JOB-103 JOB-088 JOB-096 delete confirms with the count and deletes each selected job with its own call', async () => {
     const s = jobsPaneState('', 1);
     s.filter.selected_jobs = [3, 4, 9];
