@@ -7,6 +7,11 @@ import * as yup from 'yup';
 /** Section 9: the bulk table refreshes every 5000 ms, the pending list every 2000 ms while expanded. */
 export const BULK_REFRESH_MS = 5000;
 export const PENDING_REFRESH_MS = 2000;
+/**
+ * MON-185: the Actors pane's re-poll time limit, in minutes (the spec does not show the value). After an
+ * hour of refreshing both tables stop until the user resumes them (actors.resumeRefresh).
+ */
+export const ACTORS_REPOLL_LIMIT_MIN = 60;
 
 export type BulkTokenStatus = 'Active' | 'Expired' | 'Errored';
 export type BulkTokenAction = 'installer' | 'pending' | 'register_push' | 'download' | 'clear';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
-import { BULK_REFRESH_MS } from '@/api/contracts/actors';
+import { ACTORS_REPOLL_LIMIT_MIN } from '@/api/contracts/actors';
 import { CommandButton } from '@/commands/command-menu';
 import { Button } from '@/ui/button';
 import { getTables, tablesQueryKey } from './api';
@@ -10,7 +10,7 @@ import { BulkTokensTable } from './bulk-table';
 import { CreateTokenModal } from './create-token-modal';
 import { InstallerModal } from './installer-modal';
 import { RegisterPushModal } from './register-push-modal';
-import { actorsStore, modalOpen } from './store';
+import { actorsStore, bulkRefetchInterval, startPolling } from './store';
 
 function TitleBar({ title, children }: { title: string; children?: ReactNode }) {
   return (
@@ -21,10 +21,15 @@ function TitleBar({ title, children }: { title: string; children?: ReactNode }) 
   );
 }
 
-/** The Actors pane: bulk registration tokens (refreshed every 5000 ms, MON-068) and the registered actors. */
+/**
+ * The Actors pane: bulk registration tokens (refreshed every 5000 ms, MON-068) and the registered actors.
+ * The refreshing stops after the re-poll time limit (MON-185) until the user resumes it.
+ */
 export function ActorsPane() {
   const snap = useSnapshot(actorsStore);
-  const q = useQuery({ queryKey: tablesQueryKey, queryFn: () => getTables(true), refetchInterval: modalOpen(snap) ? false : BULK_REFRESH_MS });
+  useEffect(() => startPolling(), []);
+  // Read again on every render (a modal opening, the limit), and by react-query after every fetch.
+  const q = useQuery({ queryKey: tablesQueryKey, queryFn: () => getTables(true), refetchInterval: () => bulkRefetchInterval() });
   const bulk = q.data?.bulk.data;
 
   // A fetch error while rows are shown is logged and polling continues (section 8).
@@ -41,6 +46,14 @@ export function ActorsPane() {
   return (
     <div className="flex h-full flex-col gap-4 overflow-auto p-4">
       <h2 className="text-base font-semibold">Actors</h2>
+      {snap.pollingStopped && (
+        <div role="status" className="flex items-center gap-2 rounded border border-amber-500/60 bg-amber-500/10 px-3 py-2 text-sm">
+          Auto-refresh stopped after {ACTORS_REPOLL_LIMIT_MIN} minutes.
+          <CommandButton command="actors.resumeRefresh" args={{}}>
+            Resume auto-refresh
+          </CommandButton>
+        </div>
+      )}
       {q.isPending && <p className="text-muted">Loading actors…</p>}
       {q.isError && !q.data && (
         <div role="alert" className="flex items-center gap-2 rounded border border-red-500/60 bg-red-500/10 px-3 py-2 text-sm">

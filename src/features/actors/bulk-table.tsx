@@ -73,7 +73,7 @@ export function BulkTokensTable({ rows }: { rows: readonly BulkTokenRow[] }) {
       empty="No bulk tokens yet. Create one to register actors."
       selectedKey={snap.selectedId}
       onSelect={(r) => (actorsStore.selectedId = r.id)}
-      expanded={(r) => (snap.expandedId === r.id ? <PendingList tokenId={r.id} tokenName={r.name} paused={modalOpen(snap)} /> : null)}
+      expanded={(r) => (snap.expandedId === r.id ? <PendingList tokenId={r.id} tokenName={r.name} paused={modalOpen(snap) || snap.pollingStopped} /> : null)}
     />
   );
 }

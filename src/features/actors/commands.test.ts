@@ -7,7 +7,8 @@ import { permissionsOf, type Role } from '@/api/contracts/permissions';
 import { CommandRegistry, emptyContext } from '@/commands/registry';
 import { clearToasts, toastStore } from '@/ui/toasts';
 import { CLEAR_CONFIRM, actorsCommands } from './commands';
-import { actorsStore } from './store';
+import { BULK_REFRESH_MS } from '@/api/contracts/actors';
+import { actorsStore, bulkRefetchInterval, startPolling } from './store';
 
 const server = useMswServer();
 let confirm: ReturnType<typeof vi.fn<(m: string) => Promise<boolean>>>;
@@ -28,13 +29,34 @@ beforeEach(() => {
   clearToasts();
   confirm = vi.fn(async () => true);
   Object.assign(actorsStore, { selectedId: null, expandedId: null, installerFor: null, registerPushFor: null, createOpen: false, created: null });
+  startPolling();
 });
 
 describe('actors commands', () => {
   it('MON-122 the table header commands are privileged: only actors.manage may create and clear; every signed-in user may download the CSV', () => {
     const ids = (role: Role) => registry(role).visible().map((c) => c.id).sort();
-    expect(ids('viewer')).toEqual(['actors.downloadTokenCsv', 'actors.registerPush', 'actors.showInstaller', 'actors.togglePending']);
-    expect(ids('admin')).toEqual(['actors.clearPending', 'actors.clearToken', 'actors.createToken', 'actors.downloadTokenCsv', 'actors.registerPush', 'actors.showInstaller', 'actors.togglePending']);
+    expect(ids('viewer')).toEqual(['actors.downloadTokenCsv', 'actors.registerPush', 'actors.resumeRefresh', 'actors.showInstaller', 'actors.togglePending']);
+    expect(ids('admin')).toEqual(['actors.clearPending', 'actors.clearToken', 'actors.createToken', 'actors.downloadTokenCsv', 'actors.registerPush', 'actors.resumeRefresh', 'actors.showInstaller', 'actors.togglePending']);
+  });
+
+  it('MON-185 the tables stop refreshing at the re-poll time limit (60 minutes) until actors.resumeRefresh', async () => {
+    const t0 = Date.parse('2026-11-27T10:00:00Z');
+    startPolling(t0);
+    expect(bulkRefetchInterval(t0 + 59 * 60_000)).toBe(BULK_REFRESH_MS);
+    actorsStore.createOpen = true;
+    expect(bulkRefetchInterval(t0 + 59 * 60_000)).toBe(false);
+    actorsStore.createOpen = false;
+    expect(actorsStore.pollingStopped).toBe(false);
+    const r = registry('viewer');
+    await expect(r.execute('actors.resumeRefresh', {}, 'test')).rejects.toThrow('The Actors pane is refreshing');
+    expect(bulkRefetchInterval(t0 + 60 * 60_000)).toBe(false);
+    expect(actorsStore.pollingStopped).toBe(true);
+    // Stopped stays stopped, whatever the clock says, until the user resumes.
+    expect(bulkRefetchInterval(t0)).toBe(false);
+    await expect(r.execute('actors.resumeRefresh', {}, 'test')).resolves.toEqual({ resumed: true });
+    expect(actorsStore.pollingStopped).toBe(false);
+    expect(Date.now() - actorsStore.pollingSince).toBeLessThan(60_000);
+    expect(bulkRefetchInterval()).toBe(BULK_REFRESH_MS);
   });
 
   it('MON-135 Clear token asks "Are you sure?"; No sends nothing, Yes clears the selected token and says so', async () => {

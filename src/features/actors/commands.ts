@@ -8,7 +8,7 @@ import { downloadText } from '@/ui/download';
 import { noticeFlash } from '@/ui/toasts';
 import { actorsQueryKey, clearPendingActor, clearToken, createToken, getPending, getTables, getTokenCsv, tablesQueryKey } from './api';
 import { tokenIdOf } from './menus';
-import { actorsStore } from './store';
+import { actorsStore, startPolling } from './store';
 
 /** MON-135, MON-154: both clears ask this first. */
 export const CLEAR_CONFIRM = 'Are you sure?';
@@ -181,6 +181,21 @@ export const actorsCommands: AnyCommand[] = [
   modalCommand('actors.registerPush', 'Register Push', ['bulk', 'token', 'register', 'push', 'command line', 'actor'], 'registerPushFor', [
     rowItem(1, { blockedReason: (_ctx, row) => (row.actions.includes('register_push') ? null : 'The token has expired') }),
   ]),
+  defineCommand<Record<string, never>, { resumed: boolean }>({
+    id: 'actors.resumeRefresh',
+    title: 'Resume Auto-Refresh of Actors',
+    category: 'Actors',
+    keywords: ['refresh', 'poll', 'resume', 'bulk', 'pending', 'auto'],
+    when: signedIn,
+    // MON-185: offered once the Actors pane stopped refreshing at its re-poll time limit.
+    enabled: () => actorsStore.pollingStopped,
+    blockedReason: () => (actorsStore.pollingStopped ? null : 'The Actors pane is refreshing'),
+    run: async (_args, ctx) => {
+      startPolling();
+      await refresh(ctx);
+      return { resumed: true };
+    },
+  }),
   defineCommand<{ id: number; active_pending?: number | undefined }, { expandedId: number | null }>({
     id: 'actors.togglePending',
     title: 'Show or Hide Pending Actors of Token',
