@@ -17,7 +17,7 @@ describe('toggle group', () => {
     }
   });
 
-  it('MON-036 the day-of-week picker toggles days by click and keyboard, in week order', async () => {
+  it('MON-178 the day-of-week picker toggles days by click and by keyboard, in week order', async () => {
     const user = userEvent.setup();
     const seen: string[] = [];
     function Harness() {

@@ -10,7 +10,7 @@ import { BulkTokensTable } from './bulk-table';
 import { CreateTokenModal } from './create-token-modal';
 import { InstallerModal } from './installer-modal';
 import { RegisterPushModal } from './register-push-modal';
-import { actorsStore, bulkRefetchInterval, startPolling } from './store';
+import { actorsStore, bulkRefetchInterval, modalOpen, startPolling } from './store';
 
 function TitleBar({ title, children }: { title: string; children?: ReactNode }) {
   return (
@@ -28,8 +28,10 @@ function TitleBar({ title, children }: { title: string; children?: ReactNode }) 
 export function ActorsPane() {
   const snap = useSnapshot(actorsStore);
   useEffect(() => startPolling(), []);
-  // Read again on every render (a modal opening, the limit), and by react-query after every fetch.
-  const q = useQuery({ queryKey: tablesQueryKey, queryFn: () => getTables(true), refetchInterval: () => bulkRefetchInterval() });
+  // Read in render, so a modal closing or a resume draws the pane again and restarts the refreshing; while
+  // refreshing, react-query asks bulkRefetchInterval after every fetch, which stops it at the limit.
+  const paused = modalOpen(snap) || snap.pollingStopped;
+  const q = useQuery({ queryKey: tablesQueryKey, queryFn: () => getTables(true), refetchInterval: paused ? false : () => bulkRefetchInterval() });
   const bulk = q.data?.bulk.data;
 
   // A fetch error while rows are shown is logged and polling continues (section 8).
