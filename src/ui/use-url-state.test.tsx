@@ -54,6 +54,30 @@ describe('useUrlState: filters and searches in the URL, one mechanism for every 
     expect(writes).toHaveLength(2);
   });
 
+  it('issue 21.4 params that come back late (the router) never take the state back to a value it has moved on from', () => {
+    // The URL the pane wrote arrives only when the test delivers it, as a router's does.
+    const writes: Params[] = [];
+    const { result } = renderHook(() => {
+      const [params, setParams] = useState<Params>({});
+      const [job, setJob] = useState('');
+      useUrlState(params, (next) => void writes.push(next), { job }, (url) => setJob(url.job ?? ''), { replace: ['job'] });
+      return { job, setJob, deliver: setParams };
+    });
+    act(() => result.current.setJob('320'));
+    act(() => result.current.setJob('319'));
+    expect(writes).toEqual([{ job: '320' }, { job: '319' }]);
+    // The first write comes back after the state moved on: its echo, not a navigation.
+    act(() => result.current.deliver({ job: '320' }));
+    expect(result.current.job).toBe('319');
+    act(() => result.current.deliver({ job: '319' }));
+    expect(result.current.job).toBe('319');
+    expect(writes).toHaveLength(2);
+    // Settled: a later Back to the first value is a navigation again.
+    act(() => result.current.deliver({ job: '320' }));
+    expect(result.current.job).toBe('320');
+    expect(writes).toHaveLength(2);
+  });
+
   it('a key named in `replace` rewrites the current entry when it alone changes; with a filter change it is a new entry', () => {
     const writes: { params: Params; replace: boolean }[] = [];
     const { result } = renderHook(() => {
