@@ -7,9 +7,13 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
 const CHROMIUM = '/usr/bin/chromium';
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
-/** Debian's Chromium (never a downloaded browser); CHROMIUM_PATH overrides the path. The benchmarks measure in it. */
+/**
+ * Debian's Chromium (never a downloaded browser); CHROMIUM_PATH overrides the path. The benchmarks measure
+ * in it. VIGIL_CHROMIUM_EXTRA_ARGS (space-separated) adds switches, to measure what one changes.
+ */
 export function launchBrowser(executablePath = process.env.CHROMIUM_PATH || CHROMIUM): Promise<Browser> {
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  const extra = (process.env.VIGIL_CHROMIUM_EXTRA_ARGS ?? '').split(' ').filter(Boolean);
+  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extra], headless: true });
 }
 
 /**
