@@ -11,8 +11,9 @@ import {
 /**
  * The relative or absolute time range picker (monitors-actors-reporting.md sections 3, 4, 5, 9): a count
  * (a non-negative integer, minimum 1 in the input) of minutes..years back from now, or a start and end
- * (1-minute steps; choosing a start proposes an end 29 days later). Changes are emitted after
- * `debounceMs` (2000 ms by default; 0 emits at once).
+ * (1-minute steps; choosing a start proposes an end 29 days later), with times of day or, unticking
+ * Times of day (MON-051 absDateAndTime), by whole days. Changes are emitted after `debounceMs` (2000 ms
+ * by default; 0 emits at once).
  */
 
 const toLocalInput = (iso: string | null) => {
@@ -22,6 +23,14 @@ const toLocalInput = (iso: string | null) => {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
 const fromLocalInput = (v: string) => (v ? new Date(v).toISOString() : null);
+/** A whole-day range (MON-051 absDateAndTime false): the day of an instant, and a day's first or last instant. */
+const toLocalDate = (iso: string | null) => toLocalInput(iso).slice(0, 10);
+const dayEdge = (v: string, edge: 'start' | 'end') => {
+  if (!v) return null;
+  const d = new Date(`${v.slice(0, 10)}T00:00`);
+  if (edge === 'end') d.setHours(23, 59, 59, 999);
+  return d.toISOString();
+};
 
 export function TimeRangePicker({ value, onChange, debounceMs = TIME_RANGE_DEBOUNCE_MS, label = 'Time range' }: { value: TimeRangeConfig; onChange(next: TimeRangeConfig): void; debounceMs?: number; label?: string }) {
   const [draft, setDraft] = useState(value);
@@ -50,6 +59,7 @@ export function TimeRangePicker({ value, onChange, debounceMs = TIME_RANGE_DEBOU
     return () => clearTimeout(t);
   }, [draft, debounceMs]);
   const set = (patch: Partial<TimeRangeConfig>) => setDraft((d) => ({ ...d, ...patch }));
+  const times = draft.absDateAndTime !== false;
   const countInvalid = draft.rangeType === 'rel' && (!Number.isInteger(draft.relBackCount) || draft.relBackCount < 0);
   return (
     <fieldset className="flex flex-wrap items-center gap-2 text-sm" aria-label={label}>
@@ -91,21 +101,40 @@ export function TimeRangePicker({ value, onChange, debounceMs = TIME_RANGE_DEBOU
           <label className="flex items-center gap-1">
             From
             <input
-              type="datetime-local"
-              step={60}
+              type={times ? 'datetime-local' : 'date'}
+              step={times ? 60 : 1}
               aria-label="Start"
               className="rounded border border-line bg-surface px-1 py-0.5"
-              value={toLocalInput(draft.start)}
+              value={times ? toLocalInput(draft.start) : toLocalDate(draft.start)}
               onChange={(e) => {
-                const start = fromLocalInput(e.target.value);
-                const end = start && !draft.end ? new Date(Date.parse(start) + ABSOLUTE_RANGE_DAYS * 86_400_000).toISOString() : draft.end;
+                const start = times ? fromLocalInput(e.target.value) : dayEdge(e.target.value, 'start');
+                const proposed = start && new Date(Date.parse(start) + ABSOLUTE_RANGE_DAYS * 86_400_000).toISOString();
+                const end = start && !draft.end ? (times ? proposed : dayEdge(toLocalDate(proposed), 'end')) : draft.end;
                 set({ start, end });
               }}
             />
           </label>
           <label className="flex items-center gap-1">
             To
-            <input type="datetime-local" step={60} aria-label="End" className="rounded border border-line bg-surface px-1 py-0.5" value={toLocalInput(draft.end)} onChange={(e) => set({ end: fromLocalInput(e.target.value) })} />
+            <input
+              type={times ? 'datetime-local' : 'date'}
+              step={times ? 60 : 1}
+              aria-label="End"
+              className="rounded border border-line bg-surface px-1 py-0.5"
+              value={times ? toLocalInput(draft.end) : toLocalDate(draft.end)}
+              onChange={(e) => set({ end: times ? fromLocalInput(e.target.value) : dayEdge(e.target.value, 'end') })}
+            />
+          </label>
+          <label className="flex items-center gap-1">
+            <input
+              type="checkbox"
+              checked={times}
+              onChange={(e) =>
+                // By whole days: the chosen instants widen to their days; with times they are kept as they are.
+                set(e.target.checked ? { absDateAndTime: true } : { absDateAndTime: false, start: draft.start && dayEdge(toLocalDate(draft.start), 'start'), end: draft.end && dayEdge(toLocalDate(draft.end), 'end') })
+              }
+            />
+            Times of day
           </label>
           {draft.start && draft.end && draft.start > draft.end && <span className="text-xs text-red-400">The range starts after it ends.</span>}
         </>

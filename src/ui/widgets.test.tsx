@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, render, screen, fireEvent } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { DEFAULT_TIME_RANGE, resolveTimeRange, type TimeRangeConfig } from '@/api/contracts/time-range';
+import { DEFAULT_TIME_RANGE, describeTimeRange, resolveTimeRange, timeRangeSchema, type TimeRangeConfig } from '@/api/contracts/time-range';
 import { TimeRangePicker } from './time-range-picker';
 import { DayOfWeekPicker } from './day-of-week-picker';
 import { PercentBlockedBar, RESULT_BADGES, ResultBadge, resultBadge } from './result-badge';
@@ -44,6 +44,36 @@ describe('time range picker', () => {
     fireEvent.change(start, { target: { value: '2026-01-01T10:00' } });
     const last = onChange.mock.lastCall![0] as TimeRangeConfig;
     expect(Date.parse(last.end!) - Date.parse(last.start!)).toBe(29 * 86_400_000);
+  });
+
+  it('MON-051 absDateAndTime: unticking Times of day picks whole local days (midnight to the last millisecond); the label shows dates', () => {
+    const onChange = vi.fn();
+    const value: TimeRangeConfig = { ...DEFAULT_TIME_RANGE, rangeType: 'abs', start: new Date(2026, 0, 5, 10, 30).toISOString(), end: new Date(2026, 0, 9, 8, 0).toISOString() };
+    render(<TimeRangePicker value={value} onChange={onChange} debounceMs={0} />);
+    const times = screen.getByRole('checkbox', { name: 'Times of day' }) as HTMLInputElement;
+    expect(times.checked).toBe(true);
+    expect(screen.getByLabelText('Start').getAttribute('type')).toBe('datetime-local');
+    fireEvent.click(times);
+    const days = onChange.mock.lastCall![0] as TimeRangeConfig;
+    expect(days).toEqual({ ...value, absDateAndTime: false, start: new Date(2026, 0, 5).toISOString(), end: new Date(2026, 0, 9, 23, 59, 59, 999).toISOString() });
+    expect(screen.getByLabelText('Start').getAttribute('type')).toBe('date');
+    expect((screen.getByLabelText('End') as HTMLInputElement).value).toBe('2026-01-09');
+    fireEvent.change(screen.getByLabelText('End'), { target: { value: '2026-01-20' } });
+    expect((onChange.mock.lastCall![0] as TimeRangeConfig).end).toBe(new Date(2026, 0, 20, 23, 59, 59, 999).toISOString());
+    expect(describeTimeRange(days)).toBe('2026-01-05 to 2026-01-09');
+    expect(timeRangeSchema.validateSync(days)).toEqual(days);
+    expect(() => timeRangeSchema.validateSync({ ...days, absDateAndTime: 'sometimes' })).toThrow('absDateAndTime must be true or false');
+    // Times again: the whole days are kept as instants, now editable to the minute.
+    fireEvent.click(times);
+    expect(onChange.mock.lastCall![0]).toMatchObject({ absDateAndTime: true, start: days.start });
+    expect(screen.getByLabelText('Start').getAttribute('type')).toBe('datetime-local');
+  });
+
+  it('MON-051 by whole days, a start with no end proposes the day 29 days later, to its end', () => {
+    const onChange = vi.fn();
+    render(<TimeRangePicker value={{ ...DEFAULT_TIME_RANGE, rangeType: 'abs', absDateAndTime: false }} onChange={onChange} debounceMs={0} />);
+    fireEvent.change(screen.getByLabelText('Start'), { target: { value: '2026-03-01' } });
+    expect(onChange.mock.lastCall![0]).toMatchObject({ start: new Date(2026, 2, 1).toISOString(), end: new Date(2026, 2, 30, 23, 59, 59, 999).toISOString() });
   });
 
   it('MON-051 resolves relative months and years by the calendar', () => {

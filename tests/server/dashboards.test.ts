@@ -55,6 +55,16 @@ describe('dashboards saved per user', () => {
     expect((await t.call('GET', `/dashboards/${d.id}`, { as: operator })).statusCode).toBe(404);
   });
 
+  it('MON-051 an absolute range by whole days keeps absDateAndTime', async () => {
+    const time_range = { rangeType: 'abs', relBackCount: 30, relUnit: 'day', start: '2026-01-05T00:00:00.000Z', end: '2026-01-09T23:59:59.999Z', absDateAndTime: false };
+    const created = await t.call('POST', '/dashboards.json', { as: operator, body: { name: 'By days', time_range } });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<Dashboard>().id;
+    expect((await t.call('GET', `/dashboards/${id}`, { as: operator })).json<Dashboard>().time_range).toEqual(time_range);
+    const withTimes = await t.call('PATCH', `/dashboards/${id}`, { as: operator, body: { time_range: { ...time_range, absDateAndTime: true } } });
+    expect(withTimes.json<Dashboard>().time_range.absDateAndTime).toBe(true);
+  });
+
   it('refuses bad input with 400 and a message', async () => {
     const cases: [unknown, RegExp][] = [
       [{ name: '' }, /Name is required/],
@@ -64,6 +74,7 @@ describe('dashboards saved per user', () => {
       [{ name: 'x', panels: [{ ...panel('a'), options: { ...DEFAULT_PANEL_OPTIONS, blockThreshold: 140 } }] }, /blockThreshold must be between 0 and 100/],
       [{ name: 'x', time_range: { rangeType: 'rel', relBackCount: -1, relUnit: 'day', start: null, end: null } }, /relBackCount must not be negative/],
       [{ name: 'x', time_range: { rangeType: 'rel', relBackCount: 1, relUnit: 'fortnight', start: null, end: null } }, /relUnit must be one of/],
+      [{ name: 'x', time_range: { rangeType: 'abs', relBackCount: 30, relUnit: 'day', start: null, end: null, absDateAndTime: 'sometimes' } }, /absDateAndTime must be true or false/],
     ];
     for (const [body, msg] of cases) {
       const res = await t.call('POST', '/dashboards.json', { as: operator, body });

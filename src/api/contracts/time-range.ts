@@ -20,6 +20,11 @@ export interface TimeRangeConfig {
   /** ISO instants of an absolute range. */
   start: string | null;
   end: string | null;
+  /**
+   * MON-051: an absolute range picked with times of day (true, the default when absent), or by whole
+   * days (false): then `start` is the first day's local midnight and `end` the last day's last millisecond.
+   */
+  absDateAndTime?: boolean;
 }
 
 export const DEFAULT_TIME_RANGE: TimeRangeConfig = { rangeType: 'rel', relBackCount: 30, relUnit: 'day', start: null, end: null };
@@ -41,6 +46,7 @@ export const timeRangeSchema: yup.ObjectSchema<TimeRangeConfig> = yup.object({
       const { start } = this.parent as TimeRangeConfig;
       return !start || !end || Date.parse(start) <= Date.parse(end);
     }),
+  absDateAndTime: yup.boolean().typeError('absDateAndTime must be true or false').optional(),
 });
 
 /** Subtracts n units from a time (calendar months and years). */
@@ -80,8 +86,10 @@ export function describeTimeRange(cfg: TimeRangeConfig): string {
     const unit = cfg.relBackCount === 1 ? cfg.relUnit : `${cfg.relUnit}s`;
     return `Last ${cfg.relBackCount} ${unit}`;
   }
-  const day = (s: string | null) => (s ? s.slice(0, 16).replace('T', ' ') : 'now');
-  return `${day(cfg.start)} to ${day(cfg.end)}`;
+  // Whole days are the user's own days (local midnight to midnight); times are shown as before.
+  const localDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  const shown = (s: string | null) => (!s ? 'now' : cfg.absDateAndTime === false ? localDay(new Date(s)) : s.slice(0, 16).replace('T', ' '));
+  return `${shown(cfg.start)} to ${shown(cfg.end)}`;
 }
 
 // ---------------------------------------------------------------------------------------------
