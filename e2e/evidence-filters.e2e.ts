@@ -138,6 +138,9 @@ async function focusActionRow(page: Page, name: string): Promise<void> {
       await eventually(() => active.getAttribute('aria-expanded'), 'true', 'ArrowRight expands the active step');
       continue;
     }
+    // A step whose actions are still loading shows a note row that j skips: on a busy machine j
+    // would pass the step before its actions arrive, so wait for them first.
+    await eventually(() => steps.getByText(/^Loading (steps|actions)…$/).count(), 0, 'the open steps show their actions');
     // Waits on the move itself (the active row's key changes) instead of a fixed pause per key.
     const before = (await active.count()) ? await active.getAttribute('data-row-key') : null;
     await page.keyboard.press('j');
