@@ -4,6 +4,7 @@ import {
   TIME_RANGE_DEBOUNCE_MS,
   TIME_UNITS,
   TIME_UNIT_LABELS,
+  localDay,
   type TimeRangeConfig,
   type TimeUnit,
 } from '@/api/contracts/time-range';
@@ -20,17 +21,34 @@ const toLocalInput = (iso: string | null) => {
   if (!iso) return '';
   const d = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return `${localDay(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
 const fromLocalInput = (v: string) => (v ? new Date(v).toISOString() : null);
 /** A whole-day range (MON-051 absDateAndTime false): the day of an instant, and a day's first or last instant. */
-const toLocalDate = (iso: string | null) => toLocalInput(iso).slice(0, 10);
+const toLocalDate = (iso: string | null) => (iso ? localDay(new Date(iso)) : '');
 const dayEdge = (v: string, edge: 'start' | 'end') => {
   if (!v) return null;
   const d = new Date(`${v.slice(0, 10)}T00:00`);
   if (edge === 'end') d.setHours(23, 59, 59, 999);
   return d.toISOString();
 };
+
+/** One end of an absolute range: a date-and-time input, or a date input giving the day's first or last instant. */
+function RangeEnd({ edge, iso, times, onValue }: { edge: 'start' | 'end'; iso: string | null; times: boolean; onValue(iso: string | null): void }) {
+  return (
+    <label className="flex items-center gap-1">
+      {edge === 'start' ? 'From' : 'To'}
+      <input
+        type={times ? 'datetime-local' : 'date'}
+        step={times ? 60 : 1}
+        aria-label={edge === 'start' ? 'Start' : 'End'}
+        className="rounded border border-line bg-surface px-1 py-0.5"
+        value={times ? toLocalInput(iso) : toLocalDate(iso)}
+        onChange={(e) => onValue(times ? fromLocalInput(e.target.value) : dayEdge(e.target.value, edge))}
+      />
+    </label>
+  );
+}
 
 export function TimeRangePicker({ value, onChange, debounceMs = TIME_RANGE_DEBOUNCE_MS, label = 'Time range' }: { value: TimeRangeConfig; onChange(next: TimeRangeConfig): void; debounceMs?: number; label?: string }) {
   const [draft, setDraft] = useState(value);
@@ -98,33 +116,17 @@ export function TimeRangePicker({ value, onChange, debounceMs = TIME_RANGE_DEBOU
         </>
       ) : (
         <>
-          <label className="flex items-center gap-1">
-            From
-            <input
-              type={times ? 'datetime-local' : 'date'}
-              step={times ? 60 : 1}
-              aria-label="Start"
-              className="rounded border border-line bg-surface px-1 py-0.5"
-              value={times ? toLocalInput(draft.start) : toLocalDate(draft.start)}
-              onChange={(e) => {
-                const start = times ? fromLocalInput(e.target.value) : dayEdge(e.target.value, 'start');
-                const proposed = start && new Date(Date.parse(start) + ABSOLUTE_RANGE_DAYS * 86_400_000).toISOString();
-                const end = start && !draft.end ? (times ? proposed : dayEdge(toLocalDate(proposed), 'end')) : draft.end;
-                set({ start, end });
-              }}
-            />
-          </label>
-          <label className="flex items-center gap-1">
-            To
-            <input
-              type={times ? 'datetime-local' : 'date'}
-              step={times ? 60 : 1}
-              aria-label="End"
-              className="rounded border border-line bg-surface px-1 py-0.5"
-              value={times ? toLocalInput(draft.end) : toLocalDate(draft.end)}
-              onChange={(e) => set({ end: times ? fromLocalInput(e.target.value) : dayEdge(e.target.value, 'end') })}
-            />
-          </label>
+          <RangeEnd
+            edge="start"
+            iso={draft.start}
+            times={times}
+            onValue={(start) => {
+              const proposed = start && new Date(Date.parse(start) + ABSOLUTE_RANGE_DAYS * 86_400_000).toISOString();
+              const end = start && !draft.end ? (times ? proposed : dayEdge(toLocalDate(proposed), 'end')) : draft.end;
+              set({ start, end });
+            }}
+          />
+          <RangeEnd edge="end" iso={draft.end} times={times} onValue={(end) => set({ end })} />
           <label className="flex items-center gap-1">
             <input
               type="checkbox"

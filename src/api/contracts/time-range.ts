@@ -80,6 +80,9 @@ export function resolveTimeRange(cfg: TimeRangeConfig, now: Date = new Date()): 
   return { start: minusUnits(now, Math.max(0, cfg.relBackCount), cfg.relUnit), end: now };
 }
 
+/** The local calendar day of a time, as YYYY-MM-DD (a date input's value). */
+export const localDay = (d: Date): string => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
 /** A short label: 'Last 30 days', or the two dates. */
 export function describeTimeRange(cfg: TimeRangeConfig): string {
   if (cfg.rangeType === 'rel') {
@@ -87,7 +90,6 @@ export function describeTimeRange(cfg: TimeRangeConfig): string {
     return `Last ${cfg.relBackCount} ${unit}`;
   }
   // Whole days are the user's own days (local midnight to midnight); times are shown as before.
-  const localDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
   const shown = (s: string | null) => (!s ? 'now' : cfg.absDateAndTime === false ? localDay(new Date(s)) : s.slice(0, 16).replace('T', ' '));
   return `${shown(cfg.start)} to ${shown(cfg.end)}`;
 }
