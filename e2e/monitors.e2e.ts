@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser } from './browser';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startDirector, type Director } from './director';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USER_PASSWORD, DEMO_USERS, startDirector, type Director } from './director';
 import { eventually, runCommand, waitForFocused, lookAt } from './workbench';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
 import type { ExpectedEventsAnswer, MonitorDetail, MonitorEditorOptions, MonitorListAnswer, MonitorStatsAnswer } from '../src/api/contracts/monitors';
@@ -49,6 +49,50 @@ describe('Monitors', () => {
     const detail = page.getByRole('region', { name: /^Monitor / });
     await detail.getByRole('heading', { name: 'Run history' }).waitFor();
     await lookAt(page, { path: '/tmp/monitors-list.png' });
+  });
+
+  it('MON-123 the monitor panel and its editor show an approver the same controls as an administrator: being an admin changes nothing there', async () => {
+    const { page } = b;
+    /** Every control of a region: its role, name and whether it is disabled (what an admin flag could change). */
+    const controlsOf = (region: ReturnType<Page['getByRole']>) =>
+      region.locator('button, input, select, textarea, a[href], [role=button], [role=checkbox], [role=option], [role=tab]').evaluateAll((els) =>
+        els.map((el) => {
+          const name = el.getAttribute('aria-label') || (el as HTMLInputElement).labels?.[0]?.textContent || el.textContent || '';
+          const off = (el as HTMLButtonElement).disabled || el.getAttribute('aria-disabled') === 'true';
+          return `${el.tagName.toLowerCase()}:${el.getAttribute('role') ?? ''}:${name.trim()}${off ? ' (disabled)' : ''}`;
+        }),
+      );
+    const look = async (email: string, password: string) => {
+      await signIn(page, email, password, '/monitors');
+      const list = await get<MonitorListAnswer>(page, '/monitors.json?sort=name&dir=asc');
+      const m = list.data.find((x) => x.name === 'DMZ perimeter checks');
+      if (!m) throw new Error('the demo monitors have no DMZ perimeter checks');
+      await page.goto(`${baseUrl}/monitors?id=${m.id}`);
+      const panel = page.getByRole('region', { name: `Monitor ${m.name}` });
+      await panel.getByRole('heading', { name: 'Run history' }).waitFor();
+      await eventually(() => panel.getByText('Loading…').count(), 0, 'the monitor panel is loaded');
+      // The run history's job links are data (a scheduled run may add one between the two looks), not controls.
+      const panelControls = (await controlsOf(panel)).filter((c) => !/^a::\d+$/.test(c));
+      await panel.getByRole('button', { name: 'Monitor actions' }).click();
+      const menu = page.getByRole('menu');
+      await menu.waitFor();
+      panelControls.push(...(await controlsOf(menu)));
+      await page.keyboard.press('Escape');
+      await page.goto(`${baseUrl}/monitors/${m.id}/edit`);
+      const editor = page.getByTestId('monitor-editor');
+      await editor.getByRole('region', { name: 'Monitor definition' }).waitFor();
+      await editor.getByRole('region', { name: /^Group 1: / }).waitFor();
+      return { panelControls, editorControls: await controlsOf(editor) };
+    };
+    const admin = await look(ADMIN_EMAIL, ADMIN_PASSWORD);
+    // Leaves the workbench before its session cookie changes: a poll in between would be refused (401) and logged.
+    await page.goto('about:blank');
+    const approver = await look(DEMO_USERS.approver, DEMO_USER_PASSWORD);
+    expect(admin.panelControls).toContain('button::Edit');
+    expect(admin.panelControls).toContain('button::Run Now');
+    expect(admin.panelControls.filter((c) => c.startsWith('button:menuitem:')).length).toBeGreaterThan(2);
+    expect(admin.editorControls.length).toBeGreaterThan(10);
+    expect(approver).toEqual(admin);
   });
 
   it('MON-096 MON-057 MON-019 the drift command lists the drifting step; search narrows the list, and no match shows the no-results panel', async () => {
