@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, ConsoleMessage, Page } from 'playwright-core';
 import { launchBrowser, openPage, testBrowserPath, workbenchReady } from './chromium';
 import { REPO_ROOT } from './director';
+import { keepPage, type KeptPage } from './kept-page';
 
 export { signInThroughForm, submitSignIn, workbenchReady } from './chromium';
 
@@ -130,28 +131,46 @@ async function workerBrowser(): Promise<Browser> {
 }
 
 /**
- * The worker's browser (one per worker, see workerBrowser), a fresh context and page per test; a failing test leaves a full-page
- * screenshot in test-results/. A test whose pages log a console error or warning (or throw) fails,
+ * The worker's browser (one per worker, see workerBrowser) and a page of the file's own: the page a test
+ * leaves cleanly is cleared and kept for the next test (e2e/kept-page.ts), else the next test gets a
+ * fresh context and page. A failing test leaves a full-page screenshot in test-results/. A test whose pages log a console error or warning (or throw) fails,
  * unless the test allowed that message (allowConsole). `baseUrl` is read when each test starts.
  */
 export function useBrowser(baseUrl: () => string): BrowserFixture {
   let browser: Browser | null = null;
   let current: { context: BrowserContext; page: Page; extra: BrowserContext[]; logged: string[]; allowed: RegExp[] } | null = null;
+  /** The page kept for the file's next test (e2e/kept-page.ts), with its director and console log. */
+  let kept: { url: string; page: KeptPage; logged: string[] } | null = null;
+  const dropKept = async () => {
+    const k = kept;
+    kept = null;
+    await k?.page.realContext.close().catch(() => undefined);
+  };
   beforeAll(async () => {
     browser = await workerBrowser();
   });
-  afterAll(() => {
+  afterAll(async () => {
     // The worker's Chromium stays up for its next file (workerBrowser); this file's contexts are closed.
     browser = null;
+    await dropKept();
   });
   beforeEach(async () => {
-    if (!browser?.isConnected()) browser = await workerBrowser();
+    if (!browser?.isConnected()) {
+      kept = null;
+      browser = await workerBrowser();
+    }
     const url = baseUrl();
-    const { context, page } = await openPage(browser, url);
-    directorOf.set(context, url);
-    const logged: string[] = [];
-    watchConsole(context, logged);
-    current = { context, page, extra: [], logged, allowed: [] };
+    if (kept && kept.url !== url) await dropKept();
+    if (!kept) {
+      const { context, page } = await openPage(browser, url);
+      const logged: string[] = [];
+      watchConsole(context, logged);
+      kept = { url, page: keepPage(context, page), logged };
+      directorOf.set(context, url);
+      directorOf.set(kept.page.context, url);
+    }
+    kept.logged.length = 0;
+    current = { context: kept.page.context, page: kept.page.page, extra: [], logged: kept.logged, allowed: [] };
   });
   afterEach(async (ctx) => {
     const c = current;
@@ -163,8 +182,11 @@ export function useBrowser(baseUrl: () => string): BrowserFixture {
       const file = path.join(RESULTS_DIR, `${safeName(`${path.basename(ctx.task.file.name)}-${ctx.task.name}`)}.png`);
       await c.page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
     }
-    await Promise.all([...c.extra, c.context].map((x) => x.close()));
+    await Promise.all(c.extra.map((x) => x.close()));
     const unexpected = c.logged.filter((line) => ![...KNOWN_NOISE, ...c.allowed].some((re) => re.test(line)));
+    const clean = !failed && unexpected.length === 0;
+    // Only a page whose test passed cleanly is kept; any doubt gives the next test a fresh context.
+    if (!clean || !(await kept?.page.reset().catch(() => false))) await dropKept();
     if (!failed && unexpected.length > 0) throw new Error(`The page logged ${unexpected.length} console error(s) or warning(s):\n${unexpected.join('\n')}`);
   });
   const now = () => {
