@@ -94,6 +94,32 @@ export function describeTimeRange(cfg: TimeRangeConfig): string {
   return `${shown(cfg.start)} to ${shown(cfg.end)}`;
 }
 
+/**
+ * A range as URL query values (ours; docs/api.md "Report ranges in the URL"): an absolute range as
+ * start and end (ISO) with days=1 when picked by whole days, a relative one as last=COUNT-UNIT
+ * (e.g. 7-day); the default range (the last 30 days) writes nothing.
+ */
+export function timeRangeToQuery(cfg: TimeRangeConfig): { start: string; end: string; days: string; last: string } {
+  if (cfg.rangeType === 'abs') return { start: cfg.start ?? '', end: cfg.end ?? '', days: cfg.absDateAndTime === false ? '1' : '', last: '' };
+  const isDefault = cfg.relBackCount === DEFAULT_TIME_RANGE.relBackCount && cfg.relUnit === DEFAULT_TIME_RANGE.relUnit;
+  return { start: '', end: '', days: '', last: isDefault ? '' : `${cfg.relBackCount}-${cfg.relUnit}` };
+}
+
+/** The range of URL query values (timeRangeToQuery); values that do not parse give the default range. */
+export function timeRangeFromQuery(q: { start?: string; end?: string; days?: string; last?: string }): TimeRangeConfig {
+  const iso = (v: string | undefined) => (v && ISO_INSTANT.test(v) && !Number.isNaN(Date.parse(v)) ? v : null);
+  const start = iso(q.start);
+  if (start) {
+    const end = iso(q.end);
+    if (end && Date.parse(end) < Date.parse(start)) return DEFAULT_TIME_RANGE;
+    return { ...DEFAULT_TIME_RANGE, rangeType: 'abs', start, end, ...(q.days === '1' ? { absDateAndTime: false } : {}) };
+  }
+  const m = /^(\d{1,5})-([a-z]+)$/.exec(q.last ?? '');
+  const unit = TIME_UNITS.find((u) => u === m?.[2]);
+  if (m && unit && Number(m[1]) >= 1) return { ...DEFAULT_TIME_RANGE, relBackCount: Number(m[1]), relUnit: unit };
+  return DEFAULT_TIME_RANGE;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Day-of-week picker (section 9 "Day picker labels"); repeat_week_days is a comma-separated day list.
 

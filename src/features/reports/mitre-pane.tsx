@@ -4,10 +4,11 @@ import { CommandButton } from '@/commands/command-menu';
 import { useSnapshot } from 'valtio';
 import { ATTACK_TACTICS, ATTACK_TECHNIQUES, ATTACK_VERSION } from '@/api/contracts/attack';
 import { DEFAULT_BLOCK_THRESHOLD, ZERO_COUNTS, type ResultCounts, type TechniqueCell } from '@/api/contracts/reports';
-import { DEFAULT_TIME_RANGE, describeTimeRange, resolveTimeRange, type TimeRangeConfig } from '@/api/contracts/time-range';
+import { describeTimeRange, resolveTimeRange, timeRangeFromQuery, timeRangeToQuery, type TimeRangeConfig } from '@/api/contracts/time-range';
 import type { PaneProps } from '@/panes/types';
 import { ResultBadge, resultBadge } from '@/ui/result-badge';
 import { TimeRangePicker } from '@/ui/time-range-picker';
+import { useUrlState } from '@/ui/use-url-state';
 import { fetchMatrix, fetchTechnique, qk } from './api';
 import { NEUTRAL_COLOR, thresholdColor } from './charts/rules';
 import { reportsStore } from './store';
@@ -15,7 +16,8 @@ import { reportsStore } from './store';
 /**
  * The ATT&CK view (/analyze/mitre): Enterprise tactics as columns and their techniques as cells, coloured
  * by the prevented share of the runs in the time range (grey: Actions but no runs; blank: no Actions).
- * active_tactics[] (from the radar) narrows the columns; start/end set an absolute range. Selecting a
+ * active_tactics[] (from the radar) narrows the columns; start/end set an absolute range (days=1: by whole
+ * days), last=COUNT-UNIT a relative one, and a changed range is written back to the URL. Selecting a
  * cell lists the technique's Actions and their latest runs.
  */
 
@@ -27,10 +29,11 @@ const add = (a: ResultCounts, b: ResultCounts): ResultCounts => {
 
 const listParam = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
-export function MitrePane({ params }: PaneProps) {
+export function MitrePane({ params, setParams }: PaneProps) {
   const active = listParam(params.active_tactics);
-  const initial: TimeRangeConfig = params.start ? { rangeType: 'abs', relBackCount: 30, relUnit: 'day', start: params.start, end: params.end || null } : DEFAULT_TIME_RANGE;
-  const [range, setRange] = useState<TimeRangeConfig>(initial);
+  const [range, setRange] = useState<TimeRangeConfig>(() => timeRangeFromQuery(params));
+  // The range is in the URL (a reload, a bookmark and Back keep it): start/end, days=1, last=7-day.
+  useUrlState(params, setParams, timeRangeToQuery(range), (url) => setRange(timeRangeFromQuery(url)));
   // The draft command reads what "untested" means from the view's range.
   useEffect(() => {
     reportsStore.mitreRange = range;
