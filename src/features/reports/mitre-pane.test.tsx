@@ -73,7 +73,8 @@ describe('the ATT&CK view keeps its range in the URL', () => {
 
   it('an address that does not parse (a bad instant, an end before the start, an unknown unit) shows the default range', async () => {
     serveMatrix([]);
-    for (const bad of [{ start: 'yesterday' }, { start: '2026-03-02T00:00:00.000Z', end: '2026-03-01T00:00:00.000Z' }, { last: '7-fortnight' }, { last: '0-day' }]) {
+    const bads: Record<string, string>[] = [{ start: 'yesterday' }, { start: '2026-03-02T00:00:00.000Z', end: '2026-03-01T00:00:00.000Z' }, { last: '7-fortnight' }, { last: '0-day' }];
+    for (const bad of bads) {
       const { unmount } = renderPane(bad, []);
       await screen.findByText(/^Last 30 days ·/);
       unmount();
