@@ -131,28 +131,32 @@ async function workerBrowser(): Promise<Browser> {
 }
 
 /**
- * The worker's browser (one per worker, see workerBrowser) and a page of the file's own: the page a test
- * leaves cleanly is cleared and kept for the next test (e2e/kept-page.ts), else the next test gets a
- * fresh context and page. A failing test leaves a full-page screenshot in test-results/. A test whose pages log a console error or warning (or throw) fails,
+ * The page kept for the worker's next test (e2e/kept-page.ts), with its director and console log: one
+ * at a time, for the next test on the same director (the context's baseURL), in this file or the next.
+ */
+let kept: { url: string; page: KeptPage; logged: string[] } | null = null;
+
+async function dropKept(): Promise<void> {
+  const k = kept;
+  kept = null;
+  await k?.page.realContext.close().catch(() => undefined);
+}
+
+/**
+ * The worker's browser (one per worker, see workerBrowser) and a page: the page a test leaves cleanly is
+ * cleared and kept for the worker's next test on the same director (e2e/kept-page.ts), else the next test
+ * gets a fresh context and page. A failing test leaves a full-page screenshot in test-results/. A test whose pages log a console error or warning (or throw) fails,
  * unless the test allowed that message (allowConsole). `baseUrl` is read when each test starts.
  */
 export function useBrowser(baseUrl: () => string): BrowserFixture {
   let browser: Browser | null = null;
   let current: { context: BrowserContext; page: Page; extra: BrowserContext[]; logged: string[]; allowed: RegExp[] } | null = null;
-  /** The page kept for the file's next test (e2e/kept-page.ts), with its director and console log. */
-  let kept: { url: string; page: KeptPage; logged: string[] } | null = null;
-  const dropKept = async () => {
-    const k = kept;
-    kept = null;
-    await k?.page.realContext.close().catch(() => undefined);
-  };
   beforeAll(async () => {
     browser = await workerBrowser();
   });
-  afterAll(async () => {
-    // The worker's Chromium stays up for its next file (workerBrowser); this file's contexts are closed.
+  afterAll(() => {
+    // The worker's Chromium and its kept page stay for its next file (workerBrowser, keptPage).
     browser = null;
-    await dropKept();
   });
   beforeEach(async () => {
     if (!browser?.isConnected()) {
