@@ -7,16 +7,15 @@ import type { BrowserContext, Page } from 'playwright-core';
  * per test, 82 s and 50.6 s with the kept page.
  *
  * A kept page must leave nothing of a test behind: after each test its cookies, permissions, routes,
- * extra pages, localStorage and sessionStorage are cleared. What clearing cannot undo (a fake clock,
+ * extra pages, localStorage and sessionStorage are cleared, the listeners it added with `page.on` are
+ * removed and its viewport is set back. What clearing cannot undo (a fake clock,
  * listeners, an init script, emulation, a CDP session, offline mode...) taints the page: a test that
  * calls any of these methods gets a fresh context, and so does the test after it.
  */
 
 const PAGE_TAINTS = new Set([
   'clock',
-  'on',
   'once',
-  'addListener',
   'prependListener',
   'prependOnceListener',
   'addInitScript',
@@ -29,7 +28,6 @@ const PAGE_TAINTS = new Set([
   'setDefaultNavigationTimeout',
   'setDefaultTimeout',
   'setExtraHTTPHeaders',
-  'setViewportSize',
   'close',
 ]);
 
@@ -90,7 +88,24 @@ export function keepPage(context: BrowserContext, page: Page): KeptPage {
     if (u.protocol === 'http:' || u.protocol === 'https:') origins.add(u.origin);
   });
   const watchedContext = watched(context, CONTEXT_TAINTS, taint);
-  const watchedPage = watched(page, PAGE_TAINTS, taint, { context: () => watchedContext });
+  // Undone by reset: the test's listeners and its viewport.
+  const listeners: [string, (...args: unknown[]) => void][] = [];
+  const viewport = page.viewportSize();
+  let resized = false;
+  const on = (event: string, fn: (...args: unknown[]) => void) => {
+    listeners.push([event, fn]);
+    page.on(event as 'request', fn);
+    return watchedPage;
+  };
+  const watchedPage: Page = watched(page, PAGE_TAINTS, taint, {
+    context: () => watchedContext,
+    on,
+    addListener: on,
+    setViewportSize: (size: { width: number; height: number }) => {
+      resized = true;
+      return page.setViewportSize(size);
+    },
+  });
   return {
     page: watchedPage,
     context: watchedContext,
@@ -98,6 +113,9 @@ export function keepPage(context: BrowserContext, page: Page): KeptPage {
     tainted: () => taintedBy,
     async reset() {
       if (taintedBy || page.isClosed()) return false;
+      for (const [event, fn] of listeners.splice(0)) page.off(event as 'request', fn);
+      if (resized && viewport) await page.setViewportSize(viewport);
+      resized = false;
       await Promise.all(context.pages().filter((p) => p !== page).map((p) => p.close()));
       await page.unrouteAll({ behavior: 'ignoreErrors' });
       await context.unrouteAll({ behavior: 'ignoreErrors' });
