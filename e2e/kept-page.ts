@@ -1,16 +1,16 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 /**
- * One page kept from test to test of a file (e2e/browser.ts useBrowser): a test's first load of the
- * workbench then runs in a renderer that has already compiled the workbench's scripts. Measured on
- * e2e/library.e2e.ts (16 tests, alone): 100 s of CPU and 56.6 s of test time with a fresh context
- * per test, 82 s and 50.6 s with the kept page.
+ * One page kept from test to test of a worker on the same director (e2e/browser.ts useBrowser): a test's
+ * first load of the workbench then runs in a renderer that has already compiled the workbench's scripts.
+ * Measured on e2e/library.e2e.ts (16 tests, alone): 100 s of CPU and 56.6 s of test time with a fresh
+ * context per test, 87 s and 52.7 s with the kept page.
  *
  * A kept page must leave nothing of a test behind: after each test its cookies, permissions, routes,
  * extra pages, localStorage and sessionStorage are cleared, the listeners it added with `page.on` are
- * removed and its viewport is set back. What clearing cannot undo (a fake clock,
- * listeners, an init script, emulation, a CDP session, offline mode...) taints the page: a test that
- * calls any of these methods gets a fresh context, and so does the test after it.
+ * removed and its viewport is set back. What clearing cannot undo (a fake clock, context listeners, an
+ * init script, emulation, a CDP session, offline mode...) taints the page: the test after one that
+ * calls any of these methods gets a fresh context.
  */
 
 const PAGE_TAINTS = new Set([
