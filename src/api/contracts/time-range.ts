@@ -110,9 +110,9 @@ export function timeRangeFromQuery(q: { start?: string; end?: string; days?: str
   const iso = (v: string | undefined) => (v && ISO_INSTANT.test(v) && !Number.isNaN(Date.parse(v)) ? v : null);
   const start = iso(q.start);
   if (start) {
-    const end = iso(q.end);
-    if (end && Date.parse(end) < Date.parse(start)) return DEFAULT_TIME_RANGE;
-    return { ...DEFAULT_TIME_RANGE, rangeType: 'abs', start, end, ...(q.days === '1' ? { absDateAndTime: false } : {}) };
+    const abs: TimeRangeConfig = { ...DEFAULT_TIME_RANGE, rangeType: 'abs', start, end: iso(q.end), ...(q.days === '1' ? { absDateAndTime: false } : {}) };
+    // The schema's own checks (an end before the start) decide, as for a saved range.
+    return timeRangeSchema.isValidSync(abs) ? abs : DEFAULT_TIME_RANGE;
   }
   const m = /^(\d{1,5})-([a-z]+)$/.exec(q.last ?? '');
   const unit = TIME_UNITS.find((u) => u === m?.[2]);
