@@ -178,7 +178,7 @@ describe('Monitors', () => {
     const editor = page.getByTestId('monitor-editor');
     await editor.getByLabel('Name', { exact: true }).fill('E2E saved monitor');
     await editor.getByLabel('Repeat Period').selectOption('weeks');
-    await editor.getByRole('group', { name: 'Weekdays' }).getByRole('button', { name: 'W', exact: true }).click();
+    await editor.getByRole('group', { name: 'Weekdays' }).getByRole('button', { name: 'Wednesday' }).click();
     const options = await editor.getByLabel('Source Actor').locator('option').allInnerTexts();
     await editor.getByLabel('Source Actor').selectOption({ label: options[1] ?? '' });
     await editor.getByLabel('Destination Actor').selectOption({ label: options[2] ?? '' });

@@ -363,6 +363,13 @@ describe('reports', () => {
     await runCommand(page, 'Open ATT&CK View');
     await waitForPath(page, '/analyze/mitre');
     await page.getByRole('grid', { name: 'ATT&CK matrix' }).waitFor();
+    // MON-051: a day of the week the view keeps, asked of the director with the browser's time zone and kept in the URL.
+    const onSaturdays = page.waitForResponse((r) => r.url().includes('/reports/mitre_matrix.json') && new URL(r.url()).searchParams.get('week_days') === 'S' && !!new URL(r.url()).searchParams.get('tz'));
+    await page.getByRole('group', { name: 'Days of the week' }).getByRole('button', { name: 'Saturday' }).click();
+    expect((await onSaturdays).status()).toBe(200);
+    await page.getByText(/^Last 30 days on S ·/).waitFor();
+    await eventually(() => new URL(page.url()).searchParams.get('wd'), 'S', 'the day is in the address');
+    await shot(page, 'mitre-weekdays');
 
     // Mouse: the ATT&CK view from the Dashboards list's toolbar; the demo dashboard's range back as seeded.
     await page.goto('/dashboards');

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { localToUtc, nextRunAfter, wallMs } from './next-run';
-import { MONTHLY_FREQUENCIES, WEEKDAYS, type PeriodType } from '../../src/api/contracts/monitors';
+import { MONTHLY_FREQUENCIES, type PeriodType } from '../../src/api/contracts/monitors';
+import { WEEKDAYS } from '../../src/api/contracts/weekdays';
 import type { ScheduleFields } from '../../src/api/contracts/monitor-schedule';
 
 const MIN = 60_000;

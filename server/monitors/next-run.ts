@@ -11,7 +11,8 @@
  * - extra_sleep seconds are added to every slot;
  * - no run before the first run (monitor_runtime).
  */
-import { MONITOR_RUNTIME_RE, WEEKDAYS, parseWeekdays, type MonthlyFrequency, type Weekday } from '../../src/api/contracts/monitors';
+import { MONITOR_RUNTIME_RE, type MonthlyFrequency } from '../../src/api/contracts/monitors';
+import { WEEKDAYS, parseWeekdays, type Weekday } from '../../src/api/contracts/weekdays';
 import type { ScheduleFields } from '../../src/api/contracts/monitor-schedule';
 
 const MIN = 60_000;

@@ -1,5 +1,6 @@
 import type { Db } from '../db/index';
-import { validate } from '../http-errors';
+import { badRequest, validate } from '../http-errors';
+import { WEEKDAYS, weekdayNumbers } from '../../src/api/contracts/weekdays';
 import { EVENTS_CONDITION, filterConditions, isFiltered, parseListQuery, textMatches, Params, type ListFilter } from '../jobs/list-query';
 import { compileJobRules } from '../jobs/rule-filter';
 import { reportQuerySchema, type ReportQuery } from '../../src/api/contracts/report-requests';
@@ -139,6 +140,18 @@ export async function isStatusFilter(db: Db, f: ListFilter): Promise<boolean> {
   return true;
 }
 
+/** The time zones the database knows (its own list can lag the runtime's, which validated the name). */
+const knownZones = new Set<string>();
+
+/** A time zone the database can count local days in, or 400. */
+async function knownZone(db: Db, tz: string): Promise<string> {
+  if (knownZones.has(tz)) return tz;
+  const [row] = await db.query<{ n: number }>('select count(*)::int as n from pg_timezone_names where name = $1', [tz]);
+  if (!row?.n) throw badRequest(`tz: the database does not know the time zone ${tz}`);
+  knownZones.add(tz);
+  return tz;
+}
+
 /** Validates a raw query (400 with a message on bad input) and builds the filter's conditions. */
 export async function reportScope(db: Db, raw: Record<string, unknown>): Promise<ReportScope> {
   const q = validate(reportQuerySchema, raw);
@@ -148,6 +161,14 @@ export async function reportScope(db: Db, raw: Record<string, unknown>): Promise
   const listFilter: ListFilter = parseListQuery({ filterVal: q.filterVal, vid: q.vid, filter: q.filter, structuredFilter: q.structuredFilter }).filter;
   const p = new Params();
   const conds = await filterConditions(db, listFilter, p);
+  const days = weekdayNumbers(q.week_days);
+  if (days.length && days.length < WEEKDAYS.length) {
+    // MON-051: the days are the user's local days, and the rollups hold UTC buckets: a weekday range is
+    // read from the raw job actions of the jobs that started on a kept day, whatever else the filter asks.
+    const tz = await knownZone(db, q.tz);
+    const onDays = `extract(dow from j.job_time at time zone ${p.add(tz)})::int = any(${p.add(days)}::int[])`;
+    return { q, start, end, conds: conds && [...conds, onDays], filtered: true, classes: null, statuses: null, facet: null, p };
+  }
   const filtered = isFiltered(listFilter);
   if (filtered && conds && (await isStatusFilter(db, listFilter))) {
     // The conditions over alias j look at j.status only: evaluated over every status.

@@ -57,7 +57,7 @@ export const SPEC_PANES: PaneKind[] = [
   // Dashboards are ours (issue 18): the spec names the Panel Library and charts but not their pages.
   { id: 'dashboards', title: 'Dashboards', routes: ['/dashboards'], description: 'Dashboards of result charts' },
   { id: 'dashboard', title: 'Dashboard {id}', routes: ['/dashboards/:id'], listed: false, openedBy: 'reports.openDashboard' },
-  { id: 'mitre', title: 'MITRE ATT&CK', routes: ['/analyze/mitre'], query: ['active_tactics', 'start', 'end', 'days', 'last'], identity: [], description: 'Results by tactic' },
+  { id: 'mitre', title: 'MITRE ATT&CK', routes: ['/analyze/mitre'], query: ['active_tactics', 'start', 'end', 'days', 'last', 'wd'], identity: [], description: 'Results by tactic' },
   { id: 'operational-status', title: 'Operational Status', routes: ['/operational_status'], query: ['tabIndex'], identity: [], description: 'Director and content-service status' },
   { id: 'help', title: 'Help: {file}', routes: ['/help/:file'], listed: false },
   { id: 'scripts', title: 'Scripts', routes: ['/scripts'], query: ['id', 'run'], identity: [], description: 'Scripted command sequences' },

@@ -4,17 +4,20 @@ import {
   TIME_RANGE_DEBOUNCE_MS,
   TIME_UNITS,
   TIME_UNIT_LABELS,
+  keptWeekdays,
   localDay,
   type TimeRangeConfig,
   type TimeUnit,
 } from '@/api/contracts/time-range';
+import { DayOfWeekPicker } from './day-of-week-picker';
 
 /**
  * The relative or absolute time range picker (monitors-actors-reporting.md sections 3, 4, 5, 9): a count
  * (a non-negative integer, minimum 1 in the input) of minutes..years back from now, or a start and end
  * (1-minute steps; choosing a start proposes an end 29 days later), with times of day or, unticking
- * Times of day (MON-051 absDateAndTime), by whole days. Changes are emitted after `debounceMs` (2000 ms
- * by default; 0 emits at once).
+ * Times of day (MON-051 absDateAndTime), by whole days; and the days of the week it keeps (MON-051
+ * repeat_week_days; none chosen, every day). Changes are emitted after `debounceMs` (2000 ms by default;
+ * 0 emits at once).
  */
 
 const toLocalInput = (iso: string | null) => {
@@ -141,6 +144,14 @@ export function TimeRangePicker({ value, onChange, debounceMs = TIME_RANGE_DEBOU
           {draft.start && draft.end && draft.start > draft.end && <span className="text-xs text-red-400">The range starts after it ends.</span>}
         </>
       )}
+      <div className="flex items-center gap-1">
+        <DayOfWeekPicker
+          value={draft.repeat_week_days ?? ''}
+          // No day chosen is every day: the key is left out, as in a range saved before days existed.
+          onChange={(days) => setDraft(({ repeat_week_days: _, ...rest }) => (days ? { ...rest, repeat_week_days: days } : rest))}
+        />
+        {!keptWeekdays(draft) && <span className="text-xs text-muted">Every day</span>}
+      </div>
     </fieldset>
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, render, screen, fireEvent } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { DEFAULT_TIME_RANGE, describeTimeRange, resolveTimeRange, timeRangeSchema, type TimeRangeConfig } from '@/api/contracts/time-range';
+import { DEFAULT_TIME_RANGE, describeTimeRange, resolveTimeRange, timeRangeFromQuery, timeRangeSchema, timeRangeToQuery, weekdayQuery, type TimeRangeConfig } from '@/api/contracts/time-range';
 import { TimeRangePicker } from './time-range-picker';
 import { DayOfWeekPicker } from './day-of-week-picker';
 import { PercentBlockedBar, RESULT_BADGES, ResultBadge, resultBadge } from './result-badge';
@@ -83,10 +83,45 @@ describe('time range picker', () => {
   });
 });
 
+describe('the days of the week of a time range (MON-051 repeat_week_days)', () => {
+  it('MON-051 the picker emits the chosen days in week order; none chosen is every day, with the key left out', () => {
+    const onChange = vi.fn();
+    render(<TimeRangePicker value={DEFAULT_TIME_RANGE} onChange={onChange} debounceMs={0} />);
+    expect(screen.getByText('Every day')).toBeTruthy();
+    const days = screen.getByRole('group', { name: 'Days of the week' });
+    expect([...days.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Su', 'M', 'T', 'W', 'Th', 'F', 'S']);
+    fireEvent.click(screen.getByRole('button', { name: 'Friday' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Monday' }));
+    expect(onChange).toHaveBeenLastCalledWith({ ...DEFAULT_TIME_RANGE, repeat_week_days: 'M,F' });
+    expect(screen.queryByText('Every day')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Monday' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Friday' }));
+    expect(onChange).toHaveBeenLastCalledWith(DEFAULT_TIME_RANGE);
+    expect(onChange.mock.lastCall![0]).not.toHaveProperty('repeat_week_days');
+  });
+
+  it('MON-051 the days show in the label, go to the URL as wd and to report calls as week_days with the time zone', () => {
+    const working: TimeRangeConfig = { ...DEFAULT_TIME_RANGE, relBackCount: 7, repeat_week_days: 'F,M,T,W,Th' };
+    expect(describeTimeRange(working)).toBe('Last 7 days on M, T, W, Th, F');
+    expect(timeRangeToQuery(working)).toEqual({ start: '', end: '', days: '', last: '7-day', wd: 'M,T,W,Th,F' });
+    expect(timeRangeFromQuery({ last: '7-day', wd: 'M,T,W,Th,F' })).toEqual({ ...working, repeat_week_days: 'M,T,W,Th,F' });
+    expect(weekdayQuery(working, 'Europe/Paris')).toEqual({ week_days: 'M,T,W,Th,F', tz: 'Europe/Paris' });
+    // All seven days are every day: nothing to say, write or ask.
+    const all: TimeRangeConfig = { ...DEFAULT_TIME_RANGE, repeat_week_days: 'Su,M,T,W,Th,F,S' };
+    expect(describeTimeRange(all)).toBe('Last 30 days');
+    expect(timeRangeToQuery(all).wd).toBe('');
+    expect(weekdayQuery(all, 'UTC')).toEqual({});
+    // Days that do not parse from an address are every day; a saved range with them is refused.
+    expect(timeRangeFromQuery({ wd: 'M,Funday' })).toEqual(DEFAULT_TIME_RANGE);
+    expect(timeRangeFromQuery({ wd: 'S' })).toEqual({ ...DEFAULT_TIME_RANGE, repeat_week_days: 'S' });
+    expect(() => timeRangeSchema.validateSync({ ...DEFAULT_TIME_RANGE, repeat_week_days: 'M,Funday' })).toThrow('Weekdays must be among Su, M, T, W, Th, F, S');
+  });
+});
+
 describe('day-of-week picker', () => {
   it('MON-032 MON-178 the day-of-week picker shows Su M T W Th F S and toggles days into a comma list', async () => {
     function Host() {
-      const [v, setV] = useState('monday');
+      const [v, setV] = useState('M');
       return (
         <>
           <DayOfWeekPicker value={v} onChange={setV} />
@@ -99,9 +134,9 @@ describe('day-of-week picker', () => {
     expect(screen.getByRole('button', { name: 'Monday' }).getAttribute('aria-pressed')).toBe('true');
     await userEvent.click(screen.getByRole('button', { name: 'Friday' }));
     await userEvent.click(screen.getByRole('button', { name: 'Sunday' }));
-    expect(screen.getByRole('status').textContent).toBe('sunday,monday,friday');
+    expect(screen.getByRole('status').textContent).toBe('Su,M,F');
     await userEvent.click(screen.getByRole('button', { name: 'Monday' }));
-    expect(screen.getByRole('status').textContent).toBe('sunday,friday');
+    expect(screen.getByRole('status').textContent).toBe('Su,F');
   });
 });
 

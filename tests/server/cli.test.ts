@@ -155,6 +155,20 @@ describe('the terminal runner', () => {
     expect(csv[1]).toMatch(/^Tactic;/);
   });
 
+  it('MON-051 reports.setTimeRange sets the last N units and the days of the week, which the PDF names; days outside Su..S are refused', async () => {
+    const outDir = path.join(dir, 'drift');
+    const out = await vigil(['reports.setTimeRange name="Monitor drift" count=14 unit=day days=F,M', 'reports.exportPdf name="Monitor drift" filename=drift'].join('\n'), EMAILS.admin, ['--out', outDir]);
+    expect(out.stderr).toBe('');
+    expect(out.code, out.stdout).toBe(0);
+    const [row] = await t.db.query<{ time_range: unknown }>(`select time_range from dashboards where name = 'Monitor drift'`);
+    expect(row?.time_range).toEqual({ rangeType: 'rel', relBackCount: 14, relUnit: 'day', start: null, end: null, repeat_week_days: 'M,F' });
+    const pdf = readPdf(new Uint8Array(fs.readFileSync(path.join(outDir, 'drift.pdf'))));
+    expect(pdf.pages[0]!.texts.some((x) => x.startsWith('Last 14 days on M, F · '))).toBe(true);
+    const bad = await vigil('reports.setTimeRange name="Monitor drift" count=7 unit=day days=Funday', EMAILS.admin);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('Weekdays must be among Su, M, T, W, Th, F, S');
+  });
+
   it("reports.draftUntested answers the draft of the untested ATT&CK techniques' Actions in a terminal run, and saves it as a simulation with save=true", async () => {
     // A range with no job at all: every technique that enabled Actions are tagged with is untested.
     const range = 'start=2001-01-01T00:00:00Z end=2001-02-01T00:00:00Z';

@@ -65,6 +65,17 @@ describe('dashboards saved per user', () => {
     expect(withTimes.json<Dashboard>().time_range.absDateAndTime).toBe(true);
   });
 
+  it('MON-051 a range keeps its days of the week; days outside Su..S are refused', async () => {
+    const time_range = { rangeType: 'rel', relBackCount: 14, relUnit: 'day', start: null, end: null, repeat_week_days: 'M,T,W,Th,F' };
+    const created = await t.call('POST', '/dashboards.json', { as: operator, body: { name: 'Working days', time_range } });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<Dashboard>().id;
+    expect((await t.call('GET', `/dashboards/${id}`, { as: operator })).json<Dashboard>().time_range).toEqual(time_range);
+    const bad = await t.call('PATCH', `/dashboards/${id}`, { as: operator, body: { time_range: { ...time_range, repeat_week_days: 'M,Funday' } } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ error: string }>().error).toMatch(/Weekdays must be among Su, M, T, W, Th, F, S/);
+  });
+
   it('refuses bad input with 400 and a message', async () => {
     const cases: [unknown, RegExp][] = [
       [{ name: '' }, /Name is required/],

@@ -175,6 +175,58 @@ describe('GET /reports/results.json', () => {
   });
 });
 
+describe('days of the week (MON-051 repeat_week_days)', () => {
+  // Job 1 started Saturday 2026-01-10 00:00 UTC: Friday 19:00 in New York. Job 2 started Tuesday
+  // 2026-01-20 00:00 UTC: Monday 19:00 in New York.
+  const totals = async (q: string) => (await get<ResultsAnswer>(`/reports/results.json?${JAN}&${q}`)).totals;
+
+  it('MON-051 week_days keeps the jobs that started on those days, local to tz', async () => {
+    expect(await totals('week_days=S&tz=UTC')).toMatchObject({ total: 3, prevented: 1, detected: 1, missed: 1, notRun: 0, errored: 0 });
+    expect(await totals('week_days=M,T&tz=UTC')).toMatchObject({ total: 1, detected: 1, notRun: 1, errored: 1 });
+    // The same instants are other days in New York.
+    expect(await totals('week_days=S&tz=America/New_York')).toMatchObject({ total: 0, notRun: 0, errored: 0 });
+    expect(await totals('week_days=F&tz=America/New_York')).toMatchObject({ total: 3, prevented: 1 });
+    expect(await totals('week_days=M&tz=America/New_York')).toMatchObject({ total: 1, notRun: 1, errored: 1 });
+    // Every day, or all seven, is the whole range (read from the rollups).
+    const all = await totals('');
+    expect(await totals('week_days=Su,M,T,W,Th,F,S&tz=UTC')).toEqual(all);
+    expect(await totals('week_days=W&tz=UTC')).toMatchObject({ total: 0 });
+  });
+
+  it('MON-051 week_days works with the filter, the time series, the tree map and a dashboard\'s panels', async () => {
+    expect(await totals('week_days=S,T&tz=UTC&filterVal=Beta')).toMatchObject({ total: 1, errored: 1 });
+    const series = await get<TimeSeriesAnswer>(`/reports/time_series.json?${JAN}&points=3&week_days=T&tz=UTC`);
+    expect(series.points.map((p) => p.total + p.notRun + p.errored)).toEqual([0, 3, 0]);
+    const tree = await get<TreeMapAnswer>(`/reports/tree_map.json?${JAN}&group_by=action_type&week_days=S&tz=UTC`);
+    expect(tree.rows.map((r) => [r.key, r.total])).toEqual([
+      ['dns', 1],
+      ['host_cli', 1],
+      ['web_request', 1],
+    ]);
+    const res = await t.call('POST', '/reports/panels.json', {
+      as: viewer,
+      body: { queries: [{ source: 'taam', query: { start: '2026-01-01T00:00:00Z', end: '2026-01-31T00:00:00Z', week_days: 'M', tz: 'America/New_York' } }] },
+    });
+    const [taam] = (res.json() as PanelsAnswer).answers;
+    const rows = taam && 'answer' in taam && taam.type === 'taam' ? taam.answer.mitre_taam_data.filter((x) => x.results.total > 0).map((x) => [x.tactic.id, x.results.total]) : taam;
+    // Job 2's dns run (T1059, Execution) only.
+    expect(rows).toEqual([['TA0002', 1]]);
+  });
+
+  it('MON-051 refuses days outside Su..S, days without a time zone and unknown zones (400 with a message)', async () => {
+    const cases: [string, RegExp][] = [
+      ['week_days=Mo&tz=UTC', /week_days: Weekdays must be among Su, M, T, W, Th, F, S/],
+      ['week_days=M', /tz is required with week_days/],
+      ['week_days=M&tz=Nowhere/Land', /tz must be an IANA time zone/],
+    ];
+    for (const [q, msg] of cases) {
+      const res = await t.call('GET', `/reports/results.json?${JAN}&${q}`, { as: viewer });
+      expect(res.statusCode, q).toBe(400);
+      expect((res.json() as { error: string }).error, q).toMatch(msg);
+    }
+  });
+});
+
 describe('other result calls', () => {
   it('MON-053 MON-183 time series: equal buckets over the range', async () => {
     const a = await get<TimeSeriesAnswer>(`/reports/time_series.json?${JAN}&points=3`);

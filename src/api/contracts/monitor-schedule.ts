@@ -9,14 +9,11 @@ import {
   MONTHLY_FREQUENCY_LABELS,
   PERIOD_TYPES,
   PERIOD_TYPE_LABELS,
-  WEEKDAYS,
-  WEEKDAY_NAMES,
-  parseWeekdays,
   type FieldObject,
   type MonthlyFrequency,
   type PeriodType,
-  type Weekday,
 } from './monitors';
+import { WEEKDAYS, WEEKDAY_NAMES, parseWeekdays, type Weekday } from './weekdays';
 
 export interface ScheduleFields {
   monitor_runtime: string;

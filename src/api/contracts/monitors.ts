@@ -8,15 +8,12 @@
  */
 import * as yup from 'yup';
 import type { ActionUserProfileField, InteractiveSessionField } from './run-as-selection';
+import { WEEKDAYS, WEEKDAYS_MESSAGE, isWeekdayList, parseWeekdays } from './weekdays';
 
 export const PERIOD_TYPES = ['minutes', 'hours', 'days', 'weeks', 'months'] as const;
 export type PeriodType = (typeof PERIOD_TYPES)[number];
 export const PERIOD_TYPE_LABELS: Record<PeriodType, string> = { minutes: 'Minutes', hours: 'Hours', days: 'Days', weeks: 'Weeks', months: 'Months' };
 
-/** MON-178: the day picker's labels, Sunday first; repeat_week_days is a comma list of them. */
-export const WEEKDAYS = ['Su', 'M', 'T', 'W', 'Th', 'F', 'S'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
-export const WEEKDAY_NAMES: Record<Weekday, string> = { Su: 'Sunday', M: 'Monday', T: 'Tuesday', W: 'Wednesday', Th: 'Thursday', F: 'Friday', S: 'Saturday' };
 
 /** The months frequency list (the spec names the select, not its options): which weekday of the month. */
 export const MONTHLY_FREQUENCIES = ['first', 'second', 'third', 'fourth', 'last'] as const;
@@ -140,11 +137,6 @@ export function validRuntime(v: string): boolean {
   return date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60;
 }
 
-export function parseWeekdays(list: string): Weekday[] {
-  const set = new Set(list.split(',').map((s) => s.trim()).filter(Boolean));
-  return WEEKDAYS.filter((d) => set.has(d));
-}
-
 const expectation = (label: string) =>
   yup.string<Expectation>().oneOf([...EXPECTATIONS], `${label} must be Yes, No or Does not matter`).required(`${label} is required`);
 const ports = (label: string) => yup.string().default('').test('ports', `${label}: ${PORTS_MESSAGE}`, (v) => validPorts(v ?? ''));
@@ -244,7 +236,7 @@ export const monitorBodySchema = yup
     timezone: yup.string().default('UTC').test('tz', 'Timezone must be an IANA timezone such as Europe/Paris', (v) => validTimezone(v ?? '')),
     repeat_job_period_number: yup.number().typeError(REPEAT_NUMBER_MESSAGE).integer(REPEAT_NUMBER_MESSAGE).min(1, REPEAT_NUMBER_MESSAGE).max(10_000).required(REPEAT_NUMBER_MESSAGE),
     repeat_job_period_type: yup.string<PeriodType>().oneOf([...PERIOD_TYPES], 'Repeat period type must be minutes, hours, days, weeks or months').required(),
-    repeat_week_days: yup.string().default('').test('days', 'Weekdays must be among Su, M, T, W, Th, F, S', (v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean).every((d) => (WEEKDAYS as readonly string[]).includes(d))),
+    repeat_week_days: yup.string().default('').test('days', WEEKDAYS_MESSAGE, (v) => isWeekdayList(v ?? '')),
     repeat_monthly_frequency: yup.string().default('').oneOf(['', ...MONTHLY_FREQUENCIES], 'Frequency must be first, second, third, fourth or last'),
     repeat_day_of_the_week: yup.string().default('').oneOf(['', ...WEEKDAYS], 'Day of the week must be one of Su, M, T, W, Th, F, S'),
     extra_sleep: yup.number().typeError(EXTRA_SLEEP_MESSAGE).integer(EXTRA_SLEEP_MESSAGE).min(0, EXTRA_SLEEP_MESSAGE).max(EXTRA_SLEEP_MAX, EXTRA_SLEEP_MESSAGE).default(0),

@@ -1,5 +1,7 @@
 import * as yup from 'yup';
 import { DEFAULT_TIME_RANGE, timeRangeSchema } from './time-range';
+import { WEEKDAYS_MESSAGE, isWeekdayList } from './weekdays';
+import { validTimezone } from './monitors';
 import { CHART_MODES, DEFAULT_REPORT_ROWS, GRID_COLUMNS, GROUP_KEYS, MATCH_METRICS, MAX_PANEL_ROWS, MAX_PANELS, MAX_REPORT_ROWS, MAX_SERIES_POINTS, PANEL_KINDS, PANEL_SOURCES } from './reports';
 
 /**
@@ -18,6 +20,14 @@ export const reportQuerySchema = yup.object({
     const { start } = this.parent as { start: string };
     return !start || !end || Date.parse(start) <= Date.parse(end);
   }),
+  /** MON-051: only the jobs that started on these days of the week (a comma list of Su..S), local to tz; empty, every day. */
+  week_days: yup.string().default('').test('days', `week_days: ${WEEKDAYS_MESSAGE}`, (v) => isWeekdayList(v ?? '')),
+  tz: yup
+    .string()
+    .default('')
+    .max(64, 'tz must be an IANA time zone such as Europe/Paris')
+    .test('zone', 'tz must be an IANA time zone such as Europe/Paris', (v) => !v || validTimezone(v))
+    .when('week_days', { is: (d: string) => !!d, then: (s) => s.required('tz is required with week_days (the time zone whose local days they are)') }),
   group_by: yup.string().oneOf([...GROUP_KEYS], `group_by must be one of ${GROUP_KEYS.join(', ')}`).default('action_type'),
   limit: yup.number().typeError('limit must be a number').integer('limit must be a whole number').min(1, 'limit must be at least 1').max(MAX_REPORT_ROWS, `limit must be at most ${MAX_REPORT_ROWS}`).default(DEFAULT_REPORT_ROWS),
   points: yup.number().typeError('points must be a number').integer('points must be a whole number').min(2, 'points must be at least 2').max(MAX_SERIES_POINTS, `points must be at most ${MAX_SERIES_POINTS}`).default(121),

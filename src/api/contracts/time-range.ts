@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { WEEKDAYS, WEEKDAYS_MESSAGE, isWeekdayList, parseWeekdays } from './weekdays';
 
 /**
  * The time range config of reports and monitors (monitors-actors-reporting.md section 3 "Time range
@@ -25,6 +26,11 @@ export interface TimeRangeConfig {
    * days (false): then `start` is the first day's local midnight and `end` the last day's last millisecond.
    */
   absDateAndTime?: boolean;
+  /**
+   * MON-051: the days of the week the range keeps, by the user's local day (a comma list of Su, M, T, W,
+   * Th, F, S, as a monitor's); empty or absent, every day.
+   */
+  repeat_week_days?: string;
 }
 
 export const DEFAULT_TIME_RANGE: TimeRangeConfig = { rangeType: 'rel', relBackCount: 30, relUnit: 'day', start: null, end: null };
@@ -47,6 +53,7 @@ export const timeRangeSchema: yup.ObjectSchema<TimeRangeConfig> = yup.object({
       return !start || !end || Date.parse(start) <= Date.parse(end);
     }),
   absDateAndTime: yup.boolean().typeError('absDateAndTime must be true or false').optional(),
+  repeat_week_days: yup.string().optional().test('days', WEEKDAYS_MESSAGE, (v) => isWeekdayList(v ?? '')),
 });
 
 /** Subtracts n units from a time (calendar months and years). */
@@ -85,51 +92,62 @@ export const localDay = (d: Date): string => `${d.getFullYear()}-${String(d.getM
 
 /** A short label: 'Last 30 days', or the two dates. */
 export function describeTimeRange(cfg: TimeRangeConfig): string {
+  const days = keptWeekdays(cfg);
+  const on = days ? ` on ${parseWeekdays(days).join(', ')}` : '';
   if (cfg.rangeType === 'rel') {
     const unit = cfg.relBackCount === 1 ? cfg.relUnit : `${cfg.relUnit}s`;
-    return `Last ${cfg.relBackCount} ${unit}`;
+    return `Last ${cfg.relBackCount} ${unit}${on}`;
   }
   // Whole days are the user's own days (local midnight to midnight); times are shown as before.
   const shown = (s: string | null) => (!s ? 'now' : cfg.absDateAndTime === false ? localDay(new Date(s)) : s.slice(0, 16).replace('T', ' '));
-  return `${shown(cfg.start)} to ${shown(cfg.end)}`;
+  return `${shown(cfg.start)} to ${shown(cfg.end)}${on}`;
+}
+
+/** The days a range keeps as a list in week order, or '' when it keeps every day (none or all seven chosen). */
+export function keptWeekdays(cfg: Pick<TimeRangeConfig, 'repeat_week_days'>): string {
+  const days = parseWeekdays(cfg.repeat_week_days ?? '');
+  return days.length && days.length < WEEKDAYS.length ? days.join(',') : '';
+}
+
+/** The user's IANA time zone (the one local days are counted in); UTC when the runtime does not tell. */
+export const localTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/**
+ * The weekday part of a report call's query (docs/api.md "Reports"): week_days and the time zone whose
+ * local days they are; nothing when the range keeps every day.
+ */
+export function weekdayQuery(cfg: TimeRangeConfig, tz: string = localTimeZone()): { week_days?: string; tz?: string } {
+  const week_days = keptWeekdays(cfg);
+  return week_days ? { week_days, tz } : {};
 }
 
 /**
  * A range as URL query values (ours; docs/api.md "Report ranges in the URL"): an absolute range as
  * start and end (ISO) with days=1 when picked by whole days, a relative one as last=COUNT-UNIT
- * (e.g. 7-day); the default range (the last 30 days) writes nothing.
+ * (e.g. 7-day), and the days of the week it keeps as wd (e.g. M,T,W); the default range (the last 30
+ * days, every day) writes nothing.
  */
-export function timeRangeToQuery(cfg: TimeRangeConfig): { start: string; end: string; days: string; last: string } {
-  if (cfg.rangeType === 'abs') return { start: cfg.start ?? '', end: cfg.end ?? '', days: cfg.absDateAndTime === false ? '1' : '', last: '' };
+export function timeRangeToQuery(cfg: TimeRangeConfig): { start: string; end: string; days: string; last: string; wd: string } {
+  const wd = keptWeekdays(cfg);
+  if (cfg.rangeType === 'abs') return { start: cfg.start ?? '', end: cfg.end ?? '', days: cfg.absDateAndTime === false ? '1' : '', last: '', wd };
   const isDefault = cfg.relBackCount === DEFAULT_TIME_RANGE.relBackCount && cfg.relUnit === DEFAULT_TIME_RANGE.relUnit;
-  return { start: '', end: '', days: '', last: isDefault ? '' : `${cfg.relBackCount}-${cfg.relUnit}` };
+  return { start: '', end: '', days: '', last: isDefault ? '' : `${cfg.relBackCount}-${cfg.relUnit}`, wd };
 }
 
 /** The range of URL query values (timeRangeToQuery); values that do not parse give the default range. */
-export function timeRangeFromQuery(q: { start?: string; end?: string; days?: string; last?: string }): TimeRangeConfig {
+export function timeRangeFromQuery(q: { start?: string; end?: string; days?: string; last?: string; wd?: string }): TimeRangeConfig {
   const iso = (v: string | undefined) => (v && ISO_INSTANT.test(v) && !Number.isNaN(Date.parse(v)) ? v : null);
+  // Days that do not parse are left out (every day), as a range that does not parse gives the default.
+  const wd = isWeekdayList(q.wd ?? '') ? keptWeekdays({ repeat_week_days: q.wd ?? '' }) : '';
+  const days = wd ? { repeat_week_days: wd } : {};
   const start = iso(q.start);
   if (start) {
-    const abs: TimeRangeConfig = { ...DEFAULT_TIME_RANGE, rangeType: 'abs', start, end: iso(q.end), ...(q.days === '1' ? { absDateAndTime: false } : {}) };
+    const abs: TimeRangeConfig = { ...DEFAULT_TIME_RANGE, rangeType: 'abs', start, end: iso(q.end), ...(q.days === '1' ? { absDateAndTime: false } : {}), ...days };
     // The schema's own checks (an end before the start) decide, as for a saved range.
-    return timeRangeSchema.isValidSync(abs) ? abs : DEFAULT_TIME_RANGE;
+    return timeRangeSchema.isValidSync(abs) ? abs : { ...DEFAULT_TIME_RANGE, ...days };
   }
   const m = /^(\d{1,5})-([a-z]+)$/.exec(q.last ?? '');
   const unit = TIME_UNITS.find((u) => u === m?.[2]);
-  if (m && unit && Number(m[1]) >= 1) return { ...DEFAULT_TIME_RANGE, relBackCount: Number(m[1]), relUnit: unit };
-  return DEFAULT_TIME_RANGE;
+  if (m && unit && Number(m[1]) >= 1) return { ...DEFAULT_TIME_RANGE, relBackCount: Number(m[1]), relUnit: unit, ...days };
+  return { ...DEFAULT_TIME_RANGE, ...days };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Day-of-week picker (section 9 "Day picker labels"); repeat_week_days is a comma-separated day list.
-
-export const WEEK_DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
-export type WeekDay = (typeof WEEK_DAYS)[number];
-export const WEEK_DAY_LABELS: Record<WeekDay, string> = { sunday: 'Su', monday: 'M', tuesday: 'T', wednesday: 'W', thursday: 'Th', friday: 'F', saturday: 'S' };
-export const WEEK_DAY_NAMES: Record<WeekDay, string> = { sunday: 'Sunday', monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday' };
-
-export const parseWeekDays = (value: string): WeekDay[] => {
-  const set = new Set(value.split(',').map((s) => s.trim().toLowerCase()));
-  return WEEK_DAYS.filter((d) => set.has(d));
-};
-export const formatWeekDays = (days: readonly WeekDay[]): string => WEEK_DAYS.filter((d) => days.includes(d)).join(',');

@@ -1,5 +1,4 @@
 import { ExpandingTextArea } from '@/ui/expanding-textarea';
-import { ToggleGroup, ToggleItem } from '@/ui/toggle-group';
 import { displayTimeZone } from '@/ui/datetime';
 import { useId } from 'react';
 import {
@@ -10,9 +9,6 @@ import {
   MONTHLY_FREQUENCY_LABELS,
   PERIOD_TYPES,
   PERIOD_TYPE_LABELS,
-  WEEKDAYS,
-  WEEKDAY_NAMES,
-  parseWeekdays,
   timezoneMismatchNotice,
   todayIn,
   type MonitorBody,
@@ -20,6 +16,8 @@ import {
   type PeriodType,
 } from '@/api/contracts/monitors';
 import { scheduleInWords } from '@/api/contracts/monitor-schedule';
+import { WEEKDAYS, WEEKDAY_NAMES } from '@/api/contracts/weekdays';
+import { DayOfWeekPicker } from '@/ui/day-of-week-picker';
 
 const input = 'rounded border border-line bg-surface px-2 py-1 text-sm';
 const Err = ({ errors, path }: { errors: Record<string, string[]>; path: string }) =>
@@ -45,7 +43,6 @@ export function DefinitionPanel({ body, groups, errors, onChange }: { body: Moni
     const known = groups.find((g) => g.name.toLowerCase() === text.trim().toLowerCase());
     onChange(known ? { monitor_group: known.id, new_monitor_group: '' } : { monitor_group: null, new_monitor_group: text });
   };
-  const days = parseWeekdays(body.repeat_week_days);
   const min = `${todayIn(body.timezone)}T00:00`;
   // MON-162: against the user's profile time zone (the environment's userTimeZone), not the monitor's.
   const profileZone = displayTimeZone();
@@ -122,13 +119,7 @@ export function DefinitionPanel({ body, groups, errors, onChange }: { body: Moni
       {body.repeat_job_period_type === 'weeks' && (
         <fieldset className="col-span-2 flex flex-col gap-1 text-xs">
           <legend className="text-muted">Repeat On</legend>
-          <ToggleGroup label="Weekdays" value={days} onChange={(next) => onChange({ repeat_week_days: WEEKDAYS.filter((w) => next.includes(w)).join(',') })}>
-            {WEEKDAYS.map((d) => (
-              <ToggleItem key={d} value={d} title={WEEKDAY_NAMES[d]}>
-                {d}
-              </ToggleItem>
-            ))}
-          </ToggleGroup>
+          <DayOfWeekPicker label="Weekdays" value={body.repeat_week_days} onChange={(repeat_week_days) => onChange({ repeat_week_days })} />
           <Err errors={errors} path="repeat_week_days" />
         </fieldset>
       )}

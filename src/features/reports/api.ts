@@ -11,7 +11,7 @@ import {
   type TechniqueActionsAnswer,
   type UntestedAnswer,
 } from '@/api/contracts/reports';
-import { resolveTimeRange, type TimeRangeConfig } from '@/api/contracts/time-range';
+import { resolveTimeRange, weekdayQuery, type TimeRangeConfig } from '@/api/contracts/time-range';
 import type { PanelRequest, PanelSource, PanelsAnswer } from '@/api/contracts/report-table';
 
 /** Fetchers of the reports calls (docs/api.md "Reports", "Dashboards"); plain functions, so commands and scripts call them too. */
@@ -55,12 +55,14 @@ export const qk = {
 
 /** The query of a panel: its own time range or the dashboard's, resolved now, and its filter. */
 export function panelParams(panel: DashboardPanel, dashboardRange: TimeRangeConfig, now = new Date()): ReportParams {
-  const { start, end } = resolveTimeRange(panel.options.time_range ?? dashboardRange, now);
+  const range = panel.options.time_range ?? dashboardRange;
+  const { start, end } = resolveTimeRange(range, now);
   const o = panel.options;
   const structured = o.structuredFilter ? { filter: 'adhoc', structuredFilter: o.structuredFilter } : {};
   return {
     start: start.toISOString(),
     end: end.toISOString(),
+    ...weekdayQuery(range),
     group_by: (GROUP_KEYS as readonly string[]).includes(o.group_by) ? o.group_by : 'action_type',
     threshold: o.blockThreshold,
     match: o.chartMode === 'blocked' ? 'prevented' : 'detected',

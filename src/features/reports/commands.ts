@@ -6,7 +6,8 @@ import type { AnyCommand, CommandContext } from '@/commands/types';
 import { inMenu } from '@/commands/menus';
 import type { DashboardMenuArgs, PanelMenuArgs } from './menus';
 import { CHART_MODES, GROUP_KEYS, PANEL_KINDS, type ChartMode, type Dashboard, type DashboardPanel, type GroupKey, type PanelKind } from '@/api/contracts/reports';
-import { DEFAULT_TIME_RANGE, TIME_UNITS, describeTimeRange, resolveTimeRange, type TimeUnit } from '@/api/contracts/time-range';
+import { DEFAULT_TIME_RANGE, TIME_UNITS, describeTimeRange, keptWeekdays, resolveTimeRange, weekdayQuery, type TimeUnit } from '@/api/contracts/time-range';
+import { WEEKDAYS_MESSAGE, isWeekdayList } from '@/api/contracts/weekdays';
 import { SIMULATION_TYPES, type SimulationType } from '@/api/contracts/simulations';
 import { generateDraft, type CreateSimulationAnswer } from '@/api/contracts/simulation-draft';
 import { http } from '@/api/http';
@@ -294,7 +295,7 @@ export const reportsCommands: AnyCommand[] = [
       });
     },
   }),
-  defineCommand<Ref & { count: number; unit: TimeUnit }>({
+  defineCommand<Ref & { count: number; unit: TimeUnit; days?: string }>({
     id: 'reports.setTimeRange',
     title: 'Set Dashboard Time Range',
     category: 'Reports',
@@ -305,11 +306,17 @@ export const reportsCommands: AnyCommand[] = [
       ...pickedRefShape,
       count: yup.number().integer('count must be a whole number').min(0, 'count must not be negative').required('count is required').label('Last (count)'),
       unit: yup.string<TimeUnit>().oneOf([...TIME_UNITS]).required('unit is required').label(`Unit (${TIME_UNITS.join(', ')})`),
-    }) as yup.Schema<Ref & { count: number; unit: TimeUnit }>,
+      days: yup
+        .string()
+        .test('days', WEEKDAYS_MESSAGE, (v) => isWeekdayList(v ?? ''))
+        .label('Days of the week (optional: a comma list of Su, M, T, W, Th, F, S; empty for every day)')
+        .optional(),
+    }) as yup.Schema<Ref & { count: number; unit: TimeUnit; days?: string }>,
     run: async (a, ctx) => {
       const d = await dashboardOf(a, ctx);
       if (!d.editable) throw new Error(`"${d.name}" belongs to ${d.owner.name}; duplicate it to change its time range.`);
-      await patchDashboard(d.id, { time_range: { rangeType: 'rel', relBackCount: a.count, relUnit: a.unit, start: null, end: null } });
+      const days = keptWeekdays({ repeat_week_days: a.days ?? '' });
+      await patchDashboard(d.id, { time_range: { rangeType: 'rel', relBackCount: a.count, relUnit: a.unit, start: null, end: null, ...(days ? { repeat_week_days: days } : {}) } });
       await refresh(ctx);
     },
   }),
@@ -405,7 +412,8 @@ export const reportsCommands: AnyCommand[] = [
       const start = a?.start ? new Date(a.start) : a?.end ? new Date(end.getTime() - (resolved.end.getTime() - resolved.start.getTime())) : resolved.start;
       if (start > end) throw new Error('start must not be after end.');
       const described = a?.start || a?.end ? `${start.toISOString()} to ${end.toISOString()}` : describeTimeRange(range);
-      const u = await fetchUntested({ start: start.toISOString(), end: end.toISOString() });
+      // The view's days of the week count with the view's range, not with a range the script gives.
+      const u = await fetchUntested({ start: start.toISOString(), end: end.toISOString(), ...(a?.start || a?.end ? {} : weekdayQuery(range)) });
       if (!u.actions.length) throw new Error(`Every ATT&CK technique that has Actions ran in the range (${described}): nothing is untested.`);
       const actions = u.actions.slice(0, MAX_DRAFT_STEPS);
       const ids = u.techniques.map((t) => t.id);

@@ -71,6 +71,25 @@ describe('the ATT&CK view keeps its range in the URL', () => {
     expect(asked.at(-1)?.get('end')).toBe(end);
   });
 
+  it('MON-051 days of the week chosen in the view are written as wd, asked as week_days with the time zone, and read back', async () => {
+    const asked: URLSearchParams[] = [];
+    serveMatrix(asked);
+    const written: Record<string, string>[] = [];
+    renderPane({}, written);
+    await screen.findByRole('grid', { name: 'ATT&CK matrix' });
+    fireEvent.click(screen.getByRole('button', { name: 'Saturday' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sunday' }));
+    await act(async () => undefined);
+    expect(written.at(-1)).toEqual({ wd: 'Su,S' });
+    expect(screen.getByText(/^Last 30 days on Su, S ·/)).toBeTruthy();
+    expect(asked.at(-1)?.get('week_days')).toBe('Su,S');
+    expect(asked.at(-1)?.get('tz')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+
+    const again: Record<string, string>[] = [];
+    renderPane({ wd: 'Su,S' }, again);
+    expect(await screen.findAllByText(/^Last 30 days on Su, S ·/)).toHaveLength(2);
+  });
+
   it('an address that does not parse (a bad instant, an end before the start, an unknown unit) shows the default range', async () => {
     serveMatrix([]);
     const bads: Record<string, string>[] = [{ start: 'yesterday' }, { start: '2026-03-02T00:00:00.000Z', end: '2026-03-01T00:00:00.000Z' }, { last: '7-fortnight' }, { last: '0-day' }];

@@ -4,7 +4,7 @@ import { CommandButton } from '@/commands/command-menu';
 import { useSnapshot } from 'valtio';
 import { ATTACK_TACTICS, ATTACK_TECHNIQUES, ATTACK_VERSION } from '@/api/contracts/attack';
 import { DEFAULT_BLOCK_THRESHOLD, ZERO_COUNTS, type ResultCounts, type TechniqueCell } from '@/api/contracts/reports';
-import { describeTimeRange, resolveTimeRange, timeRangeFromQuery, timeRangeToQuery, type TimeRangeConfig } from '@/api/contracts/time-range';
+import { describeTimeRange, resolveTimeRange, timeRangeFromQuery, timeRangeToQuery, weekdayQuery, type TimeRangeConfig } from '@/api/contracts/time-range';
 import type { PaneProps } from '@/panes/types';
 import { ResultBadge, resultBadge } from '@/ui/result-badge';
 import { TimeRangePicker } from '@/ui/time-range-picker';
@@ -32,7 +32,7 @@ const listParam = (v: string | undefined) => (v ?? '').split(',').map((s) => s.t
 export function MitrePane({ params, setParams }: PaneProps) {
   const active = listParam(params.active_tactics);
   const [range, setRange] = useState<TimeRangeConfig>(() => timeRangeFromQuery(params));
-  // The range is in the URL (a reload, a bookmark and Back keep it): start/end, days=1, last=7-day.
+  // The range is in the URL (a reload, a bookmark and Back keep it): start/end, days=1, last=7-day, wd=M,T.
   useUrlState(params, setParams, timeRangeToQuery(range), (url) => setRange(timeRangeFromQuery(url)));
   // The draft command reads what "untested" means from the view's range.
   useEffect(() => {
@@ -40,7 +40,7 @@ export function MitrePane({ params, setParams }: PaneProps) {
   }, [range]);
   const minute = Math.floor(Date.now() / 60_000) * 60_000;
   const { start, end } = resolveTimeRange(range, new Date(minute));
-  const p = { start: start.toISOString(), end: end.toISOString() };
+  const p = { start: start.toISOString(), end: end.toISOString(), ...weekdayQuery(range) };
   const q = useQuery({ queryKey: qk.matrix(p), queryFn: () => fetchMatrix(p) });
   const { technique } = useSnapshot(reportsStore);
   const cells = new Map<string, TechniqueCell>((q.data?.techniques ?? []).map((c) => [c.id, c]));
