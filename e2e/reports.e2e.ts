@@ -365,7 +365,9 @@ describe('reports', () => {
     await page.getByRole('grid', { name: 'ATT&CK matrix' }).waitFor();
     // MON-051: a day of the week the view keeps, asked of the director with the browser's time zone and kept in the URL.
     const onSaturdays = page.waitForResponse((r) => r.url().includes('/reports/mitre_matrix.json') && new URL(r.url()).searchParams.get('week_days') === 'S' && !!new URL(r.url()).searchParams.get('tz'));
+    await page.getByRole('button', { name: 'Days: Every day' }).click();
     await page.getByRole('group', { name: 'Days of the week' }).getByRole('button', { name: 'Saturday' }).click();
+    await page.getByRole('button', { name: 'Days: S', exact: true }).waitFor();
     expect((await onSaturdays).status()).toBe(200);
     await page.getByText(/^Last 30 days on S ·/).waitFor();
     await eventually(() => new URL(page.url()).searchParams.get('wd'), 'S', 'the day is in the address');

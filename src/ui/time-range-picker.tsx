@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import {
   ABSOLUTE_RANGE_DAYS,
   TIME_RANGE_DEBOUNCE_MS,
@@ -16,7 +17,7 @@ import { DayOfWeekPicker } from './day-of-week-picker';
  * (a non-negative integer, minimum 1 in the input) of minutes..years back from now, or a start and end
  * (1-minute steps; choosing a start proposes an end 29 days later), with times of day or, unticking
  * Times of day (MON-051 absDateAndTime), by whole days; and the days of the week it keeps (MON-051
- * repeat_week_days; none chosen, every day). Changes are emitted after `debounceMs` (2000 ms by default;
+ * repeat_week_days; none chosen, every day) behind a Days button. Changes are emitted after `debounceMs` (2000 ms by default;
  * 0 emits at once).
  */
 
@@ -50,6 +51,26 @@ function RangeEnd({ edge, iso, times, onValue }: { edge: 'start' | 'end'; iso: s
         onChange={(e) => onValue(times ? fromLocalInput(e.target.value) : dayEdge(e.target.value, edge))}
       />
     </label>
+  );
+}
+
+/**
+ * The days of the week a range keeps, behind one button ("Days: Every day", "Days: M, F") so a pane's
+ * header stays one line: the day picker opens beneath it. No day chosen is every day: the key is then
+ * left out, as in a range saved before days existed.
+ */
+function WeekdaysPopover({ value, onChange }: { value: string; onChange(days: string): void }) {
+  const kept = keptWeekdays({ repeat_week_days: value });
+  return (
+    <Popover className="relative">
+      <PopoverButton className={`rounded border px-2 py-0.5 ${kept ? 'border-accent text-accent' : 'border-line'}`}>Days: {kept ? kept.split(',').join(', ') : 'Every day'}</PopoverButton>
+      <PopoverPanel focus className="absolute right-0 z-50 mt-1 flex flex-col gap-2 rounded border border-line bg-panel p-2 shadow-xl" aria-label="Days of the week the range keeps">
+        <DayOfWeekPicker value={value} onChange={onChange} />
+        <button type="button" className="self-start rounded border border-line px-2 py-0.5 text-xs disabled:opacity-50" disabled={!kept} onClick={() => onChange('')}>
+          Every day
+        </button>
+      </PopoverPanel>
+    </Popover>
   );
 }
 
@@ -144,14 +165,7 @@ export function TimeRangePicker({ value, onChange, debounceMs = TIME_RANGE_DEBOU
           {draft.start && draft.end && draft.start > draft.end && <span className="text-xs text-red-400">The range starts after it ends.</span>}
         </>
       )}
-      <div className="flex items-center gap-1">
-        <DayOfWeekPicker
-          value={draft.repeat_week_days ?? ''}
-          // No day chosen is every day: the key is left out, as in a range saved before days existed.
-          onChange={(days) => setDraft(({ repeat_week_days: _, ...rest }) => (days ? { ...rest, repeat_week_days: days } : rest))}
-        />
-        {!keptWeekdays(draft) && <span className="text-xs text-muted">Every day</span>}
-      </div>
+      <WeekdaysPopover value={draft.repeat_week_days ?? ''} onChange={(days) => setDraft(({ repeat_week_days: _, ...rest }) => (days ? { ...rest, repeat_week_days: days } : rest))} />
     </fieldset>
   );
 }

@@ -84,20 +84,22 @@ describe('time range picker', () => {
 });
 
 describe('the days of the week of a time range (MON-051 repeat_week_days)', () => {
-  it('MON-051 the picker emits the chosen days in week order; none chosen is every day, with the key left out', () => {
+  it('MON-051 the Days button opens the day picker, which emits the chosen days in week order; Every day clears them, with the key left out', async () => {
     const onChange = vi.fn();
     render(<TimeRangePicker value={DEFAULT_TIME_RANGE} onChange={onChange} debounceMs={0} />);
-    expect(screen.getByText('Every day')).toBeTruthy();
-    const days = screen.getByRole('group', { name: 'Days of the week' });
+    fireEvent.click(screen.getByRole('button', { name: 'Days: Every day' }));
+    const days = await screen.findByRole('group', { name: 'Days of the week' });
     expect([...days.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Su', 'M', 'T', 'W', 'Th', 'F', 'S']);
     fireEvent.click(screen.getByRole('button', { name: 'Friday' }));
     fireEvent.click(screen.getByRole('button', { name: 'Monday' }));
     expect(onChange).toHaveBeenLastCalledWith({ ...DEFAULT_TIME_RANGE, repeat_week_days: 'M,F' });
-    expect(screen.queryByText('Every day')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Days: M, F' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Monday' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Friday' }));
+    expect(onChange).toHaveBeenLastCalledWith({ ...DEFAULT_TIME_RANGE, repeat_week_days: 'F' });
+    fireEvent.click(screen.getByRole('button', { name: 'Every day' }));
     expect(onChange).toHaveBeenLastCalledWith(DEFAULT_TIME_RANGE);
     expect(onChange.mock.lastCall![0]).not.toHaveProperty('repeat_week_days');
+    expect((screen.getByRole('button', { name: 'Every day' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('MON-051 the days show in the label, go to the URL as wd and to report calls as week_days with the time zone', () => {

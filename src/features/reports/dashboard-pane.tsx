@@ -49,8 +49,10 @@ function DashboardView({ d }: { d: Dashboard }) {
     await qc.invalidateQueries({ queryKey: qk.dashboards });
   };
   return (
-    <div className="flex h-full flex-col overflow-auto" data-dashboard={d.id}>
-      <div className="sticky top-0 z-10 flex flex-wrap items-center gap-2 border-b border-line bg-panel px-3 py-2">
+    <div className="flex h-full flex-col" data-dashboard={d.id}>
+      {/* The header stays above the panels' own scroller (not sticky over it), so a panel scrolled into
+          view, or focused by keyboard, is never under a header that wrapped onto two lines. */}
+      <div className="z-10 flex flex-none flex-wrap items-center gap-2 border-b border-line bg-panel px-3 py-2">
         <h2 className="mr-2 text-base font-semibold">{d.name}</h2>
         {!d.editable && <span className="text-xs text-muted">Shared by {d.owner.name} (read only)</span>}
         <TimeRangePicker value={d.time_range} onChange={(r) => void setRange(r)} />
@@ -58,15 +60,17 @@ function DashboardView({ d }: { d: Dashboard }) {
           <CommandToolbar menu="toolbar/dashboard" args={{ id: d.id, editable: d.editable }} label="Dashboard actions" />
         </div>
       </div>
-      {d.panels.length === 0 ? (
-        <p className="p-4 text-sm text-muted">This dashboard has no panels yet. Press A or choose Add Panel to pick one from the Panel Library.</p>
-      ) : (
-        <div className="grid grid-cols-4 gap-2 p-2" data-grid role="list" aria-label={`${d.name} panels`}>
-          {d.panels.map((p) => (
-            <PanelCard key={p.uid} d={d} panel={p} focused={focused === p.uid} state={stateOf(p.uid)} />
-          ))}
-        </div>
-      )}
+      <div className="min-h-0 flex-1 overflow-auto">
+        {d.panels.length === 0 ? (
+          <p className="p-4 text-sm text-muted">This dashboard has no panels yet. Press A or choose Add Panel to pick one from the Panel Library.</p>
+        ) : (
+          <div className="grid grid-cols-4 gap-2 p-2" data-grid role="list" aria-label={`${d.name} panels`}>
+            {d.panels.map((p) => (
+              <PanelCard key={p.uid} d={d} panel={p} focused={focused === p.uid} state={stateOf(p.uid)} />
+            ))}
+          </div>
+        )}
+      </div>
     </div>
   );
 }

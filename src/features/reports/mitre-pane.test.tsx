@@ -77,7 +77,8 @@ describe('the ATT&CK view keeps its range in the URL', () => {
     const written: Record<string, string>[] = [];
     renderPane({}, written);
     await screen.findByRole('grid', { name: 'ATT&CK matrix' });
-    fireEvent.click(screen.getByRole('button', { name: 'Saturday' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Days: Every day' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Saturday' }));
     fireEvent.click(screen.getByRole('button', { name: 'Sunday' }));
     await act(async () => undefined);
     expect(written.at(-1)).toEqual({ wd: 'Su,S' });
