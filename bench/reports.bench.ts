@@ -63,6 +63,7 @@ const rule = (match_object: string, match_field: string, operator: string, value
   structuredFilter: JSON.stringify({ rules: [{ operator: 'or', conditions: [{ operator: 'and', conditions: [{ match_object, match_field, operator, value }] }] }] }),
 });
 const jobRule = (match_field: string, operator: string, value: string | string[]) => rule('job', match_field, operator, value);
+const WORKING_DAYS = { week_days: 'M,T,W,Th,F', tz: 'Europe/Paris' };
 const eventsFilter = (events: string) => ({ filter: 'adhoc', structuredFilter: JSON.stringify({ events }) });
 const HYGIENE_RULE = jobRule('name', 'contains', 'hygiene');
 
@@ -106,6 +107,10 @@ function scenarios(): Scenario[] {
     // Job ids and other job action fields are not a class's: the jobs they keep are read raw (fast when they are few).
     ['text "400123" (a job id), 365 d', (db) => results(db, { ...year, group_by: 'action_type', filterVal: '400123' })],
     ['rule "job id in 400000-401000", 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...jobRule('id', 'in', '400000-401000') })],
+    // Days of the week (MON-051 repeat_week_days) are local days, not the rollups' UTC slices: read raw.
+    ['results, days M-F (Europe/Paris), 30 d a year ago', (db) => results(db, { ...month, group_by: 'action_type', ...WORKING_DAYS })],
+    ['results, days M-F (Europe/Paris), 365 d', (db) => results(db, { ...year, group_by: 'action_type', ...WORKING_DAYS })],
+    ['series 121 points, days M-F, 365 d', (db) => timeSeries(db, { ...year, points: 121, ...WORKING_DAYS })],
     ['time series 121 points, 365 days', (db) => timeSeries(db, { ...year, points: 121 })],
     ['time series 481 points, 365 days', (db) => timeSeries(db, { ...year, points: 481 })],
     ['mitre_taam_data, 365 days', (db) => mitreTaam(db, year)],

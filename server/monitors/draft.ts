@@ -7,7 +7,7 @@
 import type { Db } from '../db/index';
 import { badRequest, notFound } from '../http-errors';
 import { newActionBody, type ActionInfo, type MonitorBody, type MonitorDraftAnswer } from '../../src/api/contracts/monitors';
-import { wallMs } from './next-run';
+import { wallMs } from '../time/wall-clock';
 
 const actionBody = newActionBody;
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { localToUtc, nextRunAfter, wallMs } from './next-run';
+import { nextRunAfter } from './next-run';
+import { localToUtc, wallMs } from '../time/wall-clock';
 import { MONTHLY_FREQUENCIES, type PeriodType } from '../../src/api/contracts/monitors';
 import { WEEKDAYS } from '../../src/api/contracts/weekdays';
 import type { ScheduleFields } from '../../src/api/contracts/monitor-schedule';

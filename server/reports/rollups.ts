@@ -3,7 +3,8 @@ import type { Params } from '../jobs/list-query';
 import { rawCte, COUNTER_COLUMNS, COUNTS_SQL, SUM_SQL, type CountsRow, type ReportScope } from './scope';
 import { FINISHED_STATUSES, isJobFinished } from '../../src/api/contracts/jobs';
 import { JOB_STATUSES } from '../../src/api/contracts/vocabulary';
-import { CLASS_TOTAL_GRAINS, GRAIN, KEYED_GRAINS, TOTAL_GRAINS, ceilTo, floorTo, planSlices, type RollupRange, type SlicePlan } from './slices';
+import { CLASS_TOTAL_GRAINS, GRAIN, KEYED_GRAINS, TOTAL_GRAINS, ceilTo, floorTo, planSlices, type RollupRange, type SlicePlan, type Within } from './slices';
+import { isKeptDay, keptWindows } from './weekday-windows';
 
 /**
  * Reads result counts from the rollups (migration 017_reports_rollups.sql) plus the raw job actions of
@@ -47,7 +48,8 @@ export async function rangeOf(db: Db, s: ReportScope): Promise<[number, number] 
 
 /** `u(i, k, t, n, total, ...)`: the counts per bucket i and key (k, t), rollup rows and raw pieces together. Adds values to p. */
 function unionCtes(s: ReportScope, edges: readonly number[], endBucket: number | undefined, dim: Dim, p: Params): string {
-  const plan = planOf(s, edges, dim, endBucket);
+  const within = withinOf(s, edges);
+  const plan = planOf(s, edges, dim, endBucket, within);
   const actors = dim === 2 || dim === 3;
   const parts: string[] = [];
   const ctes: string[] = [];
@@ -86,7 +88,7 @@ function unionCtes(s: ReportScope, edges: readonly number[], endBucket: number |
   }
   if (open.length) {
     // The jobs of the unfinished statuses kept, over the whole range (through jobs_sort_status_idx).
-    ctes.push(rawCte(planSlices(edges, [], endBucket).raw, p, actors, { edges: false, conds: [...(s.conds ?? []), statusIn(open)], name: 'jo' }));
+    ctes.push(rawCte(planSlices(edges, [], endBucket, within).raw, p, actors, { edges: false, conds: [...(s.conds ?? []), statusIn(open)], name: 'jo' }));
     parts.push(rawPart('jo'));
   }
   if (!parts.length) parts.push(`select 0 as i, 0 as k, '' as t, ${COUNTER_COLUMNS.map((c) => `0 as ${c}`).join(', ')} where false`);
@@ -131,9 +133,16 @@ function keptRollupParts(table: string, col: string, vals: string, type: 'int' |
   return parts;
 }
 
-function planOf(s: ReportScope, edges: readonly number[], dim: Dim, endBucket?: number): SlicePlan {
+function planOf(s: ReportScope, edges: readonly number[], dim: Dim, endBucket: number | undefined, within: Within | undefined): SlicePlan {
   const grains = !s.filtered ? (dim === 0 ? TOTAL_GRAINS : KEYED_GRAINS) : s.classes || s.statuses || s.facet ? (dim === 0 ? CLASS_TOTAL_GRAINS : KEYED_GRAINS) : [];
-  return planSlices(edges, grains, endBucket);
+  return planSlices(edges, grains, endBucket, within);
+}
+
+/** With days of the week, the windows of the range's kept local days (weekday-windows.ts). */
+function withinOf(s: ReportScope, edges: readonly number[]): Within | undefined {
+  if (!s.days || edges.length < 2) return undefined;
+  const [start, end] = [edges[0]!, edges[edges.length - 1]!];
+  return { windows: keptWindows(start, end, s.days), endKept: isKeptDay(end, s.days) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index';
-import { badRequest, validate } from '../http-errors';
+import { validate } from '../http-errors';
 import { WEEKDAYS, weekdayNumbers } from '../../src/api/contracts/weekdays';
 import { EVENTS_CONDITION, filterConditions, isFiltered, parseListQuery, textMatches, Params, type ListFilter } from '../jobs/list-query';
 import { compileJobRules } from '../jobs/rule-filter';
@@ -8,6 +8,7 @@ import { parseFilterRules, type ParsedNode } from '../../src/api/contracts/filte
 import { JOB_STATUSES } from '../../src/api/contracts/vocabulary';
 import { isJobFinished } from '../../src/api/contracts/jobs';
 import type { RawPiece } from './slices';
+import type { KeptDays } from './weekday-windows';
 
 /**
  * What every result call reads: the job actions of the jobs that started in a time range and pass the
@@ -41,6 +42,8 @@ export interface ReportScope {
   statuses: { finished: string[]; open: string[] } | null;
   /** With a filter made only of VID or only of event count conditions: the family and the classes it keeps (023); null otherwise. */
   facet: { f: Facet; classes: number[] } | null;
+  /** MON-051: the days of the week the range keeps, by local day (weekday-windows.ts); null for every day. */
+  days: KeptDays | null;
   p: Params;
 }
 
@@ -140,35 +143,22 @@ export async function isStatusFilter(db: Db, f: ListFilter): Promise<boolean> {
   return true;
 }
 
-/** The time zones the database knows (its own list can lag the runtime's, which validated the name). */
-const knownZones = new Set<string>();
-
-/** A time zone the database can count local days in, or 400. */
-async function knownZone(db: Db, tz: string): Promise<string> {
-  if (knownZones.has(tz)) return tz;
-  const [row] = await db.query<{ n: number }>('select count(*)::int as n from pg_timezone_names where name = $1', [tz]);
-  if (!row?.n) throw badRequest(`tz: the database does not know the time zone ${tz}`);
-  knownZones.add(tz);
-  return tz;
-}
-
 /** Validates a raw query (400 with a message on bad input) and builds the filter's conditions. */
 export async function reportScope(db: Db, raw: Record<string, unknown>): Promise<ReportScope> {
   const q = validate(reportQuerySchema, raw);
+  // MON-051: the days of the week are kept as windows of time (weekday-windows.ts), whatever the filter.
+  const days = weekdayNumbers(q.week_days);
+  return { ...(await filterScope(db, q)), days: days.length && days.length < WEEKDAYS.length ? { days: new Set(days), tz: q.tz } : null };
+}
+
+/** The filter's conditions and what answers them (the plain, class, status or facet rollups, or raw). */
+async function filterScope(db: Db, q: ReportQuery): Promise<Omit<ReportScope, 'days'>> {
   const start = q.start ? new Date(q.start) : null;
   const end = q.end ? new Date(q.end) : null;
   // The jobs list's own parser checks the filter fields (structuredFilter needs filter=adhoc, rules...).
   const listFilter: ListFilter = parseListQuery({ filterVal: q.filterVal, vid: q.vid, filter: q.filter, structuredFilter: q.structuredFilter }).filter;
   const p = new Params();
   const conds = await filterConditions(db, listFilter, p);
-  const days = weekdayNumbers(q.week_days);
-  if (days.length && days.length < WEEKDAYS.length) {
-    // MON-051: the days are the user's local days, and the rollups hold UTC buckets: a weekday range is
-    // read from the raw job actions of the jobs that started on a kept day, whatever else the filter asks.
-    const tz = await knownZone(db, q.tz);
-    const onDays = `extract(dow from j.job_time at time zone ${p.add(tz)})::int = any(${p.add(days)}::int[])`;
-    return { q, start, end, conds: conds && [...conds, onDays], filtered: true, classes: null, statuses: null, facet: null, p };
-  }
   const filtered = isFiltered(listFilter);
   if (filtered && conds && (await isStatusFilter(db, listFilter))) {
     // The conditions over alias j look at j.status only: evaluated over every status.

@@ -59,6 +59,15 @@ export interface SlicePlan {
   raw: RawPiece[];
 }
 
+/**
+ * The parts of a range a report keeps (weekday-windows.ts): windows [a, b) in time order, disjoint, and
+ * whether the range's final instant is kept.
+ */
+export interface Within {
+  windows: readonly (readonly [number, number])[];
+  endKept: boolean;
+}
+
 function split(a: number, b: number, grains: readonly Grain[], i: number, plan: SlicePlan): void {
   if (a >= b) return;
   const [g, ...finer] = grains;
@@ -79,12 +88,25 @@ function split(a: number, b: number, grains: readonly Grain[], i: number, plan: 
 /**
  * Splits consecutive half-open buckets [edges[i], edges[i + 1]) and the final instant edges[n] (the jobs
  * filter's end is inclusive; it counts in bucket `endBucket`, the last one unless a time series ends
- * with empty buckets) into rollup ranges and raw pieces.
+ * with empty buckets) into rollup ranges and raw pieces; `within`, only their parts inside its windows.
  */
-export function planSlices(edges: readonly number[], grains: readonly Grain[], endBucket = edges.length - 2): SlicePlan {
+export function planSlices(edges: readonly number[], grains: readonly Grain[], endBucket = edges.length - 2, within?: Within): SlicePlan {
   const plan: SlicePlan = { rollup: [], raw: [] };
   const n = edges.length - 1;
-  for (let i = 0; i < n; i++) split(edges[i]!, Math.max(edges[i]!, edges[i + 1]!), grains, i, plan);
+  let w = 0;
+  for (let i = 0; i < n; i++) {
+    const a = edges[i]!;
+    const b = Math.max(a, edges[i + 1]!);
+    if (!within) {
+      split(a, b, grains, i, plan);
+      continue;
+    }
+    // The edges never go back: the windows that end before this bucket are behind every later one too.
+    const ws = within.windows;
+    while (w < ws.length && ws[w]![1] <= a) w++;
+    for (let j = w; j < ws.length && ws[j]![0] < b; j++) split(Math.max(a, ws[j]![0]), Math.min(b, ws[j]![1]), grains, i, plan);
+  }
+  if (within && !within.endKept) return plan;
   const end = edges[n]!;
   const last = plan.raw[plan.raw.length - 1];
   if (last && last.b === end && last.i === endBucket) last.inclusive = true;

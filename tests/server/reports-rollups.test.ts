@@ -198,11 +198,11 @@ function keysOf(by: GroupKey, f: Fact, tags: Awaited<ReturnType<typeof tagKeys>>
 
 const inRange = (f: Fact, start: number, end: number) => f.t >= start && f.t <= end;
 
-async function expected(by: GroupKey, start: number, end: number) {
+async function expected(by: GroupKey, start: number, end: number, keep: (f: Fact) => boolean = () => true) {
   const [all, tags] = await Promise.all([facts(), tagKeys()]);
   const rows = new Map<string, Counts>();
   const totals = zero();
-  for (const f of all.filter((x) => inRange(x, start, end))) {
+  for (const f of all.filter((x) => inRange(x, start, end) && keep(x))) {
     count(totals, f);
     for (const k of keysOf(by, f, tags)) count(rows.get(k) ?? rows.set(k, zero()).get(k)!, f);
   }
@@ -213,11 +213,11 @@ async function expected(by: GroupKey, start: number, end: number) {
 const counts = (r: ResultRow) => ({ total: r.total, prevented: r.prevented, detected: r.detected, alerted: r.alerted, missed: r.missed, notRun: r.notRun, errored: r.errored });
 const iso = (t: number) => new Date(t).toISOString();
 
-/** results() with a range query (either side may be left open) against the raw count over [lo, hi]. */
-async function expectResultsAsRaw(by: GroupKey, range: { start?: string; end?: string }, lo: number, hi: number): Promise<void> {
+/** results() with a range query (either side may be left open) against the raw count over [lo, hi] (of the job actions `keep` keeps). */
+async function expectResultsAsRaw(by: GroupKey, range: { start?: string; end?: string; week_days?: string; tz?: string }, lo: number, hi: number, keep?: (f: Fact) => boolean): Promise<void> {
   const a = await results(db, { ...range, group_by: by, limit: 500 });
-  const e = await expected(by, lo, hi);
-  const label = `${by} ${range.start ?? '…'}..${range.end ?? '…'}`;
+  const e = await expected(by, lo, hi, keep);
+  const label = `${by} ${range.start ?? '…'}..${range.end ?? '…'} ${range.week_days ?? ''} ${range.tz ?? ''}`;
   expect(counts(a.totals), label).toEqual(e.totals);
   // Ties keep the database's text order (collation), so rows are compared as sets.
   const byKey = (x: { key: string }, y: { key: string }) => x.key.localeCompare(y.key);
@@ -228,14 +228,18 @@ async function expectSameAsRaw(start: number, end: number, keys: readonly GroupK
   for (const by of keys) await expectResultsAsRaw(by, { start: iso(start), end: iso(end) }, start, end);
 }
 
-async function expectSeriesSameAsRaw(start: number, end: number, points: number): Promise<void> {
-  const a = await timeSeries(db, { start: iso(start), end: iso(end), points });
+async function expectSeriesSameAsRaw(start: number, end: number, points: number, days?: { week_days: string; tz: string; keep: (f: Fact) => boolean }): Promise<void> {
+  const a = await timeSeries(db, { start: iso(start), end: iso(end), points, ...(days ? { week_days: days.week_days, tz: days.tz } : {}) });
   const all = await facts();
   const step = a.step_ms;
   const buckets = Array.from({ length: points }, zero);
-  for (const f of all.filter((x) => inRange(x, start, end))) count(buckets[Math.min(Math.floor((f.t - start) / step), points - 1)]!, f);
-  expect(a.points.map(counts), `series ${iso(start)}..${iso(end)} / ${points}`).toEqual(buckets);
+  for (const f of all.filter((x) => inRange(x, start, end) && (!days || days.keep(x)))) count(buckets[Math.min(Math.floor((f.t - start) / step), points - 1)]!, f);
+  expect(a.points.map(counts), `series ${iso(start)}..${iso(end)} / ${points} ${days?.week_days ?? ''} ${days?.tz ?? ''}`).toEqual(buckets);
 }
+
+/** The local weekday (0 Sunday .. 6 Saturday) of an instant, straight from Intl (not the director's wall-clock code). */
+const WEEKDAY_OF: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+const localWeekday = (t: number, tz: string) => WEEKDAY_OF[new Intl.DateTimeFormat('en-US', { timeZone: tz, weekday: 'short' }).format(t)]!;
 
 /** Ranges whose edges fall inside months, days, hours and 5-minute slices, on slice starts, and on job times. */
 function ranges(seed: number, n: number): [number, number][] {
@@ -331,6 +335,53 @@ describe('report rollups', () => {
     const taam = await mitreTaam(db, { start: iso(a), end: iso(b), filterVal: 'scheduled' });
     expect(taam).toEqual(await mitreTaam(db, { start: iso(a), end: iso(b) }));
   });
+
+  it('MON-051 days of the week (local days: DST, half-hour zones, a midnight fall-back) read from the rollups equal the raw job actions of the kept days', async () => {
+    // Jobs on local midnights and a millisecond before: Paris before and after its DST change (Monday
+    // 2026-03-30 starts 22:00 UTC), Kolkata (+05:30), Santiago's Saturday 2026-04-04 that falls back at
+    // midnight (25 hours: its second 23:30 is 03:30 UTC, Sunday starts 04:00 UTC).
+    const edges = ['2026-03-09T22:59:59.999Z', '2026-03-09T23:00:00Z', '2026-03-29T21:59:59.999Z', '2026-03-29T22:00:00Z', '2026-03-14T18:29:59.999Z', '2026-03-14T18:30:00Z', '2026-04-05T03:30:00Z', '2026-04-05T04:00:00Z'];
+    await db.exec(`
+      insert into jobs (id, name, status, created_at, started_at) values ${edges.map((t, i) => `(${900 + i}, 'Local edge ${i}', 'completed', '${t}', '${t}')`).join(', ')};
+      insert into job_steps (id, job_id, group_order, source_node_id, destination_node_id) values ${edges.map((_, i) => `(${900 + i}, ${900 + i}, 0, ${1 + (i % 4)}, null)`).join(', ')};
+      insert into job_actions (job_step_id, job_id, action_id, sim_action_vid, name, action_type, status, alerted, blocked, events) values
+        ${edges.map((_, i) => `(${900 + i}, ${900 + i}, ${1 + (i % 4)}, 'A${1 + (i % 4)}', 'x', '${['dns', 'host_cli', 'web_request', 'port_scan'][i % 4]}', 'ran', ${i % 3 === 0}, ${i % 2 === 0}, ${i % 5})`).join(', ')};
+    `);
+    try {
+      const cases: [tz: string, days: string][] = [
+        ['UTC', 'M,T,W,Th,F'],
+        ['Europe/Paris', 'M,T,W,Th,F'],
+        ['Europe/Paris', 'Su'],
+        ['Asia/Kolkata', 'S,Su'],
+        ['America/Santiago', 'S'],
+        ['America/St_Johns', 'M,W,F'],
+      ];
+      const spans: [number, number][] = [
+        [T0 - 86_400_000, T0 + SPAN + 86_400_000],
+        [Date.parse('2026-03-09T22:59:59.999Z'), Date.parse('2026-03-30T12:00:00Z')],
+        [Date.parse('2026-04-04T10:00:00Z'), Date.parse('2026-04-05T04:00:00Z')],
+      ];
+      for (const [tz, week_days] of cases) {
+        const set = new Set(week_days.split(',').map((d) => ['Su', 'M', 'T', 'W', 'Th', 'F', 'S'].indexOf(d)));
+        const keep = (f: Fact) => set.has(localWeekday(f.t, tz));
+        for (const [a, b] of spans)
+          for (const by of ['action_type', 'technique', 'destination_zone', 'simulation'] as GroupKey[]) await expectResultsAsRaw(by, { start: iso(a), end: iso(b), week_days, tz }, a, b, keep);
+        await expectSeriesSameAsRaw(T0 - 3_600_000, T0 + SPAN, 121, { week_days, tz, keep });
+        await expectSeriesSameAsRaw(Date.parse('2026-03-29T12:00:00Z'), Date.parse('2026-03-30T12:00:00Z'), 7, { week_days, tz, keep });
+        // The class rollups (a text matching every job's Ran By) and the status rollups (a text matching
+        // the status of every job) answer the same through the same windows.
+        const [a, b] = spans[1]!;
+        const plain = await results(db, { start: iso(a), end: iso(b), group_by: 'action_type', week_days, tz, limit: 500 });
+        for (const filterVal of ['scheduled', 'completed']) {
+          const filtered = await results(db, { start: iso(a), end: iso(b), group_by: 'action_type', week_days, tz, filterVal, limit: 500 });
+          expect(filtered.rows, `${filterVal} ${tz} ${week_days}`).toEqual(plain.rows);
+          expect(filtered.totals).toEqual(plain.totals);
+        }
+      }
+    } finally {
+      await db.exec(`delete from job_actions where job_id >= 900 and job_id < 910; delete from job_steps where job_id >= 900 and job_id < 910; delete from jobs where id >= 900 and id < 910;`);
+    }
+  }, 120_000);
 
   it('MON-053 live: answers follow job actions as they are created, finish, gain events, move and go', async () => {
     const check = async () => {
