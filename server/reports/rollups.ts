@@ -77,14 +77,23 @@ function unionCtes(s: ReportScope, edges: readonly number[], endBucket: number |
         select ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored from report_rollups ru
         where ru.grain = r.g and ru.dim = ${dim} and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
   }
-  if (plan.raw.length && !noneFinished) {
+  if ((plan.raw.length || plan.neg.length) && !noneFinished) {
     // Without a filter, or with one the kept rollups answer, the raw pieces are the range's edges.
     const atEdges = !s.filtered || !!s.classes || !!finished;
     // A finished job at the edges passes a facet filter when its class (report_job_facets) is kept: one
     // primary-key probe per job (the filter over its job actions costs a subquery per job).
     const conds = s.facet ? [`exists (select 1 from report_job_facets fj where fj.job_id = j.id and fj.${s.facet.f === 1 ? 'vc' : 'ec'} = any(${p.add(s.facet.classes)}::int[]))`] : (s.conds ?? []);
-    ctes.push(rawCte(plan.raw, p, actors, { edges: atEdges, conds: [...conds, ...(finished ? [statusIn(finished)] : [])] }));
-    parts.push(rawPart('ja'));
+    const edgeConds = [...conds, ...(finished ? [statusIn(finished)] : [])];
+    if (plan.raw.length) {
+      ctes.push(rawCte(plan.raw, p, actors, { edges: atEdges, conds: edgeConds }));
+      parts.push(rawPart('ja'));
+    }
+    if (plan.neg.length) {
+      // The rest of the slices an edge read whole from the rollups (slices.ts edge()), under the same
+      // conditions as the rollups it comes off, counted negative.
+      ctes.push(rawCte(plan.neg, p, actors, { edges: atEdges, conds: edgeConds, name: 'jn' }));
+      parts.push(`select q.i, q.k, q.t, ${COUNTER_COLUMNS.map((c) => `-q.${c} as ${c}`).join(', ')} from (${rawPart('jn')}) q`);
+    }
   }
   if (open.length) {
     // The jobs of the unfinished statuses kept, over the whole range (through jobs_sort_status_idx).
