@@ -48,6 +48,13 @@ function zoneFormatter(): Intl.DateTimeFormat | null {
 /** The user's profile time zone once the workbench set it (null: the browser's zone is shown). */
 export const displayTimeZone = (): string | null => zoneName;
 
+/**
+ * The IANA zone the user's days are in, the one times are shown in (MON-051: a report range's days of
+ * the week are these days): the profile's zone once set and known here, else the runtime's (UTC when it
+ * does not tell).
+ */
+export const userTimeZone = (): string => (zoneFormatter() ? zoneName! : Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+
 /** The wall-clock time of `d` in the display zone, as a Date whose local fields are then formatted. */
 function wallClock(d: Date): Date {
   const zone = zoneFormatter();

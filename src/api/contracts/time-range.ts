@@ -109,16 +109,13 @@ export function keptWeekdays(cfg: Pick<TimeRangeConfig, 'repeat_week_days'>): st
   return days.length && days.length < WEEKDAYS.length ? days.join(',') : '';
 }
 
-/** The user's IANA time zone (the one local days are counted in); UTC when the runtime does not tell. */
-export const localTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
 /**
  * The weekday part of a report call's query (docs/api.md "Reports"): week_days and the time zone whose
  * local days they are; nothing when the range keeps every day.
  */
-export function weekdayQuery(cfg: TimeRangeConfig, tz: string = localTimeZone()): { week_days?: string; tz?: string } {
+export function weekdayQuery(cfg: TimeRangeConfig, tz: () => string): { week_days?: string; tz?: string } {
   const week_days = keptWeekdays(cfg);
-  return week_days ? { week_days, tz } : {};
+  return week_days ? { week_days, tz: tz() } : {};
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type UntestedAnswer,
 } from '@/api/contracts/reports';
 import { resolveTimeRange, weekdayQuery, type TimeRangeConfig } from '@/api/contracts/time-range';
+import { userTimeZone } from '@/ui/datetime';
 import type { PanelRequest, PanelSource, PanelsAnswer } from '@/api/contracts/report-table';
 
 /** Fetchers of the reports calls (docs/api.md "Reports", "Dashboards"); plain functions, so commands and scripts call them too. */
@@ -62,7 +63,7 @@ export function panelParams(panel: DashboardPanel, dashboardRange: TimeRangeConf
   return {
     start: start.toISOString(),
     end: end.toISOString(),
-    ...weekdayQuery(range),
+    ...weekdayQuery(range, userTimeZone),
     group_by: (GROUP_KEYS as readonly string[]).includes(o.group_by) ? o.group_by : 'action_type',
     threshold: o.blockThreshold,
     match: o.chartMode === 'blocked' ? 'prevented' : 'detected',

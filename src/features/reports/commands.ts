@@ -7,6 +7,7 @@ import { inMenu } from '@/commands/menus';
 import type { DashboardMenuArgs, PanelMenuArgs } from './menus';
 import { CHART_MODES, GROUP_KEYS, PANEL_KINDS, type ChartMode, type Dashboard, type DashboardPanel, type GroupKey, type PanelKind } from '@/api/contracts/reports';
 import { DEFAULT_TIME_RANGE, TIME_UNITS, describeTimeRange, keptWeekdays, resolveTimeRange, weekdayQuery, type TimeUnit } from '@/api/contracts/time-range';
+import { userTimeZone } from '@/ui/datetime';
 import { WEEKDAYS_MESSAGE, isWeekdayList } from '@/api/contracts/weekdays';
 import { SIMULATION_TYPES, type SimulationType } from '@/api/contracts/simulations';
 import { generateDraft, type CreateSimulationAnswer } from '@/api/contracts/simulation-draft';
@@ -413,7 +414,7 @@ export const reportsCommands: AnyCommand[] = [
       if (start > end) throw new Error('start must not be after end.');
       const described = a?.start || a?.end ? `${start.toISOString()} to ${end.toISOString()}` : describeTimeRange(range);
       // The view's days of the week count with the view's range, not with a range the script gives.
-      const u = await fetchUntested({ start: start.toISOString(), end: end.toISOString(), ...(a?.start || a?.end ? {} : weekdayQuery(range)) });
+      const u = await fetchUntested({ start: start.toISOString(), end: end.toISOString(), ...(a?.start || a?.end ? {} : weekdayQuery(range, userTimeZone)) });
       if (!u.actions.length) throw new Error(`Every ATT&CK technique that has Actions ran in the range (${described}): nothing is untested.`);
       const actions = u.actions.slice(0, MAX_DRAFT_STEPS);
       const ids = u.techniques.map((t) => t.id);

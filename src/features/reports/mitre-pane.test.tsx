@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { API, useMswServer } from '../../../tests/msw';
 import type { MitreMatrixAnswer } from '@/api/contracts/reports';
 import { MitrePane } from './mitre-pane';
+import { setDisplayTimeZone } from '@/ui/datetime';
 
 const server = useMswServer();
 
@@ -89,6 +90,20 @@ describe('the ATT&CK view keeps its range in the URL', () => {
     const again: Record<string, string>[] = [];
     renderPane({ wd: 'Su,S' }, again);
     expect(await screen.findAllByText(/^Last 30 days on Su, S ·/)).toHaveLength(2);
+  });
+
+  it("MON-051 the days are the user's days: with a profile time zone set, it is the tz asked", async () => {
+    const asked: URLSearchParams[] = [];
+    serveMatrix(asked);
+    setDisplayTimeZone('Pacific/Auckland');
+    try {
+      renderPane({ wd: 'M' }, []);
+      await screen.findByRole('grid', { name: 'ATT&CK matrix' });
+      expect(asked.at(-1)?.get('week_days')).toBe('M');
+      expect(asked.at(-1)?.get('tz')).toBe('Pacific/Auckland');
+    } finally {
+      setDisplayTimeZone(null);
+    }
   });
 
   it('an address that does not parse (a bad instant, an end before the start, an unknown unit) shows the default range', async () => {

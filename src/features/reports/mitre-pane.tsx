@@ -5,6 +5,7 @@ import { useSnapshot } from 'valtio';
 import { ATTACK_TACTICS, ATTACK_TECHNIQUES, ATTACK_VERSION } from '@/api/contracts/attack';
 import { DEFAULT_BLOCK_THRESHOLD, ZERO_COUNTS, type ResultCounts, type TechniqueCell } from '@/api/contracts/reports';
 import { describeTimeRange, resolveTimeRange, timeRangeFromQuery, timeRangeToQuery, weekdayQuery, type TimeRangeConfig } from '@/api/contracts/time-range';
+import { userTimeZone } from '@/ui/datetime';
 import type { PaneProps } from '@/panes/types';
 import { ResultBadge, resultBadge } from '@/ui/result-badge';
 import { TimeRangePicker } from '@/ui/time-range-picker';
@@ -40,7 +41,7 @@ export function MitrePane({ params, setParams }: PaneProps) {
   }, [range]);
   const minute = Math.floor(Date.now() / 60_000) * 60_000;
   const { start, end } = resolveTimeRange(range, new Date(minute));
-  const p = { start: start.toISOString(), end: end.toISOString(), ...weekdayQuery(range) };
+  const p = { start: start.toISOString(), end: end.toISOString(), ...weekdayQuery(range, userTimeZone) };
   const q = useQuery({ queryKey: qk.matrix(p), queryFn: () => fetchMatrix(p) });
   const { technique } = useSnapshot(reportsStore);
   const cells = new Map<string, TechniqueCell>((q.data?.techniques ?? []).map((c) => [c.id, c]));
