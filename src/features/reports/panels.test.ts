@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { addPanel, movePanel, removePanel, resizePanel } from './panels';
-import { noteShownClock, panelClock, rulesFor, shownClock } from './panel-data';
+import { dashboardRequests, noteShownClock, panelClock, rulesFor, shownClock } from './panel-data';
+import { DEFAULT_TIME_RANGE } from '@/api/contracts/time-range';
+import { setDisplayTimeZone } from '@/ui/datetime';
 import { parseFilterRules, type ParsedCondition, type ParsedNode } from '@/api/contracts/filters';
 
 describe('panel edits', () => {
@@ -50,5 +52,30 @@ describe('the minute of the figures on screen', () => {
     first();
     expect(shownClock(43, new Date('2026-11-27T10:05:00.000Z'))).toEqual(new Date('2026-11-27T10:01:00.000Z'));
     second();
+  });
+});
+
+describe("a dashboard's days of the week", () => {
+  it("MON-051 every panel's call asks the range's days with the user's time zone; a panel with a range of its own asks its own", () => {
+    let ps = addPanel([], 'gauge');
+    ps = addPanel(ps, 'line');
+    ps = addPanel(ps, 'tree_map');
+    const own = { ...DEFAULT_TIME_RANGE, relBackCount: 7 };
+    ps = ps.map((p) => (p.kind === 'tree_map' ? { ...p, options: { ...p.options, time_range: own } } : p));
+    const now = new Date('2026-11-28T12:00:00Z');
+    setDisplayTimeZone('Europe/Paris');
+    try {
+      const { queries } = dashboardRequests({ panels: ps, time_range: { ...DEFAULT_TIME_RANGE, repeat_week_days: 'F,M' } }, now);
+      const bySource = Object.fromEntries(queries.map((q) => [q.source, q.query as Record<string, unknown>]));
+      expect(bySource.results).toMatchObject({ week_days: 'M,F', tz: 'Europe/Paris' });
+      expect(bySource.series).toMatchObject({ week_days: 'M,F', tz: 'Europe/Paris' });
+      expect(bySource.tree).not.toHaveProperty('week_days');
+      expect(bySource.tree).not.toHaveProperty('tz');
+      // Every day: nothing about days is asked.
+      const everyDay = dashboardRequests({ panels: ps, time_range: DEFAULT_TIME_RANGE }, now).queries;
+      expect(everyDay.some((q) => 'week_days' in q.query || 'tz' in q.query)).toBe(false);
+    } finally {
+      setDisplayTimeZone(null);
+    }
   });
 });
