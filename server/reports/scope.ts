@@ -1,6 +1,7 @@
 import type { Db } from '../db/index';
 import { validate } from '../http-errors';
-import { WEEKDAYS, weekdayNumbers } from '../../src/api/contracts/weekdays';
+import { weekdayNumbers } from '../../src/api/contracts/weekdays';
+import { keptWeekdays } from '../../src/api/contracts/time-range';
 import { EVENTS_CONDITION, filterConditions, isFiltered, parseListQuery, textMatches, Params, type ListFilter } from '../jobs/list-query';
 import { compileJobRules } from '../jobs/rule-filter';
 import { reportQuerySchema, type ReportQuery } from '../../src/api/contracts/report-requests';
@@ -147,8 +148,8 @@ export async function isStatusFilter(db: Db, f: ListFilter): Promise<boolean> {
 export async function reportScope(db: Db, raw: Record<string, unknown>): Promise<ReportScope> {
   const q = validate(reportQuerySchema, raw);
   // MON-051: the days of the week are kept as windows of time (weekday-windows.ts), whatever the filter.
-  const days = weekdayNumbers(q.week_days);
-  return { ...(await filterScope(db, q)), days: days.length && days.length < WEEKDAYS.length ? { days: new Set(days), tz: q.tz } : null };
+  const kept = keptWeekdays({ repeat_week_days: q.week_days });
+  return { ...(await filterScope(db, q)), days: kept ? { days: new Set(weekdayNumbers(kept)), tz: q.tz } : null };
 }
 
 /** The filter's conditions and what answers them (the plain, class, status or facet rollups, or raw). */

@@ -116,11 +116,9 @@ function split(a: number, b: number, grains: readonly Grain[], i: number, plan: 
   const rest = (x: number, y: number) => (finer.length ? split(x, y, finer, i, plan) : edge(x, y, g, i, plan));
   if (A >= B) {
     if (finer.length) return split(a, b, finer, i, plan);
-    if (a < A && A < b) {
-      edge(a, A, g, i, plan);
-      return edge(A, b, g, i, plan);
-    }
-    return edge(a, b, g, i, plan);
+    // Either side of the boundary A (the second empty when [a, b) ends before it).
+    edge(a, Math.min(A, b), g, i, plan);
+    return edge(A, b, g, i, plan);
   }
   rest(a, A);
   pushRollup(plan, g, A, B, i);

@@ -93,7 +93,7 @@ export const localDay = (d: Date): string => `${d.getFullYear()}-${String(d.getM
 /** A short label: 'Last 30 days', or the two dates. */
 export function describeTimeRange(cfg: TimeRangeConfig): string {
   const days = keptWeekdays(cfg);
-  const on = days ? ` on ${parseWeekdays(days).join(', ')}` : '';
+  const on = days ? ` on ${days.split(',').join(', ')}` : '';
   if (cfg.rangeType === 'rel') {
     const unit = cfg.relBackCount === 1 ? cfg.relUnit : `${cfg.relUnit}s`;
     return `Last ${cfg.relBackCount} ${unit}${on}`;
