@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, ConsoleMessage, Page } from 'playwright-core';
-import { launchBrowser, openPage, testBrowserPath, workbenchReady } from './chromium';
+import { launchTestBrowser, openPage, workbenchReady } from './chromium';
 import { REPO_ROOT } from './director';
 import { keepPage, type KeptPage } from './kept-page';
 
@@ -126,7 +126,7 @@ let launched: Promise<Browser> | null = null;
 async function workerBrowser(): Promise<Browser> {
   const current = launched ? await launched.catch(() => null) : null;
   if (current?.isConnected()) return current;
-  launched = launchBrowser(testBrowserPath());
+  launched = launchTestBrowser();
   return launched;
 }
 

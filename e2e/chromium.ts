@@ -11,10 +11,24 @@ const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
  * Debian's Chromium (never a downloaded browser); CHROMIUM_PATH overrides the path. The benchmarks measure
  * in it. VIGIL_CHROMIUM_EXTRA_ARGS (space-separated) adds switches, to measure what one changes.
  */
-export function launchBrowser(executablePath = process.env.CHROMIUM_PATH || CHROMIUM): Promise<Browser> {
+export function launchBrowser(executablePath = process.env.CHROMIUM_PATH || CHROMIUM, args: string[] = []): Promise<Browser> {
   const extra = (process.env.VIGIL_CHROMIUM_EXTRA_ARGS ?? '').split(' ').filter(Boolean);
-  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extra], headless: true });
+  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...args, ...extra], headless: true });
 }
+
+/**
+ * V8 switches of the browser the e2e tests drive (never the benchmarks'): the interpreter and the
+ * baseline compiler only, without the optimizing tiers (Maglev, TurboFan). A test page lives seconds and
+ * runs each function a few times, so optimizing it is work thrown away: in a trace of the action-form
+ * tests, Maglev's compile threads took about 10 of the renderer's 66 s of CPU. Measured, three runs of
+ * `e2e/action-form.e2e.ts` each way on the quiet machine: 143-156 s of the machine's CPU with the
+ * default tiers, 115-129 s without; `jobs.e2e.ts` 107 -> 92 s; `large-map.e2e.ts` (the 2,000-actor map)
+ * 52 -> 50 s. The tiers compute the same results, so the tests prove the same behaviour.
+ */
+const TEST_BROWSER_JS_FLAGS = '--js-flags=--no-maglev,--no-turbofan';
+
+/** Launches the e2e tests' browser (testBrowserPath) with TEST_BROWSER_JS_FLAGS. */
+export const launchTestBrowser = (): Promise<Browser> => launchBrowser(testBrowserPath(), [TEST_BROWSER_JS_FLAGS]);
 
 /**
  * The browser the e2e tests drive: Debian's chromium-headless-shell when installed (.ci/run installs it),

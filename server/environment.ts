@@ -1,13 +1,13 @@
 import type { Db } from './db/index';
 import type { Environment, SessionUser } from '../src/api/contracts/session';
 import { getSetting } from './settings-store';
+import { wallMs } from './time/wall-clock';
 
 export const LICENSED_FEATURES = ['protected_theater', 'multisite_reporting', 'cloud_actions', 'monitors'];
 
-function utcOffsetMinutes(timeZone: string, at = new Date()): number {
-  const local = new Date(at.toLocaleString('en-US', { timeZone }));
-  const utc = new Date(at.toLocaleString('en-US', { timeZone: 'UTC' }));
-  return Math.round((local.getTime() - utc.getTime()) / 60000);
+/** The zone's offset from UTC now, in minutes (its formatter cached: one per page load of the workbench). */
+function utcOffsetMinutes(timeZone: string, at = Date.now()): number {
+  return Math.round((wallMs(at, timeZone) - at) / 60000);
 }
 
 /**
