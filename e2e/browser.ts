@@ -112,6 +112,12 @@ export interface BrowserFixture {
   newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
 }
 
+/**
+ * The tests' contexts ask for reduced motion: the workbench then draws no animation (src/styles.css), whose
+ * every frame Chromium would raster and composite in software; what changes still changes, at once.
+ */
+const TEST_CONTEXT_OPTIONS: BrowserContextOptions = { reducedMotion: 'reduce' };
+
 // ---- One Chromium per worker --------------------------------------------------------------------
 
 let launched: Promise<Browser> | null = null;
@@ -166,7 +172,7 @@ export function useBrowser(baseUrl: () => string): BrowserFixture {
     const url = baseUrl();
     if (kept && kept.url !== url) await dropKept();
     if (!kept) {
-      const { context, page } = await openPage(browser, url);
+      const { context, page } = await openPage(browser, url, TEST_CONTEXT_OPTIONS);
       const logged: string[] = [];
       watchConsole(context, logged);
       kept = { url, page: keepPage(context, page), logged };
@@ -214,7 +220,7 @@ export function useBrowser(baseUrl: () => string): BrowserFixture {
     async newContext(options: BrowserContextOptions = {}) {
       const c = now();
       const url = baseUrl();
-      const context = await c.context.browser()!.newContext({ baseURL: url, viewport: { width: 1400, height: 900 }, ...options });
+      const context = await c.context.browser()!.newContext({ baseURL: url, viewport: { width: 1400, height: 900 }, ...TEST_CONTEXT_OPTIONS, ...options });
       context.setDefaultTimeout(15_000);
       directorOf.set(context, url);
       watchConsole(context, c.logged);

@@ -1,6 +1,6 @@
 // Browser helpers shared by the e2e tests and the benchmarks: no test-runner imports here.
 import fs from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
@@ -37,9 +37,9 @@ export const launchTestBrowser = (): Promise<Browser> => launchBrowser(testBrows
  */
 export const testBrowserPath = () => process.env.CHROMIUM_PATH || (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM);
 
-/** A fresh context (own cookies and localStorage) and page whose relative URLs resolve against baseUrl. */
-export async function openPage(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1400, height: 900 } });
+/** A fresh context (own cookies and localStorage; 1400x900 unless `options` say otherwise) and page whose relative URLs resolve against baseUrl. */
+export async function openPage(browser: Browser, baseUrl: string, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1400, height: 900 }, ...options });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   return { context, page };

@@ -123,6 +123,17 @@ export async function seedDataDir(): Promise<string> {
 }
 
 /**
+ * Node switches of the run's directors (those that run its bundle, see bundleDirector; the benchmarks'
+ * directors run tsx with the defaults): PGlite's WebAssembly compiled by Liftoff only, never tiered up by
+ * TurboFan. A test's director lives a file or less, so the optimized code is mostly work thrown away:
+ * from a copy of the seeded install, 4.1-5.1 s of CPU by 15 s after its start with the default tiers,
+ * 2.7-3.2 s with Liftoff only; over a file, sampled by process, `jobs.e2e.ts`'s four directors 29-31 ->
+ * 21-23 s, the shared director serving `action-form.e2e.ts` 31 -> 23 s, while `reports.e2e.ts`'s
+ * heavier queries cost it 12 -> 15 s.
+ */
+const RUN_DIRECTOR_NODE_ARGS = ['--liftoff-only'];
+
+/**
  * Starts the real director (`node --import tsx server/main.ts`, or the run's bundle of it, see
  * bundleDirector) on a free port with a fresh temporary
  * PGlite directory, SEED=demo and the known passwords; `env` adds or overrides variables
@@ -138,7 +149,7 @@ export async function startDirector(env: Record<string, string> = {}, opts: { fr
   if (copied) await fs.promises.cp(seeded, dataDir, { recursive: true });
   const port = await freePort();
   const bundle = process.env[DIRECTOR_BUNDLE_VARIABLE];
-  const script = bundle && fs.existsSync(bundle) ? [bundle] : ['--import', 'tsx', 'server/main.ts'];
+  const script = bundle && fs.existsSync(bundle) ? [...RUN_DIRECTOR_NODE_ARGS, bundle] : ['--import', 'tsx', 'server/main.ts'];
   // VIGIL_E2E_DIRECTOR_NODE_ARGS profiles every director of a run (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
   const runArgs = process.env.VIGIL_E2E_DIRECTOR_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...runArgs, ...(opts.nodeArgs ?? []), ...script], {
