@@ -30,8 +30,21 @@ const form = (page: Page, kind = 'action-new') => page.locator(`[data-pane-kind=
 const toast = (page: Page, text: string | RegExp) => page.locator('[aria-live="polite"]').getByText(text).first();
 const fieldError = (scope: Locator) => scope.locator('[data-field-error]');
 
+const newUrl = (type?: string) => (type ? `${NEW_URL}?action_type=${type}` : NEW_URL);
+
 async function openNew(page: Page, type?: string): Promise<Locator> {
-  await page.goto(type ? `${NEW_URL}?action_type=${type}` : NEW_URL);
+  await page.goto(newUrl(type));
+  return newForm(page);
+}
+
+/** Signs in as `who` straight at the Add Action form (one page load, not the Start pane and then the form). */
+async function signInToNew(page: Page, who: Who, type?: string): Promise<Locator> {
+  await signInAs(page, who, newUrl(type));
+  return newForm(page);
+}
+
+/** The Add Action form once drawn, an offered draft discarded. */
+async function newForm(page: Page): Promise<Locator> {
   const f = form(page);
   await f.getByRole('heading', { name: 'Add Action', level: 2 }).waitFor();
   if (await f.getByRole('button', { name: 'Discard Draft' }).count()) await f.getByRole('button', { name: 'Discard Draft' }).click();
@@ -45,9 +58,9 @@ async function fillTestValues(page: Page, f: Locator, type: string): Promise<voi
   await toast(page, `Test values for a ${type} Action were filled in.`).waitFor();
 }
 
-/** A new form of the type with its test values, at step 2 (Action Details). */
-async function openFilledDetails(page: Page, type: string): Promise<Locator> {
-  const f = await openNew(page, type);
+/** A new form of the type with its test values, at step 2 (Action Details); signed in first as `signInFirstAs` if given. */
+async function openFilledDetails(page: Page, type: string, signInFirstAs?: Who): Promise<Locator> {
+  const f = signInFirstAs ? await signInToNew(page, signInFirstAs, type) : await openNew(page, type);
   await fillTestValues(page, f, type);
   await gotoStep(f, 'Action Details');
   return f;
@@ -196,8 +209,7 @@ describe('Action form: create and edit every type', () => {
 
   it.each(TYPES)('ACT-094 ACT-062 ACT-015 ACT-093 creates a %s Action in the wizard; after a reload the edit form shows every value entered, and the preview the saved ones', async (type) => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openNew(page, type);
+    const f = await signInToNew(page, 'operator', type);
     await fillTestValues(page, f, type);
     const name = `E2E ${type} ${crypto.randomBytes(3).toString('hex')}`;
     await f.getByLabel('Name', { exact: true }).fill(name);
@@ -215,8 +227,8 @@ describe('Action form: create and edit every type', () => {
     const created = await idOf(page, name);
     expect(created.action_type).toBe(type);
     const editUrl = type === 'cloud' ? `/manage_sims/actions/cloud_action/${created.id}/edit` : `/manage_sims/actions/${created.id}/edit`;
+    // A new page load: the form shows what the director kept.
     await page.goto(editUrl);
-    await page.reload();
     const e = form(page, 'action-edit');
     await e.getByRole('heading', { name: `Edit Action ${created.vid}`, level: 2 }).waitFor();
     await waitForFocused(page, `Edit Action ${created.vid}`);
@@ -327,8 +339,7 @@ describe('Action form: the wizard shell', () => {
 
   it('ACT-072 ACT-073 ACT-106 shows the spec texts: no type, must be filled, port syntax, host_cli syntax inline', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openNew(page);
+    const f = await signInToNew(page, 'operator');
     await f.getByLabel('Name', { exact: true }).fill('Validation test');
     await f.getByLabel('Description', { exact: true }).fill('Checks messages');
     await page.keyboard.press('Control+s');
@@ -365,8 +376,7 @@ describe('Action form: the wizard shell', () => {
 
   it("ACT-073 ACT-076 host_cli: a blank script says can't be blank and a file without a destination directory says must be filled, under their fields", async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openFilledDetails(page, 'host_cli');
+    const f = await openFilledDetails(page, 'host_cli', 'operator');
     await f.locator('[data-code-editor="host_cli_action.raw_text"] .cm-content').click();
     await page.keyboard.press('Control+a');
     await page.keyboard.press('Delete');
@@ -383,8 +393,7 @@ describe('Action form: the wizard shell', () => {
 
   it('ACT-075 ACT-068 ACT-119 file_transfer: one file at a time, content encoding list and period errors under the field, app layer sets the port', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openFilledDetails(page, 'file_transfer');
+    const f = await openFilledDetails(page, 'file_transfer', 'operator');
     const addFile = f.getByRole('button', { name: '+ Add File' });
     expect(await addFile.isDisabled()).toBe(true);
     expect(await f.getByText('Malicious File Transfer accepts one attached file at a time: remove it to attach another.').isVisible()).toBe(true);
@@ -440,8 +449,7 @@ describe('Action form: the wizard shell', () => {
 
   it('ACT-071 Save and Reset are disabled while a save is in progress', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openNew(page, 'dns');
+    const f = await signInToNew(page, 'operator', 'dns');
     await fillTestValues(page, f, 'dns');
     let release: () => void = () => undefined;
     const held = new Promise<void>((r) => (release = r));
@@ -467,8 +475,7 @@ describe('Action form: the wizard shell', () => {
 
   it('ACT-062 changing the type resets the type fields and applies the type default dimensions; Reset restores the loaded values', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openNew(page, 'dns');
+    const f = await signInToNew(page, 'operator', 'dns');
     await gotoStep(f, 'Action Details');
     await f.getByLabel('Domain', { exact: true }).fill('keep.example.com');
     await gotoStep(f, 'Name/Description');
@@ -494,8 +501,7 @@ describe('Action form: the wizard shell', () => {
 
   it('ACT-067 website steps: add, never remove the last, reorder only when collapsed, a collapsed step with errors is marked invalid', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openFilledDetails(page, 'website');
+    const f = await openFilledDetails(page, 'website', 'operator');
     const steps = f.getByRole('group', { name: 'Steps' });
     expect(await steps.getByRole('button', { name: 'Remove Step 1' }).isDisabled()).toBe(true);
     await steps.getByRole('button', { name: '+ Add Step' }).click();
@@ -516,8 +522,7 @@ describe('Action form: the wizard shell', () => {
 
   it('a draft survives a reload, is offered back, restored, and dropped after the save', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openNew(page, 'captive_dns');
+    const f = await signInToNew(page, 'operator', 'captive_dns');
     await fillTestValues(page, f, 'captive_dns');
     const name = `Draft ${crypto.randomBytes(3).toString('hex')}`;
     await f.getByLabel('Name', { exact: true }).fill(name);
@@ -537,8 +542,7 @@ describe('Action form: the wizard shell', () => {
 
   it('a draft survives closing the pane: reopening New Action offers it back with every value', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openNew(page, 'captive_dns');
+    const f = await signInToNew(page, 'operator', 'captive_dns');
     await fillTestValues(page, f, 'captive_dns');
     const name = `Closed ${crypto.randomBytes(3).toString('hex')}`;
     await f.getByLabel('Name', { exact: true }).fill(name);
@@ -623,8 +627,7 @@ describe('Action form: palette picker and help pages', () => {
 
   it('ACT-020 Need Help opens the host_cli help in a new tab, the python help for the python shell', async () => {
     const { page, context } = b;
-    await signInAs(page, 'operator');
-    const f = await openNew(page, 'host_cli');
+    const f = await signInToNew(page, 'operator', 'host_cli');
     await gotoStep(f, 'Action Details');
     const [help] = await Promise.all([context.waitForEvent('page'), f.getByRole('link', { name: 'Need Help?' }).click()]);
     await help.getByRole('heading', { name: 'Host CLI command syntax' }).waitFor();
@@ -649,8 +652,7 @@ describe('Action form: the sections of each type', () => {
 
   it('ACT-021 ACT-087 ACT-117 host_cli: file table, Advanced Options open by default, run-as, protected-actor radios, shell, Need Help, a 400px script and a 200px cleanup script with tab size 2', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openFilledDetails(page, 'host_cli');
+    const f = await openFilledDetails(page, 'host_cli', 'operator');
     await f.getByRole('table', { name: 'Host CLI files' }).waitFor();
     expect(await f.getByRole('button', { name: /Advanced Options/ }).getAttribute('aria-expanded')).toBe('true');
     for (const label of ['Delivery Wait Time (s)', 'Delivery Failed Result', 'Destination Exists Result', 'Monitor Network Connections', 'Separate Cleanup Shell', 'Automatic File Cleanup', 'Run-as User Profile', 'Require Run as Interactive', 'Shell']) {
@@ -671,8 +673,7 @@ describe('Action form: the sections of each type', () => {
 
   it('ACT-022 file_transfer: one attached file, user agent, content encoding, app layer, tunnel protocol, method, target port, tunnel CIDR and DNS fields, and a link that opens a DNS Action for the domain', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openFilledDetails(page, 'file_transfer');
+    const f = await openFilledDetails(page, 'file_transfer', 'operator');
     expect(await f.getByRole('button', { name: '+ Add File' }).isDisabled()).toBe(true);
     for (const label of ['User Agent', 'Content Encoding', 'App Layer', 'Tunnel Protocol', 'Method', 'Target Port', 'Tunnel CIDR', 'DNS Domain', 'DNS Server IP']) await visible(f, label);
     // The link to a malicious DNS Action for the tunnel's domain, and the form it opens, filled in.
@@ -705,8 +706,7 @@ describe('Action form: the sections of each type', () => {
 
   it('ACT-027 ACT-117 cloud: inputs, outputs, ordered scripts with a 400px tab size 4 editor, and attached files', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openFilledDetails(page, 'cloud');
+    const f = await openFilledDetails(page, 'cloud', 'operator');
     for (const name of ['Inputs', 'Cloud files']) expect(await f.getByRole('table', { name }).isVisible(), name).toBe(true);
     expect(await f.getByRole('heading', { name: 'Outputs' }).isVisible()).toBe(true);
     expect(await f.getByRole('heading', { name: 'Scripts' }).isVisible()).toBe(true);
@@ -734,8 +734,7 @@ describe('Action form: files', () => {
 
   it('ACT-018 ACT-019 ACT-070 ACT-074 ACT-101 ACT-110 uploads a file (sha256 shown), refuses a second attach with the spec text, unattaches', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openNew(page, 'email');
+    const f = await signInToNew(page, 'operator', 'email');
     await gotoStep(f, 'Action Details');
     const content = crypto.randomBytes(4096);
     const sha = crypto.createHash('sha256').update(content).digest('hex');
@@ -774,8 +773,7 @@ describe('Action form: files', () => {
     const { page } = b;
     // The upload without a file and the wrong zip password are refused on purpose (400).
     b.allowConsole(/status of 400 \(Bad Request\) \(.*\/manage_sims\/file_transfer_libraries\.json\)$/);
-    await signInAs(page, 'operator');
-    const f = await openNew(page, 'host_cli');
+    const f = await signInToNew(page, 'operator', 'host_cli');
     await gotoStep(f, 'Action Details');
     await f.getByRole('button', { name: '+ Add File' }).click();
     const modal = page.getByRole('dialog', { name: 'Add File Attachment' });
@@ -807,8 +805,7 @@ describe('Action form: files', () => {
 
   it('ACT-064 ACT-084 cloud save modal: an approver gets Approve Now, which waits for no pending file; a malicious file makes the Action ineligible', async () => {
     const { page } = b;
-    await signInAs(page, 'approver');
-    const f = await openNew(page, 'cloud');
+    const f = await signInToNew(page, 'approver', 'cloud');
     await fillTestValues(page, f, 'cloud');
     const name = `Cloud modal ${crypto.randomBytes(3).toString('hex')}`;
     await f.getByLabel('Name', { exact: true }).fill(name);
@@ -851,8 +848,7 @@ describe('Action form: PCAP upload step', () => {
 
   it('ACT-023 ACT-069 ACT-095 a chosen capture is uploaded, polled and listed; the first conversation fills the addresses; Save creates the PCAP Action', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openNew(page, 'pcap');
+    const f = await signInToNew(page, 'operator', 'pcap');
     await fillTestValues(page, f, 'pcap');
     const name = `E2E pcap ${crypto.randomBytes(3).toString('hex')}`;
     await f.getByLabel('Name', { exact: true }).fill(name);
@@ -869,8 +865,7 @@ describe('Action form: PCAP upload step', () => {
 
   it('ACT-108 a capture with more than two addresses fails with the red bar and the flash, and clears the upload', async () => {
     const { page } = b;
-    await signInAs(page, 'operator');
-    const f = await openNew(page, 'pcap');
+    const f = await signInToNew(page, 'operator', 'pcap');
     await gotoStep(f, 'Action Details');
     await f.getByLabel('PCAP File').setInputFiles(fixture('three-ips.pcap'));
     await f.getByText('Error - 100%').waitFor({ timeout: 30_000 });

@@ -211,7 +211,7 @@ describe('the Jobs pane', () => {
 
   it('JOB-050 JOB-051 JOB-052 JOB-053 JOB-054 each result rule shows its text: Alerted, Blocked, Not Blocked, Events (n), No Events, Not Run, and capitalised statuses', async () => {
     const { page } = b;
-    await asAdmin(page, '/');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const found = new Map<string, { job: number; step: JobDetail['steps'][number]; action: JobAction }>();
     const kindOf = (a: JobAction) => (a.status === 'ran' ? actionResult(a).text.replace(/\(\d+\)/, '(n)') : actionResult(a).text === 'Not Run' ? 'Not Run' : 'other');
     const list = await api<JobListAnswer>(page, '/jobs/list_page_data.json?size=100');
@@ -352,7 +352,7 @@ describe('the Jobs pane', () => {
     const { page } = b;
     // The events load is made to fail on purpose (502 from the route below).
     b.allowConsole(/status of 502 \(Bad Gateway\) \(.*\/jobs\/job_actions\/\d+\/events\.json/);
-    await asAdmin(page, '/');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const target = await findAction(page, (a) => a.events > 0 && a.suspect_events > 0);
     let release: () => void = () => undefined;
     let mode: 'slow' | 'fail' | 'empty' = 'slow';
@@ -478,10 +478,11 @@ describe('the Jobs pane', () => {
 
   it('JOB-012 /jobs?vid= lists only the jobs of that simulation and says which VID it is limited to', async () => {
     const { page } = b;
-    await asAdmin(page, '/');
+    // The session first (no page load): the VID comes from the API, then the deep link is the one load.
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const recent = await api<JobListAnswer>(page, '/jobs/list_page_data.json?size=30');
     const vid = (recent.jobs ?? []).find((j) => j.simulation)!.simulation!.vid;
-    await page.goto(`/jobs?vid=${encodeURIComponent(vid)}`);
+    await asAdmin(page, `/jobs?vid=${encodeURIComponent(vid)}`);
     await waitForFocused(page, 'Jobs');
     const expected = await listIds(page, `vid=${encodeURIComponent(vid)}&size=10`);
     expect(expected.answer.total_filtered_jobs).toBeLessThan(expected.answer.total_jobs);
@@ -494,7 +495,7 @@ describe('the Jobs pane', () => {
 
   it("JOB-010 JOB-078 a job action's Edit Action and Clone open the action form; vendor content cannot be edited; a viewer sees both disabled", async () => {
     const { page } = b;
-    await asAdmin(page, '/');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const own = await findAction(page, (a) => canEditAction(a) && a.action_type !== 'cloud');
     const vendor = await findAction(page, (a) => !a.disabled && a.sim_action_id !== null && a.sim_action_vid.startsWith('A1'));
     const menuOf = async (t: typeof own) => {
@@ -534,11 +535,11 @@ describe('the Jobs pane', () => {
 
   it("JOB-018 Open the Job's Simulation on a sequence job opens the simulation pane showing that simulation (never Not Found)", async () => {
     const { page } = b;
-    await asAdmin(page, '/');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const recent = await api<JobListAnswer>(page, '/jobs/list_page_data.json?size=30');
     const job = (recent.jobs ?? []).find((j) => j.simulation)!;
     const sim = job.simulation!;
-    await page.goto(`/jobs/${job.id}`);
+    await asAdmin(page, `/jobs/${job.id}`);
     await waitForFocused(page, `Job ${job.id}`);
     // Once the job is loaded, its header offers the same thing as a button.
     await panel(page, `Job ${job.id}`).getByRole('button', { name: 'Open Simulation' }).waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signIn, useBrowser } from './browser';
+import { signIn, useBrowser, useSession } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USER_PASSWORD, DEMO_USERS, startDirector, type Director } from './director';
 import { eventually, runCommand, waitForFocused, lookAt } from './workbench';
 import type { LibraryListAnswer } from '../src/api/contracts/library';
@@ -63,11 +63,11 @@ describe('Monitors', () => {
         }),
       );
     const look = async (email: string, password: string) => {
-      await signIn(page, email, password, '/monitors');
+      await useSession(page.context(), email, password);
       const list = await get<MonitorListAnswer>(page, '/monitors.json?sort=name&dir=asc');
       const m = list.data.find((x) => x.name === 'DMZ perimeter checks');
       if (!m) throw new Error('the demo monitors have no DMZ perimeter checks');
-      await page.goto(`${baseUrl}/monitors?id=${m.id}`);
+      await signIn(page, email, password, `/monitors?id=${m.id}`);
       const panel = page.getByRole('region', { name: `Monitor ${m.name}` });
       await panel.getByRole('heading', { name: 'Run history' }).waitFor();
       await eventually(() => panel.getByText('Loading…').count(), 0, 'the monitor panel is loaded');
@@ -114,11 +114,11 @@ describe('Monitors', () => {
 
   it('MON-009 MON-010 MON-012 MON-013 MON-033 MON-096 MON-178 a monitor built from a sequence: weekday picker, strip with keys, panels, summary, validation on Ctrl+S, draft kept over a reload', async () => {
     const { page } = b;
-    await asAdmin(page, '/monitors');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const sims = await get<LibraryListAnswer>(page, '/v2/simulations/library_simulations_list?simulation_type=sequence&page_size=20&sort=name&direction=asc');
     const sim = sims.simulations[0];
     if (!sim) throw new Error('the demo data has no sequence');
-    await page.goto(`${baseUrl}/monitors/new?simulation_id=${sim.id}`);
+    await asAdmin(page, `/monitors/new?simulation_id=${sim.id}`);
     const editor = page.getByTestId('monitor-editor');
     await editor.getByRole('region', { name: 'Monitor definition' }).waitFor();
     // MON-009: weeks show the weekday picker Su M T W Th F S; months the two selects.
@@ -170,11 +170,11 @@ describe('Monitors', () => {
 
   it('MON-033 MON-009 a weekly monitor built from an Action saves with Ctrl+S, shows in the list, and Run Monitor Now starts its job', async () => {
     const { page } = b;
-    await asAdmin(page, '/monitors');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const lib = await get<LibraryListAnswer>(page, '/manage_sims/v2/actions/library_actions_list?search=Port%20Scan&page_size=5');
     const action = lib.actions.find((a) => a.action_type === 'port_scan');
     if (!action) throw new Error('the demo data has no port scan');
-    await page.goto(`${baseUrl}/monitors/new?action_ids=${action.id}`);
+    await asAdmin(page, `/monitors/new?action_ids=${action.id}`);
     const editor = page.getByTestId('monitor-editor');
     await editor.getByLabel('Name', { exact: true }).fill('E2E saved monitor');
     await editor.getByLabel('Repeat Period').selectOption('weeks');
@@ -200,7 +200,7 @@ describe('Monitors', () => {
 
   it('MON-064 MON-066 MON-103 MON-104 MON-106 run-as rules in the editor from the keyboard; saved, reloaded, one Monitor tab', async () => {
     const { page } = b;
-    await asAdmin(page, '/monitors');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const lib = await get<LibraryListAnswer>(page, '/manage_sims/v2/actions/library_actions_list?search=Port%20Scan&page_size=5');
     const action = lib.actions.find((a) => a.action_type === 'port_scan');
     const opts = await get<MonitorEditorOptions>(page, '/monitors/options.json');
@@ -209,7 +209,7 @@ describe('Monitors', () => {
     const dest = opts.nodes.find((n) => n !== linux && n !== windows);
     const profile = opts.action_user_profiles[0];
     if (!action || !linux || !windows || !dest || !profile) throw new Error('the demo data lacks a port scan, a Linux and a Windows actor, or a run-as profile');
-    await page.goto(`${baseUrl}/monitors/new?action_ids=${action.id}`);
+    await asAdmin(page, `/monitors/new?action_ids=${action.id}`);
     const editor = page.getByTestId('monitor-editor');
     await editor.getByLabel('Name', { exact: true }).fill('E2E run-as monitor');
     const runAs = editor.getByLabel('Run As');
@@ -303,7 +303,7 @@ describe('Monitors', () => {
 
   it('MON-014 MON-041 MON-080 MON-097 MON-020 expected events: shown for Expected Detected Yes, LOADING then grouped events; a selection saves, and reopening shows KEEP_EXISTING with Show Selections', async () => {
     const { page } = b;
-    await asAdmin(page, '/monitors');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     // An Action whose earlier runs reported events (the demo jobs).
     const lib = await get<{ actions: { id: number; name: string }[] }>(page, '/manage_sims/v2/actions/library_actions_list?page_size=100&sort=name');
     let pick: { id: number; answer: ExpectedEventsAnswer } | null = null;
@@ -317,7 +317,7 @@ describe('Monitors', () => {
     if (!pick) throw new Error('no demo Action has reported events');
     const firstGroup = pick.answer.groups[0]!;
     const event = firstGroup.events[0]!;
-    await page.goto(`${baseUrl}/monitors/new?action_ids=${pick.id}`);
+    await asAdmin(page, `/monitors/new?action_ids=${pick.id}`);
     const editor = page.getByTestId('monitor-editor');
     await editor.getByLabel('Name', { exact: true }).fill('E2E events monitor');
     // MON-097: with Expected Detected other than Yes there is only the hint.

@@ -59,8 +59,7 @@ describe('panes, layout and URLs', () => {
 
   it('JOB-018 a deep link to /simulations?sim_type=sequence opens the Simulations pane listing the sequences', async () => {
     const { page } = b;
-    await signInAsAdmin(page);
-    await page.goto('/simulations?sim_type=sequence');
+    await signInAsAdmin(page, '/simulations?sim_type=sequence');
     await waitForFocused(page, 'Simulations');
     expect(pathOf(page)).toBe('/simulations?sim_type=sequence');
     const content = panel(page, 'Simulations');

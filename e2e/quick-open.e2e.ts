@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signIn, useBrowser } from './browser';
+import { signIn, useBrowser, useSession } from './browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_USERS, DEMO_USER_PASSWORD } from './director';
 import { sharedDirectorUrl } from './shared-director';
 import { eventually, openPalette, paletteInput, paletteOptions, pathOf, waitForFocused, waitForPath, lookAt } from './workbench';
@@ -223,10 +223,10 @@ describe('issue 21.4 the Jobs pane keeps its page filter and focused row in the 
 
   it('issue 21.4 a deep link with job= focuses that job row once the list shows it', async () => {
     const { page } = b;
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const list = await api<JobListAnswer>(page, '/jobs/list_page_data.json?size=10');
     const job = (list.jobs ?? list.filtered_jobs ?? [])[4]!;
-    await page.goto(`/jobs?job=${job.id}`);
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/jobs?job=${job.id}`);
     await waitForFocused(page, 'Jobs');
     await eventually(() => activeKey(page), `job:${job.id}`, 'the named job is focused');
     expect(params(page).job).toBe(String(job.id));

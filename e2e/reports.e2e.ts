@@ -118,7 +118,7 @@ describe('reports', () => {
   it('MON-022 MON-180 MON-143 exports a dashboard as a Letter PDF with the footer on every page; the panels and the export cost one report call', async () => {
     const { page } = b;
     const d = await (async () => {
-      await asAdmin(page, '/dashboards');
+      await useSession(page.context(), inject('adminEmail'), inject('adminPassword'));
       return demoDashboard(page, 'ATT&CK coverage');
     })();
     const calls: string[] = [];
@@ -126,7 +126,7 @@ describe('reports', () => {
       if (new URL(r.url()).pathname.startsWith('/reports/')) calls.push(`${r.method()} ${new URL(r.url()).pathname}`);
     };
     page.on('request', onRequest);
-    await page.goto(`/dashboards/${d.id}`);
+    await asAdmin(page, `/dashboards/${d.id}`);
     await page.getByRole('list', { name: 'ATT&CK coverage panels' }).waitFor();
     await page.getByRole('button', { name: 'Show table' }).nth(d.panels.length - 1).waitFor();
     const download = page.waitForEvent('download', { timeout: 60_000 });
@@ -225,9 +225,9 @@ describe('reports', () => {
 
   it('MON-007 a spoke of the tactic radar opens the ATT&CK view at /analyze/mitre/ with active_tactics[], start and end; the view shows the active tactics and lists the Actions of a technique with their latest runs', async () => {
     const { page } = b;
-    await asAdmin(page, '/dashboards');
+    await useSession(page.context(), inject('adminEmail'), inject('adminPassword'));
     const d = await demoDashboard(page, 'ATT&CK coverage');
-    await page.goto(`/dashboards/${d.id}`);
+    await asAdmin(page, `/dashboards/${d.id}`);
     // The tactic with the most runs in the range: a mouse click on its point (the farthest out).
     const spokes = page.getByRole('figure', { name: 'Tactic radar' }).getByRole('button', { name: /: \d+ run$/ });
     await spokes.first().waitFor();

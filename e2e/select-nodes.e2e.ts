@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signIn, useBrowser } from './browser';
+import { signIn, useBrowser, useSession } from './browser';
 import { LOCAL_ACTOR_NAMES as ACTORS, localActorsOnline, SEQUENCE_ID, useLocalActorsDirector } from './local-actors';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './director';
 import { eventually, panel, pathOf, waitForPath, lookAt } from './workbench';
@@ -43,13 +43,13 @@ describe('assigning actors step by step (select_nodes)', () => {
 
   it('JOB-024 JOB-027 JOB-060 Run opens select_nodes; each step gets its own pair by keyboard; back/forward walk the assignment; the job runs each step between its pair', async () => {
     const { page } = b;
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
+    await useSession(page.context(), ADMIN_EMAIL, ADMIN_PASSWORD);
     await localActorsOnline(page);
     const p = (await get<SimulationPreviewAnswer>(page, `/library/simulations.json?id=${SEQUENCE_ID}`)).data.preview_props;
     const steps = p.steps.filter((s) => s.actions.length > 0);
     expect(steps.length).toBeGreaterThanOrEqual(1);
 
-    await page.goto(`/simulation/${p.vid}?sim_type=sequence`);
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/simulation/${p.vid}?sim_type=sequence`);
     await panel(page, `Simulation ${p.vid}`).getByRole('toolbar', { name: 'Simulation header' }).getByRole('button', { name: 'Run', exact: true }).click();
     await waitForPath(page, `/simulations/select_nodes?sim_id=${p.id}`);
 

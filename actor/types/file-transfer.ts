@@ -22,6 +22,8 @@ import { MAX_WIRE_BYTES, plan, SSH_PORT, DNS_PORT, type Plan } from './transfer-
 import { dnsTunnelTarget, mergeHandles, scpSource, scpTarget, sshTunnelFor, sshTunnelTarget } from './transfer-tunnels';
 
 const TRANSFER_TIMEOUT_MS = 30_000;
+/** An FTP control reply through a tunnel: the tunnel's own bound for a connection (ssh-client.ts). */
+const TUNNEL_REPLY_MS = 10_000;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -199,8 +201,8 @@ async function viaHttp(p: Plan, tunnel: Dial | null, where: string, port: number
   }
 }
 
-async function viaFtp(p: Plan, dial: Dial, where: string, port: number, sent: Buffer | null, signal: AbortSignal): Promise<Received> {
-  const r = await ftpTransfer(dial, port, p.path, sent ? await wire(p, sent) : null, MAX_WIRE_BYTES, signal);
+async function viaFtp(p: Plan, dial: Dial, where: string, port: number, sent: Buffer | null, signal: AbortSignal, replyMs?: number): Promise<Received> {
+  const r = await ftpTransfer(dial, port, p.path, sent ? await wire(p, sent) : null, MAX_WIRE_BYTES, signal, replyMs);
   if ('failure' in r) return { failure: `The ftp transfer to ${where} was ${r.failure}` };
   return 'data' in r ? { received: await arrivedDigest(p, r.data) } : r;
 }
@@ -251,7 +253,7 @@ export async function fileTransferSource(w: WorkPayload, signal: AbortSignal, op
       extra.ssh_port = sshPort;
     }
     try {
-      r = p.layer === 'ftp' ? await viaFtp(p, tunnel ?? directDial(host), where, port, sent, signal) : await viaHttp(p, tunnel, where, port, sent, str(w.details.user_agent), signal);
+      r = p.layer === 'ftp' ? await viaFtp(p, tunnel ?? directDial(host), where, port, sent, signal, tunnel ? TUNNEL_REPLY_MS : undefined) : await viaHttp(p, tunnel, where, port, sent, str(w.details.user_agent), signal);
     } finally {
       close();
     }

@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
-import { CONNECT_TIMEOUT_MS, errorKind } from '../net-util';
+import { CONNECT_TIMEOUT_MS, READ_TIMEOUT_MS, errorKind } from '../net-util';
 import { ReplyReader } from './replies';
 
 const TRANSFER_TIMEOUT_MS = 30_000;
@@ -130,8 +130,12 @@ export const directDial =
       });
     });
 
-/** Uploads (body) or downloads (no body) one file from the peer's FTP server. */
-export async function ftpTransfer(dial: Dial, port: number, name: string, body: Buffer | null, maxBytes: number, signal: AbortSignal): Promise<FtpResult> {
+/**
+ * Uploads (body) or downloads (no body) one file from the peer's FTP server. `replyMs` bounds each control
+ * reply (READ_TIMEOUT_MS by default; a tunnel's dial passes its own, longer bound: each reply then crosses
+ * the ssh client and the far sshd too, which a loaded machine can hold up for seconds).
+ */
+export async function ftpTransfer(dial: Dial, port: number, name: string, body: Buffer | null, maxBytes: number, signal: AbortSignal, replyMs = READ_TIMEOUT_MS): Promise<FtpResult> {
   let ctrl: net.Socket;
   try {
     ctrl = await dial(port);
@@ -146,7 +150,7 @@ export async function ftpTransfer(dial: Dial, port: number, name: string, body: 
     dataSock?.destroy();
   };
   signal.addEventListener('abort', onAbort, { once: true });
-  const step = async (line: string | null, expect: number, timeoutMs?: number): Promise<{ text: string } | { failure: string }> => {
+  const step = async (line: string | null, expect: number, timeoutMs = replyMs): Promise<{ text: string } | { failure: string }> => {
     if (line !== null) ctrl.write(`${line}\r\n`);
     const r = await reader.reply(timeoutMs);
     if ('failure' in r) return { failure: r.failure === 'timeout' ? 'timed out' : r.failure };
