@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, ConsoleMessage, Page } from 'playwright-core';
-import { launchTestBrowser, openPage, workbenchReady } from './chromium';
+import { PAGE_VIEWPORT, launchTestBrowser, openPage, workbenchReady } from './chromium';
 import { REPO_ROOT } from './director';
 import { keepPage, type KeptPage } from './kept-page';
 
@@ -220,7 +220,7 @@ export function useBrowser(baseUrl: () => string): BrowserFixture {
     async newContext(options: BrowserContextOptions = {}) {
       const c = now();
       const url = baseUrl();
-      const context = await c.context.browser()!.newContext({ baseURL: url, viewport: { width: 1400, height: 900 }, ...TEST_CONTEXT_OPTIONS, ...options });
+      const context = await c.context.browser()!.newContext({ baseURL: url, viewport: PAGE_VIEWPORT, ...TEST_CONTEXT_OPTIONS, ...options });
       context.setDefaultTimeout(15_000);
       directorOf.set(context, url);
       watchConsole(context, c.logged);

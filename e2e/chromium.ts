@@ -37,9 +37,12 @@ export const launchTestBrowser = (): Promise<Browser> => launchBrowser(testBrows
  */
 export const testBrowserPath = () => process.env.CHROMIUM_PATH || (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM);
 
-/** A fresh context (own cookies and localStorage; 1400x900 unless `options` say otherwise) and page whose relative URLs resolve against baseUrl. */
+/** Every test and benchmark page's viewport unless it says otherwise. */
+export const PAGE_VIEWPORT = { width: 1400, height: 900 } as const;
+
+/** A fresh context (own cookies and localStorage; PAGE_VIEWPORT unless `options` say otherwise) and page whose relative URLs resolve against baseUrl. */
 export async function openPage(browser: Browser, baseUrl: string, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1400, height: 900 }, ...options });
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: PAGE_VIEWPORT, ...options });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   return { context, page };

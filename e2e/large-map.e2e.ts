@@ -15,6 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn as apiSignIn } from '../cli/sign-in';
 import { signIn, useBrowser } from './browser';
+import { PAGE_VIEWPORT } from './chromium';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './director';
 import { useOwnDirector } from './own-director';
 import { eventually, lookAt, panel, pathOf, waitForFocused } from './workbench';
@@ -164,7 +165,7 @@ describe('a network map of over 400 actors (drawn on the canvas)', () => {
 
   it('JOB-023 JOB-026 a click selects an actor drawn on the canvas, right-click opens its menu, arrows move the selection between actors, Shift+F10 and the ContextMenu key open the menu on it', async () => {
     const { page } = b;
-    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.setViewportSize(PAGE_VIEWPORT);
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/topology');
     await waitForFocused(page, 'Network Map');
     const pane = panel(page, 'Network Map');
@@ -226,7 +227,7 @@ describe('the sequence mode on a map of over 400 actors', () => {
 
   it('JOB-023 JOB-060 JOB-027 an attacker then one of its valid targets are chosen on the map by keyboard; the canvas highlights what can be chosen', async () => {
     const { page } = b;
-    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.setViewportSize(PAGE_VIEWPORT);
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/simulations/select_nodes?sim_id=${seeded.simId}`);
     const p = (await (await page.request.get(`/library/simulations.json?id=${seeded.simId}`, { headers: XHR })).json() as SimulationPreviewAnswer).data.preview_props;
     const onMap = new Set(seeded.map.nodes.map((n) => n.id));
@@ -285,7 +286,7 @@ describe('the sequence mode on a map of over 400 actors', () => {
 
   it('JOB-070 clicking an actor on the canvas that reaches no other actor shows the spec\'s message; an actor of the other lab is refused as a target with the reason', async () => {
     const { page } = b;
-    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.setViewportSize(PAGE_VIEWPORT);
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, `/simulations/select_nodes?sim_id=${seeded.simId}`);
     const region = 'Sequence map';
     await eventually(async () => Number(await layer(page, region).getAttribute('data-choosable')) > 400, true, 'the attackers are highlighted');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signIn, useBrowser, useSession } from './browser';
+import { PAGE_VIEWPORT } from './chromium';
 import { LOCAL_ACTOR_NAMES as ACTORS, localActorsOnline, SEQUENCE_ID, useLocalActorsDirector } from './local-actors';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './director';
 import { eventually, panel, pathOf, waitForPath, lookAt } from './workbench';
@@ -142,7 +143,7 @@ describe('assigning actors step by step (select_nodes)', () => {
 
   it('JOB-024 JOB-060 JOB-023 JOB-027 the walk of issue 19: a newcomer clones a demo sequence, regroups it (Alt+arrows, drag and drop), aims each step at its own pair on the map by keyboard, runs it with Ctrl+Enter and sees each step performed between its pair', async () => {
     const { page } = b;
-    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.setViewportSize(PAGE_VIEWPORT);
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/simulations?sim_type=sequence');
     await localActorsOnline(page);
     // The Job pane re-reads its job every 30 s (JOB-055); the walk shortens that through the support override,

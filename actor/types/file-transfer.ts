@@ -20,10 +20,10 @@ import { directDial, ftpSession, ftpTransfer, sha256Digest, type Dial } from './
 import { servePort } from './serve-port';
 import { MAX_WIRE_BYTES, plan, SSH_PORT, DNS_PORT, type Plan } from './transfer-plan';
 import { dnsTunnelTarget, mergeHandles, scpSource, scpTarget, sshTunnelFor, sshTunnelTarget } from './transfer-tunnels';
+// An FTP control reply through the tunnel waits as long as a connection through it may take.
+import { TUNNEL_CONNECT_TIMEOUT_MS } from './ssh-client';
 
 const TRANSFER_TIMEOUT_MS = 30_000;
-/** An FTP control reply through a tunnel: the tunnel's own bound for a connection (ssh-client.ts). */
-const TUNNEL_REPLY_MS = 10_000;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -253,7 +253,7 @@ export async function fileTransferSource(w: WorkPayload, signal: AbortSignal, op
       extra.ssh_port = sshPort;
     }
     try {
-      r = p.layer === 'ftp' ? await viaFtp(p, tunnel ?? directDial(host), where, port, sent, signal, tunnel ? TUNNEL_REPLY_MS : undefined) : await viaHttp(p, tunnel, where, port, sent, str(w.details.user_agent), signal);
+      r = p.layer === 'ftp' ? await viaFtp(p, tunnel ?? directDial(host), where, port, sent, signal, tunnel ? TUNNEL_CONNECT_TIMEOUT_MS : undefined) : await viaHttp(p, tunnel, where, port, sent, str(w.details.user_agent), signal);
     } finally {
       close();
     }

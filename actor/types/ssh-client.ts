@@ -111,6 +111,9 @@ const freePort = (address: string) =>
     });
   });
 
+/** How long a connection through an open ssh tunnel may take (the far sshd opens it on the tunnel's behalf). */
+export const TUNNEL_CONNECT_TIMEOUT_MS = 10_000;
+
 /** SOCKS5 CONNECT through the local end of the tunnel. */
 function socksConnect(local: string, socksPort: number, host: string, port: number, timeoutMs: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
@@ -176,7 +179,7 @@ export async function openSshTunnel(p: SshPeer, signal: AbortSignal): Promise<Tu
     try {
       const probe = await socksConnect(p.local, socksPort, p.host, p.port, 2000);
       probe.destroy();
-      return { connect: (host, port) => socksConnect(p.local, socksPort, host, port, 10_000), close };
+      return { connect: (host, port) => socksConnect(p.local, socksPort, host, port, TUNNEL_CONNECT_TIMEOUT_MS), close };
     } catch {
       await new Promise((r) => setTimeout(r, 100));
     }
