@@ -25,8 +25,31 @@ async function offset(page: Page, name: string, from: string): Promise<{ dx: num
   return { dx: Math.round((a.x - b.x) / scale), dy: Math.round((a.y - b.y) / scale) };
 }
 
-/** Offsets read at two zoom levels agree within rounding. */
-function expectNear(got: { dx: number; dy: number }, want: { dx: number; dy: number }): void {
+/**
+ * X6 draws moved nodes on the next animation frame, so right after a drag the drawn boxes can lag the last
+ * mouse moves: read the offset until two reads a frame apart agree.
+ */
+async function settledOffset(page: Page, name: string, from: string): Promise<{ dx: number; dy: number }> {
+  const nextFrame = () => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+  let last = await offset(page, name, from);
+  for (;;) {
+    await nextFrame();
+    const now = await offset(page, name, from);
+    if (now.dx === last.dx && now.dy === last.dy) return now;
+    last = now;
+  }
+}
+
+/**
+ * After a reload the map draws its items, then fits them to the pane, so an offset read as soon as the item
+ * appears can catch the fit half done: poll until the offset agrees with `want` within rounding (2 map units).
+ */
+async function expectOffsetSettlesNear(page: Page, name: string, from: string, want: { dx: number; dy: number }): Promise<void> {
+  const near = (got: { dx: number; dy: number }) => Math.abs(got.dx - want.dx) <= 2 && Math.abs(got.dy - want.dy) <= 2;
+  let got = await offset(page, name, from);
+  for (const deadline = Date.now() + 5_000; !near(got) && Date.now() < deadline; got = await offset(page, name, from)) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
   expect(Math.abs(got.dx - want.dx), `dx ${got.dx} vs ${want.dx}`).toBeLessThanOrEqual(2);
   expect(Math.abs(got.dy - want.dy), `dy ${got.dy} vs ${want.dy}`).toBeLessThanOrEqual(2);
 }
@@ -67,13 +90,13 @@ describe('Network Map pane', () => {
     await eventually(() => modeButton(page, 'Organic').getAttribute('aria-pressed'), 'true', 'l then 2 picks Organic');
     expect((await saved).status()).toBe(200);
     await eventually(async () => JSON.stringify(await offset(page, 'SRV-DC01', 'WIN10-FIN-WS01')) !== JSON.stringify(before), true, 'the actors moved');
-    const organic = await offset(page, 'SRV-DC01', 'WIN10-FIN-WS01');
+    const organic = await settledOffset(page, 'SRV-DC01', 'WIN10-FIN-WS01');
     await lookAt(page, { path: '/tmp/netmap-organic.png' });
 
     await page.reload();
     await itemBox(page, 'SRV-DC01').waitFor();
     expect(await modeButton(page, 'Organic').getAttribute('aria-pressed')).toBe('true');
-    expectNear(await offset(page, 'SRV-DC01', 'WIN10-FIN-WS01'), organic);
+    await expectOffsetSettlesNear(page, 'SRV-DC01', 'WIN10-FIN-WS01', organic);
   });
 
   it('JOB-026 JOB-006 right-click an actor: copy its address, help in a new tab, open the actor; the keyboard opens the same menu', async () => {
@@ -133,14 +156,14 @@ describe('Network Map pane', () => {
     for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + box.width / 2 + i * 12, box.y + box.height / 2 + i * 9);
     await page.mouse.up();
     expect((await saved).status()).toBe(200);
-    const moved = await offset(page, 'SRV-FILE02', 'WIN10-FIN-WS01');
+    const moved = await settledOffset(page, 'SRV-FILE02', 'WIN10-FIN-WS01');
     expect(moved.dx - start.dx).toBeGreaterThan(40);
     expect(moved.dy - start.dy).toBeGreaterThan(30);
 
     await page.reload();
     await itemBox(page, 'SRV-FILE02').waitFor();
     expect(await modeButton(page, 'Tweak').getAttribute('aria-pressed')).toBe('true');
-    expectNear(await offset(page, 'SRV-FILE02', 'WIN10-FIN-WS01'), moved);
+    await expectOffsetSettlesNear(page, 'SRV-FILE02', 'WIN10-FIN-WS01', moved);
 
     // The director fails to store: JOB-110's message.
     await page.route('**/topology/layout.json', (route) =>
