@@ -15,6 +15,7 @@ import { headlessCommands } from '../src/app/headless-commands';
 import { commands } from '../src/commands/registry';
 import { parseScript } from '../src/commands/script/parse';
 import { formatTranscript, runScript } from '../src/commands/script/run';
+import { setDisplayTimeZone } from '../src/ui/datetime';
 
 const USAGE = `Usage: npm run vigil -- run FILE [--director URL] [--continue] [--dry-run] [--out DIR]
   Credentials come from VIGIL_EMAIL and VIGIL_PASSWORD; the director URL from --director or
@@ -98,6 +99,8 @@ export async function main(argv: string[], out: (line: string) => void = console
     err(e instanceof ApiError || e instanceof Error ? e.message : String(e));
     return 2;
   }
+  // Times and report days in the user's profile zone, as the workbench shows them (MON-051), not the terminal's.
+  setDisplayTimeZone(env.userTimeZone);
   const permissions = new Set<Permission>(env.user_rights);
   const licensed = new Set(env.licensed_features);
   commands.setContextProvider(() => ({

@@ -17,11 +17,21 @@ let url: string;
 let dir: string;
 /** The runner bundled once (cli/build.ts): each run starts with `node` alone instead of tsx compiling cli/vigil.ts. */
 let cli: string;
+/** The report calls' queries as the director parsed them: a GET's query string, a CSV export's `props`, each query of POST /reports/panels.json. */
+const reportQueries: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   t = await startTestServer();
   await seedDemo(t.db);
   await reopenDemoJobs(t.db);
+  t.app.addHook('preHandler', async (req) => {
+    if (!req.url.startsWith('/reports/')) return;
+    if (req.method === 'GET') reportQueries.push(req.query as Record<string, unknown>);
+    const body = req.body as { props?: Record<string, unknown>; queries?: { query?: Record<string, unknown> }[] } | undefined;
+    if (req.method !== 'POST' || !body) return;
+    if (Array.isArray(body.queries)) reportQueries.push(...body.queries.map((q) => q.query ?? {}));
+    if (body.props) reportQueries.push(body.props);
+  });
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-cli-'));
   cli = path.join(dir, 'vigil.cjs');
@@ -32,12 +42,12 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function vigil(script: string, email: string, extra: string[] = []) {
+async function vigil(script: string, email: string, extra: string[] = [], env: Record<string, string> = {}) {
   const file = path.join(dir, `s-${Math.random().toString(36).slice(2)}.vgl`);
   fs.writeFileSync(file, script);
   try {
     const { stdout, stderr } = await run(process.execPath, [cli, 'run', file, '--director', url, ...extra], {
-      env: { ...process.env, VIGIL_EMAIL: email, VIGIL_PASSWORD: PASSWORD },
+      env: { ...process.env, VIGIL_EMAIL: email, VIGIL_PASSWORD: PASSWORD, ...env },
       cwd: path.resolve(__dirname, '../..'),
     });
     return { code: 0, stdout, stderr };
@@ -167,6 +177,22 @@ describe('the terminal runner', () => {
     const bad = await vigil('reports.setTimeRange name="Monitor drift" count=7 unit=day days=Funday', EMAILS.admin);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('Weekdays must be among Su, M, T, W, Th, F, S');
+  });
+
+  it("MON-051 a terminal run asks for a range's days in the user's profile time zone, not the terminal's", async () => {
+    const [before] = await t.db.query<{ time_zone: string }>('select time_zone from users where email = $1', [EMAILS.admin]);
+    await t.db.query(`update users set time_zone = 'Asia/Tokyo' where email = $1`, [EMAILS.admin]);
+    try {
+      reportQueries.length = 0;
+      const script = ['reports.setTimeRange name="Monitor drift" count=14 unit=day days=M,F', 'reports.exportCsv name="Monitor drift" filename=drift-days'].join('\n');
+      const out = await vigil(script, EMAILS.admin, ['--out', path.join(dir, 'days')], { TZ: 'America/New_York' });
+      expect(out.code, out.stdout).toBe(0);
+      const asked = reportQueries.filter((q) => 'week_days' in q);
+      expect(asked.length).toBeGreaterThan(0);
+      for (const q of asked) expect(q).toMatchObject({ week_days: expect.stringMatching(/M/), tz: 'Asia/Tokyo' });
+    } finally {
+      await t.db.query('update users set time_zone = $1 where email = $2', [before?.time_zone ?? 'UTC', EMAILS.admin]);
+    }
   });
 
   it("reports.draftUntested answers the draft of the untested ATT&CK techniques' Actions in a terminal run, and saves it as a simulation with save=true", async () => {
