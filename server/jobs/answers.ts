@@ -27,8 +27,12 @@ export class JobAnswers {
 
   constructor(private readonly db: Db) {}
 
-  /** The answer kept under `key` while the database is unchanged, else `build`'s (JSON text), kept when nothing committed meanwhile. */
-  async get(key: string, build: () => Promise<unknown>): Promise<Buffer> {
+  /**
+   * The answer kept under `key` while the database is unchanged, else `build`'s (JSON text), kept when
+   * nothing committed meanwhile. A key that depends on the data (a date range narrowed to the jobs it
+   * holds) is a function, called once the state is read, so it may read values of that state (value()).
+   */
+  async get(key: string | (() => Promise<string>), build: () => Promise<unknown>): Promise<Buffer> {
     try {
       this.stamp = await this.read();
     } catch {
@@ -36,7 +40,7 @@ export class JobAnswers {
       this.stamp = this.unread();
       return Buffer.from(JSON.stringify(await build()));
     }
-    return this.answers.get(key, async () => {
+    return this.answers.get(typeof key === 'string' ? key : await key(), async () => {
       const json = JSON.stringify(await build());
       this.stamp = await this.read().catch(() => this.unread());
       return json;

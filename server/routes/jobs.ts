@@ -17,6 +17,7 @@ import {
   type JobListAnswer,
 } from '../../src/api/contracts/jobs';
 import { listJobs, parseListQuery, tableHead } from '../jobs/list-query';
+import { heldRange, heldRangeText } from '../jobs/held-range';
 import { cancelJob, deleteJob, getActionEvents, getActionEvidence, getJob, getStepActions, publishJobs, summaryReport, type EventsKind } from '../jobs/service';
 import { checkIds, jobActionsCsv, jobsCsv, type ExportScope } from '../jobs/csv';
 import { engineFor } from '../engine/engine';
@@ -129,7 +130,20 @@ export async function jobsRoutes(app: FastifyInstance) {
       if (q.filter.rules) return listJobs(app.db, q);
     }
     const head = () => answers.value('head', () => tableHead(app.db));
-    return sendJson(reply, await answers.get(`list:${queryText(req.url)}`, () => listJobs(app.db, parseListQuery(query), head)));
+    const q = query.filterRange === undefined ? null : parseListQuery(query);
+    const range = q?.filter.range;
+    if (!q || !range) return sendJson(reply, await answers.get(`list:${queryText(req.url)}`, () => listJobs(app.db, q ?? parseListQuery(query), head)));
+    // A date range is keyed and answered by the jobs it holds (server/jobs/held-range.ts): ranges that
+    // hold the same jobs share one kept answer.
+    let held: Awaited<ReturnType<typeof heldRange>> | null = null;
+    const key = async () => {
+      held = await answers.value(`held:${heldRangeText(range)}`, () => heldRange(app.db, range));
+      const params = new URLSearchParams(queryText(req.url));
+      params.set('filterRange', heldRangeText(held === 'empty' ? range : held));
+      return `list:${held === 'empty' ? 'empty:' : ''}${params}`;
+    };
+    const build = () => listJobs(app.db, held && held !== 'empty' ? { ...q, filter: { ...q.filter, range: held } } : q, head);
+    return sendJson(reply, await answers.get(key, build));
   });
 
   // CSV exports: POST with the export options as JSON (spec), or GET with them in the query.

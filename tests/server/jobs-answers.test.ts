@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { seedDemo } from '../../server/seed/demo';
 import { JobAnswers } from '../../server/jobs/answers';
+import { heldRange } from '../../server/jobs/held-range';
 import { reopenDemoJobs } from './job-fixtures';
 import { useTestServer } from './helpers';
 import type { JobDetail, JobListAnswer, StepActionsAnswer } from '@/api/contracts/jobs';
@@ -95,5 +96,58 @@ describe('kept jobs answers', () => {
     expect((await answers.get('k', racing)).toString()).toBe(`{"n":${before + 1}}`);
     expect((await answers.get('k', build)).toString()).toBe(`{"n":${before + 2}}`);
     await kept();
+  });
+
+  describe('a date range is keyed by the jobs it holds', () => {
+    // Jobs started in 1999, before any demo job: their times to the microsecond.
+    const T1 = '1999-03-01T10:00:00.123456Z';
+    const T2 = '1999-03-01T11:00:00.500001Z';
+    const add = async (name: string, at: string) =>
+      s.db.query(`insert into jobs (name, status, progress, started_at) values ($1, 'completed', 100, $2::timestamptz)`, [name, at]);
+    const list = (start: string, end: string) => get<JobListAnswer>(`/jobs/list_page_data.json?size=30&filterRange=${encodeURIComponent(`${start},${end}`)}`);
+    const names = (a: JobListAnswer) => (a.filtered_jobs ?? []).map((j) => j.job_name);
+
+    it('narrows a range to its first and last job time to the millisecond (floored, ceiled), keeps an open end open, and says empty', async () => {
+      await add('Held range first', T1);
+      await add('Held range last', T2);
+      const d = (x: string) => new Date(x);
+      expect(await heldRange(s.db, { start: d('1999-03-01T09:00:00Z'), end: d('1999-03-01T12:00:00Z') })).toEqual({ start: d('1999-03-01T10:00:00.123Z'), end: d('1999-03-01T11:00:00.501Z') });
+      expect(await heldRange(s.db, { start: d('1999-03-01T10:30:00Z'), end: null })).toEqual({ start: d('1999-03-01T11:00:00.500Z'), end: null });
+      expect(await heldRange(s.db, { start: null, end: d('1999-03-01T10:30:00Z') })).toEqual({ start: null, end: d('1999-03-01T10:00:00.124Z') });
+      expect(await heldRange(s.db, { start: d('1999-03-01T10:10:00Z'), end: d('1999-03-01T10:50:00Z') })).toBe('empty');
+      expect(await heldRange(s.db, { start: d('1998-01-01T00:00:00Z'), end: d('1998-12-31T00:00:00Z') })).toBe('empty');
+      // The narrowed range holds exactly the jobs of the range: both, to the microsecond.
+      const wide = await list('1999-03-01T09:00:00.000Z', '1999-03-01T12:00:00.000Z');
+      expect(names(wide)).toEqual(['Held range last', 'Held range first']);
+      expect(await list('1999-03-01T10:00:00.123Z', '1999-03-01T11:00:00.501Z')).toEqual(wide);
+      expect(names(await list('1999-03-01T10:00:00.124Z', '1999-03-01T12:00:00.000Z'))).toEqual(['Held range last']);
+    });
+
+    it('ranges that hold the same jobs share one kept answer; a job added inside the range shows in the next call', async () => {
+      const statements = vi.spyOn(s.db, 'query');
+      const listStatements = () => statements.mock.calls.filter(([sql]) => /from jobs j\b/.test(String(sql))).length;
+      try {
+        // The spy sees the list's statements: a range holding other jobs is built.
+        const seen = listStatements();
+        expect(names(await list('1999-03-01T09:00:00.000Z', '1999-03-01T10:30:00.000Z'))).toEqual(['Held range first']);
+        expect(listStatements()).toBeGreaterThan(seen);
+        // On PostgreSQL any commit in the cluster moves the stamp (see above): tried until a pair of calls has none between them.
+        let shared = false;
+        for (let pair = 0; pair < 50 && !shared; pair++) {
+          // Ranges never asked before (a new millisecond each pair), all holding the same two jobs.
+          const ms = String(pair).padStart(3, '0');
+          const first = await list(`1999-03-01T09:00:00.${ms}Z`, '1999-03-01T12:00:00.000Z');
+          const before = listStatements();
+          const second = await list(`1999-03-01T09:30:00.${ms}Z`, `1999-03-01T11:59:59.${ms}Z`);
+          expect(second).toEqual(first);
+          shared = listStatements() === before;
+        }
+        expect(shared, 'the second range read the jobs again in every pair').toBe(true);
+      } finally {
+        statements.mockRestore();
+      }
+      await add('Held range added', '1999-03-01T11:30:00Z');
+      expect(names(await list('1999-03-01T09:30:00.000Z', '1999-03-01T11:59:59.999Z'))).toEqual(['Held range added', 'Held range last', 'Held range first']);
+    });
   });
 });
