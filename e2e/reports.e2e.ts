@@ -103,8 +103,9 @@ describe('reports', () => {
     await rateCard.getByRole('button', { name: 'Show table' }).focus();
     await page.keyboard.press('Enter');
     // evaluateAll reads the rows there are now: wait for the table's first row to be drawn.
-    await rateCard.getByRole('table', { name: 'Block rate chart (table)' }).locator('tbody tr').first().waitFor();
-    const rateRows = await rateCard.getByRole('table', { name: 'Block rate chart (table)' }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    const rateTableRows = rateCard.getByRole('table', { name: 'Block rate chart (table)' }).locator('tbody tr');
+    await rateTableRows.first().waitFor();
+    const rateRows = await rateTableRows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
     expect(rateRows.length).toBeGreaterThan(0);
     for (const [, pct, colour] of rateRows) expect(colour, `${pct} against ${rate.options.blockThreshold}%`).toBe(Number.parseFloat(pct!) >= rate.options.blockThreshold ? 'pass' : 'fail');
     await page.keyboard.press('Enter');

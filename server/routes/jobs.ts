@@ -125,12 +125,10 @@ export async function jobsRoutes(app: FastifyInstance) {
   app.get('/jobs/list_page_data.json', async (req, reply) => {
     requireUser(req);
     const query = req.query as Query;
-    if (query.structuredFilter !== undefined) {
-      const q = parseListQuery(query);
-      if (q.filter.rules) return listJobs(app.db, q);
-    }
+    // Parsed here only when its filter decides how the call is answered (rules, a date range); else on a miss.
+    const q = query.structuredFilter !== undefined || query.filterRange !== undefined ? parseListQuery(query) : null;
+    if (q?.filter.rules) return listJobs(app.db, q);
     const head = () => answers.value('head', () => tableHead(app.db));
-    const q = query.filterRange === undefined ? null : parseListQuery(query);
     const range = q?.filter.range;
     if (!q || !range) return sendJson(reply, await answers.get(`list:${queryText(req.url)}`, () => listJobs(app.db, q ?? parseListQuery(query), head)));
     // A date range is keyed and answered by the jobs it holds (server/jobs/held-range.ts): ranges that
