@@ -85,6 +85,9 @@ describe('issue 21.6 scripts keep their place', () => {
     await ask.getByText(CANCEL_CONFIRM, { exact: true }).waitFor();
     expect((await ask.getByRole('button').allInnerTexts()).filter((t) => t !== '×')).toEqual(['Keep Job', 'Cancel Job']);
     await lookAt(page, { path: `${SHOTS}/cancel-job-dialog.png` });
+    // The dialog moves the focus to its primary button a moment after it shows: Enter before that would go elsewhere.
+    const cancelButton = ask.getByRole('button', { name: 'Cancel Job', exact: true });
+    await eventually(() => cancelButton.evaluate((el) => el === document.activeElement), true, 'Cancel Job has the focus');
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: `Job ${jobId} was cancelled.` }).waitFor({ timeout: 20_000 });
   });
