@@ -8,7 +8,7 @@ import type { ConversationRow } from './conversations';
 import { ENCAP_NAMES, LINKTYPE_NAMES } from './decode';
 import { conversationService } from './services';
 
-import { PCAP_STATUS, PCAP_TCP_OR_UDP_MESSAGE, type PcapNotification, type PcapUploadFlags } from '../../src/api/contracts/pcap';
+import { PCAP_STATUS, PCAP_TCP_OR_UDP_MESSAGE, type PcapConversation, type PcapNotification, type PcapUploadFlags } from '../../src/api/contracts/pcap';
 
 export const STATUS_COMPLETE = PCAP_STATUS.completed;
 export const STATUS_INVALID = PCAP_STATUS.invalid;
@@ -18,30 +18,16 @@ export const TCP_OR_UDP_MESSAGE = PCAP_TCP_OR_UDP_MESSAGE;
 export type Notification = PcapNotification;
 export type UploadFlags = PcapUploadFlags;
 
-/** A conversation as stored and answered (spec fields first, then tshark's statistics). */
-export interface ConversationRecord {
-  /** Row number in order of appearance (0-based); the database id is separate. */
+/**
+ * A conversation as stored and answered: the contract's fields (spec fields first, then tshark's
+ * statistics, all present here), its row number in order of appearance (0-based; the database id is
+ * separate) instead of the id, and the original (not anonymized) addresses, kept for re-processing.
+ */
+export type ConversationRecord = Required<Omit<PcapConversation, 'id'>> & {
   index: number;
-  timestamp: string;
-  source_address: string;
-  dest_address: string;
-  protocol: 'tcp' | 'udp';
-  service: string;
-  source_port: number;
-  dest_port: number;
-  data_size: number;
-  info: string;
-  missed_bytes: number;
-  frames_a_to_b: number;
-  bytes_a_to_b: number;
-  frames_b_to_a: number;
-  bytes_b_to_a: number;
-  rel_start: number;
-  duration: number;
-  /** Original (not anonymized) addresses, kept for re-processing. */
   orig_source_address: string;
   orig_dest_address: string;
-}
+};
 
 export interface Assessment {
   status: string;

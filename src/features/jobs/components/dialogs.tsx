@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { formatTimestamp } from '@/ui/datetime';
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -20,6 +20,25 @@ import { runExport } from '@/features/jobs/commands';
 import { dialogs } from '@/features/jobs/dialogs';
 import { findPaneState } from '@/features/jobs/pane-state';
 import { suspectEventsUrl } from '@/features/jobs/predicates';
+
+/** A job action's events as a query reads them: loading, its error, none, or the list. */
+export function EventsOf({ query: q }: { query: UseQueryResult<{ events: readonly JobEvent[] }> }) {
+  return q.isPending ? (
+    <p role="status" className="text-muted">
+      {LOADING_EVENTS}
+    </p>
+  ) : q.isError ? (
+    <p role="alert" className="text-red-500">
+      {q.error.message}
+    </p>
+  ) : q.data.events.length === 0 ? (
+    <p role="status" className="text-muted">
+      {NO_EVENTS}
+    </p>
+  ) : (
+    <EventList events={q.data.events} />
+  );
+}
 
 export function EventList({ events }: { events: readonly JobEvent[] }) {
   return (
@@ -66,21 +85,7 @@ function EventsModal() {
   return (
     <Modal open={!!open} title={`Detected Events: ${q.data?.job_action.name ?? open?.name ?? ''}`} onClose={() => (dialogs.events = null)} size="lg">
       <div className="max-h-[60vh] overflow-auto" aria-live="polite">
-        {q.isPending ? (
-          <p role="status" className="text-muted">
-            {LOADING_EVENTS}
-          </p>
-        ) : q.isError ? (
-          <p role="alert" className="text-red-500">
-            {q.error.message}
-          </p>
-        ) : q.data.events.length === 0 ? (
-          <p role="status" className="text-muted">
-            {NO_EVENTS}
-          </p>
-        ) : (
-          <EventList events={q.data.events} />
-        )}
+        <EventsOf query={q} />
       </div>
       {suspicious > 0 && (
         <p className="mt-3 text-sm">

@@ -2,13 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { formatTimestamp } from '@/ui/datetime';
-import { LOADING_EVENTS, MAX_SUMMARY_JOBS, NO_EVENTS, statusLabel, type SummaryTotals } from '@/api/contracts/jobs';
+import { MAX_SUMMARY_JOBS, statusLabel, type SummaryTotals } from '@/api/contracts/jobs';
 import type { PaneProps } from '@/panes/types';
 import { Button } from '@/ui/button';
 import { TableHead, type Column } from '@/ui/table-head';
 import { getActionEvents, getSummary, jobsKeys } from '@/features/jobs/api';
 import { PercentBar } from './badges';
-import { EventList } from './dialogs';
+import { EventsOf } from './dialogs';
 
 /**
  * Printing: Print copies the report into a top-level element and hides everything else, so the report
@@ -155,21 +155,7 @@ export function SuspectEventsPane({ params }: PaneProps) {
           · {q.data.job_action.sim_action_vid}
         </p>
       )}
-      {q.isPending ? (
-        <p role="status" className="text-muted">
-          {LOADING_EVENTS}
-        </p>
-      ) : q.isError ? (
-        <p role="alert" className="text-red-500">
-          {q.error.message}
-        </p>
-      ) : q.data.events.length === 0 ? (
-        <p role="status" className="text-muted">
-          {NO_EVENTS}
-        </p>
-      ) : (
-        <EventList events={q.data.events} />
-      )}
+      <EventsOf query={q} />
     </div>
   );
 }
