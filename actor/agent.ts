@@ -78,6 +78,10 @@ export class ActorAgent {
    */
   private readonly pendingReady = new Map<number, PollReady>();
   private readonly pendingEvidence = new Map<number, Record<string, unknown>>();
+  /** Sources' results the next poll carries (one HTTP call less each than /result). */
+  private readonly pendingResults = new Map<number, Outcome>();
+  /** Sources performing their work: the next poll waits for them (to carry their results), at most RESULT_WAIT_MS. */
+  private readonly performing = new Map<number, Promise<void>>();
   private reportsByPoll = true;
   /** Targets starting their servers: the next poll waits for them (to carry their readiness), at most START_WAIT_MS. */
   private readonly starting = new Map<number, Promise<void>>();
@@ -250,8 +254,14 @@ export class ActorAgent {
     fs.writeFileSync(this.opts.stateFile, JSON.stringify(this.cred), { mode: 0o600 });
   }
 
-  /** Before a poll: targets starting (their readiness rides on it) and closing, each wait bounded. */
+  /** Before a poll: targets starting (their readiness rides on it), sources performing (their results do) and targets closing, each wait bounded. */
   private async beforePoll(): Promise<void> {
+    if (this.performing.size) {
+      const waiting = [...this.performing.values()];
+      await Promise.race([Promise.all(waiting), new Promise((r) => setTimeout(r, RESULT_WAIT_MS))]);
+      // A source still performing sends its result by /result when it is done.
+      this.performing.clear();
+    }
     if (this.starting.size) {
       const waiting = [...this.starting.values()];
       await Promise.race([Promise.all(waiting), new Promise((r) => setTimeout(r, START_WAIT_MS))]);
@@ -272,20 +282,22 @@ export class ActorAgent {
         this.lastPollAt = Date.now();
         const ready = [...this.pendingReady.values()];
         const evidence = [...this.pendingEvidence].map(([work_id, e]) => ({ work_id, evidence: e }));
+        const results = [...this.pendingResults].map(([work_id, o]) => ({ work_id, ...o }));
         let answer: PollAnswer;
         try {
           answer = await this.call<PollAnswer>(
             '/poll',
-            { session: this.session, holding: [...this.running.keys()], wait_ms: this.opts.pollWaitMs ?? 5000, ...(ready.length ? { ready } : {}), ...(evidence.length ? { evidence } : {}) },
+            { session: this.session, holding: [...this.running.keys()], wait_ms: this.opts.pollWaitMs ?? 5000, ...(ready.length ? { ready } : {}), ...(evidence.length ? { evidence } : {}), ...(results.length ? { results } : {}) },
             true,
             this.pollAbort.signal,
           );
         } catch (e) {
-          if ((e as { status?: number }).status === 400 && (ready.length || evidence.length)) this.reportByCalls();
+          if ((e as { status?: number }).status === 400 && (ready.length || evidence.length || results.length)) this.reportByCalls();
           throw e;
         }
         for (const r of ready) this.pendingReady.delete(r.work_id);
         for (const r of evidence) this.pendingEvidence.delete(r.work_id);
+        for (const r of results) this.pendingResults.delete(r.work_id);
         for (const r of answer.refused ?? []) this.log(`work ${r.work_id}: the director refused its report: ${r.error}`);
         failures = 0;
         const again = answer.abort.filter((id) => this.closing.has(id));
@@ -417,10 +429,14 @@ export class ActorAgent {
         clearTimeout(timer);
       }
       this.running.delete(w.id);
-      await this.report(w.id, outcome);
+      // The poll waiting for this work carries its result; after its wait, /result does.
+      const result = bounded(outcome);
+      if (this.reportsByPoll && this.performing.has(w.id) && JSON.stringify(result).length <= POLL_EVIDENCE_BYTES) this.pendingResults.set(w.id, result);
+      else await this.send(`/work/${w.id}/result`, { session: this.session, ...result });
     };
     const done = run().catch((e: Error) => this.log(`work ${w.id} failed: ${e.message}`));
     if (p.role === 'target') this.starting.set(w.id, done);
+    else this.performing.set(w.id, done);
   }
 
   /** The director refused reports in a poll (400: an older director): they go by /ready and /evidence from now on. */
@@ -430,8 +446,10 @@ export class ActorAgent {
     this.log('the director takes no reports in polls; sending them by /ready and /evidence');
     for (const [id, { work_id: _, ...ready }] of this.pendingReady) void this.send(`/work/${id}/ready`, { session: this.session, ...ready });
     for (const [id, evidence] of this.pendingEvidence) void this.send(`/work/${id}/evidence`, { session: this.session, evidence });
+    for (const [id, result] of this.pendingResults) void this.send(`/work/${id}/result`, { session: this.session, ...result });
     this.pendingReady.clear();
     this.pendingEvidence.clear();
+    this.pendingResults.clear();
   }
 
   /**
@@ -460,10 +478,7 @@ export class ActorAgent {
   }
 
   private async report(id: number, o: Outcome) {
-    // The director refuses longer messages and larger results: keep within its limits.
-    const message = o.message && o.message.length > 2000 ? `${o.message.slice(0, 1999)}…` : o.message;
-    const evidence = boundedEvidence(o.evidence);
-    await this.send(`/work/${id}/result`, { session: this.session, outcome: o.outcome, blocked: o.blocked, message, evidence });
+    await this.send(`/work/${id}/result`, { session: this.session, ...bounded(o) });
   }
 
   /** Posts with retries (the director may be restarting); 4xx answers are final. */
@@ -501,7 +516,9 @@ interface PollReady {
 
 /** The longest a poll waits for a target's servers to start, to carry its readiness. */
 const START_WAIT_MS = 10_000;
-/** Evidence larger than this goes by /work/{id}/evidence, not in a poll. */
+/** The longest a poll waits for a source performing its work, to carry its result (a director's abort waits as long). */
+const RESULT_WAIT_MS = 2_000;
+/** Evidence (or a result) larger than this goes by /work/{id}/evidence (/result), not in a poll. */
 const POLL_EVIDENCE_BYTES = 64 * 1024;
 
 const osText = () => `${os.type()} ${os.release()} ${os.arch()}`;
@@ -525,6 +542,12 @@ function makeTls(): PerformOptions['tls'] {
   } catch {
     return undefined;
   }
+}
+
+/** An outcome within the director's limits: its message at most 2,000 characters, its evidence bounded. */
+function bounded(o: Outcome): Outcome {
+  const message = o.message && o.message.length > 2000 ? `${o.message.slice(0, 1999)}…` : o.message;
+  return { outcome: o.outcome, blocked: o.blocked, message, evidence: boundedEvidence(o.evidence) };
 }
 
 /** Evidence within the director's size limit (an excerpt of its JSON when larger). */

@@ -34,6 +34,11 @@ export interface IdleState {
   at: number;
   /** The work ids the actor held, sorted and joined. */
   holding: string;
+  /**
+   * Targets' work the actor was told to abort, whose servers' evidence its next poll must carry: the
+   * state holds only for a poll carrying it (until then the director still waits for their cleanup).
+   */
+  expect: readonly number[];
 }
 
 export class Liveness {
@@ -127,14 +132,15 @@ export class Liveness {
     await this.flush();
   }
 
-  idleStateOf(nodeId: number, holding: readonly number[], maxAgeMs: number): IdleState | null {
+  /** The state an actor's last poll left, if it still holds for this poll: the same work held, the evidence expected carried (`carried`), not too old. */
+  idleStateOf(nodeId: number, holding: readonly number[], maxAgeMs: number, carried: readonly number[] = []): IdleState | null {
     const s = this.idle.get(nodeId);
-    if (!s || s.holding !== holdingKey(holding) || Date.now() - s.at >= maxAgeMs) return null;
+    if (!s || s.holding !== holdingKey(holding) || Date.now() - s.at >= maxAgeMs || !s.expect.every((id) => carried.includes(id))) return null;
     return s;
   }
 
-  setIdle(nodeId: number, holding: readonly number[], readAt: number, at: number): void {
-    this.idle.set(nodeId, { readAt, at, holding: holdingKey(holding) });
+  setIdle(nodeId: number, holding: readonly number[], readAt: number, at: number, expect: readonly number[] = []): void {
+    this.idle.set(nodeId, { readAt, at, holding: holdingKey(holding), expect });
   }
 
   clearIdle(nodeId: number): void {

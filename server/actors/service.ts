@@ -212,66 +212,43 @@ async function afterPoll(db: Db, engine: Engine, nodeId: number, holding: readon
   return { abort: holding.filter((id) => !open.has(id)), queued: row?.queued === true, tasks: row?.tasks === true, reverted: row?.reverted === true };
 }
 
+/** A claim's answer (migration 024's engine_claim): the poll's state columns and the work claimed (none or one). */
+interface ClaimRow extends PollRow {
+  work: { id: number; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }[];
+}
+
 /**
  * One actor performs one piece of work at a time, whichever director handed it out: the node's row
  * is locked while claiming, and nothing is claimed while the node has work claimed, serving or cleaning up.
  * The lock is `for no key update`: it excludes other claims and ticks, but not the foreign-key checks of
  * rows that merely reference the node (a job being created), which would otherwise deadlock on PostgreSQL.
+ * One call of engine_claim (migration 024) locks, reads the poll's state and claims: one round trip where a
+ * transaction took four on PostgreSQL.
  */
-export function claimNext(db: Db, nodeId: number, session: string) {
-  // PGlite lives inside this director's process (no other director shares it) and runs one statement at
-  // a time: the claim's one statement needs neither the node's lock nor a transaction (3 round trips less).
-  if (db.kind === 'pglite') return claimLocked(db, nodeId, session);
-  return db.transaction(async (tx) => {
-    await tx.query('select id from nodes where id = $1 for no key update', [nodeId]);
-    return claimLocked(tx, nodeId, session);
-  });
+async function claim(db: Db, nodeId: number, session: string, holding: readonly number[]): Promise<ClaimRow | undefined> {
+  const [row] = await db.query<ClaimRow>(
+    `select o_open as open, o_queued as queued, o_reverted as reverted, o_tasks as tasks, o_work as work from engine_claim($1, $2, $3::int[])`,
+    [nodeId, session, holding],
+  );
+  // A select of a function that writes: caches keyed on this director's writes (WriteSignal) must hear of it.
+  if (row?.work.length) db.writes.bump();
+  return row;
+}
+
+/** Claims the node's next queued work (the poll's state is known already). */
+export async function claimNext(db: Db, nodeId: number, session: string) {
+  return (await claim(db, nodeId, session, []))?.work ?? [];
 }
 
 /**
- * The poll's state and the claim in one transaction, when the actor was told work is queued for it
- * (engine.notify with queued): the node's row is locked by the statement reading the state, so the
- * separate read of pollState is saved; the claim runs whatever the state said (its own statement sees
- * what was committed while the lock was awaited).
+ * The poll's state and the claim in one call, when the actor was told work is queued for it
+ * (engine.notify with queued): the state is read under the node's lock, so the separate read of
+ * pollState is saved; the claim runs whatever the state said (it sees what was committed while the lock
+ * was awaited).
  */
 export async function claimWithState(db: Db, engine: Engine, nodeId: number, session: string, holding: readonly number[]) {
-  if (db.kind === 'pglite') {
-    // One director, one statement at a time (see claimNext): the state and the claim, no lock, no transaction.
-    const [row] = await db.query<PollRow>(`select ${pollColumns('$1')}`, [nodeId, holding]);
-    const claimed = await claimLocked(db, nodeId, session);
-    return { state: await afterPoll(db, engine, nodeId, holding, row), claimed };
-  }
-  const { row, claimed } = await db.transaction(async (tx) => {
-    const [row] = await tx.query<PollRow>(`select ${pollColumns('n.id')} from nodes n where n.id = $1 for no key update of n`, [nodeId, holding]);
-    return { row, claimed: await claimLocked(tx, nodeId, session) };
-  });
-  return { state: await afterPoll(db, engine, nodeId, holding, row), claimed };
-}
-
-/** Claims the node's next queued work; its row is locked by the caller's transaction. */
-async function claimLocked(tx: Db, nodeId: number, session: string) {
-  // One statement: the claim, and for a source, the deadline of the target serving for it (the target
-  // waits for the source's result: its time runs out with the source's, not while the source waited to
-  // be claimed by a busy director or actor); it answers the job's status too.
-  const claimed = await tx.query<{ id: number; job_id: number; role: string; job_status: string; payload: Omit<WorkPayload, 'work_id' | 'issued_at'> }>(
-    `with claimed as (
-       update engine_work set status = 'claimed', claimed_at = now(), actor_session = $2,
-              deadline_at = now() + ((payload->>'timeout_ms')::int + 15000) * interval '1 millisecond'
-        where id in (select id from engine_work where node_id = $1 and status = 'queued'
-                        and not exists (select 1 from engine_work r where r.node_id = $1 and r.status in ('claimed', 'ready', 'reverting'))
-                      order by id limit 1 for update skip locked)
-        returning id, job_id, job_action_id, role, deadline_at, payload),
-     target as (
-       update engine_work t set deadline_at = greatest(t.deadline_at, c.deadline_at + interval '15 seconds')
-         from claimed c where c.role = 'source' and t.job_action_id = c.job_action_id and t.role = 'target' and t.status in ('claimed', 'ready'))
-     select c.id, c.job_id, c.role, j.status as job_status, c.payload from claimed c join jobs j on j.id = c.job_id`,
-    [nodeId, session],
-  );
-  // Its job is running from now on (it was preparing while the actors fetched the work); no update of
-  // jobs otherwise (its statement triggers run even for no row).
-  const source = claimed.find((w) => w.role === 'source');
-  if (source?.job_status === 'preparing') await tx.query(`update jobs set status = 'running', updated_at = now() where id = $1 and status = 'preparing'`, [source.job_id]);
-  return claimed.map(({ id, payload }) => ({ id, payload }));
+  const row = await claim(db, nodeId, session, holding);
+  return { state: await afterPoll(db, engine, nodeId, holding, row), claimed: row?.work ?? [] };
 }
 
 export interface OwnWork {
@@ -392,7 +369,7 @@ async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Prom
     const actionIds = [...firsts.keys()];
     if (!actionIds.length) return { written, peers: [], actionIds, jobIds: [] };
     // The job actions and the other sides' work in one statement (the works above are no longer open).
-    const ended = await tx.query<{ job_id: number | null; node_id: number | null }>(
+    const ended = await tx.query<{ job_id: number | null; node_id: number | null; work_id: number | null }>(
       `with ended as (
          update job_actions ja set status = v.status, blocked = v.blocked, blocked_msg = v.message, finished_at = now(),
                 evidence = case when v.source
@@ -402,12 +379,12 @@ async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Prom
           where ja.id = v.id and ja.status in ('pending', 'running', 'waiting') returning ja.job_id),
        others as (
          update engine_work set status = case when role = 'target' and status in ('claimed', 'ready') then 'reverting' else 'aborted' end, finished_at = now()
-          where job_action_id = any($2::int[]) and status in ('held', 'queued', 'claimed', 'ready') returning node_id)
-       select job_id, null::int as node_id from ended union all select null, node_id from others`,
+          where job_action_id = any($2::int[]) and status in ('held', 'queued', 'claimed', 'ready') returning node_id, id)
+       select job_id, null::int as node_id, null::int as work_id from ended union all select null, node_id, id from others`,
       [JSON.stringify(actions), actionIds],
     );
     await engine.updateProgress([...new Set(ended.flatMap((r) => (r.job_id === null ? [] : [r.job_id])))], tx);
-    return { written, peers: ended.flatMap((r) => (r.node_id === null ? [] : [r.node_id])), actionIds, jobIds: [...new Set(written.map((w) => w.job_id))] };
+    return { written, peers: ended.flatMap((r) => (r.node_id === null || r.work_id === null ? [] : [{ node: r.node_id, work: r.work_id }])), actionIds, jobIds: [...new Set(written.map((w) => w.job_id))] };
   });
   // Results that matched no open work of their actor's process: why, for their calls.
   const stored = new Set(written.map((w) => w.id));
@@ -415,8 +392,11 @@ async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Prom
     if (stored.has(it.id)) continue;
     it.refused = await refuseWorkCall(db, it.id, it.caller, it.session, (w) => `Work ${w.id} is no longer open (${w.status}); the result was not stored.`).catch((e: unknown) => e);
   }
-  // The other side (the target's servers) hears at once that it is to stop.
-  for (const p of peers) engine.notify(p);
+  // The other side (the target's servers) hears at once that it is to stop, and what ended: its waiting
+  // poll then knows the state without reading it (engine.endedSince).
+  const endedOf = new Map<number, number[]>();
+  for (const p of peers) endedOf.set(p.node, [...(endedOf.get(p.node) ?? []), p.work]);
+  for (const [node, works] of endedOf) engine.notifyEnded(node, works);
   if (actionIds.length) await engine.afterActions(actionIds, jobIds);
 }
 
@@ -425,7 +405,16 @@ async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Prom
  * with its work and merged into the job action's evidence.target. The target's work is still held
  * (reverting) until this is stored, so the job ends with it.
  */
-export async function storeTargetEvidence(db: Db, engine: Engine, caller: WorkCaller, id: number, session: string, evidence: Record<string, unknown>): Promise<void> {
+export async function storeTargetEvidence(
+  db: Db,
+  engine: Engine,
+  caller: WorkCaller,
+  id: number,
+  session: string,
+  evidence: Record<string, unknown>,
+  /** False when the evidence rides on the actor's poll: that poll looks at the actor's state itself (no news of it needed). */
+  notifyActor = true,
+): Promise<void> {
   const json = JSON.stringify(evidence);
   // One statement checks the work is this actor process's open target work and stores it with its job
   // action (atomic, without a transaction's two round trips). Sent as the target closes its servers:
@@ -447,8 +436,8 @@ export async function storeTargetEvidence(db: Db, engine: Engine, caller: WorkCa
     return;
   }
   if (row.cleaned) {
-    // The actor may take its next work, and a job waiting for the cleanup goes on.
-    engine.notify(row.node_id);
+    // The actor may take its next work (a poll of it waiting hears so), and a job waiting for the cleanup goes on.
+    if (notifyActor) engine.notify(row.node_id);
     engine.kick([row.job_id]);
   }
 }

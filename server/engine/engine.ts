@@ -120,12 +120,28 @@ export class Engine {
   /** Credentials, heartbeats written behind and idle polls' states (server/actors/liveness.ts). */
   readonly liveness: Liveness;
 
+  /**
+   * Whether other directors may change the database behind this one (PostgreSQL); a PGlite database
+   * lives inside this process (tests running two engines on one PGlite set it).
+   */
+  sharesDatabase: boolean;
+
+  /**
+   * How long an actor's poll sleeps without news before it looks again, and an idle poll's state is
+   * believed: one director hears of every change to an actor's work (notify), so 20 s; directors
+   * sharing a database do not hear each other's news, so a second.
+   */
+  get recheckMs(): number {
+    return this.sharesDatabase ? 1000 : 20_000;
+  }
+
   constructor(
     readonly db: Db,
     readonly opts: EngineOptions,
   ) {
     this.events.setMaxListeners(0);
     this.liveness = livenessOf(db);
+    this.sharesDatabase = db.kind !== 'pglite';
     this.liveness.flushMs = () => Math.max(100, Math.min(1000, this.opts.offlineAfterMs / 10));
     this.liveness.staleMs = () => this.opts.offlineAfterMs / 4;
   }
@@ -233,6 +249,25 @@ export class Engine {
     this.news.set(nodeId, ++this.newsSeq);
     if (queued) this.queuedNews.set(nodeId, this.newsSeq);
     this.events.emit(`node:${nodeId}`);
+  }
+
+  /** Per node, its latest news when that said only that work of it ended (notifyEnded): its number, the one before, the work. */
+  private readonly endedNews = new Map<number, { seq: number; prev: number; ids: number[] }>();
+
+  /** News for the node that its work `ids` is no longer open (a result ended it), and nothing else changed for it. */
+  notifyEnded(nodeId: number, ids: number[]): void {
+    const prev = this.newsOf(nodeId);
+    this.notify(nodeId);
+    this.endedNews.set(nodeId, { seq: this.newsOf(nodeId), prev, ids });
+  }
+
+  /**
+   * The work of the node that ended since news number `since`, when that was its only news since
+   * (a waiting poll then knows its state without reading it); null when there was other news, or none.
+   */
+  endedSince(nodeId: number, since: number): number[] | null {
+    const e = this.endedNews.get(nodeId);
+    return e && e.seq === this.newsOf(nodeId) && e.prev <= since ? e.ids : null;
   }
 
   /** The number of the node's latest news that work was queued for it (0: none). */

@@ -106,9 +106,8 @@ export async function actorsRoutes(app: FastifyInstance) {
       throw e;
     }
     const holding = input.holding ?? [];
-    // One director (PGlite) hears of every change to an actor's work (engine.notify), so the poll
-    // sleeps until news; directors sharing a PostgreSQL database do not hear each other's: look again each second.
-    const recheckMs = app.db.kind === 'pglite' ? 20_000 : 1000;
+    // How long a poll sleeps without news before it looks again (Engine.recheckMs).
+    const recheckMs = engine.recheckMs;
     // The news number before the actor's state was last read, and when it was read.
     let readAt = engine.lastNews;
     let readTime = Date.now();
@@ -116,13 +115,21 @@ export async function actorsRoutes(app: FastifyInstance) {
     // A credential checked recently (liveness.ts): no statement (marked alive with the next flush); an
     // idle actor polling again with no news since its last poll starts from that poll's state (liveness.ts).
     let node = rememberedActor(engine, req.headers.authorization);
-    // Readiness and evidence carried by the poll are stored before it looks: its state is read afterwards.
-    const reports = input.ready.length + input.evidence.length > 0;
+    // Readiness, evidence and results carried by the poll are stored before it looks: its state is read afterwards.
+    const reports = input.ready.length + input.evidence.length + input.results.length > 0;
     // The state its last poll left (after a claim, or with nothing to do), which the reports may keep.
     let before: ReturnType<typeof engine.liveness.idleStateOf> = null;
     if (reports) {
       node ??= await touchActorByCredential(app.db, req.headers.authorization, engine);
-      before = engine.liveness.idleStateOf(node.id, holding, recheckMs);
+      // The work whose results it carries was held at its last poll (it no longer holds it: its result
+      // ends it, and nothing else changes for the actor); evidence of targets' work its last poll told it
+      // to abort must be carried for that poll's state to hold.
+      before = engine.liveness.idleStateOf(
+        node.id,
+        [...holding, ...input.results.map((r) => r.work_id)],
+        recheckMs,
+        input.evidence.map((e) => e.work_id),
+      );
       known = null;
     } else if (node) {
       const idle = engine.liveness.idleStateOf(node.id, holding, recheckMs);
@@ -155,10 +162,13 @@ export async function actorsRoutes(app: FastifyInstance) {
     }
     const keys = await signingKeys(app.db);
     const deadline = Date.now() + Math.min(input.wait_ms, 20_000);
+    // The state the last look found (read, or kept from the last poll), as of readAt.
+    let last: PollState | null = null;
     for (;;) {
       const since = engine.newsOf(node.id);
       let state: PollState;
       let claimed: Awaited<ReturnType<typeof claimNext>> = [];
+      const ended = last ? engine.endedSince(node.id, readAt) : null;
       if (known && since <= readAt) {
         // The first state holds unless news of this actor came in since it was read.
         state = known;
@@ -167,12 +177,19 @@ export async function actorsRoutes(app: FastifyInstance) {
         // Told that work was queued for it: the state is read by the claim's transaction (one statement less).
         [readAt, readTime] = [engine.lastNews, Date.now()];
         ({ state, claimed } = await claimWithState(app.db, engine, node.id, input.session, holding));
+      } else if (last && ended) {
+        // The only news since the last look: work of the actor ended (a result, storeResult). The state
+        // follows without a read: that work is no longer open; nothing else changed (a read's time stays).
+        readAt = engine.lastNews;
+        state = { ...last, abort: holding.filter((id) => ended.includes(id)) };
+        if (state.queued) claimed = await claimNext(app.db, node.id, input.session);
       } else {
         [readAt, readTime] = [engine.lastNews, Date.now()];
         state = await pollState(app.db, engine, node.id, holding);
         if (state.queued) claimed = await claimNext(app.db, node.id, input.session);
       }
       known = null;
+      last = state;
       const { abort, tasks: tasksQueued } = state;
       const tasks: SignedTask[] = (tasksQueued ? await claimTasks(app.db, node.id, input.session) : []).map((t) => {
         const now = Date.now();
@@ -188,19 +205,24 @@ export async function actorsRoutes(app: FastifyInstance) {
         return { id: w.id, payload, signature: sign(keys, payload) };
       });
       if (work.length || abort.length || tasks.length || Date.now() >= deadline || engine.stopped) {
-        // Nothing for it, nothing queued or cleaned up: its next poll may start from this state.
-        if (!work.length && !abort.length && !tasks.length && !state.queued && !state.tasks && !state.reverted) engine.liveness.setIdle(node.id, holding, readAt, readTime);
+        // What the actor holds once it has let go of the work it is told to abort.
+        const kept = holding.filter((id) => !abort.includes(id));
+        // Nothing for it, nothing queued or cleaned up: its next poll may start from this state. Told to
+        // abort a target's work, it closes the servers and its next poll carries their evidence, which
+        // ends the cleanup (until then the work is reverting): the state holds for that poll only.
+        if (!work.length && !tasks.length && !state.queued && !state.tasks && !state.reverted) engine.liveness.setIdle(node.id, kept, readAt, readTime, abort);
         // Work claimed: nothing else is open or queued for the actor (the engine hands an actor new work
-        // only when it holds none open, across directors: Engine.nodesFree), so its next poll, holding
-        // this work too, starts from this state unless news of it comes in (one statement less per claim).
-        else if (work.length && !abort.length && !tasks.length && !state.tasks && !state.reverted) engine.liveness.setIdle(node.id, [...holding, ...work.map((w) => w.id)], readAt, readTime);
+        // only when it holds none open, across directors: Engine.nodesFree), and none of its work was
+        // reverting (the claim waits for a cleanup), so its next poll, holding this work too, starts from
+        // this state unless news of it comes in (one statement less per claim).
+        else if (work.length && !tasks.length && !state.tasks && !state.reverted) engine.liveness.setIdle(node.id, [...kept, ...work.map((w) => w.id)], readAt, readTime);
         return { work, abort, ...(tasks.length ? { tasks } : {}), ...(refused.length ? { refused } : {}) };
       }
       await engine.waitFor(node.id, Math.min(recheckMs, deadline - Date.now()), since);
     }
   }));
 
-  /** A poll's readiness and evidence items, stored as /ready and /evidence would; the refused ones with why (4xx). */
+  /** A poll's evidence, results and readiness, stored as /evidence, /result and /ready would; the refused ones with why (4xx). */
   async function storeReports(node: ActorNode, authorization: string | undefined, input: yup.InferType<typeof pollSchema>): Promise<{ work_id: number; error: string }[]> {
     const refused: { work_id: number; error: string }[] = [];
     const caller: WorkCaller = { node, hash: '', authorization };
@@ -208,7 +230,9 @@ export async function actorsRoutes(app: FastifyInstance) {
       if (!(e instanceof HttpError) || e.statusCode >= 500) throw e;
       refused.push({ work_id: workId, error: e.message });
     };
-    for (const r of input.evidence) await storeTargetEvidence(app.db, engine, caller, r.work_id, input.session, r.evidence).catch(refuse(r.work_id));
+    for (const r of input.evidence) await storeTargetEvidence(app.db, engine, caller, r.work_id, input.session, r.evidence, false).catch(refuse(r.work_id));
+    // Together: they join one group commit (storeResult).
+    await Promise.all(input.results.map(({ work_id, ...r }) => storeResult(app.db, engine, caller, work_id, { ...r, session: input.session }).catch(refuse(work_id))));
     for (const r of input.ready) {
       await Promise.resolve()
         .then(() => markReady(app.db, engine, caller, r.work_id, input.session, { port_map: checkPortMap(r.port_map), port_failures: portFailures(r.port_failures), login: r.login }))

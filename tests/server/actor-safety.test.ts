@@ -24,6 +24,8 @@ interface Result {
   id: number;
   outcome: string;
   message: string | null;
+  /** How it reached the stand-in director: carried by a poll, or by /work/{id}/result. */
+  via: 'poll' | '/result';
 }
 
 let server: http.Server;
@@ -38,7 +40,7 @@ function json(res: http.ServerResponse, body: unknown) {
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-/** A stand-in director: registers the actor, hands out `pending` at the next poll, keeps the results. */
+/** A stand-in director: registers the actor, hands out `pending` at the next poll, keeps the results (carried by polls or sent by /result). */
 function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   let body = '';
   req.on('data', (c: Buffer) => (body += c.toString()));
@@ -47,6 +49,8 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     if (path === '/register') return json(res, { node_id: NODE_ID, token: 'vat_safety-test-token', signing_key: director.publicKey.export({ type: 'spki', format: 'pem' }), heartbeat_ms: 60_000 });
     if (path === '/heartbeat') return json(res, { ok: true });
     if (path === '/poll') {
+      // A source's result rides on its next poll (or goes by /result after the poll's wait).
+      for (const r of (JSON.parse(body) as { results?: { work_id: number; outcome: string; message: string | null }[] }).results ?? []) results.push({ id: r.work_id, outcome: r.outcome, message: r.message, via: 'poll' });
       const work = pending;
       pending = [];
       return setTimeout(() => json(res, { work, abort: [] }), work.length ? 0 : 100);
@@ -54,7 +58,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const m = /^\/work\/(\d+)\/result$/.exec(path);
     if (m) {
       const r = JSON.parse(body) as { outcome: string; message: string | null };
-      results.push({ id: Number(m[1]), outcome: r.outcome, message: r.message });
+      results.push({ id: Number(m[1]), outcome: r.outcome, message: r.message, via: '/result' });
       return json(res, { ok: true });
     }
     res.writeHead(404).end('{}');
@@ -141,6 +145,9 @@ describe('the actor refuses work that is not signed for it', () => {
     pending = [signed(payload(108))];
     const ok = await resultOf(108);
     expect(ok.outcome).toBe('ran');
+    // Its result rode on the actor's next poll (one call less than /result); refused work is reported at once by /result.
+    expect(ok.via).toBe('poll');
+    expect(new Set(results.filter((r) => r.id < 108).map((r) => r.via))).toEqual(new Set(['/result']));
     expect(connections).toEqual({ [PEER]: 1, [ELSEWHERE]: 0 });
   });
 });

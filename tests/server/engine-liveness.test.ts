@@ -3,7 +3,7 @@ import { ACTOR_API, type PollAnswer } from '@/api/contracts/engine';
 import { credentialTtlMs } from '../../server/actors/liveness';
 import { updateNode } from '../../server/admin/node-edit';
 import { hashSecret } from '../../server/engine/secrets';
-import { insertAction, startEngineWorld, type EngineWorld } from './engine-helpers';
+import { insertAction, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
 
 /**
  * Actor calls the director answers from memory (server/actors/liveness.ts): a remembered credential, a
@@ -32,13 +32,18 @@ async function register(name: string): Promise<{ id: number; token: string }> {
   return { id: node_id, token };
 }
 
-/** Counts the statements whose parameters name the node or its credential while `fn` runs. */
-async function statementsOf(node: { id: number; token: string }, fn: () => Promise<unknown>): Promise<string[]> {
+/** Of the statements `calls`, those whose parameters name the node or its credential (their first 60 characters). */
+function naming(node: { id: number; token: string }, calls: readonly (readonly [string, unknown[]?, ...unknown[]])[]): string[] {
   const hash = hashSecret(node.token);
+  return calls.filter(([, params]) => JSON.stringify(params ?? []).match(new RegExp(`^\\[(${node.id}|"${hash}"|\\[[0-9,]*\\b${node.id}\\b)`))).map(([sql]) => sql.replace(/\s+/g, ' ').slice(0, 60));
+}
+
+/** The statements whose parameters name the node or its credential while `fn` runs. */
+async function statementsOf(node: { id: number; token: string }, fn: () => Promise<unknown>): Promise<string[]> {
   const spy = vi.spyOn(w.server.db, 'query');
   try {
     await fn();
-    return spy.mock.calls.filter(([, params]) => JSON.stringify(params ?? []).match(new RegExp(`^\\[(${node.id}|"${hash}"|\\[[0-9,]*\\b${node.id}\\b)`))).map(([sql]) => sql.replace(/\s+/g, ' ').slice(0, 60));
+    return naming(node, spy.mock.calls);
   } finally {
     spy.mockRestore();
   }
@@ -95,6 +100,70 @@ describe('actor calls answered from the director memory', () => {
     await w.engine.failOpenWork('node_id = $1', [node.id], 'Ended by the test.');
     const after = await statementsOf(node, async () => expect((await poll([workId])).json<PollAnswer>()).toEqual({ work: [], abort: [workId] }));
     expect(after.some((sql) => sql.startsWith('select (select array_agg(id) from engine_work'))).toBe(true);
+  });
+
+  it("a two-actor action's polls read no state after the claims: the source's result rides on its poll, the target hears to abort from that result, and its evidence poll starts from memory", async () => {
+    const register2 = async (name: string) => {
+      const reg = await w.server.call('POST', `${ACTOR_API}/register`, {
+        body: { bulk_token: w.bulkToken, name, version: '1', os: 'Linux', addresses: [name === 'pair-src' ? '127.0.0.10' : '127.0.0.11'], capabilities: ['socket'] },
+        csrf: false,
+      });
+      expect(reg.statusCode, reg.body).toBe(200);
+      const { node_id, token } = reg.json<{ node_id: number; token: string }>();
+      return { id: node_id, token };
+    };
+    const src = await register2('pair-src');
+    const dst = await register2('pair-dst');
+    const poll = (node: { token: string }, body: Record<string, unknown>) => actorCall('/poll', { session: `s-${node.token.slice(-6)}`, holding: [], wait_ms: 0, ...body }, node.token);
+    /** The poll-state reads and claims (each a read of the actor's state) among the statements naming the node. */
+    const stateReads = (sqls: string[]) => sqls.filter((sql) => /^select \(select array_agg\(id\) from engine_work|^select n\.id, n\.name|^select o_open/.test(sql));
+    expect((await poll(src, {})).statusCode).toBe(200);
+    expect((await poll(dst, {})).statusCode).toBe(200);
+    const action = await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: 47990, steps: [{ data_type: 'ascii', request: 'hi', response: 'yo' }] }, 'paired socket');
+    const run = await w.server.call('POST', `/run/actions/${action}.json`, { as: w.operator, body: { attack_node_id_1: src.id, target_node_id_1: dst.id } });
+    expect(run.statusCode, run.body).toBe(201);
+    const jobId = run.json<{ job_id: number }>().job_id;
+
+    // The target claims its work; its readiness rides on its next poll, which then waits for news.
+    let claimed: PollAnswer = { work: [], abort: [] };
+    for (let i = 0; i < 20 && !claimed.work.length; i++) claimed = (await poll(dst, { wait_ms: 1000 })).json<PollAnswer>();
+    const targetWork = claimed.work[0]?.id ?? 0;
+    expect(targetWork).toBeGreaterThan(0);
+    // One recording of every statement from here (the two actors' calls overlap), told apart by node.
+    const spy = vi.spyOn(w.server.db, 'query');
+    const since = () => {
+      const from = spy.mock.calls.length;
+      return () => spy.mock.calls.slice(from);
+    };
+    try {
+      const fromReady = since();
+      const ready = poll(dst, { holding: [targetWork], wait_ms: 10_000, ready: [{ work_id: targetWork, port_map: { '47990': 47990 }, port_failures: {} }] });
+      // The source, released by the readiness, claims its work; its result rides on its next poll.
+      let sourceClaim: PollAnswer = { work: [], abort: [] };
+      for (let i = 0; i < 20 && !sourceClaim.work.length; i++) sourceClaim = (await poll(src, { wait_ms: 1000 })).json<PollAnswer>();
+      const sourceWork = sourceClaim.work[0]?.id ?? 0;
+      expect(sourceWork).toBeGreaterThan(0);
+      const fromResult = since();
+      expect((await poll(src, { results: [{ work_id: sourceWork, outcome: 'ran', blocked: false, message: null, evidence: { exchanged: 1 } }] })).json<PollAnswer>()).toEqual({ work: [], abort: [] });
+      expect(stateReads(naming(src, fromResult()))).toEqual([]);
+      const [stored] = await w.server.db.query<{ status: string; blocked: boolean; source: unknown }>(`select status, blocked, evidence->'source' as source from job_actions where job_id = $1`, [jobId]);
+      expect(stored).toEqual({ status: 'ran', blocked: false, source: { exchanged: 1 } });
+
+      // The target's waiting poll hears from the result that its work ended: told to abort, without a read
+      // (its claim was the last look at its state).
+      expect((await ready).json<PollAnswer>()).toEqual({ work: [], abort: [targetWork] });
+      expect(stateReads(naming(dst, fromReady()))).toEqual([]);
+      // Its next poll carries its servers' evidence, which ends the cleanup; it too starts from memory.
+      const fromEvidence = since();
+      expect((await poll(dst, { evidence: [{ work_id: targetWork, evidence: { received: ['hi'] } }] })).json<PollAnswer>()).toEqual({ work: [], abort: [] });
+      expect(stateReads(naming(dst, fromEvidence()))).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+    const [work] = await w.server.db.query<{ status: string }>('select status from engine_work where id = $1', [targetWork]);
+    expect(work?.status).toBe('aborted');
+    const { job } = await waitForJob(w.server.db, jobId);
+    expect(job.status).toBe('completed');
   });
 
   it('a credential is remembered: retiring through the director refuses it at once; on PostgreSQL a change by another director counts within a second', async () => {

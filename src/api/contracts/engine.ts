@@ -83,7 +83,20 @@ const pollEvidenceSchema = yup
   })
   .noUnknown();
 
-/** The largest poll body (a poll may carry targets' evidence; larger evidence goes by /work/{id}/evidence). */
+/** An actor's result of a work item (/work/{id}/result, or carried by its next poll). */
+const resultFields = {
+  outcome: yup.string().oneOf(['ran', 'errored', 'incompatible', 'aborted']).required('outcome is required'),
+  blocked: yup.boolean().nullable().default(null),
+  message: yup.string().max(2000).nullable().default(null),
+  evidence: yup.object().default({}),
+};
+
+/** A result carried by the actor's next poll (the poll's session is its session). */
+const pollResultSchema = yup
+  .object({ work_id: yup.number().integer().positive().required(), ...resultFields })
+  .noUnknown();
+
+/** The largest poll body (a poll may carry targets' evidence and sources' results; larger ones go by /work/{id}/evidence and /result). */
 export const MAX_POLL_BYTES = 256 * 1024;
 
 export const pollSchema = yup
@@ -97,6 +110,8 @@ export const pollSchema = yup
     ready: yup.array(pollReadySchema).max(16).default([]),
     /** Targets whose servers closed, with what they saw (stored first, like /evidence); not in `holding`. */
     evidence: yup.array(pollEvidenceSchema).max(16).default([]),
+    /** Work the actor finished, with its result (stored like /result, before the poll looks); not in `holding`. */
+    results: yup.array(pollResultSchema).max(16).default([]),
   })
   .noUnknown();
 
@@ -156,13 +171,7 @@ export const readySchema = yup
   .noUnknown();
 
 export const resultSchema = yup
-  .object({
-    session: yup.string().trim().required().max(64),
-    outcome: yup.string().oneOf(['ran', 'errored', 'incompatible', 'aborted']).required('outcome is required'),
-    blocked: yup.boolean().nullable().default(null),
-    message: yup.string().max(2000).nullable().default(null),
-    evidence: yup.object().default({}),
-  })
+  .object({ session: yup.string().trim().required().max(64), ...resultFields })
   .noUnknown();
 
 /** What a target actor saw while serving (what arrived on the wire), sent when its servers close. */
