@@ -24,6 +24,7 @@ import { createBulkToken } from '../server/engine/secrets';
 import { REPO_ROOT } from '../e2e/director';
 import { printTable, summarize, percentile } from './stats';
 import { withSqlStats } from './sql-stats';
+import { pgStatements } from './pg-statements';
 import { childrenCpu, parentOf, treeCpu } from './proc-cpu';
 
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 500);
@@ -67,6 +68,8 @@ async function main() {
     const registerSeconds = (performance.now() - registerStart) / 1000;
     const postmaster = db.kind === 'postgres' ? parentOf((await db.query<{ pid: number }>('select pg_backend_pid() as pid'))[0]?.pid ?? 0) : 0;
     const idle = await idleCpu(launcher.pid ?? 0, postmaster);
+    // BENCH_PG_STATEMENTS=1: PostgreSQL's own time per statement while the job runs (bench/pg-statements.ts).
+    const serverStats = process.env.BENCH_PG_STATEMENTS ? await pgStatements(db) : null;
     const pairs = Math.floor(nodes.length / 2);
     const perJob = SEQUENCES ? Math.ceil(ACTIONS / pairs) : ACTIONS;
     const [sim] = await db.query<{ id: number }>(`insert into simulations (vid, name, simulation_type) values ('S-BENCH', 'Engine bench', $1) returning id`, [SEQUENCES ? 'sequence' : 'eval']);
@@ -192,6 +195,7 @@ async function main() {
       );
     }
     sqlStats?.print(Number(process.env.BENCH_SQL_TOP) || 25, total);
+    await serverStats?.print(total);
   } finally {
     launcher.kill('SIGTERM');
     await app.close();

@@ -66,7 +66,8 @@ started=$SECONDS
 if ! "${run_as[@]}" "$bindir/initdb" -D "$dir/data" -U postgres --auth=trust --no-sync -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1; then
   echo "PostgreSQL pass FAILED: initdb did not run:"; cat "$dir/initdb.log"; exit 1
 fi
-opts="-c listen_addresses='' -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400 -c shared_buffers=64MB"
+# VIGIL_TEST_PG_OPTS: more server options (a diagnosis aid, e.g. pg_stat_statements for bench/pg-statements.ts).
+opts="-c listen_addresses='' -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400 -c shared_buffers=64MB ${VIGIL_TEST_PG_OPTS:-}"
 if ! "${run_as[@]}" "$bindir/pg_ctl" -D "$dir/data" -o "$opts" -l "$dir/server.log" -w -t 60 start >/dev/null 2>&1; then
   echo "PostgreSQL pass FAILED: the server did not start:"; cat "$dir/server.log"; exit 1
 fi
