@@ -157,6 +157,9 @@ describe('actor calls answered from the director memory', () => {
       const fromEvidence = since();
       expect((await poll(dst, { evidence: [{ work_id: targetWork, evidence: { received: ['hi'] } }] })).json<PollAnswer>()).toEqual({ work: [], abort: [] });
       expect(stateReads(naming(dst, fromEvidence()))).toEqual([]);
+      // A result of work that is not the actor's is refused with the reason /result would answer; the poll answers all the same.
+      const foreign = (await poll(src, { results: [{ work_id: targetWork, outcome: 'ran', blocked: true, message: null, evidence: {} }] })).json<PollAnswer>();
+      expect(foreign).toEqual({ work: [], abort: [], refused: [{ work_id: targetWork, error: `Work ${targetWork} is not assigned to this actor.` }] });
     } finally {
       spy.mockRestore();
     }
