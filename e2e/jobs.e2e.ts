@@ -525,7 +525,9 @@ describe('the Jobs pane', () => {
     await page.keyboard.press('Escape');
 
     await b.context.clearCookies();
-    await signIn(page, DEMO_USERS.viewer, DEMO_USER_PASSWORD, '/');
+    // Straight to the job's pane: at '/' the workbench reopens its last pane (the vendor's job), a second
+    // navigation that could interrupt the first.
+    await signIn(page, DEMO_USERS.viewer, DEMO_USER_PASSWORD, `/jobs/${own.job}`);
     menu = await menuOf(own);
     expect(await menu.edit.getAttribute('aria-disabled')).toBe('true');
     expect(await menu.edit.getAttribute('title')).toBe('Your role does not allow editing Actions.');
