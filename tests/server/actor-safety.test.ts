@@ -32,6 +32,8 @@ let server: http.Server;
 let url = '';
 let pending: SignedWork[] = [];
 const results: Result[] = [];
+/** The work each poll said the actor held, in order. */
+const polled: number[][] = [];
 const listeners: net.Server[] = [];
 const connections: Record<string, number> = { [PEER]: 0, [ELSEWHERE]: 0 };
 let agent: ActorAgent;
@@ -50,7 +52,9 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     if (path === '/heartbeat') return json(res, { ok: true });
     if (path === '/poll') {
       // A source's result rides on its next poll (or goes by /result after the poll's wait).
-      for (const r of (JSON.parse(body) as { results?: { work_id: number; outcome: string; message: string | null }[] }).results ?? []) results.push({ id: r.work_id, outcome: r.outcome, message: r.message, via: 'poll' });
+      const poll = JSON.parse(body) as { holding: number[]; results?: { work_id: number; outcome: string; message: string | null }[] };
+      polled.push(poll.holding);
+      for (const r of poll.results ?? []) results.push({ id: r.work_id, outcome: r.outcome, message: r.message, via: 'poll' });
       const work = pending;
       pending = [];
       return setTimeout(() => json(res, { work, abort: [] }), work.length ? 0 : 100);
@@ -149,5 +153,18 @@ describe('the actor refuses work that is not signed for it', () => {
     expect(ok.via).toBe('poll');
     expect(new Set(results.filter((r) => r.id < 108).map((r) => r.via))).toEqual(new Set(['/result']));
     expect(connections).toEqual({ [PEER]: 1, [ELSEWHERE]: 0 });
+  });
+});
+
+describe('how the actor reports a result', () => {
+  it('work that outlasts the 2 s its next poll waits for it is reported by /result once done; the poll meanwhile still holds it', async () => {
+    const { peer_address: _p, peer_addresses: _a, ...alone } = payload(201, { action_type: 'sleep', details: { sleep_ms: 2600 } });
+    polled.length = 0;
+    pending = [signed(alone)];
+    const r = await resultOf(201);
+    expect([r.outcome, r.via]).toEqual(['ran', '/result']);
+    // A poll went out while it slept (after its 2 s wait), holding the work: a cancel would have reached it.
+    expect(polled.some((holding) => holding.includes(201))).toBe(true);
+    expect(agent.holding).toEqual([]);
   });
 });
