@@ -439,11 +439,11 @@ export class ActorAgent {
     else this.performing.set(w.id, done);
   }
 
-  /** The director refused reports in a poll (400: an older director): they go by /ready and /evidence from now on. */
+  /** The director refused reports in a poll (400: an older director): they go by /ready, /evidence and /result from now on. */
   private reportByCalls(): void {
     if (!this.reportsByPoll) return;
     this.reportsByPoll = false;
-    this.log('the director takes no reports in polls; sending them by /ready and /evidence');
+    this.log('the director takes no reports in polls; sending them by /ready, /evidence and /result');
     for (const [id, { work_id: _, ...ready }] of this.pendingReady) void this.send(`/work/${id}/ready`, { session: this.session, ...ready });
     for (const [id, evidence] of this.pendingEvidence) void this.send(`/work/${id}/evidence`, { session: this.session, evidence });
     for (const [id, result] of this.pendingResults) void this.send(`/work/${id}/result`, { session: this.session, ...result });
