@@ -32,6 +32,10 @@ let server: http.Server;
 let url = '';
 let pending: SignedWork[] = [];
 const results: Result[] = [];
+/** True: the stand-in answers 400 to a poll carrying results, as a director from before them would. */
+let olderDirector = false;
+/** What the actor logged. */
+const logged: string[] = [];
 /** The work each poll said the actor held, in order. */
 const polled: number[][] = [];
 const listeners: net.Server[] = [];
@@ -54,6 +58,8 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse) {
       // A source's result rides on its next poll (or goes by /result after the poll's wait).
       const poll = JSON.parse(body) as { holding: number[]; results?: { work_id: number; outcome: string; message: string | null }[] };
       polled.push(poll.holding);
+      // An older director: a poll carrying reports is malformed to it.
+      if (olderDirector && poll.results?.length) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'results is not allowed' }));
       for (const r of poll.results ?? []) results.push({ id: r.work_id, outcome: r.outcome, message: r.message, via: 'poll' });
       const work = pending;
       pending = [];
@@ -115,7 +121,7 @@ beforeAll(async () => {
   server = http.createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-  agent = new ActorAgent({ director: url, bulkToken: 'vbt_safety-test', name: 'safe', address: SELF, log: () => {}, pollWaitMs: 200 });
+  agent = new ActorAgent({ director: url, bulkToken: 'vbt_safety-test', name: 'safe', address: SELF, log: (line) => logged.push(line), pollWaitMs: 200 });
   await agent.start();
 });
 
@@ -166,5 +172,17 @@ describe('how the actor reports a result', () => {
     // A poll went out while it slept (after its 2 s wait), holding the work: a cancel would have reached it.
     expect(polled.some((holding) => holding.includes(201))).toBe(true);
     expect(agent.holding).toEqual([]);
+  });
+
+  // Last: the actor keeps to separate calls from then on.
+  it('a director that answers a poll carrying a result 400 gets it by /result, and every later report too', async () => {
+    olderDirector = true;
+    const { peer_address: _p, peer_addresses: _a, ...alone } = payload(301, { action_type: 'sleep', details: { sleep_ms: 10 } });
+    pending = [signed(alone)];
+    expect((await resultOf(301)).via).toBe('/result');
+    expect(logged).toContain('[actor safe] the director takes no reports in polls; sending them by /ready, /evidence and /result');
+    const { peer_address: _q, peer_addresses: _b, ...next } = payload(302, { action_type: 'sleep', details: { sleep_ms: 10 } });
+    pending = [signed(next)];
+    expect((await resultOf(302)).via).toBe('/result');
   });
 });
