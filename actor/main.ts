@@ -8,6 +8,7 @@
  * the command line, where every user of the machine could read it (`ps`). An actor that already holds
  * its credential in --state needs no token at all.
  */
+import './v8-flags'; // first: the flags apply to the code compiled after them
 import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';

@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
+import { ACTOR_NODE_FLAGS } from '../src/api/contracts/engine';
 
 const root = path.resolve(import.meta.dirname, '..');
 const actors: ChildProcess[] = [];
@@ -26,7 +27,7 @@ lines.once('line', (line) => {
       if (i) await new Promise((r) => setTimeout(r, gapMs));
       actors.push(
         // BENCH_ACTOR_NODE_ARGS: Node arguments for each actor (e.g. --cpu-prof --cpu-prof-dir=DIR to profile them).
-        spawn(process.execPath, [...(process.env.BENCH_ACTOR_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', path.join(root, 'actor', 'main.ts'), '--director', director, '--name', `bench-${i + 1}`, '--address', address, '--exit-with-stdin'], {
+        spawn(process.execPath, [...ACTOR_NODE_FLAGS, ...(process.env.BENCH_ACTOR_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', path.join(root, 'actor', 'main.ts'), '--director', director, '--name', `bench-${i + 1}`, '--address', address, '--exit-with-stdin'], {
           cwd: root,
           stdio: ['pipe', 'ignore', 'inherit'],
           env: { ...process.env, VIGIL_BULK_TOKEN: token },

@@ -11,6 +11,7 @@
  * Nothing is asserted.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../server/app';
@@ -26,6 +27,9 @@ import { printTable, summarize, percentile } from './stats';
 import { withSqlStats } from './sql-stats';
 import { pgStatements } from './pg-statements';
 import { childrenCpu, parentOf, treeCpu } from './proc-cpu';
+import { printProfile, type CpuProfile } from './cpu-profile';
+import { Session } from 'node:inspector/promises';
+import { actorProfileArgs, printActorsProfile, profileClockUs } from './actor-profile';
 
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 500);
 const ACTORS = Math.max(2, Number(process.env.BENCH_ACTORS ?? 50));
@@ -35,7 +39,15 @@ const SEQUENCES = process.env.BENCH_SHAPE === 'sequences';
 
 async function main() {
   // Actors are spawned by a small helper started now, before PGlite swells this process (see actor-launcher.ts).
-  const launcher = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bench', 'actor-launcher.ts')], { cwd: REPO_ROOT, stdio: ['pipe', 'ignore', 'inherit'] });
+  const profileDir = process.env.BENCH_ACTOR_PROFILE;
+  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+  const actorArgs = [...(process.env.BENCH_ACTOR_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...(profileDir ? actorProfileArgs(profileDir) : [])].join(' ');
+  const launcher = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bench', 'actor-launcher.ts')], {
+    cwd: REPO_ROOT,
+    stdio: ['pipe', 'ignore', 'inherit'],
+    env: { ...process.env, BENCH_ACTOR_NODE_ARGS: actorArgs },
+  });
+  let profiled: { from: number; to: number; actors: number } | null = null;
   const pg = await benchDatabase();
   const config = { ...readConfig({ ...process.env, SEED: 'none', STATIC_DIR: 'none' }), databaseUrl: pg?.url, port: 0 };
   const opened = await openDb({ databaseUrl: config.databaseUrl, dataDir: undefined });
@@ -109,7 +121,16 @@ async function main() {
     }
     const jobIds = jobs.map((j) => j.job_id);
     // CPU seconds per component while the jobs run (the machine is shared: wall time alone says little).
+    const profileFrom = profileClockUs();
     const cpu0 = { director: process.cpuUsage(), actors: childrenCpu(launcher.pid ?? 0), db: postmaster ? treeCpu(postmaster) : 0, load: os.loadavg()[0] ?? 0 };
+    // BENCH_DIRECTOR_PROFILE=1: where the director's own JavaScript time goes while the job runs (a diagnosis aid).
+    const profiler = process.env.BENCH_DIRECTOR_PROFILE ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.setSamplingInterval', { interval: 500 });
+      await profiler.post('Profiler.start');
+    }
     let rssMax = 0;
     let statuses: { status: string; n: number }[] = [];
     for (;;) {
@@ -119,6 +140,8 @@ async function main() {
       await new Promise((r) => setTimeout(r, 200));
     }
     const directorCpu = process.cpuUsage(cpu0.director);
+    profiled = { from: profileFrom, to: profileClockUs(), actors: nodes.length };
+    const directorProfile = profiler ? ((await profiler.post('Profiler.stop')) as { profile: CpuProfile }).profile : null;
     const actorsCpu = childrenCpu(launcher.pid ?? 0);
     const perActor = [...actorsCpu.byPid].map(([pid, s]) => s - (cpu0.actors.byPid.get(pid) ?? 0));
     const dbCpu = postmaster ? treeCpu(postmaster) - cpu0.db : 0;
@@ -195,9 +218,11 @@ async function main() {
       );
     }
     sqlStats?.print(Number(process.env.BENCH_SQL_TOP) || 25, total);
+    if (directorProfile) printProfile(directorProfile, 'the director while the job ran', /\/server\//, 25);
     await serverStats?.print(total);
   } finally {
     launcher.kill('SIGTERM');
+    if (profileDir && profiled) await printActorsProfile(profileDir, profiled.actors, profiled.from, profiled.to);
     await app.close();
     await db.close();
     await pg?.drop();

@@ -9,6 +9,7 @@
 import os from 'node:os';
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../http-errors';
+import { ACTOR_NODE_FLAGS } from '../../src/api/contracts/engine';
 import { INSTALLER_KINDS, INSTALLER_OSES, TOKEN_PLACEHOLDER, actorCommand, installerLink, type InstallerOption, type InstallerOs } from '../../src/api/contracts/actors';
 
 /**
@@ -89,7 +90,7 @@ ADDRESS="\${VIGIL_ACTOR_ADDRESS:-${ADDRESS_PROBE[os] ?? ''}}"
 STATE="\${VIGIL_ACTOR_STATE:-$HOME/.vigil-actor.json}"
 cd "$VIGIL_DIR"
 echo "Starting the Vigil actor $NAME ($ADDRESS) for $DIRECTOR"
-exec node --import tsx actor/main.ts --director "$DIRECTOR" --name "$NAME" --address "$ADDRESS" --state "$STATE"
+exec node ${ACTOR_NODE_FLAGS.join(' ')} --import tsx actor/main.ts --director "$DIRECTOR" --name "$NAME" --address "$ADDRESS" --state "$STATE"
 `;
 }
 

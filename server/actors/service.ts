@@ -103,7 +103,7 @@ export async function touchActorByCredential(db: Db, authorization: string | und
   const hash = credentialHash(authorization);
   const at = Date.now();
   if (engine) {
-    const [row] = await db.query<ActorNode & { age_ms: number | null }>(`select id, name, status, ${HEARTBEAT_AGE} as age_ms from nodes where token_hash = $1 and retired_at is null`, [hash]);
+    const [row] = await db.query<ActorNode & { age_ms: number | null }>(`select id, name, status, ${HEARTBEAT_AGE} as age_ms from nodes where token_hash = $1 and retired_at is null`, [hash], { name: 'actor-by-credential' });
     if (!row) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
     const node = { id: row.id, name: row.name, status: row.status };
     if (heardRecently(engine, row)) {
@@ -115,6 +115,7 @@ export async function touchActorByCredential(db: Db, authorization: string | und
   const [node] = await db.query<ActorNode>(
     `update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status`,
     [hash],
+    { name: 'actor-touch-by-credential' },
   );
   if (!node) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
   engine?.liveness.remember(hash, node, at);
@@ -171,7 +172,7 @@ export const IDLE_STATE: PollState = { abort: [], queued: false, tasks: false, r
  * is queued).
  */
 export async function pollState(db: Db, engine: Engine, nodeId: number, holding: readonly number[]): Promise<PollState> {
-  const [row] = await db.query<PollRow>(`select ${pollColumns('$1')}`, [nodeId, holding]);
+  const [row] = await db.query<PollRow>(`select ${pollColumns('$1')}`, [nodeId, holding], { name: 'poll-state' });
   return afterPoll(db, engine, nodeId, holding, row);
 }
 
@@ -186,6 +187,7 @@ export async function touchAndPollState(db: Db, engine: Engine, authorization: s
   const [row] = await db.query<ActorNode & PollRow & { age_ms: number | null }>(
     `select n.id, n.name, n.status, ${HEARTBEAT_AGE} as age_ms, ${pollColumns('n.id')} from nodes n where n.token_hash = $1 and n.retired_at is null`,
     [hash, holding],
+    { name: 'poll-state-by-credential' },
   );
   if (!row) throw unauthorized('Unknown or revoked actor credential, or the actor is retired.');
   const node = { id: row.id, name: row.name, status: 'online' };
@@ -193,7 +195,7 @@ export async function touchAndPollState(db: Db, engine: Engine, authorization: s
     engine.liveness.remember(hash, node, at, at - (row.age_ms ?? 0));
     engine.liveness.touchLater(node.id);
   } else {
-    await db.query(`update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where id = $1`, [row.id]);
+    await db.query(`update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where id = $1`, [row.id], { name: 'actor-touch' });
     engine.liveness.remember(hash, node, at);
   }
   return { node, state: await afterPoll(db, engine, row.id, holding, row) };
@@ -229,6 +231,7 @@ async function claim(db: Db, nodeId: number, session: string, holding: readonly 
   const [row] = await db.query<ClaimRow>(
     `select o_open as open, o_queued as queued, o_reverted as reverted, o_tasks as tasks, o_work as work from engine_claim($1, $2, $3::int[])`,
     [nodeId, session, holding],
+    { name: 'engine-claim' },
   );
   // A select of a function that writes: caches keyed on this director's writes (WriteSignal) must hear of it.
   if (row?.work.length) db.writes.bump();
@@ -300,6 +303,7 @@ export async function markReady(db: Db, engine: Engine, caller: WorkCaller, id: 
                         where s.job_action_id = ready.job_action_id and s.role = 'source' and s.status = 'held' returning s.node_id)
      select (select count(*)::int from ready) as matched, (select array_agg(node_id) from released) as released`,
     [id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) }), JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures }), caller.node?.id ?? null, session, caller.hash],
+    { name: 'work-ready' },
   );
   if (!row?.matched) await refuseWorkCall(db, id, caller, session, (w) => `Work ${w.id} is not a target waiting to be ready.`);
   for (const n of row?.released ?? []) engine.notify(n, true);
@@ -351,6 +355,7 @@ async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Prom
         where w.id = v.id and w.node_id = ${workNodeSql('v.node_id', 'v.hash')} and w.actor_session = v.session and w.status in ('claimed', 'ready')
         returning w.id, w.job_id, w.job_action_id, w.role`,
       [JSON.stringify(works)],
+      { name: 'work-results' },
     );
     const byId = new Map(written.map((w) => [w.id, w]));
     const firsts = new Map<number, { item: StoredResult; role: string }>();
@@ -382,6 +387,7 @@ async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Prom
           where job_action_id = any($2::int[]) and status in ('held', 'queued', 'claimed', 'ready') returning node_id, id)
        select job_id, null::int as node_id, null::int as work_id from ended union all select null, node_id, id from others`,
       [JSON.stringify(actions), actionIds],
+      { name: 'work-results-end-actions' },
     );
     await engine.updateProgress([...new Set(ended.flatMap((r) => (r.job_id === null ? [] : [r.job_id])))], tx);
     return { written, peers: ended.flatMap((r) => (r.node_id === null || r.work_id === null ? [] : [{ node: r.node_id, work: r.work_id }])), actionIds, jobIds: [...new Set(written.map((w) => w.job_id))] };
@@ -428,6 +434,7 @@ export async function storeTargetEvidence(
                        from work where ja.id = work.job_action_id returning ja.id)
      select job_id, node_id, cleaned from work`,
     [id, json, caller.node?.id ?? null, session, caller.hash],
+    { name: 'work-evidence' },
   );
   if (!row) {
     await refuseWorkCall(db, id, caller, session, (w) =>

@@ -184,6 +184,7 @@ export async function matchEventsForActions(db: Db, jobActionIds: number[], wind
       where ja.id = any($1::int[]) and ja.started_at is not null
       order by ja.id, e.occurred_at`,
     [jobActionIds, String(windowMs)],
+    { name: 'events-of-actions' },
   );
   let n = 0;
   for (const jobActionId of new Set(events.map((e) => e.job_action_id))) {

@@ -442,11 +442,13 @@ export class Engine {
                  from job_actions where job_id = any($1::int[]) group by job_id) p on p.job_id = j.id
         where j.progress <> p.pct`,
       [jobIds],
+      { name: 'job-progress-moved' },
     );
     if (!moved.length) return;
     await tx.query(
       `update jobs j set progress = p.pct, updated_at = now() from unnest($1::int[], $2::int[]) as p(job_id, pct) where j.id = p.job_id and j.progress <> p.pct`,
       [moved.map((m) => m.job_id), moved.map((m) => m.pct)],
+      { name: 'job-progress-write' },
     );
   }
 
@@ -468,6 +470,7 @@ export class Engine {
                    and not (j.status = 'reverting' and exists (select 1 from engine_work w where w.job_id = e.job_id and w.status = 'reverting'))))
         order by e.job_id limit 500`,
       only ? [only] : [],
+      { name: only ? 'engine-active-jobs-of' : 'engine-active-jobs' },
     );
     if (!active.length) return;
     const busy = new Set(active[0]?.busy ?? []);
@@ -506,6 +509,7 @@ export class Engine {
         const [locked] = await tx.query<{ job_id: number; status: string }>(
           `select e.job_id, j.status from engine_jobs e join jobs j on j.id = e.job_id where e.job_id = $1 and e.active for update of e, j skip locked`,
           [job.job_id],
+          { name: 'engine-job-lock' },
         );
         if (!locked) return;
         await this.scheduleJob(tx, { ...job, status: locked.status }, busy, node, readNodes);
@@ -554,6 +558,7 @@ export class Engine {
           and (ja.status = 'running' or not (coalesce(s.source_node_id, 0) = any($2::int[]) or coalesce(s.destination_node_id, 0) = any($2::int[])))
         order by s.group_order, ja.position, ja.id`,
       [jobId, busyIds],
+      { name: 'engine-job-actions' },
     );
     const firstError = async () =>
       (
@@ -615,7 +620,7 @@ export class Engine {
     }
     if (batch) await this.writeWork(tx, job, batch);
     // An evaluation with steps running or waiting for their actors (left out of the read above when busy).
-    const waiting = busySteps.size > 0 || (parallel && (await tx.query(`select 1 from job_actions where job_id = $1 and status = 'pending' limit 1`, [jobId])).length > 0);
+    const waiting = busySteps.size > 0 || (parallel && (await tx.query(`select 1 from job_actions where job_id = $1 and status = 'pending' limit 1`, [jobId], { name: 'engine-job-pending' })).length > 0);
     if (waiting) {
       if (!started && !running.length && job.status === 'pending') await tx.query(`update jobs set status = 'waiting', updated_at = now() where id = $1`, [jobId]);
       return;
@@ -765,6 +770,7 @@ export class Engine {
             action as (update job_actions set status = 'running', started_at = now() where id = any($3::int[]) returning id)
        ${toPreparing ? `update jobs set status = 'preparing', status_reason = null, started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting', 'reverting')` : 'select 1'}`,
       [job.job_id, JSON.stringify(rows), items.map((i) => i.actionId)],
+      { name: toPreparing ? 'engine-dispatch-preparing' : 'engine-dispatch' },
     );
     if (toPreparing) job.status = 'preparing';
   }
@@ -776,9 +782,9 @@ export class Engine {
    */
   private async freeNodes(tx: Db, ids: number[]): Promise<number[]> {
     if (!ids.length) return [];
-    const locked = tx.kind === 'pglite' ? ids : (await tx.query<{ id: number }>(`select id from nodes where id = any($1::int[]) order by id for no key update skip locked`, [ids])).map((r) => r.id);
+    const locked = tx.kind === 'pglite' ? ids : (await tx.query<{ id: number }>(`select id from nodes where id = any($1::int[]) order by id for no key update skip locked`, [ids], { name: 'engine-nodes-lock' })).map((r) => r.id);
     if (!locked.length) return [];
-    const open = await tx.query<{ node_id: number }>(`select distinct node_id from engine_work where node_id = any($1::int[]) and status in ${OPEN}`, [locked]);
+    const open = await tx.query<{ node_id: number }>(`select distinct node_id from engine_work where node_id = any($1::int[]) and status in ${OPEN}`, [locked], { name: 'engine-nodes-open' });
     const held = new Set(open.map((r) => r.node_id));
     return locked.filter((id) => !held.has(id));
   }
@@ -794,9 +800,9 @@ export class Engine {
   private async nodesFree(tx: Db, ids: number[]): Promise<boolean> {
     // PGlite serves this director alone, and this transaction holds it whole: no other director to lock out.
     if (tx.kind === 'pglite') return (await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids])).length === 0;
-    const locked = await tx.query<{ id: number }>(`select id from nodes where id = any($1::int[]) order by id for no key update skip locked`, [ids]);
+    const locked = await tx.query<{ id: number }>(`select id from nodes where id = any($1::int[]) order by id for no key update skip locked`, [ids], { name: 'engine-nodes-lock' });
     if (locked.length !== new Set(ids).size) return false;
-    const open = await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids]);
+    const open = await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids], { name: 'engine-nodes-open-any' });
     return open.length === 0;
   }
 
@@ -826,7 +832,7 @@ async function waitForActor(tx: Db, jobId: number, name: string): Promise<'wait'
 
 /** True while a target actor of the job is closing its servers (the job is 'reverting' meanwhile). */
 async function reverting(tx: Db, job: ActiveJob): Promise<boolean> {
-  const [row] = await tx.query<{ n: number }>(`select count(*)::int as n from engine_work where job_id = $1 and status = 'reverting'`, [job.job_id]);
+  const [row] = await tx.query<{ n: number }>(`select count(*)::int as n from engine_work where job_id = $1 and status = 'reverting'`, [job.job_id], { name: 'engine-job-reverting' });
   if (!row?.n) return false;
   // Written once: an update of jobs, even of no row, runs its statement triggers (counts, rollups, library log).
   if (job.status !== 'reverting') {
@@ -843,6 +849,7 @@ async function markPerforming(tx: Db, jobId: number): Promise<void> {
     `update jobs set status = 'running', updated_at = now() where id = $1 and status = 'preparing'
         and exists (select 1 from engine_work w where w.job_id = $1 and w.role = 'source' and w.status <> 'held' and w.status <> 'queued')`,
     [jobId],
+    { name: 'engine-job-performing' },
   );
 }
 
@@ -855,6 +862,7 @@ async function collectingEvents(tx: Db, jobId: number, windowMs: number, kickAt:
     `select max(finished_at + ${windowOf('$1', '$2')})::text as until from job_actions
       where job_id = $1 and status = 'ran' and finished_at + ${windowOf('$1', '$2')} > now()`,
     [jobId, String(windowMs)],
+    { name: 'engine-job-detection-window' },
   );
   if (!row?.until) return false;
   kickAt(jobId, new Date(row.until));

@@ -13,6 +13,7 @@ import { sharedFilesOf } from '../storage/shared-files';
 import { withRunAsUser } from './run-as';
 import { withTransferKey } from './transfer-key';
 import { MonitorScheduler, monitorTickMs } from '../monitors/scheduler';
+import { ACTOR_NODE_FLAGS } from '../../src/api/contracts/engine';
 
 export { engineFor } from './engine';
 
@@ -57,7 +58,7 @@ export async function startLocalActors(app: FastifyInstance, directorUrl: string
   const children = LOCAL_ACTOR_ADDRESSES.map((address, i) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, 'actor', 'main.ts'), '--director', directorUrl, '--name', `local-actor-${i + 1}`, '--address', address,
+      [...ACTOR_NODE_FLAGS, '--import', 'tsx', path.join(REPO_ROOT, 'actor', 'main.ts'), '--director', directorUrl, '--name', `local-actor-${i + 1}`, '--address', address,
         '--state', path.join(dir, `${address}.json`), '--exit-with-stdin',
         // LOCAL_ACTORS_INSTALL_DEPS=0: "Install Dependencies" only looks, it installs no system package.
         ...(process.env.LOCAL_ACTORS_INSTALL_DEPS === '0' ? ['--no-install-deps'] : [])],

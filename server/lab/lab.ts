@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LabActor } from '../../src/api/contracts/lab';
+import { ACTOR_NODE_FLAGS } from '../../src/api/contracts/engine';
 import { DirectorClient } from './director-client';
 import type { LabLayout } from './layout';
 import { buildNetworkSteps, planDown, planUp, type ProcessName } from './plan';
@@ -100,7 +101,7 @@ export async function labUp(o: LabOptions): Promise<{ reloaded: boolean; actors:
     record('ulogd', startDetached(tools, layout.fwNs, [tools.ulogd, '-c', layout.ulogdConf], path.join(layout.stateDir, 'ulogd.out'), REPO_ROOT));
     const url = new URL(o.director);
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-    const node = [process.execPath, '--import', 'tsx'];
+    const node = [process.execPath, ...ACTOR_NODE_FLAGS, '--import', 'tsx'];
     record('bridge', startDetached(tools, null, [...node, path.join(REPO_ROOT, 'server/lab/bridge.ts'), layout.socketPath, url.hostname, port], path.join(layout.stateDir, 'bridge.log'), REPO_ROOT));
     const setup = await client.setup({
       prefix: layout.prefix,

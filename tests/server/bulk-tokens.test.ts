@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACTOR_API } from '@/api/contracts/engine';
+import { ACTOR_API, ACTOR_NODE_FLAGS } from '@/api/contracts/engine';
 import type { ActorTables, BulkTokenRow, CreatedBulkToken, InstallerOption, PendingNode, RegisterPush } from '@/api/contracts/actors';
 import type { NodeDetail } from '@/api/contracts/node-edit';
 import { useTestServer, type Session } from './helpers';
@@ -209,6 +209,10 @@ describe('Register Push and installers', () => {
     expect(strict.body).not.toContain('NODE_TLS_REJECT_UNAUTHORIZED');
     const mac = await s.call('GET', `/actor_installer/${t.id}/macos.sh`, { app: configured, headers: { host: 'evil.example' } });
     expect(mac.body).toContain('ipconfig getifaddr en0');
+    // Node's flags for actor processes, as `npm run actor` passes them.
+    expect(lenient.body).toContain(`exec node ${ACTOR_NODE_FLAGS.join(' ')} --import tsx actor/main.ts`);
+    const scripts = (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.actor).toBe(`node ${ACTOR_NODE_FLAGS.join(' ')} --import tsx actor/main.ts`);
   });
 
   it('MON-182 the Linux script really starts this project\'s actor, which registers with the token and calls in', async () => {
