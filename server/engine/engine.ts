@@ -19,6 +19,7 @@ import { dnsServerWork, dnsUsesDestination } from './peer-dns';
 import { CaptureMissingError } from './replay-script';
 import { presenceSqlAt } from '../actors/presence-sql';
 import { livenessOf, type Liveness } from '../actors/liveness';
+import { JobProgress } from './job-progress';
 
 export interface EngineOptions {
   tickMs: number;
@@ -29,6 +30,8 @@ export interface EngineOptions {
   detectionWindowMs: number;
   /** Default action timeout when the action has none. */
   defaultTimeoutMs: number;
+  /** A job's progress is written at most this often (default 1000; job-progress.ts). */
+  progressEveryMs?: number;
 }
 
 export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): EngineOptions {
@@ -39,6 +42,7 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Engi
     heartbeatMs: n('ENGINE_HEARTBEAT_MS', 5_000),
     detectionWindowMs: n('DETECTION_WINDOW_MS', 30_000),
     defaultTimeoutMs: n('ENGINE_ACTION_TIMEOUT_MS', 60_000),
+    progressEveryMs: n('ENGINE_PROGRESS_MS', 1000),
   };
 }
 
@@ -119,6 +123,7 @@ export class Engine {
 
   /** Credentials, heartbeats written behind and idle polls' states (server/actors/liveness.ts). */
   readonly liveness: Liveness;
+  private readonly progress: JobProgress;
 
   /**
    * Whether other directors may change the database behind this one (PostgreSQL); a PGlite database
@@ -141,6 +146,7 @@ export class Engine {
   ) {
     this.events.setMaxListeners(0);
     this.liveness = livenessOf(db);
+    this.progress = new JobProgress(db, opts.progressEveryMs ?? 1000);
     this.sharesDatabase = db.kind !== 'pglite';
     this.liveness.flushMs = () => Math.max(100, Math.min(1000, this.opts.offlineAfterMs / 10));
     this.liveness.staleMs = () => this.opts.offlineAfterMs / 4;
@@ -189,6 +195,7 @@ export class Engine {
     this.kickTimer = null;
     for (const t of this.windowTimers.values()) clearTimeout(t);
     this.windowTimers.clear();
+    this.progress.stop();
     this.events.emit('wake-all');
     await this.ticking?.catch(() => {});
     await this.liveness.stop();
@@ -429,27 +436,9 @@ export class Engine {
     this.kick(jobIds);
   }
 
-  /**
-   * The jobs' progress (percent of their actions ended). Read first, written only where it moved: an
-   * update of jobs runs its statement triggers even for no row, and locks the job's row until the
-   * transaction ends (every result of a 500-action job would wait on it), but moves once per percent.
-   */
+  /** The jobs' progress, written at most once a second per job (job-progress.ts). */
   async updateProgress(jobIds: number[], tx: Db = this.db): Promise<void> {
-    if (!jobIds.length) return;
-    const moved = await tx.query<{ job_id: number; pct: number }>(
-      `select p.job_id, p.pct from jobs j
-         join (select job_id, (100 * count(*) filter (where status not in ('pending', 'running', 'waiting')) / greatest(count(*), 1))::int as pct
-                 from job_actions where job_id = any($1::int[]) group by job_id) p on p.job_id = j.id
-        where j.progress <> p.pct`,
-      [jobIds],
-      { name: 'job-progress-moved' },
-    );
-    if (!moved.length) return;
-    await tx.query(
-      `update jobs j set progress = p.pct, updated_at = now() from unnest($1::int[], $2::int[]) as p(job_id, pct) where j.id = p.job_id and j.progress <> p.pct`,
-      [moved.map((m) => m.job_id), moved.map((m) => m.pct)],
-      { name: 'job-progress-write' },
-    );
+    if (jobIds.length) await this.progress.update(jobIds, tx);
   }
 
   /** Schedules the active jobs (`only`: those of them). */
