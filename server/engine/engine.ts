@@ -805,7 +805,7 @@ export class Engine {
   /** After job actions end: schedule their jobs' next actions, and match the events already received. */
   async afterActions(jobActionIds: number[], jobIds: number[]): Promise<void> {
     this.kick(jobIds);
-    await matchEventsForActions(this.db, jobActionIds, this.opts.detectionWindowMs).catch((e: Error) => console.error('event matching failed:', e.message));
+    await matchEventsForActions(this.db, jobActionIds, this.opts.detectionWindowMs, !this.sharesDatabase).catch((e: Error) => console.error('event matching failed:', e.message));
   }
 }
 
