@@ -14,7 +14,7 @@ import { HttpError, notFound, unauthorized } from '../http-errors';
 import type * as yup from 'yup';
 import type { WorkPayload, registerSchema, resultSchema } from '../../src/api/contracts/engine';
 import { hashSecret, newSecret } from '../engine/secrets';
-import type { Engine } from '../engine/engine';
+import type { Engine, HandedWork } from '../engine/engine';
 import { GroupCommit } from '../engine/group-commit';
 
 export interface ActorNode {
@@ -294,19 +294,53 @@ async function refuseWorkCall(db: Db, id: number, caller: WorkCaller, session: s
 /**
  * A target is serving: its work is ready and its source is released with the port map (and login). One
  * statement checks the work is the actor's (this process's, a target's, claimed), marks it and releases the source.
+ *
+ * When the source's poll waits at this director (Engine.waitingPolls), the same statement claims the
+ * source's work for that poll's process, as engine_claim would (migration 024), and the poll is handed it
+ * (Engine.handOff): no claim of its own, one statement and one wake-up less per two-actor action. The
+ * claim needs no lock of the source's node: its held work reserved the node (dispatch hands a node work
+ * only when it has none open), and only work that is queued is claimed elsewhere; a cleanup (reverting)
+ * of the node's still makes it wait in the queue. The target's deadline is extended here to outlast the
+ * source's (engine_claim does it when the source claims). A poll that woke meanwhile (handOff false)
+ * gets the work back in the queue.
  */
 export async function markReady(db: Db, engine: Engine, caller: WorkCaller, id: number, session: string, r: Readiness): Promise<void> {
-  const [row] = await db.query<{ matched: number; released: number[] | null }>(
-    `with ready as (update engine_work set status = 'ready', ready_at = now(), result = $3
+  const waiting = engine.waitingPolls();
+  const [row] = await db.query<{ matched: number; released: number[] | null; handed: (HandedWork & { node_id: number; session: string; job_id: number; job_status: string })[] | null }>(
+    `with ready as (update engine_work set status = 'ready', ready_at = now(), result = $3,
+                           deadline_at = greatest(deadline_at, now() + ((payload->>'timeout_ms')::int + 30000) * interval '1 millisecond')
                      where id = $1 and node_id = ${workNodeSql('$4', '$6')} and actor_session = $5 and role = 'target' and status = 'claimed' returning job_action_id),
-          released as (update engine_work s set status = 'queued', payload = s.payload || $2::jsonb from ready
-                        where s.job_action_id = ready.job_action_id and s.role = 'source' and s.status = 'held' returning s.node_id)
-     select (select count(*)::int from ready) as matched, (select array_agg(node_id) from released) as released`,
-    [id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) }), JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures }), caller.node?.id ?? null, session, caller.hash],
+          src as (select s.id, (select w.session from unnest($7::int[], $8::text[]) as w(node_id, session) where w.node_id = s.node_id) as session
+                    from engine_work s join ready on s.job_action_id = ready.job_action_id
+                   where s.role = 'source' and s.status = 'held'
+                     and not exists (select 1 from engine_work o where o.node_id = s.node_id and o.status in ('claimed', 'ready', 'reverting'))),
+          released as (update engine_work s set status = case when src.session is null then 'queued' else 'claimed' end,
+                              actor_session = coalesce(src.session, s.actor_session),
+                              claimed_at = case when src.session is null then s.claimed_at else now() end,
+                              deadline_at = case when src.session is null then s.deadline_at else now() + ((s.payload->>'timeout_ms')::int + 15000) * interval '1 millisecond' end,
+                              payload = s.payload || $2::jsonb
+                         from src where s.id = src.id and s.status = 'held'
+                        returning s.id, s.node_id, s.status, s.actor_session, s.job_id, s.payload),
+          held as (update engine_work s set status = 'queued', payload = s.payload || $2::jsonb from ready
+                    where s.job_action_id = ready.job_action_id and s.role = 'source' and s.status = 'held' and not exists (select 1 from src where src.id = s.id)
+                    returning s.node_id)
+     select (select count(*)::int from ready) as matched,
+            (select array_agg(node_id) from (select node_id from released where status = 'queued' union all select node_id from held) q) as released,
+            (select jsonb_agg(jsonb_build_object('id', r.id, 'node_id', r.node_id, 'session', r.actor_session, 'job_id', r.job_id, 'payload', r.payload, 'job_status', j.status))
+               from released r join jobs j on j.id = r.job_id where r.status = 'claimed') as handed`,
+    [id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) }), JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures }), caller.node?.id ?? null, session, caller.hash, waiting.nodes, waiting.sessions],
     { name: 'work-ready' },
   );
   if (!row?.matched) await refuseWorkCall(db, id, caller, session, (w) => `Work ${w.id} is not a target waiting to be ready.`);
   for (const n of row?.released ?? []) engine.notify(n, true);
+  for (const h of row?.handed ?? []) {
+    // As a claim: caches keyed on this director's writes hear of it, and its job is running from now on.
+    db.writes.bump();
+    if (h.job_status === 'preparing') await db.query(`update jobs set status = 'running', updated_at = now() where id = $1 and status = 'preparing'`, [h.job_id]);
+    if (engine.handOff(h.node_id, h.session, { id: h.id, payload: h.payload })) continue;
+    await db.query(`update engine_work set status = 'queued', claimed_at = null, deadline_at = null where id = $1 and status = 'claimed' and actor_session = $2`, [h.id, h.session]);
+    engine.notify(h.node_id, true);
+  }
 }
 
 export type WorkResult = yup.InferType<typeof resultSchema>;

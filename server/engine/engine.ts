@@ -47,6 +47,12 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Engi
 }
 
 const OPEN = `('held', 'queued', 'claimed', 'ready')`;
+
+/** Work claimed for an actor's process outside its poll (markReady), handed to that poll (Engine.handOff). */
+export interface HandedWork {
+  id: number;
+  payload: Omit<WorkPayload, 'work_id' | 'issued_at'>;
+}
 /** The timer's pass over every active job, at most this often (see Engine.timedPass). */
 const FULL_PASS_MS = 1000;
 /** A kicked pass starts at least this long after the last one started (see Engine.kick). */
@@ -285,6 +291,44 @@ export class Engine {
   /** A counter of the node's news: pass it to waitFor so news in between is not missed. */
   newsOf(nodeId: number): number {
     return this.news.get(nodeId) ?? 0;
+  }
+
+  /** Per node, its poll waiting at this director now: the actor process (session), and the work handed to it (handOff). */
+  private readonly waiters = new Map<number, { session: string; handed: HandedWork[] }>();
+
+  /** The polls waiting at this director now, by node and session (markReady hands a released source its work). */
+  waitingPolls(): { nodes: number[]; sessions: string[] } {
+    const nodes = [...this.waiters.keys()];
+    return { nodes, sessions: nodes.map((n) => this.waiters.get(n)?.session ?? '') };
+  }
+
+  /**
+   * A poll's wait (waitFor), answering the work a target's readiness claimed for it meanwhile (handOff):
+   * none when it woke for news or its time.
+   */
+  async waitForWork(nodeId: number, session: string, ms: number, since: number): Promise<HandedWork[]> {
+    const waiter = { session, handed: [] as HandedWork[] };
+    this.waiters.set(nodeId, waiter);
+    try {
+      await this.waitFor(nodeId, ms, since);
+    } finally {
+      if (this.waiters.get(nodeId) === waiter) this.waiters.delete(nodeId);
+    }
+    return waiter.handed;
+  }
+
+  /**
+   * Gives work claimed for the node's process `session` to its waiting poll, and wakes it without news
+   * (its state holds: nothing else changed for it). False when no poll of that process waits here any more
+   * (it woke meanwhile): the caller puts the work back in the queue.
+   */
+  handOff(nodeId: number, session: string, work: HandedWork): boolean {
+    const waiter = this.waiters.get(nodeId);
+    if (!waiter || waiter.session !== session) return false;
+    waiter.handed.push(work);
+    this.waiters.delete(nodeId);
+    this.events.emit(`node:${nodeId}`);
+    return true;
   }
 
   /** Resolves when there may be news for the node (since `since`), or after ms. */

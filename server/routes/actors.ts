@@ -24,7 +24,7 @@ import {
 import { taskResultSchema, type ActorTaskPayload, type SignedTask } from '../../src/api/contracts/actor-dependencies';
 import { sign, signingKeys } from '../engine/secrets';
 import { claimTasks, failTasksOfOtherSessions, storeTaskResult } from '../actors/tasks';
-import { engineFor } from '../engine/engine';
+import { engineFor, type HandedWork } from '../engine/engine';
 import { actorByCredential, claimNext, claimWithState, markReady, registerActor, pollState, rememberedActor, storeResult, IDLE_STATE, storeTargetEvidence, touchActorByCredential, touchAndPollState, workCaller, type ActorNode, type PollState, type WorkCaller } from '../actors/service';
 
 /** The actor a request's bearer credential belongs to; 401 otherwise. */
@@ -164,12 +164,17 @@ export async function actorsRoutes(app: FastifyInstance) {
     const deadline = Date.now() + Math.min(input.wait_ms, 20_000);
     // The state the last look found (read, or kept from the last poll), as of readAt.
     let last: PollState | null = null;
+    // Work a target's readiness claimed for this poll while it waited (markReady, Engine.handOff).
+    let handed: HandedWork[] = [];
     for (;;) {
       const since = engine.newsOf(node.id);
       let state: PollState;
       let claimed: Awaited<ReturnType<typeof claimNext>> = [];
       const ended = last ? engine.endedSince(node.id, readAt) : null;
-      if (known && since <= readAt) {
+      if (handed.length && last && since <= readAt) {
+        // Woken without news by the hand-off: the last look's state holds (nothing queued: the work was claimed for it).
+        state = last;
+      } else if (known && since <= readAt) {
         // The first state holds unless news of this actor came in since it was read.
         state = known;
         if (state.queued) claimed = await claimNext(app.db, node.id, input.session);
@@ -190,6 +195,8 @@ export async function actorsRoutes(app: FastifyInstance) {
       }
       known = null;
       last = state;
+      claimed = [...handed, ...claimed];
+      handed = [];
       const { abort, tasks: tasksQueued } = state;
       const tasks: SignedTask[] = (tasksQueued ? await claimTasks(app.db, node.id, input.session) : []).map((t) => {
         const now = Date.now();
@@ -218,7 +225,7 @@ export async function actorsRoutes(app: FastifyInstance) {
         else if (work.length && !tasks.length && !state.tasks && !state.reverted) engine.liveness.setIdle(node.id, [...kept, ...work.map((w) => w.id)], readAt, readTime);
         return { work, abort, ...(tasks.length ? { tasks } : {}), ...(refused.length ? { refused } : {}) };
       }
-      await engine.waitFor(node.id, Math.min(recheckMs, deadline - Date.now()), since);
+      handed = await engine.waitForWork(node.id, input.session, Math.min(recheckMs, deadline - Date.now()), since);
     }
   }));
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ACTOR_API, type PollAnswer } from '@/api/contracts/engine';
+import { ACTOR_API, type PollAnswer, type WorkPayload } from '@/api/contracts/engine';
 import { credentialTtlMs } from '../../server/actors/liveness';
 import { updateNode } from '../../server/admin/node-edit';
 import { hashSecret } from '../../server/engine/secrets';
@@ -167,6 +167,73 @@ describe('actor calls answered from the director memory', () => {
     expect(work?.status).toBe('aborted');
     const { job } = await waitForJob(w.server.db, jobId);
     expect(job.status).toBe('completed');
+  });
+
+  it("a source's poll waiting when its target is ready is handed its work by the readiness statement, with no claim of its own; a poll that woke meanwhile claims it from the queue", async () => {
+    const pair = async (name: string, address: string) => {
+      const reg = await w.server.call('POST', `${ACTOR_API}/register`, {
+        body: { bulk_token: w.bulkToken, name, version: '1', os: 'Linux', addresses: [address], capabilities: ['socket'] },
+        csrf: false,
+      });
+      expect(reg.statusCode, reg.body).toBe(200);
+      const { node_id, token } = reg.json<{ node_id: number; token: string }>();
+      return { id: node_id, token };
+    };
+    const src = await pair('hand-src', '127.0.0.12');
+    const dst = await pair('hand-dst', '127.0.0.13');
+    const poll = (node: { token: string }, body: Record<string, unknown>) => actorCall('/poll', { session: `h-${node.token.slice(-6)}`, holding: [], wait_ms: 0, ...body }, node.token);
+    const claims = (sqls: string[]) => sqls.filter((sql) => sql.startsWith('select o_open'));
+    expect((await poll(src, {})).statusCode).toBe(200);
+    expect((await poll(dst, {})).statusCode).toBe(200);
+    const action = await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: 47991, steps: [{ data_type: 'ascii', request: 'hi', response: 'yo' }] }, 'handed socket');
+
+    /** Runs the action once: the target claims and gets ready while the source's poll waits; answers the source's poll and the statements naming the source meanwhile. */
+    const once = async () => {
+      const run = await w.server.call('POST', `/run/actions/${action}.json`, { as: w.operator, body: { attack_node_id_1: src.id, target_node_id_1: dst.id } });
+      expect(run.statusCode, run.body).toBe(201);
+      let target: PollAnswer = { work: [], abort: [] };
+      for (let i = 0; i < 20 && !target.work.length; i++) target = (await poll(dst, { wait_ms: 1000 })).json<PollAnswer>();
+      const targetWork = target.work[0]?.id ?? 0;
+      expect(targetWork).toBeGreaterThan(0);
+      const spy = vi.spyOn(w.server.db, 'query');
+      try {
+        const waiting = poll(src, { wait_ms: 10_000 });
+        for (let i = 0; i < 200 && !w.engine.waitingPolls().nodes.includes(src.id); i++) await new Promise((r) => setTimeout(r, 10));
+        expect(w.engine.waitingPolls().nodes).toContain(src.id);
+        expect((await poll(dst, { holding: [targetWork], ready: [{ work_id: targetWork, port_map: { '47991': 47991 }, port_failures: {} }] })).statusCode).toBe(200);
+        const answer = (await waiting).json<PollAnswer>();
+        const sourceWork = answer.work[0]?.id ?? 0;
+        expect(sourceWork).toBeGreaterThan(0);
+        const statements = naming(src, spy.mock.calls);
+        // The source performs and its result (checked against the process that claimed it) ends the action;
+        // the target hears to abort and its evidence ends the cleanup.
+        expect((await poll(src, { results: [{ work_id: sourceWork, outcome: 'ran', blocked: false, message: null, evidence: { exchanged: 1 } }] })).json<PollAnswer>()).toEqual({ work: [], abort: [] });
+        expect((await poll(dst, { holding: [targetWork], wait_ms: 5000 })).json<PollAnswer>()).toEqual({ work: [], abort: [targetWork] });
+        expect((await poll(dst, { evidence: [{ work_id: targetWork, evidence: { received: ['hi'] } }] })).statusCode).toBe(200);
+        const { job } = await waitForJob(w.server.db, run.json<{ job_id: number }>().job_id);
+        expect(job.status).toBe('completed');
+        const [row] = await w.server.db.query<{ status: string; blocked: boolean }>('select ja.status, ja.blocked from job_actions ja join engine_work e on e.job_action_id = ja.id where e.id = $1', [sourceWork]);
+        expect(row).toEqual({ status: 'ran', blocked: false });
+        return { payload: JSON.parse(answer.work[0]!.payload) as WorkPayload, statements };
+      } finally {
+        spy.mockRestore();
+      }
+    };
+
+    // Handed: the readiness claimed it for the waiting process, with the target's port map.
+    const handed = await once();
+    expect(handed.payload).toMatchObject({ role: 'source', node_id: src.id, port_map: { '47991': 47991 } });
+    expect(claims(handed.statements)).toEqual([]);
+    // The poll woke before the hand-off (handOff false): the work goes back to the queue and is claimed.
+    const handOff = vi.spyOn(w.engine, 'handOff').mockReturnValueOnce(false);
+    try {
+      const queued = await once();
+      expect(handOff).toHaveBeenCalledTimes(1);
+      expect(queued.payload).toMatchObject({ role: 'source', node_id: src.id, port_map: { '47991': 47991 } });
+      expect(claims(queued.statements)).toHaveLength(1);
+    } finally {
+      handOff.mockRestore();
+    }
   });
 
   it('a credential is remembered: retiring through the director refuses it at once; on PostgreSQL a change by another director counts within a second', async () => {
