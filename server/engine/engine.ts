@@ -296,10 +296,13 @@ export class Engine {
   /** Per node, its poll waiting at this director now: the actor process (session), and the work handed to it (handOff). */
   private readonly waiters = new Map<number, { session: string; handed: HandedWork[] }>();
 
-  /** The polls waiting at this director now, by node and session (markReady hands a released source its work). */
+  /**
+   * The polls waiting at this director now, by node and session (markReady hands a released source its
+   * work): only of each actor's latest process (a poll of a process since restarted may still wait).
+   */
   waitingPolls(): { nodes: number[]; sessions: string[] } {
-    const nodes = [...this.waiters.keys()];
-    return { nodes, sessions: nodes.map((n) => this.waiters.get(n)?.session ?? '') };
+    const latest = [...this.waiters].filter(([node, w]) => this.sessions.get(node) === w.session);
+    return { nodes: latest.map(([node]) => node), sessions: latest.map(([, w]) => w.session) };
   }
 
   /**

@@ -236,6 +236,20 @@ describe('actor calls answered from the director memory', () => {
     }
   });
 
+  it("a poll of an actor's earlier process, still waiting, is not handed work: only the latest process's waiting poll is", async () => {
+    const node = 990_001;
+    w.engine.sessions.set(node, 'new-process');
+    const stale = w.engine.waitForWork(node, 'old-process', 5000, w.engine.newsOf(node));
+    expect(w.engine.waitingPolls().nodes).not.toContain(node);
+    w.engine.sessions.set(node, 'old-process');
+    expect(w.engine.waitingPolls()).toMatchObject({ nodes: expect.arrayContaining([node]) });
+    const work = { id: 1, payload: {} as WorkPayload };
+    expect(w.engine.handOff(node, 'new-process', work)).toBe(false);
+    expect(w.engine.handOff(node, 'old-process', work)).toBe(true);
+    expect(await stale).toEqual([work]);
+    w.engine.sessions.delete(node);
+  });
+
   it('a credential is remembered: retiring through the director refuses it at once; on PostgreSQL a change by another director counts within a second', async () => {
     const node = await register('retiree');
     const heartbeat = () => actorCall('/heartbeat', { session: 'r-1' }, node.token);
