@@ -210,6 +210,9 @@ async function main() {
         ` (director ${((1000 * dirS) / total).toFixed(1)}, actors ${((1000 * actS) / total).toFixed(1)}${postmaster ? `, PostgreSQL ${((1000 * dbCpu) / total).toFixed(1)}` : ''})`,
     );
     console.log(`  load average (1 min): ${cpu0.load.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end`);
+    // What this machine could do at that cost with every core busy with the job and nothing else (PostgreSQL's CPU is known only for its private cluster).
+    const perAction = (dirS + actS + dbCpu) / total;
+    if (perAction > 0) console.log(`  ceiling at that cost: ${os.availableParallelism()} cores / ${(1000 * perAction).toFixed(1)} ms per action = ${(os.availableParallelism() / perAction).toFixed(0)} actions/s`);
     if (idle) {
       const per = (x: number) => `${((100 * x) / idle.seconds).toFixed(1)}%`;
       console.log(
