@@ -60,8 +60,21 @@ async function waitForActors(client: DirectorClient, o: LabOptions, timeoutMs = 
     if (ready) return actors;
     await sleep(250);
   }
-  const logs = o.layout.zones.map((z) => path.join(o.layout.stateDir, `actor-${z.name}.log`)).join(', ');
-  throw new LabError(`The lab's actors did not come online within ${timeoutMs / 1000} s (see ${logs}); registered: ${actors.map((a) => `${a.name} ${a.status}`).join(', ') || 'none'}.`);
+  const logOf = (z: { name: string }) => path.join(o.layout.stateDir, `actor-${z.name}.log`);
+  const logs = o.layout.zones.map(logOf).join(', ');
+  // The end of each missing actor's log, in the message: a lab that did not come up is removed with its logs.
+  const missing = o.layout.zones.filter((z) => !actors.some((a) => a.sim_address === z.address && a.status === 'online' && a.zone));
+  const tails = missing.map((z) => `\nThe end of actor-${z.name}.log:\n${tailOf(logOf(z), 12)}`).join('');
+  throw new LabError(`The lab's actors did not come online within ${timeoutMs / 1000} s (see ${logs}); registered: ${actors.map((a) => `${a.name} ${a.status}`).join(', ') || 'none'}.${tails}`);
+}
+
+/** The last `lines` lines of a file, or why there are none. */
+export function tailOf(file: string, lines: number): string {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') || '(empty)';
+  } catch (e) {
+    return `(not readable: ${(e as Error).message})`;
+  }
 }
 
 export async function labUp(o: LabOptions): Promise<{ reloaded: boolean; actors: LabActor[]; ms: number }> {
