@@ -310,22 +310,20 @@ export async function markReady(db: Db, engine: Engine, caller: WorkCaller, id: 
     `with ready as (update engine_work set status = 'ready', ready_at = now(), result = $3,
                            deadline_at = greatest(deadline_at, now() + ((payload->>'timeout_ms')::int + 30000) * interval '1 millisecond')
                      where id = $1 and node_id = ${workNodeSql('$4', '$6')} and actor_session = $5 and role = 'target' and status = 'claimed' returning job_action_id),
-          src as (select s.id, (select w.session from unnest($7::int[], $8::text[]) as w(node_id, session) where w.node_id = s.node_id) as session
+          src as (select s.id,
+                         case when not exists (select 1 from engine_work o where o.node_id = s.node_id and o.status in ('claimed', 'ready', 'reverting'))
+                              then (select w.session from unnest($7::int[], $8::text[]) as w(node_id, session) where w.node_id = s.node_id) end as session
                     from engine_work s join ready on s.job_action_id = ready.job_action_id
-                   where s.role = 'source' and s.status = 'held'
-                     and not exists (select 1 from engine_work o where o.node_id = s.node_id and o.status in ('claimed', 'ready', 'reverting'))),
+                   where s.role = 'source' and s.status = 'held'),
           released as (update engine_work s set status = case when src.session is null then 'queued' else 'claimed' end,
                               actor_session = coalesce(src.session, s.actor_session),
                               claimed_at = case when src.session is null then s.claimed_at else now() end,
                               deadline_at = case when src.session is null then s.deadline_at else now() + ((s.payload->>'timeout_ms')::int + 15000) * interval '1 millisecond' end,
                               payload = s.payload || $2::jsonb
                          from src where s.id = src.id and s.status = 'held'
-                        returning s.id, s.node_id, s.status, s.actor_session, s.job_id, s.payload),
-          held as (update engine_work s set status = 'queued', payload = s.payload || $2::jsonb from ready
-                    where s.job_action_id = ready.job_action_id and s.role = 'source' and s.status = 'held' and not exists (select 1 from src where src.id = s.id)
-                    returning s.node_id)
+                        returning s.id, s.node_id, s.status, s.actor_session, s.job_id, s.payload)
      select (select count(*)::int from ready) as matched,
-            (select array_agg(node_id) from (select node_id from released where status = 'queued' union all select node_id from held) q) as released,
+            (select array_agg(node_id) from released where status = 'queued') as released,
             (select jsonb_agg(jsonb_build_object('id', r.id, 'node_id', r.node_id, 'session', r.actor_session, 'job_id', r.job_id, 'payload', r.payload, 'job_status', j.status))
                from released r join jobs j on j.id = r.job_id where r.status = 'claimed') as handed`,
     [id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) }), JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures }), caller.node?.id ?? null, session, caller.hash, waiting.nodes, waiting.sessions],

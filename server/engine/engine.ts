@@ -47,6 +47,8 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Engi
 }
 
 const OPEN = `('held', 'queued', 'claimed', 'ready')`;
+/** The nodes' rows locked for a pass (freeNodes, nodesFree): one text, as its prepared statement's name ('engine-nodes-lock') needs. */
+const LOCK_NODES = `select id from nodes where id = any($1::int[]) order by id for no key update skip locked`;
 
 /** Work claimed for an actor's process outside its poll (markReady), handed to that poll (Engine.handOff). */
 export interface HandedWork {
@@ -818,7 +820,7 @@ export class Engine {
    */
   private async freeNodes(tx: Db, ids: number[]): Promise<number[]> {
     if (!ids.length) return [];
-    const locked = tx.kind === 'pglite' ? ids : (await tx.query<{ id: number }>(`select id from nodes where id = any($1::int[]) order by id for no key update skip locked`, [ids], { name: 'engine-nodes-lock' })).map((r) => r.id);
+    const locked = tx.kind === 'pglite' ? ids : (await tx.query<{ id: number }>(LOCK_NODES, [ids], { name: 'engine-nodes-lock' })).map((r) => r.id);
     if (!locked.length) return [];
     const open = await tx.query<{ node_id: number }>(`select distinct node_id from engine_work where node_id = any($1::int[]) and status in ${OPEN}`, [locked], { name: 'engine-nodes-open' });
     const held = new Set(open.map((r) => r.node_id));
@@ -836,7 +838,7 @@ export class Engine {
   private async nodesFree(tx: Db, ids: number[]): Promise<boolean> {
     // PGlite serves this director alone, and this transaction holds it whole: no other director to lock out.
     if (tx.kind === 'pglite') return (await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids])).length === 0;
-    const locked = await tx.query<{ id: number }>(`select id from nodes where id = any($1::int[]) order by id for no key update skip locked`, [ids], { name: 'engine-nodes-lock' });
+    const locked = await tx.query<{ id: number }>(LOCK_NODES, [ids], { name: 'engine-nodes-lock' });
     if (locked.length !== new Set(ids).size) return false;
     const open = await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids], { name: 'engine-nodes-open-any' });
     return open.length === 0;

@@ -20,7 +20,7 @@ export class JobProgress {
   /** Writes the progress of the jobs not written within `everyMs` (in `tx`), and the others' later. */
   async update(jobIds: readonly number[], tx: Db = this.db): Promise<void> {
     const now = Date.now();
-    const due = jobIds.filter((id) => !(now - (this.writtenAt.get(id) ?? -Infinity) < this.everyMs));
+    const due = jobIds.filter((id) => now - (this.writtenAt.get(id) ?? -Infinity) >= this.everyMs);
     for (const id of jobIds) if (!due.includes(id)) this.later.add(id);
     if (this.later.size && !this.timer) this.timer = setTimeout(() => void this.flush(), this.everyMs);
     if (!due.length) return;
