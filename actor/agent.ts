@@ -23,6 +23,7 @@ import {
   type SignedWork,
   type WorkPayload,
 } from '../src/api/contracts/engine';
+import { ChannelDown, ChannelRefused, DirectorChannel } from './channel';
 import { installDependencies, type DependencyOptions } from './deps';
 import { runSource, startTarget } from './perform';
 import type { ActorTaskPayload, SignedTask } from '../src/api/contracts/actor-dependencies';
@@ -103,6 +104,7 @@ export class ActorAgent {
   constructor(private readonly opts: ActorOptions) {
     this.capabilities = [...BASE_TYPES, ...(opts.allowHostCli ? ['host_cli'] : [])];
     this.tamper = opts.tamper;
+    this.channel = new DirectorChannel({ director: opts.director, socketPath: opts.directorSocket, maxAnswerBytes: MAX_ANSWER_BYTES });
   }
 
   /** Work ids this actor is performing now. */
@@ -122,7 +124,27 @@ export class ActorAgent {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 4 });
 
-  private call<T>(path: string, body: unknown, auth = true, signal?: AbortSignal): Promise<T> {
+  /** The calls with a credential go over the channel (actor/channel.ts) while the director takes it; the others, and all after a refusal, over HTTP. */
+  private readonly channel: DirectorChannel;
+  private useChannel = true;
+
+  private async call<T>(path: string, body: unknown, auth = true, signal?: AbortSignal): Promise<T> {
+    if (auth && this.cred && this.useChannel) {
+      let reply;
+      try {
+        reply = await this.channel.call(path, body, `Bearer ${this.cred.token}`);
+      } catch (e) {
+        if (!(e instanceof ChannelRefused)) throw e instanceof ChannelDown ? new ActorError(`${path} failed: ${e.message}`) : e;
+        if (e.status === 401) throw Object.assign(new ActorError(`${path} answered 401: ${e.message}`), { status: 401 });
+        this.useChannel = false;
+        this.log(`${e.message}; calling over HTTP`);
+      }
+      if (reply) {
+        if (reply.status >= 200 && reply.status < 300) return reply.body as T;
+        const error = (reply.body as { error?: unknown } | null)?.error;
+        throw Object.assign(new ActorError(`${path} answered ${reply.status}: ${typeof error === 'string' ? error : JSON.stringify(reply.body)}`), { status: reply.status });
+      }
+    }
     return this.request(path, body, auth, signal, MAX_ANSWER_BYTES).then((buf) => {
       try {
         return JSON.parse(buf.toString('utf8')) as T;
@@ -230,9 +252,10 @@ export class ActorAgent {
   async stop(): Promise<void> {
     this.stopped = true;
     this.pollAbort.abort();
+    this.channel.close();
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     for (const r of this.running.values()) {
-      r.abort.abort();
+      r.abort.abort(STOPPED);
       await r.target?.close();
     }
     await this.loopDone?.catch(() => {});
@@ -257,21 +280,16 @@ export class ActorAgent {
   /** Before a poll: targets starting (their readiness rides on it), sources performing (their results do) and targets closing, each wait bounded. */
   private async beforePoll(): Promise<void> {
     if (this.performing.size) {
-      const waiting = [...this.performing.values()];
-      await Promise.race([Promise.all(waiting), new Promise((r) => setTimeout(r, RESULT_WAIT_MS))]);
+      await settledWithin([...this.performing.values()], RESULT_WAIT_MS);
       // A source still performing sends its result by /result when it is done.
       this.performing.clear();
     }
     if (this.starting.size) {
-      const waiting = [...this.starting.values()];
-      await Promise.race([Promise.all(waiting), new Promise((r) => setTimeout(r, START_WAIT_MS))]);
+      await settledWithin([...this.starting.values()], START_WAIT_MS);
       // A target still starting sends its readiness by /ready when it is up.
       this.starting.clear();
     }
-    if (this.closingServers.length) {
-      const closing = this.closingServers.splice(0);
-      await Promise.race([Promise.all(closing), new Promise((r) => setTimeout(r, 1000))]);
-    }
+    if (this.closingServers.length) await settledWithin(this.closingServers.splice(0), 1000);
   }
 
   private async loop(): Promise<void> {
@@ -307,7 +325,7 @@ export class ActorAgent {
         // Only work it is already closing: the director says so again until the evidence is in (the
         // work is held meanwhile); wait for that rather than ask again at once.
         if (!answer.work.length && !answer.tasks?.length && again.length && again.length === answer.abort.length) {
-          await Promise.race([Promise.all(again.map((id) => this.closing.get(id))), new Promise((r) => setTimeout(r, 1000))]);
+          await settledWithin(again.map((id) => this.closing.get(id)), 1000);
         }
       } catch (e) {
         if (this.stopped) return;
@@ -327,7 +345,7 @@ export class ActorAgent {
   private abort(id: number) {
     const r = this.running.get(id);
     if (!r || this.closing.has(id)) return;
-    r.abort.abort(); // a target's servers close on it
+    r.abort.abort(STOPPED); // a target's servers close on it
     const target = r.target;
     if (!target) {
       this.running.delete(id);
@@ -392,7 +410,7 @@ export class ActorAgent {
     const abort = new AbortController();
     const entry: RunningWork = { abort };
     this.running.set(w.id, entry);
-    const timer = setTimeout(() => abort.abort(), Math.min(Math.max(p.timeout_ms, 1000), 300_000));
+    const timer = setTimeout(() => abort.abort(TIMED_OUT), Math.min(Math.max(p.timeout_ms, 1000), 300_000));
     const perf: PerformOptions = {
       allowHostCli: this.opts.allowHostCli === true,
       tls: this.tls,
@@ -411,7 +429,15 @@ export class ActorAgent {
           return;
         }
         if (abort.signal.aborted) return void entry.target.close();
-        abort.signal.addEventListener('abort', () => void (entry.closed = entry.target?.close().catch(() => {})), { once: true });
+        abort.signal.addEventListener(
+          'abort',
+          () => {
+            // Told to stop (or timed out): the servers close, and the timeout has nothing left to do.
+            clearTimeout(timer);
+            entry.closed = entry.target?.close().catch(() => {});
+          },
+          { once: true },
+        );
         const ready = { port_map: entry.target.port_map, port_failures: entry.target.port_failures, ...(entry.target.login ? { login: entry.target.login } : {}) };
         // The poll waiting for this start carries the readiness; after its wait, /ready does.
         if (this.reportsByPoll && this.starting.has(w.id)) this.pendingReady.set(w.id, { work_id: w.id, ...ready });
@@ -512,6 +538,20 @@ interface PollReady {
   port_map: Record<string, number>;
   port_failures: Record<string, string>;
   login?: string;
+}
+
+/**
+ * Why work's signal aborted (its `reason`). Given, not left to AbortController: the default reason is a
+ * DOMException, whose stack capture was a visible share of an actor's CPU (one per target action).
+ */
+const STOPPED = new Error('The director told the actor to stop this work.');
+const TIMED_OUT = new Error('The action timed out on the actor.');
+
+/** Waits for the promises to settle, at most ms (the timer is cleared when they settle first: no wake-up for nothing later). */
+async function settledWithin(promises: readonly (Promise<unknown> | undefined)[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(promises), new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 /** The longest a poll waits for a target's servers to start, to carry its readiness. */

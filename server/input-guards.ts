@@ -51,6 +51,13 @@ function checkIdParams(params: unknown): void {
   }
 }
 
+/** The checks of a call that came another way than an HTTP request (the actor channel): its path's parameters and its body. */
+export function refuseHostileCall(params: unknown, body: unknown): void {
+  refuseHostile('parameters', params);
+  checkIdParams(params);
+  refuseHostile('body', body);
+}
+
 /** Registers the checks as the first preHandler (after multipart fields have been attached to the body). */
 export function registerInputGuards(app: FastifyInstance): void {
   app.addHook('preHandler', async (req: FastifyRequest) => {

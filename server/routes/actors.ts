@@ -4,6 +4,7 @@
  */
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { serveActorChannel, type ActorCall, type ActorRoute } from '../actors/channel';
 import * as yup from 'yup';
 import { HttpError, validate } from '../http-errors';
 import {
@@ -35,18 +36,18 @@ export const actorOf = (app: FastifyInstance, req: FastifyRequest): Promise<Acto
  * whether the work is this actor process's are checked by the call's own write (server/actors/service.ts
  * workCaller): no statement before it. An unknown credential is refused (401) before a malformed call (400).
  */
-async function workCall<S extends yup.AnyObjectSchema>(app: FastifyInstance, req: FastifyRequest, schema: S): Promise<{ input: yup.InferType<S>; id: number; caller: WorkCaller }> {
+async function workCall<S extends yup.AnyObjectSchema>(app: FastifyInstance, call: ActorCall, schema: S): Promise<{ input: yup.InferType<S>; id: number; caller: WorkCaller }> {
   const engine = engineFor(app.db);
   let id: number;
   let input: yup.InferType<S>;
   try {
-    ({ id } = validate(idParam, req.params));
-    input = validate(schema, req.body);
+    ({ id } = validate(idParam, call.params));
+    input = validate(schema, call.body);
   } catch (e) {
-    await actorOf(app, req);
+    await actorByCredential(app.db, call.authorization);
     throw e;
   }
-  return { input, id, caller: workCaller(engine, req.headers.authorization) };
+  return { input, id, caller: workCaller(engine, call.authorization) };
 }
 
 const idParam = yup.object({ id: yup.number().typeError('id must be a number').integer().positive().required() });
@@ -83,6 +84,7 @@ export async function actorsRoutes(app: FastifyInstance) {
     for (const s of actorSockets) if (typeof s.destroy === 'function') s.destroy();
   });
 
+  // Registration has no credential yet: HTTP only (the channel needs one).
   app.post(`${ACTOR_API}/register`, (req): Promise<RegisterAnswer> => engine.track(async () => {
     const input = validate(registerSchema, req.body);
     const { nodeId, token } = await registerActor(app.db, input);
@@ -90,19 +92,19 @@ export async function actorsRoutes(app: FastifyInstance) {
     return { node_id: nodeId, token, signing_key: keys.publicPem, heartbeat_ms: engine.opts.heartbeatMs };
   }));
 
-  app.post(`${ACTOR_API}/heartbeat`, (req) => engine.track(async () => {
-    if (!rememberedActor(engine, req.headers.authorization)) await touchActorByCredential(app.db, req.headers.authorization, engine);
-    validate(heartbeatSchema, req.body);
+  async function heartbeat(call: ActorCall) {
+    if (!rememberedActor(engine, call.authorization)) await touchActorByCredential(app.db, call.authorization, engine);
+    validate(heartbeatSchema, call.body);
     return { ok: true };
-  }));
+  }
 
-  app.post(`${ACTOR_API}/poll`, { bodyLimit: MAX_POLL_BYTES }, (req): Promise<PollAnswer> => engine.track(async () => {
+  async function poll(call: ActorCall): Promise<PollAnswer> {
     let input: yup.InferType<typeof pollSchema>;
     try {
-      input = validate(pollSchema, req.body);
+      input = validate(pollSchema, call.body);
     } catch (e) {
       // An unknown credential is refused (401) before a malformed body (400).
-      await touchActorByCredential(app.db, req.headers.authorization);
+      await touchActorByCredential(app.db, call.authorization);
       throw e;
     }
     const holding = input.holding ?? [];
@@ -114,13 +116,13 @@ export async function actorsRoutes(app: FastifyInstance) {
     let known: PollState | null;
     // A credential checked recently (liveness.ts): no statement (marked alive with the next flush); an
     // idle actor polling again with no news since its last poll starts from that poll's state (liveness.ts).
-    let node = rememberedActor(engine, req.headers.authorization);
+    let node = rememberedActor(engine, call.authorization);
     // Readiness, evidence and results carried by the poll are stored before it looks: its state is read afterwards.
     const reports = input.ready.length + input.evidence.length + input.results.length > 0;
     // The state its last poll left (after a claim, or with nothing to do), which the reports may keep.
     let before: ReturnType<typeof engine.liveness.idleStateOf> = null;
     if (reports) {
-      node ??= await touchActorByCredential(app.db, req.headers.authorization, engine);
+      node ??= await touchActorByCredential(app.db, call.authorization, engine);
       // The work whose results it carries was held at its last poll (it no longer holds it: its result
       // ends it, and nothing else changes for the actor); evidence of targets' work its last poll told it
       // to abort must be carried for that poll's state to hold.
@@ -137,7 +139,7 @@ export async function actorsRoutes(app: FastifyInstance) {
       else known = await pollState(app.db, engine, node.id, holding);
     } else {
       // Marked alive and its state read in one statement; read again when news came in meanwhile.
-      const first = await touchAndPollState(app.db, engine, req.headers.authorization, holding);
+      const first = await touchAndPollState(app.db, engine, call.authorization, holding);
       node = first.node;
       known = first.state;
     }
@@ -154,7 +156,7 @@ export async function actorsRoutes(app: FastifyInstance) {
       await failTasksOfOtherSessions(app.db, node.id, input.session, node.name);
       engine.sessions.set(node.id, input.session);
     }
-    const refused = reports ? await storeReports(node, req.headers.authorization, input) : [];
+    const refused = reports ? await storeReports(node, call.authorization, input) : [];
     // A target's readiness changes nothing its poll reads (its work stays open, nothing is queued for it):
     // with no news of it since its last poll, that poll's state holds (one statement less per action).
     if (before && !refused.length && known === null && engine.newsOf(node.id) <= before.readAt) {
@@ -227,7 +229,7 @@ export async function actorsRoutes(app: FastifyInstance) {
       }
       handed = await engine.waitForWork(node.id, input.session, Math.min(recheckMs, deadline - Date.now()), since);
     }
-  }));
+  }
 
   /** A poll's evidence, results and readiness, stored as /evidence, /result and /ready would; the refused ones with why (4xx). */
   async function storeReports(node: ActorNode, authorization: string | undefined, input: yup.InferType<typeof pollSchema>): Promise<{ work_id: number; error: string }[]> {
@@ -248,32 +250,48 @@ export async function actorsRoutes(app: FastifyInstance) {
     return refused;
   }
 
-  app.post(`${ACTOR_API}/work/:id/ready`, (req) => engine.track(async () => {
-    const { input, id, caller } = await workCall(app, req, readySchema);
+  async function ready(call: ActorCall) {
+    const { input, id, caller } = await workCall(app, call, readySchema);
     const portMap = checkPortMap(input.port_map);
     const failures = portFailures(input.port_failures);
     await markReady(app.db, engine, caller, id, input.session, { port_map: portMap, port_failures: failures, login: input.login });
     return { ok: true };
-  }));
+  }
 
-  app.post(`${ACTOR_API}/work/:id/evidence`, { bodyLimit: MAX_RESULT_BYTES }, (req) => engine.track(async () => {
-    const { input, id, caller } = await workCall(app, req, targetEvidenceSchema);
+  async function evidence(call: ActorCall) {
+    const { input, id, caller } = await workCall(app, call, targetEvidenceSchema);
     await storeTargetEvidence(app.db, engine, caller, id, input.session, input.evidence);
     return { ok: true };
-  }));
+  }
 
-  app.post(`${ACTOR_API}/work/:id/result`, { bodyLimit: MAX_RESULT_BYTES }, (req) => engine.track(async () => {
-    const { input, id, caller } = await workCall(app, req, resultSchema);
+  async function result(call: ActorCall) {
+    const { input, id, caller } = await workCall(app, call, resultSchema);
     await storeResult(app.db, engine, caller, id, input);
     return { ok: true };
-  }));
+  }
 
   // The report of a task outside jobs (install dependencies, version check; server/actors/tasks.ts).
-  app.post(`${ACTOR_API}/tasks/:id/result`, { bodyLimit: MAX_RESULT_BYTES }, (req) => engine.track(async () => {
-    const node = await actorOf(app, req);
-    const { id } = validate(idParam, req.params);
-    const input = validate(taskResultSchema, req.body);
+  async function taskResult(call: ActorCall) {
+    const node = await actorByCredential(app.db, call.authorization);
+    const { id } = validate(idParam, call.params);
+    const input = validate(taskResultSchema, call.body);
     await storeTaskResult(app.db, node, id, input);
     return { ok: true };
-  }));
+  }
+
+  // The calls an actor makes with its credential, over HTTP (a POST each) and over its channel.
+  const routes: ActorRoute[] = [
+    { path: '/heartbeat', bodyLimit: MAX_RESULT_BYTES, handle: heartbeat },
+    { path: '/poll', bodyLimit: MAX_POLL_BYTES, handle: poll },
+    { path: '/work/:id/ready', bodyLimit: MAX_RESULT_BYTES, handle: ready },
+    { path: '/work/:id/evidence', bodyLimit: MAX_RESULT_BYTES, handle: evidence },
+    { path: '/work/:id/result', bodyLimit: MAX_RESULT_BYTES, handle: result },
+    { path: '/tasks/:id/result', bodyLimit: MAX_RESULT_BYTES, handle: taskResult },
+  ];
+  for (const r of routes) {
+    app.post(`${ACTOR_API}${r.path}`, { bodyLimit: r.bodyLimit }, (req) =>
+      engine.track(() => r.handle({ authorization: req.headers.authorization, params: req.params, body: req.body })),
+    );
+  }
+  serveActorChannel(app, engine, routes);
 }
