@@ -23,7 +23,7 @@ import {
   type SignedWork,
   type WorkPayload,
 } from '../src/api/contracts/engine';
-import { ChannelDown, ChannelRefused, DirectorChannel } from './channel';
+import { ChannelDown, ChannelRefused, ChannelUnreachable, DirectorChannel } from './channel';
 import { installDependencies, type DependencyOptions } from './deps';
 import { runSource, startTarget } from './perform';
 import type { ActorTaskPayload, SignedTask } from '../src/api/contracts/actor-dependencies';
@@ -127,17 +127,25 @@ export class ActorAgent {
   /** The calls with a credential go over the channel (actor/channel.ts) while the director takes it; the others, and all after a refusal, over HTTP. */
   private readonly channel: DirectorChannel;
   private useChannel = true;
+  /** After the channel could not be opened, calls go over HTTP until then (a path that drops upgrades). */
+  private channelRetryAt = 0;
 
   private async call<T>(path: string, body: unknown, auth = true, signal?: AbortSignal): Promise<T> {
-    if (auth && this.cred && this.useChannel) {
+    if (auth && this.cred && this.useChannel && Date.now() >= this.channelRetryAt) {
       let reply;
       try {
         reply = await this.channel.call(path, body, `Bearer ${this.cred.token}`);
       } catch (e) {
-        if (!(e instanceof ChannelRefused)) throw e instanceof ChannelDown ? new ActorError(`${path} failed: ${e.message}`) : e;
-        if (e.status === 401) throw Object.assign(new ActorError(`${path} answered 401: ${e.message}`), { status: 401 });
-        this.useChannel = false;
-        this.log(`${e.message}; calling over HTTP`);
+        if (e instanceof ChannelUnreachable) {
+          // The director may be down (HTTP fails too, and the caller retries), or only upgrades fail.
+          this.channelRetryAt = Date.now() + CHANNEL_RETRY_MS;
+        } else if (e instanceof ChannelRefused) {
+          if (e.status === 401) throw Object.assign(new ActorError(`${path} answered 401: ${e.message}`), { status: 401 });
+          this.useChannel = false;
+          this.log(`${e.message}; calling over HTTP`);
+        } else {
+          throw e instanceof ChannelDown ? new ActorError(`${path} failed: ${e.message}`) : e;
+        }
       }
       if (reply) {
         if (reply.status >= 200 && reply.status < 300) return reply.body as T;
@@ -553,6 +561,9 @@ async function settledWithin(promises: readonly (Promise<unknown> | undefined)[]
   await Promise.race([Promise.all(promises), new Promise((r) => (timer = setTimeout(r, ms)))]);
   clearTimeout(timer);
 }
+
+/** How long calls go over HTTP after the channel could not be opened, before it is tried again. */
+const CHANNEL_RETRY_MS = 60_000;
 
 /** The longest a poll waits for a target's servers to start, to carry its readiness. */
 const START_WAIT_MS = 10_000;

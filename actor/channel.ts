@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import WebSocket from 'ws';
-import { ACTOR_API, ACTOR_CHANNEL, type ChannelAnswer } from '../src/api/contracts/engine';
+import { ACTOR_API, ACTOR_CHANNEL, type ChannelAnswer, type ChannelCall } from '../src/api/contracts/engine';
 
 /** A call's answer: the HTTP status it would have, and its body. */
 export interface ChannelReply {
@@ -16,6 +16,9 @@ export interface ChannelReply {
 
 /** The channel could not carry the call (no connection, or it closed first): retried like an HTTP failure. */
 export class ChannelDown extends Error {}
+
+/** No channel could be opened (the connection failed or closed before the upgrade): the call may go over HTTP. */
+export class ChannelUnreachable extends ChannelDown {}
 
 /** The director refused the upgrade with this status (401: the credential; anything else: no channel there). */
 export class ChannelRefused extends Error {
@@ -53,7 +56,7 @@ export class DirectorChannel {
     const id = ++this.seq;
     return new Promise<ChannelReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, at: Date.now() });
-      ws.send(JSON.stringify({ id, call: path, body }), (e) => {
+      ws.send(JSON.stringify({ id, call: path, body } satisfies ChannelCall), (e) => {
         if (!e) return;
         this.pending.delete(id);
         reject(new ChannelDown(`the channel to the director closed: ${e.message}`));
@@ -112,7 +115,7 @@ export class DirectorChannel {
         resolve(ws);
       });
       ws.on('message', (data: Buffer) => this.receive(data));
-      ws.on('error', (e) => reject(new ChannelDown(`the channel to the director failed: ${e.message}`)));
+      ws.on('error', (e) => reject(new ChannelUnreachable(`the channel to the director could not be opened: ${e.message}`)));
       ws.on('close', () => {
         if (this.ws === ws) this.ws = null;
         this.failAll('the channel to the director closed');

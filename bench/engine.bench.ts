@@ -200,6 +200,13 @@ async function main() {
       ['action scheduled -> source running', summarize(toSource)],
     ]);
     const sorted = [...toSource].sort((a, b) => a - b);
+    if (process.env.BENCH_SLOWEST) {
+      const t0 = Math.min(...[...byAction.values()].map((e) => e.created));
+      const slow = [...byAction.values()].filter((e) => e.sourceClaimed).sort((a, b) => (b.sourceClaimed - b.created) - (a.sourceClaimed - a.created)).slice(0, 20);
+      const later = [...byAction.values()].filter((e) => e.sourceClaimed && e.created - t0 > 1000).map((e) => e.sourceClaimed - e.created).sort((a, b) => a - b);
+      console.log(`  created after the first second (${later.length}): p50 ${percentile(later, 50).toFixed(1)} p95 ${percentile(later, 95).toFixed(1)} p99 ${percentile(later, 99).toFixed(1)} ms`);
+      console.log(`  slowest: ${slow.map((e) => `${(e.sourceClaimed - e.created).toFixed(0)}ms@${((e.created - t0) / 1000).toFixed(2)}s`).join(' ')}`);
+    }
     console.log(`  scheduled -> source running: p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
     console.log(`  director RSS: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB now, ${(rssMax / 1048576).toFixed(0)} MB max while running`);
     const dirS = (directorCpu.user + directorCpu.system) / 1e6;

@@ -66,7 +66,8 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string, message: 
 export function serveActorChannel(app: FastifyInstance, engine: Engine, routes: readonly ActorRoute[]): void {
   const compiled = routes.map(compile);
   const largest = Math.max(...routes.map((r) => r.bodyLimit));
-  const wss = new WebSocketServer({ noServer: true, maxPayload: largest + ENVELOPE_BYTES, perMessageDeflate: false });
+  // A message over a route's limit is answered 413 (as over HTTP); one over twice the largest closes the channel.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 2 * largest, perMessageDeflate: false });
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const open = new Set<WebSocket>();
 
