@@ -8,6 +8,7 @@
 import type { OpenApiDescription } from './document';
 import type { TreeFilterAnswer } from '../../src/api/contracts/library/answers';
 import type { StepActionsAnswer } from '../../src/api/contracts/jobs';
+import type { ActorOkAnswer, PollAnswer } from '../../src/api/contracts/engine';
 import type { MitreTaamAnswer, ResultsAnswer, TimeSeriesAnswer, TreeMapAnswer } from '../../src/api/contracts/reports';
 
 export interface DeclaredAnswers {
@@ -21,4 +22,11 @@ export interface DeclaredAnswers {
   'GET /reports/time_series.json': TimeSeriesAnswer;
   'GET /reports/mitre_taam_data.json': MitreTaamAnswer;
   'GET /reports/tree_map.json': TreeMapAnswer;
+  // The actor calls share one registration loop with the actor channel (server/routes/actors.ts).
+  'POST /api/actor/heartbeat': ActorOkAnswer;
+  'POST /api/actor/poll': PollAnswer;
+  'POST /api/actor/work/:id/ready': ActorOkAnswer;
+  'POST /api/actor/work/:id/evidence': ActorOkAnswer;
+  'POST /api/actor/work/:id/result': ActorOkAnswer;
+  'POST /api/actor/tasks/:id/result': ActorOkAnswer;
 }

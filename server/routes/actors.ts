@@ -17,6 +17,7 @@ import {
   registerSchema,
   resultSchema,
   targetEvidenceSchema,
+  type ActorOkAnswer,
   type PollAnswer,
   type RegisterAnswer,
   type SignedWork,
@@ -92,7 +93,7 @@ export async function actorsRoutes(app: FastifyInstance) {
     return { node_id: nodeId, token, signing_key: keys.publicPem, heartbeat_ms: engine.opts.heartbeatMs };
   }));
 
-  async function heartbeat(call: ActorCall) {
+  async function heartbeat(call: ActorCall): Promise<ActorOkAnswer> {
     if (!rememberedActor(engine, call.authorization)) await touchActorByCredential(app.db, call.authorization, engine);
     validate(heartbeatSchema, call.body);
     return { ok: true };
@@ -250,7 +251,7 @@ export async function actorsRoutes(app: FastifyInstance) {
     return refused;
   }
 
-  async function ready(call: ActorCall) {
+  async function ready(call: ActorCall): Promise<ActorOkAnswer> {
     const { input, id, caller } = await workCall(app, call, readySchema);
     const portMap = checkPortMap(input.port_map);
     const failures = portFailures(input.port_failures);
@@ -258,20 +259,20 @@ export async function actorsRoutes(app: FastifyInstance) {
     return { ok: true };
   }
 
-  async function evidence(call: ActorCall) {
+  async function evidence(call: ActorCall): Promise<ActorOkAnswer> {
     const { input, id, caller } = await workCall(app, call, targetEvidenceSchema);
     await storeTargetEvidence(app.db, engine, caller, id, input.session, input.evidence);
     return { ok: true };
   }
 
-  async function result(call: ActorCall) {
+  async function result(call: ActorCall): Promise<ActorOkAnswer> {
     const { input, id, caller } = await workCall(app, call, resultSchema);
     await storeResult(app.db, engine, caller, id, input);
     return { ok: true };
   }
 
   // The report of a task outside jobs (install dependencies, version check; server/actors/tasks.ts).
-  async function taskResult(call: ActorCall) {
+  async function taskResult(call: ActorCall): Promise<ActorOkAnswer> {
     const node = await actorByCredential(app.db, call.authorization);
     const { id } = validate(idParam, call.params);
     const input = validate(taskResultSchema, call.body);

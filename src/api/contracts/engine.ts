@@ -198,6 +198,11 @@ export interface PollAnswer {
   tasks?: SignedTask[];
 }
 
+/** The answer of the actor calls that only report (heartbeat, ready, evidence, result, a task's result). */
+export interface ActorOkAnswer {
+  ok: true;
+}
+
 export const readySchema = yup
   .object({
     session: yup.string().trim().required().max(64),
