@@ -189,6 +189,38 @@ async function main() {
         prev = Number(r.finished);
       }
     }
+    if (process.env.BENCH_PHASES) {
+      // Where a pair's cycle goes, per action (the mean over actions created after the job's first second):
+      // the gap after the pair's previous action, then each step of this one.
+      const rows = await db.query<Record<string, number>>(
+        `select s.source_node_id as pair, extract(epoch from ja.finished_at) * 1000 as finished,
+                extract(epoch from least(t.created_at, sw.created_at)) * 1000 as created, extract(epoch from t.claimed_at) * 1000 as t_claim,
+                extract(epoch from t.ready_at) * 1000 as t_ready, extract(epoch from sw.claimed_at) * 1000 as s_claim,
+                extract(epoch from sw.finished_at) * 1000 as s_done, extract(epoch from t.finished_at) * 1000 as t_done
+           from job_actions ja join job_steps s on s.id = ja.job_step_id
+           join engine_work t on t.job_action_id = ja.id and t.role = 'target' join engine_work sw on sw.job_action_id = ja.id and sw.role = 'source'
+          where ja.job_id = any($1::int[]) order by 1, 3`,
+        [jobIds],
+      );
+      const t0 = Math.min(...rows.map((r) => Number(r.created)));
+      const sums: Record<string, number[]> = {};
+      const add = (k: string, v: number) => (sums[k] ??= []).push(v);
+      rows.forEach((r, i) => {
+        const prev = rows[i - 1];
+        if (Number(r.created) - t0 < 1000) return;
+        if (prev && prev.pair === r.pair) add('previous action finished -> work created', Number(r.created) - Number(prev.finished));
+        add('created -> target claimed', Number(r.t_claim) - Number(r.created));
+        add('target claimed -> ready', Number(r.t_ready) - Number(r.t_claim));
+        add('ready -> source claimed', Number(r.s_claim) - Number(r.t_ready));
+        add('source claimed -> its result stored', Number(r.s_done) - Number(r.s_claim));
+        add("source's result -> target's evidence stored", Number(r.t_done) - Number(r.s_done));
+        add('last of them -> action finished', Number(r.finished) - Math.max(Number(r.t_done), Number(r.s_done)));
+      });
+      for (const [k, v] of Object.entries(sums)) {
+        const sorted = [...v].sort((a, b) => a - b);
+        console.log(`  ${k}: mean ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(1)} ms, p50 ${percentile(sorted, 50).toFixed(1)}, p95 ${percentile(sorted, 95).toFixed(1)}`);
+      }
+    }
     const shape = SEQUENCES ? `${pairs} sequence job(s) of ${perJob}` : `one evaluation of ${ACTIONS} steps, step n between pair n mod ${pairs}`;
     console.log(`Engine bench: ${total} actions (port_scan and socket) over ${pairs * 2} actor processes (${nodes.length} of ${addresses.length} started), ${shape}, on ${db.kind}`);
     console.log(`  ${nodes.length} actors registered in ${registerSeconds.toFixed(1)} s (started 250 ms apart)`);

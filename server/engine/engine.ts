@@ -103,7 +103,8 @@ interface NodeState {
 
 /** An evaluation's work dispatched in a pass, written in one statement (Engine.writeWork). */
 interface WorkBatch {
-  items: { actionId: number; rows: { node_id: number; role: string; status: string; payload: unknown }[] }[];
+  /** `session`: the target's poll waiting at this director, to be handed the work (Engine.writeWork). */
+  items: { actionId: number; rows: { node_id: number; role: string; status: string; payload: unknown; session?: string }[] }[];
   /** Nodes this pass's transaction found free (and, on PostgreSQL, locked): no nodesFree for them. */
   free: Set<number>;
 }
@@ -320,6 +321,12 @@ export class Engine {
       if (this.waiters.get(nodeId) === waiter) this.waiters.delete(nodeId);
     }
     return waiter.handed;
+  }
+
+  /** The process (session) of the node's poll waiting at this director now, if it is the actor's latest; else null. */
+  private waitingSession(nodeId: number): string | null {
+    const w = this.waiters.get(nodeId);
+    return w && this.sessions.get(nodeId) === w.session ? w.session : null;
   }
 
   /**
@@ -549,12 +556,30 @@ export class Engine {
           [job.job_id],
           { name: 'engine-job-lock' },
         );
+        this.handing = [];
         if (!locked) return;
         await this.scheduleJob(tx, { ...job, status: locked.status }, busy, node, readNodes);
       });
-      // Actors hear of new work only once it is committed.
+      // Actors hear of new work only once it is committed, and the waiting polls are handed theirs.
       for (const [id, queued] of this.pendingNews) this.notify(id, queued);
       this.pendingNews.clear();
+      await this.handClaimedWork(this.handing.splice(0));
+    }
+  }
+
+  /** Work writeWork claimed for targets' waiting polls in the pass's transaction, handed once it committed. */
+  private handing: (HandedWork & { node_id: number; session: string })[] = [];
+
+  /**
+   * Hands each target's work claimed at dispatch to the poll it was claimed for (as markReady hands a
+   * source's, server/actors/service.ts); a poll that woke meanwhile gets it back in the queue, and claims it.
+   */
+  private async handClaimedWork(handed: (HandedWork & { node_id: number; session: string })[]): Promise<void> {
+    if (handed.length) this.db.writes.bump();
+    for (const h of handed) {
+      if (this.handOff(h.node_id, h.session, { id: h.id, payload: h.payload })) continue;
+      await this.db.query(`update engine_work set status = 'queued', claimed_at = null, deadline_at = null where id = $1 and status = 'claimed' and actor_session = $2`, [h.id, h.session]);
+      this.notify(h.node_id, true);
     }
   }
 
@@ -772,15 +797,19 @@ export class Engine {
     });
     // The work (a target's queued and its source held until the target is ready, or a source's alone),
     // written by writeWork: at once, or with the pass's other steps (batch).
+    // A target whose poll waits at this director is handed its work (claimed for that poll by writeWork):
+    // no claim of its own, one statement and one wake-up less per two-actor action.
+    const session = dst ? this.waitingSession(dst.id) : null;
     const rows = dst
       ? [
-          { node_id: dst.id, role: 'target', status: 'queued', payload: payload(dst, 'target', src) },
+          { node_id: dst.id, role: 'target', status: 'queued', payload: payload(dst, 'target', src), ...(session ? { session } : {}) },
           { node_id: src.id, role: 'source', status: 'held', payload: payload(src, 'source', dst) },
         ]
       : [{ node_id: src.id, role: 'source', status: 'queued', payload: payload(src, 'source', null) }];
     for (const r of rows) busy.add(r.node_id);
-    // Only the first to act hears of it now: the target (a source held waits for its readiness).
-    this.later(rows[0]!.node_id, true);
+    // Only the first to act hears of it now: the target (a source held waits for its readiness), unless it
+    // is handed its work (writeWork says which were not, and they hear of it then).
+    if (!session) this.later(rows[0]!.node_id, true);
     if (batch) batch.items.push({ actionId: a.id, rows });
     else await this.writeWork(tx, job, { items: [{ actionId: a.id, rows }], free: new Set() });
     return 'dispatched';
@@ -799,17 +828,29 @@ export class Engine {
     const rows = items.flatMap((i) => i.rows.map((r) => ({ ...r, job_action_id: i.actionId }))).map((r, n) => ({ ...r, n }));
     // A job already preparing or running keeps its status: no update of jobs (its statement triggers run even for no row).
     const toPreparing = ['pending', 'waiting', 'reverting'].includes(job.status);
-    await tx.query(
-      `with work as (insert into engine_work (job_action_id, job_id, node_id, role, status, payload)
-                     select x.job_action_id, $1, x.node_id, x.role, x.status, x.payload
-                       from jsonb_to_recordset($2::jsonb) as x(job_action_id int, node_id int, role text, status text, payload jsonb, n int)
+    // A row with a session (a target whose poll waits at this director) is claimed for that poll, as
+    // engine_claim would claim it (migration 024), unless a cleanup of its node still runs (reverting: the
+    // claim waits for it, so it is queued). The nodes are free (dispatch checked them, and on PostgreSQL
+    // holds their locks); the handed rows are returned, the others' nodes hear of their work.
+    const [written] = await tx.query<{ handed: (HandedWork & { node_id: number; session: string })[] | null; queued: number[] | null }>(
+      `with work as (insert into engine_work (job_action_id, job_id, node_id, role, status, payload, actor_session, claimed_at, deadline_at)
+                     select x.job_action_id, $1, x.node_id, x.role, case when h.ok then 'claimed' else x.status end, x.payload,
+                            case when h.ok then x.session end, case when h.ok then now() end,
+                            case when h.ok then now() + ((x.payload->>'timeout_ms')::int + 15000) * interval '1 millisecond' end
+                       from jsonb_to_recordset($2::jsonb) as x(job_action_id int, node_id int, role text, status text, payload jsonb, n int, session text)
+                       cross join lateral (select x.session is not null and not exists (select 1 from engine_work r where r.node_id = x.node_id and r.status = 'reverting') as ok) h
                       order by x.n
-                     returning id),
+                     returning id, node_id, status, actor_session, payload),
             action as (update job_actions set status = 'running', started_at = now() where id = any($3::int[]) returning id)
-       ${toPreparing ? `update jobs set status = 'preparing', status_reason = null, started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting', 'reverting')` : 'select 1'}`,
+            ${toPreparing ? `, job as (update jobs set status = 'preparing', status_reason = null, started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting', 'reverting') returning id)` : ''}
+       select (select jsonb_agg(jsonb_build_object('id', id, 'node_id', node_id, 'session', actor_session, 'payload', payload)) from work where status = 'claimed') as handed,
+              (select array_agg(w.node_id) from work w join jsonb_to_recordset($2::jsonb) as x(node_id int, session text) on x.node_id = w.node_id
+                where x.session is not null and w.status = 'queued') as queued`,
       [job.job_id, JSON.stringify(rows), items.map((i) => i.actionId)],
       { name: toPreparing ? 'engine-dispatch-preparing' : 'engine-dispatch' },
     );
+    this.handing.push(...(written?.handed ?? []));
+    for (const n of written?.queued ?? []) this.later(n, true);
     if (toPreparing) job.status = 'preparing';
   }
 

@@ -225,11 +225,82 @@ describe('actor calls answered from the director memory', () => {
     expect(handed.payload).toMatchObject({ role: 'source', node_id: src.id, port_map: { '47991': 47991 } });
     expect(claims(handed.statements)).toEqual([]);
     // The poll woke before the hand-off (handOff false): the work goes back to the queue and is claimed.
-    const handOff = vi.spyOn(w.engine, 'handOff').mockReturnValueOnce(false);
+    // Only the source's hand-off is refused: the target's poll may be handed its work by the dispatch too.
+    const real = w.engine.handOff.bind(w.engine);
+    let refused = 0;
+    const handOff = vi.spyOn(w.engine, 'handOff').mockImplementation((node, session, work) => (node === src.id && refused++ === 0 ? false : real(node, session, work)));
     try {
       const queued = await once();
-      expect(handOff).toHaveBeenCalledTimes(1);
+      expect(refused).toBe(1);
       expect(queued.payload).toMatchObject({ role: 'source', node_id: src.id, port_map: { '47991': 47991 } });
+      expect(claims(queued.statements)).toHaveLength(1);
+    } finally {
+      handOff.mockRestore();
+    }
+  });
+
+  it("a target's poll waiting when its action is dispatched is handed its work by the dispatch, with no claim of its own; a poll that woke meanwhile claims it from the queue", async () => {
+    const pair = async (name: string, address: string) => {
+      const reg = await w.server.call('POST', `${ACTOR_API}/register`, {
+        body: { bulk_token: w.bulkToken, name, version: '1', os: 'Linux', addresses: [address], capabilities: ['socket'] },
+        csrf: false,
+      });
+      expect(reg.statusCode, reg.body).toBe(200);
+      const { node_id, token } = reg.json<{ node_id: number; token: string }>();
+      return { id: node_id, token };
+    };
+    const src = await pair('dispatch-src', '127.0.0.14');
+    const dst = await pair('dispatch-dst', '127.0.0.15');
+    const poll = (node: { token: string }, body: Record<string, unknown>) => actorCall('/poll', { session: `d-${node.token.slice(-6)}`, holding: [], wait_ms: 0, ...body }, node.token);
+    const claims = (sqls: string[]) => sqls.filter((sql) => sql.startsWith('select o_open'));
+    expect((await poll(src, {})).statusCode).toBe(200);
+    expect((await poll(dst, {})).statusCode).toBe(200);
+    const action = await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: 47992, steps: [{ data_type: 'ascii', request: 'hi', response: 'yo' }] }, 'dispatched socket');
+
+    /** Runs the action once while the target's poll waits: its answer, and the statements naming the target until it came. */
+    const once = async () => {
+      const spy = vi.spyOn(w.server.db, 'query');
+      let answer: PollAnswer;
+      let statements: string[];
+      try {
+        const waiting = poll(dst, { wait_ms: 10_000 });
+        for (let i = 0; i < 200 && !w.engine.waitingPolls().nodes.includes(dst.id); i++) await new Promise((r) => setTimeout(r, 10));
+        expect(w.engine.waitingPolls().nodes).toContain(dst.id);
+        const run = await w.server.call('POST', `/run/actions/${action}.json`, { as: w.operator, body: { attack_node_id_1: src.id, target_node_id_1: dst.id } });
+        expect(run.statusCode, run.body).toBe(201);
+        answer = (await waiting).json<PollAnswer>();
+        statements = naming(dst, spy.mock.calls);
+        const targetWork = answer.work[0]?.id ?? 0;
+        expect(targetWork).toBeGreaterThan(0);
+        // The target serves, the source performs, and the action ends with the target's evidence.
+        expect((await poll(dst, { holding: [targetWork], ready: [{ work_id: targetWork, port_map: { '47992': 47992 }, port_failures: {} }] })).statusCode).toBe(200);
+        let source: PollAnswer = { work: [], abort: [] };
+        for (let i = 0; i < 20 && !source.work.length; i++) source = (await poll(src, { wait_ms: 1000 })).json<PollAnswer>();
+        const sourceWork = source.work[0]?.id ?? 0;
+        expect((await poll(src, { results: [{ work_id: sourceWork, outcome: 'ran', blocked: false, message: null, evidence: {} }] })).statusCode).toBe(200);
+        expect((await poll(dst, { holding: [targetWork], wait_ms: 5000 })).json<PollAnswer>()).toEqual({ work: [], abort: [targetWork] });
+        expect((await poll(dst, { evidence: [{ work_id: targetWork, evidence: { received: ['hi'] } }] })).statusCode).toBe(200);
+        const { job } = await waitForJob(w.server.db, run.json<{ job_id: number }>().job_id);
+        expect(job.status).toBe('completed');
+      } finally {
+        spy.mockRestore();
+      }
+      return { payload: JSON.parse(answer.work[0]!.payload) as WorkPayload, statements };
+    };
+
+    // Handed: the dispatch claimed it for the waiting process.
+    const handed = await once();
+    expect(handed.payload).toMatchObject({ role: 'target', node_id: dst.id, peer_address: '127.0.0.14' });
+    expect(claims(handed.statements)).toEqual([]);
+    // The poll woke before the hand-off (handOff false): the work goes back to the queue and is claimed.
+    // Only the target's hand-off is refused: the source's poll may be handed its work by the readiness too.
+    const real = w.engine.handOff.bind(w.engine);
+    let refused = 0;
+    const handOff = vi.spyOn(w.engine, 'handOff').mockImplementation((node, session, work) => (node === dst.id && refused++ === 0 ? false : real(node, session, work)));
+    try {
+      const queued = await once();
+      expect(refused).toBe(1);
+      expect(queued.payload).toMatchObject({ role: 'target', node_id: dst.id });
       expect(claims(queued.statements)).toHaveLength(1);
     } finally {
       handOff.mockRestore();
