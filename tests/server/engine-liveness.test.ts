@@ -38,6 +38,47 @@ function naming(node: { id: number; token: string }, calls: readonly (readonly [
   return calls.filter(([, params]) => JSON.stringify(params ?? []).match(new RegExp(`^\\[(${node.id}|"${hash}"|\\[[0-9,]*\\b${node.id}\\b)`))).map(([sql]) => sql.replace(/\s+/g, ' ').slice(0, 60));
 }
 
+/** The claim statements among statements (engine_claim's). */
+const claims = (sqls: string[]) => sqls.filter((sql) => sql.startsWith('select o_open'));
+
+/**
+ * Two actors registered and driven by hand (no agent: each poll is the test's), each polled once by its
+ * process `prefix`, and a socket action between them on `port`: their ids and credentials, a poll maker
+ * and the action.
+ */
+async function handDrivenPair(prefix: string, source: [string, string], target: [string, string], port: number) {
+  const register = async ([name, address]: [string, string]) => {
+    const reg = await w.server.call('POST', `${ACTOR_API}/register`, {
+      body: { bulk_token: w.bulkToken, name, version: '1', os: 'Linux', addresses: [address], capabilities: ['socket'] },
+      csrf: false,
+    });
+    expect(reg.statusCode, reg.body).toBe(200);
+    const { node_id, token } = reg.json<{ node_id: number; token: string }>();
+    return { id: node_id, token };
+  };
+  const src = await register(source);
+  const dst = await register(target);
+  const poll = (node: { token: string }, body: Record<string, unknown>) => actorCall('/poll', { session: `${prefix}-${node.token.slice(-6)}`, holding: [], wait_ms: 0, ...body }, node.token);
+  expect((await poll(src, {})).statusCode).toBe(200);
+  expect((await poll(dst, {})).statusCode).toBe(200);
+  const action = await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: port, steps: [{ data_type: 'ascii', request: 'hi', response: 'yo' }] }, `${prefix} socket`);
+  return { src, dst, poll, action };
+}
+
+/** Runs fn with the first hand-off to the node refused (as when its poll woke first); checks that one was. */
+async function withFirstHandOffRefused<T>(node: number, fn: () => Promise<T>): Promise<T> {
+  const real = w.engine.handOff.bind(w.engine);
+  let refused = 0;
+  const spy = vi.spyOn(w.engine, 'handOff').mockImplementation((n, session, work) => (n === node && refused++ === 0 ? false : real(n, session, work)));
+  try {
+    const out = await fn();
+    expect(refused).toBe(1);
+    return out;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 /** The statements whose parameters name the node or its credential while `fn` runs. */
 async function statementsOf(node: { id: number; token: string }, fn: () => Promise<unknown>): Promise<string[]> {
   const spy = vi.spyOn(w.server.db, 'query');
@@ -170,22 +211,7 @@ describe('actor calls answered from the director memory', () => {
   });
 
   it("a source's poll waiting when its target is ready is handed its work by the readiness statement, with no claim of its own; a poll that woke meanwhile claims it from the queue", async () => {
-    const pair = async (name: string, address: string) => {
-      const reg = await w.server.call('POST', `${ACTOR_API}/register`, {
-        body: { bulk_token: w.bulkToken, name, version: '1', os: 'Linux', addresses: [address], capabilities: ['socket'] },
-        csrf: false,
-      });
-      expect(reg.statusCode, reg.body).toBe(200);
-      const { node_id, token } = reg.json<{ node_id: number; token: string }>();
-      return { id: node_id, token };
-    };
-    const src = await pair('hand-src', '127.0.0.12');
-    const dst = await pair('hand-dst', '127.0.0.13');
-    const poll = (node: { token: string }, body: Record<string, unknown>) => actorCall('/poll', { session: `h-${node.token.slice(-6)}`, holding: [], wait_ms: 0, ...body }, node.token);
-    const claims = (sqls: string[]) => sqls.filter((sql) => sql.startsWith('select o_open'));
-    expect((await poll(src, {})).statusCode).toBe(200);
-    expect((await poll(dst, {})).statusCode).toBe(200);
-    const action = await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: 47991, steps: [{ data_type: 'ascii', request: 'hi', response: 'yo' }] }, 'handed socket');
+    const { src, dst, poll, action } = await handDrivenPair('h', ['hand-src', '127.0.0.12'], ['hand-dst', '127.0.0.13'], 47991);
 
     /** Runs the action once: the target claims and gets ready while the source's poll waits; answers the source's poll and the statements naming the source meanwhile. */
     const once = async () => {
@@ -226,36 +252,13 @@ describe('actor calls answered from the director memory', () => {
     expect(claims(handed.statements)).toEqual([]);
     // The poll woke before the hand-off (handOff false): the work goes back to the queue and is claimed.
     // Only the source's hand-off is refused: the target's poll may be handed its work by the dispatch too.
-    const real = w.engine.handOff.bind(w.engine);
-    let refused = 0;
-    const handOff = vi.spyOn(w.engine, 'handOff').mockImplementation((node, session, work) => (node === src.id && refused++ === 0 ? false : real(node, session, work)));
-    try {
-      const queued = await once();
-      expect(refused).toBe(1);
-      expect(queued.payload).toMatchObject({ role: 'source', node_id: src.id, port_map: { '47991': 47991 } });
-      expect(claims(queued.statements)).toHaveLength(1);
-    } finally {
-      handOff.mockRestore();
-    }
+    const queued = await withFirstHandOffRefused(src.id, once);
+    expect(queued.payload).toMatchObject({ role: 'source', node_id: src.id, port_map: { '47991': 47991 } });
+    expect(claims(queued.statements)).toHaveLength(1);
   });
 
   it("a target's poll waiting when its action is dispatched is handed its work by the dispatch, with no claim of its own; a poll that woke meanwhile claims it from the queue", async () => {
-    const pair = async (name: string, address: string) => {
-      const reg = await w.server.call('POST', `${ACTOR_API}/register`, {
-        body: { bulk_token: w.bulkToken, name, version: '1', os: 'Linux', addresses: [address], capabilities: ['socket'] },
-        csrf: false,
-      });
-      expect(reg.statusCode, reg.body).toBe(200);
-      const { node_id, token } = reg.json<{ node_id: number; token: string }>();
-      return { id: node_id, token };
-    };
-    const src = await pair('dispatch-src', '127.0.0.14');
-    const dst = await pair('dispatch-dst', '127.0.0.15');
-    const poll = (node: { token: string }, body: Record<string, unknown>) => actorCall('/poll', { session: `d-${node.token.slice(-6)}`, holding: [], wait_ms: 0, ...body }, node.token);
-    const claims = (sqls: string[]) => sqls.filter((sql) => sql.startsWith('select o_open'));
-    expect((await poll(src, {})).statusCode).toBe(200);
-    expect((await poll(dst, {})).statusCode).toBe(200);
-    const action = await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: 47992, steps: [{ data_type: 'ascii', request: 'hi', response: 'yo' }] }, 'dispatched socket');
+    const { src, dst, poll, action } = await handDrivenPair('d', ['dispatch-src', '127.0.0.14'], ['dispatch-dst', '127.0.0.15'], 47992);
 
     /** Runs the action once while the target's poll waits: its answer, and the statements naming the target until it came. */
     const once = async () => {
@@ -294,17 +297,9 @@ describe('actor calls answered from the director memory', () => {
     expect(claims(handed.statements)).toEqual([]);
     // The poll woke before the hand-off (handOff false): the work goes back to the queue and is claimed.
     // Only the target's hand-off is refused: the source's poll may be handed its work by the readiness too.
-    const real = w.engine.handOff.bind(w.engine);
-    let refused = 0;
-    const handOff = vi.spyOn(w.engine, 'handOff').mockImplementation((node, session, work) => (node === dst.id && refused++ === 0 ? false : real(node, session, work)));
-    try {
-      const queued = await once();
-      expect(refused).toBe(1);
-      expect(queued.payload).toMatchObject({ role: 'target', node_id: dst.id });
-      expect(claims(queued.statements)).toHaveLength(1);
-    } finally {
-      handOff.mockRestore();
-    }
+    const queued = await withFirstHandOffRefused(dst.id, once);
+    expect(queued.payload).toMatchObject({ role: 'target', node_id: dst.id });
+    expect(claims(queued.statements)).toHaveLength(1);
   });
 
   it("a poll of an actor's earlier process, still waiting, is not handed work: only the latest process's waiting poll is", async () => {
