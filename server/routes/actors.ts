@@ -242,8 +242,8 @@ export async function actorsRoutes(app: FastifyInstance) {
       if (!(e instanceof HttpError) || e.statusCode >= 500) throw e;
       refused.push({ work_id: workId, error: e.message });
     };
-    for (const r of input.evidence) await storeTargetEvidence(app.db, engine, caller, r.work_id, input.session, r.evidence, false).catch(refuse(r.work_id));
-    // Together: they join one group commit (storeResult).
+    // Together: they join one group commit each (storeTargetEvidence, storeResult).
+    await Promise.all(input.evidence.map((r) => storeTargetEvidence(app.db, engine, caller, r.work_id, input.session, r.evidence, false).catch(refuse(r.work_id))));
     await Promise.all(input.results.map(({ work_id, ...r }) => storeResult(app.db, engine, caller, work_id, { ...r, session: input.session }).catch(refuse(work_id))));
     for (const r of input.ready) {
       await Promise.resolve()

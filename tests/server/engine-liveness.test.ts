@@ -3,6 +3,7 @@ import { ACTOR_API, type PollAnswer, type WorkPayload } from '@/api/contracts/en
 import { credentialTtlMs } from '../../server/actors/liveness';
 import { updateNode } from '../../server/admin/node-edit';
 import { hashSecret } from '../../server/engine/secrets';
+import { storeTargetEvidence, workCaller } from '../../server/actors/service';
 import { insertAction, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
 
 /**
@@ -300,6 +301,51 @@ describe('actor calls answered from the director memory', () => {
     const queued = await withFirstHandOffRefused(dst.id, once);
     expect(queued.payload).toMatchObject({ role: 'target', node_id: dst.id });
     expect(claims(queued.statements)).toHaveLength(1);
+  });
+
+  it("targets' evidence arriving together is written together (group commit): each job action gets its own, and evidence for work that is not the caller's is refused with why", async () => {
+    const pairs = await Promise.all([
+      handDrivenPair('e1', ['ev-src-1', '127.0.0.16'], ['ev-dst-1', '127.0.0.17'], 47993),
+      handDrivenPair('e2', ['ev-src-2', '127.0.0.18'], ['ev-dst-2', '127.0.0.19'], 47994),
+      handDrivenPair('e3', ['ev-src-3', '127.0.0.20'], ['ev-dst-3', '127.0.0.21'], 47995),
+    ]);
+    // Each action runs until its target is told to abort (its source's result ended it): the target's work is reverting.
+    const runs = await Promise.all(
+      pairs.map(async ({ src, dst, poll, action }) => {
+        const run = await w.server.call('POST', `/run/actions/${action}.json`, { as: w.operator, body: { attack_node_id_1: src.id, target_node_id_1: dst.id } });
+        expect(run.statusCode, run.body).toBe(201);
+        let target: PollAnswer = { work: [], abort: [] };
+        for (let i = 0; i < 20 && !target.work.length; i++) target = (await poll(dst, { wait_ms: 1000 })).json<PollAnswer>();
+        const targetWork = target.work[0]?.id ?? 0;
+        const port = JSON.parse(target.work[0]!.payload).details.server_port as number;
+        expect((await poll(dst, { holding: [targetWork], ready: [{ work_id: targetWork, port_map: { [port]: port }, port_failures: {} }] })).statusCode).toBe(200);
+        let source: PollAnswer = { work: [], abort: [] };
+        for (let i = 0; i < 20 && !source.work.length; i++) source = (await poll(src, { wait_ms: 1000 })).json<PollAnswer>();
+        expect((await poll(src, { results: [{ work_id: source.work[0]!.id, outcome: 'ran', blocked: false, message: null, evidence: {} }] })).statusCode).toBe(200);
+        expect((await poll(dst, { holding: [targetWork], wait_ms: 5000 })).json<PollAnswer>()).toEqual({ work: [], abort: [targetWork] });
+        return { jobId: run.json<{ job_id: number }>().job_id, targetWork, port };
+      }),
+    );
+    const spy = vi.spyOn(w.server.db, 'query');
+    try {
+      // Three targets' evidence at once, and the first target's work claimed to be the second actor's (refused).
+      const store = (i: number, workId: number, received: string) => {
+        const { dst } = pairs[i]!;
+        return storeTargetEvidence(w.server.db, w.engine, workCaller(w.engine, `Bearer ${dst.token}`), workId, `e${i + 1}-${dst.token.slice(-6)}`, { received: [received] }, false);
+      };
+      const stored = await Promise.allSettled([...runs.map((r, i) => store(i, r.targetWork, `hi ${i}`)), store(1, runs[0]!.targetWork, 'forged')]);
+      expect(stored.slice(0, 3).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+      expect(stored[3]).toMatchObject({ status: 'rejected', reason: { statusCode: 404, message: `Work ${runs[0]!.targetWork} is not assigned to this actor.` } });
+      // The first is written at once; the three arriving meanwhile together.
+      expect(spy.mock.calls.filter(([sql]) => String(sql).includes("jsonb_build_object('seen'"))).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+    }
+    for (const [i, r] of runs.entries()) {
+      const { job, actions } = await waitForJob(w.server.db, r.jobId);
+      expect(job.status).toBe('completed');
+      expect((actions[0]!.evidence as { target?: { received?: string[] } }).target?.received).toEqual([`hi ${i}`]);
+    }
   });
 
   it("a poll of an actor's earlier process, still waiting, is not handed work: only the latest process's waiting poll is", async () => {
