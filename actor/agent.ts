@@ -23,7 +23,7 @@ import {
   type SignedWork,
   type WorkPayload,
 } from '../src/api/contracts/engine';
-import { ChannelDown, ChannelRefused, ChannelUnreachable, DirectorChannel } from './channel';
+import { ChannelDown, ChannelRefused, ChannelUnreachable, DirectorChannel, errorOfAnswer } from './channel';
 import { installDependencies, type DependencyOptions } from './deps';
 import { runSource, startTarget } from './perform';
 import type { ActorTaskPayload, SignedTask } from '../src/api/contracts/actor-dependencies';
@@ -61,6 +61,9 @@ interface Credential {
 }
 
 export class ActorError extends Error {}
+
+/** A call the director answered with a status other than 2xx (over HTTP or the channel): the status rides on the error. */
+const answered = (path: string, status: number, message: string) => Object.assign(new ActorError(`${path} answered ${status}: ${message}`), { status });
 
 const BASE_TYPES = ['port_scan', 'socket', 'website', 'web_request', 'dns', 'sleep', 'pcap', 'email', 'file_transfer', 'captive_dns', 'captive_ioc_url', 'captive_ioc_pcap'];
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -140,7 +143,7 @@ export class ActorAgent {
           // The director may be down (HTTP fails too, and the caller retries), or only upgrades fail.
           this.channelRetryAt = Date.now() + CHANNEL_RETRY_MS;
         } else if (e instanceof ChannelRefused) {
-          if (e.status === 401) throw Object.assign(new ActorError(`${path} answered 401: ${e.message}`), { status: 401 });
+          if (e.status === 401) throw answered(path, 401, e.message);
           this.useChannel = false;
           this.log(`${e.message}; calling over HTTP`);
         } else {
@@ -150,7 +153,7 @@ export class ActorAgent {
       if (reply) {
         if (reply.status >= 200 && reply.status < 300) return reply.body as T;
         const error = (reply.body as { error?: unknown } | null)?.error;
-        throw Object.assign(new ActorError(`${path} answered ${reply.status}: ${typeof error === 'string' ? error : JSON.stringify(reply.body)}`), { status: reply.status });
+        throw answered(path, reply.status, typeof error === 'string' ? error : JSON.stringify(reply.body));
       }
     }
     return this.request(path, body, auth, signal, MAX_ANSWER_BYTES).then((buf) => {
@@ -196,16 +199,7 @@ export class ActorAgent {
           const data = Buffer.concat(chunks);
           const text = data.toString('utf8');
           const status = res.statusCode ?? 0;
-          if (status < 200 || status >= 300) {
-            let message = text;
-            try {
-              message = (JSON.parse(text) as { error?: string }).error ?? text;
-            } catch {
-              /* keep the text */
-            }
-            reject(Object.assign(new ActorError(`${path} answered ${status}: ${message}`), { status }));
-            return;
-          }
+          if (status < 200 || status >= 300) return reject(answered(path, status, errorOfAnswer(text)));
           resolve(data);
         });
       });

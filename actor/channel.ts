@@ -30,6 +30,15 @@ export class ChannelRefused extends Error {
   }
 }
 
+/** The `error` of a director's answer (JSON `{ error }`), or its text when it has none. */
+export function errorOfAnswer(text: string): string {
+  try {
+    return (JSON.parse(text) as { error?: string }).error ?? text;
+  } catch {
+    return text;
+  }
+}
+
 /** A call left unanswered this long fails, and the connection is dropped (the director is not answering on it). */
 const CALL_TIMEOUT_MS = 30_000;
 
@@ -91,13 +100,7 @@ export class DirectorChannel {
         const status = res.statusCode ?? 0;
         const chunks: Buffer[] = [];
         const refuse = () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let message = text;
-          try {
-            message = (JSON.parse(text) as { error?: string }).error ?? text;
-          } catch {
-            /* keep the text */
-          }
+          const message = errorOfAnswer(Buffer.concat(chunks).toString('utf8'));
           reject(new ChannelRefused(status, `the director refused the channel (${status}): ${message}`.slice(0, 500)));
           ws.terminate();
         };

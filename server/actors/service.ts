@@ -14,7 +14,7 @@ import { HttpError, notFound, unauthorized } from '../http-errors';
 import type * as yup from 'yup';
 import type { WorkPayload, registerSchema, resultSchema } from '../../src/api/contracts/engine';
 import { hashSecret, newSecret } from '../engine/secrets';
-import type { Engine, HandedWork } from '../engine/engine';
+import type { Engine, PollClaim } from '../engine/engine';
 import { GroupCommit } from '../engine/group-commit';
 
 export interface ActorNode {
@@ -306,7 +306,7 @@ async function refuseWorkCall(db: Db, id: number, caller: WorkCaller, session: s
  */
 export async function markReady(db: Db, engine: Engine, caller: WorkCaller, id: number, session: string, r: Readiness): Promise<void> {
   const waiting = engine.waitingPolls();
-  const [row] = await db.query<{ matched: number; released: number[] | null; handed: (HandedWork & { node_id: number; session: string; job_id: number; job_status: string })[] | null }>(
+  const [row] = await db.query<{ matched: number; released: number[] | null; handed: (PollClaim & { job_id: number; job_status: string })[] | null }>(
     `with ready as (update engine_work set status = 'ready', ready_at = now(), result = $3,
                            deadline_at = greatest(deadline_at, now() + ((payload->>'timeout_ms')::int + 30000) * interval '1 millisecond')
                      where id = $1 and node_id = ${workNodeSql('$4', '$6')} and actor_session = $5 and role = 'target' and status = 'claimed' returning job_action_id),
@@ -331,14 +331,10 @@ export async function markReady(db: Db, engine: Engine, caller: WorkCaller, id: 
   );
   if (!row?.matched) await refuseWorkCall(db, id, caller, session, (w) => `Work ${w.id} is not a target waiting to be ready.`);
   for (const n of row?.released ?? []) engine.notify(n, true);
-  for (const h of row?.handed ?? []) {
-    // As a claim: caches keyed on this director's writes hear of it, and its job is running from now on.
-    db.writes.bump();
-    if (h.job_status === 'preparing') await db.query(`update jobs set status = 'running', updated_at = now() where id = $1 and status = 'preparing'`, [h.job_id]);
-    if (engine.handOff(h.node_id, h.session, { id: h.id, payload: h.payload })) continue;
-    await db.query(`update engine_work set status = 'queued', claimed_at = null, deadline_at = null where id = $1 and status = 'claimed' and actor_session = $2`, [h.id, h.session]);
-    engine.notify(h.node_id, true);
-  }
+  const handed = row?.handed ?? [];
+  // As a source's claim: its job is running from now on.
+  for (const h of handed) if (h.job_status === 'preparing') await db.query(`update jobs set status = 'running', updated_at = now() where id = $1 and status = 'preparing'`, [h.job_id]);
+  await engine.handOver(handed);
 }
 
 export type WorkResult = yup.InferType<typeof resultSchema>;

@@ -50,11 +50,14 @@ const OPEN = `('held', 'queued', 'claimed', 'ready')`;
 /** The nodes' rows locked for a pass (freeNodes, nodesFree): one text, as its prepared statement's name ('engine-nodes-lock') needs. */
 const LOCK_NODES = `select id from nodes where id = any($1::int[]) order by id for no key update skip locked`;
 
-/** Work claimed for an actor's process outside its poll (markReady), handed to that poll (Engine.handOff). */
+/** Work claimed for an actor's process outside its poll (markReady, dispatch), handed to that poll (Engine.handOff). */
 export interface HandedWork {
   id: number;
   payload: Omit<WorkPayload, 'work_id' | 'issued_at'>;
 }
+
+/** Work claimed for the waiting poll of the node's process `session`, to hand over once committed (Engine.handOver). */
+export type PollClaim = HandedWork & { node_id: number; session: string };
 /** The timer's pass over every active job, at most this often (see Engine.timedPass). */
 const FULL_PASS_MS = 1000;
 /** A kicked pass starts at least this long after the last one started (see Engine.kick). */
@@ -304,8 +307,11 @@ export class Engine {
    * work): only of each actor's latest process (a poll of a process since restarted may still wait).
    */
   waitingPolls(): { nodes: number[]; sessions: string[] } {
-    const latest = [...this.waiters].filter(([node, w]) => this.sessions.get(node) === w.session);
-    return { nodes: latest.map(([node]) => node), sessions: latest.map(([, w]) => w.session) };
+    const latest = [...this.waiters.keys()].flatMap((node) => {
+      const session = this.waitingSession(node);
+      return session ? [{ node, session }] : [];
+    });
+    return { nodes: latest.map((w) => w.node), sessions: latest.map((w) => w.session) };
   }
 
   /**
@@ -563,18 +569,19 @@ export class Engine {
       // Actors hear of new work only once it is committed, and the waiting polls are handed theirs.
       for (const [id, queued] of this.pendingNews) this.notify(id, queued);
       this.pendingNews.clear();
-      await this.handClaimedWork(this.handing.splice(0));
+      await this.handOver(this.handing.splice(0));
     }
   }
 
   /** Work writeWork claimed for targets' waiting polls in the pass's transaction, handed once it committed. */
-  private handing: (HandedWork & { node_id: number; session: string })[] = [];
+  private handing: PollClaim[] = [];
 
   /**
-   * Hands each target's work claimed at dispatch to the poll it was claimed for (as markReady hands a
-   * source's, server/actors/service.ts); a poll that woke meanwhile gets it back in the queue, and claims it.
+   * Hands each work claimed for a waiting poll (a target's at dispatch, a source's at its target's
+   * readiness: markReady) to the poll it was claimed for, once the claim is committed; a poll that woke
+   * meanwhile gets it back in the queue, and claims it.
    */
-  private async handClaimedWork(handed: (HandedWork & { node_id: number; session: string })[]): Promise<void> {
+  async handOver(handed: PollClaim[]): Promise<void> {
     if (handed.length) this.db.writes.bump();
     for (const h of handed) {
       if (this.handOff(h.node_id, h.session, { id: h.id, payload: h.payload })) continue;
@@ -832,7 +839,7 @@ export class Engine {
     // engine_claim would claim it (migration 024), unless a cleanup of its node still runs (reverting: the
     // claim waits for it, so it is queued). The nodes are free (dispatch checked them, and on PostgreSQL
     // holds their locks); the handed rows are returned, the others' nodes hear of their work.
-    const [written] = await tx.query<{ handed: (HandedWork & { node_id: number; session: string })[] | null; queued: number[] | null }>(
+    const [written] = await tx.query<{ handed: PollClaim[] | null }>(
       `with work as (insert into engine_work (job_action_id, job_id, node_id, role, status, payload, actor_session, claimed_at, deadline_at)
                      select x.job_action_id, $1, x.node_id, x.role, case when h.ok then 'claimed' else x.status end, x.payload,
                             case when h.ok then x.session end, case when h.ok then now() end,
@@ -843,14 +850,14 @@ export class Engine {
                      returning id, node_id, status, actor_session, payload),
             action as (update job_actions set status = 'running', started_at = now() where id = any($3::int[]) returning id)
             ${toPreparing ? `, job as (update jobs set status = 'preparing', status_reason = null, started_at = coalesce(started_at, now()), updated_at = now() where id = $1 and status in ('pending', 'waiting', 'reverting') returning id)` : ''}
-       select (select jsonb_agg(jsonb_build_object('id', id, 'node_id', node_id, 'session', actor_session, 'payload', payload)) from work where status = 'claimed') as handed,
-              (select array_agg(w.node_id) from work w join jsonb_to_recordset($2::jsonb) as x(node_id int, session text) on x.node_id = w.node_id
-                where x.session is not null and w.status = 'queued') as queued`,
+       select (select jsonb_agg(jsonb_build_object('id', id, 'node_id', node_id, 'session', actor_session, 'payload', payload)) from work where status = 'claimed') as handed`,
       [job.job_id, JSON.stringify(rows), items.map((i) => i.actionId)],
       { name: toPreparing ? 'engine-dispatch-preparing' : 'engine-dispatch' },
     );
-    this.handing.push(...(written?.handed ?? []));
-    for (const n of written?.queued ?? []) this.later(n, true);
+    const handed = written?.handed ?? [];
+    this.handing.push(...handed);
+    // A row with a session that was not claimed (a cleanup of its node still runs) is queued: its node hears of it.
+    for (const r of rows) if (r.session && !handed.some((h) => h.node_id === r.node_id)) this.later(r.node_id, true);
     if (toPreparing) job.status = 'preparing';
   }
 
