@@ -70,6 +70,7 @@ const POSTGRES_FILES = [
   'tests/server/auth.test.ts',
   // 3. the database layer
   'tests/server/write-signal.test.ts',
+  'tests/server/db-pipeline.test.ts',
   'tests/server/change-feed.test.ts',
   'tests/server/seed.test.ts',
   'tests/server/session-cache.test.ts',

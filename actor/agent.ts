@@ -27,6 +27,7 @@ import { ChannelDown, ChannelRefused, ChannelUnreachable, DirectorChannel, error
 import { installDependencies, type DependencyOptions } from './deps';
 import { runSource, startTarget } from './perform';
 import type { ActorTaskPayload, SignedTask } from '../src/api/contracts/actor-dependencies';
+import { warmUp } from './warm-up';
 import { Incompatible, type Outcome, type PerformOptions, type TargetHandle } from './types/contract';
 
 export interface ActorOptions {
@@ -248,7 +249,21 @@ export class ActorAgent {
       this.call('/heartbeat', { session: this.session }).catch((e: Error) => this.log(`heartbeat failed: ${e.message}`));
     }, hb);
     this.heartbeatTimer.unref();
+    await this.warmUp();
     this.loopDone = this.loop();
+  }
+
+  /**
+   * Prepares for the first work before the first poll: the director's key parsed and a signature checked
+   * once (crypto's internals load on first use), and a socket action performed against itself (warm-up.ts).
+   */
+  private async warmUp(): Promise<void> {
+    try {
+      if (this.cred) crypto.verify(null, Buffer.from('warm-up'), this.signingKey(this.cred), Buffer.alloc(64));
+      await warmUp(this.opts.address, { allowHostCli: false, tls: this.tls });
+    } catch (e) {
+      this.log(`warm-up failed (${(e as Error).message}); the first work will be slower`);
+    }
   }
 
   async stop(): Promise<void> {

@@ -108,7 +108,11 @@ export async function openPostgres(url: string): Promise<Db> {
   // jit=off: the report statements (many small index probes, estimated above jit_above_cost) spent most
   // of their time compiling them (about 130 ms of a 150 ms time series on 100,000 jobs); none of the
   // director's statements scans enough for JIT to pay off.
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX) > 0 ? Number(process.env.DATABASE_POOL_MAX) : 10, options: '-c jit=off' });
+  // pipeline: a client writes each statement at once, without waiting for the one before to be answered;
+  // the server still runs them in order, each with its own Sync (an error ends only its statement, and
+  // inside a transaction the ones after fail as aborted). Statements a caller issues together
+  // (Promise.all in a transaction) then cost one round trip, and `begin` travels with the first of them.
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX) > 0 ? Number(process.env.DATABASE_POOL_MAX) : 10, options: '-c jit=off', pipeline: true });
   // An idle connection the server ends (a restart, pg_terminate_backend, a dropped database) is an
   // 'error' event of the pool: without a listener it would end the process. The pool drops that
   // connection and opens another at the next query, which fails with the reason if the server is gone.
@@ -131,10 +135,15 @@ export async function openPostgres(url: string): Promise<Db> {
   async function inTransaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     const wrote = { any: false, auth: false };
+    // Not awaited: written together with the transaction's first statement (pipeline). A clean pooled
+    // connection cannot refuse `begin` while its next statement succeeds; were it refused, the commit is not sent.
+    const begun = client.query('begin');
+    // Handled here as well: a refusal arrives before the first statement's answer, while nothing awaits it yet.
+    begun.catch(() => undefined);
     try {
-      await client.query('begin');
       const inner: Db = { kind: 'postgres', writes, ...wrap(client, (sql) => noteWrite(wrote, sql)), transaction: (f) => f(inner), close: async () => {} };
       const out = await fn(inner);
+      await begun;
       await client.query('commit');
       return out;
     } catch (e) {

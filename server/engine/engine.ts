@@ -47,6 +47,8 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Engi
 }
 
 const OPEN = `('held', 'queued', 'claimed', 'ready')`;
+/** A job's statuses once it has ended (a pass only closes its open work). */
+const ENDED = ['cancelled', 'errored', 'completed'];
 /** The nodes' rows locked for a pass (freeNodes, nodesFree): one text, as its prepared statement's name ('engine-nodes-lock') needs. */
 const LOCK_NODES = `select id from nodes where id = any($1::int[]) order by id for no key update skip locked`;
 
@@ -557,14 +559,19 @@ export class Engine {
         // Another director may be scheduling this job, or a cancel be changing it: skip it rather than
         // wait. The job's row is locked too and its status read again: a cancel committed since the list
         // above was read must not be overwritten by a stale status (on PostgreSQL it can land in between).
-        const [locked] = await tx.query<{ job_id: number; status: string }>(
+        const lock = tx.query<{ job_id: number; status: string }>(
           `select e.job_id, j.status from engine_jobs e join jobs j on j.id = e.job_id where e.job_id = $1 and e.active for update of e, j skip locked`,
           [job.job_id],
           { name: 'engine-job-lock' },
         );
+        // Its unfinished actions are read in the same round trip (on PostgreSQL the statements travel
+        // together, and the read runs once the lock is held); unused when the job is skipped or has ended.
+        const actions = ENDED.includes(job.status) ? null : this.unfinishedActions(tx, job, busy);
+        actions?.catch(() => undefined);
+        const [locked] = await lock;
         this.handing = [];
         if (!locked) return;
-        await this.scheduleJob(tx, { ...job, status: locked.status }, busy, node, readNodes);
+        await this.scheduleJob(tx, { ...job, status: locked.status }, busy, node, readNodes, actions);
       });
       // Actors hear of new work only once it is committed, and the waiting polls are handed theirs.
       for (const [id, queued] of this.pendingNews) this.notify(id, queued);
@@ -596,9 +603,10 @@ export class Engine {
     busy: Set<number>,
     node: (tx: Db, id: number | null) => Promise<NodeState | null>,
     readNodes: (tx: Db, ids: Iterable<number | null>) => Promise<void>,
+    unfinished: Promise<ActionState[]> | null,
   ): Promise<void> {
     const jobId = job.job_id;
-    if (job.status === 'cancelled' || job.status === 'errored' || job.status === 'completed') {
+    if (ENDED.includes(job.status)) {
       // Cancelled from the Jobs pane (or ended elsewhere): abort open work, the actors stop it at their next poll.
       const aborted = await tx.query<{ node_id: number }>(
         `update engine_work set status = 'aborted', error = 'The job was cancelled.', finished_at = now() where job_id = $1 and status in ${OPEN} returning node_id`,
@@ -616,20 +624,7 @@ export class Engine {
     // An evaluation runs its steps side by side, each step's actions in order, as far as their actors
     // are free (an actor performs one action at a time); a sequence runs one action at a time, in order.
     const parallel = job.kind === 'evaluation';
-    // Only the unfinished actions (finished ones decide nothing but the outcome, read at the end); of an
-    // evaluation's pending ones, only those whose actors are free now: a pass over a 500-step evaluation
-    // reads the few steps it can start, not 500 rows.
-    const busyIds = parallel ? [...busy] : [];
-    const actions = await tx.query<ActionState>(
-      `select ja.id, ja.job_step_id, s.group_order, ja.position, ja.status, ja.action_type, ja.name, ja.action_id, s.source_node_id, s.destination_node_id, ja.blocked_msg,
-              ja.monitor_action_id, a.details, a.timeout_ms, a.id is not null as action_exists
-         from job_actions ja join job_steps s on s.id = ja.job_step_id left join actions a on a.id = ja.action_id
-        where ja.job_id = $1 and ja.status in ('pending', 'running')
-          and (ja.status = 'running' or not (coalesce(s.source_node_id, 0) = any($2::int[]) or coalesce(s.destination_node_id, 0) = any($2::int[])))
-        order by s.group_order, ja.position, ja.id`,
-      [jobId, busyIds],
-      { name: 'engine-job-actions' },
-    );
+    const actions = await (unfinished ?? this.unfinishedActions(tx, job, busy));
     const firstError = async () =>
       (
         await tx.query<{ group_order: number; blocked_msg: string | null; name: string }>(
@@ -653,9 +648,10 @@ export class Engine {
       for (const a of actions) if (a.status === 'pending' && !busySteps.has(a.job_step_id) && !firsts.has(a.job_step_id)) firsts.set(a.job_step_id, a);
       if (firsts.size > 1) {
         const ids = [...firsts.values()].flatMap((a) => [a.source_node_id, a.destination_node_id]);
-        await readNodes(tx, ids);
         const candidates = [...new Set(ids.filter((id): id is number => id !== null && !busy.has(id)))];
-        for (const id of await this.freeNodes(tx, candidates)) batch.free.add(id);
+        // Read, locked and checked in one round trip on PostgreSQL (the statements travel together).
+        const [, free] = await Promise.all([readNodes(tx, ids), this.freeNodes(tx, candidates)]);
+        for (const id of free) batch.free.add(id);
         for (const id of candidates) if (!batch.free.has(id)) busy.add(id);
       }
     }
@@ -701,6 +697,24 @@ export class Engine {
     const errored = job.kind === 'sequence' ? await firstError() : undefined;
     const status = errored ? 'errored' : 'completed';
     await this.finishJob(tx, jobId, status, errored ? `Step ${errored.group_order} errored: ${errored.blocked_msg ?? ''}` : null);
+  }
+
+  /**
+   * A job's unfinished actions (finished ones decide nothing but the outcome, read at the end); of an
+   * evaluation's pending ones, only those whose actors are free now: a pass over a 500-step evaluation
+   * reads the few steps it can start, not 500 rows.
+   */
+  private unfinishedActions(tx: Db, job: ActiveJob, busy: Set<number>): Promise<ActionState[]> {
+    return tx.query<ActionState>(
+      `select ja.id, ja.job_step_id, s.group_order, ja.position, ja.status, ja.action_type, ja.name, ja.action_id, s.source_node_id, s.destination_node_id, ja.blocked_msg,
+              ja.monitor_action_id, a.details, a.timeout_ms, a.id is not null as action_exists
+         from job_actions ja join job_steps s on s.id = ja.job_step_id left join actions a on a.id = ja.action_id
+        where ja.job_id = $1 and ja.status in ('pending', 'running')
+          and (ja.status = 'running' or not (coalesce(s.source_node_id, 0) = any($2::int[]) or coalesce(s.destination_node_id, 0) = any($2::int[])))
+        order by s.group_order, ja.position, ja.id`,
+      [job.job_id, job.kind === 'evaluation' ? [...busy] : []],
+      { name: 'engine-job-actions' },
+    );
   }
 
   private async finishJob(tx: Db, jobId: number, status: string, reason: string | null): Promise<void> {
@@ -868,9 +882,12 @@ export class Engine {
    */
   private async freeNodes(tx: Db, ids: number[]): Promise<number[]> {
     if (!ids.length) return [];
-    const locked = tx.kind === 'pglite' ? ids : (await tx.query<{ id: number }>(LOCK_NODES, [ids], { name: 'engine-nodes-lock' })).map((r) => r.id);
-    if (!locked.length) return [];
-    const open = await tx.query<{ node_id: number }>(`select distinct node_id from engine_work where node_id = any($1::int[]) and status in ${OPEN}`, [locked], { name: 'engine-nodes-open' });
+    // Sent together (one round trip): the check still runs after the lock, and in READ COMMITTED with a
+    // snapshot taken after it, so it sees work another director committed before releasing a node.
+    const [locked, open] = await Promise.all([
+      tx.kind === 'pglite' ? ids : tx.query<{ id: number }>(LOCK_NODES, [ids], { name: 'engine-nodes-lock' }).then((rows) => rows.map((r) => r.id)),
+      tx.query<{ node_id: number }>(`select distinct node_id from engine_work where node_id = any($1::int[]) and status in ${OPEN}`, [ids], { name: 'engine-nodes-open' }),
+    ]);
     const held = new Set(open.map((r) => r.node_id));
     return locked.filter((id) => !held.has(id));
   }
@@ -886,10 +903,12 @@ export class Engine {
   private async nodesFree(tx: Db, ids: number[]): Promise<boolean> {
     // PGlite serves this director alone, and this transaction holds it whole: no other director to lock out.
     if (tx.kind === 'pglite') return (await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids])).length === 0;
-    const locked = await tx.query<{ id: number }>(LOCK_NODES, [ids], { name: 'engine-nodes-lock' });
-    if (locked.length !== new Set(ids).size) return false;
-    const open = await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids], { name: 'engine-nodes-open-any' });
-    return open.length === 0;
+    // Sent together, as in freeNodes.
+    const [locked, open] = await Promise.all([
+      tx.query<{ id: number }>(LOCK_NODES, [ids], { name: 'engine-nodes-lock' }),
+      tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids], { name: 'engine-nodes-open-any' }),
+    ]);
+    return locked.length === new Set(ids).size && open.length === 0;
   }
 
   private async updateProgressTx(tx: Db, jobId: number) {

@@ -1,13 +1,14 @@
 /**
  * The actor performs only work signed for it by its director: a stand-in director hands the real
  * ActorAgent forged, misaddressed, expired and off-target work, and a listener on the peer
- * addresses proves nothing was performed.
+ * addresses proves nothing was performed. Its warm-up (actor/warm-up.ts) talks to itself alone.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActorAgent } from '../../actor/agent';
+import { warmUp } from '../../actor/warm-up';
 import { ACTOR_API, type SignedWork, type WorkPayload } from '@/api/contracts/engine';
 import { DST_ADDRESS, SRC_ADDRESS, loopback } from './loopback';
 
@@ -184,5 +185,20 @@ describe('how the actor reports a result', () => {
     const { peer_address: _q, peer_addresses: _b, ...next } = payload(302, { action_type: 'sleep', details: { sleep_ms: 10 } });
     pending = [signed(next)];
     expect((await resultOf(302)).via).toBe('/result');
+  });
+});
+
+describe('the warm-up before the first poll', () => {
+  it('performs a socket exchange with the actor itself, on a port the system picks, and reports it as a ran action', async () => {
+    const outcome = await warmUp(SELF, { allowHostCli: false });
+    expect(outcome).toMatchObject({ outcome: 'ran', blocked: false });
+    const evidence = outcome.evidence as { peer: string; port: number; steps: { received: string; result: string }[] };
+    expect(evidence.peer).toBe(SELF);
+    expect(evidence.port).toBeGreaterThan(0);
+    expect(evidence.steps).toEqual([expect.objectContaining({ received: 'up', result: 'match' })]);
+    // Its server is closed once it is done: the port refuses.
+    await expect(
+      new Promise((resolve, reject) => net.connect(evidence.port, SELF).once('connect', resolve).once('error', reject)),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 });

@@ -502,6 +502,43 @@ describe('report rollups', () => {
     await check('live');
   }, 240_000);
 
+  it('MON-053 a job starting inside its 5-minute slice keeps its counts there; one starting in the next slice moves them', async () => {
+    const hour: [number, number] = [Date.parse('2026-08-21T00:00:00Z'), Date.parse('2026-08-21T01:00:00Z')];
+    const check = async () => {
+      await expectSameAsRaw(...hour, ['action_type']);
+      // 12 points: one per 5-minute slice, so a count left in the slice it moved from shows.
+      await expectSeriesSameAsRaw(...hour, 12);
+    };
+    await db.exec(`
+      insert into jobs (id, name, status, simulation_id, created_at) values (600, 'Slice', 'pending', 1, '2026-08-21T00:20:10Z');
+      insert into job_steps (id, job_id, group_order, source_node_id, destination_node_id) values (600, 600, 0, 1, 2);
+      insert into job_actions (id, job_step_id, job_id, action_id, sim_action_vid, name, action_type, status, blocked) values
+        (6000, 600, 600, 1, 'A1', 'Resolve', 'dns', 'ran', true), (6001, 600, 600, 3, 'A3', 'Fetch', 'web_request', 'pending', null);
+    `);
+    await check();
+    // Started 90 s after it was created, in the same slice (00:20-00:25): nothing moves.
+    await db.exec(`update jobs set status = 'preparing', started_at = '2026-08-21T00:21:40Z' where id = 600`);
+    await check();
+    // Started again on the next slice's first instant: its job actions move to 00:25.
+    await db.exec(`update jobs set started_at = '2026-08-21T00:25:00Z' where id = 600`);
+    await check();
+    const series = await timeSeries(db, { start: iso(hour[0]), end: iso(hour[1]), points: 12 });
+    expect(series.points.map((p) => p.total)).toEqual([0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it('MON-053 a job action moving between statuses counted alike (pending, running, cancelled; not run, incompatible) keeps its counts; other moves change them', async () => {
+    const check = () => expectSameAsRaw(Date.parse('2026-08-21T00:00:00Z'), Date.parse('2026-08-21T01:00:00Z'), ['action_type']);
+    const notRun = async () => (await results(db, { start: '2026-08-21T00:00:00Z', end: '2026-08-21T01:00:00Z', group_by: 'action_type' })).rows.find((r) => r.key === 'web_request')?.notRun;
+    for (const status of ['running', 'cancelled', 'incompatible', 'not run', 'errored', 'pending']) {
+      await db.exec(`update job_actions set status = '${status}' where id = 6001`);
+      await check();
+    }
+    await db.exec(`update job_actions set status = 'not run' where id = 6001`);
+    expect(await notRun()).toBe(1);
+    await db.exec(`update job_actions set status = 'incompatible' where id = 6001`);
+    expect(await notRun()).toBe(1);
+  });
+
   it('the rollups kept by the triggers equal a rebuild from the job actions', async () => {
     const snapshot = () => db.query(`select grain, dim, bucket, k, t, n, total, prevented, detected, alerted, missed, not_run, errored from report_rollups order by 1, 2, 3, 4, 5`);
     const classes = () =>

@@ -1,0 +1,66 @@
+/**
+ * On PostgreSQL the director's connections pipeline (server/db/index.ts): statements a transaction
+ * issues together are written at once, and `begin` travels with the first of them. The transaction
+ * keeps its meaning: statements run in the order issued, each sees the ones before it, and one that
+ * fails rolls the whole transaction back, whatever was issued with it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../server/db/index';
+import { openTestDatabase, type TestDatabase } from './template';
+
+let tdb: TestDatabase;
+let db: Db;
+
+beforeAll(async () => {
+  tdb = await openTestDatabase();
+  db = tdb.db;
+  await db.exec('create table piped (id int primary key, note text not null)');
+});
+afterAll(() => tdb?.dispose());
+
+describe('statements issued together in a transaction', () => {
+  it('run in the order issued, each seeing the ones before it, and commit together', async () => {
+    const [inserted, counted, updated] = await db.transaction((tx) =>
+      Promise.all([
+        tx.query<{ id: number }>(`insert into piped values (1, 'a'), (2, 'b') returning id`),
+        tx.query<{ n: number }>('select count(*)::int as n from piped'),
+        tx.query<{ note: string }>(`update piped set note = note || '!' where id = 2 returning note`),
+      ]),
+    );
+    expect(inserted.map((r) => r.id)).toEqual([1, 2]);
+    expect(counted).toEqual([{ n: 2 }]);
+    expect(updated).toEqual([{ note: 'b!' }]);
+    expect(await db.query('select id, note from piped order by id')).toEqual([
+      { id: 1, note: 'a' },
+      { id: 2, note: 'b!' },
+    ]);
+  });
+
+  it('one failing rolls back every statement issued with it, before and after', async () => {
+    await expect(
+      db.transaction((tx) =>
+        Promise.all([
+          tx.query(`insert into piped values (10, 'before')`),
+          tx.query(`insert into piped values (1, 'a duplicate key')`),
+          tx.query(`insert into piped values (11, 'after')`),
+        ]),
+      ),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await db.query<{ id: number }>('select id from piped order by id')).toEqual([{ id: 1 }, { id: 2 }]);
+    // The connection went back to the pool usable: the next transaction on it commits.
+    await db.transaction((tx) => tx.query(`insert into piped values (3, 'c')`));
+    expect(await db.query<{ n: number }>('select count(*)::int as n from piped')).toEqual([{ n: 3 }]);
+  });
+
+  it('a transaction that issues nothing, or fails before its first statement, leaves the connection clean', async () => {
+    await expect(db.transaction(async () => 'nothing')).resolves.toBe('nothing');
+    await expect(
+      db.transaction(async () => {
+        throw new Error('refused before any statement');
+      }),
+    ).rejects.toThrow('refused before any statement');
+    // More transactions than the pool has connections: each commits, none left one open or aborted.
+    for (let i = 100; i < 112; i++) await db.transaction((tx) => tx.query(`insert into piped values ($1, 'later')`, [i]));
+    expect(await db.query<{ n: number }>(`select count(*)::int as n from piped where note = 'later'`)).toEqual([{ n: 12 }]);
+  });
+});
