@@ -292,8 +292,34 @@ async function refuseWorkCall(db: Db, id: number, caller: WorkCaller, session: s
 }
 
 /**
- * A target is serving: its work is ready and its source is released with the port map (and login). One
- * statement checks the work is the actor's (this process's, a target's, claimed), marks it and releases the source.
+ * A target is serving: its work is ready and its source is released with the port map (and login).
+ * Answers once stored. Readiness arriving while another is written is written together (group commit,
+ * as results and evidence): a job's first wave, every target ready at once, was 25 statements queueing
+ * for the pool.
+ */
+export async function markReady(db: Db, engine: Engine, caller: WorkCaller, id: number, session: string, r: Readiness): Promise<void> {
+  let writer = readinessWriters.get(db);
+  if (!writer) readinessWriters.set(db, (writer = new GroupCommit((items) => writeReadiness(db, engine, items))));
+  const item: StoredReadiness = { id, caller, session, readiness: r };
+  await writer.add(item);
+  if (item.refused) throw item.refused;
+}
+
+interface StoredReadiness {
+  id: number;
+  caller: WorkCaller;
+  session: string;
+  readiness: Readiness;
+  /** Set by the write when the work was not this actor process's claimed target work (the call answers it). */
+  refused?: unknown;
+}
+
+/** One group commit of targets' readiness per database. */
+const readinessWriters = new WeakMap<Db, GroupCommit<StoredReadiness>>();
+
+/**
+ * One statement checks each work is its actor's (this process's, a target's, claimed), marks it ready
+ * and releases its source.
  *
  * When the source's poll waits at this director (Engine.waitingPolls), the same statement claims the
  * source's work for that poll's process, as engine_claim would (migration 024), and the poll is handed it
@@ -304,36 +330,51 @@ async function refuseWorkCall(db: Db, id: number, caller: WorkCaller, session: s
  * source's (engine_claim does it when the source claims). A poll that woke meanwhile (handOff false)
  * gets the work back in the queue.
  */
-export async function markReady(db: Db, engine: Engine, caller: WorkCaller, id: number, session: string, r: Readiness): Promise<void> {
+async function writeReadiness(db: Db, engine: Engine, items: StoredReadiness[]): Promise<void> {
   const waiting = engine.waitingPolls();
-  const [row] = await db.query<{ matched: number; released: number[] | null; handed: (PollClaim & { job_id: number; job_status: string })[] | null }>(
-    `with ready as (update engine_work set status = 'ready', ready_at = now(), result = $3,
-                           deadline_at = greatest(deadline_at, now() + ((payload->>'timeout_ms')::int + 30000) * interval '1 millisecond')
-                     where id = $1 and node_id = ${workNodeSql('$4', '$6')} and actor_session = $5 and role = 'target' and status = 'claimed' returning job_action_id),
-          src as (select s.id,
+  const rows = items.map(({ id, caller, session, readiness: r }) => ({
+    id,
+    node_id: caller.node?.id ?? null,
+    hash: caller.hash,
+    session,
+    result: { port_map: r.port_map, port_failures: r.port_failures },
+    peer: { port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) },
+  }));
+  const [row] = await db.query<{ matched: number[] | null; released: number[] | null; handed: (PollClaim & { job_id: number; job_status: string })[] | null }>(
+    `with ready as (update engine_work w set status = 'ready', ready_at = now(), result = v.result,
+                           deadline_at = greatest(w.deadline_at, now() + ((w.payload->>'timeout_ms')::int + 30000) * interval '1 millisecond')
+                      from jsonb_to_recordset($1::jsonb) as v(id int, node_id int, hash text, session text, result jsonb, peer jsonb)
+                     where w.id = v.id and w.node_id = ${workNodeSql('v.node_id', 'v.hash')} and w.actor_session = v.session and w.role = 'target' and w.status = 'claimed'
+                     returning w.id, w.job_action_id, v.peer),
+          src as (select s.id, ready.peer,
                          case when not exists (select 1 from engine_work o where o.node_id = s.node_id and o.status in ('claimed', 'ready', 'reverting'))
-                              then (select w.session from unnest($7::int[], $8::text[]) as w(node_id, session) where w.node_id = s.node_id) end as session
+                              then (select w.session from unnest($2::int[], $3::text[]) as w(node_id, session) where w.node_id = s.node_id) end as session
                     from engine_work s join ready on s.job_action_id = ready.job_action_id
                    where s.role = 'source' and s.status = 'held'),
           released as (update engine_work s set status = case when src.session is null then 'queued' else 'claimed' end,
                               actor_session = coalesce(src.session, s.actor_session),
                               claimed_at = case when src.session is null then s.claimed_at else now() end,
                               deadline_at = case when src.session is null then s.deadline_at else now() + ((s.payload->>'timeout_ms')::int + 15000) * interval '1 millisecond' end,
-                              payload = s.payload || $2::jsonb
+                              payload = s.payload || src.peer
                          from src where s.id = src.id and s.status = 'held'
                         returning s.id, s.node_id, s.status, s.actor_session, s.job_id, s.payload)
-     select (select count(*)::int from ready) as matched,
+     select (select array_agg(id) from ready) as matched,
             (select array_agg(node_id) from released where status = 'queued') as released,
             (select jsonb_agg(jsonb_build_object('id', r.id, 'node_id', r.node_id, 'session', r.actor_session, 'job_id', r.job_id, 'payload', r.payload, 'job_status', j.status))
                from released r join jobs j on j.id = r.job_id where r.status = 'claimed') as handed`,
-    [id, JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures, ...(r.login ? { peer_login: r.login } : {}) }), JSON.stringify({ port_map: r.port_map, port_failures: r.port_failures }), caller.node?.id ?? null, session, caller.hash, waiting.nodes, waiting.sessions],
-    { name: 'work-ready' },
+    [JSON.stringify(rows), waiting.nodes, waiting.sessions],
+    { name: 'work-ready-batch' },
   );
-  if (!row?.matched) await refuseWorkCall(db, id, caller, session, (w) => `Work ${w.id} is not a target waiting to be ready.`);
+  const matched = new Set(row?.matched ?? []);
+  for (const it of items) {
+    if (matched.has(it.id)) continue;
+    it.refused = await refuseWorkCall(db, it.id, it.caller, it.session, (w) => `Work ${w.id} is not a target waiting to be ready.`).catch((e: unknown) => e);
+  }
   for (const n of row?.released ?? []) engine.notify(n, true);
   const handed = row?.handed ?? [];
   // As a source's claim: its job is running from now on.
-  for (const h of handed) if (h.job_status === 'preparing') await db.query(`update jobs set status = 'running', updated_at = now() where id = $1 and status = 'preparing'`, [h.job_id]);
+  const preparing = [...new Set(handed.filter((h) => h.job_status === 'preparing').map((h) => h.job_id))];
+  if (preparing.length) await db.query(`update jobs set status = 'running', updated_at = now() where id = any($1::int[]) and status = 'preparing'`, [preparing]);
   await engine.handOver(handed);
 }
 

@@ -3,7 +3,7 @@ import { ACTOR_API, type PollAnswer, type WorkPayload } from '@/api/contracts/en
 import { credentialTtlMs } from '../../server/actors/liveness';
 import { updateNode } from '../../server/admin/node-edit';
 import { hashSecret } from '../../server/engine/secrets';
-import { storeTargetEvidence, workCaller } from '../../server/actors/service';
+import { markReady, storeTargetEvidence, workCaller } from '../../server/actors/service';
 import { insertAction, startEngineWorld, waitForJob, type EngineWorld } from './engine-helpers';
 
 /**
@@ -64,6 +64,26 @@ async function handDrivenPair(prefix: string, source: [string, string], target: 
   expect((await poll(dst, {})).statusCode).toBe(200);
   const action = await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: port, steps: [{ data_type: 'ascii', request: 'hi', response: 'yo' }] }, `${prefix} socket`);
   return { src, dst, poll, action };
+}
+
+/**
+ * Three hand-driven pairs (`${prefix}1`..`${prefix}3`, on 127.0.0.firstHost upwards and ports from
+ * firstPort), each with its action run and its target's work handed to the target's poll.
+ */
+async function threeDispatchedPairs(prefix: string, firstHost: number, firstPort: number) {
+  const pairs = await Promise.all(
+    [0, 1, 2].map((i) => handDrivenPair(`${prefix}${i + 1}`, [`${prefix}-src-${i + 1}`, `127.0.0.${firstHost + 2 * i}`], [`${prefix}-dst-${i + 1}`, `127.0.0.${firstHost + 2 * i + 1}`], firstPort + i)),
+  );
+  const runs = await Promise.all(
+    pairs.map(async ({ src, dst, poll, action }) => {
+      const run = await w.server.call('POST', `/run/actions/${action}.json`, { as: w.operator, body: { attack_node_id_1: src.id, target_node_id_1: dst.id } });
+      expect(run.statusCode, run.body).toBe(201);
+      let target: PollAnswer = { work: [], abort: [] };
+      for (let i = 0; i < 20 && !target.work.length; i++) target = (await poll(dst, { wait_ms: 1000 })).json<PollAnswer>();
+      return { jobId: run.json<{ job_id: number }>().job_id, targetWork: target.work[0]?.id ?? 0, port: (JSON.parse(target.work[0]!.payload) as WorkPayload).details.server_port as number };
+    }),
+  );
+  return { pairs, runs };
 }
 
 /** Runs fn with the first hand-off to the node refused (as when its poll woke first); checks that one was. */
@@ -304,28 +324,16 @@ describe('actor calls answered from the director memory', () => {
   });
 
   it("targets' evidence arriving together is written together (group commit): each job action gets its own, and evidence for work that is not the caller's is refused with why", async () => {
-    const pairs = await Promise.all([
-      handDrivenPair('e1', ['ev-src-1', '127.0.0.16'], ['ev-dst-1', '127.0.0.17'], 47993),
-      handDrivenPair('e2', ['ev-src-2', '127.0.0.18'], ['ev-dst-2', '127.0.0.19'], 47994),
-      handDrivenPair('e3', ['ev-src-3', '127.0.0.20'], ['ev-dst-3', '127.0.0.21'], 47995),
-    ]);
+    const { pairs, runs } = await threeDispatchedPairs('e', 16, 47993);
     // Each action runs until its target is told to abort (its source's result ended it): the target's work is reverting.
-    const runs = await Promise.all(
-      pairs.map(async ({ src, dst, poll, action }) => {
-        const run = await w.server.call('POST', `/run/actions/${action}.json`, { as: w.operator, body: { attack_node_id_1: src.id, target_node_id_1: dst.id } });
-        expect(run.statusCode, run.body).toBe(201);
-        let target: PollAnswer = { work: [], abort: [] };
-        for (let i = 0; i < 20 && !target.work.length; i++) target = (await poll(dst, { wait_ms: 1000 })).json<PollAnswer>();
-        const targetWork = target.work[0]?.id ?? 0;
-        const port = JSON.parse(target.work[0]!.payload).details.server_port as number;
-        expect((await poll(dst, { holding: [targetWork], ready: [{ work_id: targetWork, port_map: { [port]: port }, port_failures: {} }] })).statusCode).toBe(200);
-        let source: PollAnswer = { work: [], abort: [] };
-        for (let i = 0; i < 20 && !source.work.length; i++) source = (await poll(src, { wait_ms: 1000 })).json<PollAnswer>();
-        expect((await poll(src, { results: [{ work_id: source.work[0]!.id, outcome: 'ran', blocked: false, message: null, evidence: {} }] })).statusCode).toBe(200);
-        expect((await poll(dst, { holding: [targetWork], wait_ms: 5000 })).json<PollAnswer>()).toEqual({ work: [], abort: [targetWork] });
-        return { jobId: run.json<{ job_id: number }>().job_id, targetWork, port };
-      }),
-    );
+    for (const [i, { src, dst, poll }] of pairs.entries()) {
+      const { targetWork, port } = runs[i]!;
+      expect((await poll(dst, { holding: [targetWork], ready: [{ work_id: targetWork, port_map: { [port]: port }, port_failures: {} }] })).statusCode).toBe(200);
+      let source: PollAnswer = { work: [], abort: [] };
+      for (let n = 0; n < 20 && !source.work.length; n++) source = (await poll(src, { wait_ms: 1000 })).json<PollAnswer>();
+      expect((await poll(src, { results: [{ work_id: source.work[0]!.id, outcome: 'ran', blocked: false, message: null, evidence: {} }] })).statusCode).toBe(200);
+      expect((await poll(dst, { holding: [targetWork], wait_ms: 5000 })).json<PollAnswer>()).toEqual({ work: [], abort: [targetWork] });
+    }
     const spy = vi.spyOn(w.server.db, 'query');
     try {
       // Three targets' evidence at once, and the first target's work claimed to be the second actor's (refused).
@@ -345,6 +353,38 @@ describe('actor calls answered from the director memory', () => {
       const { job, actions } = await waitForJob(w.server.db, r.jobId);
       expect(job.status).toBe('completed');
       expect((actions[0]!.evidence as { target?: { received?: string[] } }).target?.received).toEqual([`hi ${i}`]);
+    }
+  });
+
+  it("targets' readiness arriving together is written together (group commit): each source is released with its own target's ports, and readiness of work that is not the caller's is refused with why", async () => {
+    // Each action dispatched, its target's work claimed: the target is starting its servers.
+    const { pairs, runs } = await threeDispatchedPairs('r', 22, 47996);
+    const spy = vi.spyOn(w.server.db, 'query');
+    try {
+      // Three targets ready at once, each on its own port, and the first target's work claimed to be the second actor's (refused).
+      const ready = (i: number, workId: number) => {
+        const { dst } = pairs[i]!;
+        return markReady(w.server.db, w.engine, workCaller(w.engine, `Bearer ${dst.token}`), workId, `r${i + 1}-${dst.token.slice(-6)}`, { port_map: { '7': 50_000 + i }, port_failures: {} });
+      };
+      const stored = await Promise.allSettled([...runs.map((r, i) => ready(i, r.targetWork)), ready(1, runs[0]!.targetWork)]);
+      expect(stored.slice(0, 3).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+      expect(stored[3]).toMatchObject({ status: 'rejected', reason: { statusCode: 404, message: `Work ${runs[0]!.targetWork} is not assigned to this actor.` } });
+      // The first is written at once; the three arriving meanwhile together.
+      expect(spy.mock.calls.filter(([sql]) => String(sql).includes('result = v.result'))).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+    }
+    // Each source is released with its own target's port map, and the actions complete.
+    for (const [i, { src, dst, poll }] of pairs.entries()) {
+      let source: PollAnswer = { work: [], abort: [] };
+      for (let n = 0; n < 20 && !source.work.length; n++) source = (await poll(src, { wait_ms: 1000 })).json<PollAnswer>();
+      const payload = JSON.parse(source.work[0]!.payload) as WorkPayload;
+      expect(payload.port_map).toEqual({ '7': 50_000 + i });
+      expect((await poll(src, { results: [{ work_id: source.work[0]!.id, outcome: 'ran', blocked: false, message: null, evidence: {} }] })).statusCode).toBe(200);
+      const targetWork = runs[i]!.targetWork;
+      expect((await poll(dst, { holding: [targetWork], wait_ms: 5000 })).json<PollAnswer>()).toEqual({ work: [], abort: [targetWork] });
+      expect((await poll(dst, { evidence: [{ work_id: targetWork, evidence: {} }] })).statusCode).toBe(200);
+      expect((await waitForJob(w.server.db, runs[i]!.jobId)).job.status).toBe('completed');
     }
   });
 
