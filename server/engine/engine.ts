@@ -683,6 +683,8 @@ export class Engine {
         return;
       }
       a.status = verdict;
+      // The next step between the same actors was left out of this pass's read (unfinishedActions): another pass reads it.
+      if (parallel) this.kick([jobId]);
     }
     if (batch) await this.writeWork(tx, job, batch);
     // An evaluation with steps running or waiting for their actors (left out of the read above when busy).
@@ -700,20 +702,43 @@ export class Engine {
   }
 
   /**
-   * A job's unfinished actions (finished ones decide nothing but the outcome, read at the end); of an
-   * evaluation's pending ones, only those whose actors are free now: a pass over a 500-step evaluation
-   * reads the few steps it can start, not 500 rows.
+   * A job's unfinished actions (finished ones decide nothing but the outcome, read at the end).
+   *
+   * Of an evaluation's pending ones, only those whose actors are free now, and of the steps between the
+   * same two actors only the first (its pending actions, in order). A later step of that pair would wait
+   * in this pass for the first one's actors, which the first takes or waits for, unless the first ends
+   * here (incompatible, errored): then scheduleJob passes over the job again at once. A pass over a
+   * 1,500-step evaluation between 25 pairs read 300-800 rows early on, one per pending step of its free
+   * pairs; it now reads one step per free pair.
    */
   private unfinishedActions(tx: Db, job: ActiveJob, busy: Set<number>): Promise<ActionState[]> {
+    const columns = `ja.id, ja.job_step_id, s.group_order, ja.position, ja.status, ja.action_type, ja.name, ja.action_id, s.source_node_id, s.destination_node_id, ja.blocked_msg,
+              ja.monitor_action_id, a.details, a.timeout_ms, a.id is not null as action_exists`;
+    if (job.kind !== 'evaluation') {
+      return tx.query<ActionState>(
+        `select ${columns}
+           from job_actions ja join job_steps s on s.id = ja.job_step_id left join actions a on a.id = ja.action_id
+          where ja.job_id = $1 and ja.status in ('pending', 'running')
+          order by s.group_order, ja.position, ja.id`,
+        [job.job_id],
+        { name: 'engine-job-actions' },
+      );
+    }
+    // The first step of each pair of actors is the step of its first pending action in the pass's order.
     return tx.query<ActionState>(
-      `select ja.id, ja.job_step_id, s.group_order, ja.position, ja.status, ja.action_type, ja.name, ja.action_id, s.source_node_id, s.destination_node_id, ja.blocked_msg,
-              ja.monitor_action_id, a.details, a.timeout_ms, a.id is not null as action_exists
+      `with firsts as (
+         select distinct on (coalesce(s.source_node_id, 0), coalesce(s.destination_node_id, 0)) ja.job_step_id
+           from job_actions ja join job_steps s on s.id = ja.job_step_id
+          where ja.job_id = $1 and ja.status = 'pending'
+            and not (coalesce(s.source_node_id, 0) = any($2::int[]) or coalesce(s.destination_node_id, 0) = any($2::int[]))
+          order by coalesce(s.source_node_id, 0), coalesce(s.destination_node_id, 0), s.group_order, ja.position, ja.id)
+       select ${columns}
          from job_actions ja join job_steps s on s.id = ja.job_step_id left join actions a on a.id = ja.action_id
         where ja.job_id = $1 and ja.status in ('pending', 'running')
-          and (ja.status = 'running' or not (coalesce(s.source_node_id, 0) = any($2::int[]) or coalesce(s.destination_node_id, 0) = any($2::int[])))
+          and (ja.status = 'running' or ja.job_step_id in (select job_step_id from firsts))
         order by s.group_order, ja.position, ja.id`,
-      [job.job_id, job.kind === 'evaluation' ? [...busy] : []],
-      { name: 'engine-job-actions' },
+      [job.job_id, [...busy]],
+      { name: 'engine-evaluation-actions' },
     );
   }
 

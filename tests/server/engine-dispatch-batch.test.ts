@@ -114,6 +114,50 @@ describe('an evaluation pass', () => {
     await engine.tick();
   });
 
+  it("reads one step per free pair of actors; when that step ends in the pass, the pair's next step is read by a pass that follows at once", async () => {
+    const [a, b, c, d] = await Promise.all([node(), node(), node(), node()]);
+    // This pair cannot perform socket actions: its steps end incompatible.
+    const [e, f] = [await node(['sleep']), await node(['sleep'])];
+    const socket = await insertAction(server.db, 'socket', { comm_type: 'tcp', server_port: 48997, steps: [{ data_type: 'ascii', request: 'a', response: 'b' }] }, 'batch socket 3');
+    const sim = await insertSimulation(server.db, 'eval', [[socket], [socket], [socket], [socket], [socket], [socket]]);
+    const [p0, p1, p2] = [{ source: a, target: b }, { source: c, target: d }, { source: e, target: f }];
+    const { job_id: jobId } = await createJob(server.db, { kind: 'evaluation', id: sim, pairs: [p0, p1, p2, p0, p2, p1], userId: null });
+    // The job actions each pass read (their steps' positions, 1-6).
+    const read: number[][] = [];
+    const original = server.db.transaction.bind(server.db);
+    const spy = vi.spyOn(server.db, 'transaction').mockImplementation(<T,>(inner: (tx: Db) => Promise<T>) =>
+      original((tx) =>
+        inner({
+          ...tx,
+          query: async <R,>(sql: string, params?: unknown[], opts?: { name?: string }) => {
+            const rows = await tx.query<R>(sql, params, opts);
+            if (sql.includes('with firsts as')) read.push((rows as { group_order: number }[]).map((r) => r.group_order));
+            return rows;
+          },
+        }),
+      ),
+    );
+    const kick = vi.spyOn(engine, 'kick');
+    try {
+      await engine.tick();
+      // Steps 1, 2 and 3: the first of each pair; steps 4-6 wait behind them.
+      expect(read).toEqual([[1, 2, 3]]);
+      expect((await actions(jobId)).map((x) => x.status)).toEqual(['running', 'running', 'incompatible', 'pending', 'pending', 'pending']);
+      // Step 3 ended: the job is passed over again, where step 5 (its pair's next) is read.
+      expect(kick).toHaveBeenCalledWith([jobId]);
+      await engine.tick();
+      // The running steps 1 and 2, and step 5: not steps 4 and 6, whose actors are busy.
+      expect(read).toEqual([[1, 2, 3], [1, 2, 5]]);
+      expect((await actions(jobId)).map((x) => x.status)).toEqual(['running', 'running', 'incompatible', 'pending', 'incompatible', 'pending']);
+    } finally {
+      spy.mockRestore();
+      kick.mockRestore();
+    }
+    await server.db.query(`update engine_work set status = 'aborted' where job_id = $1`, [jobId]);
+    await server.db.query(`update jobs set status = 'cancelled' where id = $1`, [jobId]);
+    await engine.tick();
+  });
+
   it('a step that cannot start after one that did ends with its reason, and the job stays preparing as the started step left it', async () => {
     const [a, b] = [await node(), await node()];
     // This pair cannot perform socket actions: its step ends incompatible in the same pass.
