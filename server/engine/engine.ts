@@ -659,32 +659,37 @@ export class Engine {
     const failed = job.kind === 'sequence' && actions.some((a) => a.status === 'pending') ? await firstError() : undefined;
     // The next action does not wait for the last target to close its servers (an actor claims nothing
     // while it cleans up, so the actors still do one thing at a time): the job is reverting only at its end.
-    for (const a of actions) {
-      if (a.status !== 'pending' || busySteps.has(a.job_step_id)) continue;
-      // Sequences stop at the first errored step; evaluations run every step.
-      if (job.kind === 'sequence') {
-        const stop = failed && failed.group_order < a.group_order ? failed : actions.find((x) => x.status === 'errored' && x.group_order < a.group_order);
-        if (stop) {
-          await tx.query(`update job_actions set status = 'not run', finished_at = now() where job_id = $1 and status = 'pending'`, [jobId]);
-          if (await reverting(tx, job)) return;
-          if (await collectingEvents(tx, jobId, this.opts.detectionWindowMs, this.kickAt)) return;
-          await this.finishJob(tx, jobId, 'errored', `Step ${stop.group_order} errored: ${stop.blocked_msg ?? stop.name}`);
+    // An evaluation's read holds one step per pair of actors (unfinishedActions): when one ends here, the
+    // pair's next step is read and tried in this pass too (the actors the pass took are left out of it).
+    for (let queue = actions; queue.length; ) {
+      let ended = false;
+      for (const a of queue) {
+        if (a.status !== 'pending' || busySteps.has(a.job_step_id)) continue;
+        // Sequences stop at the first errored step; evaluations run every step.
+        if (job.kind === 'sequence') {
+          const stop = failed && failed.group_order < a.group_order ? failed : actions.find((x) => x.status === 'errored' && x.group_order < a.group_order);
+          if (stop) {
+            await tx.query(`update job_actions set status = 'not run', finished_at = now() where job_id = $1 and status = 'pending'`, [jobId]);
+            if (await reverting(tx, job)) return;
+            if (await collectingEvents(tx, jobId, this.opts.detectionWindowMs, this.kickAt)) return;
+            await this.finishJob(tx, jobId, 'errored', `Step ${stop.group_order} errored: ${stop.blocked_msg ?? stop.name}`);
+            return;
+          }
+        }
+        const verdict = await this.dispatch(tx, job, a, busy, node, batch);
+        if (verdict === 'dispatched' || verdict === 'wait') {
+          started ||= verdict === 'dispatched';
+          if (parallel) {
+            busySteps.add(a.job_step_id);
+            continue;
+          }
+          if (verdict === 'wait' && job.status === 'pending') await tx.query(`update jobs set status = 'waiting', updated_at = now() where id = $1`, [jobId]);
           return;
         }
+        a.status = verdict;
+        ended = true;
       }
-      const verdict = await this.dispatch(tx, job, a, busy, node, batch);
-      if (verdict === 'dispatched' || verdict === 'wait') {
-        started ||= verdict === 'dispatched';
-        if (parallel) {
-          busySteps.add(a.job_step_id);
-          continue;
-        }
-        if (verdict === 'wait' && job.status === 'pending') await tx.query(`update jobs set status = 'waiting', updated_at = now() where id = $1`, [jobId]);
-        return;
-      }
-      a.status = verdict;
-      // The next step between the same actors was left out of this pass's read (unfinishedActions): another pass reads it.
-      if (parallel) this.kick([jobId]);
+      queue = parallel && ended ? (await this.unfinishedActions(tx, job, busy)).filter((a) => a.status === 'pending' && !busySteps.has(a.job_step_id)) : [];
     }
     if (batch) await this.writeWork(tx, job, batch);
     // An evaluation with steps running or waiting for their actors (left out of the read above when busy).
@@ -707,9 +712,9 @@ export class Engine {
    * Of an evaluation's pending ones, only those whose actors are free now, and of the steps between the
    * same two actors only the first (its pending actions, in order). A later step of that pair would wait
    * in this pass for the first one's actors, which the first takes or waits for, unless the first ends
-   * here (incompatible, errored): then scheduleJob passes over the job again at once. A pass over a
-   * 1,500-step evaluation between 25 pairs read 300-800 rows early on, one per pending step of its free
-   * pairs; it now reads one step per free pair.
+   * here (incompatible, errored): then scheduleJob reads again and tries the pair's next step in the same
+   * pass. A pass over a 1,500-step evaluation between 25 pairs read 300-800 rows early on, one per
+   * pending step of its free pairs; it now reads one step per free pair.
    */
   private unfinishedActions(tx: Db, job: ActiveJob, busy: Set<number>): Promise<ActionState[]> {
     const columns = `ja.id, ja.job_step_id, s.group_order, ja.position, ja.status, ja.action_type, ja.name, ja.action_id, s.source_node_id, s.destination_node_id, ja.blocked_msg,
