@@ -15,7 +15,7 @@ import type * as yup from 'yup';
 import type { WorkPayload, registerSchema, resultSchema } from '../../src/api/contracts/engine';
 import { hashSecret, newSecret } from '../engine/secrets';
 import type { Engine, PollClaim } from '../engine/engine';
-import { GroupCommit } from '../engine/group-commit';
+import { GroupCommits } from '../engine/group-commit';
 
 export interface ActorNode {
   id: number;
@@ -298,11 +298,7 @@ async function refuseWorkCall(db: Db, id: number, caller: WorkCaller, session: s
  * for the pool.
  */
 export async function markReady(db: Db, engine: Engine, caller: WorkCaller, id: number, session: string, r: Readiness): Promise<void> {
-  let writer = readinessWriters.get(db);
-  if (!writer) readinessWriters.set(db, (writer = new GroupCommit((items) => writeReadiness(db, engine, items))));
-  const item: StoredReadiness = { id, caller, session, readiness: r };
-  await writer.add(item);
-  if (item.refused) throw item.refused;
+  await readinessWriters.store(db, { id, caller, session, readiness: r }, (items) => writeReadiness(db, engine, items));
 }
 
 interface StoredReadiness {
@@ -315,7 +311,7 @@ interface StoredReadiness {
 }
 
 /** One group commit of targets' readiness per database. */
-const readinessWriters = new WeakMap<Db, GroupCommit<StoredReadiness>>();
+const readinessWriters = new GroupCommits<Db, StoredReadiness>();
 
 /**
  * One statement checks each work is its actor's (this process's, a target's, claimed), marks it ready
@@ -391,7 +387,7 @@ interface StoredResult {
 }
 
 /** One group commit of results per database (see server/engine/group-commit.ts). */
-const resultWriters = new WeakMap<Db, GroupCommit<StoredResult>>();
+const resultWriters = new GroupCommits<Db, StoredResult>();
 
 /**
  * Stores an actor's result: the work is done or errored, the job action gets its status, blocked and
@@ -402,11 +398,7 @@ const resultWriters = new WeakMap<Db, GroupCommit<StoredResult>>();
  */
 export async function storeResult(db: Db, engine: Engine, caller: WorkCaller, id: number, input: WorkResult): Promise<void> {
   const status = input.outcome === 'ran' ? 'ran' : input.outcome === 'incompatible' ? 'incompatible' : input.outcome === 'aborted' ? 'cancelled' : 'errored';
-  let writer = resultWriters.get(db);
-  if (!writer) resultWriters.set(db, (writer = new GroupCommit((items) => writeResults(db, engine, items))));
-  const item: StoredResult = { id, caller, session: input.session, status, input };
-  await writer.add(item);
-  if (item.refused) throw item.refused;
+  await resultWriters.store(db, { id, caller, session: input.session, status, input }, (items) => writeResults(db, engine, items));
 }
 
 /**
@@ -490,11 +482,7 @@ export async function storeTargetEvidence(
   /** False when the evidence rides on the actor's poll: that poll looks at the actor's state itself (no news of it needed). */
   notifyActor = true,
 ): Promise<void> {
-  let writer = evidenceWriters.get(db);
-  if (!writer) evidenceWriters.set(db, (writer = new GroupCommit((items) => writeEvidence(db, engine, items))));
-  const item: StoredEvidence = { id, caller, session, evidence, notifyActor };
-  await writer.add(item);
-  if (item.refused) throw item.refused;
+  await evidenceWriters.store(db, { id, caller, session, evidence, notifyActor }, (items) => writeEvidence(db, engine, items));
 }
 
 interface StoredEvidence {
@@ -512,7 +500,7 @@ interface StoredEvidence {
  * its statement triggers (the reports' rollups), which cost a target's evidence more than its own write
  * (0.47 of 0.58 ms inside PostgreSQL per action, bench:engine:pg); written together, N cost one run.
  */
-const evidenceWriters = new WeakMap<Db, GroupCommit<StoredEvidence>>();
+const evidenceWriters = new GroupCommits<Db, StoredEvidence>();
 
 /**
  * One statement checks each work is its actor process's open target work and stores the evidence with

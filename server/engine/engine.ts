@@ -906,9 +906,10 @@ export class Engine {
   }
 
   /**
-   * Of the nodes, those free to take new work (nodesFree for many at once): on PostgreSQL each is
-   * locked until this transaction ends (a row another director holds is busy), then the database says
-   * which hold open work: 2 statements (1 on PGlite) for every step a pass may start.
+   * Of the nodes, those free to take new work: on PostgreSQL each is locked until this transaction
+   * ends (a row another director holds is busy), then the database says which hold open work: 2
+   * statements (1 on PGlite: it serves this director alone, and this transaction holds it whole) for
+   * every step a pass may start.
    */
   private async freeNodes(tx: Db, ids: number[]): Promise<number[]> {
     if (!ids.length) return [];
@@ -923,22 +924,17 @@ export class Engine {
   }
 
   /**
-   * Whether the actors may take new work, across directors: their node rows are locked until this
-   * transaction ends (a row another director holds means busy), then the database is asked whether
-   * they still hold open work (another director may have handed them some since this tick began).
+   * Whether the actors may all take new work, across directors (freeNodes for one step's actors): their
+   * node rows are locked until this transaction ends (a row another director holds means busy), then
+   * the database is asked whether they still hold open work (another director may have handed them
+   * some since this tick began).
    * `for no key update`, not `for update`: a transaction creating a job holds key-share locks on the
    * nodes its steps reference (foreign keys) while it updates the job counters this tick also updates;
    * a full `for update` here conflicted with those and deadlocked on PostgreSQL.
    */
   private async nodesFree(tx: Db, ids: number[]): Promise<boolean> {
-    // PGlite serves this director alone, and this transaction holds it whole: no other director to lock out.
-    if (tx.kind === 'pglite') return (await tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids])).length === 0;
-    // Sent together, as in freeNodes.
-    const [locked, open] = await Promise.all([
-      tx.query<{ id: number }>(LOCK_NODES, [ids], { name: 'engine-nodes-lock' }),
-      tx.query(`select 1 from engine_work where node_id = any($1::int[]) and status in ${OPEN} limit 1`, [ids], { name: 'engine-nodes-open-any' }),
-    ]);
-    return locked.length === new Set(ids).size && open.length === 0;
+    const unique = [...new Set(ids)];
+    return (await this.freeNodes(tx, unique)).length === unique.length;
   }
 
   private async updateProgressTx(tx: Db, jobId: number) {

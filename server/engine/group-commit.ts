@@ -43,3 +43,19 @@ export class GroupCommit<T> {
     }
   }
 }
+
+/**
+ * One group commit per key (a database), made on first use with the first call's `write`. `store`
+ * answers once its item is written, and throws what the write set as the item's refusal (work that was
+ * not the caller's): actors' results, readiness and evidence (server/actors/service.ts).
+ */
+export class GroupCommits<K extends object, T extends { refused?: unknown }> {
+  private readonly byKey = new WeakMap<K, GroupCommit<T>>();
+
+  async store(key: K, item: T, write: (items: T[]) => Promise<void>): Promise<void> {
+    let writer = this.byKey.get(key);
+    if (!writer) this.byKey.set(key, (writer = new GroupCommit(write)));
+    await writer.add(item);
+    if (item.refused) throw item.refused;
+  }
+}
