@@ -21,7 +21,8 @@ async function main() {
     const problem = value ? passwordProblem(value) : null;
     if (problem) throw new ConfigError(`${name}: ${problem}.`);
   }
-  const db = await openDb(config);
+  // A director keeps its PostgreSQL connections open (PoolOptions).
+  const db = await openDb(config, { keep: true });
   await migrate(db);
   const created: CreatedCredential[] = await ensureAdmin(db, config.adminEmail, config.adminPassword);
   const isFreshInstall = created.length > 0;

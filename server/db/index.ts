@@ -100,7 +100,21 @@ export async function retryingConflicts<T>(run: () => Promise<T>, attempts = 5):
   }
 }
 
-export async function openPostgres(url: string): Promise<Db> {
+/**
+ * How a process uses its pool. A director keeps its connections (`keep`): it opens them all at start and
+ * never closes one for being idle. A new connection costs the server a process, its catalog caches and
+ * the plans of the triggers' statements, each built again by the first statements that need them; pg's
+ * default closed a connection after 10 s idle, so each job after a pause opened new ones in its first
+ * wave (bench:engine, 50 actors: the first wave's targets were ready 98-100 ms after their work was
+ * created, 74-87 ms with the connections kept).
+ */
+export interface PoolOptions {
+  keep?: boolean;
+  /** Connections (default DATABASE_POOL_MAX, else 10). */
+  max?: number;
+}
+
+export async function openPostgres(url: string, opts: PoolOptions = {}): Promise<Db> {
   const { default: pg } = await import('pg');
   // Keep bigint ids and counts as JS numbers: they stay far below 2^53 here.
   pg.types.setTypeParser(20, (v: string) => Number(v));
@@ -112,12 +126,17 @@ export async function openPostgres(url: string): Promise<Db> {
   // the server still runs them in order, each with its own Sync (an error ends only its statement, and
   // inside a transaction the ones after fail as aborted). Statements a caller issues together
   // (Promise.all in a transaction) then cost one round trip, and `begin` travels with the first of them.
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX) > 0 ? Number(process.env.DATABASE_POOL_MAX) : 10, options: '-c jit=off', pipeline: true });
+  const max = opts.max ?? (Number(process.env.DATABASE_POOL_MAX) > 0 ? Number(process.env.DATABASE_POOL_MAX) : 10);
+  const pool = new pg.Pool({ connectionString: url, max, options: '-c jit=off', pipeline: true, ...(opts.keep ? { idleTimeoutMillis: 0 } : {}) });
   // An idle connection the server ends (a restart, pg_terminate_backend, a dropped database) is an
   // 'error' event of the pool: without a listener it would end the process. The pool drops that
   // connection and opens another at the next query, which fails with the reason if the server is gone.
   pool.on('error', (e: Error & { code?: string }) => console.error(JSON.stringify({ level: 'warn', msg: 'PostgreSQL closed an idle connection', code: e.code, error: e.message })));
   await pool.query('select 1');
+  if (opts.keep) {
+    const clients = await Promise.all(Array.from({ length: max }, () => pool.connect()));
+    for (const c of clients) c.release();
+  }
   type Client = { query: (sql: string | { name: string; text: string; values: unknown[] }, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> };
   const writes = new WriteSignal();
   const wrap = (c: Client, onWrite: (sql: string) => void) => ({
@@ -167,6 +186,6 @@ export async function openPostgres(url: string): Promise<Db> {
   return db;
 }
 
-export function openDb(opts: { databaseUrl?: string | undefined; dataDir?: string | undefined }): Promise<Db> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir);
+export function openDb(opts: { databaseUrl?: string | undefined; dataDir?: string | undefined }, pool: PoolOptions = {}): Promise<Db> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, pool) : openPglite(opts.dataDir);
 }

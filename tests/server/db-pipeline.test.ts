@@ -5,7 +5,7 @@
  * fails rolls the whole transaction back, whatever was issued with it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../server/db/index';
+import { openPostgres, type Db } from '../../server/db/index';
 import { openTestDatabase, type TestDatabase } from './template';
 
 let tdb: TestDatabase;
@@ -62,5 +62,31 @@ describe('statements issued together in a transaction', () => {
     // More transactions than the pool has connections: each commits, none left one open or aborted.
     for (let i = 100; i < 112; i++) await db.transaction((tx) => tx.query(`insert into piped values ($1, 'later')`, [i]));
     expect(await db.query<{ n: number }>(`select count(*)::int as n from piped where note = 'later'`)).toEqual([{ n: 12 }]);
+  });
+});
+
+describe('a director\'s pool (PoolOptions keep)', () => {
+  it('opens all its connections at start; a pool without keep opens one', async (ctx) => {
+    if (!tdb.url) {
+      console.log('skipped: the connection pool is PostgreSQL\'s (TEST_DATABASE_URL); PGlite has none');
+      return ctx.skip();
+    }
+    const connections = async () => (await db.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = current_database()'))[0]?.n ?? 0;
+    const before = await connections();
+    const kept = await openPostgres(tdb.url, { keep: true, max: 4 });
+    try {
+      expect(await connections()).toBe(before + 4);
+      const plain = await openPostgres(tdb.url, { max: 4 });
+      try {
+        expect(await connections()).toBe(before + 5);
+      } finally {
+        await plain.close();
+      }
+      // Four transactions at once use the four open connections: none is opened for them.
+      await Promise.all(Array.from({ length: 4 }, () => kept.transaction((tx) => tx.query('select pg_sleep(0)'))));
+      expect(await connections()).toBe(before + 4);
+    } finally {
+      await kept.close();
+    }
   });
 });
