@@ -83,6 +83,13 @@ export function rememberedActor(engine: Engine, authorization: string | undefine
 const HEARTBEAT_AGE = `(case when last_heartbeat_at > created_at then (extract(epoch from (now() - last_heartbeat_at)) * 1000)::float8 end)`;
 
 /**
+ * The heartbeat a call writes: now, and always after the registration, so the actor is no longer
+ * pending. PGlite's clock counts milliseconds: a call-in in the millisecond of its registration had the
+ * same now() as created_at, and the actor stayed pending (a heartbeat just sent, then cleared as pending).
+ */
+const CALLED_IN = `greatest(now(), created_at + interval '1 microsecond')`;
+
+/**
  * Whether a credential read may leave the heartbeat to the next flush (liveness.ts): the actor is
  * online and its stored heartbeat is under half the offline delay old (twice liveness.staleMs; the
  * flush writes it within a tenth of the delay, long before the actor could look offline). Then the read
@@ -113,7 +120,7 @@ export async function touchActorByCredential(db: Db, authorization: string | und
     }
   }
   const [node] = await db.query<ActorNode>(
-    `update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status`,
+    `update nodes set last_heartbeat_at = ${CALLED_IN}, status = 'online', status_details = null where token_hash = $1 and retired_at is null returning id, name, status`,
     [hash],
     { name: 'actor-touch-by-credential' },
   );
@@ -195,7 +202,7 @@ export async function touchAndPollState(db: Db, engine: Engine, authorization: s
     engine.liveness.remember(hash, node, at, at - (row.age_ms ?? 0));
     engine.liveness.touchLater(node.id);
   } else {
-    await db.query(`update nodes set last_heartbeat_at = now(), status = 'online', status_details = null where id = $1`, [row.id], { name: 'actor-touch' });
+    await db.query(`update nodes set last_heartbeat_at = ${CALLED_IN}, status = 'online', status_details = null where id = $1`, [row.id], { name: 'actor-touch' });
     engine.liveness.remember(hash, node, at);
   }
   return { node, state: await afterPoll(db, engine, row.id, holding, row) };

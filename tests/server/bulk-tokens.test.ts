@@ -135,6 +135,17 @@ describe('bulk tokens: table source, pending actors, CSV, clearing', () => {
     expect(hb.statusCode).toBe(401);
   });
 
+  it('MON-154 an actor that called in within the clock\'s resolution of registering is not pending (PGlite\'s now() counts milliseconds)', async () => {
+    const t = await create('Same millisecond');
+    const quick = (await register(t.token, 'quick')).json<{ node_id: number; token: string }>();
+    // Its registration as late as its call-in or later, as when both fall in one millisecond of the database's clock.
+    await s.db.query(`update nodes set created_at = now() + interval '1 hour', last_heartbeat_at = now() + interval '1 hour' where id = $1`, [quick.node_id]);
+    const hb = await s.call('POST', `${ACTOR_API}/heartbeat`, { csrf: false, body: { session: 'q' }, headers: { authorization: `Bearer ${quick.token}` } });
+    expect(hb.statusCode).toBe(200);
+    expect(await pending(t.id)).toEqual([]);
+    expect((await s.call('DELETE', `/nodes/${quick.node_id}/destroy_pending.js`, { as: admin })).statusCode).toBe(409);
+  });
+
   it('creating needs actors.manage and valid input; every call refuses bad and unknown ids with a message', async () => {
     const refused = await s.call('POST', '/bulk_tokens.json', { as: viewer, body: { name: 'x' } });
     expect(refused.statusCode).toBe(403);
