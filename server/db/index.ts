@@ -110,7 +110,7 @@ export async function retryingConflicts<T>(run: () => Promise<T>, attempts = 5):
  */
 export interface PoolOptions {
   keep?: boolean;
-  /** Connections (default DATABASE_POOL_MAX, else 10). */
+  /** Connections (default DATABASE_POOL_MAX, else 10); named statements outside transactions have half as many more. */
   max?: number;
 }
 
@@ -118,7 +118,8 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
   const { default: pg } = await import('pg');
   // Keep bigint ids and counts as JS numbers: they stay far below 2^53 here.
   pg.types.setTypeParser(20, (v: string) => Number(v));
-  // DATABASE_POOL_MAX: connections per director process (default 10); an actor's long poll holds none while it waits.
+  // DATABASE_POOL_MAX: connections per director process (default 10), and half as many more for named
+  // statements (below); an actor's long poll holds none while it waits.
   // jit=off: the report statements (many small index probes, estimated above jit_above_cost) spent most
   // of their time compiling them (about 130 ms of a 150 ms time series on 100,000 jobs); none of the
   // director's statements scans enough for JIT to pay off.
@@ -127,16 +128,26 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
   // inside a transaction the ones after fail as aborted). Statements a caller issues together
   // (Promise.all in a transaction) then cost one round trip, and `begin` travels with the first of them.
   const max = opts.max ?? (Number(process.env.DATABASE_POOL_MAX) > 0 ? Number(process.env.DATABASE_POOL_MAX) : 10);
-  const pool = new pg.Pool({ connectionString: url, max, options: '-c jit=off', pipeline: true, ...(opts.keep ? { idleTimeoutMillis: 0 } : {}) });
-  // An idle connection the server ends (a restart, pg_terminate_backend, a dropped database) is an
-  // 'error' event of the pool: without a listener it would end the process. The pool drops that
-  // connection and opens another at the next query, which fails with the reason if the server is gone.
-  pool.on('error', (e: Error & { code?: string }) => console.error(JSON.stringify({ level: 'warn', msg: 'PostgreSQL closed an idle connection', code: e.code, error: e.message })));
-  await pool.query('select 1');
-  if (opts.keep) {
-    const clients = await Promise.all(Array.from({ length: max }, () => pool.connect()));
-    for (const c of clients) c.release();
-  }
+  const open = async (size: number, options: string) => {
+    const p = new pg.Pool({ connectionString: url, max: size, options, pipeline: true, ...(opts.keep ? { idleTimeoutMillis: 0 } : {}) });
+    // An idle connection the server ends (a restart, pg_terminate_backend, a dropped database) is an
+    // 'error' event of the pool: without a listener it would end the process. The pool drops that
+    // connection and opens another at the next query, which fails with the reason if the server is gone.
+    p.on('error', (e: Error & { code?: string }) => console.error(JSON.stringify({ level: 'warn', msg: 'PostgreSQL closed an idle connection', code: e.code, error: e.message })));
+    await p.query('select 1');
+    if (opts.keep) {
+      const clients = await Promise.all(Array.from({ length: size }, () => p.connect()));
+      for (const c of clients) c.release();
+    }
+    return p;
+  };
+  const pool = await open(max, '-c jit=off');
+  // Named statements outside transactions (the engine's and the actors' calls, repeated thousands of times
+  // with the same shape) run on connections that plan each once (force_generic_plan): PostgreSQL chose a
+  // custom plan at each of their calls, and planning was a third of the readiness statement's time
+  // (pg_stat_statements with track_planning, bench:engine:pg). Other statements keep custom plans: a
+  // one-off list or report query is planned for its own values (a date range, a filter).
+  const generic = await open(Math.max(2, Math.ceil(max / 2)), '-c jit=off -c plan_cache_mode=force_generic_plan');
   type Client = { query: (sql: string | { name: string; text: string; values: unknown[] }, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> };
   const writes = new WriteSignal();
   const wrap = (c: Client, onWrite: (sql: string) => void) => ({
@@ -151,6 +162,7 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
     },
   });
   const onPool = wrap(pool, (sql) => writes.bump(touchesAuth(sql)));
+  const onGeneric = wrap(generic, (sql) => writes.bump(touchesAuth(sql)));
   async function inTransaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     const wrote = { any: false, auth: false };
@@ -177,11 +189,13 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
     kind: 'postgres',
     writes,
     query<T>(sql: string, params?: unknown[], opts?: { name?: string }) {
-      return retryingConflicts(() => onPool.query<T>(sql, params, opts));
+      return retryingConflicts(() => (opts?.name ? onGeneric : onPool).query<T>(sql, params, opts));
     },
     exec: (sql) => retryingConflicts(() => onPool.exec(sql)),
     transaction: (fn) => retryingConflicts(() => inTransaction(fn)),
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), generic.end()]);
+    },
   };
   return db;
 }

@@ -66,7 +66,7 @@ describe('statements issued together in a transaction', () => {
 });
 
 describe('a director\'s pool (PoolOptions keep)', () => {
-  it('opens all its connections at start; a pool without keep opens one', async (ctx) => {
+  it('opens all its connections at start (4, and 2 planning named statements once); a pool without keep opens one of each', async (ctx) => {
     if (!tdb.url) {
       console.log('skipped: the connection pool is PostgreSQL\'s (TEST_DATABASE_URL); PGlite has none');
       return ctx.skip();
@@ -75,18 +75,31 @@ describe('a director\'s pool (PoolOptions keep)', () => {
     const before = await connections();
     const kept = await openPostgres(tdb.url, { keep: true, max: 4 });
     try {
-      expect(await connections()).toBe(before + 4);
+      expect(await connections()).toBe(before + 6);
       const plain = await openPostgres(tdb.url, { max: 4 });
       try {
-        expect(await connections()).toBe(before + 5);
+        expect(await connections()).toBe(before + 8);
       } finally {
         await plain.close();
       }
       // Four transactions at once use the four open connections: none is opened for them.
       await Promise.all(Array.from({ length: 4 }, () => kept.transaction((tx) => tx.query('select pg_sleep(0)'))));
-      expect(await connections()).toBe(before + 4);
+      expect(await connections()).toBe(before + 6);
     } finally {
       await kept.close();
     }
+  });
+});
+
+describe('plans on PostgreSQL', () => {
+  it('a named statement outside a transaction is planned once per connection (generic); other statements are planned for their values', async (ctx) => {
+    if (!tdb.url) {
+      console.log('skipped: plan modes are PostgreSQL connections\' (TEST_DATABASE_URL); PGlite has one connection');
+      return ctx.skip();
+    }
+    const mode = `select current_setting('plan_cache_mode') as mode`;
+    expect(await db.query(mode, [], { name: 'plan-mode' })).toEqual([{ mode: 'force_generic_plan' }]);
+    expect(await db.query(mode)).toEqual([{ mode: 'auto' }]);
+    expect(await db.transaction((tx) => tx.query(mode, [], { name: 'plan-mode' }))).toEqual([{ mode: 'auto' }]);
   });
 });
