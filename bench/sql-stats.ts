@@ -28,9 +28,9 @@ export function withSqlStats(db: Db): { db: Db; print: (top?: number, actions?: 
         note(sql, performance.now() - t0, inTx);
       }
     },
-    transaction<T>(fn: (tx: Db) => Promise<T>) {
+    transaction<T>(fn: (tx: Db) => Promise<T>, opts?: { plans?: 'generic' }) {
       transactions++;
-      return inner.transaction((tx) => fn(wrap(tx, true)));
+      return inner.transaction((tx) => fn(wrap(tx, true)), opts);
     },
     exec: (sql) => inner.exec(sql),
     close: () => inner.close(),

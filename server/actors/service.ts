@@ -459,7 +459,7 @@ async function writeResults(db: Db, engine: Engine, items: StoredResult[]): Prom
     );
     await engine.updateProgress([...new Set(ended.flatMap((r) => (r.job_id === null ? [] : [r.job_id])))], tx);
     return { written, peers: ended.flatMap((r) => (r.node_id === null || r.work_id === null ? [] : [{ node: r.node_id, work: r.work_id }])), actionIds, jobIds: [...new Set(written.map((w) => w.job_id))] };
-  });
+  }, { plans: 'generic' });
   // Results that matched no open work of their actor's process: why, for their calls.
   const stored = new Set(written.map((w) => w.id));
   for (const it of items) {

@@ -8,14 +8,20 @@ export interface Db {
   /** Moves after each write committed through this handle (shared by its transactions). */
   readonly writes: WriteSignal;
   /**
-   * `opts.name`: on PostgreSQL a prepared statement of that name on each connection (parsed once, and
-   * after five runs planned once when a generic plan costs no more): for a hot statement whose plan does
-   * not depend on its parameters (a row by id), where planning is most of its time. One name, one text.
+   * `opts.name`: on PostgreSQL a prepared statement of that name on each connection, parsed once and
+   * planned once (a generic plan; in a transaction without `plans: 'generic'`, after five runs when a
+   * generic plan costs no more): for a hot statement whose plan does not depend on its parameters (a row
+   * by id), where planning is most of its time. One name, one text.
    */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: { name?: string }): Promise<T[]>;
   /** Runs several statements (no parameters), as migrations need. */
   exec(sql: string): Promise<void>;
-  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * `opts.plans: 'generic'`: on PostgreSQL every statement of the transaction is planned once per
+   * connection, as named statements outside transactions are (the engine's scheduling pass, actors'
+   * results: the same shapes thousands of times). Other transactions plan each statement for its values.
+   */
+  transaction<T>(fn: (tx: Db) => Promise<T>, opts?: { plans?: 'generic' }): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -143,7 +149,7 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
   };
   const pool = await open(max, '-c jit=off');
   // Named statements outside transactions (the engine's and the actors' calls, repeated thousands of times
-  // with the same shape) run on connections that plan each once (force_generic_plan): PostgreSQL chose a
+  // with the same shape), and transactions asking for it, run on connections that plan each once (force_generic_plan): PostgreSQL chose a
   // custom plan at each of their calls, and planning was a third of the readiness statement's time
   // (pg_stat_statements with track_planning, bench:engine:pg). Other statements keep custom plans: a
   // one-off list or report query is planned for its own values (a date range, a filter).
@@ -163,8 +169,8 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
   });
   const onPool = wrap(pool, (sql) => writes.bump(touchesAuth(sql)));
   const onGeneric = wrap(generic, (sql) => writes.bump(touchesAuth(sql)));
-  async function inTransaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
+  async function inTransaction<T>(fn: (tx: Db) => Promise<T>, plans: 'generic' | undefined): Promise<T> {
+    const client = await (plans === 'generic' ? generic : pool).connect();
     const wrote = { any: false, auth: false };
     // Not awaited: written together with the transaction's first statement (pipeline). A clean pooled
     // connection cannot refuse `begin` while its next statement succeeds; were it refused, the commit is not sent.
@@ -192,7 +198,7 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
       return retryingConflicts(() => (opts?.name ? onGeneric : onPool).query<T>(sql, params, opts));
     },
     exec: (sql) => retryingConflicts(() => onPool.exec(sql)),
-    transaction: (fn) => retryingConflicts(() => inTransaction(fn)),
+    transaction: (fn, opts) => retryingConflicts(() => inTransaction(fn, opts?.plans)),
     close: async () => {
       await Promise.all([pool.end(), generic.end()]);
     },

@@ -572,7 +572,7 @@ export class Engine {
         this.handing = [];
         if (!locked) return;
         await this.scheduleJob(tx, { ...job, status: locked.status }, busy, node, readNodes, actions);
-      });
+      }, { plans: 'generic' });
       // Actors hear of new work only once it is committed, and the waiting polls are handed theirs.
       for (const [id, queued] of this.pendingNews) this.notify(id, queued);
       this.pendingNews.clear();

@@ -92,7 +92,7 @@ describe('a director\'s pool (PoolOptions keep)', () => {
 });
 
 describe('plans on PostgreSQL', () => {
-  it('a named statement outside a transaction is planned once per connection (generic); other statements are planned for their values', async (ctx) => {
+  it('a named statement outside a transaction, and every statement of a transaction asking for it, is planned once per connection (generic); other statements are planned for their values', async (ctx) => {
     if (!tdb.url) {
       console.log('skipped: plan modes are PostgreSQL connections\' (TEST_DATABASE_URL); PGlite has one connection');
       return ctx.skip();
@@ -101,5 +101,7 @@ describe('plans on PostgreSQL', () => {
     expect(await db.query(mode, [], { name: 'plan-mode' })).toEqual([{ mode: 'force_generic_plan' }]);
     expect(await db.query(mode)).toEqual([{ mode: 'auto' }]);
     expect(await db.transaction((tx) => tx.query(mode, [], { name: 'plan-mode' }))).toEqual([{ mode: 'auto' }]);
+    // A transaction asking for it (the engine's pass, actors' results) plans every statement once.
+    expect(await db.transaction((tx) => Promise.all([tx.query(mode), tx.query(mode, [], { name: 'plan-mode' })]), { plans: 'generic' })).toEqual([[{ mode: 'force_generic_plan' }], [{ mode: 'force_generic_plan' }]]);
   });
 });
