@@ -116,7 +116,7 @@ export async function retryingConflicts<T>(run: () => Promise<T>, attempts = 5):
  */
 export interface PoolOptions {
   keep?: boolean;
-  /** Connections (default DATABASE_POOL_MAX, else 10); named statements outside transactions have half as many more. */
+  /** Connections (default DATABASE_POOL_MAX, else 10); named statements outside transactions, and transactions with `plans: 'generic'`, have half as many more. */
   max?: number;
 }
 
@@ -147,13 +147,13 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
     }
     return p;
   };
-  const pool = await open(max, '-c jit=off');
   // Named statements outside transactions (the engine's and the actors' calls, repeated thousands of times
-  // with the same shape), and transactions asking for it, run on connections that plan each once (force_generic_plan): PostgreSQL chose a
-  // custom plan at each of their calls, and planning was a third of the readiness statement's time
-  // (pg_stat_statements with track_planning, bench:engine:pg). Other statements keep custom plans: a
-  // one-off list or report query is planned for its own values (a date range, a filter).
-  const generic = await open(Math.max(2, Math.ceil(max / 2)), '-c jit=off -c plan_cache_mode=force_generic_plan');
+  // with the same shape), and transactions asking for it, run on `generic` connections, which plan each
+  // statement once (force_generic_plan): PostgreSQL chose a custom plan at each of their calls, and
+  // planning was a third of the readiness statement's time (pg_stat_statements with track_planning,
+  // bench:engine:pg). Other statements keep custom plans: a one-off list or report query is planned for
+  // its own values (a date range, a filter). Both sets open together.
+  const [pool, generic] = await Promise.all([open(max, '-c jit=off'), open(Math.max(2, Math.ceil(max / 2)), '-c jit=off -c plan_cache_mode=force_generic_plan')]);
   type Client = { query: (sql: string | { name: string; text: string; values: unknown[] }, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> };
   const writes = new WriteSignal();
   const wrap = (c: Client, onWrite: (sql: string) => void) => ({
