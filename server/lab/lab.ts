@@ -5,6 +5,7 @@
  * file or lab token behind.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LabActor } from '../../src/api/contracts/lab';
@@ -49,6 +50,34 @@ async function loadPolicy(tools: Tools, o: LabOptions): Promise<number> {
     throw new LabError(`The policy ${o.policy} was not loaded: ${msg}`);
   }
   return group;
+}
+
+/** True once something accepts a connection on the Unix socket at `socketPath`. */
+function socketAccepts(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = net.connect({ path: socketPath });
+    c.once('connect', () => {
+      c.destroy();
+      resolve(true);
+    });
+    c.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Waits until the bridge listens on its socket. The actors are started after it: an actor that finds
+ * no socket cannot register and stops (seen on a busy CI machine, where the bridge's start took longer
+ * than the first actors').
+ */
+async function waitForBridge(layout: LabLayout, pid: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await socketAccepts(layout.socketPath)) return;
+    if (!isLabProcess(pid, layout)) break;
+    await sleep(50);
+  }
+  const why = isLabProcess(pid, layout) ? `did not listen within ${timeoutMs / 1000} s` : 'stopped';
+  throw new LabError(`The lab's bridge to the director ${why}. The end of bridge.log:\n${tailOf(path.join(layout.stateDir, 'bridge.log'), 12)}`);
 }
 
 async function waitForActors(client: DirectorClient, o: LabOptions, timeoutMs = 60_000): Promise<LabActor[]> {
@@ -116,6 +145,7 @@ export async function labUp(o: LabOptions): Promise<{ reloaded: boolean; actors:
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
     const node = [process.execPath, ...ACTOR_NODE_FLAGS, '--import', 'tsx'];
     record('bridge', startDetached(tools, null, [...node, path.join(REPO_ROOT, 'server/lab/bridge.ts'), layout.socketPath, url.hostname, port], path.join(layout.stateDir, 'bridge.log'), REPO_ROOT));
+    await waitForBridge(layout, state.pids.bridge!);
     const setup = await client.setup({
       prefix: layout.prefix,
       events_path: layout.eventsPath,
