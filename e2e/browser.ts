@@ -35,32 +35,52 @@ function providedSession(url: string, email: string, password: string): { name: 
   return s ? cookieOf(s.cookie) : undefined;
 }
 
+/** Whether the director still knows the session (a test may have signed it out). */
+async function sessionWorks(url: string, session: { name: string; value: string }): Promise<boolean> {
+  const res = await fetch(new URL('/users/verify_user_session', url), { headers: { ...JSON_HEADERS, Cookie: `${session.name}=${session.value}` } });
+  await res.body?.cancel();
+  return res.ok;
+}
+
+/** A new session of the user through POST /users/sign_in.json. */
+async function signInByApi(url: string, email: string, password: string): Promise<{ name: string; value: string }> {
+  const res = await fetch(new URL('/users/sign_in.json', url), {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`Sign-in of ${email} through the API answered ${res.status}: ${await res.text()}`);
+  await res.body?.cancel();
+  const header = res.headers.getSetCookie()[0];
+  if (!header) throw new Error(`Sign-in of ${email} through the API set no cookie`);
+  return cookieOf(header.split(';')[0]!);
+}
+
 /**
  * Gives the context a signed-in session of the user without the form: the session global-setup.ts
  * opened on the shared director (one sign-in per worker and user), else the one this file opened, else
  * a new one through POST /users/sign_in.json. A reused session is checked first (a test may have
  * signed it out), so a dead one is replaced, never used.
+ *
+ * The session is found outside the context and its cookie then overwrites the old one in place. A page
+ * already open never sees the context without a session: its session check (SessionTimeout) would be
+ * answered 401 in that moment, which Chromium logs as a console error (the JOB-010 JOB-078 flake).
  */
 export async function useSession(context: BrowserContext, email: string, password: string): Promise<void> {
   const url = directorOf.get(context);
   if (!url) throw new Error('signIn: the context was not made by useBrowser (use signInThroughForm)');
   const key = `${url} ${email} ${password}`;
-  await context.clearCookies();
   const known = fileSessions.get(key) ?? providedSession(url, email, password);
-  if (known) {
-    await context.addCookies([{ ...known, url }]);
-    const check = await context.request.get('/users/verify_user_session', { headers: JSON_HEADERS });
-    if (check.ok()) {
-      fileSessions.set(key, known);
-      return;
-    }
-    await context.clearCookies();
+  const session = known && (await sessionWorks(url, known)) ? known : await signInByApi(url, email, password);
+  fileSessions.set(key, session);
+  await context.addCookies([{ ...session, url }]);
+  // The director's cookie has the attributes addCookies gives (host-only, path /), so it was replaced;
+  // should another cookie of that name remain (set with other attributes), only the new one is kept.
+  const same = (await context.cookies(url)).filter((c) => c.name === session.name);
+  if (same.length !== 1 || same[0]!.value !== session.value) {
+    await context.clearCookies({ name: session.name });
+    await context.addCookies([{ ...session, url }]);
   }
-  const res = await context.request.post('/users/sign_in.json', { headers: JSON_HEADERS, data: { email, password } });
-  if (res.status() !== 200) throw new Error(`Sign-in of ${email} through the API answered ${res.status()}: ${await res.text()}`);
-  const cookie = (await context.cookies(url))[0];
-  if (!cookie) throw new Error(`Sign-in of ${email} through the API set no cookie`);
-  fileSessions.set(key, { name: cookie.name, value: cookie.value });
 }
 
 /**
