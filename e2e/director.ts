@@ -39,17 +39,48 @@ export function requireBuiltSpa(): void {
   if (!fs.existsSync(index)) throw new Error(`${index} is missing: run npm run build first.`);
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The kernel's range of ports for outgoing connections (Linux), or the usual one elsewhere. */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low && high) return [low, high];
+  } catch {
+    // not Linux
+  }
+  return [32768, 60999];
+}
+
+function listensOn(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
     const srv = net.createServer();
     srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
+    srv.once('error', () => resolve(null));
+    srv.listen(port, '127.0.0.1', () => {
       const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => (port ? resolve(port) : reject(new Error('Could not pick a free port'))));
+      const got = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(got || null));
     });
   });
+}
+
+/**
+ * A free port for a server a test starts, and may restart on the same port. It is picked below the
+ * kernel's range for outgoing connections: a port of that range (what listen(0) gives) can be taken by
+ * any connection a parallel test opens while the server is down, and the restart then fails with
+ * EADDRINUSE (seen in tests/server/monitors-kill.test.ts).
+ */
+export async function freePort(): Promise<number> {
+  const [low] = ephemeralRange();
+  const floor = 10_000;
+  if (low - floor > 1000) {
+    for (let i = 0; i < 50; i++) {
+      const got = await listensOn(floor + Math.floor(Math.random() * (low - floor)));
+      if (got) return got;
+    }
+  }
+  const any = await listensOn(0);
+  if (!any) throw new Error('Could not pick a free port');
+  return any;
 }
 
 function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {

@@ -5,13 +5,13 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { INTERRUPTED_MESSAGE } from '../../server/pcap/interrupted';
 import { PCAP_STATUS } from '@/api/contracts/pcap';
 import { BOUNDARY } from './pcap-helpers';
+import { freePort } from '../../e2e/director';
 import { ADMIN, HttpSession, dropProcessDb, openProcessDb, processesOnPostgres, startDirectorProcess, stopProcess, until, type Proc } from './processes';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-pcap-kill-'));
@@ -22,14 +22,6 @@ afterAll(async () => {
   await dropProcessDb(dataDir);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 /** A pcap global header and `n` small Ethernet/IPv4/UDP frames. */
 function capture(n: number): Buffer {
