@@ -524,9 +524,10 @@ describe('the Jobs pane', () => {
     expect(await menu.clone.getAttribute('aria-disabled')).toBeNull();
     await page.keyboard.press('Escape');
 
-    await b.context.clearCookies();
-    // Straight to the job's pane: at '/' the workbench reopens its last pane (the vendor's job), a second
-    // navigation that could interrupt the first.
+    // The viewer's session replaces the administrator's in place (useSession): clearing the cookies first
+    // left the open page signed out for a moment, and its session check's 401 sent it to the sign-in page,
+    // a navigation racing the one below. Straight to the job's pane: at '/' the workbench reopens its last
+    // pane (the vendor's job), a second navigation that could interrupt the first.
     await signIn(page, DEMO_USERS.viewer, DEMO_USER_PASSWORD, `/jobs/${own.job}`);
     menu = await menuOf(own);
     expect(await menu.edit.getAttribute('aria-disabled')).toBe('true');
