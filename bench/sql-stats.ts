@@ -2,7 +2,7 @@ import type { Db } from '../server/db/index';
 
 /**
  * A diagnostic wrapper of a database handle for benchmarks (BENCH_SQL_STATS=1): counts each statement
- * (by its text, whitespace folded) and the milliseconds it took, inside transactions too, and prints the
+ * (by its text, whitespace folded; a named statement stays named) and the milliseconds it took, inside transactions too, and prints the
  * costliest. On PGlite a statement outside a transaction also counts the time it waited for its turn.
  */
 export function withSqlStats(db: Db): { db: Db; print: (top?: number, actions?: number) => void } {
@@ -20,10 +20,10 @@ export function withSqlStats(db: Db): { db: Db; print: (top?: number, actions?: 
     ...inner,
     kind: inner.kind,
     writes: inner.writes,
-    async query<T>(sql: string, params?: unknown[]) {
+    async query<T>(sql: string, params?: unknown[], opts?: { name?: string }) {
       const t0 = performance.now();
       try {
-        return await inner.query<T>(sql, params);
+        return await inner.query<T>(sql, params, opts);
       } finally {
         note(sql, performance.now() - t0, inTx);
       }

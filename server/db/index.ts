@@ -46,10 +46,11 @@ export async function openPglite(dataDir: string | undefined, from?: Blob): Prom
   const pg = new PGlite({ ...(dir ? { dataDir: dir } : {}), ...(from ? { loadDataDir: from } : {}) });
   await pg.waitReady;
   const writes = new WriteSignal();
+  const named = namedStatements(pg, await import('@electric-sql/pglite'));
   // onWrite runs once the statement is done: outside a transaction that is its commit.
-  const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }, onWrite: (sql: string) => void): Pick<Db, 'query' | 'exec'> => ({
-    async query<T>(sql: string, params: unknown[] = []) {
-      const res = await q.query<T>(sql, params);
+  const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }, inTransaction: boolean, onWrite: (sql: string) => void): Pick<Db, 'query' | 'exec'> => ({
+    async query<T>(sql: string, params: unknown[] = [], opts: { name?: string } = {}) {
+      const res = opts.name ? await named.run<T>(opts.name, sql, params, inTransaction) : await q.query<T>(sql, params);
       if (isWrite(sql, res.affectedRows)) onWrite(sql);
       return res.rows;
     },
@@ -61,11 +62,11 @@ export async function openPglite(dataDir: string | undefined, from?: Blob): Prom
   const db: PgliteDb = {
     kind: 'pglite',
     writes,
-    ...wrap(pg, (sql) => writes.bump(touchesAuth(sql))),
+    ...wrap(pg, false, (sql) => writes.bump(touchesAuth(sql))),
     async transaction(fn) {
       const wrote = { any: false, auth: false };
       try {
-        return await pg.transaction((tx) => fn({ kind: 'pglite', writes, ...wrap(tx, (sql) => noteWrite(wrote, sql)), transaction: (inner) => inner(db), close: async () => {} }));
+        return await pg.transaction((tx) => fn({ kind: 'pglite', writes, ...wrap(tx, true, (sql) => noteWrite(wrote, sql)), transaction: (inner) => inner(db), close: async () => {} }));
       } finally {
         if (wrote.any) writes.bump(wrote.auth);
       }
@@ -79,6 +80,62 @@ export async function openPglite(dataDir: string | undefined, from?: Blob): Prom
     },
   };
   return db;
+}
+
+type PGliteInstance = InstanceType<typeof import('@electric-sql/pglite').PGlite>;
+
+/**
+ * Named statements on PGlite, as on PostgreSQL: parsed once (protocol Parse with a name), then only
+ * bound and executed, and planned once when a generic plan costs no more (PostgreSQL's plan cache, after
+ * five runs). PGlite's `query` parses, analyses and plans every statement anew; the engine's and the
+ * actors' statements (the same few texts thousands of times) spent most of their time there.
+ *
+ * The messages go through `execProtocolStream` under PGlite's own locks, as its `query` does: the query
+ * lock, and outside a transaction the transaction lock too (so a statement never lands inside another
+ * caller's open transaction). A prepared statement outlives a rolled-back transaction (it belongs to the
+ * session), so it is prepared once per database.
+ */
+function namedStatements(pg: PGliteInstance, lib: typeof import('@electric-sql/pglite')) {
+  const { serialize } = lib.protocol;
+  const prepared = new Map<string, { text: string; types: number[] }>();
+  const send = (message: Uint8Array) => pg.execProtocolStream(message, { syncToFs: false });
+  /** Messages sent as one buffer: one call into PGlite's WebAssembly instead of one per message. */
+  const join = (...parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  };
+  // Each exchange ends with Sync: after an error PostgreSQL skips to it, so the session is ready again.
+  const runLocked = async <T>(name: string, text: string, params: unknown[]) => {
+    let statement = prepared.get(name);
+    if (statement && statement.text !== text) throw new Error(`The statement name ${name} is already used for another text.`);
+    if (!statement) {
+      const described = await send(join(serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()));
+      prepared.set(name, (statement = { text, types: lib.parse.parseDescribeStatementResults(described) }));
+    }
+    const types = statement.types;
+    // As PGlite's query serializes its parameters: by the types PostgreSQL inferred for them.
+    const values = params.map((v, i) => (v === null || v === undefined ? null : (pg.serializers[types[i] ?? 0]?.(v) ?? String(v))));
+    const messages = await send(join(serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()));
+    const [res] = lib.parse.parseResults(messages, pg.parsers);
+    return { rows: (res?.rows ?? []) as T[], affectedRows: res?.affectedRows };
+  };
+  return {
+    run<T>(name: string, text: string, params: unknown[], inTransaction: boolean): Promise<{ rows: T[]; affectedRows?: number }> {
+      if (inTransaction) return pg._runExclusiveQuery(() => runLocked<T>(name, text, params));
+      return pg._runExclusiveTransaction(() =>
+        pg._runExclusiveQuery(async () => {
+          const res = await runLocked<T>(name, text, params);
+          await pg.syncToFs();
+          return res;
+        }),
+      );
+    },
+  };
 }
 
 /** Notes a write inside a transaction; the signal moves once the transaction has ended. */

@@ -113,17 +113,17 @@ function leased(inner: Db): { db: Db; end(): void } {
   const wrap = (d: Db, close: () => Promise<void>): Db => ({
     kind: d.kind,
     writes: d.writes,
-    async query<T>(sql: string, params?: unknown[]) {
+    async query<T>(sql: string, params?: unknown[], opts?: { name?: string }) {
       check();
-      return d.query<T>(sql, params);
+      return d.query<T>(sql, params, opts);
     },
     async exec(sql: string) {
       check();
       return d.exec(sql);
     },
-    async transaction<T>(fn: (tx: Db) => Promise<T>) {
+    async transaction<T>(fn: (tx: Db) => Promise<T>, opts?: { plans?: 'generic' }) {
       check();
-      return d.transaction((tx) => fn(wrap(tx, () => tx.close())));
+      return d.transaction((tx) => fn(wrap(tx, () => tx.close())), opts);
     },
     close,
   });
