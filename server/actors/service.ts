@@ -317,8 +317,12 @@ interface StoredReadiness {
   refused?: unknown;
 }
 
-/** One group commit of targets' readiness per database. */
-const readinessWriters = new GroupCommits<Db, StoredReadiness>();
+/**
+ * One group commit of targets' readiness per database; on PostgreSQL two batches at once (each target's
+ * and its source's work rows are their own, so two batches never wait on each other): a job's first wave
+ * readied one target in a slow first batch while the other 24 waited for it.
+ */
+const readinessWriters = new GroupCommits<Db, StoredReadiness>((db) => (db.kind === 'postgres' ? 2 : 1));
 
 /**
  * One statement checks each work is its actor's (this process's, a target's, claimed), marks it ready

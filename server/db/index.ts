@@ -100,15 +100,7 @@ function namedStatements(pg: PGliteInstance, lib: typeof import('@electric-sql/p
   const prepared = new Map<string, { text: string; types: number[] }>();
   const send = (message: Uint8Array) => pg.execProtocolStream(message, { syncToFs: false });
   /** Messages sent as one buffer: one call into PGlite's WebAssembly instead of one per message. */
-  const join = (...parts: Uint8Array[]) => {
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
-  };
+  const join = (...parts: Uint8Array[]) => Buffer.concat(parts);
   // Each exchange ends with Sync: after an error PostgreSQL skips to it, so the session is ready again.
   const runLocked = async <T>(name: string, text: string, params: unknown[]) => {
     let statement = prepared.get(name);

@@ -34,4 +34,34 @@ describe('GroupCommit', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(writes).toEqual([['first'], ['ok', 'bad', 'fine'], ['ok'], ['bad'], ['fine']]);
   });
+
+  it('with two lanes, calls arriving during a slow write go at once in a second batch; a third waits for a lane', async () => {
+    const writes: number[][] = [];
+    const releases: (() => void)[] = [];
+    const gc = new GroupCommit<number>(
+      async (items) => {
+        writes.push(items);
+        await new Promise<void>((r) => releases.push(r));
+      },
+      64,
+      2,
+    );
+    const answered: number[] = [];
+    const calls = [gc.add(1).then(() => answered.push(1))];
+    await Promise.resolve();
+    calls.push(gc.add(2).then(() => answered.push(2)));
+    await Promise.resolve();
+    calls.push(gc.add(3).then(() => answered.push(3)), gc.add(4).then(() => answered.push(4)));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(writes).toEqual([[1], [2]]);
+    // The second lane's write ends first: its call is answered without waiting for the first's.
+    releases[1]?.();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(answered).toEqual([2]);
+    expect(writes).toEqual([[1], [2], [3, 4]]);
+    releases[0]?.();
+    releases[2]?.();
+    await Promise.all(calls);
+    expect(answered.sort()).toEqual([1, 2, 3, 4]);
+  });
 });

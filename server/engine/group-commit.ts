@@ -8,38 +8,47 @@
  */
 export class GroupCommit<T> {
   private queue: { item: T; resolve: () => void; reject: (e: unknown) => void }[] = [];
-  private flushing = false;
+  private inFlight = 0;
 
+  /**
+   * `lanes`: how many batches may be written at once (default 1). On PostgreSQL a second lane lets calls
+   * that arrive during a slow write go at once, on another connection, instead of waiting for it: for
+   * writes that touch disjoint rows (targets' readiness), never for ones that meet on shared rows.
+   */
   constructor(
     private readonly write: (items: T[]) => Promise<void>,
     private readonly maxBatch = 64,
+    private readonly lanes = 1,
   ) {}
 
   add(item: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.flushing) void this.flush();
+      this.pump();
     });
   }
 
-  private async flush(): Promise<void> {
-    this.flushing = true;
+  private pump(): void {
+    while (this.inFlight < this.lanes && this.queue.length) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      this.inFlight++;
+      void this.flush(batch).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async flush(batch: { item: T; resolve: () => void; reject: (e: unknown) => void }[]): Promise<void> {
     try {
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, this.maxBatch);
-        try {
-          await this.write(batch.map((b) => b.item));
-          for (const b of batch) b.resolve();
-        } catch (e) {
-          if (batch.length === 1) {
-            batch[0]?.reject(e);
-            continue;
-          }
-          for (const b of batch) await this.write([b.item]).then(b.resolve, b.reject);
-        }
+      await this.write(batch.map((b) => b.item));
+      for (const b of batch) b.resolve();
+    } catch (e) {
+      if (batch.length === 1) {
+        batch[0]?.reject(e);
+        return;
       }
-    } finally {
-      this.flushing = false;
+      for (const b of batch) await this.write([b.item]).then(b.resolve, b.reject);
     }
   }
 }
@@ -52,9 +61,12 @@ export class GroupCommit<T> {
 export class GroupCommits<K extends object, T extends { refused?: unknown }> {
   private readonly byKey = new WeakMap<K, GroupCommit<T>>();
 
+  /** `lanes`: the batches of a key written at once (GroupCommit). */
+  constructor(private readonly lanes: (key: K) => number = () => 1) {}
+
   async store(key: K, item: T, write: (items: T[]) => Promise<void>): Promise<void> {
     let writer = this.byKey.get(key);
-    if (!writer) this.byKey.set(key, (writer = new GroupCommit(write)));
+    if (!writer) this.byKey.set(key, (writer = new GroupCommit(write, 64, this.lanes(key))));
     await writer.add(item);
     if (item.refused) throw item.refused;
   }
