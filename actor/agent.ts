@@ -208,9 +208,19 @@ export class ActorAgent {
     });
   }
 
-  /** Registers (or reuses the saved credential) and starts the heartbeat and the poll loop. */
-  async start(): Promise<void> {
-    this.tls = makeTls();
+  /** Waits `ms`, or until the actor stops. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.pollAbort.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    });
+  }
+
+  /** The saved credential if the director still takes it, else a registration with the bulk token. */
+  private async signOn(): Promise<void> {
     const saved = this.readState();
     if (saved && saved.director === this.opts.director) {
       this.cred = saved;
@@ -241,7 +251,30 @@ export class ActorAgent {
       this.writeState();
       this.log(`registered as actor ${answer.node_id} on ${this.opts.address}`);
     }
-    const hb = this.cred.heartbeat_ms;
+  }
+
+  /**
+   * Registers (or reuses the saved credential) and starts the heartbeat and the poll loop. A director that
+   * cannot be reached yet (not listening, its socket not there, a proxy answering 502-504) is tried again,
+   * 1 s later and then twice as long each time up to 30 s, saying so in the log: an actor started before
+   * its director, or with it, waits for it. A refusal (a wrong token) ends the start at once.
+   */
+  async start(): Promise<void> {
+    this.tls = makeTls();
+    for (let wait = START_RETRY_FIRST_MS; ; wait = Math.min(wait * 2, START_RETRY_MAX_MS)) {
+      try {
+        await this.signOn();
+        break;
+      } catch (e) {
+        if (!directorUnreachable(e)) throw e;
+        if (this.stopped) return;
+        this.log(`the director ${this.opts.director} is not reachable (${(e as Error).message}); trying again in ${wait / 1000} s`);
+        await this.pause(wait);
+        if (this.stopped) return;
+      }
+    }
+    const cred = this.cred!;
+    const hb = cred.heartbeat_ms;
     this.heartbeatTimer = setInterval(() => {
       // A poll sent within the interval already marked the actor alive (the director touches it on every
       // poll): with 50 actors, skipping that heartbeat halves the director's idle statements.
@@ -569,6 +602,19 @@ async function settledWithin(promises: readonly (Promise<unknown> | undefined)[]
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([Promise.all(promises), new Promise((r) => (timer = setTimeout(r, ms)))]);
   clearTimeout(timer);
+}
+
+/** The first wait before trying an unreachable director again at start, and the longest. */
+const START_RETRY_FIRST_MS = 1_000;
+const START_RETRY_MAX_MS = 30_000;
+
+/** Whether an error says the director could not be reached (worth trying again), not that it refused. */
+function directorUnreachable(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string' && ['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EAI_AGAIN', 'EPIPE'].includes(code)) return true;
+  const status = (e as { status?: unknown }).status;
+  if (typeof status === 'number') return status >= 502 && status <= 504;
+  return e instanceof Error && e.message === 'the director did not answer in time';
 }
 
 /** How long calls go over HTTP after the channel could not be opened, before it is tried again. */
