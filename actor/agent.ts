@@ -13,6 +13,7 @@ import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   ACTOR_API,
   ACTOR_VERSION,
@@ -208,19 +209,8 @@ export class ActorAgent {
     });
   }
 
-  /** Waits `ms`, or until the actor stops. */
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.pollAbort.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
-    });
-  }
-
   /** The saved credential if the director still takes it, else a registration with the bulk token. */
-  private async signOn(): Promise<void> {
+  private async signOn(): Promise<Credential> {
     const saved = this.readState();
     if (saved && saved.director === this.opts.director) {
       this.cred = saved;
@@ -251,6 +241,7 @@ export class ActorAgent {
       this.writeState();
       this.log(`registered as actor ${answer.node_id} on ${this.opts.address}`);
     }
+    return this.cred;
   }
 
   /**
@@ -261,19 +252,19 @@ export class ActorAgent {
    */
   async start(): Promise<void> {
     this.tls = makeTls();
-    for (let wait = START_RETRY_FIRST_MS; ; wait = Math.min(wait * 2, START_RETRY_MAX_MS)) {
+    let cred: Credential | undefined;
+    for (let wait = START_RETRY_FIRST_MS; !cred; wait = Math.min(wait * 2, START_RETRY_MAX_MS)) {
       try {
-        await this.signOn();
-        break;
+        cred = await this.signOn();
       } catch (e) {
         if (!directorUnreachable(e)) throw e;
         if (this.stopped) return;
         this.log(`the director ${this.opts.director} is not reachable (${(e as Error).message}); trying again in ${wait / 1000} s`);
-        await this.pause(wait);
+        // Ends early when the actor stops; the wait's abort listener is removed either way.
+        await delay(wait, undefined, { signal: this.pollAbort.signal }).catch(() => {});
         if (this.stopped) return;
       }
     }
-    const cred = this.cred!;
     const hb = cred.heartbeat_ms;
     this.heartbeatTimer = setInterval(() => {
       // A poll sent within the interval already marked the actor alive (the director touches it on every

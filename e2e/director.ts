@@ -39,15 +39,15 @@ export function requireBuiltSpa(): void {
   if (!fs.existsSync(index)) throw new Error(`${index} is missing: run npm run build first.`);
 }
 
-/** The kernel's range of ports for outgoing connections (Linux), or the usual one elsewhere. */
-function ephemeralRange(): [number, number] {
+/** The lowest port of the kernel's range for outgoing connections (Linux), or the usual one elsewhere. */
+function ephemeralLow(): number {
   try {
-    const [low, high] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (low && high) return [low, high];
+    const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (low) return low;
   } catch {
     // not Linux
   }
-  return [32768, 60999];
+  return 32768;
 }
 
 function listensOn(port: number): Promise<number | null> {
@@ -70,7 +70,7 @@ function listensOn(port: number): Promise<number | null> {
  * EADDRINUSE (seen in tests/server/monitors-kill.test.ts).
  */
 export async function freePort(): Promise<number> {
-  const [low] = ephemeralRange();
+  const low = ephemeralLow();
   const floor = 10_000;
   if (low - floor > 1000) {
     for (let i = 0; i < 50; i++) {

@@ -35,7 +35,7 @@ export interface PgliteDb extends Db {
  * by `dumpDataDir` instead of running initdb (the server tests' migrated template: under 1 s instead of about 4).
  */
 export async function openPglite(dataDir: string | undefined, from?: Blob): Promise<PgliteDb> {
-  const { PGlite } = await import('@electric-sql/pglite');
+  const lib = await import('@electric-sql/pglite');
   let dir: string | undefined;
   if (dataDir) {
     dir = path.join(dataDir, 'pglite');
@@ -43,10 +43,10 @@ export async function openPglite(dataDir: string | undefined, from?: Blob): Prom
   }
   // One options object: `new PGlite(undefined, options)` ignores its options (the data directory was
   // never loaded, and each copy ran initdb instead).
-  const pg = new PGlite({ ...(dir ? { dataDir: dir } : {}), ...(from ? { loadDataDir: from } : {}) });
+  const pg = new lib.PGlite({ ...(dir ? { dataDir: dir } : {}), ...(from ? { loadDataDir: from } : {}) });
   await pg.waitReady;
   const writes = new WriteSignal();
-  const named = namedStatements(pg, await import('@electric-sql/pglite'));
+  const named = namedStatements(pg, lib);
   // onWrite runs once the statement is done: outside a transaction that is its commit.
   const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }, inTransaction: boolean, onWrite: (sql: string) => void): Pick<Db, 'query' | 'exec'> => ({
     async query<T>(sql: string, params: unknown[] = [], opts: { name?: string } = {}) {
@@ -99,20 +99,19 @@ function namedStatements(pg: PGliteInstance, lib: typeof import('@electric-sql/p
   const { serialize } = lib.protocol;
   const prepared = new Map<string, { text: string; types: number[] }>();
   const send = (message: Uint8Array) => pg.execProtocolStream(message, { syncToFs: false });
-  /** Messages sent as one buffer: one call into PGlite's WebAssembly instead of one per message. */
-  const join = (...parts: Uint8Array[]) => Buffer.concat(parts);
+  // Each exchange's messages go as one buffer: one call into PGlite's WebAssembly instead of one per message.
   // Each exchange ends with Sync: after an error PostgreSQL skips to it, so the session is ready again.
   const runLocked = async <T>(name: string, text: string, params: unknown[]) => {
     let statement = prepared.get(name);
     if (statement && statement.text !== text) throw new Error(`The statement name ${name} is already used for another text.`);
     if (!statement) {
-      const described = await send(join(serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()));
+      const described = await send(Buffer.concat([serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]));
       prepared.set(name, (statement = { text, types: lib.parse.parseDescribeStatementResults(described) }));
     }
     const types = statement.types;
     // As PGlite's query serializes its parameters: by the types PostgreSQL inferred for them.
     const values = params.map((v, i) => (v === null || v === undefined ? null : (pg.serializers[types[i] ?? 0]?.(v) ?? String(v))));
-    const messages = await send(join(serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()));
+    const messages = await send(Buffer.concat([serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]));
     const [res] = lib.parse.parseResults(messages, pg.parsers);
     return { rows: (res?.rows ?? []) as T[], affectedRows: res?.affectedRows };
   };
