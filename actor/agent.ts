@@ -279,7 +279,7 @@ export class ActorAgent {
 
   /**
    * Prepares for the first work before the first poll: the director's key parsed and a signature checked
-   * once (crypto's internals load on first use), and a socket action performed against itself (warm-up.ts).
+   * once (crypto's internals load on first use), and a socket action and a port scan performed against itself (warm-up.ts).
    */
   private async warmUp(): Promise<void> {
     try {

@@ -379,10 +379,12 @@ async function writeReadiness(db: Db, engine: Engine, items: StoredReadiness[]):
   }
   for (const n of row?.released ?? []) engine.notify(n, true);
   const handed = row?.handed ?? [];
-  // As a source's claim: its job is running from now on.
-  const preparing = [...new Set(handed.filter((h) => h.job_status === 'preparing').map((h) => h.job_id))];
-  if (preparing.length) await db.query(`update jobs set status = 'running', updated_at = now() where id = any($1::int[]) and status = 'preparing'`, [preparing]);
   await engine.handOver(handed);
+  // As a source's claim: its job is running from now on, as the next pass of the job writes (markPerforming).
+  // Not here: the update (and its statement triggers) held this readiness lane, and the other lane's
+  // update of the same job's row waited for it, while a job's first wave of targets queued behind both.
+  const preparing = [...new Set(handed.filter((h) => h.job_status === 'preparing').map((h) => h.job_id))];
+  if (preparing.length) engine.kick(preparing);
 }
 
 export type WorkResult = yup.InferType<typeof resultSchema>;

@@ -691,6 +691,12 @@ export class Engine {
       }
       queue = parallel && ended ? (await this.unfinishedActions(tx, job, busy)).filter((a) => a.status === 'pending' && !busySteps.has(a.job_step_id)) : [];
     }
+    if (batch?.items.length && tx.commitBehind) {
+      // The job now waits for the steps started here (waiting, below): the work is the pass's last
+      // statement, and on PostgreSQL the commit travels with it (one round trip less before the actors hear).
+      tx.commitBehind(this.writeWork(tx, job, batch));
+      return;
+    }
     if (batch) await this.writeWork(tx, job, batch);
     // An evaluation with steps running or waiting for their actors (left out of the read above when busy).
     const waiting = busySteps.size > 0 || (parallel && (await tx.query(`select 1 from job_actions where job_id = $1 and status = 'pending' limit 1`, [jobId], { name: 'engine-job-pending' })).length > 0);

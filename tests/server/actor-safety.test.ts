@@ -189,16 +189,24 @@ describe('how the actor reports a result', () => {
 });
 
 describe('the warm-up before the first poll', () => {
-  it('performs a socket exchange with the actor itself, on a port the system picks, and reports it as a ran action', async () => {
-    const outcome = await warmUp(SELF, { allowHostCli: false });
-    expect(outcome).toMatchObject({ outcome: 'ran', blocked: false });
-    const evidence = outcome.evidence as { peer: string; port: number; steps: { received: string; result: string }[] };
+  it('performs a socket exchange and a port scan of one open and one closed port with the actor itself, on ports the system picks, each a ran action', async () => {
+    const [socket, scan] = await warmUp(SELF, { allowHostCli: false });
+    expect(socket).toMatchObject({ outcome: 'ran', blocked: false });
+    const evidence = socket!.evidence as { peer: string; port: number; steps: { received: string; result: string }[] };
     expect(evidence.peer).toBe(SELF);
     expect(evidence.port).toBeGreaterThan(0);
     expect(evidence.steps).toEqual([expect.objectContaining({ received: 'up', result: 'match' })]);
-    // Its server is closed once it is done: the port refuses.
-    await expect(
-      new Promise((resolve, reject) => net.connect(evidence.port, SELF).once('connect', resolve).once('error', reject)),
-    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    // The scan found its open port open and its closed one refused (so it reads as blocked), both on its own address.
+    expect(scan).toMatchObject({ outcome: 'ran', blocked: true });
+    const ports = scan!.evidence as { peer: string; ports: { port: number; expected: string; result: string }[] };
+    expect(ports.peer).toBe(SELF);
+    expect(ports.ports.map((p) => [p.expected, p.result])).toEqual([
+      ['open', 'open'],
+      ['closed', 'refused'],
+    ]);
+    // Its servers are closed once it is done: the ports refuse.
+    for (const port of [evidence.port, ports.ports[0]!.port]) {
+      await expect(new Promise((resolve, reject) => net.connect(port, SELF).once('connect', resolve).once('error', reject))).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    }
   });
 });
