@@ -29,6 +29,12 @@ export interface Db {
    * failed `last` fails the transaction (the server then ends it with a rollback, not a commit).
    */
   commitBehind?(last: Promise<unknown>): void;
+  /**
+   * PostgreSQL (undefined on PGlite, which has one connection): runs `sql` (several statements, no
+   * parameters) on every connection of the director's pools, all at once, each connection then going
+   * back to its pool. For what each server process does once for itself (compiling a function, planning).
+   */
+  onEveryConnection?(sql: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -208,7 +214,8 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
   // planning was a third of the readiness statement's time (pg_stat_statements with track_planning,
   // bench:engine:pg). Other statements keep custom plans: a one-off list or report query is planned for
   // its own values (a date range, a filter). Both sets open together.
-  const [pool, generic] = await Promise.all([open(max, '-c jit=off'), open(Math.max(2, Math.ceil(max / 2)), '-c jit=off -c plan_cache_mode=force_generic_plan')]);
+  const genericMax = Math.max(2, Math.ceil(max / 2));
+  const [pool, generic] = await Promise.all([open(max, '-c jit=off'), open(genericMax, '-c jit=off -c plan_cache_mode=force_generic_plan')]);
   type Client = { query: (sql: string | { name: string; text: string; values: unknown[] }, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> };
   const writes = new WriteSignal();
   const wrap = (c: Client, onWrite: (sql: string) => void) => ({
@@ -269,6 +276,17 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
     },
     exec: (sql) => retryingConflicts(() => onPool.exec(sql)),
     transaction: (fn, opts) => retryingConflicts(() => inTransaction(fn, opts?.plans)),
+    onEveryConnection: async (sql) => {
+      for (const [p, size] of [[pool, max], [generic, genericMax]] as const) {
+        // Held together, so each is a different connection.
+        const clients = await Promise.all(Array.from({ length: size }, () => p.connect()));
+        try {
+          await Promise.all(clients.map((c) => c.query(sql)));
+        } finally {
+          for (const c of clients) c.release();
+        }
+      }
+    },
     close: async () => {
       await Promise.all([pool.end(), generic.end()]);
     },

@@ -20,6 +20,7 @@ import { CaptureMissingError } from './replay-script';
 import { presenceSqlAt } from '../actors/presence-sql';
 import { livenessOf, type Liveness } from '../actors/liveness';
 import { JobProgress } from './job-progress';
+import { warmUpEngineConnections } from './warm-up';
 
 export interface EngineOptions {
   tickMs: number;
@@ -169,11 +170,15 @@ export class Engine {
   /** When this engine started: actors had no director to send heartbeats to before it. */
   private startedAt = 0;
 
+  /** The database connections' warm-up at start (warm-up.ts); stop() waits for it. */
+  private warming: Promise<void> = Promise.resolve();
+
   start(): void {
     if (this.running) return;
     this.running = true;
     this.startedAt = Date.now();
     this.stopped = false;
+    this.warming = warmUpEngineConnections(this.db).catch((e: Error) => console.error(`engine warm-up failed: ${e.message}`));
     const loop = () => {
       if (!this.running) return;
       this.timer = setTimeout(() => void this.timedPass().finally(loop), this.opts.tickMs);
@@ -212,6 +217,7 @@ export class Engine {
     this.progress.stop();
     this.events.emit('wake-all');
     await this.ticking?.catch(() => {});
+    await this.warming;
     await this.liveness.stop();
     for (let i = 0; i < 500 && this.inflight > 0; i++) {
       this.events.emit('wake-all');
