@@ -30,9 +30,10 @@ export interface Db {
    */
   commitBehind?(last: Promise<unknown>): void;
   /**
-   * PostgreSQL (undefined on PGlite, which has one connection): runs `sql` (several statements, no
-   * parameters) on every connection of the director's pools, all at once, each connection then going
-   * back to its pool. For what each server process does once for itself (compiling a function, planning).
+   * A director's PostgreSQL pools (PoolOptions keep; undefined for other pools and on PGlite, which has
+   * one connection): runs `sql` (several statements, no parameters) on every connection they keep, all at
+   * once, each connection then going back to its pool. For what each server process does once for itself
+   * (compiling a function, planning).
    */
   onEveryConnection?(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -276,17 +277,22 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
     },
     exec: (sql) => retryingConflicts(() => onPool.exec(sql)),
     transaction: (fn, opts) => retryingConflicts(() => inTransaction(fn, opts?.plans)),
-    onEveryConnection: async (sql) => {
-      for (const [p, size] of [[pool, max], [generic, genericMax]] as const) {
-        // Held together, so each is a different connection.
-        const clients = await Promise.all(Array.from({ length: size }, () => p.connect()));
-        try {
-          await Promise.all(clients.map((c) => c.query(sql)));
-        } finally {
-          for (const c of clients) c.release();
+    // Only for pools that keep their connections: elsewhere it would open every one (the tests' pools open them as needed).
+    ...(opts.keep
+      ? {
+          onEveryConnection: async (sql: string) => {
+            for (const [p, size] of [[pool, max], [generic, genericMax]] as const) {
+              // Held together, so each is a different connection.
+              const clients = await Promise.all(Array.from({ length: size }, () => p.connect()));
+              try {
+                await Promise.all(clients.map((c) => c.query(sql)));
+              } finally {
+                for (const c of clients) c.release();
+              }
+            }
+          },
         }
-      }
-    },
+      : {}),
     close: async () => {
       await Promise.all([pool.end(), generic.end()]);
     },

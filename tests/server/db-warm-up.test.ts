@@ -30,6 +30,9 @@ describe("the engine's connection warm-up", () => {
       await expect(db.transaction((tx) => tx.query<{ one: number }>('select 1 as one'))).resolves.toEqual([{ one: 1 }]);
       return ctx.skip();
     }
+    // Only a director's pools (keep) have it: others open their connections as needed.
+    expect(db.onEveryConnection).toBeUndefined();
+    await warmUpEngineConnections(db);
     // A director's pools of 3 connections and 2 (named statements, generic plans): 5 in all.
     const director = await openPostgres(tdb.url, { keep: true, max: 3 });
     try {
