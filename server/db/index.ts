@@ -143,6 +143,19 @@ function namedStatements(pg: PGliteInstance, lib: typeof import('@electric-sql/p
   };
 }
 
+/**
+ * Takes `size` connections of a pool at once (held together, so each is a different one, opened if the
+ * pool has fewer), runs `fn` on each, and gives them back to the pool.
+ */
+async function withEveryConnection(p: import('pg').Pool, size: number, fn: (c: import('pg').PoolClient) => Promise<unknown>): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: size }, () => p.connect()));
+  try {
+    await Promise.all(clients.map(fn));
+  } finally {
+    for (const c of clients) c.release();
+  }
+}
+
 /** Notes a write inside a transaction; the signal moves once the transaction has ended. */
 function noteWrite(wrote: { any: boolean; auth: boolean }, sql: string): void {
   wrote.any = true;
@@ -203,10 +216,7 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
     // connection and opens another at the next query, which fails with the reason if the server is gone.
     p.on('error', (e: Error & { code?: string }) => console.error(JSON.stringify({ level: 'warn', msg: 'PostgreSQL closed an idle connection', code: e.code, error: e.message })));
     await p.query('select 1');
-    if (opts.keep) {
-      const clients = await Promise.all(Array.from({ length: size }, () => p.connect()));
-      for (const c of clients) c.release();
-    }
+    if (opts.keep) await withEveryConnection(p, size, async () => {});
     return p;
   };
   // Named statements outside transactions (the engine's and the actors' calls, repeated thousands of times
@@ -281,15 +291,7 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
     ...(opts.keep
       ? {
           onEveryConnection: async (sql: string) => {
-            for (const [p, size] of [[pool, max], [generic, genericMax]] as const) {
-              // Held together, so each is a different connection.
-              const clients = await Promise.all(Array.from({ length: size }, () => p.connect()));
-              try {
-                await Promise.all(clients.map((c) => c.query(sql)));
-              } finally {
-                for (const c of clients) c.release();
-              }
-            }
+            for (const [p, size] of [[pool, max], [generic, genericMax]] as const) await withEveryConnection(p, size, (c) => c.query(sql));
           },
         }
       : {}),
