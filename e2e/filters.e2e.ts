@@ -45,6 +45,15 @@ async function tabTo(page: Page, matches: RegExp, back = false): Promise<void> {
 }
 const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
 
+/**
+ * Runs Focus Filter and waits for its focus to land in the pane's filter panel: the panel moves it there
+ * a moment after the command (once it has opened), and a Tab pressed before that was undone by it.
+ */
+async function focusFilter(page: Page): Promise<void> {
+  await runCommand(page, 'Focus Filter');
+  await eventually(() => page.evaluate(() => !!document.activeElement?.closest('section[aria-label="Job filters"], section[aria-label="Action filters"]')), true, 'the focus in the filter panel');
+}
+
 const asAdmin = (page: Page) => signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/jobs');
 
 const useFiltersBrowser = () => useBrowser(() => baseUrl);
@@ -55,7 +64,7 @@ async function jobsWithNewRule(page: Page): Promise<number> {
   await waitForFocused(page, 'Jobs');
   const all = await allJobs(page);
   await eventually(async () => (await footer(page).innerText()).trim(), showing(all), 'the unfiltered list');
-  await runCommand(page, 'Focus Filter');
+  await focusFilter(page);
   await tabTo(page, /\+ Add rule/);
   await page.keyboard.press('Enter');
   return all;
@@ -142,7 +151,7 @@ describe('filters on the Jobs pane', () => {
     const all = await allJobs(page);
     // The Jobs pane's code loads on first use; its filter host exists once the list is shown.
     await page.getByRole('toolbar', { name: 'Jobs toolbar' }).waitFor({ state: 'visible' });
-    await runCommand(page, 'Focus Filter');
+    await focusFilter(page);
     const select = filters(page).getByLabel('Attack Vector', { exact: true });
     const children = await api<DimensionChildren>(page, `/reports/dimension_children.json?type=${encodeURIComponent('Attack Vector')}`);
     const phishing = children.find(([label]) => label === 'Phishing')!;
@@ -248,7 +257,7 @@ describe('filters on the Action library', () => {
     const dns = await api<LibraryListAnswer>(page, `/manage_sims/v2/actions/library_actions_list?page_size=5&rules=${encodeURIComponent(JSON.stringify(byType))}`);
     expect(dns.total_count).toBeGreaterThan(1);
     expect(dns.total_count).toBeLessThan(all);
-    await runCommand(page, 'Focus Filter');
+    await focusFilter(page);
     await tabTo(page, /\+ Add rule/);
     const typeSelect = panel(page).getByRole('combobox', { name: 'Action Type', exact: true });
     await eventually(async () => (await typeSelect.locator('option').allInnerTexts()).includes(ACTION_TYPE_LABELS.dns), true, 'the filter source offers the action types');
