@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActorAgent } from '../../actor/agent';
 import type { JobListAnswer } from '@/api/contracts/jobs';
 import { ACTOR_API, type PollAnswer, type RegisterAnswer } from '@/api/contracts/engine';
-import { insertAction, startEngineWorld, stoppedActor, waitForAction, waitForJob, type EngineWorld } from './engine-helpers';
+import { insertAction, insertSimulation, startEngineWorld, stoppedActor, waitForAction, waitForJob, type EngineWorld } from './engine-helpers';
 import { DST_ADDRESS, SRC_ADDRESS, loopback } from './loopback';
 
 const WINDOW_MS = 4000;
@@ -79,7 +79,12 @@ async function handActor(name: string, address: string) {
     nodeId: reg.node_id,
     poll: (holding: number[], wait_ms = 0) => post<PollAnswer>('/poll', { session, holding, wait_ms }, reg.token),
     /** A poll carrying readiness and evidence (the body's other fields). */
-    pollWith: (body: { holding: number[]; ready?: unknown[]; evidence?: unknown[] }) => post<PollAnswer>('/poll', { session, wait_ms: 0, ...body }, reg.token),
+    pollWith: (body: { holding: number[]; ready?: unknown[]; evidence?: unknown[]; wait_ms?: number }) => post<PollAnswer>('/poll', { session, wait_ms: 0, ...body }, reg.token),
+    /** A poll with another credential (the answer's status and body). */
+    pollAs: async (token: string, body: { holding: number[]; ready?: unknown[] }) => {
+      const res = await send('/poll', { session, wait_ms: 0, ...body }, token);
+      return { status: res.status, body: (await res.json()) as { error?: string } };
+    },
     ready: (id: number) => post(`/work/${id}/ready`, { session, port_map: {}, port_failures: {} }, reg.token),
     /** A ready call with a login (a file_transfer target's sshd user): the answer's status and body. */
     readyAs: async (id: number, login: string) => {
@@ -89,13 +94,15 @@ async function handActor(name: string, address: string) {
   };
 }
 
-/** A socket action's job from the world's source to a hand actor (target), whose poll has claimed the target's work. */
-async function socketJobOnHandTarget(name: string, port: number) {
+/**
+ * A socket action's job from the world's source to a hand actor (target), whose poll has claimed the
+ * target's work; with `steps` above 1, a sequence of that many such steps.
+ */
+async function socketJobOnHandTarget(name: string, port: number, steps = 1) {
   const target = await handActor(name, loopback(4));
-  const res = await w.server.call('POST', `/run/actions/${await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: port, steps: [{ data_type: 'ascii', request: 'a', response: 'b' }] })}.json`, {
-    as: w.operator,
-    body: { attack_node_id_1: w.src.nodeId, target_node_id_1: target.nodeId },
-  });
+  const action = await insertAction(w.server.db, 'socket', { comm_type: 'tcp', server_port: port, steps: [{ data_type: 'ascii', request: 'a', response: 'b' }] });
+  const run = steps === 1 ? `/run/actions/${action}.json` : `/run/sequences/${await insertSimulation(w.server.db, 'sequence', Array.from({ length: steps }, () => [action]))}.json`;
+  const res = await w.server.call('POST', run, { as: w.operator, body: { attack_node_id_1: w.src.nodeId, target_node_id_1: target.nodeId } });
   expect(res.statusCode, res.body).toBe(201);
   const jobId = res.json<{ job_id: number }>().job_id;
   let work: PollAnswer['work'] = [];
@@ -128,7 +135,62 @@ describe('reverting', () => {
   });
 });
 
+describe('an actor cleaning up', () => {
+  it('takes no new work until its cleanup ends: the next step is dispatched once the evidence is stored, and the poll that carried it is handed the work', async () => {
+    const { target, jobId, id: first } = await socketJobOnHandTarget('cleanup', 47422, 2);
+    // It serves (opening nothing: the source finds the port refused); the source's result ends the first step.
+    await target.ready(first);
+    await waitForAction(w.server.db, jobId, ['ran']);
+    const workOf = () => w.server.db.query<{ id: number; role: string; status: string; created: Date }>('select id, role, status, created_at as created from engine_work where job_id = $1 order by id', [jobId]);
+    for (let i = 0; i < 200 && (await workOf()).find((x) => x.id === first)?.status !== 'reverting'; i++) await new Promise((r) => setTimeout(r, 25));
+    expect((await workOf()).find((x) => x.id === first)?.status).toBe('reverting');
+    // Passes over the job find its target cleaning up: the second step waits, no work is written for it.
+    await w.engine.tick();
+    await w.engine.tick();
+    expect((await workOf()).map((x) => x.role)).toEqual(['target', 'source']);
+    const steps = await w.server.db.query<{ status: string }>('select ja.status from job_actions ja join job_steps s on s.id = ja.job_step_id where ja.job_id = $1 order by s.group_order', [jobId]);
+    expect(steps.map((x) => x.status)).toEqual(['ran', 'pending']);
+    // Told to stop, it closes its servers; the poll carrying their evidence ends the cleanup, and waits:
+    // the job's next pass, started by the evidence, hands that poll the second step's work.
+    expect((await target.poll([first])).abort).toEqual([first]);
+    const before = Date.now();
+    const next = await target.pollWith({ holding: [], evidence: [{ work_id: first, evidence: {} }], wait_ms: 10_000 });
+    expect(next.work).toHaveLength(1);
+    expect(Date.now() - before).toBeLessThan(5_000);
+    const after = await workOf();
+    const second = after.find((x) => x.id === next.work[0]?.id);
+    expect(second?.role).toBe('target');
+    expect(second?.status).toBe('claimed');
+    expect(after.find((x) => x.id === first)?.status).toBe('aborted');
+    // It was created after the cleanup ended: its time from scheduled to running holds none of it.
+    const [ended] = await w.server.db.query<{ at: Date }>(`select max(created_at) as at from engine_work where job_id = $1 and role = 'source'`, [jobId]);
+    expect(second && ended && second.created.getTime() >= ended.at.getTime()).toBe(true);
+    await target.ready(next.work[0]?.id ?? 0);
+    await waitForJob(w.server.db, jobId, ['reverting', 'completed']);
+    await target.pollWith({ holding: [], evidence: [{ work_id: next.work[0]?.id ?? 0, evidence: {} }] });
+    expect((await waitForJob(w.server.db, jobId)).job.status).toBe('completed');
+  });
+});
+
 describe('reports carried by polls', () => {
+  it('a poll carrying readiness from an actor whose credential the director no longer remembers stores it (the credential read beside the write); a wrong credential stores nothing', async () => {
+    const { target, jobId, id } = await socketJobOnHandTarget('hand-forgot', 47423);
+    // A wrong credential: 401, and the readiness is not stored.
+    const wrong = await target.pollAs('not-a-credential', { holding: [id], ready: [{ work_id: id, port_map: {}, port_failures: {} }] });
+    expect(wrong.status).toBe(401);
+    const [held] = await w.server.db.query<{ status: string }>('select status from engine_work where id = $1', [id]);
+    expect(held?.status).toBe('claimed');
+    // Forgotten (as a second after its last call on PostgreSQL): the poll's readiness is stored all the same.
+    w.engine.liveness.forget();
+    const serving = await target.pollWith({ holding: [id], ready: [{ work_id: id, port_map: {}, port_failures: {} }] });
+    expect(serving.refused).toBeUndefined();
+    const ran = await waitForAction(w.server.db, jobId, ['ran']);
+    expect(ran.blocked).toBe(true);
+    expect((await target.pollWith({ holding: [id] })).abort).toEqual([id]);
+    await target.pollWith({ holding: [], evidence: [{ work_id: id, evidence: {} }] });
+    expect((await waitForJob(w.server.db, jobId)).job.status).toBe('completed');
+  });
+
   it('a target carries its readiness and its evidence in its polls: the source is released, the evidence kept, the cleanup done; a refused item says why', async () => {
     const { target, jobId, id } = await socketJobOnHandTarget('hand-poll', 47421);
     // Its next poll says it serves (it opens nothing: the source finds the port refused).
