@@ -52,7 +52,7 @@ const OPEN = `('held', 'queued', 'claimed', 'ready')`;
  * Work that keeps its actor busy: open work, and a target's cleanup (reverting: closing its servers,
  * until its evidence is stored). A node with any is not handed new work; the cleanup's end kicks the job.
  */
-const BUSY = `('held', 'queued', 'claimed', 'ready', 'reverting')`;
+export const BUSY = `('held', 'queued', 'claimed', 'ready', 'reverting')`;
 /** A job's statuses once it has ended (a pass only closes its open work). */
 const ENDED = ['cancelled', 'errored', 'completed'];
 /** The nodes' rows locked for a pass (freeNodes, nodesFree): one text, as its prepared statement's name ('engine-nodes-lock') needs. */
