@@ -45,10 +45,6 @@ export interface PgliteDb extends Db {
 }
 
 /**
- * Opens PGlite in `dataDir` (in memory when undefined). `from` starts it from a data directory dumped
- * by `dumpDataDir` instead of running initdb (the server tests' migrated template: under 1 s instead of about 4).
- */
-/**
  * PGlite's buffer cache: 32 MB instead of PostgreSQL's 128 MB. It lives in the director's WebAssembly
  * memory, so the pages it fills stay in the director's RSS. bench:engine (PGlite, two jobs of 500
  * actions): RSS at most 448 MB instead of 550-584, at the same 108-124 actions/s; bench:reports
@@ -57,6 +53,10 @@ export interface PgliteDb extends Db {
  */
 const PGLITE_SHARED_BUFFERS = '32MB';
 
+/**
+ * Opens PGlite in `dataDir` (in memory when undefined). `from` starts it from a data directory dumped
+ * by `dumpDataDir` instead of running initdb (the server tests' migrated template: under 1 s instead of about 4).
+ */
 export async function openPglite(dataDir: string | undefined, from?: Blob): Promise<PgliteDb> {
   const lib = await import('@electric-sql/pglite');
   let dir: string | undefined;

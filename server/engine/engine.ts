@@ -523,7 +523,7 @@ export class Engine {
     // a preparing job becomes running when its source claims the work, actors/service.ts claimNext), nor
     // a reverting job while its target cleans up (the cleanup's end kicks it): left out, so a tick over
     // many busy jobs stays one read.
-    // With the actors holding open work (an uncorrelated subquery: computed once, one statement less per pass).
+    // With the actors busy (open work or a cleanup; an uncorrelated subquery: computed once, one statement less per pass).
     const active = await this.db.query<ActiveJob & { busy: number[] | null }>(
       `select e.job_id, e.kind, e.force_unlock, j.status, (select array_agg(distinct node_id) from engine_work where status in ${BUSY}) as busy
          from engine_jobs e join jobs j on j.id = e.job_id
@@ -899,16 +899,14 @@ export class Engine {
     // A job already preparing or running keeps its status: no update of jobs (its statement triggers run even for no row).
     const toPreparing = ['pending', 'waiting', 'reverting'].includes(job.status);
     // A row with a session (a target whose poll waits at this director) is claimed for that poll, as
-    // engine_claim would claim it (migration 024), unless a cleanup of its node still runs (reverting: the
-    // claim waits for it, so it is queued; a pass finds such a node busy, BUSY, and this stays as a guard).
-    // The nodes are free (dispatch checked them, and on PostgreSQL holds their locks); the handed rows are returned, the others' nodes hear of their work.
+    // engine_claim would claim it (migration 024). The nodes are free, a cleanup counting as busy (BUSY:
+    // dispatch checked them, and on PostgreSQL holds their locks); the handed rows are returned.
     const [written] = await tx.query<{ handed: PollClaim[] | null }>(
       `with work as (insert into engine_work (job_action_id, job_id, node_id, role, status, payload, actor_session, claimed_at, deadline_at)
-                     select x.job_action_id, $1, x.node_id, x.role, case when h.ok then 'claimed' else x.status end, x.payload,
-                            case when h.ok then x.session end, case when h.ok then now() end,
-                            case when h.ok then now() + ((x.payload->>'timeout_ms')::int + 15000) * interval '1 millisecond' end
+                     select x.job_action_id, $1, x.node_id, x.role, case when x.session is not null then 'claimed' else x.status end, x.payload,
+                            x.session, case when x.session is not null then now() end,
+                            case when x.session is not null then now() + ((x.payload->>'timeout_ms')::int + 15000) * interval '1 millisecond' end
                        from jsonb_to_recordset($2::jsonb) as x(job_action_id int, node_id int, role text, status text, payload jsonb, n int, session text)
-                       cross join lateral (select x.session is not null and not exists (select 1 from engine_work r where r.node_id = x.node_id and r.status = 'reverting') as ok) h
                       order by x.n
                      returning id, node_id, status, actor_session, payload),
             action as (update job_actions set status = 'running', started_at = now() where id = any($3::int[]) returning id)
@@ -919,8 +917,6 @@ export class Engine {
     );
     const handed = written?.handed ?? [];
     this.handing.push(...handed);
-    // A row with a session that was not claimed (a cleanup of its node still runs) is queued: its node hears of it.
-    for (const r of rows) if (r.session && !handed.some((h) => h.node_id === r.node_id)) this.later(r.node_id, true);
     if (toPreparing) job.status = 'preparing';
   }
 
