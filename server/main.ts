@@ -23,6 +23,11 @@ async function main() {
   }
   // A director keeps its PostgreSQL connections open (PoolOptions).
   const db = await openDb(config, { keep: true });
+  // Without its database a director can answer nothing: it ends, so whatever runs it can start it again.
+  void db.stopped?.then((e) => {
+    console.error(e.message);
+    process.exit(1);
+  });
   await migrate(db);
   const created: CreatedCredential[] = await ensureAdmin(db, config.adminEmail, config.adminPassword);
   const isFreshInstall = created.length > 0;

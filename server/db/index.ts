@@ -1,5 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { startPglite, type PgliteStatements } from './pglite';
+import { startPgliteThread } from './pglite-remote';
 import { WriteSignal, isWrite, touchesAuth } from './write-signal';
 
 /** The one database interface of the director: PGlite by default, PostgreSQL when DATABASE_URL is set. */
@@ -36,6 +36,11 @@ export interface Db {
    * (compiling a function, planning).
    */
   onEveryConnection?(sql: string): Promise<void>;
+  /**
+   * PGlite on its own thread (openPgliteThread): settles with the reason if that thread ends before
+   * `close` (PGlite failed); every statement then fails with it.
+   */
+  stopped?: Promise<Error>;
   close(): Promise<void>;
 }
 
@@ -45,113 +50,54 @@ export interface PgliteDb extends Db {
 }
 
 /**
- * PGlite's buffer cache: 32 MB instead of PostgreSQL's 128 MB. It lives in the director's WebAssembly
- * memory, so the pages it fills stay in the director's RSS. bench:engine (PGlite, two jobs of 500
- * actions): RSS at most 448 MB instead of 550-584, at the same 108-124 actions/s; bench:reports
- * (100,000 jobs on disk): report calls p99 43.7 ms against 44.2. Pages beyond it are read from the data
- * directory's files, which the system keeps cached.
- */
-const PGLITE_SHARED_BUFFERS = '32MB';
-
-/**
- * Opens PGlite in `dataDir` (in memory when undefined). `from` starts it from a data directory dumped
- * by `dumpDataDir` instead of running initdb (the server tests' migrated template: under 1 s instead of about 4).
+ * Opens PGlite in `dataDir` (in memory when undefined) on this thread. `from` starts it from a data
+ * directory dumped by `dumpDataDir` instead of running initdb (the server tests' migrated template).
  */
 export async function openPglite(dataDir: string | undefined, from?: Blob): Promise<PgliteDb> {
-  const lib = await import('@electric-sql/pglite');
-  let dir: string | undefined;
-  if (dataDir) {
-    dir = path.join(dataDir, 'pglite');
-    fs.mkdirSync(dir, { recursive: true });
-  }
-  // One options object: `new PGlite(undefined, options)` ignores its options (the data directory was
-  // never loaded, and each copy ran initdb instead). PGlite's own start parameters, and a smaller
-  // buffer cache (PGLITE_SHARED_BUFFERS).
-  const startParams = [...lib.PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
-  const pg = new lib.PGlite({ ...(dir ? { dataDir: dir } : {}), ...(from ? { loadDataDir: from } : {}), startParams });
-  await pg.waitReady;
+  return pgliteDb(await startPglite(dataDir, from));
+}
+
+/**
+ * Opens PGlite in `dataDir` on a thread of its own (pglite-remote.ts), as the director does: PostgreSQL's
+ * work then runs beside the director's JavaScript.
+ */
+export async function openPgliteThread(dataDir: string | undefined, from?: Blob): Promise<PgliteDb> {
+  const pg = await startPgliteThread(dataDir, from);
+  return pgliteDb(pg, pg.stopped);
+}
+
+/** The Db interface over PGlite's statements, here or on PGlite's thread. */
+function pgliteDb<Tx>(pg: PgliteStatements<Tx>, stopped?: Promise<Error>): PgliteDb {
   const writes = new WriteSignal();
-  const named = namedStatements(pg, lib);
   // onWrite runs once the statement is done: outside a transaction that is its commit.
-  const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }, inTransaction: boolean, onWrite: (sql: string) => void): Pick<Db, 'query' | 'exec'> => ({
+  const wrap = (tx: Tx | undefined, onWrite: (sql: string) => void): Pick<Db, 'query' | 'exec'> => ({
     async query<T>(sql: string, params: unknown[] = [], opts: { name?: string } = {}) {
-      const res = opts.name ? await named.run<T>(opts.name, sql, params, inTransaction) : await q.query<T>(sql, params);
+      const res = await pg.query<T>(sql, params, opts.name, tx);
       if (isWrite(sql, res.affectedRows)) onWrite(sql);
       return res.rows;
     },
     async exec(sql: string) {
-      await q.exec(sql);
+      await pg.exec(sql, tx);
       onWrite(sql);
     },
   });
   const db: PgliteDb = {
     kind: 'pglite',
     writes,
-    ...wrap(pg, false, (sql) => writes.bump(touchesAuth(sql))),
+    ...wrap(undefined, (sql) => writes.bump(touchesAuth(sql))),
     async transaction(fn) {
       const wrote = { any: false, auth: false };
       try {
-        return await pg.transaction((tx) => fn({ kind: 'pglite', writes, ...wrap(tx, true, (sql) => noteWrite(wrote, sql)), transaction: (inner) => inner(db), close: async () => {} }));
+        return await pg.transaction((tx) => fn({ kind: 'pglite', writes, ...wrap(tx, (sql) => noteWrite(wrote, sql)), transaction: (inner) => inner(db), close: async () => {} }));
       } finally {
         if (wrote.any) writes.bump(wrote.auth);
       }
     },
+    ...(stopped ? { stopped } : {}),
     close: () => pg.close(),
-    // After a checkpoint: a copy then starts from the data files as they are, not from a replay of the
-    // write-ahead log, which moves every sequence up to 32 values past its last one.
-    dumpDataDir: async () => {
-      await pg.exec('checkpoint');
-      return pg.dumpDataDir('none');
-    },
+    dumpDataDir: () => pg.dumpDataDir(),
   };
   return db;
-}
-
-type PGliteInstance = InstanceType<typeof import('@electric-sql/pglite').PGlite>;
-
-/**
- * Named statements on PGlite, as on PostgreSQL: parsed once (protocol Parse with a name), then only
- * bound and executed, and planned once when a generic plan costs no more (PostgreSQL's plan cache, after
- * five runs). PGlite's `query` parses, analyses and plans every statement anew; the engine's and the
- * actors' statements (the same few texts thousands of times) spent most of their time there.
- *
- * The messages go through `execProtocolStream` under PGlite's own locks, as its `query` does: the query
- * lock, and outside a transaction the transaction lock too (so a statement never lands inside another
- * caller's open transaction). A prepared statement outlives a rolled-back transaction (it belongs to the
- * session), so it is prepared once per database.
- */
-function namedStatements(pg: PGliteInstance, lib: typeof import('@electric-sql/pglite')) {
-  const { serialize } = lib.protocol;
-  const prepared = new Map<string, { text: string; types: number[] }>();
-  const send = (message: Uint8Array) => pg.execProtocolStream(message, { syncToFs: false });
-  // Each exchange's messages go as one buffer: one call into PGlite's WebAssembly instead of one per message.
-  // Each exchange ends with Sync: after an error PostgreSQL skips to it, so the session is ready again.
-  const runLocked = async <T>(name: string, text: string, params: unknown[]) => {
-    let statement = prepared.get(name);
-    if (statement && statement.text !== text) throw new Error(`The statement name ${name} is already used for another text.`);
-    if (!statement) {
-      const described = await send(Buffer.concat([serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]));
-      prepared.set(name, (statement = { text, types: lib.parse.parseDescribeStatementResults(described) }));
-    }
-    const types = statement.types;
-    // As PGlite's query serializes its parameters: by the types PostgreSQL inferred for them.
-    const values = params.map((v, i) => (v === null || v === undefined ? null : (pg.serializers[types[i] ?? 0]?.(v) ?? String(v))));
-    const messages = await send(Buffer.concat([serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]));
-    const [res] = lib.parse.parseResults(messages, pg.parsers);
-    return { rows: (res?.rows ?? []) as T[], affectedRows: res?.affectedRows };
-  };
-  return {
-    run<T>(name: string, text: string, params: unknown[], inTransaction: boolean): Promise<{ rows: T[]; affectedRows?: number }> {
-      if (inTransaction) return pg._runExclusiveQuery(() => runLocked<T>(name, text, params));
-      return pg._runExclusiveTransaction(() =>
-        pg._runExclusiveQuery(async () => {
-          const res = await runLocked<T>(name, text, params);
-          await pg.syncToFs();
-          return res;
-        }),
-      );
-    },
-  };
 }
 
 /**
@@ -314,5 +260,5 @@ export async function openPostgres(url: string, opts: PoolOptions = {}): Promise
 }
 
 export function openDb(opts: { databaseUrl?: string | undefined; dataDir?: string | undefined }, pool: PoolOptions = {}): Promise<Db> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, pool) : openPglite(opts.dataDir);
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, pool) : openPgliteThread(opts.dataDir);
 }

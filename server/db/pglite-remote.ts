@@ -1,0 +1,121 @@
+import { Worker } from 'node:worker_threads';
+import type { PgliteAnswer, PgliteStatements } from './pglite';
+
+/** What the director's thread asks of PGlite's thread (pglite-thread.ts); `id` pairs a request with its answer. */
+export type PgliteRequest =
+  | { id: number; op: 'query'; sql: string; params: unknown[]; name: string | undefined; tx: number | undefined }
+  | { id: number; op: 'exec'; sql: string; tx: number | undefined }
+  | { id: number; op: 'begin' }
+  | { id: number; op: 'end'; tx: number; commit: boolean }
+  | { id: number; op: 'dump' }
+  | { id: number; op: 'close' };
+
+/** PostgreSQL's error as it crosses the threads: its message and its fields (code, detail, constraint...). */
+export type PgliteFailure = { message: string; fields: Record<string, unknown> };
+
+export type PgliteReply =
+  | { id: number; ok: true; answer?: PgliteAnswer<unknown>; tx?: number; dump?: ArrayBuffer }
+  | { id: number; ok: false; error: PgliteFailure };
+
+/** What PGlite's thread starts from: a data directory, or a dump of one (as `startPglite` takes them). */
+export type PgliteStart = { dataDir: string | undefined; from: ArrayBuffer | undefined };
+
+/** An Error with PostgreSQL's fields again, so callers read `code` as they would from PGlite itself. */
+export function errorFrom(failure: PgliteFailure): Error {
+  return Object.assign(new Error(failure.message), failure.fields);
+}
+
+/** An error as it can cross to the other thread: its message and own fields (functions dropped). */
+export function failureOf(e: unknown): PgliteFailure {
+  if (!(e instanceof Error)) return { message: String(e), fields: {} };
+  const fields: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(e)) if (typeof v !== 'function' && typeof v !== 'object') fields[k] = v;
+  return { message: e.message, fields };
+}
+
+/**
+ * Starts PGlite on a thread of its own and answers its statements here. PostgreSQL's work (WebAssembly,
+ * most of the director's time on PGlite) then runs beside the director's JavaScript instead of between
+ * it: the director parses requests, writes answers and plans the engine's passes while a statement runs.
+ * Statements and transactions keep PGlite's semantics: PGlite's own locks order them on its thread.
+ */
+export async function startPgliteThread(dataDir: string | undefined, from?: Blob): Promise<PgliteStatements<number> & { stopped: Promise<Error> }> {
+  const start: PgliteStart = { dataDir, from: from ? await from.arrayBuffer() : undefined };
+  const worker = new Worker(new URL('./pglite-thread-start.mjs', import.meta.url), {
+    workerData: start,
+    ...(start.from ? { transferList: [start.from] } : {}),
+  });
+  const waiting = new Map<number, { resolve: (r: PgliteReply & { ok: true }) => void; reject: (e: Error) => void }>();
+  let stopped: Error | undefined;
+  let closing = false;
+  let next = 1;
+  let onStop: (e: Error) => void = () => {};
+  const stoppedUnexpectedly = new Promise<Error>((resolve) => (onStop = resolve));
+  const stop = (e: Error) => {
+    if (stopped) return;
+    stopped = e;
+    for (const w of waiting.values()) w.reject(e);
+    waiting.clear();
+    if (!closing) onStop(e);
+  };
+  worker.on('message', (reply: PgliteReply) => {
+    const w = waiting.get(reply.id);
+    if (!w) return;
+    waiting.delete(reply.id);
+    if (reply.ok) w.resolve(reply);
+    else w.reject(errorFrom(reply.error));
+  });
+  worker.on('error', (e) => stop(new Error(`The database stopped: ${e.message}`)));
+  worker.on('exit', (code) => stop(new Error(`The database stopped (its thread exited with code ${code}).`)));
+  const ask = (request: PgliteRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never): Promise<PgliteReply & { ok: true }> => {
+    if (stopped) return Promise.reject(stopped);
+    const id = next++;
+    return new Promise((resolve, reject) => {
+      // A parameter that cannot cross to the other thread (a function) fails its statement alone.
+      try {
+        worker.postMessage({ ...request, id } as PgliteRequest);
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)));
+        return;
+      }
+      waiting.set(id, { resolve, reject });
+    });
+  };
+  // The thread answers its start (id 0) once PGlite is ready, or fails it.
+  await new Promise<void>((resolve, reject) => {
+    waiting.set(0, { resolve: () => resolve(), reject });
+  });
+  return {
+    stopped: stoppedUnexpectedly,
+    async query<T>(sql: string, params: unknown[], name: string | undefined, tx: number | undefined) {
+      const reply = await ask({ op: 'query', sql, params, name, tx });
+      return reply.answer as PgliteAnswer<T>;
+    },
+    async exec(sql: string, tx: number | undefined) {
+      await ask({ op: 'exec', sql, tx });
+    },
+    async transaction<T>(fn: (tx: number) => Promise<T>): Promise<T> {
+      const { tx } = await ask({ op: 'begin' });
+      if (tx === undefined) throw new Error('The database opened no transaction.');
+      let out: T;
+      try {
+        out = await fn(tx);
+      } catch (e) {
+        await ask({ op: 'end', tx, commit: false }).catch(() => undefined);
+        throw e;
+      }
+      await ask({ op: 'end', tx, commit: true });
+      return out;
+    },
+    async dumpDataDir() {
+      const { dump } = await ask({ op: 'dump' });
+      return new Blob([dump ?? new ArrayBuffer(0)]);
+    },
+    async close() {
+      if (stopped) return;
+      closing = true;
+      await ask({ op: 'close' });
+      await worker.terminate();
+    },
+  };
+}
