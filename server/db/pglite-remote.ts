@@ -81,18 +81,34 @@ export async function startPgliteThread(dataDir: string | undefined, from?: Blob
       waiting.set(id, { resolve, reject });
     });
   };
+  // An error built as the answer arrives has no caller in its stack: it gets its awaiting callers' (V8's
+  // async stack trace) here, where it is thrown again, so a failed statement's log names the code that ran it.
+  const answered = async (request: Parameters<typeof ask>[0]) => {
+    try {
+      return await ask(request);
+    } catch (e) {
+      if (e instanceof Error) Error.captureStackTrace(e, answered);
+      throw e;
+    }
+  };
   // The thread answers its start (id 0) once PGlite is ready, or fails it.
-  await new Promise<void>((resolve, reject) => {
-    waiting.set(0, { resolve: () => resolve(), reject });
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      waiting.set(0, { resolve: () => resolve(), reject });
+    });
+  } catch (e) {
+    closing = true;
+    await worker.terminate();
+    throw e;
+  }
   return {
     stopped: stoppedUnexpectedly,
     async query<T>(sql: string, params: unknown[], name: string | undefined, tx: number | undefined) {
-      const reply = await ask({ op: 'query', sql, params, name, tx });
+      const reply = await answered({ op: 'query', sql, params, name, tx });
       return reply.answer as PgliteAnswer<T>;
     },
     async exec(sql: string, tx: number | undefined) {
-      await ask({ op: 'exec', sql, tx });
+      await answered({ op: 'exec', sql, tx });
     },
     async transaction<T>(fn: (tx: number) => Promise<T>): Promise<T> {
       const { tx } = await ask({ op: 'begin' });
@@ -104,7 +120,7 @@ export async function startPgliteThread(dataDir: string | undefined, from?: Blob
         await ask({ op: 'end', tx, commit: false }).catch(() => undefined);
         throw e;
       }
-      await ask({ op: 'end', tx, commit: true });
+      await answered({ op: 'end', tx, commit: true });
       return out;
     },
     async dumpDataDir() {

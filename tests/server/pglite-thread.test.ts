@@ -28,6 +28,11 @@ it('answers rows of every kind, named statements, and PostgreSQL errors with the
   const refused = await db.query('insert into items values (1, $1)', ['again']).catch((e: unknown) => e);
   expect(refused).toBeInstanceOf(Error);
   expect(refused).toMatchObject({ code: '23505', constraint: 'items_pkey', message: expect.stringContaining('duplicate key') });
+  // Its stack names the code that ran the statement, not only the thread's answer.
+  async function insertTwice() {
+    await db.query('insert into items values (1, $1)', ['again']);
+  }
+  expect(((await insertTwice().catch((e: unknown) => e)) as Error).stack).toContain('insertTwice');
   // A parameter that cannot cross the threads fails its own statement, and the next one runs.
   await expect(db.query('select $1::text', [() => 1])).rejects.toThrow();
   expect(await db.query('select note from items where id = 1')).toEqual([{ note: 'first' }]);
@@ -90,3 +95,7 @@ it('dumps its data directory for another to start from, and refuses statements o
   // Closing is no failure: `stopped` settles only when the thread ends on its own.
   expect(stoppedEarly).toBe(false);
 }, 120_000);
+
+it('a database that cannot start fails its opening with the reason', async () => {
+  await expect(openPgliteThread('/dev/null/vigil')).rejects.toThrow(/ENOTDIR/);
+});
