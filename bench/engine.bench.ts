@@ -3,7 +3,8 @@
  * fanned out over BENCH_ACTORS actor processes (default 50, on 127.0.0.2 upwards): step n runs between
  * pair n mod 25, and the engine runs the steps of free pairs side by side (BENCH_SHAPE=sequences: one
  * sequence job per pair instead, 25 jobs of 20 actions; BENCH_ACTORS=2: everything between two actors).
- * Run by an in-process director on PGlite in memory, or on PostgreSQL: BENCH_DATABASE_URL, or a fresh
+ * Run by an in-process director on PGlite in memory (BENCH_DATA_DIR=new: in a new data directory on disk,
+ * as a director's DATA_DIR, removed afterwards), or on PostgreSQL: BENCH_DATABASE_URL, or a fresh
  * database of TEST_DATABASE_URL's server (`npm run bench:engine:pg` starts a private cluster, as
  * scripts/with-test-postgres.sh does for the tests). Prints actions per second across
  * actors, the time from scheduled (work created) to running (claimed by the actor, and for two-actor
@@ -54,7 +55,7 @@ async function main() {
   const pg = await benchDatabase();
   const config = { ...readConfig({ ...process.env, SEED: 'none', STATIC_DIR: 'none' }), databaseUrl: pg?.url, port: 0 };
   // As server/main.ts opens it: a director keeps its connections.
-  const opened = await openDb({ databaseUrl: config.databaseUrl, dataDir: undefined }, { keep: true });
+  const opened = await openDb({ databaseUrl: config.databaseUrl, dataDir: benchDataDir() }, { keep: true });
   await migrate(opened);
   // BENCH_SQL_STATS=1: every statement counted and timed, the costliest printed at the end (a diagnosis aid).
   const sqlStats = process.env.BENCH_SQL_STATS ? withSqlStats(opened) : null;
@@ -307,6 +308,14 @@ async function idleCpu(launcherPid: number, postmaster: number): Promise<{ secon
 }
 
 /** BENCH_DATABASE_URL as it is, or a fresh database on TEST_DATABASE_URL's server (dropped afterwards), or none (PGlite). */
+/** BENCH_DATA_DIR=new: PGlite in a new temporary data directory on disk, as a director runs it. */
+function benchDataDir(): string | undefined {
+  if (process.env.BENCH_DATA_DIR !== 'new') return undefined;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-engine-'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 async function benchDatabase(): Promise<{ url: string; drop: () => Promise<void> } | null> {
   if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, drop: async () => {} };
   const server = process.env.TEST_DATABASE_URL;

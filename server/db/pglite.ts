@@ -35,6 +35,14 @@ export type PgliteTransaction = Parameters<Parameters<PGliteInstance['transactio
  */
 const PGLITE_SHARED_BUFFERS = '32MB';
 
+/** Where PGlite keeps its files in a director's DATA_DIR. */
+const pgliteDirOf = (dataDir: string): string => path.join(dataDir, 'pglite');
+
+/** Whether PGlite has yet to create its database in `dataDir` (initdb, on its first start there). */
+export function isNewPgliteDir(dataDir: string): boolean {
+  return !fs.existsSync(path.join(pgliteDirOf(dataDir), 'PG_VERSION'));
+}
+
 /**
  * Starts PGlite in `dataDir` (in memory when undefined) on the calling thread. `from` starts it from a
  * data directory dumped by `dumpDataDir` instead of running initdb (the server tests' migrated template:
@@ -42,11 +50,8 @@ const PGLITE_SHARED_BUFFERS = '32MB';
  */
 export async function startPglite(dataDir: string | undefined, from?: Blob): Promise<PgliteStatements<PgliteTransaction>> {
   const lib = await import('@electric-sql/pglite');
-  let dir: string | undefined;
-  if (dataDir) {
-    dir = path.join(dataDir, 'pglite');
-    fs.mkdirSync(dir, { recursive: true });
-  }
+  const dir = dataDir ? pgliteDirOf(dataDir) : undefined;
+  if (dir) fs.mkdirSync(dir, { recursive: true });
   // One options object: `new PGlite(undefined, options)` ignores its options (the data directory was
   // never loaded, and each copy ran initdb instead). PGlite's own start parameters, and a smaller
   // buffer cache (PGLITE_SHARED_BUFFERS).

@@ -2,6 +2,9 @@
  * PGlite on a thread of its own, as the director opens it (server/db/pglite-remote.ts): the same answers,
  * errors and transactions as PGlite on the calling thread, which the other server tests use.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPgliteThread, type PgliteDb } from '../../server/db/index';
 
@@ -99,3 +102,19 @@ it('dumps its data directory for another to start from, and refuses statements o
 it('a database that cannot start fails its opening with the reason', async () => {
   await expect(openPgliteThread('/dev/null/vigil')).rejects.toThrow(/ENOTDIR/);
 });
+
+it('creates a new data directory on disk (on a thread of its own, then ended) and opens it again at the next start', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-pglite-thread-'));
+  try {
+    const first = await openPgliteThread(dir);
+    expect(fs.existsSync(path.join(dir, 'pglite', 'PG_VERSION'))).toBe(true);
+    await first.exec('create table kept (v text)');
+    await first.query('insert into kept values ($1)', ['across starts']);
+    await first.close();
+    const again = await openPgliteThread(dir);
+    expect(await again.query('select v from kept')).toEqual([{ v: 'across starts' }]);
+    await again.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);
