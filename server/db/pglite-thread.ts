@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { startPglite, type PgliteTransaction } from './pglite';
-import { failureOf, type PgliteReply, type PgliteRequest, type PgliteStart } from './pglite-remote';
+import { failureOf, type PgliteReply, type PgliteRequest, type PgliteStart } from './pglite-protocol';
 
 const port = parentPort;
 if (!port) throw new Error('pglite-thread.ts runs as a worker thread.');
