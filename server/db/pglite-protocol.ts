@@ -5,7 +5,7 @@ import type { PgliteAnswer } from './pglite';
 export type PgliteRequest =
   | { id: number; op: 'query'; sql: string; params: unknown[]; name: string | undefined; tx: number | undefined }
   | { id: number; op: 'exec'; sql: string; tx: number | undefined }
-  | { id: number; op: 'begin' }
+  | { id: number; op: 'begin'; tx: number }
   | { id: number; op: 'end'; tx: number; commit: boolean }
   | { id: number; op: 'dump' }
   | { id: number; op: 'close' };
@@ -14,7 +14,7 @@ export type PgliteRequest =
 export type PgliteFailure = { message: string; fields: Record<string, unknown> };
 
 export type PgliteReply =
-  | { id: number; ok: true; answer?: PgliteAnswer<unknown>; tx?: number; dump?: ArrayBuffer }
+  | { id: number; ok: true; answer?: PgliteAnswer<unknown>; dump?: ArrayBuffer }
   | { id: number; ok: false; error: PgliteFailure };
 
 /** What PGlite's thread starts from: a data directory, or a dump of one (as `startPglite` takes them). */

@@ -27,6 +27,7 @@ async function runThread(start: PgliteStart): Promise<PgliteStatements<number> &
   let stopped: Error | undefined;
   let closing = false;
   let next = 1;
+  let nextTx = 1;
   let onStop: (e: Error) => void = () => {};
   const stoppedUnexpectedly = new Promise<Error>((resolve) => (onStop = resolve));
   const stop = (e: Error) => {
@@ -89,11 +90,14 @@ async function runThread(start: PgliteStart): Promise<PgliteStatements<number> &
       await answered({ op: 'exec', sql, tx });
     },
     async transaction<T>(fn: (tx: number) => Promise<T>): Promise<T> {
-      const { tx } = await ask({ op: 'begin' });
-      if (tx === undefined) throw new Error('The database opened no transaction.');
+      // Numbered here, so its statements follow `begin` at once (pglite-thread.ts waits for it to open).
+      const tx = nextTx++;
+      const begun = ask({ op: 'begin', tx });
+      begun.catch(() => undefined);
       let out: T;
       try {
         out = await fn(tx);
+        await begun;
       } catch (e) {
         await ask({ op: 'end', tx, commit: false }).catch(() => undefined);
         throw e;

@@ -18,38 +18,53 @@ const fail = (id: number, e: unknown) => reply({ id, ok: false, error: failureOf
 
 try {
   const pg = await startPglite(start.dataDir, start.from ? new Blob([start.from]) : undefined);
-  // Open transactions, each waiting for the director's `end`.
-  const open = new Map<number, { tx: PgliteTransaction; end: (commit: boolean, endId: number) => void }>();
-  let nextTx = 1;
-  const inTx = (tx: number | undefined): PgliteTransaction | undefined => {
+  // Transactions by the director's number: opened (or failing to open) in PGlite, and waiting for its `end`.
+  const open = new Map<number, { ready: Promise<PgliteTransaction>; end: (commit: boolean, endId: number) => void }>();
+  const inTx = async (tx: number | undefined): Promise<PgliteTransaction | undefined> => {
     if (tx === undefined) return undefined;
     const t = open.get(tx);
     if (!t) throw new Error(`Transaction ${tx} is not open.`);
-    return t.tx;
+    return t.ready;
   };
   const handle = async (m: PgliteRequest): Promise<void> => {
     switch (m.op) {
       case 'query':
-        return reply({ id: m.id, ok: true, answer: await pg.query(m.sql, m.params, m.name, inTx(m.tx)) });
+        return reply({ id: m.id, ok: true, answer: await pg.query(m.sql, m.params, m.name, await inTx(m.tx)) });
       case 'exec':
-        await pg.exec(m.sql, inTx(m.tx));
+        await pg.exec(m.sql, await inTx(m.tx));
         return reply({ id: m.id, ok: true });
       case 'begin': {
-        // Answers `begin` once PGlite has opened the transaction (after those before it), and `end` once
-        // it has committed or rolled back.
-        const id = nextTx++;
+        // The director sends a transaction's statements (and its `end`) right behind `begin`, without waiting
+        // for it: they wait here for PGlite to open it (after the transactions before it). Waiting for each
+        // answer on the director's side held PGlite's transaction lock idle for a round trip per step.
+        let opened!: (tx: PgliteTransaction) => void;
+        let notOpened!: (e: unknown) => void;
+        const ready = new Promise<PgliteTransaction>((resolve, reject) => ((opened = resolve), (notOpened = reject)));
+        ready.catch(() => undefined);
+        let ended!: (end: { commit: boolean; endId: number }) => void;
+        const end = new Promise<{ commit: boolean; endId: number }>((resolve) => (ended = resolve));
         let endId: number | undefined;
+        open.set(m.tx, { ready, end: (commit, id) => ((endId = id), ended({ commit, endId: id })) });
+        let began = false;
         pg.transaction(async (tx) => {
-          const commit = await new Promise<boolean>((resolve) => {
-            open.set(id, { tx, end: (c, e) => ((endId = e), resolve(c)) });
-            reply({ id: m.id, ok: true, tx: id });
-          });
-          open.delete(id);
-          if (!commit) throw new RollBack();
-        }).then(
-          () => reply({ id: endId ?? m.id, ok: true }),
-          (e: unknown) => (e instanceof RollBack ? reply({ id: endId ?? m.id, ok: true }) : fail(endId ?? m.id, e)),
-        );
+          began = true;
+          opened(tx);
+          reply({ id: m.id, ok: true });
+          if (!(await end).commit) throw new RollBack();
+        })
+          .then(
+            () => reply({ id: endId ?? m.id, ok: true }),
+            (e: unknown) => {
+              notOpened(e);
+              if (!began) {
+                // Never opened: `begin` fails, and an `end` already sent (a rollback) has nothing to end.
+                fail(m.id, e);
+                if (endId !== undefined) reply({ id: endId, ok: true });
+              } else if (e instanceof RollBack) reply({ id: endId ?? m.id, ok: true });
+              else fail(endId ?? m.id, e);
+            },
+          )
+          .finally(() => open.delete(m.tx));
         return;
       }
       case 'end': {
