@@ -23,7 +23,8 @@ export interface Db {
    */
   transaction<T>(fn: (tx: Db) => Promise<T>, opts?: { plans?: 'generic' }): Promise<T>;
   /**
-   * Inside a PostgreSQL transaction (undefined elsewhere: await the statement instead): `last` is the
+   * Inside a PostgreSQL transaction, or one of PGlite on its own thread (undefined elsewhere: await the
+   * statement instead): `last` is the
    * statement the transaction issued last, still in flight; the commit is sent behind it without waiting
    * for its answer (pipeline: one round trip less), and the transaction answers once both are in. A
    * failed `last` fails the transaction (the server then ends it with a rollback, not a commit).
@@ -88,7 +89,9 @@ function pgliteDb<Tx>(pg: PgliteStatements<Tx>, stopped?: Promise<Error>): Pglit
     async transaction(fn) {
       const wrote = { any: false, auth: false };
       try {
-        return await pg.transaction((tx) => fn({ kind: 'pglite', writes, ...wrap(tx, (sql) => noteWrite(wrote, sql)), transaction: (inner) => inner(db), close: async () => {} }));
+        return await pg.transaction((tx, behind) =>
+          fn({ kind: 'pglite', writes, ...wrap(tx, (sql) => noteWrite(wrote, sql)), transaction: (inner) => inner(db), ...(behind ? { commitBehind: behind } : {}), close: async () => {} }),
+        );
       } finally {
         if (wrote.any) writes.bump(wrote.auth);
       }

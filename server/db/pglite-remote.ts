@@ -89,20 +89,29 @@ async function runThread(start: PgliteStart): Promise<PgliteStatements<number> &
     async exec(sql: string, tx: number | undefined) {
       await answered({ op: 'exec', sql, tx });
     },
-    async transaction<T>(fn: (tx: number) => Promise<T>): Promise<T> {
+    async transaction<T>(fn: (tx: number, behind?: (last: Promise<unknown>) => void) => Promise<T>): Promise<T> {
       // Numbered here, so its statements follow `begin` at once (pglite-thread.ts waits for it to open).
       const tx = nextTx++;
       const begun = ask({ op: 'begin', tx });
       begun.catch(() => undefined);
+      // Statements the commit is sent behind: already posted, so the thread runs them before the commit.
+      const behind: Promise<unknown>[] = [];
       let out: T;
       try {
-        out = await fn(tx);
+        out = await fn(tx, (last) => {
+          last.catch(() => undefined);
+          behind.push(last);
+        });
         await begun;
       } catch (e) {
         await ask({ op: 'end', tx, commit: false }).catch(() => undefined);
         throw e;
       }
-      await answered({ op: 'end', tx, commit: true });
+      const committed = answered({ op: 'end', tx, commit: true });
+      committed.catch(() => undefined);
+      // A failed statement behind fails the transaction with its own error (PGlite then rolls back).
+      await Promise.all(behind);
+      await committed;
       return out;
     },
     async dumpDataDir() {

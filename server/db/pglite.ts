@@ -16,8 +16,11 @@ export interface PgliteStatements<Tx> {
   /** `name`: a named statement (namedStatements below); `tx`: inside that transaction. */
   query<T>(sql: string, params: unknown[], name: string | undefined, tx: Tx | undefined): Promise<PgliteAnswer<T>>;
   exec(sql: string, tx: Tx | undefined): Promise<void>;
-  /** Commits when `fn` resolves, rolls back when it throws. */
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Commits when `fn` resolves, rolls back when it throws. `behind`, where offered (PGlite's thread):
+   * the commit is sent behind that statement, still in flight (Db.commitBehind).
+   */
+  transaction<T>(fn: (tx: Tx, behind?: (last: Promise<unknown>) => void) => Promise<T>): Promise<T>;
   /** The whole data directory, after a checkpoint (an uncompressed tarball). */
   dumpDataDir(): Promise<Blob>;
   close(): Promise<void>;

@@ -84,6 +84,24 @@ it('commits and rolls back transactions, one at a time, and counts their writes 
   expect(await db.query('select id from items order by id')).toEqual([{ id: 1 }, { id: 2 }]);
 });
 
+it('sends a commit behind a statement still in flight: kept when it succeeds, its error and nothing kept when it fails', async () => {
+  await db.transaction(async (tx) => {
+    expect(tx.commitBehind).toBeTypeOf('function');
+    await tx.query('insert into items values (10, $1)', ['before']);
+    tx.commitBehind?.(tx.query('insert into items values (11, $1)', ['behind']));
+  });
+  expect(await db.query('select id from items where id >= 10 order by id')).toEqual([{ id: 10 }, { id: 11 }]);
+  const failed = await db
+    .transaction(async (tx) => {
+      await tx.query('insert into items values (12, $1)', ['kept?']);
+      tx.commitBehind?.(tx.query('insert into items values (10, $1)', ['a duplicate']));
+    })
+    .catch((e: unknown) => e);
+  expect(failed).toMatchObject({ code: '23505' });
+  expect(await db.query('select id from items where id >= 10 order by id')).toEqual([{ id: 10 }, { id: 11 }]);
+  await db.query('delete from items where id >= 10');
+});
+
 it('dumps its data directory for another to start from, and refuses statements once closed', async () => {
   const copy = await openPgliteThread(undefined, await db.dumpDataDir());
   let stoppedEarly = false;
