@@ -2,13 +2,16 @@ import { Worker } from 'node:worker_threads';
 import { isNewPgliteDir, type PgliteAnswer, type PgliteStatements } from './pglite';
 import { errorFrom, type PgliteReply, type PgliteRequest, type PgliteStart } from './pglite-protocol';
 
+/** PGlite's statements on its thread, and `stopped`: settles if that thread ends before `close`. */
+type PgliteOnThread = PgliteStatements<number> & { stopped: Promise<Error> };
+
 /**
  * Starts PGlite on a thread of its own and answers its statements here. PostgreSQL's work (WebAssembly,
  * most of the director's time on PGlite) then runs beside the director's JavaScript instead of between
  * it: the director parses requests, writes answers and plans the engine's passes while a statement runs.
  * Statements and transactions keep PGlite's semantics: PGlite's own locks order them on its thread.
  */
-export async function startPgliteThread(dataDir: string | undefined, from?: Blob): Promise<PgliteStatements<number> & { stopped: Promise<Error> }> {
+export async function startPgliteThread(dataDir: string | undefined, from?: Blob): Promise<PgliteOnThread> {
   // A new data directory is created on a thread that then ends: PGlite's initdb runs a second PostgreSQL
   // and leaves 300-450 MB of its memory to the thread that ran it (a director's RSS 710-750 MB after its
   // migrations instead of about 400). Ending that thread gives it all back; the director's PGlite then opens
@@ -18,7 +21,7 @@ export async function startPgliteThread(dataDir: string | undefined, from?: Blob
 }
 
 /** Starts PGlite's thread and answers its statements. */
-async function runThread(start: PgliteStart): Promise<PgliteStatements<number> & { stopped: Promise<Error> }> {
+async function runThread(start: PgliteStart): Promise<PgliteOnThread> {
   const worker = new Worker(new URL('./pglite-thread-start.mjs', import.meta.url), {
     workerData: start,
     ...(start.from ? { transferList: [start.from] } : {}),

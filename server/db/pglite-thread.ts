@@ -41,16 +41,16 @@ try {
         let notOpened!: (e: unknown) => void;
         const ready = new Promise<PgliteTransaction>((resolve, reject) => ((opened = resolve), (notOpened = reject)));
         ready.catch(() => undefined);
-        let ended!: (end: { commit: boolean; endId: number }) => void;
-        const end = new Promise<{ commit: boolean; endId: number }>((resolve) => (ended = resolve));
+        let ended!: (commit: boolean) => void;
+        const end = new Promise<boolean>((resolve) => (ended = resolve));
         let endId: number | undefined;
-        open.set(m.tx, { ready, end: (commit, id) => ((endId = id), ended({ commit, endId: id })) });
+        open.set(m.tx, { ready, end: (commit, id) => ((endId = id), ended(commit)) });
         let began = false;
         pg.transaction(async (tx) => {
           began = true;
           opened(tx);
           reply({ id: m.id, ok: true });
-          if (!(await end).commit) throw new RollBack();
+          if (!(await end)) throw new RollBack();
         })
           .then(
             () => reply({ id: endId ?? m.id, ok: true }),
