@@ -13,6 +13,7 @@ import { sharedFilesOf } from '../storage/shared-files';
 import { withRunAsUser } from './run-as';
 import { withTransferKey } from './transfer-key';
 import { MonitorScheduler, monitorTickMs } from '../monitors/scheduler';
+import { RollupFlusher } from '../reports/rollup-flusher';
 import { ACTOR_NODE_FLAGS } from '../../src/api/contracts/engine';
 
 export { engineFor } from './engine';
@@ -33,6 +34,10 @@ export function startEngine(app: FastifyInstance, opts?: Partial<EngineOptions>)
   const monitors = new MonitorScheduler(app.db, { tickMs: monitorTickMs(), onStarted: () => engine.kick() });
   monitors.start();
   engine.onStop(() => void monitors.stop());
+  // The report facts the engine's writes queue reach the rollups about once a second (migration 028).
+  const rollups = new RollupFlusher(app.db);
+  rollups.start();
+  engine.onStop(() => void rollups.stop());
   for (const source of parseEveConfig(process.env.SURICATA_EVE)) {
     const tail = new EveTail(app.db, source, () => engine.opts.detectionWindowMs);
     tail.start();

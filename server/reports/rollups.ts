@@ -64,7 +64,10 @@ function unionCtes(s: ReportScope, edges: readonly number[], endBucket: number |
   const noneFinished = (finished && !finished.length) || (s.facet && !s.facet.classes.length);
   if (noneFinished) {
     // Only the unfinished jobs below.
-  } else if (plan.rollup.length && s.classes) parts.push(...keptRollupParts('report_class_rollups', 'c', p.add(s.classes), 'int', plan.rollup, dim, p));
+  } else if (plan.rollup.length && s.classes) {
+    const classes = p.add(s.classes);
+    parts.push(...keptRollupParts('report_class_rollups', 'c', classes, 'int', plan.rollup, dim, p), queuedPart(plan.rollup, dim, classes, p));
+  }
   else if (plan.rollup.length && s.facet) parts.push(...keptRollupParts('report_facet_rollups', 'c', p.add(s.facet.classes), 'int', plan.rollup, dim, p, `ru.f = ${s.facet.f} and `));
   else if (plan.rollup.length && finished) parts.push(...keptRollupParts('report_status_rollups', 's', p.add(finished), 'text', plan.rollup, dim, p));
   else if (plan.rollup.length) {
@@ -75,7 +78,7 @@ function unionCtes(s: ReportScope, edges: readonly number[], endBucket: number |
     // 481-point time series over a year).
     parts.push(`select r.i, ru.* from ${r} cross join lateral (
         select ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored from report_rollups ru
-        where ru.grain = r.g and ru.dim = ${dim} and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
+        where ru.grain = r.g and ru.dim = ${dim} and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`, queuedPart(plan.rollup, dim, null, p));
   }
   if ((plan.raw.length || plan.neg.length) && !noneFinished) {
     // Without a filter, or with one the kept rollups answer, the raw pieces are the range's edges.
@@ -103,6 +106,20 @@ function unionCtes(s: ReportScope, edges: readonly number[], endBucket: number |
   if (!parts.length) parts.push(`select 0 as i, 0 as k, '' as t, ${COUNTER_COLUMNS.map((c) => `0 as ${c}`).join(', ')} where false`);
   ctes.push(`u as (${parts.join(' union all ')})`);
   return ctes.join(', ');
+}
+
+/**
+ * The facts still queued for report_rollups (`classes` null) or for report_class_rollups of those
+ * classes (migration 028: the triggers queue them, a flush adds them to the rollups), as rows of the
+ * rollup ranges they fall in. Read in the same snapshot as the rollups, so a report counts every job
+ * action once whether its facts were flushed or not. The queue holds about a second of writes: its
+ * facts are summed per grain, bucket and key before they meet the ranges.
+ */
+function queuedPart(ranges: readonly RollupRange[], dim: Dim, classes: string | null, p: Params): string {
+  const iso = (t: number) => new Date(t).toISOString();
+  const r = `unnest(${p.add(ranges.map((x) => x.grain))}::int2[], ${p.add(ranges.map((x) => iso(x.a)))}::timestamptz[], ${p.add(ranges.map((x) => iso(x.b)))}::timestamptz[], ${p.add(ranges.map((x) => x.i))}::int[]) r(g, a, b, i)`;
+  return `select r.i, q.k, q.t, q.n, q.total, q.prevented, q.detected, q.alerted, q.missed, q.not_run, q.errored
+      from vigil_report_queued(${dim}::int2, ${classes ?? 'null'}::int[]) q join ${r} on q.grain = r.g and q.bucket >= r.a and q.bucket < r.b`;
 }
 
 /** Above this many ranges of one grain, the class rollups are read in one scan over their span rather than a probe per range and class. */

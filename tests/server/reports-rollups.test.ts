@@ -539,17 +539,63 @@ describe('report rollups', () => {
     expect(await notRun()).toBe(1);
   });
 
+  it('MON-053 reads add the facts still queued to the rollups (migration 028): equal to the raw job actions before a flush, after it and with new facts queued since', async () => {
+    const queued = async () => Number((await db.query<{ n: number }>('select count(*)::int as n from report_fact_queue'))[0]?.n);
+    const [a, b] = [T0 + 3 * 86_400_000 + 4321, T0 + 40 * 86_400_000 + 17];
+    const check = async () => {
+      for (const by of ['action_type', 'actor', 'destination_actor', 'simulation', 'monitor'] as GroupKey[]) await expectResultsAsRaw(by, { start: iso(a), end: iso(b) }, a, b);
+      await expectSeriesSameAsRaw(a, b, 40);
+    };
+    // A filter on a job class field reads the class rollups and their queue.
+    const byClass = async () => [
+      await results(db, { start: iso(a), end: iso(b), group_by: 'action_type', filterVal: 'scheduled', limit: 500 }),
+      await timeSeries(db, { start: iso(a), end: iso(b), points: 40, filterVal: 'scheduled' }),
+    ];
+    // No director ran here: every fact the triggers made is still queued, and the rollups hold none.
+    expect(await queued()).toBeGreaterThan(100);
+    expect(Number((await db.query<{ n: number }>('select count(*)::int as n from report_rollups'))[0]?.n)).toBe(0);
+    await check();
+    const classesQueued = await byClass();
+    const [flushed] = await db.query<{ n: number }>('select vigil_report_flush() as n');
+    expect(flushed?.n).toBeGreaterThan(100);
+    expect(await queued()).toBe(0);
+    await check();
+    expect(await byClass()).toEqual(classesQueued);
+    // Results after the flush: queued again, beside the rollups that hold the rest.
+    await db.exec(`update job_actions set status = 'ran', blocked = (id % 2 = 0), events = id % 3 where id in (select id from job_actions where status <> 'ran' order by id limit 40)`);
+    expect(await queued()).toBeGreaterThan(0);
+    await check();
+  });
+
   it('the rollups kept by the triggers equal a rebuild from the job actions', async () => {
     const snapshot = () => db.query(`select grain, dim, bucket, k, t, n, total, prevented, detected, alerted, missed, not_run, errored from report_rollups order by 1, 2, 3, 4, 5`);
     const classes = () =>
       db.query(`select grain, dim, c.name, c.ran_by, c.assessment_name, c.published_status, c.simulation_id, bucket, k, t, n, total, prevented, detected, alerted, missed, not_run, errored
         from report_class_rollups r join report_job_classes c on c.class_id = r.c order by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`);
+    // What the triggers queued since the last flush, added to the rollups.
+    await db.exec('select vigil_report_flush()');
     const kept = await snapshot();
     const keptClasses = await classes();
     expect(kept.length).toBeGreaterThan(100);
     expect(keptClasses.length).toBeGreaterThan(100);
+    // Queued facts a rebuild would count twice: it counts every job action anew and empties the queue.
+    await db.exec(`update job_actions set status = 'errored' where id in (select id from job_actions where status = 'ran' order by id limit 5)`);
+    // A job deleted after its facts were flushed: the rows only it counted go from the rollups.
+    const [alone] = await db.query<{ id: number }>(
+      `select j.id from jobs j join job_actions a on a.job_id = j.id where (select count(*) from jobs o where vigil_report_bucket(0::smallint, o.job_time) = vigil_report_bucket(0::smallint, j.job_time)) = 1 order by j.id limit 1`,
+    );
+    expect(alone).toBeDefined();
+    await db.query('delete from jobs where id = $1', [alone?.id]);
+    await db.exec('select vigil_report_flush()');
+    const after = await snapshot();
+    expect(after.length).toBeLessThan(kept.length);
+    const afterClasses = await classes();
+    await db.exec(`insert into report_fact_queue select (row(1, job_time, null, null, null, null, null, 'dns', 'ran', false, false, 0, null)::vigil_report_fact).* from jobs limit 3`);
     await db.exec('select vigil_report_rebuild()');
-    expect(await snapshot()).toEqual(kept);
-    expect(await classes()).toEqual(keptClasses);
+    expect(Number((await db.query<{ n: number }>('select count(*)::int as n from report_fact_queue'))[0]?.n)).toBe(0);
+    expect(await snapshot()).toEqual(after);
+    expect(await classes()).toEqual(afterClasses);
+    expect(after).not.toEqual(kept);
+    expect(afterClasses).not.toEqual(keptClasses);
   });
 });
