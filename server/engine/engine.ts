@@ -17,7 +17,7 @@ import { temporaryDnsServer, withMonitorSettings } from '../monitors/work-settin
 import { workFiles } from './work-files';
 import { dnsServerWork, dnsUsesDestination } from './peer-dns';
 import { CaptureMissingError } from './replay-script';
-import { presenceSqlAt } from '../actors/presence-sql';
+import { presenceSqlOf } from '../actors/presence-sql';
 import { livenessOf, type Liveness } from '../actors/liveness';
 import { JobProgress } from './job-progress';
 import { warmUpEngineConnections } from './warm-up';
@@ -541,20 +541,22 @@ export class Engine {
     const nodeCache = new Map<number, NodeState | null>();
     // The status from the heartbeat, not the stored one: the sweep writes 'offline' only after the
     // offline delay from the director's start, and a stale actor must not get work before that.
-    const status = presenceSqlAt(new Date(Date.now() - this.opts.offlineAfterMs), 'n').status;
-    // ISO timestamps this director computed itself: safe to inline.
-    const started = new Date(this.startedAt).toISOString();
-    const upBeforeStart =
-      Date.now() - this.startedAt < this.opts.offlineAfterMs
-        ? `(n.status = 'online' and n.last_heartbeat_at >= (select max(last_heartbeat_at) from nodes where last_heartbeat_at < '${started}'::timestamptz) - interval '${this.opts.offlineAfterMs} milliseconds')`
-        : 'false';
+    // The cutoff, and the director's start while it is younger than the offline delay (else null), as
+    // parameters: the statement's text stays the same, so it is parsed and planned once (named).
+    const cutoff = new Date(Date.now() - this.opts.offlineAfterMs).toISOString();
+    const startedRecently = Date.now() - this.startedAt < this.opts.offlineAfterMs ? new Date(this.startedAt).toISOString() : null;
     // The nodes a pass needs, read together (readNodes: one statement for every step a pass may start).
     const readNodes = async (tx: Db, ids: Iterable<number | null>): Promise<void> => {
       const missing = [...new Set([...ids].filter((id): id is number => id !== null && !nodeCache.has(id)))];
       if (!missing.length) return;
       const rows = await tx.query<NodeState>(
-        `select n.id, n.name, ${status} as status, ${upBeforeStart} as up_before_start, n.sim_address, n.capabilities from nodes n where n.id = any($1::int[])`,
-        [missing],
+        `select n.id, n.name, ${presenceSqlOf('$2::timestamptz', 'n').status} as status,
+                coalesce($3::timestamptz is not null and n.status = 'online'
+                  and n.last_heartbeat_at >= (select max(last_heartbeat_at) from nodes where last_heartbeat_at < $3::timestamptz) - $4::int * interval '1 millisecond', false) as up_before_start,
+                n.sim_address, n.capabilities
+           from nodes n where n.id = any($1::int[])`,
+        [missing, cutoff, startedRecently, this.opts.offlineAfterMs],
+        { name: 'engine-pass-nodes' },
       );
       for (const id of missing) nodeCache.set(id, null);
       for (const n of rows) nodeCache.set(n.id, n);
