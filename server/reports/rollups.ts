@@ -66,19 +66,18 @@ function unionCtes(s: ReportScope, edges: readonly number[], endBucket: number |
     // Only the unfinished jobs below.
   } else if (plan.rollup.length && s.classes) {
     const classes = p.add(s.classes);
-    parts.push(...keptRollupParts('report_class_rollups', 'c', classes, 'int', plan.rollup, dim, p), queuedPart(plan.rollup, dim, classes, p));
+    parts.push(...keptRollupParts('report_class_rollups', 'c', classes, 'int', plan.rollup, dim, p), queuedPart(rangesSql(plan.rollup, p), dim, classes));
   }
   else if (plan.rollup.length && s.facet) parts.push(...keptRollupParts('report_facet_rollups', 'c', p.add(s.facet.classes), 'int', plan.rollup, dim, p, `ru.f = ${s.facet.f} and `));
   else if (plan.rollup.length && finished) parts.push(...keptRollupParts('report_status_rollups', 's', p.add(finished), 'text', plan.rollup, dim, p));
   else if (plan.rollup.length) {
-    const iso = (t: number) => new Date(t).toISOString();
-    const r = `unnest(${p.add(plan.rollup.map((x) => x.grain))}::int2[], ${p.add(plan.rollup.map((x) => iso(x.a)))}::timestamptz[], ${p.add(plan.rollup.map((x) => iso(x.b)))}::timestamptz[], ${p.add(plan.rollup.map((x) => x.i))}::int[]) r(g, a, b, i)`;
+    const r = rangesSql(plan.rollup, p);
     // Each range is one primary-key range scan (a lateral subquery per range: as a plain join the planner
     // hashes on the grain and compares every rollup row with every range, 50 million comparisons for a
     // 481-point time series over a year).
     parts.push(`select r.i, ru.* from ${r} cross join lateral (
         select ru.k, ru.t, ru.n, ru.total, ru.prevented, ru.detected, ru.alerted, ru.missed, ru.not_run, ru.errored from report_rollups ru
-        where ru.grain = r.g and ru.dim = ${dim} and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`, queuedPart(plan.rollup, dim, null, p));
+        where ru.grain = r.g and ru.dim = ${dim} and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`, queuedPart(r, dim, null));
   }
   if ((plan.raw.length || plan.neg.length) && !noneFinished) {
     // Without a filter, or with one the kept rollups answer, the raw pieces are the range's edges.
@@ -111,15 +110,19 @@ function unionCtes(s: ReportScope, edges: readonly number[], endBucket: number |
 /**
  * The facts still queued for report_rollups (`classes` null) or for report_class_rollups of those
  * classes (migration 028: the triggers queue them, a flush adds them to the rollups), as rows of the
- * rollup ranges they fall in. Read in the same snapshot as the rollups, so a report counts every job
+ * rollup `ranges` (rangesSql) they fall in. Read in the same snapshot as the rollups, so a report counts every job
  * action once whether its facts were flushed or not. The queue holds about a second of writes: its
  * facts are summed per grain, bucket and key before they meet the ranges.
  */
-function queuedPart(ranges: readonly RollupRange[], dim: Dim, classes: string | null, p: Params): string {
-  const iso = (t: number) => new Date(t).toISOString();
-  const r = `unnest(${p.add(ranges.map((x) => x.grain))}::int2[], ${p.add(ranges.map((x) => iso(x.a)))}::timestamptz[], ${p.add(ranges.map((x) => iso(x.b)))}::timestamptz[], ${p.add(ranges.map((x) => x.i))}::int[]) r(g, a, b, i)`;
+function queuedPart(ranges: string, dim: Dim, classes: string | null): string {
   return `select r.i, q.k, q.t, q.n, q.total, q.prevented, q.detected, q.alerted, q.missed, q.not_run, q.errored
-      from vigil_report_queued(${dim}::int2, ${classes ?? 'null'}::int[]) q join ${r} on q.grain = r.g and q.bucket >= r.a and q.bucket < r.b`;
+      from vigil_report_queued(${dim}::int2, ${classes ?? 'null'}::int[]) q join ${ranges} on q.grain = r.g and q.bucket >= r.a and q.bucket < r.b`;
+}
+
+/** The rollup ranges as rows r(g, a, b, i): grain, [start, end) and the index they count in. Adds values to p. */
+function rangesSql(ranges: readonly RollupRange[], p: Params): string {
+  const iso = (t: number) => new Date(t).toISOString();
+  return `unnest(${p.add(ranges.map((x) => x.grain))}::int2[], ${p.add(ranges.map((x) => iso(x.a)))}::timestamptz[], ${p.add(ranges.map((x) => iso(x.b)))}::timestamptz[], ${p.add(ranges.map((x) => x.i))}::int[]) r(g, a, b, i)`;
 }
 
 /** Above this many ranges of one grain, the class rollups are read in one scan over their span rather than a probe per range and class. */
@@ -151,7 +154,7 @@ function keptRollupParts(table: string, col: string, vals: string, type: 'int' |
       where ru.w > 0 and ru.bucket < (${p.add(of.map((r) => iso(r.b)))}::timestamptz[])[ru.w]`);
   }
   if (few.length) {
-    const r = `unnest(${p.add(few.map((x) => x.grain))}::int2[], ${p.add(few.map((x) => iso(x.a)))}::timestamptz[], ${p.add(few.map((x) => iso(x.b)))}::timestamptz[], ${p.add(few.map((x) => x.i))}::int[]) r(g, a, b, i)`;
+    const r = rangesSql(few, p);
     parts.push(`select r.i, ru.* from ${r} cross join lateral (
         select ${cols} from ${table} ru
         where ru.grain = r.g and ru.dim = ${dim} and ${family}ru.${col} = any(${vals}::${type}[]) and ru.bucket >= r.a and ru.bucket < r.b offset 0) ru`);
