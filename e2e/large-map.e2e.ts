@@ -314,6 +314,8 @@ describe('the sequence mode on a map of over 400 actors', () => {
     const eastAt = await pointOf(page, region, east);
     await page.mouse.click(eastAt.x, eastAt.y);
     await eventually(() => new URL(page.url()).searchParams.get('attack_node_id_1'), east.slice(5), 'the click chooses the attacker');
+    // The URL moves a moment before the canvas draws the target phase; an operator clicks once the targets show.
+    await eventually(() => layer(page, region).getAttribute('data-attacker'), east, 'the canvas marks the attacker');
     const west = (await inView(page, region, (n) => n.startsWith('west-')))[0]!;
     const westAt = await pointOf(page, region, west);
     await page.mouse.click(westAt.x, westAt.y);
