@@ -10,7 +10,8 @@
  * actors, the time from scheduled (work created) to running (claimed by the actor, and for two-actor
  * actions, the source claiming after the target is ready) p50/p95/p99, and the director's RSS, for the
  * director's first job and then for the same evaluation run again as a new job (BENCH_ROUNDS, default 2:
- * the first finds the director's code and its database connections cold). Nothing is asserted.
+ * the first finds the director's code and its database connections cold; BENCH_GROW=N: the database
+ * grows by N finished jobs before the second). Nothing is asserted.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../server/app';
 import { readConfig } from '../server/config';
-import { openDb, openPostgres } from '../server/db/index';
+import { openDb, openPostgres, type Db } from '../server/db/index';
 import { migrate } from '../server/db/migrate';
 import { ensureAdmin } from '../server/seed/users';
 import { startEngine } from '../server/engine/index';
@@ -32,6 +33,7 @@ import { childrenCpu, parentOf, treeCpu } from './proc-cpu';
 import { printProfile, type CpuProfile } from './cpu-profile';
 import { Session } from 'node:inspector/promises';
 import { actorProfileArgs, printActorsProfile, profileClockUs } from './actor-profile';
+import { PgliteMaintenance } from '../server/db/pglite-maintenance';
 
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 500);
 const ACTORS = Math.max(2, Number(process.env.BENCH_ACTORS ?? 50));
@@ -40,6 +42,8 @@ const PAIRS = Math.floor(ACTORS / 2);
 const SEQUENCES = process.env.BENCH_SHAPE === 'sequences';
 // BENCH_ROUNDS (default 2): the same evaluation run again as a new job on the same director and actors.
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
+// BENCH_GROW=N: before the second round, the database grows by N finished jobs (grow() below).
+const GROW = Number(process.env.BENCH_GROW ?? 0);
 
 async function main() {
   // Actors are spawned by a small helper started now, before PGlite swells this process (see actor-launcher.ts).
@@ -88,6 +92,7 @@ async function main() {
     for (let round = 1; round <= ROUNDS; round++) {
       // The director's first job finds its code and its database connections cold; a later one does not.
       if (ROUNDS > 1) console.log(round === 1 ? `Round 1 of ${ROUNDS}: the director's first job` : `Round ${round} of ${ROUNDS}: the next job, on the same director and actors`);
+      if (round === 2 && GROW) await grow(db, GROW);
       // BENCH_PG_STATEMENTS=1: PostgreSQL's own time per statement while the job runs (bench/pg-statements.ts).
       const serverStats = process.env.BENCH_PG_STATEMENTS ? await pgStatements(db) : null;
       const pairs = Math.floor(nodes.length / 2);
@@ -305,6 +310,43 @@ async function idleCpu(launcherPid: number, postmaster: number): Promise<{ secon
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const d = process.cpuUsage(start.director);
   return { seconds, director: (d.user + d.system) / 1e6, actors: childrenCpu(launcherPid).total - start.actors, db: postmaster ? treeCpu(postmaster) - start.db : 0 };
+}
+
+/**
+ * BENCH_GROW: N finished jobs of 4 job actions and their work each, added in one transaction (months of
+ * history on a director that kept running since its first job), then the director's database
+ * maintenance once, as its next minute would run it (on PGlite, server/db/pglite-maintenance.ts; on
+ * PostgreSQL, its autovacuum). BENCH_GROW_MAINTENANCE=0 leaves it out: the statements keep the plans
+ * made for the tables of the first round.
+ */
+async function grow(db: Db, n: number): Promise<void> {
+  const t0 = performance.now();
+  await db.transaction(async (tx) => {
+    // Without the triggers (the rollups and counters): this is history, not what the measured job writes.
+    await tx.exec('set local session_replication_role = replica');
+    const [{ base } = { base: 0 }] = await tx.query<{ base: number }>('select coalesce(max(id), 0) + 1000 as base from jobs');
+    await tx.query(
+      `insert into jobs (id, name, status, progress, created_at, started_at, finished_at, updated_at)
+       select $1::int + g, 'grown ' || g, 'completed', 100, now() - interval '1 day', now() - interval '1 day', now() - interval '1 day', now() from generate_series(1, $2::int) g`,
+      [base, n],
+    );
+    await tx.query(`insert into job_steps (job_id, group_order, name) select $1::int + g, 1, 'grown' from generate_series(1, $2::int) g`, [base, n]);
+    await tx.query(
+      `insert into job_actions (job_step_id, job_id, position, sim_action_vid, name, action_type, status, events)
+       select s.id, s.job_id, k, 'A' || k, 'grown', 'dns', 'ran', k % 3 from job_steps s cross join generate_series(1, 4) k where s.job_id > $1::int`,
+      [base],
+    );
+    await tx.query(
+      `insert into engine_work (job_id, job_action_id, node_id, role, status, payload, created_at, finished_at)
+       select ja.job_id, ja.id, (select min(id) from nodes), 'source', 'done', '{}'::jsonb, now(), now() from job_actions ja where ja.job_id > $1::int`,
+      [base],
+    );
+  });
+  const grown = (performance.now() - t0) / 1000;
+  const t1 = performance.now();
+  const maintained = process.env.BENCH_GROW_MAINTENANCE === '0' || db.kind !== 'pglite' ? null : await new PgliteMaintenance(db).run();
+  const what = maintained ? `then the maintenance vacuumed or analyzed ${maintained.length} tables in ${((performance.now() - t1) / 1000).toFixed(1)} s` : 'no maintenance';
+  console.log(`  grown by ${n.toLocaleString('en-US')} finished jobs (4 job actions and work each) in ${grown.toFixed(1)} s; ${what}`);
 }
 
 /** BENCH_DATABASE_URL as it is, or a fresh database on TEST_DATABASE_URL's server (dropped afterwards), or none (PGlite). */

@@ -14,6 +14,7 @@ import { withRunAsUser } from './run-as';
 import { withTransferKey } from './transfer-key';
 import { MonitorScheduler, monitorTickMs } from '../monitors/scheduler';
 import { RollupFlusher } from '../reports/rollup-flusher';
+import { startPgliteMaintenance } from '../db/pglite-maintenance';
 import { ACTOR_NODE_FLAGS } from '../../src/api/contracts/engine';
 
 export { engineFor } from './engine';
@@ -38,6 +39,9 @@ export function startEngine(app: FastifyInstance, opts?: Partial<EngineOptions>)
   const rollups = new RollupFlusher(app.db);
   rollups.start();
   engine.onStop(() => void rollups.stop());
+  // PGlite runs no autovacuum: the director vacuums and analyzes its tables as PostgreSQL's would.
+  const maintenance = startPgliteMaintenance(app.db);
+  if (maintenance) engine.onStop(() => void maintenance.stop());
   for (const source of parseEveConfig(process.env.SURICATA_EVE)) {
     const tail = new EveTail(app.db, source, () => engine.opts.detectionWindowMs);
     tail.start();
