@@ -1,4 +1,5 @@
 import type { Db } from './index';
+import { Repeater } from '../repeater';
 
 /** How often the tables are looked at: PostgreSQL's autovacuum_naptime. */
 const NAP_MS = 60_000;
@@ -40,35 +41,28 @@ export interface TableMaintained {
  * autovacuum does this.
  */
 export class PgliteMaintenance {
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
+  private readonly repeater: Repeater;
   private current: Promise<TableMaintained[]> | null = null;
 
   constructor(
     readonly db: Db,
     readonly everyMs = NAP_MS,
-  ) {}
+  ) {
+    this.repeater = new Repeater(
+      () =>
+        this.run().catch((e: unknown) => {
+          if (this.repeater.running) console.error('database maintenance failed:', e);
+        }),
+      everyMs,
+    );
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    const loop = () => {
-      if (!this.running) return;
-      this.timer = setTimeout(() => {
-        void this.run()
-          .catch((e: unknown) => {
-            if (this.running) console.error('database maintenance failed:', e);
-          })
-          .finally(loop);
-      }, this.everyMs);
-      this.timer.unref();
-    };
-    loop();
+    this.repeater.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
+    this.repeater.stop();
     await this.current?.catch(() => []);
   }
 

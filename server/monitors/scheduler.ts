@@ -6,6 +6,7 @@
 import type { Db } from '../db/index';
 import { startDueRuns } from './runs';
 import { judgeFinishedRuns } from './outcome';
+import { Repeater } from '../repeater';
 
 export interface SchedulerOptions {
   tickMs: number;
@@ -15,28 +16,22 @@ export interface SchedulerOptions {
 }
 
 export class MonitorScheduler {
-  private timer: NodeJS.Timeout | null = null;
+  private readonly repeater: Repeater;
   private ticking: Promise<void> | null = null;
-  private running = false;
 
   constructor(
     readonly db: Db,
     readonly opts: SchedulerOptions,
-  ) {}
+  ) {
+    this.repeater = new Repeater(() => this.tick(), opts.tickMs, { runAtStart: true, keepsProcessAlive: true });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    const loop = () => {
-      if (!this.running) return;
-      this.timer = setTimeout(() => void this.tick().finally(loop), this.opts.tickMs);
-    };
-    void this.tick().finally(loop);
+    this.repeater.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
+    this.repeater.stop();
     await this.ticking?.catch(() => {});
   }
 
@@ -49,7 +44,7 @@ export class MonitorScheduler {
         if (started.length) this.opts.onStarted?.(started);
         await judgeFinishedRuns(this.db);
       } catch (e) {
-        if (this.running) console.error('monitor scheduler tick failed:', e);
+        if (this.repeater.running) console.error('monitor scheduler tick failed:', e);
       }
     })().finally(() => {
       this.ticking = null;

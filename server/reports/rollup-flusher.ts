@@ -1,4 +1,5 @@
 import type { Db } from '../db/index';
+import { Repeater } from '../repeater';
 
 /** How often a director adds the report facts its writes queued to the rollups (migration 028). */
 const FLUSH_MS = 1000;
@@ -16,9 +17,8 @@ const VACUUM_MS = 30_000;
  * way; a flush only moves counts from the queue to the rollups. Never overlaps itself.
  */
 export class RollupFlusher {
-  private timer: NodeJS.Timeout | null = null;
+  private readonly repeater: Repeater;
   private flushing: Promise<number> | null = null;
-  private running = false;
   private seenVersion = -1;
   private lastFlush = 0;
   private lastVacuum = 0;
@@ -26,22 +26,16 @@ export class RollupFlusher {
   constructor(
     readonly db: Db,
     readonly everyMs = FLUSH_MS,
-  ) {}
+  ) {
+    this.repeater = new Repeater(() => this.tick(), everyMs);
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    const loop = () => {
-      if (!this.running) return;
-      this.timer = setTimeout(() => void this.tick().finally(loop), this.everyMs);
-      this.timer.unref();
-    };
-    loop();
+    this.repeater.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
+    this.repeater.stop();
     await this.flushing?.catch(() => 0);
   }
 
@@ -53,7 +47,7 @@ export class RollupFlusher {
     try {
       await this.flush();
     } catch (e) {
-      if (this.running) console.error('report rollups flush failed:', e);
+      if (this.repeater.running) console.error('report rollups flush failed:', e);
     }
   }
 
